@@ -1,0 +1,90 @@
+package dev.gantry.core.catalog;
+
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * An instance type as the scheduler sees it under one NodeClass: its labels, its capacity, the overhead the kubelet
+ * and the system reserve, and its offerings. {@link #allocatable()} is what pods may use.
+ *
+ * <p>{@link #requirements()} holds one single-valued set per instance label, plus the zones and capacity types of its
+ * <em>available</em> offerings, so that "does this type fit these requirements" is one compatibility check.
+ */
+public final class InstanceType {
+    private final String name;
+    private final Map<String, String> labels;
+    private final Resources capacity;
+    private final Resources overhead;
+    private final Resources allocatable;
+    private final List<Offering> offerings;
+    private final Requirements requirements;
+
+    public InstanceType(String name, Map<String, String> labels, Resources capacity, Resources overhead, List<Offering> offerings) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.labels = Map.copyOf(labels);
+        this.capacity = Objects.requireNonNull(capacity, "capacity");
+        this.overhead = Objects.requireNonNull(overhead, "overhead");
+        this.allocatable = capacity.minus(overhead);
+        this.offerings = List.copyOf(offerings);
+        TreeSet<String> zones = new TreeSet<>();
+        TreeSet<String> capacityTypes = new TreeSet<>();
+        TreeSet<String> zoneIds = new TreeSet<>();
+        for (Offering o : this.offerings) {
+            if (o.available()) {
+                zones.add(o.zone());
+                capacityTypes.add(o.capacityType());
+                if (o.zoneId() != null) {
+                    zoneIds.add(o.zoneId());
+                }
+            }
+        }
+        Requirements r = Requirements.fromLabels(this.labels)
+                .with(WellKnownLabels.INSTANCE_TYPE, ValueSet.in(name))
+                .with(WellKnownLabels.ZONE, ValueSet.in(zones))
+                .with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in(capacityTypes));
+        if (!zoneIds.isEmpty()) {
+            r = r.with(WellKnownLabels.ZONE_ID, ValueSet.in(zoneIds));
+        }
+        this.requirements = r;
+    }
+
+    public String name() { return name; }
+    public Map<String, String> labels() { return labels; }
+    public Resources capacity() { return capacity; }
+    public Resources overhead() { return overhead; }
+    public Resources allocatable() { return allocatable; }
+    public List<Offering> offerings() { return offerings; }
+    public Requirements requirements() { return requirements; }
+
+    /** A copy with different offerings (prices refreshed, some marked unavailable). */
+    public InstanceType withOfferings(List<Offering> newOfferings) {
+        return new InstanceType(name, labels, capacity, overhead, newOfferings);
+    }
+
+    /** The cheapest available offering whose zone and capacity type the requirements allow, or null. */
+    public Offering cheapestOffering(Requirements reqs) {
+        ValueSet zones = reqs.get(WellKnownLabels.ZONE);
+        ValueSet types = reqs.get(WellKnownLabels.CAPACITY_TYPE);
+        ValueSet zoneIds = reqs.get(WellKnownLabels.ZONE_ID);
+        Offering best = null;
+        for (Offering o : offerings) {
+            if (o.available() && zones.has(o.zone()) && types.has(o.capacityType())
+                    && (o.zoneId() == null || zoneIds.has(o.zoneId()))
+                    && (best == null || o.pricePerHour() < best.pricePerHour())) {
+                best = o;
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

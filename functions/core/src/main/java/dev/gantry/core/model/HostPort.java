@@ -1,0 +1,14 @@
+package dev.gantry.core.model;
+
+/** A container's host port. Two pods conflict on a node when port and protocol match and their IPs overlap. */
+public record HostPort(int port, String protocol, String hostIP) {
+    public HostPort {
+        protocol = protocol == null || protocol.isEmpty() ? "TCP" : protocol;
+        hostIP = hostIP == null || hostIP.isEmpty() ? "0.0.0.0" : hostIP;
+    }
+
+    public boolean conflictsWith(HostPort o) {
+        return port == o.port && protocol.equals(o.protocol)
+                && (hostIP.equals(o.hostIP) || hostIP.equals("0.0.0.0") || o.hostIP.equals("0.0.0.0"));
+    }
+}

@@ -1,0 +1,123 @@
+package dev.gantry.core.model;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How nodes are launched: Karpenter's {@code EC2NodeClass} ({@code karpenter.k8s.aws/v1}), with EKS Auto Mode's
+ * {@code NodeClass} ({@code eks.amazonaws.com/v1}) and v1beta1/AWSNodeTemplate converted into the same shape.
+ *
+ * @param group        the API group it was written in, so a NodePool's {@code nodeClassRef} can be matched
+ * @param kind         {@code EC2NodeClass} or {@code NodeClass}
+ * @param amiFamily    AL2023, AL2, Bottlerocket, Windows2019/2022/2025, Custom; null to infer from an alias
+ * @param role         the node IAM role name (exclusive with {@code instanceProfile})
+ * @param kubelet      kubelet settings that change allocatable and user data
+ * @param convertedFrom the apiVersion/kind this was converted from, or null
+ */
+public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
+                        List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
+                        String role, String instanceProfile, String userData, Map<String, String> tags,
+                        List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
+                        Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom) {
+
+    public NodeClass {
+        Objects.requireNonNull(name, "name");
+        amiSelectorTerms = List.copyOf(amiSelectorTerms == null ? List.of() : amiSelectorTerms);
+        subnetSelectorTerms = List.copyOf(subnetSelectorTerms == null ? List.of() : subnetSelectorTerms);
+        securityGroupSelectorTerms = List.copyOf(securityGroupSelectorTerms == null ? List.of() : securityGroupSelectorTerms);
+        tags = Map.copyOf(tags == null ? Map.of() : tags);
+        blockDeviceMappings = List.copyOf(blockDeviceMappings == null ? List.of() : blockDeviceMappings);
+        metadataOptions = metadataOptions == null ? MetadataOptions.DEFAULT : metadataOptions;
+        kubelet = kubelet == null ? Kubelet.DEFAULT : kubelet;
+    }
+
+    /**
+     * One {@code amiSelectorTerms} entry. Exactly one of alias, id, name+owner, tags or ssmParameter is the selector;
+     * {@code alias} is {@code family@version} such as {@code al2023@latest} or {@code bottlerocket@v1.20.3}.
+     */
+    public record AmiSelectorTerm(String alias, String id, String name, String owner, Map<String, String> tags, String ssmParameter) {
+        public AmiSelectorTerm {
+            tags = Map.copyOf(tags == null ? Map.of() : tags);
+        }
+
+        public static AmiSelectorTerm alias(String alias) {
+            return new AmiSelectorTerm(alias, null, null, null, Map.of(), null);
+        }
+    }
+
+    /** A subnet or security group selector term: by id, by name, or by tags (a value of {@code *} matches any). */
+    public record SelectorTerm(String id, String name, Map<String, String> tags) {
+        public SelectorTerm {
+            tags = Map.copyOf(tags == null ? Map.of() : tags);
+        }
+
+        public static SelectorTerm id(String id) {
+            return new SelectorTerm(id, null, Map.of());
+        }
+    }
+
+    /** An EBS block device mapping; {@code rootVolume} marks the one whose size backs ephemeral storage. */
+    public record BlockDeviceMapping(String deviceName, boolean rootVolume, Ebs ebs) {
+    }
+
+    public record Ebs(Quantity volumeSize, String volumeType, Integer iops, Integer throughput, Boolean encrypted,
+                      String kmsKeyId, Boolean deleteOnTermination, String snapshotId) {
+    }
+
+    /** Instance metadata options; Karpenter's defaults are IMDSv2 required with a hop limit of 1. */
+    public record MetadataOptions(String httpEndpoint, String httpProtocolIPv6, Integer httpPutResponseHopLimit, String httpTokens) {
+        public static final MetadataOptions DEFAULT = new MetadataOptions("enabled", "disabled", 1, "required");
+
+        public MetadataOptions {
+            httpEndpoint = httpEndpoint == null ? "enabled" : httpEndpoint;
+            httpProtocolIPv6 = httpProtocolIPv6 == null ? "disabled" : httpProtocolIPv6;
+            httpPutResponseHopLimit = httpPutResponseHopLimit == null ? 1 : httpPutResponseHopLimit;
+            httpTokens = httpTokens == null ? "required" : httpTokens;
+        }
+    }
+
+    /**
+     * Kubelet settings of an EC2NodeClass. Null fields take the kubelet's (and Karpenter's) defaults.
+     * Eviction maps are signal → threshold, as written ({@code memory.available: 5%} or {@code 100Mi}).
+     */
+    public record Kubelet(Integer maxPods, Integer podsPerCore, Map<String, Quantity> kubeReserved,
+                          Map<String, Quantity> systemReserved, Map<String, String> evictionHard,
+                          Map<String, String> evictionSoft, Map<String, String> evictionSoftGracePeriod,
+                          List<String> clusterDNS, Integer imageGCHighThresholdPercent, Integer imageGCLowThresholdPercent,
+                          Boolean cpuCFSQuota) {
+        public static final Kubelet DEFAULT = new Kubelet(null, null, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
+                List.of(), null, null, null);
+
+        public Kubelet {
+            kubeReserved = Map.copyOf(kubeReserved == null ? Map.of() : kubeReserved);
+            systemReserved = Map.copyOf(systemReserved == null ? Map.of() : systemReserved);
+            evictionHard = Map.copyOf(evictionHard == null ? Map.of() : evictionHard);
+            evictionSoft = Map.copyOf(evictionSoft == null ? Map.of() : evictionSoft);
+            evictionSoftGracePeriod = Map.copyOf(evictionSoftGracePeriod == null ? Map.of() : evictionSoftGracePeriod);
+            clusterDNS = List.copyOf(clusterDNS == null ? List.of() : clusterDNS);
+        }
+    }
+
+    /** The AMI family in effect: the explicit one, else the family an alias names, else AL2023 (Karpenter's default). */
+    public String effectiveAmiFamily() {
+        if (amiFamily != null) {
+            return amiFamily;
+        }
+        for (AmiSelectorTerm t : amiSelectorTerms) {
+            if (t.alias() != null) {
+                String fam = t.alias().split("@", 2)[0].toLowerCase(java.util.Locale.ROOT);
+                return switch (fam) {
+                    case "al2023" -> "AL2023";
+                    case "al2" -> "AL2";
+                    case "bottlerocket" -> "Bottlerocket";
+                    case "windows2019" -> "Windows2019";
+                    case "windows2022" -> "Windows2022";
+                    case "windows2025" -> "Windows2025";
+                    default -> fam;
+                };
+            }
+        }
+        return "AL2023";
+    }
+}

@@ -1,0 +1,162 @@
+package dev.gantry.core.model;
+
+import dev.gantry.core.requirements.Requirements;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What scheduling needs to know about a pod. Built from a manifest or from the API server by an adapter; the
+ * requests are already effective ({@link Container#podRequests}).
+ *
+ * @param requiredNodeAffinity the OR-ed {@code nodeSelectorTerms}; empty when there is no required node affinity
+ * @param nodeName             the node it is bound to, or null when pending
+ * @param ownerKind            the controller kind ({@code ReplicaSet}, {@code DaemonSet}, {@code Node} for static pods), or null
+ */
+public record Pod(String namespace, String name, String uid, Map<String, String> labels, Map<String, String> annotations,
+                  Resources requests, Map<String, String> nodeSelector, List<Requirements> requiredNodeAffinity,
+                  List<WeightedRequirements> preferredNodeAffinity, List<Toleration> tolerations,
+                  List<TopologySpread> topologySpread, List<PodAffinityTerm> podAffinity,
+                  List<PodAffinityTerm> preferredPodAffinity, List<PodAffinityTerm> podAntiAffinity,
+                  List<PodAffinityTerm> preferredPodAntiAffinity, List<HostPort> hostPorts, String nodeName,
+                  String ownerKind, String ownerName, int priority, String priorityClassName) {
+
+    /** Karpenter's annotation that keeps a pod's node from voluntary disruption. */
+    public static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+
+    public Pod {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(name, "name");
+        uid = uid == null ? namespace + "/" + name : uid;
+        labels = Map.copyOf(labels == null ? Map.of() : labels);
+        annotations = Map.copyOf(annotations == null ? Map.of() : annotations);
+        requests = requests == null ? Resources.ZERO : requests;
+        nodeSelector = Map.copyOf(nodeSelector == null ? Map.of() : nodeSelector);
+        requiredNodeAffinity = List.copyOf(requiredNodeAffinity == null ? List.of() : requiredNodeAffinity);
+        preferredNodeAffinity = List.copyOf(preferredNodeAffinity == null ? List.of() : preferredNodeAffinity);
+        tolerations = List.copyOf(tolerations == null ? List.of() : tolerations);
+        topologySpread = List.copyOf(topologySpread == null ? List.of() : topologySpread);
+        podAffinity = List.copyOf(podAffinity == null ? List.of() : podAffinity);
+        preferredPodAffinity = List.copyOf(preferredPodAffinity == null ? List.of() : preferredPodAffinity);
+        podAntiAffinity = List.copyOf(podAntiAffinity == null ? List.of() : podAntiAffinity);
+        preferredPodAntiAffinity = List.copyOf(preferredPodAntiAffinity == null ? List.of() : preferredPodAntiAffinity);
+        hostPorts = List.copyOf(hostPorts == null ? List.of() : hostPorts);
+    }
+
+    /** A node-affinity preference with its weight (1–100). */
+    public record WeightedRequirements(int weight, Requirements requirements) {
+    }
+
+    /** {@code namespace/name}. */
+    public String key() {
+        return namespace + "/" + name;
+    }
+
+    public boolean isDaemon() {
+        return "DaemonSet".equals(ownerKind);
+    }
+
+    public boolean isBound() {
+        return nodeName != null && !nodeName.isEmpty();
+    }
+
+    /** Mirror and static pods belong to the kubelet, not the API server, and are never evicted. */
+    public boolean isMirror() {
+        return "Node".equals(ownerKind) || annotations.containsKey("kubernetes.io/config.mirror");
+    }
+
+    public boolean doNotDisrupt() {
+        return "true".equals(annotations.get(DO_NOT_DISRUPT));
+    }
+
+    /** Critical pods, as Karpenter's drain orders them: the system-cluster-critical and system-node-critical classes. */
+    public boolean isCritical() {
+        return "system-cluster-critical".equals(priorityClassName) || "system-node-critical".equals(priorityClassName);
+    }
+
+    /** The pod's node selector and each required node affinity term as requirement sets (one per OR-term, at least one). */
+    public List<Requirements> nodeRequirementTerms() {
+        Requirements sel = Requirements.fromLabels(nodeSelector);
+        if (requiredNodeAffinity.isEmpty()) {
+            return List.of(sel);
+        }
+        return requiredNodeAffinity.stream().map(sel::intersect).toList();
+    }
+
+    public Pod withNodeName(String node) {
+        return new Pod(namespace, name, uid, labels, annotations, requests, nodeSelector, requiredNodeAffinity,
+                preferredNodeAffinity, tolerations, topologySpread, podAffinity, preferredPodAffinity, podAntiAffinity,
+                preferredPodAntiAffinity, hostPorts, node, ownerKind, ownerName, priority, priorityClassName);
+    }
+
+    /** A builder with defaults, for tests and adapters that set a few fields. */
+    public static Builder builder(String namespace, String name) {
+        return new Builder(namespace, name);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(namespace, name);
+        b.uid = uid; b.labels = labels; b.annotations = annotations; b.requests = requests; b.nodeSelector = nodeSelector;
+        b.requiredNodeAffinity = requiredNodeAffinity; b.preferredNodeAffinity = preferredNodeAffinity;
+        b.tolerations = tolerations; b.topologySpread = topologySpread; b.podAffinity = podAffinity;
+        b.preferredPodAffinity = preferredPodAffinity; b.podAntiAffinity = podAntiAffinity;
+        b.preferredPodAntiAffinity = preferredPodAntiAffinity; b.hostPorts = hostPorts; b.nodeName = nodeName;
+        b.ownerKind = ownerKind; b.ownerName = ownerName; b.priority = priority; b.priorityClassName = priorityClassName;
+        return b;
+    }
+
+    /** Mutable builder; {@link #build()} makes the immutable pod. */
+    public static final class Builder {
+        private final String namespace;
+        private final String name;
+        private String uid;
+        private Map<String, String> labels = Map.of();
+        private Map<String, String> annotations = Map.of();
+        private Resources requests = Resources.ZERO;
+        private Map<String, String> nodeSelector = Map.of();
+        private List<Requirements> requiredNodeAffinity = List.of();
+        private List<WeightedRequirements> preferredNodeAffinity = List.of();
+        private List<Toleration> tolerations = List.of();
+        private List<TopologySpread> topologySpread = List.of();
+        private List<PodAffinityTerm> podAffinity = List.of();
+        private List<PodAffinityTerm> preferredPodAffinity = List.of();
+        private List<PodAffinityTerm> podAntiAffinity = List.of();
+        private List<PodAffinityTerm> preferredPodAntiAffinity = List.of();
+        private List<HostPort> hostPorts = List.of();
+        private String nodeName;
+        private String ownerKind;
+        private String ownerName;
+        private int priority;
+        private String priorityClassName;
+
+        private Builder(String namespace, String name) {
+            this.namespace = namespace;
+            this.name = name;
+        }
+
+        public Builder uid(String v) { uid = v; return this; }
+        public Builder labels(Map<String, String> v) { labels = v; return this; }
+        public Builder annotations(Map<String, String> v) { annotations = v; return this; }
+        public Builder requests(Resources v) { requests = v; return this; }
+        public Builder nodeSelector(Map<String, String> v) { nodeSelector = v; return this; }
+        public Builder requiredNodeAffinity(List<Requirements> v) { requiredNodeAffinity = v; return this; }
+        public Builder preferredNodeAffinity(List<WeightedRequirements> v) { preferredNodeAffinity = v; return this; }
+        public Builder tolerations(List<Toleration> v) { tolerations = v; return this; }
+        public Builder topologySpread(List<TopologySpread> v) { topologySpread = v; return this; }
+        public Builder podAffinity(List<PodAffinityTerm> v) { podAffinity = v; return this; }
+        public Builder preferredPodAffinity(List<PodAffinityTerm> v) { preferredPodAffinity = v; return this; }
+        public Builder podAntiAffinity(List<PodAffinityTerm> v) { podAntiAffinity = v; return this; }
+        public Builder preferredPodAntiAffinity(List<PodAffinityTerm> v) { preferredPodAntiAffinity = v; return this; }
+        public Builder hostPorts(List<HostPort> v) { hostPorts = v; return this; }
+        public Builder nodeName(String v) { nodeName = v; return this; }
+        public Builder owner(String kind, String ownerName) { ownerKind = kind; this.ownerName = ownerName; return this; }
+        public Builder priority(int v) { priority = v; return this; }
+        public Builder priorityClassName(String v) { priorityClassName = v; return this; }
+
+        public Pod build() {
+            return new Pod(namespace, name, uid, labels, annotations, requests, nodeSelector, requiredNodeAffinity,
+                    preferredNodeAffinity, tolerations, topologySpread, podAffinity, preferredPodAffinity, podAntiAffinity,
+                    preferredPodAntiAffinity, hostPorts, nodeName, ownerKind, ownerName, priority, priorityClassName);
+        }
+    }
+}

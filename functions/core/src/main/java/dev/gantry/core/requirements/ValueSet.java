@@ -1,0 +1,244 @@
+package dev.gantry.core.requirements;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * The values one label key may take, closed under intersection: the algebra behind node selector requirements.
+ *
+ * <p>A set is either finite ({@code In}) or the complement of a finite set ({@code NotIn}, {@code Exists}), optionally
+ * bounded by exclusive integer bounds ({@code Gt}, {@code Lt}). Separately it records whether a node <em>without</em>
+ * the label is acceptable: Kubernetes lets {@code NotIn} and {@code DoesNotExist} match an absent label, while
+ * {@code In}, {@code Exists}, {@code Gt} and {@code Lt} require it. A set is empty when it admits no value and
+ * does not admit absence; two requirements are compatible exactly when their intersection is not empty.
+ *
+ * <p>Canonical form: finite sets carry no bounds (they are applied eagerly); a bounded complement whose integer range
+ * is small is enumerated into a finite set, so emptiness is always decided exactly.
+ */
+public record ValueSet(boolean complement, SortedSet<String> values, Long greaterThan, Long lessThan,
+                       boolean absentAllowed, Integer minValues) {
+
+    private static final int ENUMERATE_LIMIT = 4096;
+
+    /** Everything, including absence: what an unconstrained key means. */
+    public static final ValueSet ANY = new ValueSet(true, new TreeSet<>(), null, null, true, null);
+
+    public ValueSet {
+        values = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(values));
+    }
+
+    public static ValueSet in(Collection<String> values) {
+        return new ValueSet(false, new TreeSet<>(values), null, null, false, null);
+    }
+
+    public static ValueSet in(String... values) {
+        return in(List.of(values));
+    }
+
+    /** The set a {@link Requirement} describes (minValues carried along). */
+    public static ValueSet of(Requirement r) {
+        ValueSet s = switch (r.operator()) {
+            case In -> in(r.values());
+            case NotIn -> new ValueSet(true, new TreeSet<>(r.values()), null, null, true, null);
+            case Exists -> new ValueSet(true, new TreeSet<>(), null, null, false, null);
+            case DoesNotExist -> new ValueSet(false, new TreeSet<>(), null, null, true, null);
+            case Gt -> bounded(Long.parseLong(r.values().get(0)), null);
+            case Gte -> bounded(Long.parseLong(r.values().get(0)) - 1, null);
+            case Lt -> bounded(null, Long.parseLong(r.values().get(0)));
+            case Lte -> bounded(null, Long.parseLong(r.values().get(0)) + 1);
+        };
+        return r.minValues() == null ? s : s.withMinValues(r.minValues());
+    }
+
+    private static ValueSet bounded(Long gt, Long lt) {
+        return normalize(new ValueSet(true, new TreeSet<>(), gt, lt, false, null));
+    }
+
+    public ValueSet withMinValues(Integer min) {
+        return new ValueSet(complement, values, greaterThan, lessThan, absentAllowed, min);
+    }
+
+    /** Whether a node whose label has this value satisfies the set. */
+    public boolean has(String value) {
+        if (value == null) {
+            return absentAllowed;
+        }
+        if (complement) {
+            return !values.contains(value) && withinBounds(value);
+        }
+        return values.contains(value);
+    }
+
+    private boolean withinBounds(String value) {
+        if (greaterThan == null && lessThan == null) {
+            return true;
+        }
+        long v;
+        try {
+            v = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        return (greaterThan == null || v > greaterThan) && (lessThan == null || v < lessThan);
+    }
+
+    /** The values that both sets admit, absence included only if both admit it; minValues is the larger. */
+    public ValueSet intersect(ValueSet o) {
+        boolean absent = absentAllowed && o.absentAllowed;
+        Integer min = minValues == null ? o.minValues : o.minValues == null ? minValues : Math.max(minValues, o.minValues);
+        ValueSet r;
+        if (!complement && !o.complement) {
+            TreeSet<String> v = new TreeSet<>(values);
+            v.retainAll(o.values);
+            r = new ValueSet(false, v, null, null, absent, min);
+        } else if (complement && o.complement) {
+            TreeSet<String> v = new TreeSet<>(values);
+            v.addAll(o.values);
+            r = new ValueSet(true, v, maxOrNull(greaterThan, o.greaterThan), minOrNull(lessThan, o.lessThan), absent, min);
+        } else {
+            ValueSet fin = complement ? o : this;
+            ValueSet comp = complement ? this : o;
+            TreeSet<String> v = new TreeSet<>();
+            for (String s : fin.values) {
+                if (comp.has(s)) {
+                    v.add(s);
+                }
+            }
+            r = new ValueSet(false, v, null, null, absent, min);
+        }
+        return normalize(r);
+    }
+
+    private static ValueSet normalize(ValueSet s) {
+        if (s.complement && (s.greaterThan != null || s.lessThan != null)) {
+            // Excluded values outside the bounds are redundant; dropping them keeps one form per set.
+            TreeSet<String> kept = new TreeSet<>();
+            for (String v : s.values) {
+                if (s.withinBounds(v)) {
+                    kept.add(v);
+                }
+            }
+            if (kept.size() != s.values.size()) {
+                s = new ValueSet(true, kept, s.greaterThan, s.lessThan, s.absentAllowed, s.minValues);
+            }
+        }
+        if (!s.complement || s.greaterThan == null || s.lessThan == null) {
+            return s;
+        }
+        long span = s.lessThan - s.greaterThan - 1;
+        if (span > ENUMERATE_LIMIT + s.values.size()) {
+            return s; // more integers in range than excluded values: certainly not empty
+        }
+        TreeSet<String> v = new TreeSet<>();
+        for (long i = s.greaterThan + 1; i < s.lessThan; i++) {
+            String str = Long.toString(i);
+            if (!s.values.contains(str)) {
+                v.add(str);
+            }
+        }
+        return new ValueSet(false, v, null, null, s.absentAllowed, s.minValues);
+    }
+
+    private static Long maxOrNull(Long a, Long b) {
+        return a == null ? b : b == null ? a : Long.valueOf(Math.max(a, b));
+    }
+
+    private static Long minOrNull(Long a, Long b) {
+        return a == null ? b : b == null ? a : Long.valueOf(Math.min(a, b));
+    }
+
+    /** No label value and no absence satisfies this set. */
+    public boolean isEmpty() {
+        return !absentAllowed && !complement && values.isEmpty();
+    }
+
+    /** True for a finite set of label values (In, or DoesNotExist when empty). */
+    public boolean isFinite() {
+        return !complement;
+    }
+
+    /** The single value of a one-valued finite set, or null: the label a node launched under it would carry. */
+    public String singleValue() {
+        return !complement && values.size() == 1 ? values.first() : null;
+    }
+
+    /** Whether values outside {@code universe} would matter: for a finite set, its values; for a complement, all others. */
+    public Set<String> filter(Collection<String> universe) {
+        TreeSet<String> out = new TreeSet<>();
+        for (String s : universe) {
+            if (has(s)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** The operator that best describes this set when it is shown to a person. */
+    public Operator operator() {
+        if (!complement) {
+            return values.isEmpty() ? Operator.DoesNotExist : Operator.In;
+        }
+        if (greaterThan != null && values.isEmpty() && lessThan == null) {
+            return Operator.Gt;
+        }
+        if (lessThan != null && values.isEmpty() && greaterThan == null) {
+            return Operator.Lt;
+        }
+        return values.isEmpty() ? Operator.Exists : Operator.NotIn;
+    }
+
+    /** The requirement(s) that express this set for a key; bounded complements may need several. */
+    public List<Requirement> toRequirements(String key) {
+        List<Requirement> out = new java.util.ArrayList<>();
+        if (!complement) {
+            if (values.isEmpty()) {
+                out.add(new Requirement(key, Operator.DoesNotExist, List.of(), null));
+            } else {
+                out.add(new Requirement(key, Operator.In, List.copyOf(values), minValues));
+            }
+            return out;
+        }
+        if (!values.isEmpty()) {
+            out.add(new Requirement(key, Operator.NotIn, List.copyOf(values), minValues));
+        }
+        if (greaterThan != null) {
+            out.add(new Requirement(key, Operator.Gt, List.of(Long.toString(greaterThan)), null));
+        }
+        if (lessThan != null) {
+            out.add(new Requirement(key, Operator.Lt, List.of(Long.toString(lessThan)), null));
+        }
+        if (out.isEmpty() && !absentAllowed) {
+            out.add(new Requirement(key, Operator.Exists, List.of(), minValues));
+        }
+        return out;
+    }
+
+    /** Short human form: {@code In [a, b]}, {@code NotIn [x]}, {@code Gt 4}, {@code Exists}. */
+    public String describe() {
+        if (!complement) {
+            return values.isEmpty() ? "DoesNotExist" : "In " + values;
+        }
+        StringBuilder b = new StringBuilder();
+        if (!values.isEmpty()) b.append("NotIn ").append(values);
+        if (greaterThan != null) b.append(b.isEmpty() ? "" : ", ").append("Gt ").append(greaterThan);
+        if (lessThan != null) b.append(b.isEmpty() ? "" : ", ").append("Lt ").append(lessThan);
+        if (b.isEmpty()) b.append(absentAllowed ? "any" : "Exists");
+        return b.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ValueSet s && complement == s.complement && values.equals(s.values)
+                && Objects.equals(greaterThan, s.greaterThan) && Objects.equals(lessThan, s.lessThan)
+                && absentAllowed == s.absentAllowed && Objects.equals(minValues, s.minValues);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(complement, values, greaterThan, lessThan, absentAllowed, minValues);
+    }
+}
