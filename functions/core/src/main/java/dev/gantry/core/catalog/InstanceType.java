@@ -1,12 +1,15 @@
 package dev.gantry.core.catalog;
 
 import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -24,8 +27,20 @@ public final class InstanceType {
     private final Resources allocatable;
     private final List<Offering> offerings;
     private final Requirements requirements;
+    private final Set<String> undefinedLabels;
 
     public InstanceType(String name, Map<String, String> labels, Resources capacity, Resources overhead, List<Offering> offerings) {
+        this(name, labels, capacity, overhead, offerings, Set.of());
+    }
+
+    /**
+     * As the five-argument constructor, and {@code undefinedLabels} are keys this type is known <em>not</em> to carry
+     * (a GPU label on a type without GPUs): its requirements hold them as DoesNotExist, so a pod that requires one
+     * conflicts instead of passing as unconstrained, as Karpenter's instance types do.
+     */
+    public InstanceType(String name, Map<String, String> labels, Resources capacity, Resources overhead, List<Offering> offerings,
+                        Set<String> undefinedLabels) {
+        this.undefinedLabels = Set.copyOf(undefinedLabels);
         this.name = Objects.requireNonNull(name, "name");
         this.labels = Map.copyOf(labels);
         this.capacity = Objects.requireNonNull(capacity, "capacity");
@@ -51,6 +66,11 @@ public final class InstanceType {
         if (!zoneIds.isEmpty()) {
             r = r.with(WellKnownLabels.ZONE_ID, ValueSet.in(zoneIds));
         }
+        for (String key : this.undefinedLabels) {
+            if (!this.labels.containsKey(key)) {
+                r = r.with(key, ValueSet.of(Requirement.of(key, Operator.DoesNotExist)));
+            }
+        }
         this.requirements = r;
     }
 
@@ -61,10 +81,12 @@ public final class InstanceType {
     public Resources allocatable() { return allocatable; }
     public List<Offering> offerings() { return offerings; }
     public Requirements requirements() { return requirements; }
+    /** Keys this type is known not to carry (held as DoesNotExist in {@link #requirements()}). */
+    public Set<String> undefinedLabels() { return undefinedLabels; }
 
     /** A copy with different offerings (prices refreshed, some marked unavailable). */
     public InstanceType withOfferings(List<Offering> newOfferings) {
-        return new InstanceType(name, labels, capacity, overhead, newOfferings);
+        return new InstanceType(name, labels, capacity, overhead, newOfferings, undefinedLabels);
     }
 
     /** The cheapest available offering whose zone and capacity type the requirements allow, or null. */

@@ -89,7 +89,15 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
     /** The values that both sets admit, absence included only if both admit it; minValues is the larger. */
     public ValueSet intersect(ValueSet o) {
         boolean absent = absentAllowed && o.absentAllowed;
-        Integer min = minValues == null ? o.minValues : o.minValues == null ? minValues : Math.max(minValues, o.minValues);
+        // Spelled out: a nested ?: mixing Integer and int unboxes a null minValues and throws.
+        Integer min;
+        if (minValues == null) {
+            min = o.minValues;
+        } else if (o.minValues == null) {
+            min = minValues;
+        } else {
+            min = Math.max(minValues, o.minValues);
+        }
         ValueSet r;
         if (!complement && !o.complement) {
             TreeSet<String> v = new TreeSet<>(values);

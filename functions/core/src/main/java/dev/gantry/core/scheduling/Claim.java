@@ -1,0 +1,276 @@
+package dev.gantry.core.scheduling;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.model.HostPort;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A new NodeClaim being filled during a solve. Invariant: every type in {@link #options} is compatible with
+ * {@link #requirements}, fits every pod placed so far plus its DaemonSet overhead, keeps the pool within its limits,
+ * and has an allowed offering. Options stay ordered by the price of that offering.
+ */
+final class Claim implements Slot {
+    final PoolContext pool;
+    final int index;
+    final String hostname;
+    Requirements requirements;
+    List<InstanceType> options;
+    Resources requests = Resources.ZERO;
+    final List<Pod> pods = new ArrayList<>();
+    final List<HostPort> ports = new ArrayList<>();
+    /** Capacity counted against the pool's limits: the largest option, as any of them may be launched. */
+    Resources reserved = Resources.ZERO;
+    private final Map<String, Set<String>> domainCache = new HashMap<>();
+
+    private Claim(PoolContext pool, int index, Requirements requirements, List<InstanceType> options) {
+        this.pool = pool;
+        this.index = index;
+        this.hostname = "claim-" + index;
+        this.requirements = requirements;
+        this.options = options;
+    }
+
+    /** A proposed addition: the claim's next requirements and options, or why the pod does not fit. */
+    record Fit(Requirements requirements, List<InstanceType> options, String failure) {
+        static Fit fail(String why) {
+            return new Fit(null, null, why);
+        }
+    }
+
+    /** Opens an empty claim on a pool (no pods yet); {@link #fit} decides whether the first pod goes in. */
+    static Claim open(PoolContext pool, int index) {
+        return new Claim(pool, index, pool.requirements, pool.types);
+    }
+
+    /** Opens an empty claim that may only become one of {@code options} (a subset of the pool's types, price-ordered). */
+    static Claim open(PoolContext pool, int index, List<InstanceType> options) {
+        return new Claim(pool, index, pool.requirements, options);
+    }
+
+    /** The expected price if a fit is committed. */
+    static double priceOf(Fit fit) {
+        return fit.options().get(0).cheapestOffering(fit.requirements()).pricePerHour();
+    }
+
+    /**
+     * Widens the options back to every pool type that is compatible, fits what the claim holds and keeps the pool in
+     * its limits, then re-orders by price: after packing against a restricted menu, the cheapest type may differ.
+     */
+    void rightSize() {
+        List<InstanceType> kept = new ArrayList<>();
+        for (InstanceType t : pool.types) {
+            if (requests.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable()) && requirements.compatible(t.requirements())
+                    && t.cheapestOffering(requirements) != null && pool.withinLimits(t.capacity(), reserved)) {
+                kept.add(t);
+            }
+        }
+        if (kept.isEmpty()) {
+            return; // the current options stay valid
+        }
+        sortByPrice(kept, requirements);
+        options = kept;
+        domainCache.clear();
+        updateReserved();
+    }
+
+    @Override
+    public String hostname() {
+        return hostname;
+    }
+
+    @Override
+    public Set<String> domains(String key) {
+        return domainCache.computeIfAbsent(key, k -> {
+            ValueSet own = requirements.get(k);
+            String single = own.singleValue();
+            if (single != null) {
+                return Set.of(single);
+            }
+            TreeSet<String> out = new TreeSet<>();
+            for (InstanceType t : options) {
+                ValueSet typeSet = t.requirements().get(k);
+                if (typeSet.isFinite()) {
+                    for (String v : typeSet.values()) {
+                        if (own.has(v)) {
+                            out.add(v);
+                        }
+                    }
+                } else if (own.isFinite()) {
+                    out.addAll(own.values());
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * Whether the pod (at this relaxation level, with these topology pins) can join, and what the claim becomes.
+     * Pure: nothing changes until {@link #commit}.
+     */
+    Fit fit(PodConstraints c, Map<String, String> pins) {
+        Taint blocking = c.firstUntolerated(pool.taints);
+        if (blocking != null) {
+            return Fit.fail("NodePool " + pool.name() + " has taint " + blocking + ", which the pod does not tolerate");
+        }
+        if (!pods.isEmpty() && !ports.isEmpty() && portConflict(c.hostPorts())) {
+            return Fit.fail("host port in use");
+        }
+        Requirements podReqs = c.nodeRequirements();
+        for (String key : podReqs.keys()) {
+            // A label the pool does not define will be absent from the node.
+            if (!requirements.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !podReqs.get(key).has(null)) {
+                return Fit.fail("requires label " + key + " (" + podReqs.get(key).describe() + "); NodePool " + pool.name() + " does not set it");
+            }
+        }
+        Requirements next = requirements;
+        if (!podReqs.isEmpty()) {
+            String conflict = requirements.conflict(podReqs);
+            if (conflict != null) {
+                return Fit.fail("requires " + conflict + " " + podReqs.get(conflict).describe() + "; NodePool " + pool.name()
+                        + " allows " + allowed(conflict));
+            }
+            next = requirements.intersect(podReqs);
+        }
+        for (var pin : pins.entrySet()) {
+            next = next.with(pin.getKey(), ValueSet.in(pin.getValue()));
+        }
+        boolean narrowed = !next.equals(requirements);
+        Resources total = requests.plus(c.requests());
+        List<InstanceType> kept = new ArrayList<>(options.size());
+        boolean limitHit = false;
+        for (InstanceType t : options) {
+            if (!total.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
+                continue;
+            }
+            if (narrowed && (!next.compatible(t.requirements()) || t.cheapestOffering(next) == null)) {
+                continue;
+            }
+            if (!pool.withinLimits(t.capacity(), reserved)) {
+                limitHit = true;
+                continue;
+            }
+            kept.add(t);
+        }
+        if (kept.isEmpty()) {
+            return Fit.fail(whyNothingFits(c, next, total, limitHit));
+        }
+        if (narrowed) {
+            sortByPrice(kept, next);
+        }
+        return new Fit(next, kept, null);
+    }
+
+    private String allowed(String key) {
+        ValueSet own = requirements.get(key);
+        if (own.isFinite()) {
+            return own.values().toString();
+        }
+        TreeSet<String> vals = new TreeSet<>();
+        for (InstanceType t : options) {
+            ValueSet s = t.requirements().get(key);
+            if (s.isFinite()) {
+                vals.addAll(s.values());
+            }
+        }
+        return vals.isEmpty() ? own.describe() : vals.toString();
+    }
+
+    private String whyNothingFits(PodConstraints c, Requirements next, Resources total, boolean limitHit) {
+        if (limitHit) {
+            String which = null;
+            for (InstanceType t : options) {
+                if (total.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
+                    which = pool.exceededLimit(t.capacity(), reserved);
+                    break;
+                }
+            }
+            if (which != null) {
+                return "NodePool " + pool.name() + " would exceed its " + which;
+            }
+        }
+        Resources need = pods.isEmpty() ? c.requests() : total;
+        List<InstanceType> compatible = pool.types.stream().filter(t -> next.compatible(t.requirements())).toList();
+        if (compatible.isEmpty()) {
+            return "no instance type in NodePool " + pool.name() + " satisfies " + next;
+        }
+        for (String resource : need.asMap().keySet()) {
+            long amount = need.get(resource);
+            if (compatible.stream().noneMatch(t -> t.allocatable().get(resource) - pool.daemonOverhead(t).get(resource) >= amount)) {
+                return "no instance type offers " + Resources.format(resource, amount) + " " + resource;
+            }
+        }
+        return "no instance type in NodePool " + pool.name() + " fits " + need + " with its requirements";
+    }
+
+    private boolean portConflict(List<HostPort> wanted) {
+        for (HostPort w : wanted) {
+            for (HostPort p : ports) {
+                if (w.conflictsWith(p)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Applies a successful fit for the pod. */
+    void commit(Pod pod, Fit fit) {
+        if (!fit.requirements().equals(requirements)) {
+            domainCache.clear();
+        } else if (fit.options().size() != options.size()) {
+            domainCache.clear();
+        }
+        requirements = fit.requirements();
+        options = fit.options();
+        requests = requests.plus(pod.requests());
+        pods.add(pod);
+        ports.addAll(pod.hostPorts());
+        updateReserved();
+    }
+
+    private void updateReserved() {
+        Resources newReserved = Resources.ZERO;
+        for (InstanceType t : options) {
+            newReserved = newReserved.max(t.capacity());
+        }
+        if (pool.hasLimits()) {
+            pool.committed = pool.committed.minus(reserved).plus(newReserved);
+        }
+        reserved = newReserved;
+    }
+
+    /** The type expected to launch: the cheapest option. */
+    InstanceType cheapest() {
+        return options.get(0);
+    }
+
+    Offering offering() {
+        return cheapest().cheapestOffering(requirements);
+    }
+
+    double price() {
+        return offering().pricePerHour();
+    }
+
+    static void sortByPrice(List<InstanceType> types, Requirements reqs) {
+        Map<InstanceType, Double> price = new java.util.IdentityHashMap<>();
+        for (InstanceType t : types) {
+            Offering o = t.cheapestOffering(reqs);
+            price.put(t, o == null ? Double.MAX_VALUE : o.pricePerHour());
+        }
+        types.sort(Comparator.comparingDouble((InstanceType t) -> price.get(t)).thenComparing(InstanceType::name));
+    }
+}

@@ -1,0 +1,225 @@
+package dev.gantry.core.scheduling;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Karpenter's placement loop. Pods go in order of CPU, then memory, descending; each tries existing nodes, then
+ * in-flight claims, then claims opened earlier in this solve, then a new claim from each NodePool by weight. A claim
+ * keeps taking pods while some instance type still fits them all. A pod that fits nowhere is retried with its
+ * preferences relaxed one at a time. One instance per solve; not thread-safe.
+ */
+final class Packer {
+    final List<PoolContext> pools = new ArrayList<>();
+    final List<NodeSlot> slots = new ArrayList<>();
+    final List<Claim> claims = new ArrayList<>();
+    final Map<Pod, String> unschedulable = new LinkedHashMap<>();
+    final Topology topology;
+    private final SchedulingInput input;
+
+    Packer(SchedulingInput input) {
+        this.input = input;
+        for (SchedulingInput.PoolOffer offer : input.pools()) {
+            pools.add(new PoolContext(offer, input.daemonSets()));
+        }
+        pools.sort(Comparator.comparingInt((PoolContext p) -> -p.pool.effectiveWeight()).thenComparing(PoolContext::name));
+        for (SchedulingInput.ExistingNode n : input.nodes()) {
+            if (n.node().deleting()) {
+                continue;
+            }
+            Resources used = Resources.ZERO;
+            for (Pod p : n.pods()) {
+                used = used.plus(p.requests());
+            }
+            Map<String, String> labels = new HashMap<>(n.node().labels());
+            labels.putIfAbsent(WellKnownLabels.HOSTNAME, n.node().name());
+            slots.add(new NodeSlot(n.node().name(), false, labels, n.node().effectiveTaints(),
+                    n.node().allocatable().minus(used), n.pods()));
+        }
+        for (SchedulingInput.InFlightClaim f : input.inFlight()) {
+            Resources used = Resources.ZERO;
+            for (Pod p : f.pods()) {
+                used = used.plus(p.requests());
+            }
+            slots.add(new NodeSlot(f.name(), true, f.labels(), f.taints(), f.allocatable().minus(used), f.pods()));
+        }
+        Map<String, Set<String>> memo = new HashMap<>();
+        this.topology = new Topology(k -> memo.computeIfAbsent(k, this::universe), input.namespaceLabels());
+    }
+
+    /** Every value a topology key can take: from NodePools and their instance types, and from node labels. */
+    private Set<String> universe(String key) {
+        TreeSet<String> values = new TreeSet<>();
+        for (PoolContext p : pools) {
+            ValueSet allowed = p.requirements.get(key);
+            boolean typesDefineKey = false;
+            for (InstanceType t : p.types) {
+                ValueSet offered = t.requirements().get(key);
+                if (offered.isFinite()) {
+                    typesDefineKey = true;
+                    for (String v : offered.values()) {
+                        if (allowed.has(v)) {
+                            values.add(v);
+                        }
+                    }
+                }
+            }
+            if (!typesDefineKey && allowed.isFinite()) {
+                values.addAll(allowed.values()); // a template label: every node of the pool carries one of these
+            }
+        }
+        for (NodeSlot s : slots) {
+            String v = s.labels.get(key);
+            if (v != null) {
+                values.add(v);
+            }
+        }
+        return values;
+    }
+
+    /** Sorts pods as Karpenter does (CPU, then memory, descending) with the pod key as a tie-break for determinism. */
+    static List<Pod> ordered(List<Pod> pods) {
+        List<Pod> sorted = new ArrayList<>(pods);
+        sorted.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
+                .thenComparingLong(p -> -p.requests().memoryBytes())
+                .thenComparing(Pod::key));
+        return sorted;
+    }
+
+    /** Karpenter's greedy: every pod, in order, through {@link #place}. */
+    void run(List<Pod> pending) {
+        for (PodConstraints c : prepare(pending)) {
+            place(c);
+        }
+    }
+
+    /** Registers the pods' topology groups and counts the pods already bound; returns their strict constraints in order. */
+    List<PodConstraints> prepare(List<Pod> pending) {
+        List<PodConstraints> strict = new ArrayList<>(pending.size());
+        for (Pod p : ordered(pending)) {
+            PodConstraints c = PodConstraints.strict(p);
+            topology.register(c);
+            strict.add(c);
+        }
+        for (SchedulingInput.ExistingNode n : input.nodes()) {
+            NodeSlot slot = slotNamed(n.node().name());
+            for (Pod p : n.pods()) {
+                topology.record(p, slot != null ? slot : fixed(n.node().name(), n.node().labels()));
+            }
+        }
+        for (SchedulingInput.InFlightClaim f : input.inFlight()) {
+            NodeSlot slot = slotNamed(f.name());
+            for (Pod p : f.pods()) {
+                topology.record(p, slot);
+            }
+        }
+        return strict;
+    }
+
+    private NodeSlot slotNamed(String name) {
+        for (NodeSlot s : slots) {
+            if (s.name.equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static NodeSlot fixed(String name, Map<String, String> labels) {
+        return new NodeSlot(name, false, labels, List.of(), Resources.ZERO, List.of());
+    }
+
+    void place(PodConstraints c) {
+        String reason = null;
+        for (PodConstraints level = c; level != null; level = level.relax()) {
+            reason = tryPlace(level);
+            if (reason == null) {
+                return;
+            }
+        }
+        unschedulable.put(c.pod(), reason);
+    }
+
+    /** Places the pod somewhere and returns null, or returns why it fits nowhere at this level. */
+    private String tryPlace(PodConstraints c) {
+        if (placeOnSlots(c) || placeInClaims(c, claims, false)) {
+            return null;
+        }
+        List<String> reasons = new ArrayList<>();
+        for (PoolContext pool : pools) {
+            String why = openClaim(c, pool, pool.types);
+            if (why == null) {
+                return null;
+            }
+            reasons.add(why);
+        }
+        if (reasons.isEmpty()) {
+            return "no NodePool can launch capacity";
+        }
+        return String.join("; ", new java.util.LinkedHashSet<>(reasons));
+    }
+
+    /** Places the pod on an existing node or in-flight claim, if one takes it. */
+    boolean placeOnSlots(PodConstraints c) {
+        for (NodeSlot slot : slots) {
+            if (slot.misfit(c) == null && topology.check(c, slot).ok()) {
+                slot.place(c.pod());
+                topology.record(c.pod(), slot);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Places the pod in the first of {@code candidates} that takes it. With {@code noUpsize}, only where the claim's
+     * expected price does not rise (filling slack that is paid for already).
+     */
+    boolean placeInClaims(PodConstraints c, List<Claim> candidates, boolean noUpsize) {
+        for (Claim claim : candidates) {
+            Topology.Outcome t = topology.check(c, claim);
+            if (!t.ok()) {
+                continue;
+            }
+            Claim.Fit fit = claim.fit(c, t.pins());
+            if (fit.failure() == null && (!noUpsize || Claim.priceOf(fit) <= claim.price())) {
+                claim.commit(c.pod(), fit);
+                topology.record(c.pod(), claim);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Opens a claim on the pool restricted to {@code options} for the pod; null on success, else the reason. */
+    String openClaim(PodConstraints c, PoolContext pool, List<InstanceType> options) {
+        if (!pool.nodeAllowed()) {
+            return "NodePool " + pool.name() + " would exceed its nodes limit";
+        }
+        Claim claim = Claim.open(pool, claims.size(), options);
+        Topology.Outcome t = topology.check(c, claim);
+        if (!t.ok()) {
+            return t.failure();
+        }
+        Claim.Fit fit = claim.fit(c, t.pins());
+        if (fit.failure() != null) {
+            return fit.failure();
+        }
+        claim.commit(c.pod(), fit);
+        pool.nodes++;
+        claims.add(claim);
+        topology.record(c.pod(), claim);
+        return null;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.gantry.core.scheduling;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Quantity;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Toleration;
+import dev.gantry.core.requirements.Requirements;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One NodePool during a solve: its requirements and taints, the instance types it may launch (already filtered by its
+ * requirements), the DaemonSet overhead per type, and its limits with what is committed against them.
+ */
+final class PoolContext {
+    final SchedulingInput.PoolOffer offer;
+    final NodePool pool;
+    final Requirements requirements;
+    final List<Taint> taints;
+    /** Types compatible with the pool's requirements that have at least one available offering. */
+    final List<InstanceType> types;
+    private final Map<InstanceType, Resources> daemonOverhead = new IdentityHashMap<>();
+    private final Resources limits;
+    private final Long nodeLimit;
+    /** Usage of existing capacity plus the worst case of every claim opened this solve. */
+    Resources committed;
+    int nodes;
+
+    PoolContext(SchedulingInput.PoolOffer offer, List<DaemonSet> daemonSets) {
+        this.offer = offer;
+        this.pool = offer.pool();
+        this.requirements = pool.requirements();
+        this.taints = pool.template().taints();
+        List<InstanceType> ok = new ArrayList<>();
+        for (InstanceType t : offer.instanceTypes()) {
+            if (requirements.compatible(t.requirements()) && t.cheapestOffering(requirements) != null) {
+                ok.add(t);
+            }
+        }
+        Claim.sortByPrice(ok, requirements);
+        this.types = List.copyOf(ok);
+        List<Pod> daemons = new ArrayList<>();
+        for (DaemonSet ds : daemonSets) {
+            Pod p = ds.template();
+            if (Toleration.firstUntolerated(p.tolerations(), taints) == null && p.nodeRequirementTerms().stream().anyMatch(requirements::compatible)) {
+                daemons.add(p);
+            }
+        }
+        for (InstanceType t : types) {
+            Resources r = Resources.ZERO;
+            for (Pod d : daemons) {
+                if (d.nodeRequirementTerms().stream().anyMatch(term -> term.compatible(t.requirements()))) {
+                    r = r.plus(d.requests());
+                }
+            }
+            daemonOverhead.put(t, r);
+        }
+        Map<String, Quantity> l = new java.util.HashMap<>(pool.limits());
+        Quantity n = l.remove("nodes");
+        this.nodeLimit = n == null ? null : n.toUnits();
+        this.limits = l.isEmpty() ? null : Resources.fromQuantities(l);
+        this.committed = offer.usage();
+        this.nodes = offer.nodeCount();
+    }
+
+    Resources daemonOverhead(InstanceType t) {
+        return daemonOverhead.getOrDefault(t, Resources.ZERO);
+    }
+
+    boolean hasLimits() {
+        return limits != null;
+    }
+
+    /** Whether one more node is allowed by a {@code nodes} limit. */
+    boolean nodeAllowed() {
+        return nodeLimit == null || nodes < nodeLimit;
+    }
+
+    /** Whether a node of this capacity fits the limits, given {@code reservedByClaim} already counted for the same claim. */
+    boolean withinLimits(Resources capacity, Resources reservedByClaim) {
+        if (limits == null) {
+            return true;
+        }
+        Resources after = committed.minus(reservedByClaim).plus(capacity);
+        for (var e : limits.asMap().entrySet()) {
+            if (after.get(e.getKey()) > e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first limited resource a node of this capacity would push over its limit, with the limit, for a reason. */
+    String exceededLimit(Resources capacity, Resources reservedByClaim) {
+        if (limits == null) {
+            return null;
+        }
+        Resources after = committed.minus(reservedByClaim).plus(capacity);
+        for (var e : limits.asMap().entrySet()) {
+            if (after.get(e.getKey()) > e.getValue()) {
+                return e.getKey() + " limit (" + Resources.format(e.getKey(), e.getValue()) + ")";
+            }
+        }
+        return null;
+    }
+
+    String name() {
+        return pool.name();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.gantry.core.scheduling;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.Requirements;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides where pending pods go and which NodeClaims to launch. Pure: the result depends only on the input, and the
+ * same input always gives the same result.
+ */
+public final class Scheduler {
+    /** How many instance types a claim offers CreateFleet. */
+    public static final int MAX_INSTANCE_TYPE_OPTIONS = 60;
+
+    /** Placement strategies. */
+    public enum Strategy {
+        /** Gantry's cost-aware packing, never worse than {@link #KARPENTER_GREEDY} on the same input. */
+        GANTRY,
+        /** Karpenter's first-fit greedy, faithfully, as the reference. */
+        KARPENTER_GREEDY;
+
+        public static Strategy parse(String s) {
+            return switch (s) {
+                case "gantry" -> GANTRY;
+                case "karpenter-greedy" -> KARPENTER_GREEDY;
+                default -> throw new IllegalArgumentException("'" + s + "' is not a strategy (gantry, karpenter-greedy)");
+            };
+        }
+    }
+
+    private Scheduler() {
+    }
+
+    public static SchedulingResult solve(SchedulingInput input) {
+        return solve(input, Strategy.GANTRY);
+    }
+
+    /**
+     * Places {@code input.pending()}. With {@link Strategy#GANTRY} both strategies run and the cheaper result is
+     * returned (Gantry's on a tie), so Gantry never costs more than the greedy reference, and places at least as many pods.
+     */
+    public static SchedulingResult solve(SchedulingInput input, Strategy strategy) {
+        Packer greedy = new Packer(input);
+        greedy.run(input.pending());
+        SchedulingResult reference = result(greedy, input, "karpenter-greedy");
+        if (strategy == Strategy.KARPENTER_GREEDY) {
+            return reference;
+        }
+        Packer gantry = new Packer(input);
+        CostAwarePacking.run(gantry, input.pending());
+        SchedulingResult ours = result(gantry, input, "gantry");
+        boolean placesFewer = ours.unschedulable().size() > reference.unschedulable().size();
+        return placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9 ? withStrategy(reference, "gantry(greedy)") : ours;
+    }
+
+    private static SchedulingResult withStrategy(SchedulingResult r, String strategy) {
+        return new SchedulingResult(r.existingNodes(), r.inFlightClaims(), r.newClaims(), r.unschedulable(),
+                r.totalPricePerHour(), r.lowerBoundPerHour(), strategy);
+    }
+
+    private static SchedulingResult result(Packer packer, SchedulingInput input, String strategy) {
+        Map<String, List<Pod>> existing = new LinkedHashMap<>();
+        Map<String, List<Pod>> inFlight = new LinkedHashMap<>();
+        for (NodeSlot s : packer.slots) {
+            if (!s.placed.isEmpty()) {
+                (s.inFlight ? inFlight : existing).put(s.name, List.copyOf(s.placed));
+            }
+        }
+        List<SchedulingResult.NodeClaimPlan> plans = new ArrayList<>();
+        Map<String, Integer> names = new HashMap<>();
+        double total = 0;
+        for (Claim c : packer.claims) {
+            if (c.pods.isEmpty()) {
+                continue;
+            }
+            InstanceType chosen = c.cheapest();
+            List<InstanceType> options = c.options.subList(0, Math.min(MAX_INSTANCE_TYPE_OPTIONS, c.options.size()));
+            SchedulingResult.NodeClaimPlan plan = new SchedulingResult.NodeClaimPlan(ClaimNames.name(c, names), c.pool.name(),
+                    c.requirements, options, chosen, c.offering(), c.pods, c.requests.plus(c.pool.daemonOverhead(chosen)));
+            plans.add(plan);
+            total += plan.pricePerHour();
+        }
+        List<SchedulingResult.Unschedulable> unschedulable = new ArrayList<>();
+        packer.unschedulable.forEach((pod, why) -> unschedulable.add(new SchedulingResult.Unschedulable(pod, why)));
+        unschedulable.sort(java.util.Comparator.comparing(u -> u.pod().key()));
+        return new SchedulingResult(existing, inFlight, plans, unschedulable, total, lowerBound(packer), strategy);
+    }
+
+    /** The LP bound over each claim group (pool and requirements), summed: what the new claims' pods must cost at least. */
+    private static double lowerBound(Packer packer) {
+        Map<List<Object>, Resources> demand = new LinkedHashMap<>();
+        Map<List<Object>, Claim> sample = new HashMap<>();
+        for (Claim c : packer.claims) {
+            for (Pod p : c.pods) {
+                List<Object> key = List.of(c.pool, p.nodeRequirementTerms().get(0));
+                demand.merge(key, p.requests(), Resources::plus);
+                sample.putIfAbsent(key, c);
+            }
+        }
+        double bound = 0;
+        for (var e : demand.entrySet()) {
+            PoolContext pool = (PoolContext) e.getKey().get(0);
+            Requirements reqs = pool.requirements.intersect((Requirements) e.getKey().get(1));
+            List<InstanceType> types = pool.types.stream().filter(t -> reqs.compatible(t.requirements())).toList();
+            bound += LowerBound.of(e.getValue(), types, reqs, pool::daemonOverhead);
+        }
+        return bound;
+    }
+}
