@@ -1,0 +1,63 @@
+package dev.gantry.cli;
+
+import dev.gantry.cli.validate.CatalogSource;
+import dev.gantry.cli.validate.ValidationReport;
+import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.LoadOptions;
+import dev.gantry.config.LoadResult;
+import dev.gantry.config.validate.CatalogCheck;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gantry validate}: loads Karpenter configuration and manifests, checks every NodePool against the instance
+ * catalogue, and prints one line per object (exit 0) or one line per problem (exit 2). Warnings go to stderr.
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Check NodePool, EC2NodeClass, NodeClass, Provisioner and AWSNodeTemplate YAML (and workload "
+                + "manifests) and show which instance types each NodePool allows.")
+public final class ValidateCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "FILE|DIR", description = "YAML files, or directories of *.yaml/*.yml")
+    List<Path> paths;
+
+    @Option(names = "--strict", description = "A nodeClassRef must name a NodeClass in the input.")
+    boolean strict;
+
+    @Option(names = "--region", description = "Region for the catalogue. Default: the region of the zones a NodePool "
+            + "requires, else us-east-1.")
+    String region;
+
+    @Option(names = "--zones", split = ",", description = "Zones, as letters (a,b,c) or full names; default: a, b and c of the region.")
+    List<String> zones;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        LoadResult result = ConfigLoader.load(paths, new LoadOptions(strict));
+        List<CatalogCheck.PoolCheck> checks = List.of();
+        if (result.ok() && !result.nodePools().isEmpty()) {
+            checks = CatalogCheck.perPool(new CatalogSource(region, zones)::forPool).check(result);
+        }
+        ValidationReport report = new ValidationReport(result, checks);
+        report.warnings().forEach(w -> err.println("warning: " + w));
+        if (!report.errors().isEmpty()) {
+            report.errors().forEach(e -> err.println(e));
+            err.flush();
+            return 2;
+        }
+        report.objectLines().forEach(out::println);
+        out.flush();
+        err.flush();
+        return 0;
+    }
+}

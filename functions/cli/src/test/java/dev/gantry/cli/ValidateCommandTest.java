@@ -1,0 +1,115 @@
+package dev.gantry.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code gantry validate} run in-process, with its output captured. */
+class ValidateCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = Gantry.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void acceptsEverySampleWithOneLinePerObject() {
+        int code = run("validate", "../../samples/");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains(
+                "NodePool/default (converted from karpenter.sh/v1alpha5 Provisioner): 7 instance types (t3a.2xlarge, t3a.large, t3a.medium, t3a.micro, t3a.nano, …)",
+                "EC2NodeClass/default (converted from karpenter.k8s.aws/v1beta1 EC2NodeClass)",
+                "NodeClass/default (eks.amazonaws.com/v1)",
+                "Deployment/nginx (apps/v1): 3 pods");
+        assertThat(out.toString().lines()).hasSize(13);
+        assertThat(err.toString().lines()).allMatch(l -> l.startsWith("warning: "));
+    }
+
+    @Test
+    void reportsErrorsOneLinePerProblemWithExitTwo(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("bad.yaml");
+        Files.writeString(f, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: p}
+                spec:
+                  weight: 500
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: missing}
+                      requirements:
+                        - {key: kubernetes.io/arch, operater: In, values: [arm64]}
+                """);
+        int code = run("validate", "--strict", f.toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString().lines()).containsExactly(
+                f + ":10:37: NodePool/p/spec.template.spec.requirements[0].operater: unknown field \"operater\", did you mean \"operator\"?",
+                f + ":5:11: NodePool/p/spec.weight: must be between 1 and 100, got 500");
+    }
+
+    @Test
+    void strictRejectsANodeClassRefToNothing(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("pool.yaml");
+        Files.writeString(f, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: p}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: missing}
+                """);
+        assertThat(run("validate", "--strict", f.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly(f + ":7:21: NodePool/p/spec.template.spec.nodeClassRef: "
+                + "EC2NodeClass \"missing\" (group karpenter.k8s.aws) is not in the input");
+    }
+
+    @Test
+    void saysInOneLineWhenAFileIsNotYaml(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("binary.yaml");
+        Files.write(f, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2});
+        assertThat(run("validate", f.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo(f + ":1:1: not YAML: the file is not UTF-8 text" + System.lineSeparator());
+    }
+
+    @Test
+    void reportsAPoolThatNoCatalogueTypeSatisfies(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("pool.yaml");
+        Files.writeString(f, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: p}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: c}
+                      requirements:
+                        - {key: kubernetes.io/arch, operator: In, values: [arm64]}
+                        - {key: karpenter.k8s.aws/instance-family, operator: In, values: [t3a]}
+                """);
+        assertThat(run("validate", f.toString())).isEqualTo(2);
+        assertThat(err.toString().lines().filter(l -> !l.startsWith("warning: "))).singleElement().asString()
+                .startsWith(f + ":10:11: NodePool/p/spec.template.spec.requirements[1]: no instance type in the catalogue "
+                        + "satisfies the requirements; requirement karpenter.k8s.aws/instance-family In [t3a] left none of ");
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        assertThat(run("validate", "--help")).isZero();
+        assertThat(out.toString()).contains("--strict", "--region", "--zones");
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).contains("validate");
+    }
+}

@@ -1,0 +1,128 @@
+package dev.gantry.config;
+
+import dev.gantry.config.yaml.Report;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
+
+/**
+ * Reads Karpenter configuration and Kubernetes manifests from multi-document YAML files, keeping every field's line
+ * and column, and turns them into core values.
+ *
+ * <p>Recognised: {@code karpenter.sh/v1} NodePool, {@code karpenter.k8s.aws/v1} EC2NodeClass,
+ * {@code eks.amazonaws.com/v1} NodeClass; converted with a warning: {@code karpenter.sh/v1beta1} NodePool,
+ * {@code karpenter.k8s.aws/v1beta1} EC2NodeClass, {@code karpenter.sh/v1alpha5} Provisioner,
+ * {@code karpenter.k8s.aws/v1alpha1} AWSNodeTemplate; and the workload kinds Pod, Deployment, StatefulSet,
+ * ReplicaSet, Job, DaemonSet, PodDisruptionBudget and Node. Any other kind is an error.
+ *
+ * <p>Never throws for bad input: every problem, including unreadable files and text that is not YAML, is a
+ * {@link Diagnostic} in the result.
+ */
+public final class ConfigLoader {
+    private ConfigLoader() {
+    }
+
+    /**
+     * Loads files, and directories recursively ({@code *.yaml} and {@code *.yml}, in name order). Files named directly
+     * are read whatever their extension.
+     */
+    public static LoadResult load(List<Path> filesOrDirs, LoadOptions options) {
+        Results results = new Results();
+        for (Path p : filesOrDirs) {
+            for (Path file : expand(p, results)) {
+                loadFile(file, results);
+            }
+        }
+        new CrossChecks(results, options == null ? LoadOptions.DEFAULT : options).run();
+        return results.toResult();
+    }
+
+    /** Loads YAML text as if read from a file at {@code path} (for tests and stdin). */
+    public static LoadResult loadString(String path, String yaml, LoadOptions options) {
+        Results results = new Results();
+        loadText(path, yaml, results);
+        new CrossChecks(results, options == null ? LoadOptions.DEFAULT : options).run();
+        return results.toResult();
+    }
+
+    private static List<Path> expand(Path p, Results results) {
+        if (Files.isRegularFile(p)) {
+            return List.of(p);
+        }
+        if (!Files.isDirectory(p)) {
+            results.errors.add(new Diagnostic(p.toString(), 1, 1, "", "", "no such file or directory"));
+            return List.of();
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            return s.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().endsWith(".yaml") || f.getFileName().toString().endsWith(".yml"))
+                    .sorted().toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            results.errors.add(new Diagnostic(p.toString(), 1, 1, "", "", "cannot read directory: " + e.getMessage()));
+            return List.of();
+        }
+    }
+
+    private static void loadFile(Path file, Results results) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        } catch (CharacterCodingException e) {
+            results.errors.add(new Diagnostic(file.toString(), 1, 1, "", "", "not YAML: the file is not UTF-8 text"));
+            return;
+        } catch (IOException e) {
+            results.errors.add(new Diagnostic(file.toString(), 1, 1, "", "", "cannot read file: " + e.getMessage()));
+            return;
+        }
+        loadText(file.toString(), text, results);
+    }
+
+    private static void loadText(String path, String text, Results results) {
+        LoadSettings settings = LoadSettings.builder().setLabel(path).setSchema(new CoreSchema()).build();
+        try {
+            for (Node root : new Compose(settings).composeAllFromString(text)) {
+                Documents.read(root, new Report(path, ""), results);
+            }
+        } catch (MarkedYamlEngineException e) {
+            Mark m = e.getProblemMark().orElse(null);
+            String problem = e.getProblem() == null ? "syntax error" : e.getProblem().replaceAll("\\s+", " ").trim();
+            results.errors.add(new Diagnostic(path, m == null ? 1 : m.getLine() + 1, m == null ? 1 : m.getColumn() + 1,
+                    "", "", "not YAML: " + problem));
+        } catch (YamlEngineException e) {
+            String msg = e.getMessage() == null ? "syntax error" : e.getMessage().replaceAll("\\s+", " ").trim();
+            results.errors.add(new Diagnostic(path, 1, 1, "", "", "not YAML: " + msg));
+        }
+    }
+
+    /** The mutable accumulation of one load; {@link #toResult()} freezes it. */
+    static final class Results {
+        final List<dev.gantry.core.model.NodePool> nodePools = new ArrayList<>();
+        final List<dev.gantry.core.model.NodeClass> nodeClasses = new ArrayList<>();
+        final List<dev.gantry.core.model.Pod> pods = new ArrayList<>();
+        final List<dev.gantry.core.model.Node> nodes = new ArrayList<>();
+        final List<dev.gantry.core.model.DaemonSet> daemonSets = new ArrayList<>();
+        final List<Diagnostic> errors = new ArrayList<>();
+        final List<Diagnostic> warnings = new ArrayList<>();
+        final List<LoadedObject> objects = new ArrayList<>();
+        /** Kubelet settings moved off older NodePools, by NodePool name. */
+        final java.util.Map<String, dev.gantry.core.model.NodeClass.Kubelet> movedKubelets = new java.util.LinkedHashMap<>();
+        /** Implicit NodeClasses (from a Provisioner's inline provider) by NodePool name. */
+        final java.util.Map<String, dev.gantry.core.model.NodeClass> implicitNodeClasses = new java.util.LinkedHashMap<>();
+
+        LoadResult toResult() {
+            return new LoadResult(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.gantry.config;
+
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import java.util.List;
+
+/**
+ * Everything read from the input. Values come only from objects without errors, so a result that is not
+ * {@link #ok()} may be partial; callers that act on it should stop at errors.
+ *
+ * @param pods     workload pods, one per replica ({@code <workload>-0 … -n-1}), bound ones with {@code nodeName} set
+ * @param objects  every object read, in input order, for listing and for pointing later diagnostics at a line
+ */
+public record LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
+                         List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
+                         List<LoadedObject> objects) {
+    public LoadResult {
+        nodePools = List.copyOf(nodePools);
+        nodeClasses = List.copyOf(nodeClasses);
+        pods = List.copyOf(pods);
+        nodes = List.copyOf(nodes);
+        daemonSets = List.copyOf(daemonSets);
+        errors = List.copyOf(errors);
+        warnings = List.copyOf(warnings);
+        objects = List.copyOf(objects);
+    }
+
+    /** No errors (warnings allowed). */
+    public boolean ok() {
+        return errors.isEmpty();
+    }
+
+    /** The loaded object with this kind and name, or null. */
+    public LoadedObject object(String kind, String name) {
+        for (LoadedObject o : objects) {
+            if (o.kind().equals(kind) && o.name().equals(name)) {
+                return o;
+            }
+        }
+        return null;
+    }
+}

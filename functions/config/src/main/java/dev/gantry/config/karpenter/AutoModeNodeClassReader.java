@@ -1,0 +1,62 @@
+package dev.gantry.config.karpenter;
+
+import dev.gantry.config.yaml.Doc;
+import dev.gantry.config.yaml.YamlObject;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodeClass.AmiSelectorTerm;
+import dev.gantry.core.model.NodeClass.BlockDeviceMapping;
+import dev.gantry.core.model.NodeClass.Ebs;
+import dev.gantry.core.model.Quantity;
+import java.util.List;
+
+/**
+ * Reads EKS Auto Mode's {@code eks.amazonaws.com/v1} NodeClass into the same NodeClass record, kind {@code NodeClass}
+ * and group {@code eks.amazonaws.com}. Auto Mode nodes run Bottlerocket, so the AMI is {@code bottlerocket@latest};
+ * {@code ephemeralStorage.size} becomes the root volume. Fields that only EKS's managed data plane can act on are
+ * accepted with one warning each.
+ */
+public final class AutoModeNodeClassReader {
+    public static final String GROUP = "eks.amazonaws.com";
+    private static final List<String> NOT_HONOURED = List.of("networkPolicy", "networkPolicyEventLogs", "snatPolicy",
+            "podSubnetSelectorTerms", "podSecurityGroupSelectorTerms", "advancedNetworking", "advancedSecurity",
+            "certificateBundles");
+
+    private AutoModeNodeClassReader() {
+    }
+
+    public static NodeClass read(Doc doc) {
+        YamlObject spec = doc.spec(true);
+        if (spec == null) {
+            return null;
+        }
+        spec.allow("role", "subnetSelectorTerms", "securityGroupSelectorTerms", "ephemeralStorage", "networkPolicy",
+                "networkPolicyEventLogs", "snatPolicy", "tags", "podSubnetSelectorTerms", "podSecurityGroupSelectorTerms",
+                "advancedNetworking", "advancedSecurity", "certificateBundles");
+        for (String f : NOT_HONOURED) {
+            if (spec.has(f)) {
+                spec.warn(f, "Gantry cannot honour " + f + " (EKS Auto Mode manages it); ignored");
+            }
+        }
+        spec.require("role");
+        List<BlockDeviceMapping> devices = List.of();
+        YamlObject storage = spec.object("ephemeralStorage");
+        if (storage != null) {
+            storage.allow("size", "iops", "throughput", "kmsKeyID");
+            for (String f : List.of("iops", "throughput", "kmsKeyID")) {
+                if (storage.has(f)) {
+                    storage.warn(f, "Gantry cannot honour ephemeralStorage." + f + "; the root volume uses the EBS default");
+                }
+            }
+            Quantity size = storage.quantity("size");
+            if (size != null) {
+                devices = List.of(new BlockDeviceMapping("/dev/xvda", true,
+                        new Ebs(size, "gp3", null, null, true, null, true, null)));
+            }
+        }
+        NodeClass nc = new NodeClass(doc.name(), GROUP, "NodeClass", null, List.of(AmiSelectorTerm.alias("bottlerocket@latest")),
+                SelectorTerms.read(spec, "subnetSelectorTerms", "subnet", false),
+                SelectorTerms.read(spec, "securityGroupSelectorTerms", "sg", true), spec.string("role"), null, null,
+                LaunchSettings.tags(spec), devices, null, null, null, null, null);
+        return doc.report().hasErrors() ? null : nc;
+    }
+}

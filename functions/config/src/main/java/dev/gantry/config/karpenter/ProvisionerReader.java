@@ -1,0 +1,129 @@
+package dev.gantry.config.karpenter;
+
+import dev.gantry.config.yaml.Doc;
+import dev.gantry.config.yaml.YamlObject;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.NodePool.ConsolidationPolicy;
+import dev.gantry.core.model.NodePool.Disruption;
+import dev.gantry.core.model.NodePool.NodeClassRef;
+import dev.gantry.core.model.Quantity;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Converts a {@code karpenter.sh/v1alpha5} Provisioner into a v1 NodePool, following Karpenter's v1beta1 migration
+ * guide: {@code ttlSecondsAfterEmpty: N} becomes {@code WhenEmpty} with {@code consolidateAfter: Ns};
+ * {@code consolidation.enabled} becomes {@code WhenEmptyOrUnderutilized}; with neither, nothing was ever consolidated,
+ * which is {@code WhenEmpty} with {@code consolidateAfter: Never}; {@code ttlSecondsUntilExpired: N} becomes
+ * {@code expireAfter: Ns} (absent: {@code Never}, as nodes never expired); {@code limits.resources} becomes
+ * {@code limits}; {@code providerRef} becomes {@code nodeClassRef}; an inline {@code provider} becomes an implicit
+ * EC2NodeClass named after the provisioner; {@code kubeletConfiguration} moves to the NodeClass.
+ */
+public final class ProvisionerReader {
+    private ProvisionerReader() {
+    }
+
+    /** The converted pool and, for an inline provider, its implicit EC2NodeClass (else null). */
+    public record Converted(NodePoolRead read, NodeClass implicitNodeClass) {
+    }
+
+    public static Converted read(Doc doc) {
+        YamlObject spec = doc.spec(true);
+        if (spec == null) {
+            return null;
+        }
+        spec.allow("requirements", "labels", "annotations", "taints", "startupTaints", "limits", "provider", "providerRef",
+                "ttlSecondsAfterEmpty", "ttlSecondsUntilExpired", "consolidation", "weight", "kubeletConfiguration");
+        List<String> notes = new ArrayList<>();
+        NodeClass implicit = null;
+        NodeClassRef ref = null;
+        if (spec.has("provider") == spec.has("providerRef")) {
+            spec.errorHere("provider", "exactly one of provider or providerRef is required");
+        } else if (spec.has("provider")) {
+            YamlObject p = spec.object("provider");
+            if (p != null) {
+                implicit = AWSNodeTemplateReader.fromProvider(p, doc.name(), "karpenter.sh/v1alpha5 Provisioner.spec.provider");
+                ref = new NodeClassRef(EC2NodeClassReader.GROUP, "EC2NodeClass", doc.name());
+                notes.add("provider -> EC2NodeClass/" + doc.name());
+            }
+        } else {
+            YamlObject r = spec.object("providerRef");
+            if (r != null) {
+                r.allow("apiVersion", "kind", "name");
+                String name = r.require("name") ? r.string("name") : null;
+                ref = name == null ? null : new NodeClassRef(EC2NodeClassReader.GROUP, "EC2NodeClass", name);
+                notes.add("providerRef -> nodeClassRef");
+            }
+        }
+        Disruption disruption = disruption(spec, notes);
+        Optional<Duration> expire = Optional.empty();
+        Integer ttlExpired = nonNegative(spec, "ttlSecondsUntilExpired");
+        if (ttlExpired != null) {
+            expire = Optional.of(Duration.ofSeconds(ttlExpired));
+            notes.add("ttlSecondsUntilExpired " + ttlExpired + " -> expireAfter " + dev.gantry.core.model.KubeDuration.format(expire.get()));
+        }
+        Map<String, Quantity> limits = null;
+        YamlObject l = spec.object("limits");
+        if (l != null) {
+            l.allow("resources");
+            limits = l.quantityMap("resources");
+            notes.add("limits.resources -> limits");
+        }
+        Integer weight = spec.integer("weight");
+        if (weight != null && (weight < 1 || weight > 100)) {
+            spec.error("weight", "must be between 1 and 100, got " + weight);
+        }
+        NodeClass.Kubelet kubelet = null;
+        if (spec.has("kubeletConfiguration")) {
+            kubelet = KubeletReader.read(spec.object("kubeletConfiguration"));
+            notes.add("kubeletConfiguration -> the NodeClass's spec.kubelet");
+        }
+        Map<String, String> labels = TemplateLabels.read(spec);
+        var template = new NodePool.Template(labels, spec.stringMap("annotations"), TaintReader.read(spec, "taints"),
+                TaintReader.read(spec, "startupTaints"), RequirementReader.forNodePool(spec, "requirements"), ref, expire,
+                Optional.empty());
+        doc.warn("converted from karpenter.sh/v1alpha5 Provisioner to NodePool: " + String.join("; ", notes));
+        if (doc.report().hasErrors() || ref == null) {
+            return null;
+        }
+        NodePool pool = new NodePool(doc.name(), doc.annotations(), template, disruption, limits, weight,
+                "karpenter.sh/v1alpha5 Provisioner");
+        return new Converted(new NodePoolRead(pool, kubelet), implicit);
+    }
+
+    private static Disruption disruption(YamlObject spec, List<String> notes) {
+        Integer ttlEmpty = nonNegative(spec, "ttlSecondsAfterEmpty");
+        boolean consolidation = false;
+        YamlObject c = spec.object("consolidation");
+        if (c != null) {
+            c.allow("enabled");
+            consolidation = Boolean.TRUE.equals(c.bool("enabled"));
+        }
+        if (consolidation && ttlEmpty != null) {
+            spec.error("ttlSecondsAfterEmpty", "cannot be combined with consolidation.enabled");
+        }
+        if (consolidation) {
+            notes.add("consolidation.enabled -> WhenEmptyOrUnderutilized");
+            return new Disruption(ConsolidationPolicy.WhenEmptyOrUnderutilized, Optional.of(Duration.ZERO), null);
+        }
+        if (ttlEmpty != null) {
+            notes.add("ttlSecondsAfterEmpty " + ttlEmpty + " -> WhenEmpty after " + ttlEmpty + "s");
+            return new Disruption(ConsolidationPolicy.WhenEmpty, Optional.of(Duration.ofSeconds(ttlEmpty)), null);
+        }
+        notes.add("no consolidation -> WhenEmpty, consolidateAfter Never");
+        return new Disruption(ConsolidationPolicy.WhenEmpty, Optional.empty(), null);
+    }
+
+    private static Integer nonNegative(YamlObject spec, String key) {
+        Integer v = spec.integer(key);
+        if (v != null && v < 0) {
+            spec.error(key, "must not be negative, got " + v);
+            return null;
+        }
+        return v;
+    }
+}

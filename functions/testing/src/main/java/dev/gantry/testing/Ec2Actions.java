@@ -1,0 +1,214 @@
+package dev.gantry.testing;
+
+import dev.gantry.testing.Ec2Resources.Filterable;
+import dev.gantry.testing.Ec2Resources.Instance;
+import dev.gantry.testing.Ec2Resources.LaunchTemplate;
+import dev.gantry.testing.Ec2Responses.Fleet;
+import dev.gantry.testing.Ec2Responses.FleetError;
+import dev.gantry.testing.Ec2Responses.FleetInstance;
+import dev.gantry.testing.Ec2Responses.FleetOverride;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** The stub's default EC2 answers: each reads the query parameters, acts on the {@link Ec2State} and replies. */
+final class Ec2Actions {
+    private final Ec2State state;
+    private final Clock clock;
+
+    Ec2Actions(Ec2State state, Clock clock) {
+        this.state = state;
+        this.clock = clock;
+    }
+
+    /** The responders by EC2 action name. */
+    Map<String, Responder> responders() {
+        Map<String, Responder> r = new LinkedHashMap<>();
+        r.put("CreateFleet", this::createFleet);
+        r.put("DescribeInstances", this::describeInstances);
+        r.put("TerminateInstances", this::terminateInstances);
+        r.put("CreateLaunchTemplate", this::createLaunchTemplate);
+        r.put("DescribeLaunchTemplates", this::describeLaunchTemplates);
+        r.put("DeleteLaunchTemplate", this::deleteLaunchTemplate);
+        r.put("DescribeSubnets", q -> Ec2Responses.subnets(select(state.subnets(), q, "SubnetId", "subnet-id")));
+        r.put("DescribeSecurityGroups", q -> Ec2Responses.securityGroups(
+                select(state.securityGroups(), q, "GroupId", "group-id")));
+        r.put("DescribeImages", q -> Ec2Responses.images(select(state.images(), q, "ImageId", "image-id")));
+        r.put("DescribeInstanceTypes", q -> Ec2Responses.instanceTypes(
+                select(state.instanceTypes(), q, "InstanceType", "instance-type")));
+        r.put("DescribeInstanceTypeOfferings", this::describeOfferings);
+        r.put("DescribeSpotPriceHistory", this::describeSpotPrices);
+        r.put("CreateTags", q -> Ec2Responses.ok("CreateTags", x -> x.leaf("return", true)));
+        return r;
+    }
+
+    private StubResponse createFleet(RecordedRequest q) {
+        String token = q.param("ClientToken");
+        var previous = state.fleetFor(token);
+        if (previous.isPresent()) {
+            return Ec2Responses.createFleet(previous.get());
+        }
+        String lifecycle = "spot".equals(q.param("TargetCapacitySpecification.DefaultTargetCapacityType"))
+                ? "spot" : "on-demand";
+        int wanted = Integer.parseInt(q.params().getOrDefault("TargetCapacitySpecification.TotalTargetCapacity", "1"));
+        Map<String, String> tags = tags(q, "instance");
+        List<FleetInstance> launched = new ArrayList<>();
+        List<FleetError> errors = new ArrayList<>();
+        for (int c = 1; !q.paramsWithPrefix("LaunchTemplateConfigs." + c + ".").isEmpty(); c++) {
+            String config = "LaunchTemplateConfigs." + c + ".";
+            String ltId = q.param(config + "LaunchTemplateSpecification.LaunchTemplateId");
+            String ltName = q.param(config + "LaunchTemplateSpecification.LaunchTemplateName");
+            String version = q.params().getOrDefault(config + "LaunchTemplateSpecification.Version", "$Default");
+            String imageId = state.launchTemplates().stream()
+                    .filter(t -> t.id().equals(ltId) || t.name().equals(ltName)).map(LaunchTemplate::imageId)
+                    .findFirst().orElse(null);
+            for (SortedMap<String, String> o : q.members(config + "Overrides")) {
+                if (launched.size() >= wanted) {
+                    break;
+                }
+                String subnetId = o.get("SubnetId");
+                String zone = o.getOrDefault("AvailabilityZone",
+                        subnetId == null ? null : state.subnet(subnetId).map(s -> s.zone()).orElse(null));
+                FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
+                var failure = state.launchFailure(o.get("InstanceType"), zone);
+                if (failure.isPresent()) {
+                    errors.add(new FleetError(override, lifecycle, failure.get(), failure.get() + ": there is no "
+                            + "capacity for " + o.get("InstanceType") + " in " + zone + " (stub)."));
+                    continue;
+                }
+                Instance instance = state.launch(o.get("InstanceType"), zone, subnetId,
+                        o.getOrDefault("ImageId", imageId), lifecycle, tags, clock.instant());
+                launched.add(new FleetInstance(override, lifecycle, instance.id()));
+            }
+        }
+        Fleet fleet = new Fleet("fleet-" + UUID.randomUUID(), launched, errors);
+        state.rememberFleet(token, fleet);
+        return Ec2Responses.createFleet(fleet);
+    }
+
+    private StubResponse describeInstances(RecordedRequest q) {
+        List<String> missing = missing(q.values("InstanceId"), state.instances().stream().map(Instance::id).toList());
+        if (!missing.isEmpty()) {
+            return Ec2Responses.error("InvalidInstanceID.NotFound",
+                    "The instance IDs '" + String.join(", ", missing) + "' do not exist");
+        }
+        return Ec2Responses.describeInstances(select(state.instances(), q, "InstanceId", "instance-id"));
+    }
+
+    private StubResponse terminateInstances(RecordedRequest q) {
+        List<String> ids = q.values("InstanceId");
+        List<String> missing = missing(ids, state.instances().stream().map(Instance::id).toList());
+        if (!missing.isEmpty()) {
+            return Ec2Responses.error("InvalidInstanceID.NotFound",
+                    "The instance IDs '" + String.join(", ", missing) + "' do not exist");
+        }
+        return Ec2Responses.terminateInstances(state.terminate(ids));
+    }
+
+    private StubResponse createLaunchTemplate(RecordedRequest q) {
+        String name = q.param("LaunchTemplateName");
+        if (state.launchTemplates().stream().anyMatch(t -> t.name().equals(name))) {
+            return Ec2Responses.error("InvalidLaunchTemplateName.AlreadyExistsException",
+                    "Launch template name already in use.");
+        }
+        LaunchTemplate template = new LaunchTemplate(state.newId("lt"), name, 1,
+                q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"));
+        state.putLaunchTemplate(template);
+        return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
+    }
+
+    private StubResponse describeLaunchTemplates(RecordedRequest q) {
+        List<LaunchTemplate> all = state.launchTemplates();
+        List<String> missing = missing(q.values("LaunchTemplateName"), all.stream().map(LaunchTemplate::name).toList());
+        if (!missing.isEmpty()) {
+            return Ec2Responses.error("InvalidLaunchTemplateName.NotFoundException",
+                    "At least one of the launch templates specified in the request does not exist.");
+        }
+        List<LaunchTemplate> found = select(all, q, "LaunchTemplateId", "launch-template-id").stream()
+                .filter(t -> q.values("LaunchTemplateName").isEmpty() || q.values("LaunchTemplateName").contains(t.name()))
+                .toList();
+        return Ec2Responses.ok("DescribeLaunchTemplates", x -> {
+            x.open("launchTemplates");
+            found.forEach(t -> Ec2Responses.launchTemplate(x, "item", t));
+            x.close("launchTemplates");
+        });
+    }
+
+    private StubResponse deleteLaunchTemplate(RecordedRequest q) {
+        var template = state.launchTemplates().stream().filter(t -> t.id().equals(q.param("LaunchTemplateId"))
+                || t.name().equals(q.param("LaunchTemplateName"))).findFirst();
+        if (template.isEmpty()) {
+            return q.param("LaunchTemplateId") != null
+                    ? Ec2Responses.error("InvalidLaunchTemplateId.NotFound", "The specified launch template does not exist.")
+                    : Ec2Responses.error("InvalidLaunchTemplateName.NotFoundException",
+                            "The specified launch template, with template name " + q.param("LaunchTemplateName")
+                                    + ", does not exist.");
+        }
+        state.removeLaunchTemplate(template.get().id());
+        return Ec2Responses.ok("DeleteLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template.get()));
+    }
+
+    private StubResponse describeOfferings(RecordedRequest q) {
+        List<Map.Entry<String, String>> rows = new ArrayList<>();
+        Map<String, List<String>> filters = q.filters();
+        state.offerings().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> e.getValue().forEach(zone -> {
+            if (matches(filters.get("instance-type"), e.getKey()) && matches(filters.get("location"), zone)) {
+                rows.add(Map.entry(e.getKey(), zone));
+            }
+        }));
+        return Ec2Responses.instanceTypeOfferings(rows);
+    }
+
+    private StubResponse describeSpotPrices(RecordedRequest q) {
+        List<String> types = q.values("InstanceType");
+        Map<String, List<String>> filters = q.filters();
+        List<String[]> rows = new ArrayList<>();
+        state.offerings().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> e.getValue().forEach(zone -> {
+            boolean wanted = (types.isEmpty() || types.contains(e.getKey()))
+                    && matches(filters.get("availability-zone"), zone)
+                    && (q.param("AvailabilityZone") == null || q.param("AvailabilityZone").equals(zone));
+            state.spotPrice(e.getKey(), zone).filter(p -> wanted).ifPresent(p -> rows.add(new String[]{e.getKey(), zone, p}));
+        }));
+        return Ec2Responses.spotPriceHistory(rows, clock.instant());
+    }
+
+    /** The tags of the {@code TagSpecification} for {@code resourceType}. */
+    private static Map<String, String> tags(RecordedRequest q, String resourceType) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        for (int i = 1; q.param("TagSpecification." + i + ".ResourceType") != null; i++) {
+            if (resourceType.equals(q.param("TagSpecification." + i + ".ResourceType"))) {
+                q.members("TagSpecification." + i + ".Tag").forEach(t -> tags.put(t.get("Key"), t.get("Value")));
+            }
+        }
+        return tags;
+    }
+
+    /** Resources named by the id list ({@code InstanceId.N}), if any, that pass every {@code Filter.N}. */
+    private static <T extends Filterable> List<T> select(List<T> all, RecordedRequest q, String idList, String idFilter) {
+        List<String> ids = q.values(idList);
+        Map<String, List<String>> filters = q.filters();
+        return all.stream()
+                .filter(r -> ids.isEmpty() || r.filterValues(idFilter).stream().anyMatch(ids::contains))
+                .filter(r -> filters.entrySet().stream().allMatch(f ->
+                        r.filterValues(f.getKey()).stream().anyMatch(v -> matches(f.getValue(), v))))
+                .toList();
+    }
+
+    /** EC2 filter values are alternatives and may use the wildcards {@code *} and {@code ?}. */
+    private static boolean matches(List<String> patterns, String value) {
+        if (patterns == null) {
+            return true;
+        }
+        return patterns.stream().anyMatch(p -> Pattern.compile(
+                ("\\Q" + p + "\\E").replace("*", "\\E.*\\Q").replace("?", "\\E.\\Q")).matcher(value).matches());
+    }
+
+    private static List<String> missing(List<String> asked, List<String> known) {
+        return asked.stream().filter(id -> !known.contains(id)).toList();
+    }
+}

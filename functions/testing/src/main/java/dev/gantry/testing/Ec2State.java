@@ -1,0 +1,183 @@
+package dev.gantry.testing;
+
+import dev.gantry.testing.Ec2Resources.Image;
+import dev.gantry.testing.Ec2Resources.Instance;
+import dev.gantry.testing.Ec2Resources.InstanceTypeInfo;
+import dev.gantry.testing.Ec2Resources.LaunchTemplate;
+import dev.gantry.testing.Ec2Resources.SecurityGroup;
+import dev.gantry.testing.Ec2Resources.Subnet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The tiny in-memory EC2 behind {@link AwsStub}'s default EC2 answers: subnets, security groups, images, instance
+ * types with their zones and spot prices, launch templates and instances. CreateFleet launches into it, so
+ * DescribeInstances and TerminateInstances see what was launched, and a repeated ClientToken returns the first
+ * fleet's answer as EC2 does. Tests seed it, inject capacity errors and change instance states through it.
+ * All methods are synchronized: the stub's server thread and the test thread both use it.
+ */
+public final class Ec2State {
+    /** The cluster tag the default subnets, security group and images carry, as a NodeClass selector would use. */
+    public static final String DISCOVERY_TAG = "karpenter.sh/discovery";
+    public static final String CLUSTER = "test-cluster";
+    public static final String ACCOUNT = "123456789012";
+    public static final List<String> ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
+
+    private final Map<String, Subnet> subnets = new LinkedHashMap<>();
+    private final Map<String, SecurityGroup> securityGroups = new LinkedHashMap<>();
+    private final Map<String, Image> images = new LinkedHashMap<>();
+    private final Map<String, InstanceTypeInfo> instanceTypes = new LinkedHashMap<>();
+    private final Map<String, Set<String>> offerings = new TreeMap<>();
+    private final Map<String, String> spotPrices = new TreeMap<>();
+    private final Map<String, LaunchTemplate> launchTemplates = new LinkedHashMap<>();
+    private final Map<String, Instance> instances = new LinkedHashMap<>();
+    private final Map<String, String> launchFailures = new HashMap<>();
+    private final Map<String, Ec2Responses.Fleet> fleetsByToken = new HashMap<>();
+    private long nextId = 1;
+
+    /** An empty EC2: nothing to launch into until the test adds it. */
+    public static Ec2State empty() {
+        return new Ec2State();
+    }
+
+    /**
+     * Three subnets (one per zone in {@link #ZONES}), one security group and two AL2023 images (x86_64, arm64), all
+     * tagged {@value #DISCOVERY_TAG}={@value #CLUSTER}; m5.large, m5.xlarge, c5.large and m6g.large offered in every
+     * zone, with spot prices.
+     */
+    public static Ec2State withDefaults() {
+        Ec2State s = new Ec2State();
+        Map<String, String> discovery = Map.of(DISCOVERY_TAG, CLUSTER);
+        for (int i = 0; i < ZONES.size(); i++) {
+            s.addSubnet(new Subnet("subnet-0000000000000000" + (char) ('a' + i), ZONES.get(i), "use1-az" + (i + 1),
+                    "vpc-0123456789abcdef0", "10.0." + (i * 64) + ".0/18", 16000 - i * 1000, discovery));
+        }
+        s.addSecurityGroup(new SecurityGroup("sg-0123456789abcdef0", "eks-cluster-sg-" + CLUSTER,
+                "vpc-0123456789abcdef0", discovery));
+        s.addImage(new Image("ami-0a1b2c3d4e5f60001", "amazon-eks-node-al2023-x86_64-standard-1.33-v20250101",
+                "x86_64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", discovery));
+        s.addImage(new Image("ami-0a1b2c3d4e5f60002", "amazon-eks-node-al2023-arm64-standard-1.33-v20250101",
+                "arm64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", discovery));
+        s.addInstanceType(new InstanceTypeInfo("m5.large", 2, 8192, "x86_64", 3, 10, "nitro"), ZONES, "0.0350");
+        s.addInstanceType(new InstanceTypeInfo("m5.xlarge", 4, 16384, "x86_64", 4, 15, "nitro"), ZONES, "0.0700");
+        s.addInstanceType(new InstanceTypeInfo("c5.large", 2, 4096, "x86_64", 3, 10, "nitro"), ZONES, "0.0310");
+        s.addInstanceType(new InstanceTypeInfo("m6g.large", 2, 8192, "arm64", 3, 10, "nitro"), ZONES, "0.0290");
+        return s;
+    }
+
+    public synchronized Ec2State addSubnet(Subnet subnet) {
+        subnets.put(subnet.id(), subnet);
+        return this;
+    }
+
+    public synchronized Ec2State addSecurityGroup(SecurityGroup group) {
+        securityGroups.put(group.id(), group);
+        return this;
+    }
+
+    public synchronized Ec2State addImage(Image image) {
+        images.put(image.id(), image);
+        return this;
+    }
+
+    /** Adds a type offered in {@code zones}, with the same spot price (USD per hour, as EC2 writes it) in each. */
+    public synchronized Ec2State addInstanceType(InstanceTypeInfo type, List<String> zones, String spotPrice) {
+        instanceTypes.put(type.name(), type);
+        offerings.put(type.name(), new TreeSet<>(zones));
+        zones.forEach(zone -> spotPrices.put(type.name() + "/" + zone, spotPrice));
+        return this;
+    }
+
+    /** Adds an instance directly, as one launched outside Gantry or leaked by a crash. */
+    public synchronized Ec2State addInstance(Instance instance) {
+        instances.put(instance.id(), instance);
+        return this;
+    }
+
+    /**
+     * Makes CreateFleet fail the (type, zone) override with {@code errorCode} (for example
+     * {@code InsufficientInstanceCapacity}) until {@link #clearLaunchFailures()}.
+     */
+    public synchronized Ec2State failLaunches(String instanceType, String zone, String errorCode) {
+        launchFailures.put(instanceType + "/" + zone, errorCode);
+        return this;
+    }
+
+    public synchronized Ec2State clearLaunchFailures() {
+        launchFailures.clear();
+        return this;
+    }
+
+    /** Sets an instance's state name (pending, running, stopping, stopped, shutting-down, terminated). */
+    public synchronized void setInstanceState(String instanceId, String state) {
+        Instance instance = instance(instanceId).orElseThrow(() -> new IllegalArgumentException(instanceId));
+        instances.put(instanceId, instance.withState(state));
+    }
+
+    public synchronized Optional<Instance> instance(String id) {
+        return Optional.ofNullable(instances.get(id));
+    }
+
+    /** Every instance ever launched or added, terminated ones included, in launch order. */
+    public synchronized List<Instance> instances() {
+        return List.copyOf(instances.values());
+    }
+
+    public synchronized List<LaunchTemplate> launchTemplates() {
+        return List.copyOf(launchTemplates.values());
+    }
+
+    synchronized List<Subnet> subnets() { return List.copyOf(subnets.values()); }
+    synchronized List<SecurityGroup> securityGroups() { return List.copyOf(securityGroups.values()); }
+    synchronized List<Image> images() { return List.copyOf(images.values()); }
+    synchronized List<InstanceTypeInfo> instanceTypes() { return List.copyOf(instanceTypes.values()); }
+    synchronized Map<String, Set<String>> offerings() { return Map.copyOf(offerings); }
+    synchronized Optional<String> spotPrice(String type, String zone) {
+        return Optional.ofNullable(spotPrices.get(type + "/" + zone));
+    }
+    synchronized Optional<Subnet> subnet(String id) { return Optional.ofNullable(subnets.get(id)); }
+    synchronized Optional<String> launchFailure(String type, String zone) {
+        return Optional.ofNullable(launchFailures.get(type + "/" + zone));
+    }
+    synchronized Optional<Ec2Responses.Fleet> fleetFor(String clientToken) {
+        return Optional.ofNullable(clientToken == null ? null : fleetsByToken.get(clientToken));
+    }
+    synchronized void rememberFleet(String clientToken, Ec2Responses.Fleet fleet) {
+        if (clientToken != null) {
+            fleetsByToken.put(clientToken, fleet);
+        }
+    }
+
+    synchronized Instance launch(String type, String zone, String subnetId, String imageId, String lifecycle,
+                                 Map<String, String> tags, Instant now) {
+        long n = nextId++;
+        Instance instance = new Instance(String.format("i-0%016x", 0xabcd0000L + n), type, zone, subnetId, imageId,
+                lifecycle, "running", now, "10.0.%d.%d".formatted(n / 250, n % 250 + 4), tags);
+        instances.put(instance.id(), instance);
+        return instance;
+    }
+
+    synchronized void putLaunchTemplate(LaunchTemplate template) { launchTemplates.put(template.id(), template); }
+    synchronized void removeLaunchTemplate(String id) { launchTemplates.remove(id); }
+    synchronized String newId(String prefix) { return String.format("%s-0%016x", prefix, 0x1000L + nextId++); }
+
+    /** Terminates the instances, returning each one's state before; unknown ids are the caller's to reject. */
+    synchronized List<Instance> terminate(List<String> ids) {
+        List<Instance> before = new ArrayList<>();
+        for (String id : ids) {
+            Instance instance = instances.get(id);
+            before.add(instance);
+            // EC2 answers shutting-down and reaches terminated later; the model skips the wait.
+            instances.put(id, instance.withState("terminated"));
+        }
+        return before;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.gantry.infra;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+
+/**
+ * Reads the app's CDK context ({@code -c key=value} or cdk.json) into {@link GantryAutoscalerProps}. Keys:
+ * {@code clusterName} (required), {@code config} (YAML file or directory, default {@value #DEFAULT_CONFIG}),
+ * {@code assetsDir} (default {@value #DEFAULT_ASSETS}), {@code vpcId} with {@code functionSubnetIds}
+ * (comma-separated), {@code scheduleRate} (e.g. {@code 1 minute}, {@code 5 minutes}), {@code tableRemoval}
+ * ({@code retain} or {@code destroy}), {@code cniPolicy} ({@code true}/{@code false}).
+ * Relative paths resolve against the directory the app runs in ({@code infra/} under {@code cdk synth}).
+ */
+public final class AppContext {
+    static final String DEFAULT_CONFIG = "../samples/nodepools";
+    static final String DEFAULT_ASSETS = "../functions/handlers/target/dist";
+    private static final Pattern RATE = Pattern.compile("(\\d+)\\s+(minute|minutes|hour|hours|day|days)");
+
+    private AppContext() {
+    }
+
+    /**
+     * @param context the context lookup (returns null for an absent key)
+     * @param baseDir what relative paths are relative to
+     * @throws SynthInputException naming the first bad key
+     */
+    public static GantryAutoscalerProps read(Function<String, Object> context, Path baseDir,
+                                             ConfigValidator validator) {
+        String cluster = string(context, "clusterName", null);
+        Path config = baseDir.resolve(string(context, "config", DEFAULT_CONFIG));
+        Path assets = baseDir.resolve(string(context, "assetsDir", DEFAULT_ASSETS));
+        GantryAutoscalerProps props = GantryAutoscalerProps.of(cluster, assets, config, validator)
+                .withScheduleRate(rate(string(context, "scheduleRate", "1 minute")))
+                .withTableRemoval(removal(string(context, "tableRemoval", "retain")))
+                .withCniPolicy(bool(string(context, "cniPolicy", "true"), "cniPolicy"));
+        String vpcId = string(context, "vpcId", null);
+        String subnets = string(context, "functionSubnetIds", null);
+        if (vpcId == null && subnets == null) {
+            return props;
+        }
+        List<String> ids = subnets == null ? List.of()
+                : Arrays.stream(subnets.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return props.withNetwork(new FunctionNetwork(vpcId, ids));
+    }
+
+    static Duration rate(String text) {
+        Matcher m = RATE.matcher(text.strip());
+        if (!m.matches()) {
+            throw new SynthInputException("context scheduleRate: expected '<n> minute(s)|hour(s)|day(s)', got '"
+                    + text + "'");
+        }
+        int n = Integer.parseInt(m.group(1));
+        return switch (m.group(2).charAt(0)) {
+            case 'm' -> Duration.minutes(n);
+            case 'h' -> Duration.hours(n);
+            default -> Duration.days(n);
+        };
+    }
+
+    private static RemovalPolicy removal(String text) {
+        return switch (text) {
+            case "retain" -> RemovalPolicy.RETAIN;
+            case "destroy" -> RemovalPolicy.DESTROY;
+            default -> throw new SynthInputException("context tableRemoval: expected retain or destroy, got '"
+                    + text + "'");
+        };
+    }
+
+    private static boolean bool(String text, String key) {
+        return switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new SynthInputException("context " + key + ": expected true or false, got '" + text + "'");
+        };
+    }
+
+    /** Context values come as strings from -c and as JSON values from cdk.json; lists join with commas. */
+    private static String string(Function<String, Object> context, String key, String fallback) {
+        Object v = context.apply(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (v instanceof List<?> list) {
+            return String.join(",", list.stream().map(String::valueOf).toList());
+        }
+        String s = String.valueOf(v).strip();
+        return s.isEmpty() ? fallback : s;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.gantry.infra;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.constructs.Construct;
+
+/**
+ * The EC2, IAM, EKS, SSM and Pricing statements the controller functions need, modelled on Karpenter's
+ * {@code KarpenterControllerPolicy} and tighter where we can be: ARNs are pinned to this region and account, the
+ * tag keys are Gantry's own ({@link GantryTags}), and instance profiles are created here rather than by the
+ * controller, so it gets no {@code iam:*InstanceProfile} rights at all.
+ *
+ * <p>Rule of the statements: every EC2 write on a resource Gantry creates or changes (instance, fleet, volume,
+ * network interface, launch template, spot request) is conditioned on {@code aws:RequestTag} (at create) or
+ * {@code aws:ResourceTag} (after) for this cluster. The only unconditioned write grants name resources a launch
+ * merely references (AMI, snapshot, subnet, security group), which EC2 authorises separately from the instance.
+ */
+public final class ControllerPolicy {
+    /** Resource types a launch creates; each write on them needs the cluster tag. */
+    static final List<String> CREATED_TYPES =
+            List.of("fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request");
+    private static final List<String> LAUNCH = List.of("ec2:RunInstances", "ec2:CreateFleet");
+
+    private final Stack stack;
+    private final String clusterName;
+
+    public ControllerPolicy(Construct scope, String clusterName) {
+        this.stack = Stack.of(scope);
+        this.clusterName = clusterName;
+    }
+
+    /** Launching: create fleets, instances and launch templates, tagged for this cluster at creation. */
+    public List<PolicyStatement> launch() {
+        return List.of(
+                statement("AllowLaunchReferencedResources", LAUNCH,
+                        List.of(ec2Arn("image", "", "*"), ec2Arn("snapshot", "", "*"),
+                                ec2Arn("security-group", null, "*"), ec2Arn("subnet", null, "*"),
+                                ec2Arn("capacity-reservation", null, "*")), null),
+                statement("AllowLaunchFromOwnLaunchTemplates", LAUNCH, List.of(ec2Arn("launch-template", null, "*")),
+                        resourceTagged()),
+                statement("AllowCreateTaggedForCluster",
+                        List.of("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"), createdArns(),
+                        requestTagged()),
+                statement("AllowTaggingOnCreate", List.of("ec2:CreateTags"), createdArns(),
+                        merge(requestTagged(), Map.of("StringEquals", Map.of("ec2:CreateAction",
+                                List.of("RunInstances", "CreateFleet", "CreateLaunchTemplate"))))),
+                statement("AllowNodeClaimTagOnOwnInstances", List.of("ec2:CreateTags"),
+                        List.of(ec2Arn("instance", null, "*")),
+                        merge(resourceTagged(), Map.of("ForAllValues:StringEquals",
+                                Map.of("aws:TagKeys", List.of(GantryTags.NODECLAIM, "Name"))))));
+    }
+
+    /** Terminating instances and deleting launch templates, only ones tagged for this cluster. */
+    public PolicyStatement terminate() {
+        return statement("AllowDeleteOwnResources", List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
+                List.of(ec2Arn("instance", null, "*"), ec2Arn("launch-template", null, "*")), resourceTagged());
+    }
+
+    /** EC2 reads. Describe calls have no resource-level permissions, so they are pinned to this region instead. */
+    public PolicyStatement describe() {
+        return statement("AllowRegionalReads", List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages",
+                        "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
+                        "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory",
+                        "ec2:DescribeSubnets", "ec2:DescribeCapacityReservations"), List.of("*"),
+                Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
+    }
+
+    /** Handing the node role to EC2, and nothing else to anyone. */
+    public PolicyStatement passNodeRole(String nodeRoleArn) {
+        return statement("AllowPassingNodeRoleToEc2", List.of("iam:PassRole"), List.of(nodeRoleArn),
+                Map.of("StringEquals", Map.of("iam:PassedToService", "ec2.amazonaws.com")));
+    }
+
+    /** The API server endpoint and CA of this cluster only (for the EKS token and the fabric8 client). */
+    public PolicyStatement describeCluster() {
+        return statement("AllowDescribeOwnCluster", List.of("eks:DescribeCluster"), List.of(clusterArn()), null);
+    }
+
+    /** AMI resolution from the public EKS and Bottlerocket parameters (Karpenter allows all of /aws/service/*). */
+    public PolicyStatement amiParameters() {
+        return statement("AllowPublicAmiParameters", List.of("ssm:GetParameter"),
+                List.of(ssmArn("aws/service/eks/*"), ssmArn("aws/service/bottlerocket/*")), null);
+    }
+
+    /** On-demand prices. The Pricing API has no resource-level permissions. */
+    public PolicyStatement pricing() {
+        return statement("AllowPricing", List.of("pricing:GetProducts"), List.of("*"), null);
+    }
+
+    public String clusterArn() {
+        return stack.formatArn(ArnComponents.builder().service("eks").resource("cluster")
+                .resourceName(clusterName).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+    }
+
+    private List<String> createdArns() {
+        return CREATED_TYPES.stream().map(t -> ec2Arn(t, null, "*")).toList();
+    }
+
+    private Map<String, Object> requestTagged() {
+        return Map.of("StringEquals", Map.of("aws:RequestTag/" + GantryTags.CLUSTER, clusterName),
+                "StringLike", Map.of("aws:RequestTag/" + GantryTags.NODEPOOL, "*"));
+    }
+
+    private Map<String, Object> resourceTagged() {
+        return Map.of("StringEquals", Map.of("aws:ResourceTag/" + GantryTags.CLUSTER, clusterName),
+                "StringLike", Map.of("aws:ResourceTag/" + GantryTags.NODEPOOL, "*"));
+    }
+
+    /** Joins two condition blocks; operators that appear in both have their keys combined. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> merge(Map<String, Object> a, Map<String, Object> b) {
+        var out = new LinkedHashMap<String, Object>(a);
+        b.forEach((op, keys) -> out.merge(op, keys, (x, y) -> {
+            var m = new LinkedHashMap<>((Map<String, Object>) x);
+            m.putAll((Map<String, Object>) y);
+            return m;
+        }));
+        return out;
+    }
+
+    private String ec2Arn(String type, String account, String name) {
+        return stack.formatArn(ArnComponents.builder().service("ec2").account(account).resource(type)
+                .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+    }
+
+    private String ssmArn(String path) {
+        return stack.formatArn(ArnComponents.builder().service("ssm").account("").resource("parameter")
+                .resourceName(path).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+    }
+
+    private static PolicyStatement statement(String sid, List<String> actions, List<String> resources,
+                                             Map<String, Object> conditions) {
+        PolicyStatement.Builder b = PolicyStatement.Builder.create().sid(sid).effect(Effect.ALLOW)
+                .actions(actions).resources(resources);
+        return conditions == null ? b.build() : b.conditions(conditions).build();
+    }
+}

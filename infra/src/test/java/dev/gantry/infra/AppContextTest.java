@@ -1,0 +1,74 @@
+package dev.gantry.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.RemovalPolicy;
+
+class AppContextTest {
+    private static final Path BASE = Path.of("/work/infra");
+
+    private static GantryAutoscalerProps read(Map<String, Object> context) {
+        return AppContext.read(context::get, BASE, ConfigValidators.none());
+    }
+
+    @Test
+    void defaultsPointAtTheSamplesAndTheHandlersBuildOutput() {
+        GantryAutoscalerProps p = read(Map.of("clusterName", "prod-1"));
+        assertThat(p.clusterName()).isEqualTo("prod-1");
+        assertThat(p.config()).isEqualTo(BASE.resolve("../samples/nodepools"));
+        assertThat(p.assetsDir()).isEqualTo(BASE.resolve("../functions/handlers/target/dist"));
+        assertThat(p.scheduleRate().toMinutes()).isEqualTo(1);
+        assertThat(p.tableRemoval()).isEqualTo(RemovalPolicy.RETAIN);
+        assertThat(p.network()).isNull();
+    }
+
+    @Test
+    void rejectsMissingClusterNameWithOneLineSayingWhatToPass() {
+        assertThatThrownBy(() -> read(Map.of())).isInstanceOf(SynthInputException.class)
+                .hasMessage("clusterName is required: pass -c clusterName=<your EKS cluster name>");
+    }
+
+    @Test
+    void rejectsClusterNameEksWouldNotAccept() {
+        assertThatThrownBy(() -> read(Map.of("clusterName", "-bad name"))).isInstanceOf(SynthInputException.class)
+                .hasMessageStartingWith("clusterName '-bad name' is not an EKS cluster name");
+    }
+
+    @Test
+    void readsScheduleRatesInMinutesHoursAndDays() {
+        assertThat(AppContext.rate("5 minutes").toMinutes()).isEqualTo(5);
+        assertThat(AppContext.rate("1 hour").toMinutes()).isEqualTo(60);
+        assertThat(AppContext.rate("2 days").toHours()).isEqualTo(48);
+    }
+
+    @Test
+    void rejectsScheduleRateThatIsNotARate() {
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "scheduleRate", "every minute")))
+                .isInstanceOf(SynthInputException.class).hasMessageContaining("context scheduleRate");
+    }
+
+    @Test
+    void readsVpcAndCommaSeparatedSubnets() {
+        GantryAutoscalerProps p = read(Map.of("clusterName", "c", "vpcId", "vpc-0123456789abcdef0",
+                "functionSubnetIds", "subnet-0123456789abcdef0, subnet-00000000000000001"));
+        assertThat(p.network().subnetIds()).containsExactly("subnet-0123456789abcdef0", "subnet-00000000000000001");
+    }
+
+    @Test
+    void rejectsSubnetsWithoutVpcAndMalformedIds() {
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "functionSubnetIds", "subnet-0123456789abcdef0")))
+                .isInstanceOf(SynthInputException.class).hasMessageStartingWith("context vpcId");
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "vpcId", "vpc-0123456789abcdef0",
+                "functionSubnetIds", "sub-1"))).hasMessageContaining("expected subnet-<hex>");
+    }
+
+    @Test
+    void rejectsUnknownTableRemovalPolicy() {
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "tableRemoval", "snapshot")))
+                .isInstanceOf(SynthInputException.class).hasMessageContaining("retain or destroy");
+    }
+}
