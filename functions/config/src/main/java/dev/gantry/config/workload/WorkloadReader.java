@@ -70,7 +70,7 @@ public final class WorkloadReader {
                     p.nodeSelector(), p.requiredNodeAffinity(), p.preferredNodeAffinity(), p.tolerations(),
                     p.topologySpread(), p.podAffinity(), p.preferredPodAffinity(), p.podAntiAffinity(),
                     p.preferredPodAntiAffinity(), p.hostPorts(), p.nodeName(), ownerKind, doc.name(), p.priority(),
-                    p.priorityClassName()));
+                    p.priorityClassName(), p.status()));
         }
         return pods;
     }

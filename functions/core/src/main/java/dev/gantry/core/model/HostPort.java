@@ -7,8 +7,9 @@ public record HostPort(int port, String protocol, String hostIP) {
         hostIP = hostIP == null || hostIP.isEmpty() ? "0.0.0.0" : hostIP;
     }
 
+    /** Port 0 (no host port) never conflicts, as in kube-scheduler's NodePorts filter. */
     public boolean conflictsWith(HostPort o) {
-        return port == o.port && protocol.equals(o.protocol)
+        return port > 0 && port == o.port && protocol.equals(o.protocol)
                 && (hostIP.equals(o.hostIP) || hostIP.equals("0.0.0.0") || o.hostIP.equals("0.0.0.0"));
     }
 }

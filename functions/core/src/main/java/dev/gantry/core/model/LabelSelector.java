@@ -1,7 +1,7 @@
 package dev.gantry.core.model;
 
 import dev.gantry.core.requirements.Requirement;
-import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.ValueSet;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +32,14 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
                 return false;
             }
         }
-        return matchExpressions.isEmpty() || Requirements.of(matchExpressions).matches(labels);
+        // Each expression on its literal key: Requirements.of would rewrite node-label aliases (beta.kubernetes.io/arch),
+        // which have no meaning for the pod labels a selector reads.
+        for (Requirement r : matchExpressions) {
+            if (!ValueSet.of(r).has(labels.get(r.key()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** This selector narrowed by extra exact labels (how {@code matchLabelKeys} takes the pod's own values). */

@@ -7,11 +7,12 @@ import java.util.Objects;
 
 /**
  * What scheduling needs to know about a pod. Built from a manifest or from the API server by an adapter; the
- * requests are already effective ({@link Container#podRequests}).
+ * requests are already effective ({@link Container#podRequests}) and always include one {@code pods} slot.
  *
  * @param requiredNodeAffinity the OR-ed {@code nodeSelectorTerms}; empty when there is no required node affinity
  * @param nodeName             the node it is bound to, or null when pending
  * @param ownerKind            the controller kind ({@code ReplicaSet}, {@code DaemonSet}, {@code Node} for static pods), or null
+ * @param status               what the API server reports; {@link Status#PENDING} for a pod read from a manifest
  */
 public record Pod(String namespace, String name, String uid, Map<String, String> labels, Map<String, String> annotations,
                   Resources requests, Map<String, String> nodeSelector, List<Requirements> requiredNodeAffinity,
@@ -19,7 +20,7 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
                   List<TopologySpread> topologySpread, List<PodAffinityTerm> podAffinity,
                   List<PodAffinityTerm> preferredPodAffinity, List<PodAffinityTerm> podAntiAffinity,
                   List<PodAffinityTerm> preferredPodAntiAffinity, List<HostPort> hostPorts, String nodeName,
-                  String ownerKind, String ownerName, int priority, String priorityClassName) {
+                  String ownerKind, String ownerName, int priority, String priorityClassName, Status status) {
 
     /** Karpenter's annotation that keeps a pod's node from voluntary disruption. */
     public static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
@@ -31,6 +32,9 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
         labels = Map.copyOf(labels == null ? Map.of() : labels);
         annotations = Map.copyOf(annotations == null ? Map.of() : annotations);
         requests = requests == null ? Resources.ZERO : requests;
+        if (requests.pods() == 0) {
+            requests = requests.with(Resources.PODS, 1); // every pod takes one of the node's pod slots
+        }
         nodeSelector = Map.copyOf(nodeSelector == null ? Map.of() : nodeSelector);
         requiredNodeAffinity = List.copyOf(requiredNodeAffinity == null ? List.of() : requiredNodeAffinity);
         preferredNodeAffinity = List.copyOf(preferredNodeAffinity == null ? List.of() : preferredNodeAffinity);
@@ -41,6 +45,34 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
         podAntiAffinity = List.copyOf(podAntiAffinity == null ? List.of() : podAntiAffinity);
         preferredPodAntiAffinity = List.copyOf(preferredPodAntiAffinity == null ? List.of() : preferredPodAntiAffinity);
         hostPorts = List.copyOf(hostPorts == null ? List.of() : hostPorts);
+        status = status == null ? Status.PENDING : status;
+    }
+
+    /**
+     * The pod's status as far as Gantry cares.
+     *
+     * @param phase         Pending, Running, Succeeded, Failed or Unknown
+     * @param unschedulable the PodScheduled condition is False with reason Unschedulable (kube-scheduler gave up on it)
+     * @param deletingSince the deletion timestamp, or null
+     * @param terminationGracePeriodSeconds the pod's own grace period, or null for the default (30 s)
+     */
+    public record Status(String phase, boolean unschedulable, java.time.Instant createdAt, java.time.Instant deletingSince,
+                         Long terminationGracePeriodSeconds) {
+        public static final Status PENDING = new Status("Pending", false, null, null, null);
+
+        public Status {
+            phase = phase == null ? "Pending" : phase;
+        }
+
+        /** Succeeded or Failed: the pod holds no resources and needs no eviction. */
+        public boolean isTerminal() {
+            return phase.equals("Succeeded") || phase.equals("Failed");
+        }
+    }
+
+    /** Waiting for capacity: not bound, not terminal, not being deleted, and marked Unschedulable by kube-scheduler. */
+    public boolean isProvisionable() {
+        return !isBound() && !status.isTerminal() && status.deletingSince() == null && status.unschedulable();
     }
 
     /** A node-affinity preference with its weight (1–100). */
@@ -86,7 +118,7 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
     public Pod withNodeName(String node) {
         return new Pod(namespace, name, uid, labels, annotations, requests, nodeSelector, requiredNodeAffinity,
                 preferredNodeAffinity, tolerations, topologySpread, podAffinity, preferredPodAffinity, podAntiAffinity,
-                preferredPodAntiAffinity, hostPorts, node, ownerKind, ownerName, priority, priorityClassName);
+                preferredPodAntiAffinity, hostPorts, node, ownerKind, ownerName, priority, priorityClassName, status);
     }
 
     /** A builder with defaults, for tests and adapters that set a few fields. */
@@ -102,6 +134,7 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
         b.preferredPodAffinity = preferredPodAffinity; b.podAntiAffinity = podAntiAffinity;
         b.preferredPodAntiAffinity = preferredPodAntiAffinity; b.hostPorts = hostPorts; b.nodeName = nodeName;
         b.ownerKind = ownerKind; b.ownerName = ownerName; b.priority = priority; b.priorityClassName = priorityClassName;
+        b.status = status;
         return b;
     }
 
@@ -128,6 +161,7 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
         private String ownerName;
         private int priority;
         private String priorityClassName;
+        private Status status;
 
         private Builder(String namespace, String name) {
             this.namespace = namespace;
@@ -152,11 +186,12 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
         public Builder owner(String kind, String ownerName) { ownerKind = kind; this.ownerName = ownerName; return this; }
         public Builder priority(int v) { priority = v; return this; }
         public Builder priorityClassName(String v) { priorityClassName = v; return this; }
+        public Builder status(Status v) { status = v; return this; }
 
         public Pod build() {
             return new Pod(namespace, name, uid, labels, annotations, requests, nodeSelector, requiredNodeAffinity,
                     preferredNodeAffinity, tolerations, topologySpread, podAffinity, preferredPodAffinity, podAntiAffinity,
-                    preferredPodAntiAffinity, hostPorts, nodeName, ownerKind, ownerName, priority, priorityClassName);
+                    preferredPodAntiAffinity, hostPorts, nodeName, ownerKind, ownerName, priority, priorityClassName, status);
         }
     }
 }

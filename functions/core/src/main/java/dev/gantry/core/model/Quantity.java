@@ -27,13 +27,19 @@ public record Quantity(BigDecimal value) implements Comparable<Quantity> {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("quantity is empty");
         }
-        Matcher m = SYNTAX.matcher(text.trim());
+        // No trimming: Kubernetes rejects " 1" and "1 " too.
+        Matcher m = SYNTAX.matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a Kubernetes quantity (e.g. 250m, 1.5, 512Mi, 100Gi)");
         }
         BigDecimal number = new BigDecimal(m.group(1));
         String suffix = m.group(2);
-        return new Quantity(number.multiply(multiplier(suffix)).stripTrailingZeros());
+        try {
+            return new Quantity(number.multiply(multiplier(suffix)).stripTrailingZeros());
+        } catch (NumberFormatException | ArithmeticException e) {
+            // Kubernetes reads the exponent as a 32-bit integer; beyond that the suffix is rejected.
+            throw new IllegalArgumentException("'" + text + "' is not a Kubernetes quantity: exponent out of range");
+        }
     }
 
     private static BigDecimal multiplier(String suffix) {

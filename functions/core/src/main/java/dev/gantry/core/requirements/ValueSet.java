@@ -47,9 +47,11 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
             case Exists -> new ValueSet(true, new TreeSet<>(), null, null, false, null);
             case DoesNotExist -> new ValueSet(false, new TreeSet<>(), null, null, true, null);
             case Gt -> bounded(Long.parseLong(r.values().get(0)), null);
-            case Gte -> bounded(Long.parseLong(r.values().get(0)) - 1, null);
+            // Saturating: Gte MIN_VALUE and Lte MAX_VALUE cannot be written as Gt/Lt; they lose the one extreme value
+            // instead of wrapping around to an empty range.
+            case Gte -> bounded(Math.max(Long.parseLong(r.values().get(0)), Long.MIN_VALUE + 1) - 1, null);
             case Lt -> bounded(null, Long.parseLong(r.values().get(0)));
-            case Lte -> bounded(null, Long.parseLong(r.values().get(0)) + 1);
+            case Lte -> bounded(null, Math.min(Long.parseLong(r.values().get(0)), Long.MAX_VALUE - 1) + 1);
         };
         return r.minValues() == null ? s : s.withMinValues(r.minValues());
     }
@@ -134,12 +136,24 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
                 s = new ValueSet(true, kept, s.greaterThan, s.lessThan, s.absentAllowed, s.minValues);
             }
         }
+        if (s.complement && (Objects.equals(s.greaterThan, Long.MAX_VALUE) || Objects.equals(s.lessThan, Long.MIN_VALUE))) {
+            // No long lies beyond the extremes, so the bounded set admits no value at all.
+            return new ValueSet(false, new TreeSet<>(), null, null, s.absentAllowed, s.minValues);
+        }
         if (!s.complement || s.greaterThan == null || s.lessThan == null) {
             return s;
         }
-        long span = s.lessThan - s.greaterThan - 1;
-        if (span > ENUMERATE_LIMIT + s.values.size()) {
-            return s; // more integers in range than excluded values: certainly not empty
+        if (s.lessThan > s.greaterThan) {
+            // Exact: for bounds far apart (Gt -5e18, Lt 5e18) a plain subtraction wraps negative and we would enumerate forever.
+            long span;
+            try {
+                span = Math.subtractExact(s.lessThan, s.greaterThan) - 1;
+            } catch (ArithmeticException wider) {
+                return s;
+            }
+            if (span > ENUMERATE_LIMIT + s.values.size()) {
+                return s; // more integers in range than excluded values: certainly not empty
+            }
         }
         TreeSet<String> v = new TreeSet<>();
         for (long i = s.greaterThan + 1; i < s.lessThan; i++) {
@@ -205,6 +219,10 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
         if (!complement) {
             if (values.isEmpty()) {
                 out.add(new Requirement(key, Operator.DoesNotExist, List.of(), null));
+                if (!absentAllowed) {
+                    // The empty set: nothing expresses it alone, but DoesNotExist together with Exists admits nothing.
+                    out.add(new Requirement(key, Operator.Exists, List.of(), null));
+                }
             } else {
                 out.add(new Requirement(key, Operator.In, List.copyOf(values), minValues));
             }
@@ -219,8 +237,9 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
         if (lessThan != null) {
             out.add(new Requirement(key, Operator.Lt, List.of(Long.toString(lessThan)), null));
         }
-        if (out.isEmpty() && !absentAllowed) {
-            out.add(new Requirement(key, Operator.Exists, List.of(), minValues));
+        // NotIn alone would admit a node without the label; Gt and Lt already require it.
+        if (!absentAllowed && greaterThan == null && lessThan == null) {
+            out.add(new Requirement(key, Operator.Exists, List.of(), values.isEmpty() ? minValues : null));
         }
         return out;
     }
@@ -228,7 +247,7 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
     /** Short human form: {@code In [a, b]}, {@code NotIn [x]}, {@code Gt 4}, {@code Exists}. */
     public String describe() {
         if (!complement) {
-            return values.isEmpty() ? "DoesNotExist" : "In " + values;
+            return values.isEmpty() ? (absentAllowed ? "DoesNotExist" : "nothing") : "In " + values;
         }
         StringBuilder b = new StringBuilder();
         if (!values.isEmpty()) b.append("NotIn ").append(values);

@@ -33,6 +33,8 @@ final class Claim implements Slot {
     final List<HostPort> ports = new ArrayList<>();
     /** Capacity counted against the pool's limits: the largest option, as any of them may be launched. */
     Resources reserved = Resources.ZERO;
+    /** Component-wise the most room any option has after DaemonSets: a cheap first test for a new pod. */
+    private Resources maxRoom;
     private final Map<String, Set<String>> domainCache = new HashMap<>();
 
     private Claim(PoolContext pool, int index, Requirements requirements, List<InstanceType> options) {
@@ -41,12 +43,37 @@ final class Claim implements Slot {
         this.hostname = "claim-" + index;
         this.requirements = requirements;
         this.options = options;
+        this.maxRoom = roomOf(options);
     }
 
-    /** A proposed addition: the claim's next requirements and options, or why the pod does not fit. */
-    record Fit(Requirements requirements, List<InstanceType> options, String failure) {
+    private Resources roomOf(List<InstanceType> types) {
+        Resources room = Resources.ZERO;
+        for (InstanceType t : types) {
+            room = room.max(t.allocatable().minus(pool.daemonOverhead(t)));
+        }
+        return room;
+    }
+
+    /**
+     * A proposed addition: the claim's next requirements and options, or why the pod does not fit. The reason is
+     * worked out only when asked for: most misfits are expected (a full claim) and nobody reads them.
+     */
+    record Fit(Requirements requirements, List<InstanceType> options, java.util.function.Supplier<String> why) {
         static Fit fail(String why) {
+            return new Fit(null, null, () -> why);
+        }
+
+        static Fit fail(java.util.function.Supplier<String> why) {
             return new Fit(null, null, why);
+        }
+
+        boolean ok() {
+            return options != null;
+        }
+
+        /** Null when the pod fits; otherwise the reason, computed now. */
+        String failure() {
+            return ok() ? null : why.get();
         }
     }
 
@@ -82,6 +109,7 @@ final class Claim implements Slot {
         }
         sortByPrice(kept, requirements);
         options = kept;
+        maxRoom = roomOf(kept);
         domainCache.clear();
         updateReserved();
     }
@@ -135,6 +163,15 @@ final class Claim implements Slot {
                 return Fit.fail("requires label " + key + " (" + podReqs.get(key).describe() + "); NodePool " + pool.name() + " does not set it");
             }
         }
+        ValueSet host = podReqs.get(WellKnownLabels.HOSTNAME);
+        if (host.isFinite()) {
+            // A new node's hostname is not known before launch, so no claim can promise one.
+            return Fit.fail("requires " + WellKnownLabels.HOSTNAME + " " + host.describe() + "; a new node's hostname is not known before launch");
+        }
+        Resources total = requests.plus(c.requests());
+        if (!total.fitsIn(maxRoom)) {
+            return Fit.fail(() -> whyNothingFits(c, requirements.intersect(podReqs), total, false));
+        }
         Requirements next = requirements;
         if (!podReqs.isEmpty()) {
             String conflict = requirements.conflict(podReqs);
@@ -148,7 +185,6 @@ final class Claim implements Slot {
             next = next.with(pin.getKey(), ValueSet.in(pin.getValue()));
         }
         boolean narrowed = !next.equals(requirements);
-        Resources total = requests.plus(c.requests());
         List<InstanceType> kept = new ArrayList<>(options.size());
         boolean limitHit = false;
         for (InstanceType t : options) {
@@ -165,10 +201,16 @@ final class Claim implements Slot {
             kept.add(t);
         }
         if (kept.isEmpty()) {
-            return Fit.fail(whyNothingFits(c, next, total, limitHit));
+            Requirements narrowedTo = next;
+            boolean limits = limitHit;
+            return Fit.fail(() -> whyNothingFits(c, narrowedTo, total, limits));
         }
         if (narrowed) {
             sortByPrice(kept, next);
+        }
+        if (MinValues.any(next) && MinValues.truncate(kept, next, Scheduler.MAX_INSTANCE_TYPE_OPTIONS) == null) {
+            Requirements narrowedTo = next;
+            return Fit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
         return new Fit(next, kept, null);
     }
@@ -234,6 +276,9 @@ final class Claim implements Slot {
             domainCache.clear();
         }
         requirements = fit.requirements();
+        if (fit.options() != options) {
+            maxRoom = roomOf(fit.options());
+        }
         options = fit.options();
         requests = requests.plus(pod.requests());
         pods.add(pod);
@@ -250,6 +295,15 @@ final class Claim implements Slot {
             pool.committed = pool.committed.minus(reserved).plus(newReserved);
         }
         reserved = newReserved;
+    }
+
+    /**
+     * The instance types to offer at launch: at most {@code max}, the cheapest first, with pricier types swapped in only
+     * where a requirement's minValues needs more distinct values than the cheapest {@code max} types carry.
+     */
+    List<InstanceType> launchOptions(int max) {
+        List<InstanceType> out = MinValues.truncate(options, requirements, max);
+        return out != null ? out : options.subList(0, Math.min(max, options.size()));
     }
 
     /** The type expected to launch: the cheapest option. */

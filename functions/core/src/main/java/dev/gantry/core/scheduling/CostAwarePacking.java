@@ -82,7 +82,7 @@ final class CostAwarePacking {
 
     private static PoolContext firstPoolThatTakes(Packer packer, PodConstraints c) {
         for (PoolContext pool : packer.pools) {
-            if (pool.nodeAllowed() && Claim.open(pool, -1).fit(c, Map.of()).failure() == null) {
+            if (pool.nodeAllowed() && Claim.open(pool, -1).fit(c, Map.of()).ok()) {
                 return pool;
             }
         }
@@ -142,12 +142,16 @@ final class CostAwarePacking {
         List<InstanceType> byEfficiency = new ArrayList<>();
         Map<InstanceType, Double> price = new java.util.IdentityHashMap<>();
         Map<InstanceType, Double> unitCost = new java.util.IdentityHashMap<>();
+        Resources largest = Resources.ZERO;
+        for (PodConstraints c : pods) {
+            largest = largest.max(c.requests());
+        }
         for (InstanceType t : compatible) {
             Offering o = t.cheapestOffering(reqs);
             Resources room = t.allocatable().minus(pool.daemonOverhead(t));
             double share = shareOf(room, demand);
-            if (o == null || share <= 0) {
-                continue;
+            if (o == null || share <= 0 || !largest.fitsIn(room)) {
+                continue; // a bin type must hold any pod of the group
             }
             price.put(t, o.pricePerHour());
             unitCost.put(t, o.pricePerHour() / share);

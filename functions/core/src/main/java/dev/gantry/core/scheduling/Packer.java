@@ -193,7 +193,7 @@ final class Packer {
                 continue;
             }
             Claim.Fit fit = claim.fit(c, t.pins());
-            if (fit.failure() == null && (!noUpsize || Claim.priceOf(fit) <= claim.price())) {
+            if (fit.ok() && (!noUpsize || Claim.priceOf(fit) <= claim.price())) {
                 claim.commit(c.pod(), fit);
                 topology.record(c.pod(), claim);
                 return true;
@@ -213,7 +213,7 @@ final class Packer {
             return t.failure();
         }
         Claim.Fit fit = claim.fit(c, t.pins());
-        if (fit.failure() != null) {
+        if (!fit.ok()) {
             return fit.failure();
         }
         claim.commit(c.pod(), fit);

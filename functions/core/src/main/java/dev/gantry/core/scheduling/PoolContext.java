@@ -9,6 +9,7 @@ import dev.gantry.core.model.Resources;
 import dev.gantry.core.model.Taint;
 import dev.gantry.core.model.Toleration;
 import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -48,7 +49,7 @@ final class PoolContext {
         List<Pod> daemons = new ArrayList<>();
         for (DaemonSet ds : daemonSets) {
             Pod p = ds.template();
-            if (Toleration.firstUntolerated(p.tolerations(), taints) == null && p.nodeRequirementTerms().stream().anyMatch(requirements::compatible)) {
+            if (Toleration.firstUntolerated(p.tolerations(), taints) == null && p.nodeRequirementTerms().stream().anyMatch(this::couldHold)) {
                 daemons.add(p);
             }
         }
@@ -67,6 +68,23 @@ final class PoolContext {
         this.limits = l.isEmpty() ? null : Resources.fromQuantities(l);
         this.committed = offer.usage();
         this.nodes = offer.nodeCount();
+    }
+
+    /**
+     * Whether a node of this pool could satisfy a DaemonSet's node-affinity term: compatible with the pool, and every
+     * label the term needs present is one the pool sets or every instance type carries (a custom label the pool does
+     * not set will be absent from its nodes).
+     */
+    private boolean couldHold(Requirements term) {
+        if (!requirements.compatible(term)) {
+            return false;
+        }
+        for (String key : term.keys()) {
+            if (!requirements.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !term.get(key).has(null)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     Resources daemonOverhead(InstanceType t) {

@@ -163,19 +163,19 @@ final class Topology {
             }
         }
         for (PodAffinityTerm t : c.affinity()) {
-            String failure = checkAffinity(pod, groups.get(termKey(pod, t)), slot, options, pins);
+            String failure = checkAffinity(c, groups.get(termKey(pod, t)), slot, options, pins);
             if (failure != null) {
                 return Outcome.fail(failure);
             }
         }
         for (PodAffinityTerm t : c.antiAffinity()) {
-            String failure = checkAnti(groups.get(termKey(pod, t)), slot, options, pins, "pod anti-affinity");
+            String failure = checkAnti(c, groups.get(termKey(pod, t)), slot, options, pins, "pod anti-affinity");
             if (failure != null) {
                 return Outcome.fail(failure);
             }
         }
         for (GroupKey k : inverseFor(pod)) {
-            String failure = checkBlocked(k.key(), inverse.get(k), slot, options, pins);
+            String failure = checkBlocked(c, k.key(), inverse.get(k), slot, options, pins);
             if (failure != null) {
                 return Outcome.fail(failure);
             }
@@ -184,7 +184,7 @@ final class Topology {
         for (Group g : selecting(pod)) {
             String key = g.id.key();
             if (!key.equals(WellKnownLabels.HOSTNAME) && !pins.containsKey(key)) {
-                Set<String> opts = options(slot, key, options);
+                Set<String> opts = options(c, slot, key, options);
                 if (opts.size() > 1) {
                     pin(key, leastLoaded(g, opts), options, pins);
                 } else if (opts.isEmpty()) {
@@ -210,8 +210,28 @@ final class Topology {
         });
     }
 
-    private Set<String> options(Slot slot, String key, Map<String, Set<String>> options) {
-        return options.computeIfAbsent(key, k -> k.equals(WellKnownLabels.HOSTNAME) ? Set.of(slot.hostname()) : slot.domains(k));
+    /**
+     * The domains of {@code key} the pod could take in this slot: the slot's own, less those the pod's node requirements
+     * exclude (a pod pinned to one zone must not be pinned to another because it is least loaded).
+     */
+    private static Set<String> options(PodConstraints c, Slot slot, String key, Map<String, Set<String>> options) {
+        return options.computeIfAbsent(key, k -> {
+            if (k.equals(WellKnownLabels.HOSTNAME)) {
+                return Set.of(slot.hostname());
+            }
+            Set<String> domains = slot.domains(k);
+            ValueSet allowed = c.nodeRequirements().get(k);
+            if (domains.size() <= 1 || allowed.equals(ValueSet.ANY)) {
+                return domains;
+            }
+            Set<String> kept = new TreeSet<>();
+            for (String d : domains) {
+                if (allowed.has(d)) {
+                    kept.add(d);
+                }
+            }
+            return kept;
+        });
     }
 
     private static void pin(String key, String value, Map<String, Set<String>> options, Map<String, String> pins) {
@@ -230,7 +250,8 @@ final class Topology {
             return g.count(slot.hostname()) + self > s.maxSkew()
                     ? "topology spread on hostname: every node would exceed maxSkew " + s.maxSkew() : null;
         }
-        ValueSet allowed = s.honorNodeAffinity() ? c.nodeRequirements().get(key) : ValueSet.ANY;
+        // Only required node affinity narrows the eligible domains; a preference must not shrink the spread.
+        ValueSet allowed = s.honorNodeAffinity() ? c.terms().get(0).get(key) : ValueSet.ANY;
         List<String> eligible = new ArrayList<>();
         for (String d : universe.apply(key)) {
             if (allowed.has(d)) {
@@ -246,7 +267,7 @@ final class Topology {
             }
         }
         String best = null;
-        for (String d : options(slot, key, options)) {
+        for (String d : options(c, slot, key, options)) {
             if (eligible.contains(d) && g.count(d) + self - min <= s.maxSkew()
                     && (best == null || g.count(d) < g.count(best) || (g.count(d) == g.count(best) && d.compareTo(best) < 0))) {
                 best = d;
@@ -263,9 +284,10 @@ final class Topology {
         return null;
     }
 
-    private String checkAffinity(Pod pod, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins) {
+    private String checkAffinity(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins) {
+        Pod pod = c.pod();
         String key = g.id.key();
-        Set<String> opts = options(slot, key, options);
+        Set<String> opts = options(c, slot, key, options);
         if (g.total == 0) {
             if (selects(g.id, pod)) {
                 // The first pod of a self-affine group may go anywhere; the rest follow it.
@@ -289,10 +311,10 @@ final class Topology {
         return null;
     }
 
-    private String checkAnti(Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins, String what) {
+    private String checkAnti(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins, String what) {
         String key = g.id.key();
         String first = null;
-        for (String d : options(slot, key, options)) {
+        for (String d : options(c, slot, key, options)) {
             if (g.count(d) == 0) {
                 first = d;
                 break;
@@ -307,9 +329,10 @@ final class Topology {
         return null;
     }
 
-    private String checkBlocked(String key, Set<String> blocked, Slot slot, Map<String, Set<String>> options, Map<String, String> pins) {
+    private String checkBlocked(PodConstraints c, String key, Set<String> blocked, Slot slot, Map<String, Set<String>> options,
+                                Map<String, String> pins) {
         String first = null;
-        for (String d : options(slot, key, options)) {
+        for (String d : options(c, slot, key, options)) {
             if (!blocked.contains(d)) {
                 first = d;
                 break;

@@ -1,0 +1,30 @@
+package dev.gantry.core.cloud;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * An instance as the cloud reports it.
+ *
+ * @param state pending, running, stopping, stopped, shutting-down or terminated
+ * @param tags  its tags, including Gantry's cluster, nodepool and nodeclaim tags
+ */
+public record CloudInstance(String instanceId, String instanceType, String zone, String capacityType, String state,
+                            Instant launchTime, String privateDnsName, Map<String, String> tags) {
+    public static final String TAG_CLUSTER = "gantry.dev/cluster";
+    public static final String TAG_NODEPOOL = "gantry.dev/nodepool";
+    public static final String TAG_NODECLAIM = "gantry.dev/nodeclaim";
+
+    public CloudInstance {
+        tags = Map.copyOf(tags == null ? Map.of() : tags);
+    }
+
+    public boolean isGone() {
+        return "terminated".equals(state) || "shutting-down".equals(state);
+    }
+
+    /** The Kubernetes provider id the node will carry: {@code aws:///<zone>/<instance-id>}. */
+    public String providerId() {
+        return "aws:///" + zone + "/" + instanceId;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.gantry.core.cluster;
+
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodDisruptionBudget;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the truth from the Kubernetes API server. Every call is a fresh read (no watch cache): handlers are short-lived.
+ * Failures are unchecked {@link ClusterException}s, retryable unless stated otherwise.
+ */
+public interface ClusterReader {
+    /** Every pod in every namespace. Callers filter (e.g. {@link Pod#isProvisionable()}); field selectors are not portable. */
+    List<Pod> pods();
+
+    List<Node> nodes();
+
+    List<DaemonSet> daemonSets();
+
+    List<PodDisruptionBudget> podDisruptionBudgets();
+
+    /** Names of the nodes that still have VolumeAttachments. */
+    java.util.Set<String> nodesWithVolumeAttachments();
+
+    /** Labels of every namespace, for pod-affinity namespace selectors. */
+    Map<String, Map<String, String>> namespaceLabels();
+}

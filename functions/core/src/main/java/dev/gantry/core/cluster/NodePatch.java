@@ -1,0 +1,32 @@
+package dev.gantry.core.cluster;
+
+import dev.gantry.core.model.Taint;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A change to a node: labels to set, taints to add or remove, cordon, finalizers to add or remove. Fields left empty or
+ * null change nothing.
+ */
+public record NodePatch(Map<String, String> setLabels, List<Taint> addTaints, List<String> removeTaintKeys,
+                        Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers) {
+    public NodePatch {
+        setLabels = Map.copyOf(setLabels == null ? Map.of() : setLabels);
+        addTaints = List.copyOf(addTaints == null ? List.of() : addTaints);
+        removeTaintKeys = List.copyOf(removeTaintKeys == null ? List.of() : removeTaintKeys);
+        addFinalizers = List.copyOf(addFinalizers == null ? List.of() : addFinalizers);
+        removeFinalizers = List.copyOf(removeFinalizers == null ? List.of() : removeFinalizers);
+    }
+
+    public static NodePatch labels(Map<String, String> labels) {
+        return new NodePatch(labels, null, null, null, null, null);
+    }
+
+    public static NodePatch addFinalizer(String f) {
+        return new NodePatch(null, null, null, null, List.of(f), null);
+    }
+
+    public static NodePatch removeFinalizer(String f) {
+        return new NodePatch(null, null, null, null, null, List.of(f));
+    }
+}

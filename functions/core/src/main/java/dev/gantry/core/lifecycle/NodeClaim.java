@@ -1,0 +1,97 @@
+package dev.gantry.core.lifecycle;
+
+import dev.gantry.core.requirements.Requirement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Gantry's record of one node it launched, from the decision to launch until the instance is gone. Stored in the
+ * {@link NodeClaimStore}; every change is a new value written with a conditional check on {@link #version()}.
+ *
+ * @param name          unique per cluster; also the CreateFleet ClientToken, so a retried launch is the same launch
+ * @param version       the store's optimistic-concurrency counter (0 before the first write)
+ * @param nodeClassHash identifies the NodeClass settings the instance was launched with (for drift, later)
+ * @param requirements  the claim's merged requirements as written, for the record and for re-planning
+ * @param pods          keys ({@code namespace/name}) of the pods the claim was launched for
+ * @param nodeName      the Node that registered for the instance, once known
+ * @param deletionReason why deletion began (interruption, emptiness, expiry, liveness, gc, deleted…), or null
+ * @param expiresAt     the {@code ttl}: after this instant readers treat the record as gone
+ */
+public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
+                        List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
+                        String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
+                        String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
+                        Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt) {
+
+    public NodeClaim {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(nodePool, "nodePool");
+        Objects.requireNonNull(state, "state");
+        requirements = List.copyOf(requirements == null ? List.of() : requirements);
+        instanceTypeOptions = List.copyOf(instanceTypeOptions == null ? List.of() : instanceTypeOptions);
+        pods = List.copyOf(pods == null ? List.of() : pods);
+    }
+
+    /** A new claim about to be launched. */
+    public static NodeClaim launching(String name, String nodePool, String nodeClassHash, List<Requirement> requirements,
+                                      List<String> instanceTypeOptions, List<String> pods, String expectedType,
+                                      String expectedZone, String expectedCapacityType, double expectedPrice, Instant now) {
+        return new NodeClaim(name, 0, nodePool, nodeClassHash, NodeClaimState.Launching, requirements, instanceTypeOptions,
+                pods, null, expectedType, expectedZone, expectedCapacityType, expectedPrice, null, now, null, null, null,
+                null, null, null, null);
+    }
+
+    /** Whether readers must treat the record as gone. */
+    public boolean isExpired(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
+    }
+
+    public NodeClaim withVersion(long v) {
+        return new NodeClaim(name, v, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+    }
+
+    /** CreateFleet returned this instance. */
+    public NodeClaim launched(String id, String type, String inZone, String capacity, double price, Instant now) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Launched, requirements, instanceTypeOptions,
+                pods, id, type, inZone, capacity, price, nodeName, createdAt, now, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+    }
+
+    public NodeClaim registered(String node, Instant now) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
+                pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+    }
+
+    public NodeClaim initialized(Instant now) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Initialized, requirements, instanceTypeOptions,
+                pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, now,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+    }
+
+    /** Deletion begins (idempotent: keeps the first reason and time). */
+    public NodeClaim draining(String reason, Instant now) {
+        if (state.isDeleting()) {
+            return this;
+        }
+        return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Draining, requirements, instanceTypeOptions,
+                pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
+                initializedAt, now, terminatedAt, reason, expiresAt);
+    }
+
+    public NodeClaim terminating(Instant now) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminating, requirements, instanceTypeOptions,
+                pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+    }
+
+    /** Finished: kept for {@code retention} so late events find it, then expired. */
+    public NodeClaim terminated(Instant now, java.time.Duration retention) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminated, requirements, instanceTypeOptions,
+                pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention));
+    }
+}
