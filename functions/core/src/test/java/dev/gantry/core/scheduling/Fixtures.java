@@ -54,7 +54,10 @@ final class Fixtures {
             offerings.add(Offering.of(z, "on-demand", price));
             offerings.add(Offering.of(z, "spot", price * 0.3));
         }
-        return new InstanceType(name, labels, capacity, Resources.ZERO, offerings);
+        // As the real catalogue does, a type without GPUs is known not to carry the GPU labels.
+        java.util.Set<String> undefined = extended.containsKey(Resources.NVIDIA_GPU) ? java.util.Set.of()
+                : java.util.Set.of(WellKnownLabels.INSTANCE_GPU_COUNT, WellKnownLabels.INSTANCE_GPU_NAME, WellKnownLabels.INSTANCE_GPU_MANUFACTURER);
+        return new InstanceType(name, labels, capacity, Resources.ZERO, offerings, undefined);
     }
 
     /** A small catalogue: general purpose, compute and memory optimised, arm64, and a GPU type. */
@@ -87,6 +90,11 @@ final class Fixtures {
 
         PoolBuilder req(String key, Operator op, String... values) {
             reqs.add(Requirement.of(key, op, values));
+            return this;
+        }
+
+        PoolBuilder req(Requirement r) {
+            reqs.add(r);
             return this;
         }
 
@@ -182,5 +190,146 @@ final class Fixtures {
     static SchedulingInput input(List<Pod> pods, List<SchedulingInput.ExistingNode> nodes, List<DaemonSet> daemonSets,
                                  SchedulingInput.PoolOffer... pools) {
         return new SchedulingInput(pods, nodes, List.of(), daemonSets, List.of(pools), Map.of());
+    }
+
+    /** The same input solved by a strategy. */
+    static SchedulingResult solve(SchedulingInput in, Scheduler.Strategy strategy) {
+        return Scheduler.solve(in, strategy);
+    }
+
+    /** A type with extended resources and explicit pod capacity, for pods-per-node and accelerator cases. */
+    static InstanceType type(String name, int cpu, int memGi, double price, String arch, Map<String, Long> extended, int maxPods) {
+        InstanceType t = type(name, cpu, memGi, price, arch, extended);
+        Resources c = t.capacity();
+        return new InstanceType(name, t.labels(), new Resources(c.cpuMillis(), c.memoryBytes(), c.ephemeralBytes(), maxPods, c.extended()),
+                Resources.ZERO, t.offerings(), t.undefinedLabels());
+    }
+
+    /** An Inferentia type with one Neuron device, the only one in {@link #catalogueWithNeuron()} that offers it. */
+    static InstanceType neuronType() {
+        return type("inf2.xlarge", 4, 16, 0.758, "amd64", Map.of(Resources.NEURON, 1L));
+    }
+
+    static List<InstanceType> catalogueWithNeuron() {
+        List<InstanceType> all = new ArrayList<>(catalogue());
+        all.add(neuronType());
+        return all;
+    }
+
+    /** {@code n} synthetic types {@code <family>.s<i>}, cpu i+1, priced by cpu, one family each: many options for truncation. */
+    static List<InstanceType> manyTypes(int n, int families) {
+        List<InstanceType> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(type("f" + (i % families) + ".s" + i, 2 + i, 8 + i, 0.05 + 0.01 * i));
+        }
+        return out;
+    }
+
+    static Pod.Builder pod(String name, long cpuMillis, long memMi, Map<String, String> labels) {
+        return pod(name, cpuMillis, memMi).labels(labels);
+    }
+
+    static Node node(String name, String zone, int cpu, int memGi) {
+        return node(name, zone, cpu, memGi, Map.of(), List.of());
+    }
+
+    static Node cordoned(Node n) {
+        return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(), n.ready(), true,
+                n.deleting(), n.createdAt());
+    }
+
+    static Node deleting(Node n) {
+        return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(), n.ready(),
+                n.unschedulable(), true, n.createdAt());
+    }
+
+    static SchedulingInput.ExistingNode existing(Node n, Pod... bound) {
+        List<Pod> pods = new ArrayList<>();
+        for (Pod p : bound) {
+            pods.add(p.withNodeName(n.name()));
+        }
+        return new SchedulingInput.ExistingNode(n, pods);
+    }
+
+    /** An in-flight claim of a pool with the given zone and capacity; its labels are those of a launched node. */
+    static SchedulingInput.InFlightClaim inFlight(String name, String pool, String zone, int cpu, int memGi, List<Taint> taints, Pod... pods) {
+        Map<String, String> labels = new HashMap<>();
+        labels.put(WellKnownLabels.ZONE, zone);
+        labels.put(WellKnownLabels.HOSTNAME, name);
+        labels.put(WellKnownLabels.ARCH, "amd64");
+        labels.put(WellKnownLabels.OS, "linux");
+        labels.put(WellKnownLabels.CAPACITY_TYPE, "on-demand");
+        labels.put(WellKnownLabels.NODEPOOL, pool);
+        return new SchedulingInput.InFlightClaim(name, pool, labels, taints, new Resources(cpu * 1000L, memGi * GI, 100 * GI, 110, Map.of()),
+                List.of(pods));
+    }
+
+    static DaemonSet daemonSet(String name, Pod template) {
+        return new DaemonSet("kube-system", name, template);
+    }
+
+    static Scenario scenario() {
+        return new Scenario();
+    }
+
+    /** A whole input, assembled piece by piece. */
+    static final class Scenario {
+        private final List<Pod> pods = new ArrayList<>();
+        private final List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
+        private final List<SchedulingInput.InFlightClaim> inFlight = new ArrayList<>();
+        private final List<DaemonSet> daemonSets = new ArrayList<>();
+        private final List<SchedulingInput.PoolOffer> pools = new ArrayList<>();
+        private final Map<String, Map<String, String>> namespaces = new HashMap<>();
+
+        Scenario pods(Pod... p) {
+            pods.addAll(List.of(p));
+            return this;
+        }
+
+        Scenario pods(List<Pod> p) {
+            pods.addAll(p);
+            return this;
+        }
+
+        Scenario node(SchedulingInput.ExistingNode n) {
+            nodes.add(n);
+            return this;
+        }
+
+        Scenario inFlight(SchedulingInput.InFlightClaim c) {
+            inFlight.add(c);
+            return this;
+        }
+
+        Scenario daemonSet(DaemonSet d) {
+            daemonSets.add(d);
+            return this;
+        }
+
+        Scenario pool(SchedulingInput.PoolOffer p) {
+            pools.add(p);
+            return this;
+        }
+
+        Scenario pool(PoolBuilder p) {
+            return pool(p.offer());
+        }
+
+        Scenario namespace(String name, Map<String, String> labels) {
+            namespaces.put(name, labels);
+            return this;
+        }
+
+        SchedulingInput input() {
+            return new SchedulingInput(pods, nodes, inFlight, daemonSets, pools, namespaces);
+        }
+
+        SchedulingResult solve(Scheduler.Strategy strategy) {
+            return Scheduler.solve(input(), strategy);
+        }
+
+        SchedulingResult solve() {
+            return Scheduler.solve(input());
+        }
     }
 }

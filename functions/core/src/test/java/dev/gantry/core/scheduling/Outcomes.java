@@ -71,4 +71,37 @@ final class Outcomes {
     static List<String> podNames(SchedulingResult.NodeClaimPlan c) {
         return c.pods().stream().map(Pod::name).sorted().toList();
     }
+
+    /** Pods per capacity type of their new claims. */
+    static Map<String, Long> podsPerCapacityType(SchedulingResult r) {
+        return r.newClaims().stream().flatMap(c -> c.pods().stream().map(p -> c.offering().capacityType()))
+                .collect(Collectors.groupingBy(z -> z, java.util.TreeMap::new, Collectors.counting()));
+    }
+
+    /** How many of the named pods share each new claim, largest first (a hostname spread's shape). */
+    static List<Integer> podsPerClaim(SchedulingResult r) {
+        return r.newClaims().stream().map(c -> c.pods().size()).sorted(java.util.Comparator.reverseOrder()).toList();
+    }
+
+    static List<String> unschedulableNames(SchedulingResult r) {
+        return r.unschedulable().stream().map(u -> u.pod().name()).sorted().toList();
+    }
+
+    static void assertScheduled(SchedulingResult r, String... podNames) {
+        for (String name : podNames) {
+            boolean placed = r.newClaims().stream().anyMatch(c -> c.pods().stream().anyMatch(p -> p.name().equals(name)))
+                    || nodeOf(r, name) != null;
+            assertThat(placed).as("pod %s placed; unschedulable: %s", name, r.unschedulable()).isTrue();
+        }
+    }
+
+    static void assertNotScheduled(SchedulingResult r, String... podNames) {
+        assertThat(unschedulableNames(r)).as("unschedulable pods").contains(podNames);
+    }
+
+    /** The zone a pod landed in, whether on a new claim, an existing node or an in-flight claim (given their zones). */
+    static String zoneOfPod(SchedulingResult r, String podName, Map<String, String> slotZones) {
+        String slot = nodeOf(r, podName);
+        return slot != null ? slotZones.get(slot) : zoneOf(claimOf(r, podName));
+    }
 }

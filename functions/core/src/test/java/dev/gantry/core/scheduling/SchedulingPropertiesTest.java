@@ -1,0 +1,201 @@
+package dev.gantry.core.scheduling;
+
+import static dev.gantry.core.scheduling.Fixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodAffinityTerm;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Toleration;
+import dev.gantry.core.model.TopologySpread;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.Scheduler.Strategy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Random pods and NodePools over {@link Fixtures#catalogue()}: whatever either strategy decides, every placement
+ * satisfies the pod's and the pool's hard constraints, fits the chosen type, keeps limits, and every pod is accounted for.
+ */
+class SchedulingPropertiesTest {
+    /** App "spread" spreads over zones, app "solo" keeps one pod per node, app "plain" has no topology. */
+    private static final List<String> APPS = List.of("spread", "solo", "plain");
+
+    record PoolSpec(String arch, String capacityType, List<String> zones, boolean tainted, Integer cpuLimit, int weight) {
+    }
+
+    record PodSpec(long cpu, long memMi, String app, String arch, boolean tolerates) {
+    }
+
+    record Case(List<PoolSpec> pools, List<PodSpec> pods, int maxSkew) {
+        SchedulingInput input() {
+            List<SchedulingInput.PoolOffer> offers = new ArrayList<>();
+            for (int i = 0; i < pools.size(); i++) {
+                PoolSpec p = pools.get(i);
+                PoolBuilder b = pool("pool-" + i).weight(p.weight());
+                if (p.arch() != null) {
+                    b.req(WellKnownLabels.ARCH, Operator.In, p.arch());
+                }
+                if (p.capacityType() != null) {
+                    b.req(WellKnownLabels.CAPACITY_TYPE, Operator.In, p.capacityType());
+                }
+                if (!p.zones().isEmpty()) {
+                    b.req(WellKnownLabels.ZONE, Operator.In, p.zones().toArray(String[]::new));
+                }
+                if (p.tainted()) {
+                    b.taint("team", "a", Taint.Effect.NoSchedule);
+                }
+                if (p.cpuLimit() != null) {
+                    b.limit("cpu", Integer.toString(p.cpuLimit()));
+                }
+                offers.add(b.offer());
+            }
+            List<Pod> out = new ArrayList<>();
+            for (int i = 0; i < pods.size(); i++) {
+                PodSpec s = pods.get(i);
+                Pod.Builder b = pod(s.app() + "-" + i, s.cpu(), s.memMi()).labels(Map.of("app", s.app()));
+                if (s.arch() != null) {
+                    b.nodeSelector(Map.of(WellKnownLabels.ARCH, s.arch()));
+                }
+                if (s.tolerates()) {
+                    b.tolerations(List.of(Toleration.exists("team")));
+                }
+                if (s.app().equals("spread")) {
+                    b.topologySpread(List.of(TopologySpread.of(maxSkew, WellKnownLabels.ZONE, true, selector("app", "spread"))));
+                } else if (s.app().equals("solo")) {
+                    b.podAntiAffinity(List.of(PodAffinityTerm.required(selector("app", "solo"), WellKnownLabels.HOSTNAME)));
+                }
+                out.add(b.build());
+            }
+            return new SchedulingInput(out, List.of(), List.of(), List.of(), offers, Map.of());
+        }
+    }
+
+    @Provide
+    Arbitrary<Case> cases() {
+        Arbitrary<PoolSpec> pool = Combinators.combine(
+                Arbitraries.of("amd64", "arm64").injectNull(0.5),
+                Arbitraries.of("spot", "on-demand").injectNull(0.5),
+                Arbitraries.subsetOf(ZONES).map(z -> List.copyOf(new java.util.TreeSet<>(z))),
+                Arbitraries.of(true, false).edgeCases(c -> c.includeOnly(false)),
+                Arbitraries.integers().between(2, 48).injectNull(0.6),
+                Arbitraries.integers().between(0, 100)).as(PoolSpec::new);
+        Arbitrary<PodSpec> pod = Combinators.combine(
+                Arbitraries.longs().between(100, 4000),
+                Arbitraries.longs().between(128, 8192),
+                Arbitraries.of(APPS),
+                Arbitraries.of("amd64", "arm64").injectNull(0.6),
+                Arbitraries.of(true, false)).as(PodSpec::new);
+        return Combinators.combine(pool.list().ofMinSize(1).ofMaxSize(3), pod.list().ofMinSize(1).ofMaxSize(25),
+                Arbitraries.integers().between(1, 2)).as(Case::new);
+    }
+
+    @Property(tries = 200)
+    void everyPlacementHonoursEveryHardConstraint(@ForAll("cases") Case c) {
+        SchedulingInput in = c.input();
+        for (Strategy s : Strategy.values()) {
+            check(in, c, Scheduler.solve(in, s));
+        }
+    }
+
+    @Property(tries = 200)
+    void gantryNeverCostsMoreOrPlacesFewerThanTheGreedy(@ForAll("cases") Case c) {
+        SchedulingInput in = c.input();
+        SchedulingResult gantry = Scheduler.solve(in, Strategy.GANTRY);
+        SchedulingResult greedy = Scheduler.solve(in, Strategy.KARPENTER_GREEDY);
+        assertThat(gantry.placedCount()).isGreaterThanOrEqualTo(greedy.placedCount());
+        assertThat(gantry.totalPricePerHour()).isLessThanOrEqualTo(greedy.totalPricePerHour() + 1e-9);
+    }
+
+    private static void check(SchedulingInput in, Case c, SchedulingResult r) {
+        assertThat(r.existingNodes()).isEmpty();
+        assertThat(r.inFlightClaims()).isEmpty();
+        // Placed exactly once, or unschedulable with a reason.
+        Map<String, Integer> seen = new HashMap<>();
+        r.newClaims().forEach(cl -> cl.pods().forEach(p -> seen.merge(p.key(), 1, Integer::sum)));
+        r.unschedulable().forEach(u -> {
+            assertThat(u.reason()).as("reason for %s", u.pod().key()).isNotBlank();
+            seen.merge(u.pod().key(), 1, Integer::sum);
+        });
+        assertThat(seen).hasSize(in.pending().size()).allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1));
+
+        Map<String, SchedulingInput.PoolOffer> pools = new HashMap<>();
+        in.pools().forEach(p -> pools.put(p.pool().name(), p));
+        Map<String, Long> cpuPerPool = new HashMap<>();
+        Map<String, Map<String, Integer>> perZone = new TreeMap<>();
+        for (var claim : r.newClaims()) {
+            SchedulingInput.PoolOffer pool = pools.get(claim.nodePool());
+            InstanceType type = claim.instanceType();
+            assertThat(claim.instanceTypeOptions()).contains(type).hasSizeBetween(1, Scheduler.MAX_INSTANCE_TYPE_OPTIONS);
+            Map<String, String> labels = nodeLabels(claim);
+            assertThat(pool.requirements().matches(labels)).as("pool %s requirements hold on %s", pool.pool().name(), labels).isTrue();
+            assertThat(claim.offering().available()).isTrue();
+            Resources used = Resources.ZERO;
+            int solo = 0;
+            for (Pod p : claim.pods()) {
+                used = used.plus(p.requests());
+                assertThat(p.nodeRequirementTerms().stream().anyMatch(t -> t.matches(labels))).as("%s node affinity on %s", p.key(), labels).isTrue();
+                assertThat(Toleration.firstUntolerated(p.tolerations(), pool.pool().template().taints())).as("%s tolerates %s", p.key(), pool.pool().name())
+                        .isNull();
+                solo += "solo".equals(p.labels().get("app")) ? 1 : 0;
+                perZone.computeIfAbsent(p.labels().get("app"), a -> new TreeMap<>()).merge(claim.offering().zone(), 1, Integer::sum);
+            }
+            assertThat(solo).as("hostname anti-affinity").isLessThanOrEqualTo(1);
+            assertThat(used.fitsIn(type.allocatable())).as("%s fits %s", used, type).isTrue();
+            assertThat(claim.requests().fitsIn(type.allocatable())).isTrue();
+            cpuPerPool.merge(claim.nodePool(), type.capacity().cpuMillis(), Long::sum);
+        }
+        for (int i = 0; i < c.pools().size(); i++) {
+            Integer limit = c.pools().get(i).cpuLimit();
+            if (limit != null) {
+                assertThat(cpuPerPool.getOrDefault("pool-" + i, 0L)).as("cpu limit of pool-%d", i).isLessThanOrEqualTo(limit * 1000L);
+            }
+        }
+        Map<String, Integer> spread = perZone.getOrDefault("spread", Map.of());
+        if (!spread.isEmpty()) {
+            Set<String> universe = zoneUniverse(in);
+            int max = universe.stream().mapToInt(z -> spread.getOrDefault(z, 0)).max().orElse(0);
+            int min = universe.stream().mapToInt(z -> spread.getOrDefault(z, 0)).min().orElse(0);
+            assertThat(max - min).as("zone skew of %s over %s", spread, universe).isLessThanOrEqualTo(c.maxSkew());
+        }
+    }
+
+    /** The labels the launched node would carry. */
+    private static Map<String, String> nodeLabels(SchedulingResult.NodeClaimPlan claim) {
+        Map<String, String> labels = new HashMap<>(claim.requirements().singleValuedLabels());
+        labels.putAll(claim.instanceType().labels());
+        labels.put(WellKnownLabels.ZONE, claim.offering().zone());
+        labels.put(WellKnownLabels.CAPACITY_TYPE, claim.offering().capacityType());
+        labels.put(WellKnownLabels.INSTANCE_TYPE, claim.instanceType().name());
+        return labels;
+    }
+
+    /** Every zone some pool can launch into: the domains a zonal spread is measured over. */
+    private static Set<String> zoneUniverse(SchedulingInput in) {
+        Set<String> zones = new java.util.TreeSet<>();
+        for (var p : in.pools()) {
+            Requirements reqs = p.requirements();
+            for (InstanceType t : p.instanceTypes()) {
+                if (reqs.compatible(t.requirements())) {
+                    t.offerings().stream().filter(o -> reqs.get(WellKnownLabels.ZONE).has(o.zone())
+                            && reqs.get(WellKnownLabels.CAPACITY_TYPE).has(o.capacityType())).forEach(o -> zones.add(o.zone()));
+                }
+            }
+        }
+        return zones;
+    }
+}
