@@ -43,13 +43,12 @@ final class Claim implements Slot {
         this.hostname = "claim-" + index;
         this.requirements = requirements;
         this.options = options;
-        this.maxRoom = roomOf(options);
     }
 
     private Resources roomOf(List<InstanceType> types) {
         Resources room = Resources.ZERO;
         for (InstanceType t : types) {
-            room = room.max(t.allocatable().minus(pool.daemonOverhead(t)));
+            room = room.max(pool.room(t));
         }
         return room;
     }
@@ -58,13 +57,19 @@ final class Claim implements Slot {
      * A proposed addition: the claim's next requirements and options, or why the pod does not fit. The reason is
      * worked out only when asked for: most misfits are expected (a full claim) and nobody reads them.
      */
-    record Fit(Requirements requirements, List<InstanceType> options, java.util.function.Supplier<String> why) {
+    record Fit(Requirements requirements, List<InstanceType> options, java.util.function.Supplier<String> why, boolean lasting) {
         static Fit fail(String why) {
-            return new Fit(null, null, () -> why);
+            return new Fit(null, null, () -> why, true);
         }
 
+        /** A failure that holds for the rest of the solve: claims only fill up and narrow. */
         static Fit fail(java.util.function.Supplier<String> why) {
-            return new Fit(null, null, why);
+            return new Fit(null, null, why, true);
+        }
+
+        /** A failure that may not last: limits, which other claims' shrinking can free up. */
+        static Fit failForNow(java.util.function.Supplier<String> why) {
+            return new Fit(null, null, why, false);
         }
 
         boolean ok() {
@@ -98,18 +103,16 @@ final class Claim implements Slot {
      */
     void rightSize() {
         List<InstanceType> kept = new ArrayList<>();
-        for (InstanceType t : pool.types) {
-            if (requests.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable()) && requirements.compatible(t.requirements())
-                    && t.cheapestOffering(requirements) != null && pool.withinLimits(t.capacity(), reserved)) {
+        for (InstanceType t : pool.typesFor(requirements)) {
+            if (requests.fitsIn(pool.room(t)) && pool.withinLimits(t.capacity(), reserved)) {
                 kept.add(t);
             }
         }
         if (kept.isEmpty()) {
             return; // the current options stay valid
         }
-        sortByPrice(kept, requirements);
         options = kept;
-        maxRoom = roomOf(kept);
+        maxRoom = null;
         domainCache.clear();
         updateReserved();
     }
@@ -169,6 +172,9 @@ final class Claim implements Slot {
             return Fit.fail("requires " + WellKnownLabels.HOSTNAME + " " + host.describe() + "; a new node's hostname is not known before launch");
         }
         Resources total = requests.plus(c.requests());
+        if (maxRoom == null) {
+            maxRoom = roomOf(options);
+        }
         if (!total.fitsIn(maxRoom)) {
             return Fit.fail(() -> whyNothingFits(c, requirements.intersect(podReqs), total, false));
         }
@@ -188,7 +194,7 @@ final class Claim implements Slot {
         List<InstanceType> kept = new ArrayList<>(options.size());
         boolean limitHit = false;
         for (InstanceType t : options) {
-            if (!total.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
+            if (!total.fitsIn(pool.room(t))) {
                 continue;
             }
             if (narrowed && (!next.compatible(t.requirements()) || t.cheapestOffering(next) == null)) {
@@ -203,7 +209,8 @@ final class Claim implements Slot {
         if (kept.isEmpty()) {
             Requirements narrowedTo = next;
             boolean limits = limitHit;
-            return Fit.fail(() -> whyNothingFits(c, narrowedTo, total, limits));
+            return limits ? Fit.failForNow(() -> whyNothingFits(c, narrowedTo, total, true))
+                    : Fit.fail(() -> whyNothingFits(c, narrowedTo, total, false));
         }
         if (narrowed) {
             sortByPrice(kept, next);
@@ -212,7 +219,8 @@ final class Claim implements Slot {
             Requirements narrowedTo = next;
             return Fit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
-        return new Fit(next, kept, null);
+        // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
+        return new Fit(next, !narrowed && kept.size() == options.size() ? options : kept, null, false);
     }
 
     private String allowed(String key) {
@@ -276,17 +284,23 @@ final class Claim implements Slot {
             domainCache.clear();
         }
         requirements = fit.requirements();
-        if (fit.options() != options) {
-            maxRoom = roomOf(fit.options());
+        boolean optionsChanged = fit.options() != options;
+        if (optionsChanged) {
+            maxRoom = null; // recomputed when next needed
         }
         options = fit.options();
         requests = requests.plus(pod.requests());
         pods.add(pod);
         ports.addAll(pod.hostPorts());
-        updateReserved();
+        if (optionsChanged || pods.size() == 1) {
+            updateReserved(); // the first pod makes the claim count against its pool's limits
+        }
     }
 
     private void updateReserved() {
+        if (!pool.hasLimits()) {
+            return; // reserved capacity only matters against limits
+        }
         Resources newReserved = Resources.ZERO;
         for (InstanceType t : options) {
             newReserved = newReserved.max(t.capacity());

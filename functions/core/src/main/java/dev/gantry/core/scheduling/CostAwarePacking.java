@@ -17,8 +17,8 @@ import java.util.Map;
  * <ol>
  *   <li>take room on existing nodes and in-flight claims, as the greedy would;</li>
  *   <li>fill slack in the claims already opened, where it costs nothing (the expected type stays as cheap);</li>
- *   <li>are packed first-fit-decreasing, per NodePool and requirement set, into the instance type that is cheapest for
- *       their aggregate shape (tried over the few most cost-efficient types, cheapest packing wins);</li>
+ *   <li>are packed by shape ({@link ShapePacking}), per NodePool and requirement set, into the instance type that is
+ *       cheapest for their aggregate shape (tried over the few most cost-efficient types, cheapest packing wins);</li>
  * </ol>
  * and finally every claim is right-sized to the cheapest type that holds it. Deterministic.
  */
@@ -54,6 +54,7 @@ final class CostAwarePacking {
         for (var e : groups.entrySet()) {
             packGroup(packer, e.getKey(), e.getValue());
         }
+        packer.retryUnschedulable();
         for (Claim claim : packer.claims) {
             claim.rightSize();
         }
@@ -91,51 +92,44 @@ final class CostAwarePacking {
 
     private static void packGroup(Packer packer, GroupKey group, List<PodConstraints> pods) {
         List<PodConstraints> sorted = new ArrayList<>(pods);
+        sorted.sort(Comparator.comparing(c -> c.pod().key()));
         Resources demand = Resources.ZERO;
         for (PodConstraints c : sorted) {
             demand = demand.plus(c.requests());
         }
+        Requirements reqs = group.pool().requirements.intersect(group.requirements());
         List<InstanceType> compatible = new ArrayList<>();
         for (InstanceType t : group.pool().types) {
-            if (group.requirements().compatible(t.requirements()) && t.cheapestOffering(group.pool().requirements.intersect(group.requirements())) != null) {
+            if (reqs.compatible(t.requirements()) && t.cheapestOffering(reqs) != null) {
                 compatible.add(t);
             }
         }
-        Requirements reqs = group.pool().requirements.intersect(group.requirements());
-        final Resources total = demand;
-        sorted.sort(Comparator.comparingDouble((PodConstraints c) -> -dominantShare(c.requests(), total)).thenComparing(c -> c.pod().key()));
-        InstanceType best = cheapestBinType(group.pool(), compatible, reqs, sorted, total);
-        List<Claim> opened = new ArrayList<>();
-        for (PodConstraints c : sorted) {
-            if (packer.placeInClaims(c, opened, false)) {
-                continue;
-            }
-            int before = packer.claims.size();
-            String why = best == null ? "no type" : packer.openClaim(c, group.pool(), List.of(best));
-            if (why != null) {
-                packer.place(c); // the pod is larger than the bin type, or limits bite: fall back to the greedy loop
-            }
-            if (packer.claims.size() > before) {
-                opened.add(packer.claims.get(packer.claims.size() - 1));
+        InstanceType best = cheapestBinType(group.pool(), compatible, reqs, sorted, demand);
+        if (best == null) {
+            sorted.forEach(packer::place); // nothing holds every pod: Karpenter's loop sorts it out, with reasons
+            return;
+        }
+        Resources room = best.allocatable().minus(group.pool().daemonOverhead(best));
+        for (List<PodConstraints> bin : ShapePacking.pack(sorted, PodConstraints::requests, room)) {
+            Claim claim = null;
+            for (PodConstraints c : bin) {
+                if (claim == null) {
+                    int before = packer.claims.size();
+                    if (packer.openClaim(c, group.pool(), List.of(best)) == null) {
+                        claim = packer.claims.get(before);
+                        continue;
+                    }
+                } else if (packer.placeInClaims(c, List.of(claim), false)) {
+                    continue;
+                }
+                packer.place(c); // limits or a node limit bit: fall back to the greedy loop for this pod
             }
         }
-    }
-
-    /** The pod's largest share of the group's total demand, across resources (for first-fit-decreasing order). */
-    private static double dominantShare(Resources r, Resources total) {
-        double s = 0;
-        for (var e : r.asMap().entrySet()) {
-            long t = total.get(e.getKey());
-            if (t > 0) {
-                s = Math.max(s, (double) e.getValue() / t);
-            }
-        }
-        return s;
     }
 
     /**
-     * Among the types that are cheapest per unit of the group's demand shape, the one whose first-fit-decreasing
-     * packing (with the last bin right-sized) costs least. A dry run: nothing is placed.
+     * Among the types that are cheapest per unit of the group's demand shape, the one whose packing (every bin then
+     * right-sized) costs least. A dry run: nothing is placed.
      */
     private static InstanceType cheapestBinType(PoolContext pool, List<InstanceType> compatible, Requirements reqs,
                                                 List<PodConstraints> pods, Resources demand) {
@@ -182,27 +176,16 @@ final class CostAwarePacking {
     private static double dryRunCost(PoolContext pool, InstanceType bin, List<InstanceType> menu, Map<InstanceType, Double> price,
                                      List<PodConstraints> pods) {
         Resources room = bin.allocatable().minus(pool.daemonOverhead(bin));
-        List<Resources> bins = new ArrayList<>();
-        for (PodConstraints c : pods) {
-            Resources r = c.requests();
-            if (!r.fitsIn(room)) {
-                return Double.MAX_VALUE;
-            }
-            boolean placed = false;
-            for (int i = 0; i < bins.size(); i++) {
-                Resources next = bins.get(i).plus(r);
-                if (next.fitsIn(room)) {
-                    bins.set(i, next);
-                    placed = true;
-                    break;
-                }
-            }
-            if (!placed) {
-                bins.add(r);
-            }
+        List<List<PodConstraints>> bins = ShapePacking.pack(pods, PodConstraints::requests, room);
+        if (bins == null) {
+            return Double.MAX_VALUE;
         }
         double cost = 0;
-        for (Resources used : bins) {
+        for (List<PodConstraints> contents : bins) {
+            Resources used = Resources.ZERO;
+            for (PodConstraints c : contents) {
+                used = used.plus(c.requests());
+            }
             double cheapest = price.get(bin);
             for (InstanceType t : menu) {
                 if (price.get(t) < cheapest && used.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {

@@ -26,6 +26,9 @@ final class Packer {
     final List<Claim> claims = new ArrayList<>();
     final Map<Pod, String> unschedulable = new LinkedHashMap<>();
     final Topology topology;
+    /** Per pod signature, how many leading slots and claims are known to reject it for good. */
+    private final Map<Signature, Integer> slotCursor = new HashMap<>();
+    private final Map<Signature, Integer> claimCursor = new HashMap<>();
     private final SchedulingInput input;
 
     Packer(SchedulingInput input) {
@@ -102,6 +105,26 @@ final class Packer {
         for (PodConstraints c : prepare(pending)) {
             place(c);
         }
+        retryUnschedulable();
+    }
+
+    /**
+     * Tries the pods that failed again, in order, for as long as a pass places at least one: a pod whose affinity
+     * target was placed after it (being smaller) fits on the second pass, as it does in Karpenter's queue.
+     */
+    void retryUnschedulable() {
+        boolean progress = !unschedulable.isEmpty();
+        while (progress) {
+            progress = false;
+            List<Pod> failed = new ArrayList<>(unschedulable.keySet());
+            for (Pod p : failed) {
+                unschedulable.remove(p);
+                place(PodConstraints.strict(p));
+                if (!unschedulable.containsKey(p)) {
+                    progress = true;
+                }
+            }
+        }
     }
 
     /** Registers the pods' topology groups and counts the pods already bound; returns their strict constraints in order. */
@@ -172,11 +195,18 @@ final class Packer {
 
     /** Places the pod on an existing node or in-flight claim, if one takes it. */
     boolean placeOnSlots(PodConstraints c) {
-        for (NodeSlot slot : slots) {
-            if (slot.misfit(c) == null && topology.check(c, slot).ok()) {
+        Signature sig = Signature.of(c);
+        int start = slotCursor.getOrDefault(sig, 0);
+        for (int i = start; i < slots.size(); i++) {
+            NodeSlot slot = slots.get(i);
+            Topology.Outcome t = slot.misfit(c) == null ? topology.check(c, slot) : null;
+            if (t != null && t.ok()) {
                 slot.place(c.pod());
                 topology.record(c.pod(), slot);
                 return true;
+            }
+            if (i == start && (t == null || t.lasting())) {
+                slotCursor.put(sig, ++start); // a node only fills up: this pod's twins need not look here again
             }
         }
         return false;
@@ -187,16 +217,26 @@ final class Packer {
      * expected price does not rise (filling slack that is paid for already).
      */
     boolean placeInClaims(PodConstraints c, List<Claim> candidates, boolean noUpsize) {
-        for (Claim claim : candidates) {
+        boolean useCursor = candidates == claims;
+        Signature sig = useCursor ? Signature.of(c) : null;
+        int start = useCursor ? claimCursor.getOrDefault(sig, 0) : 0;
+        for (int i = start; i < candidates.size(); i++) {
+            Claim claim = candidates.get(i);
             Topology.Outcome t = topology.check(c, claim);
-            if (!t.ok()) {
-                continue;
+            boolean lasting;
+            if (t.ok()) {
+                Claim.Fit fit = claim.fit(c, t.pins());
+                if (fit.ok() && (!noUpsize || Claim.priceOf(fit) <= claim.price())) {
+                    claim.commit(c.pod(), fit);
+                    topology.record(c.pod(), claim);
+                    return true;
+                }
+                lasting = !fit.ok() && fit.lasting();
+            } else {
+                lasting = t.lasting();
             }
-            Claim.Fit fit = claim.fit(c, t.pins());
-            if (fit.ok() && (!noUpsize || Claim.priceOf(fit) <= claim.price())) {
-                claim.commit(c.pod(), fit);
-                topology.record(c.pod(), claim);
-                return true;
+            if (useCursor && i == start && lasting) {
+                claimCursor.put(sig, ++start); // claims only fill up and narrow: identical pods skip this one from now on
             }
         }
         return false;

@@ -27,6 +27,8 @@ final class PoolContext {
     /** Types compatible with the pool's requirements that have at least one available offering. */
     final List<InstanceType> types;
     private final Map<InstanceType, Resources> daemonOverhead = new IdentityHashMap<>();
+    private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
+    private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
     private final Resources limits;
     private final Long nodeLimit;
     /** Usage of existing capacity plus the worst case of every claim opened this solve. */
@@ -85,6 +87,25 @@ final class PoolContext {
             }
         }
         return true;
+    }
+
+    /** The pool's types compatible with {@code reqs} that have an allowed offering, cheapest first; cached per requirement set. */
+    List<InstanceType> typesFor(Requirements reqs) {
+        return compatibleCache.computeIfAbsent(reqs, r -> {
+            List<InstanceType> out = new ArrayList<>();
+            for (InstanceType t : types) {
+                if (r.compatible(t.requirements()) && t.cheapestOffering(r) != null) {
+                    out.add(t);
+                }
+            }
+            Claim.sortByPrice(out, r);
+            return List.copyOf(out);
+        });
+    }
+
+    /** What pods may use on a node of this type once the DaemonSets are there. */
+    Resources room(InstanceType t) {
+        return room.computeIfAbsent(t, x -> x.allocatable().minus(daemonOverhead(x)));
     }
 
     Resources daemonOverhead(InstanceType t) {

@@ -80,7 +80,7 @@ public final class Scheduler {
                 continue;
             }
             InstanceType chosen = c.cheapest();
-            List<InstanceType> options = c.options.subList(0, Math.min(MAX_INSTANCE_TYPE_OPTIONS, c.options.size()));
+            List<InstanceType> options = c.launchOptions(MAX_INSTANCE_TYPE_OPTIONS);
             SchedulingResult.NodeClaimPlan plan = new SchedulingResult.NodeClaimPlan(ClaimNames.name(c, names), c.pool.name(),
                     c.requirements, options, chosen, c.offering(), c.pods, c.requests.plus(c.pool.daemonOverhead(chosen)));
             plans.add(plan);

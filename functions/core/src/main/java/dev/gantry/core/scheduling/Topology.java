@@ -41,12 +41,19 @@ final class Topology {
         }
     }
 
-    /** The outcome of a check: pins to apply (key to value) or a failure reason. */
-    record Outcome(Map<String, String> pins, String failure) {
-        static final Outcome OK = new Outcome(Map.of(), null);
+    /**
+     * The outcome of a check: pins to apply (key to value) or a failure reason. A {@code lasting} failure cannot turn
+     * into a success later in the same solve for the same pod and slot (counts that only grow decided it).
+     */
+    record Outcome(Map<String, String> pins, String failure, boolean lasting) {
+        static final Outcome OK = new Outcome(Map.of(), null, false);
 
         static Outcome fail(String reason) {
-            return new Outcome(Map.of(), reason);
+            return new Outcome(Map.of(), reason, false);
+        }
+
+        static Outcome failLasting(String reason) {
+            return new Outcome(Map.of(), reason, true);
         }
 
         boolean ok() {
@@ -61,6 +68,18 @@ final class Topology {
     private final Map<GroupKey, Set<String>> inverse = new LinkedHashMap<>();
     private final Map<Pod, List<Group>> selectingCache = new java.util.IdentityHashMap<>();
     private final Map<Pod, List<GroupKey>> inverseCache = new java.util.IdentityHashMap<>();
+    /** The groups each constraint refers to, resolved once per relaxation level rather than on every check. */
+    private final Map<PodConstraints, Resolved> resolved = new java.util.IdentityHashMap<>();
+
+    private record Resolved(List<Group> spreads, List<Group> affinity, List<Group> anti) {
+    }
+
+    private Resolved resolve(PodConstraints c) {
+        return resolved.computeIfAbsent(c, k -> new Resolved(
+                k.spreads().stream().map(s -> groups.get(spreadKey(k.pod(), s))).toList(),
+                k.affinity().stream().map(t -> groups.get(termKey(k.pod(), t))).toList(),
+                k.antiAffinity().stream().map(t -> groups.get(termKey(k.pod(), t))).toList()));
+    }
 
     Topology(java.util.function.Function<String, Set<String>> universe, Map<String, Map<String, String>> namespaceLabels) {
         this.universe = universe;
@@ -154,34 +173,42 @@ final class Topology {
             return Outcome.OK;
         }
         Pod pod = c.pod();
+        List<Group> counted = selecting(pod);
+        List<GroupKey> blocking = inverseFor(pod);
+        if (c.spreads().isEmpty() && c.affinity().isEmpty() && c.antiAffinity().isEmpty() && counted.isEmpty() && blocking.isEmpty()) {
+            return Outcome.OK;
+        }
+        Resolved r = resolve(c);
         Map<String, Set<String>> options = new HashMap<>();
         Map<String, String> pins = new LinkedHashMap<>();
-        for (TopologySpread s : c.spreads()) {
-            String failure = checkSpread(c, s, groups.get(spreadKey(pod, s)), slot, options, pins);
+        for (int i = 0; i < c.spreads().size(); i++) {
+            TopologySpread s = c.spreads().get(i);
+            String failure = checkSpread(c, s, r.spreads().get(i), slot, options, pins);
+            if (failure != null) {
+                // On hostname the smallest domain is always an empty new node, so a full node stays full.
+                return WellKnownLabels.HOSTNAME.equals(r.spreads().get(i).id.key()) ? Outcome.failLasting(failure) : Outcome.fail(failure);
+            }
+        }
+        for (Group g : r.affinity()) {
+            String failure = checkAffinity(c, g, slot, options, pins);
             if (failure != null) {
                 return Outcome.fail(failure);
             }
         }
-        for (PodAffinityTerm t : c.affinity()) {
-            String failure = checkAffinity(c, groups.get(termKey(pod, t)), slot, options, pins);
+        for (Group g : r.anti()) {
+            String failure = checkAnti(c, g, slot, options, pins, "pod anti-affinity");
             if (failure != null) {
-                return Outcome.fail(failure);
+                return options.get(g.id.key()).size() <= 1 ? Outcome.failLasting(failure) : Outcome.fail(failure);
             }
         }
-        for (PodAffinityTerm t : c.antiAffinity()) {
-            String failure = checkAnti(c, groups.get(termKey(pod, t)), slot, options, pins, "pod anti-affinity");
-            if (failure != null) {
-                return Outcome.fail(failure);
-            }
-        }
-        for (GroupKey k : inverseFor(pod)) {
+        for (GroupKey k : blocking) {
             String failure = checkBlocked(c, k.key(), inverse.get(k), slot, options, pins);
             if (failure != null) {
                 return Outcome.fail(failure);
             }
         }
         // A pod that some group counts must land in a known domain, so pin open keys to the least-loaded value.
-        for (Group g : selecting(pod)) {
+        for (Group g : counted) {
             String key = g.id.key();
             if (!key.equals(WellKnownLabels.HOSTNAME) && !pins.containsKey(key)) {
                 Set<String> opts = options(c, slot, key, options);
@@ -192,7 +219,7 @@ final class Topology {
                 }
             }
         }
-        return pins.isEmpty() ? Outcome.OK : new Outcome(Map.copyOf(pins), null);
+        return pins.isEmpty() ? Outcome.OK : new Outcome(Map.copyOf(pins), null, false);
     }
 
     private List<GroupKey> inverseFor(Pod pod) {

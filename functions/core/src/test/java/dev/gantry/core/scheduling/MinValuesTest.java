@@ -115,8 +115,6 @@ class MinValuesTest {
 
     @ParameterizedTest
     @EnumSource(Strategy.class)
-    @org.junit.jupiter.api.Disabled("Scheduler.result cuts options with c.options.subList(0, 60); it must call Claim.launchOptions(60), which keeps "
-            + "minValues (MinValues.truncate, tested above). Scheduler.java is the lead's file during the performance work.")
     void truncatesOptionsToSixtyWithoutBreakingMinValues(Strategy s) {
         var r = scenario().pods(pod("p", 500, 512).build())
                 .pool(pool("default").req(new Requirement(WellKnownLabels.INSTANCE_FAMILY, Operator.Exists, List.of(), 5)).offer(oneCheapFamily())).solve(s);

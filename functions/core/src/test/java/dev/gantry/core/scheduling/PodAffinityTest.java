@@ -39,8 +39,6 @@ class PodAffinityTest {
 
     @ParameterizedTest
     @EnumSource(Strategy.class)
-    @org.junit.jupiter.api.Disabled("Packer.place tries each pod once, in size order: a follower larger than its target is judged before the "
-            + "target exists. Karpenter re-queues failed pods while others still schedule; Packer.run needs that loop (lead's file).")
     void placesAFollowerWithTheTargetEvenWhenTheFollowerIsLarger(Strategy s) {
         // Karpenter retries pods that fail while others still schedule, so pod order does not decide affinity.
         var r = scenario().pods(pod("db", 500, 512).labels(Map.of("app", "db")).build(),

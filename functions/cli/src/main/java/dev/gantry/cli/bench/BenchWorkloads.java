@@ -1,0 +1,127 @@
+package dev.gantry.cli.bench;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.model.LabelSelector;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodAffinityTerm;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.TopologySpread;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/** Benchmark inputs: Karpenter's published scheduling benchmark, rebuilt, and a mixed workload for the real catalogue. */
+final class BenchWorkloads {
+    private static final long MI = 1L << 20;
+    private static final long GI = 1L << 30;
+    private static final long[] CPU = {100, 250, 500, 1000, 1500};
+    private static final long[] MEM = {100, 256, 512, 1024, 2048, 4096};
+    private static final String[] LABEL_VALUES = {"a", "b", "c", "d", "e", "f", "g"};
+
+    private BenchWorkloads() {
+    }
+
+    /**
+     * Karpenter's fake types: type i has i+1 vCPU, 2(i+1) GiB and 10(i+1) pods, offered on-demand in three zones and
+     * spot in two, every offering at 0.1 per vCPU plus 0.1 per GiB.
+     */
+    static List<InstanceType> syntheticTypes(int count) {
+        List<InstanceType> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int cpu = i + 1;
+            int memGi = 2 * (i + 1);
+            double price = 0.1 * cpu + 0.1 * memGi;
+            List<Offering> offerings = List.of(
+                    Offering.of("test-zone-1", "spot", price), Offering.of("test-zone-2", "spot", price),
+                    Offering.of("test-zone-1", "on-demand", price), Offering.of("test-zone-2", "on-demand", price),
+                    Offering.of("test-zone-3", "on-demand", price));
+            out.add(new InstanceType("fake-it-" + i, Map.of(WellKnownLabels.ARCH, "amd64", WellKnownLabels.OS, "linux"),
+                    new Resources(cpu * 1000L, memGi * GI, 100 * GI, 10L * (i + 1), Map.of()), Resources.ZERO, offerings));
+        }
+        return out;
+    }
+
+    /** One fifth each: generic, zonal spread, hostname spread, zonal self-affinity, hostname self-anti-affinity. */
+    static List<Pod> diversePods(int count, long seed) {
+        Random r = new Random(seed);
+        List<Pod> pods = new ArrayList<>(count);
+        int fifth = count / 5;
+        for (int i = 0; i < count; i++) {
+            int kind = fifth == 0 ? 0 : Math.min(i / fifth, 4);
+            Pod.Builder b = Pod.builder("default", "pod-" + i).requests(randomRequests(r));
+            switch (kind) {
+                case 1 -> spread(b, r, WellKnownLabels.ZONE);
+                case 2 -> spread(b, r, WellKnownLabels.HOSTNAME);
+                case 3 -> {
+                    Map<String, String> l = Map.of("my-affinity", pick(r));
+                    b.labels(l).podAffinity(List.of(PodAffinityTerm.required(LabelSelector.of(l), WellKnownLabels.ZONE)));
+                }
+                case 4 -> {
+                    Map<String, String> l = Map.of("app", "nginx");
+                    b.labels(l).podAntiAffinity(List.of(PodAffinityTerm.required(LabelSelector.of(l), WellKnownLabels.HOSTNAME)));
+                }
+                default -> b.labels(Map.of("my-label", pick(r)));
+            }
+            pods.add(b.build());
+        }
+        return pods;
+    }
+
+    /** Generic pods only: the case the LP bound is tight for. */
+    static List<Pod> genericPods(int count, long seed) {
+        Random r = new Random(seed);
+        List<Pod> pods = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            pods.add(Pod.builder("default", "pod-" + i).labels(Map.of("my-label", pick(r))).requests(randomRequests(r)).build());
+        }
+        return pods;
+    }
+
+    private static void spread(Pod.Builder b, Random r, String key) {
+        Map<String, String> l = Map.of("my-label", pick(r));
+        b.labels(l).topologySpread(List.of(TopologySpread.of(1, key, true, LabelSelector.of(l))));
+    }
+
+    private static Resources randomRequests(Random r) {
+        return Resources.of(CPU[r.nextInt(CPU.length)], MEM[r.nextInt(MEM.length)] * MI);
+    }
+
+    private static String pick(Random r) {
+        return LABEL_VALUES[r.nextInt(LABEL_VALUES.length)];
+    }
+
+    /**
+     * A mixed workload for the real catalogue: web tiers of different shapes (CPU-heavy, memory-heavy, balanced),
+     * an arm64-only slice, zonal spread on some, and a small GPU slice.
+     */
+    static List<Pod> mixedRealPods(int count, long seed) {
+        Random r = new Random(seed);
+        List<Pod> pods = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int k = r.nextInt(100);
+            Pod.Builder b = Pod.builder("default", "mixed-" + i);
+            if (k < 30) {
+                b.requests(Resources.of(1000 + 500L * r.nextInt(4), (512 + 256L * r.nextInt(4)) * MI)).labels(Map.of("tier", "cpu"));
+            } else if (k < 55) {
+                b.requests(Resources.of(250 + 250L * r.nextInt(3), (4096 + 2048L * r.nextInt(4)) * MI)).labels(Map.of("tier", "mem"));
+            } else if (k < 80) {
+                Map<String, String> l = Map.of("tier", "web");
+                b.requests(Resources.of(500 + 250L * r.nextInt(4), (1024 + 512L * r.nextInt(4)) * MI)).labels(l)
+                        .topologySpread(List.of(TopologySpread.of(1, WellKnownLabels.ZONE, true, LabelSelector.of(l))));
+            } else if (k < 97) {
+                b.requests(Resources.of(500 + 500L * r.nextInt(3), (1024 + 1024L * r.nextInt(3)) * MI)).labels(Map.of("tier", "arm"))
+                        .requiredNodeAffinity(List.of(Requirements.NONE.with(WellKnownLabels.ARCH, ValueSet.in("arm64"))));
+            } else {
+                b.requests(Resources.of(4000, 16 * GI).with(Resources.NVIDIA_GPU, 1)).labels(Map.of("tier", "gpu"))
+                        .tolerations(List.of(dev.gantry.core.model.Toleration.exists("nvidia.com/gpu")));
+            }
+            pods.add(b.build());
+        }
+        return pods;
+    }
+}
