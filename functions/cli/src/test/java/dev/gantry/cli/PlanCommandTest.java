@@ -1,0 +1,129 @@
+package dev.gantry.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code gantry plan} run in-process: the documented JSON shape, the seed worked examples, and bad input. */
+class PlanCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = Gantry.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    private JsonNode json() throws IOException {
+        return new ObjectMapper().readTree(out.toString());
+    }
+
+    @Test
+    void plansSeed002OnATgSpotNodeInItsTwoZones() throws IOException {
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1beta1.yaml",
+                "--pods", "../../samples/workloads/seed002-nginx.yaml", "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("nodeClaims")).hasSize(1);
+        JsonNode claim = doc.get("nodeClaims").get(0);
+        assertThat(claim.get("instanceType").asText()).startsWith("t4g.");
+        assertThat(claim.get("capacityType").asText()).isEqualTo("spot");
+        assertThat(claim.get("zone").asText()).isIn("ap-northeast-2a", "ap-northeast-2b");
+        assertThat(claim.get("pods")).extracting(JsonNode::asText)
+                .containsExactly("default/nginx-0", "default/nginx-1", "default/nginx-2");
+        assertThat(claim.get("instanceTypeOptions")).allMatch(t -> t.asText().startsWith("t4g."));
+        assertThat(doc.get("unschedulable")).isEmpty();
+    }
+
+    @Test
+    void printsEveryDocumentedJsonField() throws IOException {
+        run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",
+                "--pods", "../../samples/workloads/seed002-nginx.yaml", "--output", "json");
+        JsonNode doc = json();
+        assertThat(doc.fieldNames()).toIterable().contains("nodeClaims", "existingNodes", "unschedulable",
+                "totalPricePerHour", "lowerBoundPerHour", "solveMillis");
+        assertThat(doc.get("nodeClaims").get(0).fieldNames()).toIterable().contains("name", "nodePool", "instanceType",
+                "zone", "capacityType", "pricePerHour", "instanceTypeOptions", "requirements", "pods");
+        JsonNode req = doc.get("nodeClaims").get(0).get("requirements").get(0);
+        assertThat(req.fieldNames()).toIterable().contains("key", "operator");
+        assertThat(doc.get("totalPricePerHour").asDouble()).isGreaterThanOrEqualTo(doc.get("lowerBoundPerHour").asDouble());
+    }
+
+    @Test
+    void keepsPodsBeyondTheSeed000LimitsPendingWithTheLimitAsReason(@TempDir Path dir) throws IOException {
+        Path pods = dir.resolve("big.yaml");
+        Files.writeString(pods, """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: big, namespace: default}
+                spec:
+                  replicas: 8
+                  selector: {matchLabels: {app: big}}
+                  template:
+                    metadata: {labels: {app: big}}
+                    spec:
+                      containers:
+                        - name: c
+                          image: x
+                          resources: {requests: {cpu: "3", memory: 1Gi}}
+                """);
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed000-provisioner.yaml", "--pods", pods.toString(),
+                "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode doc = json();
+        double cpus = 0;
+        for (JsonNode c : doc.get("nodeClaims")) {
+            assertThat(c.get("instanceType").asText()).startsWith("t3a.");
+            assertThat(c.get("capacityType").asText()).isEqualTo("on-demand");
+            cpus += Double.parseDouble(c.get("instanceType").asText().equals("t3a.2xlarge") ? "8" : "4");
+        }
+        assertThat(cpus).isLessThanOrEqualTo(20);
+        assertThat(doc.get("unschedulable")).isNotEmpty();
+        assertThat(doc.get("unschedulable").get(0).get("reason").asText()).isEqualTo("NodePool default would exceed its cpu limit (20)");
+    }
+
+    @Test
+    void tableNamesEveryClaimAndTheTotal() {
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",
+                "--pods", "../../samples/workloads/seed002-nginx.yaml");
+        assertThat(code).isZero();
+        assertThat(out.toString()).contains("NODECLAIM", "t4g.", "3 pod(s) placed, 0 unschedulable");
+    }
+
+    @Test
+    void rejectsAnUnknownStrategyWithExitTwo() {
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",
+                "--pods", "../../samples/workloads/seed002-nginx.yaml", "--strategy", "random");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("'random' is not a strategy (gantry, karpenter-greedy)");
+    }
+
+    @Test
+    void reportsABrokenPodManifestAsFileLineAndExitTwo(@TempDir Path dir) throws IOException {
+        Path pods = dir.resolve("pods.yaml");
+        Files.writeString(pods, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p, namespace: default}
+                spec:
+                  containers:
+                    - name: c
+                      resources: {requests: {cpu: lots}}
+                """);
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml", "--pods", pods.toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains(pods + ":7:");
+        assertThat(out.toString()).isEmpty();
+    }
+}
