@@ -1,0 +1,135 @@
+package dev.gantry.aws.dynamodb;
+
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A {@link NodeClaim} as one DynamoDB item, and back. Every field round-trips exactly: instants are ISO-8601 strings
+ * (nanosecond precision), the price is a number written with {@link Double#toString}. Null fields are left out rather
+ * than stored as NULL, so that a claim without an instance id is simply absent from the {@code byInstanceId} index
+ * (an index key may not be empty or NULL).
+ *
+ * <p>{@code ttl} is {@code expiresAt} in epoch seconds, rounded <em>up</em>: DynamoDB must never delete a record that
+ * readers still consider live. Readers decide expiry from the exact {@code expiresAt}, not from {@code ttl}.
+ */
+final class NodeClaimItem {
+    static final String NAME = "name";
+    static final String VERSION = "version";
+
+    private NodeClaimItem() {}
+
+    static Map<String, AttributeValue> encode(String partition, NodeClaim c) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(DynamoTables.PARTITION_KEY, s(partition));
+        item.put(DynamoTables.SORT_KEY, s(StoreKeys.claim(c.name())));
+        item.put(NAME, s(c.name()));
+        item.put(VERSION, n(Long.toString(c.version())));
+        item.put("nodePool", s(c.nodePool()));
+        item.put("state", s(c.state().name()));
+        item.put("requirements", AttributeValue.fromL(c.requirements().stream().map(NodeClaimItem::requirement).toList()));
+        item.put("instanceTypeOptions", strings(c.instanceTypeOptions()));
+        item.put("pods", strings(c.pods()));
+        item.put("pricePerHour", n(Double.toString(c.pricePerHour())));
+        putString(item, "nodeClassHash", c.nodeClassHash());
+        putString(item, DynamoTables.INSTANCE_ID, c.instanceId());
+        putString(item, "instanceType", c.instanceType());
+        putString(item, "zone", c.zone());
+        putString(item, "capacityType", c.capacityType());
+        putString(item, "nodeName", c.nodeName());
+        putString(item, "deletionReason", c.deletionReason());
+        putInstant(item, "createdAt", c.createdAt());
+        putInstant(item, "launchedAt", c.launchedAt());
+        putInstant(item, "registeredAt", c.registeredAt());
+        putInstant(item, "initializedAt", c.initializedAt());
+        putInstant(item, "deletionRequestedAt", c.deletionRequestedAt());
+        putInstant(item, "terminatedAt", c.terminatedAt());
+        putInstant(item, "expiresAt", c.expiresAt());
+        if (c.expiresAt() != null) {
+            item.put(DynamoTables.TTL, ttl(c.expiresAt()));
+        }
+        return item;
+    }
+
+    static NodeClaim decode(Map<String, AttributeValue> item) {
+        return new NodeClaim(string(item, NAME), Long.parseLong(item.get(VERSION).n()), string(item, "nodePool"),
+                string(item, "nodeClassHash"), NodeClaimState.valueOf(string(item, "state")),
+                item.get("requirements").l().stream().map(r -> requirement(r.m())).toList(),
+                strings(item, "instanceTypeOptions"), strings(item, "pods"), string(item, DynamoTables.INSTANCE_ID),
+                string(item, "instanceType"), string(item, "zone"), string(item, "capacityType"),
+                Double.parseDouble(item.get("pricePerHour").n()), string(item, "nodeName"),
+                instant(item, "createdAt"), instant(item, "launchedAt"), instant(item, "registeredAt"),
+                instant(item, "initializedAt"), instant(item, "deletionRequestedAt"), instant(item, "terminatedAt"),
+                string(item, "deletionReason"), instant(item, "expiresAt"));
+    }
+
+    /** Epoch seconds, rounded up, as DynamoDB TTL wants them. */
+    static AttributeValue ttl(Instant at) {
+        long seconds = at.getEpochSecond() + (at.getNano() > 0 ? 1 : 0);
+        return n(Long.toString(seconds));
+    }
+
+    private static AttributeValue requirement(Requirement r) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        m.put("key", s(r.key()));
+        m.put("operator", s(r.operator().name()));
+        m.put("values", strings(r.values()));
+        if (r.minValues() != null) {
+            m.put("minValues", n(Integer.toString(r.minValues())));
+        }
+        return AttributeValue.fromM(m);
+    }
+
+    private static Requirement requirement(Map<String, AttributeValue> m) {
+        AttributeValue min = m.get("minValues");
+        return new Requirement(m.get("key").s(), Operator.parse(m.get("operator").s()),
+                m.get("values").l().stream().map(AttributeValue::s).toList(),
+                min == null ? null : Integer.valueOf(min.n()));
+    }
+
+    static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    static AttributeValue n(String value) {
+        return AttributeValue.fromN(value);
+    }
+
+    // A list of strings, not a string set: sets cannot be empty and do not keep order.
+    private static AttributeValue strings(List<String> values) {
+        return AttributeValue.fromL(values.stream().map(AttributeValue::fromS).toList());
+    }
+
+    private static List<String> strings(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null ? List.of() : v.l().stream().map(AttributeValue::s).toList();
+    }
+
+    private static void putString(Map<String, AttributeValue> item, String name, String value) {
+        if (value != null) {
+            item.put(name, s(value));
+        }
+    }
+
+    private static void putInstant(Map<String, AttributeValue> item, String name, Instant value) {
+        if (value != null) {
+            item.put(name, s(value.toString()));
+        }
+    }
+
+    static String string(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null ? null : v.s();
+    }
+
+    static Instant instant(Map<String, AttributeValue> item, String name) {
+        String v = string(item, name);
+        return v == null ? null : Instant.parse(v);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.gantry.aws.dynamodb;
+
+import dev.gantry.core.catalog.OfferingKey;
+
+/**
+ * The key layout of the state table. One partition per cluster, so that one deployment can later serve several;
+ * the sort key's prefix says what kind of record an item is, and a Query on the prefix lists one kind in order.
+ */
+final class StoreKeys {
+    static final String CLAIM_PREFIX = "nodeclaim#";
+    static final String OFFERING_PREFIX = "offering#";
+    static final String MARKER_PREFIX = "marker#";
+
+    private StoreKeys() {}
+
+    static String partition(String clusterName) {
+        return "cluster#" + clusterName;
+    }
+
+    static String claim(String name) {
+        return CLAIM_PREFIX + name;
+    }
+
+    static String offering(OfferingKey key) {
+        return OFFERING_PREFIX + key.instanceType() + "#" + key.zone() + "#" + key.capacityType();
+    }
+
+    static String marker(String name) {
+        return MARKER_PREFIX + name;
+    }
+}

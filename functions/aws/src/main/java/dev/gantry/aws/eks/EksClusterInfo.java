@@ -1,0 +1,61 @@
+package dev.gantry.aws.eks;
+
+import java.net.URI;
+import java.util.Base64;
+import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.Cluster;
+
+/**
+ * What a client needs to reach an EKS cluster's API server, and what node user data needs to join it.
+ *
+ * @param endpoint                 the API server URL ({@code https://...eks.amazonaws.com})
+ * @param certificateAuthorityData the cluster CA bundle, PEM, base64-encoded exactly as EKS returns it
+ * @param kubernetesVersion        {@code major.minor}, such as {@code 1.33}
+ * @param serviceIpv4Cidr          the Service CIDR (kubelet's cluster DNS derives from it); null on IPv6 clusters
+ */
+public record EksClusterInfo(String name, String endpoint, String certificateAuthorityData, String kubernetesVersion,
+                             String serviceIpv4Cidr) {
+    public EksClusterInfo {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(certificateAuthorityData, "certificateAuthorityData");
+        Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
+        Base64.getDecoder().decode(certificateAuthorityData); // fails fast on a corrupt CA rather than at TLS time
+    }
+
+    /**
+     * Reads the cluster with {@code DescribeCluster}.
+     *
+     * @throws IllegalStateException if the cluster has no endpoint or CA yet (it is still being created)
+     * @throws software.amazon.awssdk.services.eks.model.ResourceNotFoundException if there is no such cluster
+     */
+    public static EksClusterInfo describe(EksClient eks, String clusterName) {
+        Cluster c = eks.describeCluster(b -> b.name(clusterName)).cluster();
+        if (c.endpoint() == null || c.certificateAuthority() == null || c.certificateAuthority().data() == null) {
+            throw new IllegalStateException("EKS cluster " + clusterName + " is " + c.statusAsString()
+                    + " and has no endpoint or CA yet");
+        }
+        String cidr = c.kubernetesNetworkConfig() == null ? null : c.kubernetesNetworkConfig().serviceIpv4Cidr();
+        return new EksClusterInfo(c.name(), c.endpoint(), c.certificateAuthority().data(), c.version(), cidr);
+    }
+
+    /** The CA bundle as PEM text. */
+    public String certificateAuthorityPem() {
+        return new String(Base64.getDecoder().decode(certificateAuthorityData), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** A production client: URL-connection HTTP, the given region, the default credentials chain. */
+    public static EksClient client(Region region) {
+        return EksClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    /** A client for a stub or LocalStack at {@code endpoint}, with explicit credentials. */
+    public static EksClient client(Region region, URI endpoint, AwsCredentialsProvider credentials) {
+        return EksClient.builder().region(region).endpointOverride(endpoint).credentialsProvider(credentials)
+                .httpClient(UrlConnectionHttpClient.create()).build();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.gantry.aws.sqs;
+
+import dev.gantry.core.work.WorkQueue;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
+
+/**
+ * {@link WorkQueue} over one SQS queue; a URL ending in {@code .fifo} is a FIFO queue.
+ *
+ * <p>FIFO: {@code groupId} becomes MessageGroupId (required) and {@code deduplicationId} MessageDeduplicationId (when
+ * null, the queue must have content-based deduplication). The {@code delay} is ignored: SQS rejects a per-message
+ * DelaySeconds on FIFO queues, and nothing sends delayed work to one (hints want to be seen at once; the Lambda
+ * batching window already gathers them).
+ *
+ * <p>Standard: groupId and deduplicationId are ignored, and the delay becomes DelaySeconds, rounded up to a whole
+ * second and capped at SQS's maximum of 15 minutes. A caller that needs to wait longer gets the message early and
+ * sends it again.
+ */
+public final class SqsWorkQueue implements WorkQueue {
+    /** SQS's limit on DelaySeconds. */
+    public static final Duration MAX_DELAY = Duration.ofMinutes(15);
+
+    private final SqsClient sqs;
+    private final String queueUrl;
+    private final boolean fifo;
+
+    public SqsWorkQueue(SqsClient sqs, String queueUrl) {
+        this.sqs = Objects.requireNonNull(sqs, "sqs");
+        if (queueUrl == null || queueUrl.isBlank()) {
+            throw new IllegalArgumentException("queueUrl must not be blank");
+        }
+        this.queueUrl = queueUrl;
+        this.fifo = queueUrl.endsWith(".fifo");
+    }
+
+    /** A production client: URL-connection HTTP, the given region, the default credentials chain. */
+    public static SqsClient client(Region region) {
+        return SqsClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    /** A client for an emulator or LocalStack at {@code endpoint}, with explicit credentials. */
+    public static SqsClient client(Region region, URI endpoint, AwsCredentialsProvider credentials) {
+        return SqsClient.builder().region(region).endpointOverride(endpoint).credentialsProvider(credentials)
+                .httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    public boolean isFifo() {
+        return fifo;
+    }
+
+    /** @throws IllegalArgumentException on a FIFO queue without a group id */
+    @Override
+    public void send(String body, String groupId, String deduplicationId, Duration delay) {
+        SendMessageRequest.Builder request = SendMessageRequest.builder().queueUrl(queueUrl).messageBody(body);
+        if (fifo) {
+            if (groupId == null || groupId.isBlank()) {
+                throw new IllegalArgumentException("a FIFO queue needs a message group id");
+            }
+            request.messageGroupId(groupId).messageDeduplicationId(deduplicationId);
+        } else if (delay != null && delay.isPositive()) {
+            request.delaySeconds(delaySeconds(delay));
+        }
+        sqs.sendMessage(request.build());
+    }
+
+    static int delaySeconds(Duration delay) {
+        Duration capped = delay.compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay;
+        long seconds = capped.getSeconds() + (capped.getNano() > 0 ? 1 : 0);
+        return (int) Math.min(seconds, MAX_DELAY.getSeconds());
+    }
+}

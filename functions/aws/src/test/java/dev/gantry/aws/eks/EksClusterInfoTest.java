@@ -1,0 +1,61 @@
+package dev.gantry.aws.eks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.testing.AwsStub;
+import dev.gantry.testing.Ec2State;
+import dev.gantry.testing.JsonResponses;
+import dev.gantry.testing.StubResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+
+class EksClusterInfoTest {
+    private final AwsStub stub = AwsStub.start();
+    private final EksClient eks = EksClusterInfo.client(Region.US_EAST_1, stub.endpoint(),
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")));
+
+    @AfterEach
+    void stop() {
+        eks.close();
+        stub.close();
+    }
+
+    @Test
+    void readsEndpointCaVersionAndServiceCidrFromDescribeCluster() {
+        EksClusterInfo info = EksClusterInfo.describe(eks, Ec2State.CLUSTER);
+
+        JsonResponses.EksCluster expected = JsonResponses.EksCluster.defaults();
+        assertThat(info).isEqualTo(new EksClusterInfo(Ec2State.CLUSTER, expected.endpoint(), expected.caData(),
+                "1.33", "172.20.0.0/16"));
+        assertThat(info.certificateAuthorityPem()).startsWith("-----BEGIN CERTIFICATE-----\n");
+        assertThat(stub.lastRequest("GET /clusters/" + Ec2State.CLUSTER).header("authorization"))
+                .hasValueSatisfying(auth -> assertThat(auth).contains("/us-east-1/eks/aws4_request"));
+    }
+
+    @Test
+    void failsWithTheSdksNotFoundForAnUnknownCluster() {
+        assertThatThrownBy(() -> EksClusterInfo.describe(eks, "no-such-cluster"))
+                .isInstanceOf(ResourceNotFoundException.class);
+    }
+
+    @Test
+    void refusesAClusterThatHasNoEndpointYet() {
+        stub.onPath("GET", "/clusters/creating", request -> StubResponse.json(
+                "{\"cluster\":{\"name\":\"creating\",\"status\":\"CREATING\",\"version\":\"1.33\"}}"));
+
+        assertThatThrownBy(() -> EksClusterInfo.describe(eks, "creating"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("CREATING");
+    }
+
+    @Test
+    void refusesACaThatIsNotBase64() {
+        assertThatThrownBy(() -> new EksClusterInfo("c", "https://x", "not base64!", "1.33", null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
