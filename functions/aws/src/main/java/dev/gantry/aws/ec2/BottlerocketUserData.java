@@ -1,0 +1,76 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.Taint;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Bottlerocket user data: TOML {@code [settings.kubernetes]} over the NodeClass's own TOML, as Karpenter builds it
+ * (pkg/providers/amifamily/bootstrap/bottlerocket.go): the cluster name, API server and certificate always
+ * overwrite the user's; node labels merge (ours win); node taints are exactly ours; kubelet settings the NodeClass
+ * sets overwrite. Every other setting of the user's passes through untouched.
+ */
+final class BottlerocketUserData {
+    private BottlerocketUserData() {}
+
+    static String render(BootstrapOptions o) {
+        Map<String, Object> root = Toml.parse(o.customUserData());
+        Map<String, Object> k8s = table(table(root, "settings"), "kubernetes");
+        k8s.put("cluster-name", o.clusterName());
+        k8s.put("api-server", o.endpoint());
+        k8s.put("cluster-certificate", o.certificateAuthority());
+        k8s.put("cluster-dns-ip", o.dnsIp());
+        k8s.put("max-pods", (long) o.maxPods());
+        kubelet(k8s, o.kubelet());
+        Map<String, Object> labels = table(k8s, "node-labels");
+        o.labels().forEach(labels::put);
+        // Karpenter replaces node-taints wholesale: a taint the user wrote here would bypass the NodePool.
+        Map<String, Object> taints = new LinkedHashMap<>();
+        for (Taint t : o.taints()) {
+            @SuppressWarnings("unchecked")
+            List<Object> values = (List<Object>) taints.computeIfAbsent(t.key(), x -> new ArrayList<>());
+            values.add(t.value() + ":" + t.effect());
+        }
+        k8s.remove("node-taints");
+        if (!taints.isEmpty()) {
+            k8s.put("node-taints", taints);
+        }
+        return Toml.write(root);
+    }
+
+    private static void kubelet(Map<String, Object> k8s, NodeClass.Kubelet k) {
+        putMap(k8s, "kube-reserved", BootstrapOptions.kube(k.kubeReserved()));
+        putMap(k8s, "system-reserved", BootstrapOptions.kube(k.systemReserved()));
+        putMap(k8s, "eviction-hard", k.evictionHard());
+        putMap(k8s, "eviction-soft", k.evictionSoft());
+        putMap(k8s, "eviction-soft-grace-period", k.evictionSoftGracePeriod());
+        if (k.imageGCHighThresholdPercent() != null) {
+            k8s.put("image-gc-high-threshold-percent", String.valueOf(k.imageGCHighThresholdPercent()));
+        }
+        if (k.imageGCLowThresholdPercent() != null) {
+            k8s.put("image-gc-low-threshold-percent", String.valueOf(k.imageGCLowThresholdPercent()));
+        }
+        if (k.cpuCFSQuota() != null) {
+            k8s.put("cpu-cfs-quota-enforced", k.cpuCFSQuota());
+        }
+    }
+
+    private static void putMap(Map<String, Object> into, String key, Map<String, String> values) {
+        if (!values.isEmpty()) {
+            into.put(key, new LinkedHashMap<String, Object>(new TreeMap<>(values)));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> table(Map<String, Object> parent, String key) {
+        Object t = parent.computeIfAbsent(key, x -> new LinkedHashMap<String, Object>());
+        if (!(t instanceof Map)) {
+            throw new IllegalArgumentException("userData TOML: '" + key + "' must be a table");
+        }
+        return (Map<String, Object>) t;
+    }
+}

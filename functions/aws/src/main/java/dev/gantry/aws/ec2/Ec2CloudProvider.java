@@ -1,0 +1,161 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.aws.ec2.AmiResolver.Ami;
+import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.model.NodeClass;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.CreateFleetError;
+import software.amazon.awssdk.services.ec2.model.CreateFleetInstance;
+import software.amazon.awssdk.services.ec2.model.CreateFleetResponse;
+import software.amazon.awssdk.services.ec2.model.FleetLaunchTemplateOverrides;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * The {@link CloudProvider} over EC2: resolves the NodeClass (subnets, security groups, AMIs), ensures the launch
+ * templates, and launches one instance per claim with CreateFleet ({@code instant}), ClientToken = claim name.
+ * Gantry's instances carry {@code gantry.dev/*} tags only, never Karpenter's, so a Karpenter in the same account
+ * neither lists nor garbage-collects them.
+ */
+public final class Ec2CloudProvider implements CloudProvider {
+    private final Ec2Client ec2;
+    private final Ec2LauncherConfig config;
+    private final SubnetResolver subnets;
+    private final SecurityGroupResolver securityGroups;
+    private final AmiResolver amis;
+    private final LaunchTemplates launchTemplates;
+    private final Ec2Instances instances;
+
+    public Ec2CloudProvider(Ec2Client ec2, SsmClient ssm, Ec2LauncherConfig config) {
+        this.ec2 = ec2;
+        this.config = config;
+        this.subnets = new SubnetResolver(ec2, config.clock());
+        this.securityGroups = new SecurityGroupResolver(ec2, config.clock());
+        this.amis = new AmiResolver(ec2, ssm, config.kubernetesVersion(), config.clock());
+        this.launchTemplates = new LaunchTemplates(ec2, config.clusterName(), config.clock());
+        this.instances = new Ec2Instances(ec2, config.clusterName());
+    }
+
+    @Override
+    public LaunchResult launch(LaunchRequest request) {
+        NodeClass nodeClass = request.nodeClass();
+        Map<String, ZonalSubnet> zonal = subnets.byZone(nodeClass.subnetSelectorTerms());
+        List<String> groups = securityGroups.groupIds(nodeClass.securityGroupSelectorTerms());
+        Map<String, String> images = new TreeMap<>();
+        amis.resolve(nodeClass).forEach((arch, ami) -> images.put(arch, ami.id()));
+        FleetPlan plan = FleetPlan.of(request, zonal, images)
+                .orElseThrow(() -> new InsufficientCapacity("NoAvailableOffering", List.of()));
+        Map<String, String> tags = InstanceTags.forClaim(config.clusterName(), request);
+        List<String> names = new ArrayList<>();
+        for (FleetPlan.Group g : plan.groups()) {
+            names.add(launchTemplates.ensure(templateSpec(request, plan, g, groups)));
+        }
+        CreateFleetResponse response;
+        try {
+            response = ec2.createFleet(FleetRequests.build(plan, names, request.claimName(), tags));
+        } catch (SdkException e) {
+            if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
+                return instances.byClaim(request.claimName()).map(i -> new LaunchResult(i, List.of()))
+                        .orElseThrow(() -> Ec2Errors.toCloud("CreateFleet", e));
+            }
+            throw Ec2Errors.toCloud("CreateFleet", e);
+        }
+        return outcome(response, plan, tags);
+    }
+
+    private LaunchTemplateSpec templateSpec(LaunchRequest request, FleetPlan plan, FleetPlan.Group g, List<String> sgs) {
+        NodeClass nc = request.nodeClass();
+        String profile = nc.instanceProfile() != null ? nc.instanceProfile() : config.defaultInstanceProfile();
+        if (profile == null) {
+            throw new CloudException("NoInstanceProfile", "NodeClass " + nc.name()
+                    + " names no instanceProfile and the deployment has no node instance profile", false);
+        }
+        List<String> zones = g.overrides().stream().map(FleetPlan.Override::zone).distinct().toList();
+        BootstrapOptions bootstrap = new BootstrapOptions(config.clusterName(), config.endpoint(),
+                config.certificateAuthority(), config.serviceCidr(), config.clusterDnsIp(),
+                NodeLabels.forGroup(request, plan.capacityType(), g.types(), zones), request.taints(), g.maxPods(),
+                nc.kubelet(), nc.userData());
+        String family = nc.effectiveAmiFamily();
+        return new LaunchTemplateSpec(family, g.imageId(), profile, sgs, nc.metadataOptions(),
+                nc.blockDeviceMappings().isEmpty() ? BlockDevices.defaults(family) : nc.blockDeviceMappings(),
+                UserData.render(family, bootstrap), Boolean.TRUE.equals(nc.detailedMonitoring()),
+                nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request));
+    }
+
+    private LaunchResult outcome(CreateFleetResponse response, FleetPlan plan, Map<String, String> tags) {
+        List<OfferingKey> unavailable = new ArrayList<>();
+        String firstError = null;
+        for (CreateFleetError err : response.errors()) {
+            FleetLaunchTemplateOverrides o = err.launchTemplateAndOverrides() == null ? null
+                    : err.launchTemplateAndOverrides().overrides();
+            firstError = firstError == null ? err.errorCode() : firstError;
+            switch (Ec2Errors.classify(err.errorCode())) {
+                case OFFERING_UNAVAILABLE -> {
+                    if (o != null && o.instanceTypeAsString() != null && o.availabilityZone() != null) {
+                        OfferingKey key = new OfferingKey(o.instanceTypeAsString(), o.availabilityZone(), plan.capacityType());
+                        if (!unavailable.contains(key)) {
+                            unavailable.add(key);
+                        }
+                    }
+                }
+                case SUBNET_FULL -> {
+                    if (o != null && o.subnetId() != null) {
+                        subnets.markFull(o.subnetId());
+                    }
+                }
+                default -> { }
+            }
+        }
+        Optional<CreateFleetInstance> launched = response.instances().stream()
+                .filter(i -> !i.instanceIds().isEmpty()).findFirst();
+        if (launched.isEmpty()) {
+            if (!unavailable.isEmpty()) {
+                throw new InsufficientCapacity(firstError, unavailable);
+            }
+            String code = firstError == null ? "NoInstanceLaunched" : firstError;
+            boolean retryable = firstError == null || Ec2Errors.classify(code) == Ec2Errors.Kind.SUBNET_FULL
+                    || Ec2Errors.classify(code) == Ec2Errors.Kind.RETRYABLE;
+            throw new CloudException(code, "CreateFleet launched no instance", retryable);
+        }
+        CreateFleetInstance i = launched.get();
+        FleetLaunchTemplateOverrides o = i.launchTemplateAndOverrides().overrides();
+        // EC2 answers before the instance is describable (eventual consistency), so the instance is built from the
+        // fleet's answer; the sweep reads the full record later.
+        CloudInstance instance = new CloudInstance(i.instanceIds().getFirst(), i.instanceTypeAsString(),
+                o == null ? null : o.availabilityZone(), plan.capacityType(), "pending", config.clock().instant(),
+                null, tags);
+        return new LaunchResult(instance, unavailable);
+    }
+
+    @Override
+    public void terminate(List<String> instanceIds) {
+        instances.terminate(instanceIds);
+    }
+
+    @Override
+    public List<CloudInstance> listInstances() {
+        return instances.list();
+    }
+
+    @Override
+    public Optional<CloudInstance> describe(String instanceId) {
+        return instances.describe(instanceId);
+    }
+
+    /** The AMI each architecture resolves to for {@code nodeClass} (for drift checks and diagnostics). */
+    public Map<String, Ami> amis(NodeClass nodeClass) {
+        return amis.resolve(nodeClass);
+    }
+}

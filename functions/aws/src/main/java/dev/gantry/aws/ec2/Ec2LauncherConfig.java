@@ -1,0 +1,41 @@
+package dev.gantry.aws.ec2;
+
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * What the EC2 launcher knows about the cluster and deployment, from EKS DescribeCluster and the environment.
+ *
+ * @param clusterName            the EKS cluster name (also the value of the {@code gantry.dev/cluster} tag)
+ * @param kubernetesVersion      {@code 1.33}: picks the EKS-optimized AMI parameters
+ * @param endpoint               the API server URL
+ * @param certificateAuthority   the cluster CA as EKS returns it: base64 of the PEM
+ * @param serviceCidr            the service IPv4 CIDR; the cluster DNS is its {@code .10}
+ * @param defaultInstanceProfile the deployment's node instance profile, used when a NodeClass names only a role
+ * @param clock                  the only source of time (caches, marks)
+ */
+public record Ec2LauncherConfig(String clusterName, String kubernetesVersion, String endpoint,
+                                String certificateAuthority, String serviceCidr, String defaultInstanceProfile,
+                                Clock clock) {
+    public Ec2LauncherConfig {
+        Objects.requireNonNull(clusterName, "clusterName");
+        Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(certificateAuthority, "certificateAuthority");
+        Objects.requireNonNull(serviceCidr, "serviceCidr");
+        Objects.requireNonNull(clock, "clock");
+        if (!kubernetesVersion.matches("\\d+\\.\\d+")) {
+            throw new IllegalArgumentException("kubernetesVersion must be major.minor, got " + kubernetesVersion);
+        }
+    }
+
+    /** The cluster DNS address: the tenth address of the service CIDR, as EKS assigns kube-dns. */
+    public String clusterDnsIp() {
+        String base = serviceCidr.split("/", 2)[0];
+        String[] octets = base.split("\\.");
+        if (octets.length != 4) {
+            throw new IllegalArgumentException("only IPv4 service CIDRs are supported, got " + serviceCidr);
+        }
+        return octets[0] + "." + octets[1] + "." + octets[2] + "." + (Integer.parseInt(octets[3]) + 10);
+    }
+}

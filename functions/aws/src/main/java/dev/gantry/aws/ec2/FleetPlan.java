@@ -1,0 +1,97 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The launch decided before any launch call: the capacity type, and the instance types grouped into launch templates
+ * (one per AMI and max-pods value, as Karpenter's resolver groups them) with their overrides: each type × the chosen
+ * subnet of each zone where it has an available offering the claim allows. Pure: no I/O.
+ *
+ * @param capacityType {@code spot} when the claim allows spot and some spot offering is available (Karpenter
+ *                     prefers spot), else {@code on-demand}
+ */
+public record FleetPlan(String capacityType, List<Group> groups) {
+    /** The most instance types one CreateFleet call carries, as in Karpenter. */
+    public static final int MAX_INSTANCE_TYPES = 60;
+
+    /** One launch template's share of the fleet: its image, max pods and (type, subnet, zone) overrides in order. */
+    public record Group(String imageId, String arch, int maxPods, List<InstanceType> types, List<Override> overrides) {}
+
+    public record Override(String instanceType, String subnetId, String zone) {}
+
+    public FleetPlan {
+        groups = List.copyOf(groups);
+    }
+
+    /**
+     * Plans the launch of {@code request} into {@code subnets} (zone to subnet) with {@code amis} (architecture to
+     * image id); empty when no allowed offering is available in a zone that has a subnet.
+     */
+    public static Optional<FleetPlan> of(LaunchRequest request, Map<String, ZonalSubnet> subnets, Map<String, String> amis) {
+        ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
+        ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
+        List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES)
+                .filter(t -> amis.containsKey(arch(t))).toList();
+        for (String capacityType : List.of(WellKnownLabels.CAPACITY_SPOT, WellKnownLabels.CAPACITY_ON_DEMAND)) {
+            if (!capacityTypes.has(capacityType)) {
+                continue;
+            }
+            Map<String, Group> groups = new LinkedHashMap<>();
+            for (InstanceType type : options) {
+                List<Override> overrides = overrides(type, capacityType, zones, subnets);
+                if (overrides.isEmpty()) {
+                    continue;
+                }
+                int maxPods = request.nodeClass().kubelet().maxPods() != null
+                        ? request.nodeClass().kubelet().maxPods() : (int) Math.max(1, type.capacity().pods());
+                String image = amis.get(arch(type));
+                Group g = groups.computeIfAbsent(image + "/" + maxPods,
+                        k -> new Group(image, arch(type), maxPods, new ArrayList<>(), new ArrayList<>()));
+                g.types().add(type);
+                g.overrides().addAll(overrides);
+            }
+            if (!groups.isEmpty()) {
+                return Optional.of(new FleetPlan(capacityType, groups.values().stream()
+                        .map(g -> new Group(g.imageId(), g.arch(), g.maxPods(), List.copyOf(g.types()),
+                                List.copyOf(g.overrides()))).toList()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<Override> overrides(InstanceType type, String capacityType, ValueSet zones,
+                                            Map<String, ZonalSubnet> subnets) {
+        List<Override> out = new ArrayList<>();
+        for (ZonalSubnet subnet : subnets.values()) {
+            boolean offered = type.offerings().stream().anyMatch(o -> isUsable(o, capacityType, subnet.zone()))
+                    && zones.has(subnet.zone());
+            if (offered) {
+                out.add(new Override(type.name(), subnet.id(), subnet.zone()));
+            }
+        }
+        return out;
+    }
+
+    private static boolean isUsable(Offering o, String capacityType, String zone) {
+        return o.available() && o.capacityType().equals(capacityType) && o.zone().equals(zone);
+    }
+
+    static String arch(InstanceType type) {
+        return type.labels().getOrDefault(WellKnownLabels.ARCH, "amd64");
+    }
+
+    /** Every zone an override of this plan may launch into, sorted. */
+    public List<String> zones() {
+        return groups.stream().flatMap(g -> g.overrides().stream()).map(Override::zone).distinct().sorted().toList();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.core.cloud.CloudInstance;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.ec2.model.Instance;
+import software.amazon.awssdk.services.ec2.model.Tag;
+
+/** Turns EC2's view of an instance into the port's {@link CloudInstance}. */
+final class Instances {
+    private Instances() {}
+
+    static CloudInstance toCloud(Instance i) {
+        Map<String, String> tags = new TreeMap<>();
+        for (Tag t : i.tags()) {
+            tags.put(t.key(), t.value());
+        }
+        String capacityType = "spot".equals(i.instanceLifecycleAsString()) ? "spot" : "on-demand";
+        return new CloudInstance(i.instanceId(), i.instanceTypeAsString(),
+                i.placement() == null ? null : i.placement().availabilityZone(), capacityType,
+                i.state() == null ? null : i.state().nameAsString(), i.launchTime(), i.privateDnsName(), tags);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.core.model.NodeClass;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What goes into one launch template. Its {@link #name(String) name} is a hash of exactly these inputs written in a
+ * canonical order (sorted maps, never a record's toString, whose map order changes between JVMs), so every Lambda
+ * instance derives the same name for the same template and reuses it.
+ *
+ * @param userData plain text (encoded to base64 when sent)
+ * @param tags     tags for the instance, its volumes and network interfaces
+ */
+public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
+                                 NodeClass.MetadataOptions metadataOptions,
+                                 List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
+                                 boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
+    public LaunchTemplateSpec {
+        securityGroupIds = List.copyOf(securityGroupIds);
+        blockDeviceMappings = List.copyOf(blockDeviceMappings);
+        tags = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(tags));
+    }
+
+    /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
+    public String name(String cluster) {
+        StringBuilder canonical = new StringBuilder()
+                .append(amiFamily).append('\n').append(imageId).append('\n').append(instanceProfile).append('\n')
+                .append(securityGroupIds).append('\n').append(metadataOptions).append('\n')
+                .append(detailedMonitoring).append('\n').append(associatePublicIp).append('\n').append(tags).append('\n');
+        for (NodeClass.BlockDeviceMapping b : blockDeviceMappings) {
+            canonical.append(b).append('\n'); // records of scalars: their toString is stable
+        }
+        canonical.append(userData);
+        return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always available", e);
+        }
+    }
+}

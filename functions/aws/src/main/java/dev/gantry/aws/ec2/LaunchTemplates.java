@@ -1,0 +1,102 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.Quantity;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateBlockDeviceMappingRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateTagSpecificationRequest;
+import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
+import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.Tag;
+import software.amazon.awssdk.services.ec2.model.TagSpecification;
+
+/**
+ * Ensures a launch template exists for a {@link LaunchTemplateSpec}, creating it on first use. The name is the spec's
+ * hash, so "exists" is "a template of that name exists": a name known from the last hour is used without a call,
+ * otherwise CreateLaunchTemplate is sent and AlreadyExists (another Lambda, an earlier run) counts as success.
+ */
+public final class LaunchTemplates {
+    private final Ec2Client ec2;
+    private final String cluster;
+    private final TtlCache<String, Boolean> known;
+
+    public LaunchTemplates(Ec2Client ec2, String cluster, Clock clock) {
+        this.ec2 = ec2;
+        this.cluster = cluster;
+        this.known = new TtlCache<>(clock, Duration.ofHours(1));
+    }
+
+    /** The template's name, after making sure it exists. @throws dev.gantry.core.cloud.CloudException on failure */
+    public String ensure(LaunchTemplateSpec spec) {
+        String name = spec.name(cluster);
+        if (known.contains(name)) {
+            return name;
+        }
+        try {
+            ec2.createLaunchTemplate(r -> r.launchTemplateName(name).launchTemplateData(data(spec))
+                    .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.LAUNCH_TEMPLATE)
+                            .tags(tags(Map.of(CloudInstance.TAG_CLUSTER, cluster))).build()));
+        } catch (SdkException e) {
+            if (Ec2Errors.classify(e) != Ec2Errors.Kind.ALREADY_EXISTS) {
+                throw Ec2Errors.toCloud("CreateLaunchTemplate", e);
+            }
+        }
+        known.put(name, Boolean.TRUE);
+        return name;
+    }
+
+    static RequestLaunchTemplateData data(LaunchTemplateSpec spec) {
+        NodeClass.MetadataOptions m = spec.metadataOptions();
+        RequestLaunchTemplateData.Builder d = RequestLaunchTemplateData.builder()
+                .imageId(spec.imageId())
+                .iamInstanceProfile(p -> p.name(spec.instanceProfile()))
+                .metadataOptions(o -> o.httpEndpoint(m.httpEndpoint()).httpProtocolIpv6(m.httpProtocolIPv6())
+                        .httpPutResponseHopLimit(m.httpPutResponseHopLimit()).httpTokens(m.httpTokens()))
+                .blockDeviceMappings(blockDevices(spec.blockDeviceMappings()))
+                .userData(UserData.encode(spec.userData()))
+                .monitoring(mo -> mo.enabled(spec.detailedMonitoring()))
+                .tagSpecifications(tagSpec(ResourceType.INSTANCE, spec.tags()), tagSpec(ResourceType.VOLUME, spec.tags()),
+                        tagSpec(ResourceType.NETWORK_INTERFACE, spec.tags()));
+        if (spec.associatePublicIp() != null) {
+            // A public-IP choice needs an explicit primary interface, which then carries the security groups.
+            d.networkInterfaces(n -> n.deviceIndex(0).associatePublicIpAddress(spec.associatePublicIp())
+                    .groups(spec.securityGroupIds()));
+        } else {
+            d.securityGroupIds(spec.securityGroupIds());
+        }
+        return d.build();
+    }
+
+    private static List<LaunchTemplateBlockDeviceMappingRequest> blockDevices(List<NodeClass.BlockDeviceMapping> bdms) {
+        List<LaunchTemplateBlockDeviceMappingRequest> out = new ArrayList<>();
+        for (NodeClass.BlockDeviceMapping b : bdms) {
+            NodeClass.Ebs e = b.ebs();
+            out.add(LaunchTemplateBlockDeviceMappingRequest.builder().deviceName(b.deviceName()).ebs(x -> x
+                    .volumeSize(e.volumeSize() == null ? null : gib(e.volumeSize())).volumeType(e.volumeType())
+                    .iops(e.iops()).throughput(e.throughput()).encrypted(e.encrypted()).kmsKeyId(e.kmsKeyId())
+                    .deleteOnTermination(e.deleteOnTermination()).snapshotId(e.snapshotId())).build());
+        }
+        return out;
+    }
+
+    /** EBS sizes are whole GiB: rounded up, as Karpenter does. */
+    static int gib(Quantity size) {
+        return (int) Math.ceil(size.value().doubleValue() / (1L << 30));
+    }
+
+    private static LaunchTemplateTagSpecificationRequest tagSpec(ResourceType type, Map<String, String> tags) {
+        return LaunchTemplateTagSpecificationRequest.builder().resourceType(type).tags(tags(tags)).build();
+    }
+
+    static List<Tag> tags(Map<String, String> tags) {
+        return new java.util.TreeMap<>(tags).entrySet().stream()
+                .map(t -> Tag.builder().key(t.getKey()).value(t.getValue()).build()).toList();
+    }
+}

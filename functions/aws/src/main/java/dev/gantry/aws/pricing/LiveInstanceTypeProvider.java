@@ -1,0 +1,135 @@
+package dev.gantry.aws.pricing;
+
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.InstanceTypeProvider;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.pricing.PricingClient;
+
+/**
+ * The built-in catalogue's instance types with live offerings: the zones each type is really offered in
+ * (DescribeInstanceTypeOfferings), the latest spot price per zone (DescribeSpotPriceHistory) and the region's
+ * on-demand prices (Pricing GetProducts). Capacities and labels stay the catalogue's.
+ *
+ * <p>Freshness follows Karpenter: offerings are re-read after 5 minutes, prices after 12 hours. When a read fails the
+ * last good data stays in use; when none was ever read, that part falls back to the catalogue (its zones, its
+ * on-demand price, its modelled spot price). With live spot prices, a type/zone EC2 gives no spot price for has no
+ * spot offering. Offerings the catalogue marks unavailable stay unavailable. Thread-safe.
+ */
+public final class LiveInstanceTypeProvider implements InstanceTypeProvider {
+    static final Duration OFFERINGS_TTL = Duration.ofMinutes(5);
+    static final Duration PRICES_TTL = Duration.ofHours(12);
+    static final Duration RETRY_AFTER = Duration.ofMinutes(1);
+
+    private final Catalog base;
+    private final Feeds feeds;
+    private final Map<NodeClass, Cached> cache = new ConcurrentHashMap<>();
+
+    /** The three live reads, shared by every provider derived with {@link #withUnavailable(Set)}. */
+    private record Feeds(Refreshing<Map<String, Set<String>>> zones, Refreshing<Map<String, Double>> spot,
+                         Refreshing<Map<String, Double>> onDemand) {
+        long generation() {
+            return zones.generation() * 1_000_000L + spot.generation() * 1_000L + onDemand.generation();
+        }
+    }
+
+    private record Cached(long generation, List<InstanceType> types) {}
+
+    private LiveInstanceTypeProvider(Catalog base, Feeds feeds) {
+        this.base = base;
+        this.feeds = feeds;
+    }
+
+    /**
+     * @param pricing a Pricing client for the Price List endpoint region (us-east-1 for commercial regions)
+     * @param clock   decides when data is stale
+     */
+    public static LiveInstanceTypeProvider create(Catalog base, Ec2Client ec2, PricingClient pricing, Clock clock) {
+        Objects.requireNonNull(base, "base");
+        Feeds feeds = new Feeds(
+                new Refreshing<>("instance type offerings", () -> Ec2PriceFeeds.zoneOfferings(ec2), clock, OFFERINGS_TTL, RETRY_AFTER),
+                new Refreshing<>("spot prices", () -> Ec2PriceFeeds.spotPrices(ec2, clock), clock, PRICES_TTL, RETRY_AFTER),
+                new Refreshing<>("on-demand prices", () -> OnDemandPrices.fetch(pricing, base.region()), clock, PRICES_TTL,
+                        RETRY_AFTER));
+        return new LiveInstanceTypeProvider(base, feeds);
+    }
+
+    /** This provider over the catalogue with {@code keys} marked unavailable, sharing the live data. */
+    public LiveInstanceTypeProvider withUnavailable(Set<OfferingKey> keys) {
+        return new LiveInstanceTypeProvider(base.withUnavailable(keys), feeds);
+    }
+
+    @Override
+    public List<InstanceType> instanceTypes(NodeClass nodeClass) {
+        Optional<Map<String, Set<String>>> zones = feeds.zones().get();
+        Optional<Map<String, Double>> spot = feeds.spot().get();
+        Optional<Map<String, Double>> onDemand = feeds.onDemand().get();
+        long generation = feeds.generation();
+        Cached hit = cache.get(nodeClass);
+        if (hit != null && hit.generation() == generation) {
+            return hit.types();
+        }
+        List<InstanceType> out = new ArrayList<>();
+        for (InstanceType t : base.instanceTypes(nodeClass)) {
+            out.add(t.withOfferings(offerings(t, zones, spot, onDemand)));
+        }
+        List<InstanceType> types = List.copyOf(out);
+        cache.put(nodeClass, new Cached(generation, types));
+        return types;
+    }
+
+    private List<Offering> offerings(InstanceType t, Optional<Map<String, Set<String>>> liveZones,
+                                     Optional<Map<String, Double>> spot, Optional<Map<String, Double>> onDemand) {
+        Map<String, Offering> builtIn = new HashMap<>();
+        Map<String, String> zoneIds = new HashMap<>();
+        TreeSet<String> zones = new TreeSet<>();
+        for (Offering o : t.offerings()) {
+            builtIn.put(o.zone() + "/" + o.capacityType(), o);
+            zoneIds.put(o.zone(), o.zoneId());
+            zones.add(o.zone());
+        }
+        if (liveZones.isPresent()) {
+            zones = new TreeSet<>(liveZones.get().getOrDefault(t.name(), Set.of()));
+        }
+        Double od = onDemand.map(m -> m.get(t.name())).orElse(null);
+        if (od == null) {
+            od = t.offerings().stream().filter(o -> o.capacityType().equals(WellKnownLabels.CAPACITY_ON_DEMAND))
+                    .map(Offering::pricePerHour).findFirst().orElse(null);
+        }
+        if (od == null) {
+            return List.of(); // never priced: nothing can launch it, as in the catalogue
+        }
+        List<Offering> out = new ArrayList<>();
+        for (String zone : zones) {
+            out.add(offering(zone, zoneIds.get(zone), WellKnownLabels.CAPACITY_ON_DEMAND, od, builtIn));
+            Double sp = spot.isPresent() ? spot.get().get(t.name() + "/" + zone)
+                    : Optional.ofNullable(builtIn.get(zone + "/" + WellKnownLabels.CAPACITY_SPOT))
+                            .map(Offering::pricePerHour).orElse(null);
+            if (sp != null) {
+                out.add(offering(zone, zoneIds.get(zone), WellKnownLabels.CAPACITY_SPOT, sp, builtIn));
+            }
+        }
+        return out;
+    }
+
+    private static Offering offering(String zone, String zoneId, String capacityType, double price,
+                                     Map<String, Offering> builtIn) {
+        Offering known = builtIn.get(zone + "/" + capacityType);
+        return new Offering(zone, zoneId, capacityType, price, known == null || known.available());
+    }
+}

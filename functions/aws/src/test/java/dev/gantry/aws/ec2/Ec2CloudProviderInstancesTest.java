@@ -1,0 +1,90 @@
+package dev.gantry.aws.ec2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.aws.ec2.StubClients.MutableClock;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.testing.AwsStub;
+import dev.gantry.testing.Ec2Resources.Instance;
+import dev.gantry.testing.Ec2State;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Listing, describing and terminating: only this cluster's instances, idempotently. */
+class Ec2CloudProviderInstancesTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
+    private AwsStub stub;
+    private StubClients clients;
+    private Ec2CloudProvider provider;
+
+    @BeforeEach
+    void start() {
+        stub = AwsStub.start(Ec2State.withDefaults(), clock);
+        clients = StubClients.of(stub);
+        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+    }
+
+    @AfterEach
+    void stop() {
+        clients.close();
+        stub.close();
+    }
+
+    private static Instance foreign(String id, Map<String, String> tags) {
+        return new Instance(id, "m5.large", "us-east-1a", "subnet-0000000000000000a", "ami-1", "on-demand", "running",
+                Instant.parse("2025-05-01T00:00:00Z"), "10.0.9.9", tags);
+    }
+
+    @Test
+    void listsOnlyThisClusterInstancesThatAreNotTerminated() {
+        String launched = provider.launch(LaunchFixtures.request("general-ls001", List.of("spot"))).instance().instanceId();
+        String gone = provider.launch(LaunchFixtures.request("general-ls002", List.of("spot"))).instance().instanceId();
+        stub.ec2().setInstanceState(gone, "terminated");
+        stub.ec2().addInstance(foreign("i-0karpenter000001", Map.of("karpenter.sh/nodepool", "default",
+                "eks:eks-cluster-name", Ec2State.CLUSTER)));
+        stub.ec2().addInstance(foreign("i-0othercluster001", Map.of(CloudInstance.TAG_CLUSTER, "other-cluster")));
+
+        List<CloudInstance> listed = provider.listInstances();
+
+        assertThat(listed).singleElement().satisfies(i -> {
+            assertThat(i.instanceId()).isEqualTo(launched);
+            assertThat(i.capacityType()).isEqualTo("spot");
+            assertThat(i.state()).isEqualTo("running");
+            assertThat(i.zone()).isEqualTo("us-east-1a");
+            assertThat(i.privateDnsName()).endsWith(".ec2.internal");
+            assertThat(i.tags()).containsEntry(CloudInstance.TAG_NODECLAIM, "general-ls001");
+            assertThat(i.providerId()).isEqualTo("aws:///us-east-1a/" + launched);
+        });
+        assertThat(stub.lastRequest("DescribeInstances").filters())
+                .containsEntry("tag:gantry.dev/cluster", List.of(Ec2State.CLUSTER))
+                .containsEntry("instance-state-name", List.of("pending", "running", "stopping", "stopped", "shutting-down"));
+    }
+
+    @Test
+    void describesOneInstanceAndAnUnknownIdIsEmpty() {
+        String id = provider.launch(LaunchFixtures.request("general-ds001", List.of("on-demand"))).instance().instanceId();
+
+        assertThat(provider.describe(id)).hasValueSatisfying(i -> {
+            assertThat(i.instanceType()).isEqualTo("c5.large");
+            assertThat(i.capacityType()).isEqualTo("on-demand");
+            assertThat(i.launchTime()).isEqualTo(clock.instant());
+        });
+        assertThat(provider.describe("i-0doesnotexist0000")).isEmpty();
+    }
+
+    @Test
+    void terminateIgnoresUnknownIdsAndStillTerminatesTheRest() {
+        String id = provider.launch(LaunchFixtures.request("general-tm001", List.of("spot"))).instance().instanceId();
+
+        provider.terminate(List.of("i-0doesnotexist0000", id));
+        provider.terminate(List.of(id));
+        provider.terminate(List.of());
+
+        assertThat(stub.ec2().instance(id)).hasValueSatisfying(i -> assertThat(i.state()).isEqualTo("terminated"));
+        assertThat(provider.listInstances()).isEmpty();
+    }
+}

@@ -1,0 +1,131 @@
+package dev.gantry.aws.ec2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.Taint;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How the NodeClass's own user data is merged with Gantry's, per AMI family. */
+class UserDataMergeTest {
+    private static BootstrapOptions options(String custom, List<Taint> taints) {
+        return new BootstrapOptions("c1", "https://api.example", "Q0E=", "10.100.0.0/16", "10.100.0.10",
+                Map.of("karpenter.sh/nodepool", "p1", "team", "web"), taints, 17, NodeClass.Kubelet.DEFAULT, custom);
+    }
+
+    @Test
+    void bottlerocketKeepsUserSettingsMergesLabelsAndOverridesClusterAndTaints() {
+        String custom = """
+                # user settings
+                [settings.kubernetes]
+                cluster-name = "wrong"
+                'allowed-unsafe-sysctls' = ["net.core.somaxconn", "kernel.msg*"]
+
+                [settings.kubernetes.node-labels]
+                team = "overridden-by-pool"
+                extra = "kept"
+
+                [settings.kubernetes.node-taints]
+                dedicated = ["user:NoSchedule"]
+
+                [settings.host-containers.admin]
+                enabled = true
+                [settings.kernel.sysctl]
+                "net.ipv4.ip_forward" = "1"
+                """;
+        String toml = UserData.render("Bottlerocket", options(custom, List.of(
+                new Taint("dedicated", "gpu", Taint.Effect.NoSchedule), new Taint("dedicated", "ml", Taint.Effect.NoExecute))));
+
+        assertThat(toml).isEqualTo("""
+                [settings.kubernetes]
+                cluster-name = "c1"
+                allowed-unsafe-sysctls = ["net.core.somaxconn", "kernel.msg*"]
+                api-server = "https://api.example"
+                cluster-certificate = "Q0E="
+                cluster-dns-ip = "10.100.0.10"
+                max-pods = 17
+
+                [settings.kubernetes.node-labels]
+                team = "web"
+                extra = "kept"
+                "karpenter.sh/nodepool" = "p1"
+
+                [settings.kubernetes.node-taints]
+                dedicated = ["gpu:NoSchedule", "ml:NoExecute"]
+
+                [settings.host-containers.admin]
+                enabled = true
+
+                [settings.kernel.sysctl]
+                "net.ipv4.ip_forward" = "1"
+                """);
+    }
+
+    @Test
+    void bottlerocketUserDataThatIsNotTomlIsRejectedNotMisread() {
+        assertThatThrownBy(() -> UserData.render("Bottlerocket", options("[settings]\nx = {a = 1}\n", List.of())))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("InvalidUserData");
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains("line 2").contains("inline tables");
+                });
+    }
+
+    @Test
+    void al2023MimeUserDataKeepsEveryPartBeforeGantrysNodeConfig() {
+        String custom = """
+                MIME-Version: 1.0
+                Content-Type: multipart/mixed; boundary="BOUNDARY"
+
+                --BOUNDARY
+                Content-Type: application/node.eks.aws
+
+                apiVersion: node.eks.aws/v1alpha1
+                kind: NodeConfig
+                spec:
+                  instance:
+                    localStorage:
+                      strategy: RAID0
+                --BOUNDARY
+                Content-Type: text/x-shellscript; charset="us-ascii"
+
+                #!/bin/bash
+                echo hi
+                --BOUNDARY--
+                """;
+        MimeArchive out = MimeArchive.parse(UserData.render("AL2023", options(custom, List.of())));
+
+        assertThat(out.parts()).extracting(MimeArchive.Part::contentType).containsExactly(
+                "application/node.eks.aws", "text/x-shellscript; charset=\"us-ascii\"", "application/node.eks.aws");
+        assertThat(out.parts().get(0).content()).endsWith("      strategy: RAID0");
+        assertThat(out.parts().get(1).content()).isEqualTo("#!/bin/bash\necho hi");
+        assertThat(out.parts().get(2).content()).contains("name: c1").contains("maxPods: 17")
+                .contains("registerWithTaints: []").contains("--node-labels=\"karpenter.sh/nodepool=p1,team=web\"");
+    }
+
+    @Test
+    void al2023NodeConfigYamlUserDataBecomesANodeConfigPart() {
+        List<MimeArchive.Part> parts = NodeadmUserData.custom("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: {}\n");
+
+        assertThat(parts).singleElement().extracting(MimeArchive.Part::contentType).isEqualTo(MimeArchive.NODE_CONFIG);
+    }
+
+    @Test
+    void familiesWithoutARendererAreRefused() {
+        assertThatThrownBy(() -> UserData.render("Windows2022", options(null, List.of())))
+                .isInstanceOfSatisfying(CloudException.class, e -> assertThat(e.code()).isEqualTo("UnsupportedAmiFamily"));
+    }
+
+    @Test
+    void yamlScalarsThatLookLikeOtherTypesAreQuoted() {
+        assertThat(NodeadmUserData.scalar("true")).isEqualTo("'true'");
+        assertThat(NodeadmUserData.scalar("1.5")).isEqualTo("'1.5'");
+        assertThat(NodeadmUserData.scalar("172.20.0.10")).isEqualTo("172.20.0.10");
+        assertThat(NodeadmUserData.scalar("it's")).isEqualTo("'it''s'");
+        assertThat(NodeadmUserData.scalar("5%")).isEqualTo("5%");
+    }
+}
