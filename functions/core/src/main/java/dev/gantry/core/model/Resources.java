@@ -25,17 +25,50 @@ public record Resources(long cpuMillis, long memoryBytes, long ephemeralBytes, l
 
     public Resources {
         Objects.requireNonNull(extended, "extended");
-        extended = extended.isEmpty() ? Map.of() : Map.copyOf(withoutZeros(extended));
+        extended = extended.isEmpty() ? Map.of() : withoutZeros(extended);
     }
 
+    /** Sorted (so that anything printed or iterated is the same in every run) and without zero amounts. */
     private static Map<String, Long> withoutZeros(Map<String, Long> m) {
-        Map<String, Long> out = new TreeMap<>();
+        if (m instanceof SortedExtended s) {
+            return s; // already canonical: the common case when arithmetic produced it
+        }
+        TreeMap<String, Long> out = new TreeMap<>();
         m.forEach((k, v) -> {
             if (v != 0) {
                 out.put(k, v);
             }
         });
-        return out;
+        return out.isEmpty() ? Map.of() : new SortedExtended(out);
+    }
+
+    /** An unmodifiable sorted map of extended resources with no zero amounts. */
+    private static final class SortedExtended extends java.util.AbstractMap<String, Long> {
+        private final java.util.SortedMap<String, Long> m;
+
+        SortedExtended(TreeMap<String, Long> m) {
+            this.m = java.util.Collections.unmodifiableSortedMap(m);
+        }
+
+        @Override
+        public java.util.Set<Entry<String, Long>> entrySet() {
+            return m.entrySet();
+        }
+
+        @Override
+        public Long get(Object key) {
+            return m.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return m.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return m.size();
+        }
     }
 
     public static Resources of(long cpuMillis, long memoryBytes) {
@@ -95,6 +128,9 @@ public record Resources(long cpuMillis, long memoryBytes, long ephemeralBytes, l
 
     /** Component-wise maximum. */
     public Resources max(Resources o) {
+        if (o == this) {
+            return this;
+        }
         Map<String, Long> ext = extended;
         if (!o.extended.isEmpty()) {
             Map<String, Long> m = new TreeMap<>(extended);

@@ -173,7 +173,7 @@ final class Claim implements Slot {
         }
         Resources total = requests.plus(c.requests());
         if (maxRoom == null) {
-            maxRoom = roomOf(options);
+            maxRoom = options == pool.types ? pool.maxRoom() : roomOf(options);
         }
         if (!total.fitsIn(maxRoom)) {
             return Fit.fail(() -> whyNothingFits(c, requirements.intersect(podReqs), total, false));

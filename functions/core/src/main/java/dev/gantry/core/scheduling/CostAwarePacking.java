@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Gantry's placement. Constrained pods (topology spread, pod affinity, host ports, or counted by someone's selector)
@@ -40,11 +41,12 @@ final class CostAwarePacking {
             }
         }
         Map<GroupKey, List<PodConstraints>> groups = new LinkedHashMap<>();
+        Map<Signature, Optional<PoolContext>> poolFor = new java.util.HashMap<>();
         for (PodConstraints c : free) {
             if (packer.placeOnSlots(c) || packer.placeInClaims(c, packer.claims, true)) {
                 continue;
             }
-            PoolContext pool = firstPoolThatTakes(packer, c);
+            PoolContext pool = firstPoolThatTakes(packer, c, poolFor);
             if (pool == null) {
                 packer.place(c); // records the reason it fits nowhere
                 continue;
@@ -81,41 +83,32 @@ final class CostAwarePacking {
         return false;
     }
 
-    private static PoolContext firstPoolThatTakes(Packer packer, PodConstraints c) {
-        for (PoolContext pool : packer.pools) {
-            if (pool.nodeAllowed() && Claim.open(pool, -1).fit(c, Map.of()).ok()) {
-                return pool;
+    private static PoolContext firstPoolThatTakes(Packer packer, PodConstraints c, Map<Signature, Optional<PoolContext>> known) {
+        return known.computeIfAbsent(Signature.of(c), sig -> {
+            for (PoolContext pool : packer.pools) {
+                if (pool.nodeAllowed() && Claim.open(pool, -1).fit(c, Map.of()).ok()) {
+                    return Optional.of(pool);
+                }
             }
-        }
-        return null;
+            return Optional.empty();
+        }).orElse(null);
     }
 
     private static void packGroup(Packer packer, GroupKey group, List<PodConstraints> pods) {
         List<PodConstraints> sorted = new ArrayList<>(pods);
         sorted.sort(Comparator.comparing(c -> c.pod().key()));
-        Resources demand = Resources.ZERO;
-        for (PodConstraints c : sorted) {
-            demand = demand.plus(c.requests());
-        }
         Requirements reqs = group.pool().requirements.intersect(group.requirements());
-        List<InstanceType> compatible = new ArrayList<>();
-        for (InstanceType t : group.pool().types) {
-            if (reqs.compatible(t.requirements()) && t.cheapestOffering(reqs) != null) {
-                compatible.add(t);
-            }
-        }
-        InstanceType best = cheapestBinType(group.pool(), compatible, reqs, sorted, demand);
-        if (best == null) {
-            sorted.forEach(packer::place); // nothing holds every pod: Karpenter's loop sorts it out, with reasons
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = cheapestPlan(group.pool(), group.pool().typesFor(reqs), reqs, sorted);
+        if (plan == null) {
+            sorted.forEach(packer::place); // nothing holds some pod: Karpenter's loop sorts it out, with reasons
             return;
         }
-        Resources room = best.allocatable().minus(group.pool().daemonOverhead(best));
-        for (List<PodConstraints> bin : ShapePacking.pack(sorted, PodConstraints::requests, room)) {
+        for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
             Claim claim = null;
-            for (PodConstraints c : bin) {
+            for (PodConstraints c : bin.pods()) {
                 if (claim == null) {
                     int before = packer.claims.size();
-                    if (packer.openClaim(c, group.pool(), List.of(best)) == null) {
+                    if (packer.openClaim(c, group.pool(), List.of(bin.type())) == null) {
                         claim = packer.claims.get(before);
                         continue;
                     }
@@ -128,37 +121,58 @@ final class CostAwarePacking {
     }
 
     /**
-     * Among the types that are cheapest per unit of the group's demand shape, the one whose packing (every bin then
-     * right-sized) costs least. A dry run: nothing is placed.
+     * The cheapest of several packings, each priced with every bin right-sized: one bin type for all (tried for the
+     * few types that are cheapest per unit of the group's demand and hold every pod), and an adaptive one where each
+     * bin gets the most cost-efficient type that holds its anchor pod (so small pods reach small, cheap types).
      */
-    private static InstanceType cheapestBinType(PoolContext pool, List<InstanceType> compatible, Requirements reqs,
-                                                List<PodConstraints> pods, Resources demand) {
-        List<InstanceType> byEfficiency = new ArrayList<>();
-        Map<InstanceType, Double> price = new java.util.IdentityHashMap<>();
-        Map<InstanceType, Double> unitCost = new java.util.IdentityHashMap<>();
+    private static List<ShapePacking.Bin<PodConstraints, InstanceType>> cheapestPlan(PoolContext pool, List<InstanceType> compatible,
+                                                                                    Requirements reqs, List<PodConstraints> pods) {
+        Resources demand = Resources.ZERO;
         Resources largest = Resources.ZERO;
         for (PodConstraints c : pods) {
+            demand = demand.plus(c.requests());
             largest = largest.max(c.requests());
         }
+        Map<InstanceType, Double> price = new java.util.IdentityHashMap<>();
+        Map<InstanceType, Double> unitCost = new java.util.IdentityHashMap<>();
+        List<InstanceType> byEfficiency = new ArrayList<>();
         for (InstanceType t : compatible) {
             Offering o = t.cheapestOffering(reqs);
-            Resources room = t.allocatable().minus(pool.daemonOverhead(t));
-            double share = shareOf(room, demand);
-            if (o == null || share <= 0 || !largest.fitsIn(room)) {
-                continue; // a bin type must hold any pod of the group
+            double share = shareOf(pool.room(t), demand);
+            if (o == null || share <= 0) {
+                continue;
             }
             price.put(t, o.pricePerHour());
             unitCost.put(t, o.pricePerHour() / share);
             byEfficiency.add(t);
         }
         byEfficiency.sort(Comparator.comparingDouble((InstanceType t) -> unitCost.get(t)).thenComparing(InstanceType::name));
-        InstanceType best = null;
+        List<List<ShapePacking.Bin<PodConstraints, InstanceType>>> candidates = new ArrayList<>();
+        int singles = 0;
+        for (InstanceType t : byEfficiency) {
+            if (singles == CANDIDATE_TYPES) {
+                break;
+            }
+            if (largest.fitsIn(pool.room(t))) {
+                singles++;
+                candidates.add(ShapePacking.pack(pods, PodConstraints::requests, anchor -> t, pool::room));
+            }
+        }
+        candidates.add(ShapePacking.pack(pods, PodConstraints::requests, anchor -> {
+            for (InstanceType t : byEfficiency) {
+                if (anchor.fitsIn(pool.room(t))) {
+                    return t;
+                }
+            }
+            return null;
+        }, pool::room));
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> best = null;
         double bestCost = Double.MAX_VALUE;
-        for (InstanceType t : byEfficiency.subList(0, Math.min(CANDIDATE_TYPES, byEfficiency.size()))) {
-            double cost = dryRunCost(pool, t, byEfficiency, price, pods);
+        for (List<ShapePacking.Bin<PodConstraints, InstanceType>> plan : candidates) {
+            double cost = plan == null ? Double.MAX_VALUE : cost(pool, plan, byEfficiency, price);
             if (cost < bestCost) {
                 bestCost = cost;
-                best = t;
+                best = plan;
             }
         }
         return best;
@@ -173,22 +187,18 @@ final class CostAwarePacking {
         return share == Double.MAX_VALUE ? 0 : share;
     }
 
-    private static double dryRunCost(PoolContext pool, InstanceType bin, List<InstanceType> menu, Map<InstanceType, Double> price,
-                                     List<PodConstraints> pods) {
-        Resources room = bin.allocatable().minus(pool.daemonOverhead(bin));
-        List<List<PodConstraints>> bins = ShapePacking.pack(pods, PodConstraints::requests, room);
-        if (bins == null) {
-            return Double.MAX_VALUE;
-        }
+    /** A packing's price with each bin right-sized to the cheapest type that holds what it was given. */
+    private static double cost(PoolContext pool, List<ShapePacking.Bin<PodConstraints, InstanceType>> plan,
+                               List<InstanceType> menu, Map<InstanceType, Double> price) {
         double cost = 0;
-        for (List<PodConstraints> contents : bins) {
+        for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
             Resources used = Resources.ZERO;
-            for (PodConstraints c : contents) {
+            for (PodConstraints c : bin.pods()) {
                 used = used.plus(c.requests());
             }
-            double cheapest = price.get(bin);
+            double cheapest = price.get(bin.type());
             for (InstanceType t : menu) {
-                if (price.get(t) < cheapest && used.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
+                if (price.get(t) < cheapest && used.fitsIn(pool.room(t))) {
                     cheapest = price.get(t);
                 }
             }

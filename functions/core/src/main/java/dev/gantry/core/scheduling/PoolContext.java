@@ -29,6 +29,7 @@ final class PoolContext {
     private final Map<InstanceType, Resources> daemonOverhead = new IdentityHashMap<>();
     private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
     private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
+    private Resources maxRoom;
     private final Resources limits;
     private final Long nodeLimit;
     /** Usage of existing capacity plus the worst case of every claim opened this solve. */
@@ -87,6 +88,18 @@ final class PoolContext {
             }
         }
         return true;
+    }
+
+    /** Component-wise the most room any of the pool's types has: a cheap first test for a pod. */
+    Resources maxRoom() {
+        if (maxRoom == null) {
+            Resources r = Resources.ZERO;
+            for (InstanceType t : types) {
+                r = r.max(room(t));
+            }
+            maxRoom = r;
+        }
+        return maxRoom;
     }
 
     /** The pool's types compatible with {@code reqs} that have an allowed offering, cheapest first; cached per requirement set. */
