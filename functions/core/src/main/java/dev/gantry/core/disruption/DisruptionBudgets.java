@@ -1,0 +1,49 @@
+package dev.gantry.core.disruption;
+
+import dev.gantry.core.model.NodePool;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * How many more of a NodePool's nodes may be disrupted now for a reason, as Karpenter counts it: the minimum over the
+ * budgets that are active and apply to the reason (a budget with no reasons applies to all) of its allowance on the
+ * pool's node count, minus the nodes already disrupting or not Ready; never below zero. A budget whose schedule is
+ * outside its window does not limit; a schedule that cannot be parsed fails closed (allows nothing).
+ */
+public final class DisruptionBudgets {
+    private DisruptionBudgets() {
+    }
+
+    /**
+     * @param nodes      the pool's initialized nodes, not counting those whose instance is already being terminated
+     * @param disrupting of those, the nodes being deleted or not Ready
+     */
+    public static int allowed(NodePool pool, NodePool.Reason reason, int nodes, int disrupting, Instant now) {
+        long limit = Integer.MAX_VALUE;
+        for (NodePool.Budget b : pool.disruption().budgets()) {
+            if (!b.reasons().isEmpty() && !b.reasons().contains(reason)) {
+                continue;
+            }
+            limit = Math.min(limit, allowance(b, nodes, now));
+        }
+        return (int) Math.max(0, limit - disrupting);
+    }
+
+    private static long allowance(NodePool.Budget b, int nodes, Instant now) {
+        if (b.schedule().isPresent() || b.duration().isPresent()) {
+            try {
+                CronSchedule schedule = CronSchedule.parse(b.schedule().orElse("* * * * *"));
+                if (!schedule.isActive(now, b.duration().orElse(Duration.ZERO))) {
+                    return Integer.MAX_VALUE;
+                }
+            } catch (IllegalArgumentException bad) {
+                return 0;
+            }
+        }
+        try {
+            return b.allowedOf(nodes);
+        } catch (NumberFormatException bad) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.gantry.core.disruption;
+
+import dev.gantry.core.disruption.DisruptionCommand.Disrupt;
+import dev.gantry.core.disruption.DisruptionCommand.SetEmptySince;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Emptiness and expiry, the part of Karpenter's disruption Gantry does today.
+ * <ul>
+ *   <li><b>Expiry</b>: a claim older than its pool's {@code expireAfter} is disrupted with its pods replaced first.
+ *       Forceful, as in Karpenter v1: no budget applies, and do-not-disrupt pods only hold the drain until the
+ *       termination grace period.</li>
+ *   <li><b>Emptiness</b>: an initialized node with no reschedulable pods (non-daemon, non-mirror, not terminal) for
+ *       the pool's {@code consolidateAfter} is disrupted, oldest-empty first, within the pool's budget for reason
+ *       Empty. Karpenter removes empty nodes under every consolidation policy; {@code consolidateAfter: Never} turns it
+ *       off. A do-not-disrupt pod (or node annotation) keeps the node.</li>
+ * </ul>
+ * "Empty since" lives on the node as the label {@link #EMPTY_SINCE} (epoch seconds), so the sweep needs no extra
+ * reads; an empty value means "not empty".
+ */
+public final class DisruptionDecision {
+    public static final String EMPTY_SINCE = "gantry.dev/empty-since";
+
+    private DisruptionDecision() {
+    }
+
+    /** A claim with its node and the pods bound to it. */
+    public record Candidate(NodeClaim claim, Node node, List<Pod> pods) {
+        public Candidate {
+            pods = List.copyOf(pods);
+        }
+    }
+
+    public static List<DisruptionCommand> decide(Map<String, NodePool> pools, List<Candidate> candidates, Instant now) {
+        List<DisruptionCommand> out = new ArrayList<>();
+        for (NodePool pool : pools.values()) {
+            List<Candidate> mine = candidates.stream().filter(c -> c.claim().nodePool().equals(pool.name())).toList();
+            if (!mine.isEmpty()) {
+                decidePool(pool, mine, now, out);
+            }
+        }
+        return out;
+    }
+
+    private static void decidePool(NodePool pool, List<Candidate> mine, Instant now, List<DisruptionCommand> out) {
+        int nodes = 0;
+        int disrupting = 0;
+        List<Candidate> active = new ArrayList<>();
+        for (Candidate c : mine) {
+            NodeClaimState s = c.claim().state();
+            if (s == NodeClaimState.Terminating || s == NodeClaimState.Terminated || s.isBefore(NodeClaimState.Initialized)) {
+                continue;
+            }
+            nodes++;
+            if (s == NodeClaimState.Draining || !c.node().ready() || c.node().deleting()) {
+                disrupting++;
+            } else {
+                active.add(c);
+            }
+        }
+        Optional<Duration> expireAfter = pool.template().expireAfter();
+        List<Candidate> stillActive = new ArrayList<>();
+        for (Candidate c : active) {
+            if (expireAfter.isPresent() && c.claim().createdAt() != null && !now.isBefore(c.claim().createdAt().plus(expireAfter.get()))) {
+                out.add(new Disrupt(c.claim().name(), "expired", true));
+                disrupting++; // it is disrupting from now on, and counts against the other reasons' budgets
+            } else {
+                stillActive.add(c);
+            }
+        }
+        emptiness(pool, stillActive, nodes, disrupting, now, out);
+    }
+
+    private static void emptiness(NodePool pool, List<Candidate> active, int nodes, int disrupting, Instant now,
+                                  List<DisruptionCommand> out) {
+        Optional<Duration> after = pool.disruption().consolidateAfter();
+        List<Candidate> ready = new ArrayList<>();
+        for (Candidate c : active) {
+            Instant since = emptySince(c.node());
+            boolean empty = isEmpty(c);
+            if (!empty) {
+                if (since != null) {
+                    out.add(new SetEmptySince(c.node().name(), null));
+                }
+            } else if (since == null) {
+                out.add(new SetEmptySince(c.node().name(), now));
+            } else if (after.isPresent() && !now.isBefore(since.plus(after.get())) && !blocked(c)) {
+                ready.add(c);
+            }
+        }
+        if (after.isEmpty() || ready.isEmpty()) {
+            return;
+        }
+        ready.sort(Comparator.comparing((Candidate c) -> emptySince(c.node())).thenComparing(c -> c.claim().name()));
+        int allowed = DisruptionBudgets.allowed(pool, NodePool.Reason.Empty, nodes, disrupting, now);
+        for (int i = 0; i < Math.min(allowed, ready.size()); i++) {
+            out.add(new Disrupt(ready.get(i).claim().name(), "empty", false));
+        }
+    }
+
+    /** No pods that would need somewhere else to run. */
+    static boolean isEmpty(Candidate c) {
+        return c.pods().stream().noneMatch(p -> !p.status().isTerminal() && !p.isDaemon() && !p.isMirror());
+    }
+
+    private static boolean blocked(Candidate c) {
+        return "true".equals(c.node().annotations().get(dev.gantry.core.model.Pod.DO_NOT_DISRUPT))
+                || c.pods().stream().anyMatch(p -> !p.status().isTerminal() && p.doNotDisrupt());
+    }
+
+    /** The node's empty-since label, or null when absent, cleared or unreadable. */
+    public static Instant emptySince(Node n) {
+        String v = n.labels().get(EMPTY_SINCE);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.ofEpochSecond(Long.parseLong(v));
+        } catch (NumberFormatException bad) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.gantry.core.interruption;
+
+import dev.gantry.core.catalog.OfferingKey;
+import java.time.Instant;
+
+/** What {@link InterruptionDecision} asks the {@link InterruptionService} to do, in order. */
+public sealed interface InterruptionCommand {
+
+    /** Keep the provisioner off this offering until {@code until}. */
+    record MarkUnavailable(OfferingKey offering, Instant until) implements InterruptionCommand {
+    }
+
+    /** Tell the provisioner that the claim's pods need new capacity (so it launches while the old node drains). */
+    record HintReplacement(String claim, String reason) implements InterruptionCommand {
+    }
+
+    /**
+     * Begin the termination flow for the claim. {@code deadline} (nullable) caps the grace period: at the deadline the
+     * remaining pods are deleted and the instance terminated. With {@code waitForReplacement}, eviction waits until
+     * the pool's newer claims are initialized (bounded; see the termination flow).
+     */
+    record StartTermination(String claim, String reason, Instant deadline, boolean waitForReplacement)
+            implements InterruptionCommand {
+    }
+
+    /** A Kubernetes Event on the claim's node (Warning for interruptions, Normal for recommendations). */
+    record RecordEvent(String claim, String type, String reason, String message) implements InterruptionCommand {
+    }
+
+    /** Count one InterruptionEvents metric with dimension Kind. */
+    record EmitMetric(String kind) implements InterruptionCommand {
+    }
+
+    /** Nothing to do; {@code reason} is logged at debug level. */
+    record Ignore(String reason) implements InterruptionCommand {
+    }
+}

@@ -1,0 +1,107 @@
+package dev.gantry.core.interruption;
+
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.interruption.InterruptionCommand.EmitMetric;
+import dev.gantry.core.interruption.InterruptionCommand.HintReplacement;
+import dev.gantry.core.interruption.InterruptionCommand.Ignore;
+import dev.gantry.core.interruption.InterruptionCommand.MarkUnavailable;
+import dev.gantry.core.interruption.InterruptionCommand.RecordEvent;
+import dev.gantry.core.interruption.InterruptionCommand.StartTermination;
+import dev.gantry.core.interruption.InterruptionEvent.CapacityReservationInterruption;
+import dev.gantry.core.interruption.InterruptionEvent.RebalanceRecommendation;
+import dev.gantry.core.interruption.InterruptionEvent.ScheduledChange;
+import dev.gantry.core.interruption.InterruptionEvent.SpotInterruption;
+import dev.gantry.core.interruption.InterruptionEvent.StateChange;
+import dev.gantry.core.interruption.InterruptionEvent.Unsupported;
+import dev.gantry.core.lifecycle.NodeClaim;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Event → commands, by the table in issue #5. Pure: the claim (looked up by instance id) carries all the state needed,
+ * so a duplicate or late event for a claim whose deletion has begun changes nothing ({@link Ignore}).
+ */
+public final class InterruptionDecision {
+    /** EC2 reclaims a spot instance two minutes after the warning. */
+    public static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
+    /** How long an interrupted offering is kept from the provisioner (the wave-2 contract). */
+    public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
+    /** The NodePool annotation that opts into replacing nodes on a rebalance recommendation. */
+    public static final String REBALANCE_ANNOTATION = "gantry.dev/rebalance";
+
+    private InterruptionDecision() {
+    }
+
+    /**
+     * The commands for one event.
+     *
+     * @param claim           the NodeClaim for the event's instance, if Gantry owns it
+     * @param poolAnnotations the claim's NodePool annotations (empty if unknown)
+     * @param now             when the decision is taken (deadlines are counted from the event's own time)
+     */
+    public static List<InterruptionCommand> decide(InterruptionEvent event, Optional<NodeClaim> claim,
+                                                   Map<String, String> poolAnnotations, Instant now) {
+        if (event instanceof Unsupported u) {
+            return List.of(new Ignore("unsupported event: " + u.description()));
+        }
+        if (claim.isEmpty()) {
+            return List.of(new Ignore("instance " + event.instanceId() + " is not owned by Gantry"));
+        }
+        NodeClaim c = claim.get();
+        if (c.state().isDeleting()) {
+            return List.of(new Ignore("nodeclaim " + c.name() + " is already " + c.state()));
+        }
+        return switch (event) {
+            case SpotInterruption s -> reclaim(c, s, s.time().plus(SPOT_NOTICE), now);
+            case CapacityReservationInterruption r ->
+                    reclaim(c, r, r.terminationTime() != null ? r.terminationTime() : r.time().plus(SPOT_NOTICE), now);
+            case RebalanceRecommendation r -> rebalance(c, r, poolAnnotations);
+            case StateChange s -> stateChange(c, s, now);
+            case ScheduledChange h -> List.of(new EmitMetric(h.kind()),
+                    new RecordEvent(c.name(), "Warning", "ScheduledChange", "AWS Health scheduled change " + h.eventTypeCode()),
+                    new HintReplacement(c.name(), "replacement"),
+                    new StartTermination(c.name(), "scheduled-change", null, false));
+            case Unsupported u -> List.of(new Ignore(u.description()));
+        };
+    }
+
+    private static List<InterruptionCommand> reclaim(NodeClaim c, InterruptionEvent e, Instant deadline, Instant now) {
+        List<InterruptionCommand> out = new ArrayList<>();
+        out.add(new EmitMetric(e.kind()));
+        if (c.instanceType() != null && c.zone() != null && c.capacityType() != null) {
+            out.add(new MarkUnavailable(new OfferingKey(c.instanceType(), c.zone(), c.capacityType()), now.plus(UNAVAILABLE_FOR)));
+        }
+        out.add(new RecordEvent(c.name(), "Warning", e.kind(), "instance " + e.instanceId() + " is being reclaimed at " + deadline));
+        out.add(new HintReplacement(c.name(), "interruption"));
+        out.add(new StartTermination(c.name(), "interruption", deadline, false));
+        return out;
+    }
+
+    private static List<InterruptionCommand> rebalance(NodeClaim c, RebalanceRecommendation r, Map<String, String> annotations) {
+        List<InterruptionCommand> out = new ArrayList<>();
+        out.add(new EmitMetric(r.kind()));
+        out.add(new RecordEvent(c.name(), "Normal", "RebalanceRecommendation", "instance " + r.instanceId() + " is at elevated risk of interruption"));
+        if ("replace".equals(annotations.get(REBALANCE_ANNOTATION))) {
+            out.add(new HintReplacement(c.name(), "rebalance"));
+            out.add(new StartTermination(c.name(), "rebalance", null, true));
+        }
+        return out;
+    }
+
+    private static List<InterruptionCommand> stateChange(NodeClaim c, StateChange s, Instant now) {
+        if (!s.isGoing()) {
+            return List.of(new Ignore("instance " + s.instanceId() + " is " + s.state()));
+        }
+        // An instance that is already gone cannot be drained gracefully: the deadline is now, so the flow deletes the
+        // pods, skips the volume wait and cleans up at once.
+        Instant deadline = s.isGone() ? now : null;
+        return List.of(new EmitMetric(s.kind()),
+                new RecordEvent(c.name(), "Warning", "InstanceStateChange", "instance " + s.instanceId() + " is " + s.state()),
+                new HintReplacement(c.name(), "interruption"),
+                new StartTermination(c.name(), "instance-" + s.state(), deadline, false));
+    }
+}

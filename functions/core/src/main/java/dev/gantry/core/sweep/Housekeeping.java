@@ -1,0 +1,110 @@
+package dev.gantry.core.sweep;
+
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
+import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
+import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Liveness, garbage collection and missed deletions, from one snapshot of claims, instances and nodes.
+ * <ul>
+ *   <li>Liveness: a claim still Launching 5 minutes after it was created, or Launched but not registered 15 minutes
+ *       after launch, is finished and its instance terminated; its pods stay pending and are provisioned again.</li>
+ *   <li>Leaks: an instance carrying this cluster's tag, older than 30 s, that no live claim owns is terminated.
+ *       Instances without the tag are never touched, even if a caller hands them in.</li>
+ *   <li>Lost instances: a claim whose instance no longer exists is finished, and its Node deleted unless Ready (a Ready
+ *       node is left for a later sweep: the instance list may lag).</li>
+ *   <li>Deletions the webhook missed: a Node with a deletion timestamp and Gantry's finalizer whose claim is not yet
+ *       deleting starts the termination flow.</li>
+ * </ul>
+ */
+public final class Housekeeping {
+    public static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(5);
+    public static final Duration REGISTRATION_TIMEOUT = Duration.ofMinutes(15);
+    /** EC2's listing is eventually consistent: leave young instances (and claims) alone. */
+    public static final Duration MIN_AGE = Duration.ofSeconds(30);
+
+    private Housekeeping() {
+    }
+
+    public static List<HousekeepingCommand> decide(String cluster, List<NodeClaim> claims, List<CloudInstance> instances,
+                                                   List<Node> nodes, Instant now) {
+        List<HousekeepingCommand> out = new ArrayList<>();
+        Map<String, NodeClaim> byInstance = new HashMap<>();
+        Map<String, NodeClaim> byName = new HashMap<>();
+        for (NodeClaim c : claims) {
+            byName.put(c.name(), c);
+            if (c.instanceId() != null) {
+                byInstance.put(c.instanceId(), c);
+            }
+        }
+        Set<String> alive = new HashSet<>();
+        for (CloudInstance i : instances) {
+            if (!cluster.equals(i.tags().get(CloudInstance.TAG_CLUSTER)) || i.isGone()) {
+                continue;
+            }
+            alive.add(i.instanceId());
+            NodeClaim owner = byInstance.getOrDefault(i.instanceId(), byName.get(i.tags().get(CloudInstance.TAG_NODECLAIM)));
+            boolean owned = owner != null && owner.state() != NodeClaimState.Terminated;
+            if (!owned && i.launchTime() != null && !now.isBefore(i.launchTime().plus(MIN_AGE))) {
+                out.add(new TerminateLeaked(i.instanceId()));
+            }
+        }
+        Map<String, Node> nodeByInstance = new HashMap<>();
+        for (Node n : nodes) {
+            if (n.instanceId() != null) {
+                nodeByInstance.put(n.instanceId(), n);
+            }
+        }
+        for (NodeClaim c : claims) {
+            claim(c, alive, nodeByInstance.get(c.instanceId()), now, out);
+        }
+        for (Node n : nodes) {
+            if (n.deletionTimestamp() != null && n.finalizers().contains(Node.FINALIZER)) {
+                NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
+                if (c == null || !c.state().isDeleting()) {
+                    out.add(new StartDeletedNode(n.name()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void claim(NodeClaim c, Set<String> alive, Node node, Instant now, List<HousekeepingCommand> out) {
+        switch (c.state()) {
+            case Launching -> {
+                if (c.createdAt() != null && !now.isBefore(c.createdAt().plus(LAUNCH_TIMEOUT))) {
+                    out.add(new FinishClaim(c.name(), "launch-timeout", null, null));
+                }
+            }
+            case Launched -> {
+                if (!alive.contains(c.instanceId()) && old(c, now)) {
+                    out.add(new FinishClaim(c.name(), "instance-gone", null, node == null ? null : node.name()));
+                } else if (c.launchedAt() != null && !now.isBefore(c.launchedAt().plus(REGISTRATION_TIMEOUT)) && node == null) {
+                    out.add(new FinishClaim(c.name(), "registration-timeout", c.instanceId(), null));
+                }
+            }
+            case Registered, Initialized -> {
+                if (!alive.contains(c.instanceId()) && old(c, now) && (node == null || !node.ready())) {
+                    out.add(new FinishClaim(c.name(), "instance-gone", null, node == null ? null : node.name()));
+                }
+            }
+            default -> { } // deleting claims are the termination flow's
+        }
+    }
+
+    private static boolean old(NodeClaim c, Instant now) {
+        return c.launchedAt() == null || !now.isBefore(c.launchedAt().plus(MIN_AGE));
+    }
+}

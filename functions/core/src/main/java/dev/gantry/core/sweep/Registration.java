@@ -1,0 +1,93 @@
+package dev.gantry.core.sweep;
+
+import dev.gantry.core.cluster.NodePatch;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * (claim, node, now) → the lifecycle transition. Launched → Registered when the instance's Node appears (it gets
+ * Gantry's finalizer and any labels it lacks); Registered → Initialized once the node is Ready, the pool's startup
+ * taints are gone and the instance type's extended resources are advertised. Both can happen in one sweep.
+ */
+public final class Registration {
+    private Registration() {
+    }
+
+    /**
+     * @param patch   what to change on the node (null when nothing)
+     * @param updated the claim after the transition
+     */
+    public record Step(NodePatch patch, NodeClaim updated) {
+    }
+
+    public static Optional<Step> decide(NodeClaim claim, Node node, NodePool pool, InstanceFacts facts, Instant now) {
+        NodeClaimState s = claim.state();
+        if (s != NodeClaimState.Launched && s != NodeClaimState.Registered) {
+            return Optional.empty();
+        }
+        NodePatch patch = null;
+        NodeClaim next = claim;
+        if (s == NodeClaimState.Launched) {
+            Map<String, String> missing = missingLabels(claim, node, pool, facts);
+            boolean needsFinalizer = !node.finalizers().contains(Node.FINALIZER) && node.deletionTimestamp() == null;
+            if (!missing.isEmpty() || needsFinalizer) {
+                patch = new NodePatch(missing, null, null, null, needsFinalizer ? List.of(Node.FINALIZER) : null, null);
+            }
+            next = claim.registered(node.name(), now);
+        }
+        if (isInitialized(node, pool, facts)) {
+            next = next.initialized(now);
+        }
+        return next == claim ? Optional.empty() : Optional.of(new Step(patch, next));
+    }
+
+    /** The labels a Gantry node must carry, minus those it already has with that value. */
+    static Map<String, String> missingLabels(NodeClaim claim, Node node, NodePool pool, InstanceFacts facts) {
+        Map<String, String> want = new LinkedHashMap<>(facts.labels());
+        want.putAll(pool.template().labels());
+        put(want, WellKnownLabels.NODEPOOL, claim.nodePool());
+        put(want, WellKnownLabels.INSTANCE_TYPE, claim.instanceType());
+        put(want, WellKnownLabels.ZONE, claim.zone());
+        put(want, WellKnownLabels.CAPACITY_TYPE, claim.capacityType());
+        put(want, "gantry.dev/nodeclaim", claim.name());
+        Map<String, String> missing = new LinkedHashMap<>();
+        want.forEach((k, v) -> {
+            if (!v.equals(node.labels().get(k))) {
+                missing.put(k, v);
+            }
+        });
+        return missing;
+    }
+
+    static boolean isInitialized(Node node, NodePool pool, InstanceFacts facts) {
+        if (!node.ready()) {
+            return false;
+        }
+        for (Taint startup : pool.template().startupTaints()) {
+            if (node.taints().stream().anyMatch(t -> t.key().equals(startup.key()) && t.effect() == startup.effect())) {
+                return false;
+            }
+        }
+        for (var e : facts.extendedResources().entrySet()) {
+            if (e.getValue() > 0 && node.allocatable().get(e.getKey()) <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void put(Map<String, String> m, String k, String v) {
+        if (v != null) {
+            m.put(k, v);
+        }
+    }
+}

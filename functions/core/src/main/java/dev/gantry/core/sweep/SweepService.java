@@ -1,0 +1,227 @@
+package dev.gantry.core.sweep;
+
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cluster.ClusterException;
+import dev.gantry.core.cluster.ClusterReader;
+import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.cluster.NodePatch;
+import dev.gantry.core.disruption.DisruptionCommand;
+import dev.gantry.core.disruption.DisruptionDecision;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.lifecycle.ProvisioningHints;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
+import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
+import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
+import dev.gantry.core.termination.TerminationService;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The scheduled sweep: registration, liveness and garbage collection, missed deletions, the provisioning backstop,
+ * emptiness and expiry. Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one
+ * list of each kind, then per-object work for the few objects that need it).
+ */
+public final class SweepService {
+    /** The marker holding when the last provisioning hint went out (written by whoever sends one). */
+    public static final String LAST_HINT = "last-hint";
+    public static final Duration BACKSTOP_AFTER = Duration.ofMinutes(1);
+
+    private final String cluster;
+    private final ClusterReader reader;
+    private final ClusterWriter writer;
+    private final NodeClaimStore store;
+    private final CloudProvider cloud;
+    private final TerminationService termination;
+    private final ProvisioningHints hints;
+    private final Map<String, NodePool> pools;
+    private final InstanceFacts.Source facts;
+    private final Clock clock;
+
+    public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
+                        TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
+                        InstanceFacts.Source facts, Clock clock) {
+        this.cluster = cluster;
+        this.reader = reader;
+        this.writer = writer;
+        this.store = store;
+        this.cloud = cloud;
+        this.termination = termination;
+        this.hints = hints;
+        this.pools = Map.copyOf(pools);
+        this.facts = facts;
+        this.clock = clock;
+    }
+
+    public SweepReport sweep() {
+        Instant now = clock.instant();
+        List<Node> nodes = reader.nodes();
+        List<Pod> pods = reader.pods();
+        int[] reg = register(store.list(now), nodes, now);
+        List<NodeClaim> claims = store.list(now);
+        int[] hk = housekeep(claims, nodes, now);
+        boolean backstop = backstop(pods, now);
+        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now);
+        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1]);
+    }
+
+    /** For {@code cdk destroy}: terminates every instance carrying this cluster's tag and finishes every claim. */
+    public int finalSweep() {
+        Instant now = clock.instant();
+        List<String> ids = cloud.listInstances().stream()
+                .filter(i -> cluster.equals(i.tags().get(CloudInstance.TAG_CLUSTER))).map(CloudInstance::instanceId).toList();
+        if (!ids.isEmpty()) {
+            cloud.terminate(ids);
+        }
+        for (NodeClaim c : store.list(now)) {
+            finish(c.name(), "final-sweep", now);
+        }
+        return ids.size();
+    }
+
+    private int[] register(List<NodeClaim> claims, List<Node> nodes, Instant now) {
+        int registered = 0;
+        int initialized = 0;
+        for (NodeClaim c : claims) {
+            if (c.state() != NodeClaimState.Launched && c.state() != NodeClaimState.Registered) {
+                continue;
+            }
+            Optional<Node> node = nodes.stream().filter(n -> matches(c, n)).findFirst();
+            NodePool pool = pools.get(c.nodePool());
+            if (node.isEmpty() || pool == null) {
+                continue;
+            }
+            InstanceFacts f = c.instanceType() == null ? InstanceFacts.NONE : facts.of(c.instanceType()).orElse(InstanceFacts.NONE);
+            Optional<Registration.Step> step = Registration.decide(c, node.get(), pool, f, now);
+            if (step.isEmpty()) {
+                continue;
+            }
+            if (step.get().patch() != null) {
+                patch(node.get().name(), step.get().patch());
+            }
+            try {
+                store.update(step.get().updated());
+                registered += c.state() == NodeClaimState.Launched ? 1 : 0;
+                initialized += step.get().updated().state() == NodeClaimState.Initialized ? 1 : 0;
+            } catch (NodeClaimStore.Conflict lost) {
+                // changed under us (an interruption, say): the next sweep decides again
+            }
+        }
+        return new int[] {registered, initialized};
+    }
+
+    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now) {
+        List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, cloud.listInstances(), nodes, now);
+        List<String> leaked = new ArrayList<>();
+        int finished = 0;
+        int deleted = 0;
+        for (HousekeepingCommand c : commands) {
+            switch (c) {
+                case TerminateLeaked t -> leaked.add(t.instanceId());
+                case FinishClaim f -> {
+                    if (f.instanceId() != null) {
+                        cloud.terminate(List.of(f.instanceId()));
+                    }
+                    if (f.node() != null) {
+                        writer.deleteNode(f.node());
+                        patch(f.node(), NodePatch.removeFinalizer(Node.FINALIZER));
+                    }
+                    finish(f.claim(), f.reason(), now);
+                    finished++;
+                }
+                case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
+                        .ifPresent(termination::startForDeletedNode);
+            }
+            deleted += c instanceof StartDeletedNode ? 1 : 0;
+        }
+        if (!leaked.isEmpty()) {
+            cloud.terminate(leaked);
+        }
+        return new int[] {leaked.size(), finished, deleted};
+    }
+
+    private boolean backstop(List<Pod> pods, Instant now) {
+        Optional<Pod> pending = pods.stream().filter(Pod::isProvisionable).findFirst();
+        if (pending.isEmpty()) {
+            return false;
+        }
+        Optional<Instant> last = store.marker(LAST_HINT);
+        if (last.isPresent() && now.isBefore(last.get().plus(BACKSTOP_AFTER))) {
+            return false;
+        }
+        hints.send(ProvisioningHints.BACKSTOP, pending.get(), null, now);
+        store.setMarker(LAST_HINT, now);
+        return true;
+    }
+
+    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now) {
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        for (Pod p : pods) {
+            if (p.isBound()) {
+                byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<DisruptionDecision.Candidate> candidates = new ArrayList<>();
+        for (NodeClaim c : claims) {
+            nodes.stream().filter(n -> matches(c, n)).findFirst().ifPresent(n ->
+                    candidates.add(new DisruptionDecision.Candidate(c, n, byNode.getOrDefault(n.name(), List.of()))));
+        }
+        int marks = 0;
+        int disrupted = 0;
+        for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, now)) {
+            switch (c) {
+                case DisruptionCommand.SetEmptySince s -> {
+                    patch(s.node(), NodePatch.labels(Map.of(DisruptionDecision.EMPTY_SINCE,
+                            s.since() == null ? "" : Long.toString(s.since().getEpochSecond()))));
+                    marks++;
+                }
+                case DisruptionCommand.Disrupt d -> {
+                    if (d.replaceFirst()) {
+                        candidates.stream().filter(x -> x.claim().name().equals(d.claim())).findFirst().ifPresent(x ->
+                                hints.send(ProvisioningHints.REPLACEMENT, x.pods().stream().filter(p -> !p.isDaemon())
+                                        .findFirst().orElse(null), x.node().name(), now));
+                    }
+                    termination.start(d.claim(), d.reason(), null, false);
+                    disrupted++;
+                }
+            }
+        }
+        return new int[] {marks, disrupted};
+    }
+
+    private void finish(String name, String reason, Instant now) {
+        Optional<NodeClaim> c = store.get(name, now);
+        if (c.isPresent() && c.get().state() != NodeClaimState.Terminated) {
+            try {
+                store.update(c.get().draining(reason, now).terminated(now, TerminationService.RETENTION));
+            } catch (NodeClaimStore.Conflict lost) {
+                // the next sweep sees the new state and decides again
+            }
+        }
+    }
+
+    private static boolean matches(NodeClaim c, Node n) {
+        return (c.instanceId() != null && c.instanceId().equals(n.instanceId())) || n.name().equals(c.nodeName());
+    }
+
+    private void patch(String node, NodePatch p) {
+        try {
+            writer.patchNode(node, p);
+        } catch (ClusterException e) {
+            if (!e.notFound()) {
+                throw e;
+            }
+        }
+    }
+}

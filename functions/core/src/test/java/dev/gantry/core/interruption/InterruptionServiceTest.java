@@ -1,0 +1,130 @@
+package dev.gantry.core.interruption;
+
+import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.lifecycle.LifecycleFixtures;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.termination.LifecycleWorld;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class InterruptionServiceTest {
+    static final Instant T = LifecycleFixtures.T0;
+
+    static NodePool pool(Map<String, String> annotations) {
+        return poolWith("default", null, Optional.empty(), Optional.empty(), annotations);
+    }
+
+    static EventEnvelope spot(String id) {
+        return new EventEnvelope("s", "aws.ec2", "EC2 Spot Instance Interruption Warning", T, Map.of("instance-id", id), List.of(), List.of());
+    }
+
+    static List<EventEnvelope> allKinds(String id) {
+        return List.of(spot(id),
+                new EventEnvelope("r", "aws.ec2", "EC2 Instance Rebalance Recommendation", T, Map.of("instance-id", id), List.of(), List.of()),
+                new EventEnvelope("c", "aws.ec2", "EC2 Instance State-change Notification", T, Map.of("instance-id", id, "state", "stopping"), List.of(), List.of()),
+                new EventEnvelope("t", "aws.ec2", "EC2 Instance State-change Notification", T, Map.of("instance-id", id, "state", "terminated"), List.of(), List.of()),
+                new EventEnvelope("h", "aws.health", "AWS Health Event", T, Map.of("service", "EC2", "eventTypeCategory", "scheduledChange"), List.of(), List.of(id)),
+                new EventEnvelope("x", "aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning", T, Map.of("instance-id", id), List.of(), List.of()));
+    }
+
+    @Test
+    void spotWarningMarksHintsAndStartsDrainingAtOnce() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        List<InterruptionService.Outcome> out = w.interruption.handle(spot("i-a"));
+        assertThat(w.store.unavailableOfferings(T)).containsExactly(new OfferingKey("m5.large", "us-east-1a", "spot"));
+        assertThat(w.hints.sent).containsExactly("interruption default/web");
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(out.getFirst().slice().orElseThrow().evicted()).isEqualTo(1);
+        assertThat(w.cluster.pod("default/web")).isNull();
+        assertThat(out.getFirst().metricKinds()).containsExactly("SpotInterruption");
+        assertThat(w.cluster.events()).anyMatch(e -> e.contains("SpotInterruption"));
+    }
+
+    @Test
+    void theSpotDeadlineEndsTheDrainWithinTwoMinutes() {
+        LifecycleWorld w = new LifecycleWorld(poolWith("default", null, Optional.empty(), Optional.of(Duration.ofHours(24)), Map.of()));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(dev.gantry.core.model.Pod.DO_NOT_DISRUPT, "true")).build());
+        w.interruption.handle(spot("i-a"));
+        for (int i = 0; i < 40 && w.claim("a").state() != NodeClaimState.Terminated; i++) {
+            w.continueLast();
+        }
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(w.clock.instant()).isBeforeOrEqualTo(T.plus(Duration.ofMinutes(2)));
+    }
+
+    @Test
+    void replayingEveryEventThreeTimesChangesNothingAfterTheFirst() {
+        for (EventEnvelope e : allKinds("i-a")) {
+            LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+            w.addNode("a", "default");
+            w.cluster.putPod(pod("web", "node-a").toBuilder().annotations(Map.of(dev.gantry.core.model.Pod.DO_NOT_DISRUPT, "true")).build());
+            w.interruption.handle(e);
+            NodeClaim after = w.claim("a");
+            var hints = List.copyOf(w.hints.sent);
+            var sent = List.copyOf(w.queue.sent);
+            var events = w.cluster.events();
+            var unavailable = w.store.unavailableOfferings(T);
+            var node = w.cluster.node("node-a");
+            for (int i = 0; i < 2; i++) {
+                w.interruption.handle(e);
+            }
+            assertThat(w.claim("a")).as(e.detailType()).isEqualTo(after);
+            assertThat(w.hints.sent).as(e.detailType()).isEqualTo(hints);
+            assertThat(w.queue.sent).as(e.detailType()).isEqualTo(sent);
+            assertThat(w.cluster.events()).as(e.detailType()).isEqualTo(events);
+            assertThat(w.store.unavailableOfferings(T)).isEqualTo(unavailable);
+            assertThat(w.cluster.node("node-a")).isEqualTo(node);
+        }
+    }
+
+    @Test
+    void terminatedBeforeTheSpotWarningCleansUpOnceAndIgnoresTheWarning() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        w.interruption.handle(new EventEnvelope("t", "aws.ec2", "EC2 Instance State-change Notification", T,
+                Map.of("instance-id", "i-a", "state", "terminated"), List.of(), List.of()));
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(w.cluster.node("node-a")).isNull();
+        List<InterruptionService.Outcome> late = w.interruption.handle(spot("i-a"));
+        assertThat(late.getFirst().ignored()).singleElement().asString().contains("already Terminated");
+        assertThat(w.store.unavailableOfferings(T)).isEmpty();
+    }
+
+    @Test
+    void eventsForInstancesGantryDoesNotOwnAreIgnored() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
+        for (EventEnvelope e : allKinds("i-stranger")) {
+            assertThat(w.interruption.handle(e)).allSatisfy(o -> assertThat(o.ignored()).isNotEmpty());
+        }
+        assertThat(w.cloud.terminated).isEmpty();
+        assertThat(w.hints.sent).isEmpty();
+    }
+
+    @Test
+    void rebalanceWithReplaceWaitsForTheReplacementBeforeEvicting() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        w.store.create(NodeClaim.launching("b", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T));
+        w.interruption.handle(allKinds("i-a").get(1));
+        assertThat(w.hints.sent).containsExactly("rebalance default/web");
+        assertThat(w.cluster.pod("default/web")).isNotNull();
+        w.store.update(w.claim("b").launched("i-b", "m5.large", "us-east-1a", "spot", 0, T).registered("node-b", T).initialized(T));
+        w.continueLast();
+        assertThat(w.cluster.pod("default/web")).isNull();
+    }
+}
