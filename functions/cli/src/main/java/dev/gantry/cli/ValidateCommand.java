@@ -5,7 +5,9 @@ import dev.gantry.cli.validate.ValidationReport;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
+import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.config.validate.CatalogCheck;
+import dev.gantry.core.catalog.Catalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,8 +25,12 @@ import picocli.CommandLine.Spec;
         description = "Check NodePool, EC2NodeClass, NodeClass, Provisioner and AWSNodeTemplate YAML (and workload "
                 + "manifests) and show which instance types each NodePool allows.")
 public final class ValidateCommand implements Callable<Integer> {
-    @Parameters(arity = "1..*", paramLabel = "FILE|DIR", description = "YAML files, or directories of *.yaml/*.yml")
-    List<Path> paths;
+    @Parameters(arity = "0..*", paramLabel = "FILE|DIR", description = "YAML files, or directories of *.yaml/*.yml")
+    List<Path> paths = List.of();
+
+    @Option(names = "--catalogue", description = "Describe the built-in instance catalogue for the region: how many "
+            + "types it offers and which it leaves out (no vCPU, memory or architecture in the data).")
+    boolean catalogue;
 
     @Option(names = "--strict", description = "A nodeClassRef must name a NodeClass in the input.")
     boolean strict;
@@ -43,6 +49,15 @@ public final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (catalogue) {
+            describeCatalogue(out, err);
+            if (paths.isEmpty()) {
+                return 0;
+            }
+        } else if (paths.isEmpty()) {
+            err.println("gantry validate: give at least one FILE or DIR (or --catalogue)");
+            return 2;
+        }
         LoadResult result = ConfigLoader.load(paths, new LoadOptions(strict));
         List<CatalogCheck.PoolCheck> checks = List.of();
         if (result.ok() && !result.nodePools().isEmpty()) {
@@ -59,5 +74,13 @@ public final class ValidateCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return 0;
+    }
+
+    private void describeCatalogue(PrintWriter out, PrintWriter err) {
+        String r = region == null ? "us-east-1" : region;
+        Catalog c = BuiltInCatalog.load(r, BuiltInCatalog.defaultZones(r));
+        c.warnings().forEach(w -> err.println("warning: " + w));
+        out.println("catalogue " + r + ": " + c.specs().size() + " instance types, " + c.excludedCount()
+                + " excluded for lack of vCPU, memory or architecture data: " + String.join(", ", c.excludedNames()));
     }
 }

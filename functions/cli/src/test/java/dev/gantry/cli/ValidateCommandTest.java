@@ -32,7 +32,8 @@ class ValidateCommandTest {
                 "EC2NodeClass/default (converted from karpenter.k8s.aws/v1beta1 EC2NodeClass)",
                 "NodeClass/default (eks.amazonaws.com/v1)",
                 "Deployment/nginx (apps/v1): 3 pods");
-        assertThat(out.toString().lines()).hasSize(13);
+        assertThat(out.toString().lines().filter(l -> l.startsWith("NodePool/") || l.contains("NodeClass/"))).hasSize(12);
+        assertThat(out.toString()).contains("Scenario/quickstart (gantry simulate)");
         assertThat(err.toString().lines()).allMatch(l -> l.startsWith("warning: "));
     }
 
@@ -111,5 +112,19 @@ class ValidateCommandTest {
         assertThat(out.toString()).contains("--strict", "--region", "--zones");
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("validate");
+    }
+
+    @Test
+    void describesTheCatalogueWithItsExcludedTypes() {
+        int code = run("validate", "--catalogue");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).startsWith("catalogue us-east-1: 1382 instance types, 53 excluded for lack of vCPU, memory or architecture data: ")
+                .contains("mac1.metal", "c7g-flex.large");
+    }
+
+    @Test
+    void asksForAFileWhenGivenNothing() {
+        assertThat(run("validate")).isEqualTo(2);
+        assertThat(err.toString()).contains("give at least one FILE or DIR");
     }
 }

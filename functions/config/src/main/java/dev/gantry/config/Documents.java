@@ -47,12 +47,24 @@ final class Documents {
             return;
         }
         YamlObject top = YamlObject.of(root, "", report);
+        if (isScenario(top)) {
+            // A `gantry simulate` scenario sits beside the manifests in samples/; simulate itself checks its fields.
+            String name = top.string("name");
+            results.objects.add(new LoadedObject("Scenario", name == null ? "(unnamed)" : name, "gantry simulate", null,
+                    report.location(root), Map.of()));
+            return;
+        }
         Doc doc = envelope(top, report);
         if (doc != null) {
             dispatch(doc, results);
         }
         results.errors.addAll(report.errors());
         results.warnings.addAll(report.warnings());
+    }
+
+    /** A simulation scenario: no apiVersion or kind, but a duration and events. */
+    static boolean isScenario(YamlObject top) {
+        return !top.has("apiVersion") && !top.has("kind") && top.has("duration") && top.has("events");
     }
 
     private static Doc envelope(YamlObject top, Report report) {
