@@ -1,0 +1,48 @@
+package dev.gantry.kube;
+
+import static dev.gantry.kube.Selectors.nonNull;
+
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Taint;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeSpec;
+import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A fabric8 node as the core's {@link Node}. */
+final class NodeMapper {
+    private NodeMapper() {
+    }
+
+    static Node node(io.fabric8.kubernetes.api.model.Node n) {
+        ObjectMeta m = n.getMetadata();
+        NodeSpec spec = n.getSpec() == null ? new NodeSpec() : n.getSpec();
+        NodeStatus status = n.getStatus() == null ? new NodeStatus() : n.getStatus();
+        List<Taint> taints = taints(spec.getTaints());
+        boolean disrupted = taints.stream().anyMatch(t -> t.key().equals(Taint.DISRUPTED.key()));
+        return new Node(m.getName(), spec.getProviderID(), m.getLabels(), m.getAnnotations(), taints,
+                Resources.fromQuantities(PodMapper.quantities(status.getAllocatable())), ready(status),
+                Boolean.TRUE.equals(spec.getUnschedulable()), disrupted, PodMapper.instant(m.getCreationTimestamp()),
+                m.getFinalizers(), PodMapper.instant(m.getDeletionTimestamp()));
+    }
+
+    static List<Taint> taints(List<io.fabric8.kubernetes.api.model.Taint> ts) {
+        List<Taint> out = new ArrayList<>();
+        for (io.fabric8.kubernetes.api.model.Taint t : nonNull(ts)) {
+            out.add(new Taint(t.getKey(), t.getValue(), Taint.Effect.parse(t.getEffect())));
+        }
+        return out;
+    }
+
+    private static boolean ready(NodeStatus status) {
+        for (NodeCondition c : nonNull(status.getConditions())) {
+            if ("Ready".equals(c.getType())) {
+                return "True".equals(c.getStatus());
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.gantry.kube;
+
+import static dev.gantry.kube.Selectors.nonNull;
+
+import dev.gantry.core.model.Container;
+import dev.gantry.core.model.HostPort;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Quantity;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Toleration;
+import dev.gantry.core.model.TopologySpread;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A fabric8 pod (or pod template) as the core's {@link Pod}: effective requests by kube-scheduler's rule, node
+ * selector and affinity, tolerations, spreads, host ports, owner, priority and the status Gantry acts on.
+ */
+final class PodMapper {
+    static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+
+    private PodMapper() {
+    }
+
+    static Pod pod(io.fabric8.kubernetes.api.model.Pod p) {
+        ObjectMeta m = p.getMetadata();
+        Pod.Builder b = spec(m.getNamespace(), m.getName(), m, p.getSpec());
+        b.uid(m.getUid());
+        OwnerReference owner = controller(m.getOwnerReferences());
+        if (owner != null) {
+            b.owner(owner.getKind(), owner.getName());
+        } else if (nonNull(m.getAnnotations()).containsKey(MIRROR_ANNOTATION)) {
+            // A static pod's mirror: the kubelet owns it, whatever the API server's copy says.
+            b.owner("Node", p.getSpec() == null ? null : p.getSpec().getNodeName());
+        }
+        b.status(status(p.getStatus(), m, p.getSpec()));
+        return b.build();
+    }
+
+    /** A pod template (a DaemonSet's) as a pending pod owned by {@code ownerKind}/{@code ownerName}. */
+    static Pod template(String namespace, String name, ObjectMeta templateMeta, PodSpec spec, String ownerKind, String ownerName) {
+        ObjectMeta m = templateMeta == null ? new ObjectMeta() : templateMeta;
+        return spec(namespace, name, m, spec).owner(ownerKind, ownerName).build();
+    }
+
+    private static Pod.Builder spec(String namespace, String name, ObjectMeta m, PodSpec spec) {
+        Map<String, String> labels = nonNull(m.getLabels());
+        Pod.Builder b = Pod.builder(namespace, name).labels(labels).annotations(m.getAnnotations());
+        if (spec == null) {
+            return b;
+        }
+        List<Container> init = containers(spec.getInitContainers(), true);
+        List<Container> apps = containers(spec.getContainers(), false);
+        Map<String, io.fabric8.kubernetes.api.model.Quantity> overhead = spec.getOverhead();
+        b.requests(Container.podRequests(init, apps, overhead == null || overhead.isEmpty() ? null : Resources.fromQuantities(quantities(overhead))));
+        List<HostPort> ports = new ArrayList<>();
+        init.forEach(c -> ports.addAll(c.hostPorts()));
+        apps.forEach(c -> ports.addAll(c.hostPorts()));
+        b.hostPorts(ports);
+        b.nodeSelector(spec.getNodeSelector());
+        if (spec.getAffinity() != null) {
+            AffinityMapper.map(spec.getAffinity(), labels, b);
+        }
+        b.tolerations(tolerations(spec.getTolerations()));
+        b.topologySpread(spreads(spec.getTopologySpreadConstraints(), labels));
+        b.nodeName(spec.getNodeName());
+        b.priority(spec.getPriority() == null ? 0 : spec.getPriority());
+        b.priorityClassName(spec.getPriorityClassName());
+        return b;
+    }
+
+    private static List<Container> containers(List<io.fabric8.kubernetes.api.model.Container> cs, boolean init) {
+        List<Container> out = new ArrayList<>();
+        for (io.fabric8.kubernetes.api.model.Container c : nonNull(cs)) {
+            ResourceRequirements r = c.getResources();
+            Map<String, Quantity> requests = r == null ? Map.of() : quantities(r.getRequests());
+            Map<String, Quantity> limits = r == null ? Map.of() : quantities(r.getLimits());
+            List<HostPort> ports = new ArrayList<>();
+            for (ContainerPort p : nonNull(c.getPorts())) {
+                if (p.getHostPort() != null && p.getHostPort() > 0) {
+                    ports.add(new HostPort(p.getHostPort(), p.getProtocol(), p.getHostIP()));
+                }
+            }
+            out.add(new Container(c.getName(), requests, limits, init && "Always".equals(c.getRestartPolicy()), ports));
+        }
+        return out;
+    }
+
+    static Map<String, Quantity> quantities(Map<String, io.fabric8.kubernetes.api.model.Quantity> m) {
+        Map<String, Quantity> out = new HashMap<>();
+        nonNull(m).forEach((k, v) -> out.put(k, Quantity.parse(v.toString())));
+        return out;
+    }
+
+    private static List<Toleration> tolerations(List<io.fabric8.kubernetes.api.model.Toleration> ts) {
+        List<Toleration> out = new ArrayList<>();
+        for (io.fabric8.kubernetes.api.model.Toleration t : nonNull(ts)) {
+            Toleration.Operator op = "Exists".equals(t.getOperator()) ? Toleration.Operator.Exists : Toleration.Operator.Equal;
+            Taint.Effect effect = t.getEffect() == null || t.getEffect().isEmpty() ? null : Taint.Effect.parse(t.getEffect());
+            out.add(new Toleration(t.getKey(), op, t.getValue(), effect));
+        }
+        return out;
+    }
+
+    private static List<TopologySpread> spreads(List<TopologySpreadConstraint> cs, Map<String, String> podLabels) {
+        List<TopologySpread> out = new ArrayList<>();
+        for (TopologySpreadConstraint c : nonNull(cs)) {
+            out.add(new TopologySpread(c.getMaxSkew() == null ? 1 : c.getMaxSkew(), c.getTopologyKey(),
+                    !"ScheduleAnyway".equals(c.getWhenUnsatisfiable()),
+                    Selectors.withPodKeys(Selectors.label(c.getLabelSelector()), podLabels, c.getMatchLabelKeys(), null),
+                    c.getMinDomains(), c.getMatchLabelKeys(), !"Ignore".equals(c.getNodeAffinityPolicy()),
+                    "Honor".equals(c.getNodeTaintsPolicy())));
+        }
+        return out;
+    }
+
+    private static Pod.Status status(PodStatus s, ObjectMeta m, PodSpec spec) {
+        boolean unschedulable = false;
+        String phase = null;
+        if (s != null) {
+            phase = s.getPhase();
+            for (PodCondition c : nonNull(s.getConditions())) {
+                if ("PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason())) {
+                    unschedulable = true;
+                }
+            }
+        }
+        Long grace = spec == null ? null : spec.getTerminationGracePeriodSeconds();
+        return new Pod.Status(phase, unschedulable, instant(m.getCreationTimestamp()), instant(m.getDeletionTimestamp()), grace);
+    }
+
+    /**
+     * The controller among the owner references, else the first owner: Karpenter reads any DaemonSet or Node owner as
+     * "daemon" or "static", controller or not.
+     */
+    static OwnerReference controller(List<OwnerReference> refs) {
+        for (OwnerReference r : nonNull(refs)) {
+            if (Boolean.TRUE.equals(r.getController())) {
+                return r;
+            }
+        }
+        return refs == null || refs.isEmpty() ? null : refs.get(0);
+    }
+
+    static Instant instant(String timestamp) {
+        return timestamp == null || timestamp.isEmpty() ? null : Instant.parse(timestamp);
+    }
+}
