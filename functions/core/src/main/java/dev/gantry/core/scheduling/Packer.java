@@ -47,7 +47,7 @@ final class Packer {
             }
             Map<String, String> labels = new HashMap<>(n.node().labels());
             labels.putIfAbsent(WellKnownLabels.HOSTNAME, n.node().name());
-            slots.add(new NodeSlot(n.node().name(), false, labels, n.node().effectiveTaints(),
+            slots.add(new NodeSlot(n.node().name(), false, labels, schedulingTaints(n.node()),
                     n.node().allocatable().minus(used), n.pods()));
         }
         for (SchedulingInput.InFlightClaim f : input.inFlight()) {
@@ -59,6 +59,28 @@ final class Packer {
         }
         Map<String, Set<String>> memo = new HashMap<>();
         this.topology = new Topology(k -> memo.computeIfAbsent(k, this::universe), input.namespaceLabels());
+    }
+
+    /** Taints a kubelet or cloud controller sets while a node starts; they go away on their own. */
+    static final java.util.Set<String> EPHEMERAL_TAINTS = java.util.Set.of("node.kubernetes.io/not-ready",
+            "node.kubernetes.io/unreachable", "node.kubernetes.io/network-unavailable",
+            "node.cloudprovider.kubernetes.io/uninitialized");
+
+    /**
+     * The taints that keep pods off a node for planning purposes. A node that is not Ready yet is still starting: as
+     * Karpenter does, its ephemeral taints and its NodePool's startup taints are ignored, or every node in the middle
+     * of registering would look useless and more capacity would be launched for the same pods.
+     */
+    private List<dev.gantry.core.model.Taint> schedulingTaints(dev.gantry.core.model.Node node) {
+        List<dev.gantry.core.model.Taint> taints = node.effectiveTaints();
+        if (node.ready()) {
+            return taints;
+        }
+        String poolName = node.labels().get(WellKnownLabels.NODEPOOL);
+        List<dev.gantry.core.model.Taint> startup = pools.stream().filter(p -> p.name().equals(poolName)).findFirst()
+                .map(p -> p.pool.template().startupTaints()).orElse(List.of());
+        return taints.stream().filter(t -> !EPHEMERAL_TAINTS.contains(t.key())
+                && startup.stream().noneMatch(st -> st.key().equals(t.key()) && st.effect() == t.effect())).toList();
     }
 
     /** Every value a topology key can take: from NodePools and their instance types, and from node labels. */

@@ -1,5 +1,7 @@
 package dev.gantry.core.scheduling;
 
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Node;
 import static dev.gantry.core.scheduling.Fixtures.*;
 import static dev.gantry.core.scheduling.Outcomes.*;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,5 +67,32 @@ class SchedulingRegressionTest {
                 .pool(pool("default").minValues(WellKnownLabels.INSTANCE_TYPE, 3, "c5.large", "m5.xlarge", "m5.2xlarge")).solve(s);
         assertThat(reasonFor(r, "p")).isEqualTo("NodePool default requires minValues 3 for node.kubernetes.io/instance-type; "
                 + "the instance types that fit offer only 2");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aNodeThatIsStillRegisteringCountsAsCapacityDespiteItsNotReadyAndStartupTaints(Strategy s) {
+        // A registering node carries node.kubernetes.io/not-ready and the pool's startup taints; treating them as hard
+        // made the provisioner launch a second node for the same pods (seen in the simulator), removed as empty later.
+        Node starting = new Node("n1", "aws:///test-zone-1a/i-n1", Map.of(WellKnownLabels.ZONE, ZONES.get(0),
+                WellKnownLabels.HOSTNAME, "n1", WellKnownLabels.ARCH, "amd64", WellKnownLabels.NODEPOOL, "default"), Map.of(),
+                List.of(new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule),
+                        new Taint("example.com/agent-not-ready", "", Taint.Effect.NoSchedule)),
+                new Resources(4000, 16 * GI, 100 * GI, 110, Map.of()), false, false, false, java.time.Instant.EPOCH);
+        var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(starting))
+                .pool(pool("default").startupTaint("example.com/agent-not-ready", Taint.Effect.NoSchedule)).solve(s);
+        assertThat(r.newClaims()).isEmpty();
+        assertThat(nodeOf(r, "web")).isEqualTo("n1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aReadyNodeKeepsItsTaintsForPodsThatDoNotTolerateThem(Strategy s) {
+        Node ready = node("n1", ZONES.get(0), 4, 16, Map.of(WellKnownLabels.NODEPOOL, "default"),
+                List.of(new Taint("example.com/agent-not-ready", "", Taint.Effect.NoSchedule)));
+        var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(ready))
+                .pool(pool("default").startupTaint("example.com/agent-not-ready", Taint.Effect.NoSchedule)).solve(s);
+        assertThat(nodeOf(r, "web")).isNull();
+        assertThat(r.newClaims()).hasSize(1);
     }
 }
