@@ -1,0 +1,121 @@
+package dev.gantry.core.provisioning;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.scheduling.SchedulingResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The three writes of one claim, in order: record it Launching, launch it, record it Launched. A lost conditional
+ * write is resolved by reading the stored claim, never by writing over it.
+ */
+final class ClaimLauncher {
+    /** Alternative names tried when a plan's name belongs to a closed claim (names are never reused). */
+    private static final int NAME_ATTEMPTS = 5;
+
+    private final NodeClaimStore store;
+    private final CloudProvider cloud;
+    private final Clock clock;
+
+    ClaimLauncher(NodeClaimStore store, CloudProvider cloud, Clock clock) {
+        this.store = store;
+        this.cloud = cloud;
+        this.clock = clock;
+    }
+
+    /** What happened to one claim: launched, out of capacity, or failed for good with a provider code. */
+    record Result(NodeClaim claim, ProvisioningOutcome.LaunchedClaim launched, boolean outOfCapacity, String code) {
+        static Result failed(NodeClaim claim, String code) {
+            return new Result(claim, null, false, code);
+        }
+    }
+
+    /**
+     * Stores the plan as a Launching claim under its name or, when a closed claim holds that name, the next free
+     * {@code <name>-<n>}. A stored claim that is still in flight under the name is returned as it is: an earlier
+     * delivery of the same batch recorded it. Deterministic for a given store, so retries choose the same name.
+     */
+    NodeClaim record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now) {
+        NodeClaim stored = null;
+        for (int attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
+            String name = attempt == 1 ? plan.name() : plan.name() + "-" + attempt;
+            try {
+                return store.create(NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
+                        plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
+                        plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
+                        plan.offering().capacityType(), plan.pricePerHour(), now));
+            } catch (NodeClaimStore.Conflict taken) {
+                Optional<NodeClaim> current = store.get(name, now);
+                if (current.isPresent() && current.get().state().isInFlight()) {
+                    return current.get();
+                }
+                stored = current.orElse(stored);
+            }
+        }
+        return stored != null ? stored : store.get(plan.name(), now).orElseThrow();
+    }
+
+    /**
+     * Launches a Launching claim and records the instance. Insufficient capacity marks the offerings and closes the
+     * claim; any other non-retryable cloud error closes it too; a retryable one propagates with the claim left
+     * Launching, to be resumed.
+     */
+    Result launch(NodeClaim claim, LaunchRequest request, Instant now) {
+        LaunchResult result;
+        try {
+            result = cloud.launch(request);
+        } catch (InsufficientCapacity ice) {
+            ice.offerings().forEach(o -> store.markUnavailable(o, now.plus(Provisioner.UNAVAILABLE_FOR)));
+            close(claim, "launch-failed", now);
+            return new Result(claim, null, true, ice.code());
+        } catch (CloudException e) {
+            if (e.retryable()) {
+                throw e;
+            }
+            close(claim, "launch-failed", now);
+            return Result.failed(claim, e.code());
+        }
+        result.unavailable().forEach(o -> store.markUnavailable(o, now.plus(Provisioner.UNAVAILABLE_FOR)));
+        CloudInstance i = result.instance();
+        double price = price(request.options(), i).orElse(claim.pricePerHour());
+        NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant());
+        try {
+            store.update(launched);
+        } catch (NodeClaimStore.Conflict c) {
+            NodeClaim current = store.get(claim.name(), now).orElseThrow(() -> c);
+            if (!i.instanceId().equals(current.instanceId())) {
+                throw c; // someone else changed it in between: let the batch retry and re-read
+            }
+        }
+        return new Result(claim, new ProvisioningOutcome.LaunchedClaim(claim.name(), claim.nodePool(), i.instanceId(),
+                i.instanceType(), i.zone(), i.capacityType(), price), false, null);
+    }
+
+    /** Closes a claim that never got an instance: Terminated with {@code reason}, kept for the retention period. */
+    void close(NodeClaim claim, String reason, Instant now) {
+        try {
+            store.update(claim.draining(reason, now).terminated(now, Provisioner.RETENTION));
+        } catch (NodeClaimStore.Conflict ignored) {
+            // Moved on meanwhile (closed or launched by another run): the stored value wins.
+        }
+    }
+
+    private static Optional<Double> price(List<InstanceType> options, CloudInstance i) {
+        return options.stream().filter(t -> t.name().equals(i.instanceType())).findFirst()
+                .flatMap(t -> t.offerings().stream()
+                        .filter(o -> o.zone().equals(i.zone()) && o.capacityType().equals(i.capacityType())).findFirst())
+                .map(Offering::pricePerHour);
+    }
+}

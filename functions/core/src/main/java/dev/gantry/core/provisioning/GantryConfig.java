@@ -1,0 +1,32 @@
+package dev.gantry.core.provisioning;
+
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the user configured: NodePools and NodeClasses (Karpenter YAML, loaded by the config module), and where they
+ * apply. A value read once per Lambda instance.
+ *
+ * @param zones the zones Gantry may launch in (the catalogue's zones); empty means the region's defaults
+ */
+public record GantryConfig(List<NodePool> nodePools, List<NodeClass> nodeClasses, String region, List<String> zones) {
+    public GantryConfig {
+        nodePools = List.copyOf(nodePools);
+        nodeClasses = List.copyOf(nodeClasses);
+        Objects.requireNonNull(region, "region");
+        zones = List.copyOf(zones == null ? List.of() : zones);
+    }
+
+    /** The NodeClass a pool's {@code nodeClassRef} names, if configured. */
+    public Optional<NodeClass> nodeClassOf(NodePool pool) {
+        String name = pool.template().nodeClassRef().name();
+        return nodeClasses.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    public Optional<NodePool> nodePool(String name) {
+        return nodePools.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,52 @@
+package dev.gantry.core.provisioning;
+
+import dev.gantry.core.cluster.ClusterReader;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.sweep.SweepService;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Handles one batch from the provisioning queue. The hints only say that something happened; what to do is decided on
+ * a fresh read: deleted nodes that still carry Gantry's finalizer are handed to the termination flow, the time is
+ * recorded (so the sweep's backstop stays quiet while hints flow), and one provisioning run covers the whole batch.
+ */
+public final class HintBatchService {
+    private final Provisioner provisioner;
+    private final ClusterReader reader;
+    private final NodeClaimStore store;
+    private final Consumer<Node> deletedNodes;
+    private final Clock clock;
+
+    /** @param deletedNodes starts termination for a node someone deleted (the lifecycle's termination service) */
+    public HintBatchService(Provisioner provisioner, ClusterReader reader, NodeClaimStore store, Consumer<Node> deletedNodes,
+                            Clock clock) {
+        this.provisioner = Objects.requireNonNull(provisioner, "provisioner");
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.store = Objects.requireNonNull(store, "store");
+        this.deletedNodes = Objects.requireNonNull(deletedNodes, "deletedNodes");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Errors propagate (retryable by the ports' contracts): the caller reports the batch failed so it is redelivered. */
+    public ProvisioningOutcome handle(List<ProvisioningHint> hints) {
+        Instant now = clock.instant();
+        Set<String> deleted = hints.stream().filter(h -> h.reason() == ProvisioningHint.Reason.NODE_DELETED)
+                .map(ProvisioningHint::name).collect(Collectors.toSet());
+        if (!deleted.isEmpty()) {
+            for (Node n : reader.nodes()) {
+                if (deleted.contains(n.name()) && n.deletionTimestamp() != null && n.finalizers().contains(Node.FINALIZER)) {
+                    deletedNodes.accept(n);
+                }
+            }
+        }
+        store.setMarker(SweepService.LAST_HINT, now);
+        return provisioner.provision(now);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.gantry.core.provisioning;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.InstanceTypeProvider;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Toleration;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.SchedulingInput;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Turns a cluster view, the store's claims and unavailable offerings, and the configuration into the scheduler's
+ * input. Pure: no port is called except the instance type provider, which is a cache.
+ */
+final class PlanningInputs {
+    /** Label the launcher puts on every node, naming its claim (so a registered node is matched even before the store knows). */
+    static final String NODECLAIM_LABEL = "gantry.dev/nodeclaim";
+
+    private final GantryConfig config;
+    private final InstanceTypeProvider provider;
+
+    PlanningInputs(GantryConfig config, InstanceTypeProvider provider) {
+        this.config = config;
+        this.provider = provider;
+    }
+
+    SchedulingInput build(ClusterView view, List<NodeClaim> claims, Set<OfferingKey> unavailable) {
+        List<SchedulingInput.InFlightClaim> inFlight = new ArrayList<>();
+        Map<String, Resources> usage = new HashMap<>();
+        Map<String, Integer> count = new HashMap<>();
+        for (Node n : view.nodes()) {
+            String pool = n.labels().get(WellKnownLabels.NODEPOOL);
+            if (pool != null) {
+                usage.merge(pool, n.allocatable(), Resources::plus);
+                count.merge(pool, 1, Integer::sum);
+            }
+        }
+        for (NodeClaim c : inFlight(claims, view.nodes())) {
+            Optional<NodePool> pool = config.nodePool(c.nodePool());
+            Optional<InstanceType> type = pool.flatMap(p -> typeOf(p, c.instanceType(), Set.of()));
+            if (pool.isEmpty() || type.isEmpty()) {
+                continue; // its pool or type is gone from the configuration: nothing can be planned onto it
+            }
+            inFlight.add(inFlightClaim(c, pool.get(), type.get(), view.daemonSets()));
+            usage.merge(c.nodePool(), type.get().capacity(), Resources::plus);
+            count.merge(c.nodePool(), 1, Integer::sum);
+        }
+        List<SchedulingInput.PoolOffer> pools = new ArrayList<>();
+        for (NodePool p : config.nodePools()) {
+            Optional<NodeClass> nc = config.nodeClassOf(p);
+            if (nc.isPresent()) {
+                pools.add(new SchedulingInput.PoolOffer(p, types(nc.get(), unavailable),
+                        usage.getOrDefault(p.name(), Resources.ZERO), count.getOrDefault(p.name(), 0)));
+            }
+        }
+        return new SchedulingInput(view.pending(), view.existingNodes(), inFlight, view.daemonSets(), pools,
+                view.namespaceLabels());
+    }
+
+    /** Claims launching or launched whose node has not appeared (by instance id or by the nodeclaim label). */
+    static List<NodeClaim> inFlight(List<NodeClaim> claims, List<Node> nodes) {
+        Set<String> instanceIds = new HashSet<>();
+        Set<String> claimNames = new HashSet<>();
+        for (Node n : nodes) {
+            if (n.instanceId() != null) {
+                instanceIds.add(n.instanceId());
+            }
+            String claim = n.labels().get(NODECLAIM_LABEL);
+            if (claim != null) {
+                claimNames.add(claim);
+            }
+        }
+        return claims.stream().filter(c -> c.state().isInFlight() && c.nodeName() == null
+                && !claimNames.contains(c.name()) && (c.instanceId() == null || !instanceIds.contains(c.instanceId()))).toList();
+    }
+
+    /** The pool's instance types with the given offerings marked unavailable; empty without a NodeClass. */
+    List<InstanceType> types(NodePool pool, Set<OfferingKey> unavailable) {
+        return config.nodeClassOf(pool).map(nc -> types(nc, unavailable)).orElse(List.of());
+    }
+
+    private List<InstanceType> types(NodeClass nodeClass, Set<OfferingKey> unavailable) {
+        List<InstanceType> all = provider.instanceTypes(nodeClass);
+        if (unavailable.isEmpty()) {
+            return all;
+        }
+        Set<String> touched = new HashSet<>();
+        unavailable.forEach(k -> touched.add(k.instanceType()));
+        List<InstanceType> out = new ArrayList<>(all.size());
+        for (InstanceType t : all) {
+            out.add(touched.contains(t.name()) ? markUnavailable(t, unavailable) : t);
+        }
+        return out;
+    }
+
+    private static InstanceType markUnavailable(InstanceType t, Set<OfferingKey> unavailable) {
+        List<Offering> offerings = new ArrayList<>();
+        for (Offering o : t.offerings()) {
+            boolean gone = unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType()));
+            offerings.add(gone ? o.unavailable() : o);
+        }
+        return t.withOfferings(offerings);
+    }
+
+    private Optional<InstanceType> typeOf(NodePool pool, String name, Set<OfferingKey> unavailable) {
+        return types(pool, unavailable).stream().filter(t -> t.name().equals(name)).findFirst();
+    }
+
+    /**
+     * An in-flight claim as the scheduler sees it: the labels its node will carry and the room left after the
+     * DaemonSet pods that will land there. Pods nominated earlier are still pending and are planned again, so none is
+     * bound to it here.
+     */
+    private static SchedulingInput.InFlightClaim inFlightClaim(NodeClaim c, NodePool pool, InstanceType type,
+                                                               List<DaemonSet> daemonSets) {
+        Map<String, String> labels = new HashMap<>(type.labels());
+        labels.putAll(pool.template().labels());
+        labels.put(WellKnownLabels.NODEPOOL, pool.name());
+        labels.put(WellKnownLabels.INSTANCE_TYPE, type.name());
+        labels.put(WellKnownLabels.HOSTNAME, c.name());
+        if (c.zone() != null) {
+            labels.put(WellKnownLabels.ZONE, c.zone());
+        }
+        if (c.capacityType() != null) {
+            labels.put(WellKnownLabels.CAPACITY_TYPE, c.capacityType());
+        }
+        Resources daemons = Resources.ZERO;
+        for (DaemonSet ds : daemonSets) {
+            Pod d = ds.template();
+            if (Toleration.firstUntolerated(d.tolerations(), pool.template().taints()) == null
+                    && d.nodeRequirementTerms().stream().anyMatch(term -> term.matches(labels))) {
+                daemons = daemons.plus(d.requests());
+            }
+        }
+        return new SchedulingInput.InFlightClaim(c.name(), pool.name(), labels, pool.template().taints(),
+                type.allocatable().minus(daemons), List.of());
+    }
+}

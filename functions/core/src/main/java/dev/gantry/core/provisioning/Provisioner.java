@@ -1,0 +1,176 @@
+package dev.gantry.core.provisioning;
+
+import dev.gantry.core.catalog.InstanceTypeProvider;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cluster.ClusterReader;
+import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.scheduling.SchedulingInput;
+import dev.gantry.core.scheduling.SchedulingResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The provisioning application service: reads the cluster and the store, asks the {@link Scheduler} for a plan, and
+ * carries it out claim by claim (record Launching, launch, record Launched), then tells pods where they will go.
+ *
+ * <p>Safe to run again on the same input, and after a crash at any point: claim names are derived from their pods, a
+ * claim is recorded before it is launched, the launch is idempotent by claim name, and a claim left in Launching is
+ * launched again (getting the same instance) at the start of the next run.
+ *
+ * <p>When a launch finds no capacity, its offerings are marked unavailable for {@link #UNAVAILABLE_FOR}, the claim is
+ * closed ({@code launch-failed}) and what is still pending is planned again, up to {@link #MAX_ROUNDS} plans a run.
+ *
+ * <p>Errors: a retryable {@link CloudException} or any cluster/store failure propagates, so that the queue redelivers
+ * the batch; claims already recorded are picked up on that next run.
+ */
+public final class Provisioner {
+    /** How long an offering that ran out of capacity is left out of plans. */
+    public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
+    /** How long a finished claim record stays readable (late events still find it). */
+    public static final Duration RETENTION = Duration.ofHours(1);
+    /** Plans per run: the first, and re-plans after insufficient capacity. */
+    public static final int MAX_ROUNDS = 3;
+    /** Launches (and Kubernetes Events) in flight at once: well inside EC2's CreateFleet request-rate bucket. */
+    public static final int DEFAULT_PARALLELISM = 8;
+
+    private final ClusterReader reader;
+    private final ClusterWriter writer;
+    private final NodeClaimStore store;
+    private final GantryConfig config;
+    private final PlanningInputs inputs;
+    private final ClaimLauncher launcher;
+    private final Clock clock;
+    private final int parallelism;
+
+    public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
+                       InstanceTypeProvider instanceTypes, GantryConfig config, Clock clock) {
+        this(reader, writer, store, cloud, instanceTypes, config, clock, DEFAULT_PARALLELISM);
+    }
+
+    /** @param parallelism how many claims launch at once (1: one after another, in plan order) */
+    public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
+                       InstanceTypeProvider instanceTypes, GantryConfig config, Clock clock, int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
+        }
+        this.parallelism = parallelism;
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.store = Objects.requireNonNull(store, "store");
+        this.config = Objects.requireNonNull(config, "config");
+        this.inputs = new PlanningInputs(config, Objects.requireNonNull(instanceTypes, "instanceTypes"));
+        this.launcher = new ClaimLauncher(store, Objects.requireNonNull(cloud, "cloud"), clock);
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** {@link #provision(Instant)} at the clock's current instant. */
+    public ProvisioningOutcome provision() {
+        return provision(clock.instant());
+    }
+
+    /** One provisioning run as of {@code now}: resume interrupted launches, plan, launch, nominate. */
+    public ProvisioningOutcome provision(Instant now) {
+        ClusterView view = ClusterView.read(reader);
+        RunLog log = new RunLog(view.pending(), now);
+        resumeLaunching(now, log);
+        SchedulingResult last = null;
+        int rounds = 0;
+        while (rounds < MAX_ROUNDS) {
+            List<NodeClaim> claims = store.list(now);
+            SchedulingInput input = inputs.build(view, claims, store.unavailableOfferings(now));
+            if (input.pending().isEmpty()) {
+                break;
+            }
+            rounds++;
+            last = Scheduler.solve(input);
+            Map<String, Set<String>> launchedFor = new HashMap<>();
+            claims.forEach(c -> launchedFor.put(c.name(), Set.copyOf(c.pods())));
+            // A pod a claim was launched for had its Nominated event then; repeating it on every redelivery is noise.
+            last.inFlightClaims().forEach((claim, pods) -> pods.forEach(p ->
+                    log.nominate(p, claim, !launchedFor.getOrDefault(claim, Set.of()).contains(p.key()))));
+            boolean outOfCapacity = false;
+            boolean lastRound = rounds == MAX_ROUNDS;
+            for (Step step : Parallel.map(last.newClaims(), parallelism, plan -> launchPlan(plan, now))) {
+                outOfCapacity |= apply(step, log, lastRound);
+            }
+            if (!outOfCapacity) {
+                break;
+            }
+        }
+        if (last != null) {
+            last.unschedulable().forEach(u -> log.unschedulable(u.pod(), u.reason()));
+        }
+        log.emitEvents(writer, parallelism);
+        return log.outcome(rounds);
+    }
+
+    /** Claims recorded but not known launched: launch again (the same instance comes back) and record it. */
+    private void resumeLaunching(Instant now, RunLog log) {
+        for (NodeClaim c : store.list(now)) {
+            if (c.state() != NodeClaimState.Launching) {
+                continue;
+            }
+            var pool = config.nodePool(c.nodePool());
+            var nodeClass = pool.flatMap(config::nodeClassOf);
+            if (nodeClass.isEmpty()) {
+                launcher.close(c, "launch-abandoned", now);
+                log.record(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"), true);
+                continue;
+            }
+            LaunchRequest request = LaunchRequests.forClaim(c, pool.get(), nodeClass.get(),
+                    inputs.types(pool.get(), Set.of()));
+            ClaimLauncher.Result r = launcher.launch(c, request, now);
+            log.record(r, true);
+        }
+    }
+
+    /** What became of one planned claim. {@code result} is null when an earlier delivery already launched it. */
+    private record Step(SchedulingResult.NodeClaimPlan plan, NodeClaim claim, ClaimLauncher.Result result) {
+    }
+
+    /** Records and launches one planned claim. Runs on a worker: touches only the store and the cloud. */
+    private Step launchPlan(SchedulingResult.NodeClaimPlan plan, Instant now) {
+        var pool = config.nodePool(plan.nodePool()).orElseThrow();
+        var nodeClass = config.nodeClassOf(pool).orElseThrow();
+        NodeClaim claim = launcher.record(plan, NodeClassHash.of(nodeClass), now);
+        if (claim.state() != NodeClaimState.Launching) {
+            return new Step(plan, claim, null); // in flight from an earlier delivery, or no free name left (closed claims hold them)
+        }
+        return new Step(plan, claim, launcher.launch(claim, LaunchRequests.forPlan(plan, claim.name(), pool, nodeClass), now));
+    }
+
+    /** Logs a step; true when it ran out of capacity (so what is left should be planned again). */
+    private static boolean apply(Step step, RunLog log, boolean lastRound) {
+        List<Pod> pods = step.plan().pods();
+        String name = step.claim().name();
+        ClaimLauncher.Result r = step.result();
+        if (r == null) {
+            if (step.claim().state().isInFlight()) {
+                pods.forEach(p -> log.nominate(p, name, false));
+            }
+            return false;
+        }
+        log.record(r, false);
+        if (r.launched() != null) {
+            pods.forEach(p -> log.nominate(p, name, true));
+        } else if (!r.outOfCapacity()) {
+            pods.forEach(p -> log.unschedulable(p, "launching nodeclaim/" + name + " failed: " + r.code()));
+        } else if (lastRound) {
+            pods.forEach(p -> log.unschedulable(p, "no capacity for any instance type of nodeclaim/" + name + " (" + r.code() + ")"));
+        }
+        return r.outOfCapacity();
+    }
+}

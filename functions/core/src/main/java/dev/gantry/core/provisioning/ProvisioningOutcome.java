@@ -1,0 +1,43 @@
+package dev.gantry.core.provisioning;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a provisioning run did, for the handler to log and turn into metrics.
+ *
+ * @param pendingPods      pods waiting for capacity when the run began
+ * @param oldestPendingAge how long the oldest of them has existed (zero when none, or when creation times are unknown)
+ * @param launched         claims whose instance was launched in this run (new and resumed)
+ * @param resumed          names of claims found in Launching and completed (a crash or timeout interrupted them)
+ * @param nominations      pod key ({@code namespace/name}) to the claim it should land on (new or in flight)
+ * @param unschedulable    pod key to the reason no capacity could be planned for it
+ * @param failed           claims whose launch failed for good, with the provider's error code
+ * @param rounds           how many plans were made (more than one after insufficient capacity)
+ */
+public record ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, List<LaunchedClaim> launched,
+                                  List<String> resumed, Map<String, String> nominations, Map<String, String> unschedulable,
+                                  List<FailedLaunch> failed, int rounds) {
+    public ProvisioningOutcome {
+        launched = List.copyOf(launched);
+        resumed = List.copyOf(resumed);
+        nominations = Map.copyOf(nominations);
+        unschedulable = Map.copyOf(unschedulable);
+        failed = List.copyOf(failed);
+    }
+
+    /** A claim and the instance launched for it. */
+    public record LaunchedClaim(String claim, String nodePool, String instanceId, String instanceType, String zone,
+                                String capacityType, double pricePerHour) {
+    }
+
+    /** A claim given up: its record is Terminated with reason {@code launch-failed}. */
+    public record FailedLaunch(String claim, String code) {
+    }
+
+    /** The hourly price of everything launched in this run. */
+    public double launchedPricePerHour() {
+        return launched.stream().mapToDouble(LaunchedClaim::pricePerHour).sum();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.gantry.core.provisioning;
+
+import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What one provisioning run did, gathered as it goes: becomes the events and the {@link ProvisioningOutcome}. */
+final class RunLog {
+    private final int pending;
+    private final Duration oldestAge;
+    private final Map<String, Pod> pods = new HashMap<>();
+    private final Map<String, String> nominations = new LinkedHashMap<>();
+    private final Map<String, String> unschedulable = new LinkedHashMap<>();
+    private final java.util.Set<String> silent = new java.util.HashSet<>();
+    private final List<ProvisioningOutcome.LaunchedClaim> launched = new ArrayList<>();
+    private final List<String> resumed = new ArrayList<>();
+    private final List<ProvisioningOutcome.FailedLaunch> failed = new ArrayList<>();
+
+    RunLog(List<Pod> pendingPods, Instant now) {
+        this.pending = pendingPods.size();
+        Duration oldest = Duration.ZERO;
+        for (Pod p : pendingPods) {
+            Instant created = p.status().createdAt();
+            if (created != null && created.isBefore(now)) {
+                Duration age = Duration.between(created, now);
+                oldest = age.compareTo(oldest) > 0 ? age : oldest;
+            }
+        }
+        this.oldestAge = oldest;
+    }
+
+    /** @param announce emit a Nominated event (false when the pod was announced for this claim before) */
+    void nominate(Pod pod, String claim, boolean announce) {
+        pods.put(pod.key(), pod);
+        unschedulable.remove(pod.key());
+        nominations.put(pod.key(), claim);
+        if (announce) {
+            silent.remove(pod.key());
+        } else {
+            silent.add(pod.key());
+        }
+    }
+
+    void unschedulable(Pod pod, String reason) {
+        if (!nominations.containsKey(pod.key())) {
+            pods.put(pod.key(), pod);
+            unschedulable.put(pod.key(), reason);
+        }
+    }
+
+    void record(ClaimLauncher.Result r, boolean resumedClaim) {
+        if (r.launched() != null) {
+            launched.add(r.launched());
+            if (resumedClaim) {
+                resumed.add(r.claim().name());
+            }
+        } else if (r.code() != null) {
+            failed.add(new ProvisioningOutcome.FailedLaunch(r.claim().name(), r.code()));
+        }
+    }
+
+    /** Kubernetes Events on the pods: where each is going, or why it cannot be placed. Best effort by contract. */
+    void emitEvents(ClusterWriter writer, int parallelism) {
+        List<Runnable> events = new ArrayList<>();
+        nominations.forEach((key, claim) -> {
+            if (silent.contains(key)) {
+                return;
+            }
+            Pod p = pods.get(key);
+            events.add(() -> writer.event("Pod", p.namespace(), p.name(), "Normal", "Nominated",
+                    "Pod should schedule on: nodeclaim/" + claim));
+        });
+        unschedulable.forEach((key, reason) -> {
+            Pod p = pods.get(key);
+            events.add(() -> writer.event("Pod", p.namespace(), p.name(), "Warning", "FailedScheduling",
+                    "Failed to schedule pod, " + reason));
+        });
+        Parallel.map(events, parallelism, e -> {
+            e.run();
+            return null;
+        });
+    }
+
+    ProvisioningOutcome outcome(int rounds) {
+        return new ProvisioningOutcome(pending, oldestAge, launched, resumed, nominations, unschedulable, failed, rounds);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.gantry.core.provisioning;
+
+import static dev.gantry.core.provisioning.ProvisioningFixtures.T0;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.config;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.pending;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.pool;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.provider;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.sweep.SweepService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HintBatchServiceTest {
+    private final ProvisioningFixtures.ManualClock clock = new ProvisioningFixtures.ManualClock(T0);
+    private final InMemoryCluster cluster = new InMemoryCluster();
+    private final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
+    private final List<String> terminated = new ArrayList<>();
+    private final HintBatchService service = new HintBatchService(
+            new Provisioner(cluster, cluster, store, new RecordingCloud(clock), provider(), config(pool("default", null)), clock),
+            cluster, store, n -> terminated.add(n.name()), clock);
+
+    private static Node node(String name, List<String> finalizers) {
+        return new Node(name, "aws:///test-1a/i-0abc", Map.of(), Map.of(), List.of(), Resources.of(2000, 4L << 30), true,
+                false, false, T0, finalizers, null);
+    }
+
+    private static ProvisioningHint hint(ProvisioningHint.Reason reason, String name) {
+        return new ProvisioningHint(reason, "", name, "uid-" + name, T0);
+    }
+
+    @Test
+    void deletedNodeWithGantrysFinalizerIsHandedToTermination() {
+        cluster.putNode(node("n1", List.of(Node.FINALIZER)));
+        cluster.putNode(node("n2", List.of(Node.FINALIZER)));
+        cluster.deleteNodeAt("n1", T0);
+
+        service.handle(List.of(hint(ProvisioningHint.Reason.NODE_DELETED, "n1"), hint(ProvisioningHint.Reason.NODE_DELETED, "n2"),
+                hint(ProvisioningHint.Reason.NODE_DELETED, "gone")));
+
+        assertThat(terminated).containsExactly("n1"); // n2 is not being deleted; "gone" no longer exists
+    }
+
+    @Test
+    void everyBatchRecordsTheLastHintAndProvisionsOnce() {
+        cluster.putPod(pending("a", 500, 256).build());
+
+        ProvisioningOutcome out = service.handle(List.of(hint(ProvisioningHint.Reason.POD_CREATED, "a"),
+                hint(ProvisioningHint.Reason.POD_UNSCHEDULABLE, "a")));
+
+        assertThat(out.launched()).hasSize(1);
+        assertThat(store.marker(SweepService.LAST_HINT)).hasValue(T0);
+        assertThat(terminated).isEmpty();
+    }
+}

@@ -1,0 +1,321 @@
+package dev.gantry.core.provisioning;
+
+import static dev.gantry.core.provisioning.ProvisioningFixtures.T0;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.ZONE_A;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.ZONE_B;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.config;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.pending;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.pool;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.provider;
+import static dev.gantry.core.provisioning.ProvisioningFixtures.req;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProvisionerTest {
+    private final ProvisioningFixtures.ManualClock clock = new ProvisioningFixtures.ManualClock(T0);
+    private final InMemoryCluster cluster = new InMemoryCluster();
+    private final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
+    private final RecordingCloud cloud = new RecordingCloud(clock);
+
+    private Provisioner provisioner(GantryConfig config) {
+        return new Provisioner(cluster, cluster, store, cloud, provider(), config, clock);
+    }
+
+    @Test
+    void launchesOneClaimForPendingPodsRecordsItLaunchedAndNominatesThePods() {
+        for (int i = 0; i < 3; i++) {
+            cluster.putPod(pending("web-" + i, 500, 256).build());
+        }
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.pendingPods()).isEqualTo(3);
+        assertThat(out.oldestPendingAge()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(out.launched()).singleElement().satisfies(l -> {
+            assertThat(l.instanceType()).isEqualTo("t4g.small");
+            assertThat(l.zone()).isEqualTo(ZONE_A);
+            assertThat(l.capacityType()).isEqualTo("spot");
+            assertThat(l.pricePerHour()).isEqualTo(0.0040);
+        });
+        String claim = out.launched().get(0).claim();
+        assertThat(claim).startsWith("default-");
+        NodeClaim stored = store.get(claim, T0).orElseThrow();
+        assertThat(stored.state()).isEqualTo(NodeClaimState.Launched);
+        assertThat(stored.instanceId()).isEqualTo(cloud.instances().get(0).instanceId());
+        assertThat(stored.pods()).containsExactlyInAnyOrder("default/web-0", "default/web-1", "default/web-2");
+        LaunchRequest request = cloud.requests().get(0);
+        assertThat(request.claimName()).isEqualTo(claim);
+        assertThat(request.labels()).containsEntry(WellKnownLabels.NODEPOOL, "default").containsEntry("team", "web")
+                .doesNotContainKeys(WellKnownLabels.HOSTNAME, WellKnownLabels.ZONE);
+        assertThat(request.options()).extracting(t -> t.name()).startsWith("t4g.small");
+        assertThat(cluster.events()).containsExactlyInAnyOrder(
+                "Pod/default/web-0 Normal Nominated: Pod should schedule on: nodeclaim/" + claim,
+                "Pod/default/web-1 Normal Nominated: Pod should schedule on: nodeclaim/" + claim,
+                "Pod/default/web-2 Normal Nominated: Pod should schedule on: nodeclaim/" + claim);
+    }
+
+    @Test
+    void sameBatchDeliveredThreeTimesWithACrashAfterCreateFleetLaunchesOneInstancePerClaim() {
+        cluster.putPod(pending("a", 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, ZONE_A)).build());
+        cluster.putPod(pending("b", 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, ZONE_B)).build());
+        CrashOnceStore crashing = new CrashOnceStore(store);
+        Provisioner first = new Provisioner(cluster, cluster, crashing, cloud, provider(), config(pool("default", null)), clock);
+
+        // Delivery 1: an instance is launched, then the process dies before recording it (the other claim, launched
+        // alongside, may or may not have been recorded first).
+        assertThatThrownBy(first::provision).hasMessageContaining("crash");
+        List<NodeClaim> launching = store.list(T0).stream().filter(c -> c.state() == NodeClaimState.Launching).toList();
+        assertThat(launching).singleElement().satisfies(c -> assertThat(cloud.instances())
+                .anySatisfy(i -> assertThat(i.tags()).containsEntry(CloudInstance.TAG_NODECLAIM, c.name())));
+
+        // Delivery 2 resumes the recorded claim (same ClientToken, same instance) and launches the second one.
+        clock.advance(Duration.ofSeconds(5));
+        ProvisioningOutcome second = provisioner(config(pool("default", null))).provision();
+        assertThat(second.resumed()).hasSize(1);
+        // Delivery 3: both claims are in flight; the pods are nominated to them and nothing is launched.
+        clock.advance(Duration.ofSeconds(5));
+        ProvisioningOutcome third = provisioner(config(pool("default", null))).provision();
+
+        assertThat(third.launched()).isEmpty();
+        assertThat(third.nominations()).containsOnlyKeys("default/a", "default/b");
+        assertThat(cloud.instances()).hasSize(2);
+        List<NodeClaim> claims = store.list(clock.instant());
+        assertThat(claims).hasSize(2).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched));
+        assertThat(claims).extracting(NodeClaim::instanceId)
+                .containsExactlyInAnyOrderElementsOf(cloud.instances().stream().map(i -> i.instanceId()).toList());
+        assertThat(cloud.requests()).extracting(LaunchRequest::claimName).hasSize(3); // the crashed one was asked twice
+    }
+
+    @Test
+    void launchesOneAfterAnotherInPlanOrderWithParallelismOne() {
+        for (String zone : List.of(ZONE_A, ZONE_B)) {
+            for (int i = 0; i < 2; i++) {
+                cluster.putPod(pending(zone + "-" + i, 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, zone)).build());
+            }
+        }
+        Provisioner sequential = new Provisioner(cluster, cluster, store, cloud, provider(), config(pool("default", null)), clock, 1);
+
+        ProvisioningOutcome out = sequential.provision();
+
+        assertThat(out.launched()).hasSize(4);
+        assertThat(cloud.requests()).extracting(LaunchRequest::claimName)
+                .containsExactlyElementsOf(out.launched().stream().map(ProvisioningOutcome.LaunchedClaim::claim).toList());
+        assertThat(cloud.instances()).extracting(i -> i.instanceId())
+                .containsExactlyElementsOf(out.launched().stream().map(ProvisioningOutcome.LaunchedClaim::instanceId).toList());
+    }
+
+    @Test
+    void manyClaimsLaunchInParallelAndEachIsRecordedOnce() {
+        for (int i = 0; i < 40; i++) {
+            cluster.putPod(pending("p-" + i, 1500, 256).build());
+        }
+
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.launched()).hasSize(40);
+        assertThat(cloud.instances()).hasSize(40);
+        assertThat(store.list(T0)).hasSize(40).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched));
+        assertThat(out.nominations()).hasSize(40);
+        assertThat(cluster.events()).hasSize(40);
+    }
+
+    @Test
+    void claimRecordedButNotLaunchedBecauseOfThrottlingIsLaunchedOnTheNextRun() {
+        cluster.putPod(pending("a", 500, 256).build());
+        ThrottledOnce throttled = new ThrottledOnce(cloud);
+        Provisioner p = new Provisioner(cluster, cluster, store, throttled, provider(), config(pool("default", null)), clock);
+
+        assertThatThrownBy(p::provision).isInstanceOf(CloudException.class);
+        assertThat(store.list(T0)).singleElement().extracting(NodeClaim::state).isEqualTo(NodeClaimState.Launching);
+        ProvisioningOutcome again = p.provision();
+
+        assertThat(again.resumed()).hasSize(1);
+        assertThat(cloud.instances()).hasSize(1);
+        assertThat(store.list(T0)).singleElement().extracting(NodeClaim::state).isEqualTo(NodeClaimState.Launched);
+    }
+
+    @Test
+    void firstOfferingOutOfCapacityLaunchesTheNextAndIsUnavailableForThreeMinutes() {
+        cluster.putPod(pending("a", 500, 256).build());
+        cloud.fail("t4g.small", ZONE_A, "spot");
+
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.launched()).singleElement().satisfies(l -> {
+            assertThat(l.instanceType()).isEqualTo("t4g.small");
+            assertThat(l.zone()).isEqualTo(ZONE_B);
+        });
+        OfferingKey iced = new OfferingKey("t4g.small", ZONE_A, "spot");
+        assertThat(store.unavailableOfferings(T0)).containsExactly(iced);
+        assertThat(store.unavailableOfferings(T0.plus(Duration.ofMinutes(3)).minusMillis(1))).containsExactly(iced);
+        assertThat(store.unavailableOfferings(T0.plus(Duration.ofMinutes(3)))).isEmpty();
+    }
+
+    @Test
+    void poolWithNoCapacityLeftIsClosedAndTheNextPoolIsPlanned() {
+        cluster.putPod(pending("a", 500, 256).build());
+        cloud.fail("t4g.small", ZONE_A, "spot");
+        cloud.fail("t4g.small", ZONE_B, "spot");
+        GantryConfig cfg = config(
+                pool("cheap", 100, req(WellKnownLabels.INSTANCE_TYPE, "t4g.small"), req(WellKnownLabels.CAPACITY_TYPE, "spot")),
+                pool("fallback", 10, req(WellKnownLabels.ARCH, "amd64")));
+
+        ProvisioningOutcome out = provisioner(cfg).provision();
+
+        assertThat(out.rounds()).isEqualTo(2);
+        assertThat(out.failed()).singleElement().satisfies(f -> {
+            assertThat(f.claim()).startsWith("cheap-");
+            assertThat(f.code()).isEqualTo("InsufficientInstanceCapacity");
+        });
+        NodeClaim closed = store.get(out.failed().get(0).claim(), T0).orElseThrow();
+        assertThat(closed.state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(closed.deletionReason()).isEqualTo("launch-failed");
+        assertThat(closed.expiresAt()).isEqualTo(T0.plus(Duration.ofHours(1)));
+        assertThat(out.launched()).singleElement().satisfies(l -> {
+            assertThat(l.nodePool()).isEqualTo("fallback");
+            assertThat(l.instanceType()).isEqualTo("m5.large");
+        });
+        assertThat(out.nominations()).containsEntry("default/a", out.launched().get(0).claim());
+        assertThat(store.unavailableOfferings(T0)).hasSize(2);
+    }
+
+    @Test
+    void closedClaimNameIsNotReusedWhenTheSamePodsArePlannedAgain() {
+        cluster.putPod(pending("a", 500, 256).build());
+        GantryConfig cfg = config(pool("cheap", null, req(WellKnownLabels.INSTANCE_TYPE, "t4g.small")));
+        cloud.fail("t4g.small", ZONE_A, "spot");
+        cloud.fail("t4g.small", ZONE_B, "spot");
+        cloud.fail("t4g.small", ZONE_A, "on-demand");
+        cloud.fail("t4g.small", ZONE_B, "on-demand");
+        ProvisioningOutcome none = provisioner(cfg).provision();
+        assertThat(none.launched()).isEmpty();
+        assertThat(none.unschedulable()).containsOnlyKeys("default/a");
+
+        clock.advance(Duration.ofMinutes(4)); // the marks run out and capacity is back
+        RecordingCloud healthy = new RecordingCloud(clock);
+        ProvisioningOutcome out = new Provisioner(cluster, cluster, store, healthy, provider(), cfg, clock).provision();
+
+        String firstName = none.failed().get(0).claim();
+        assertThat(out.launched()).singleElement().extracting(ProvisioningOutcome.LaunchedClaim::claim)
+                .isEqualTo(firstName + "-2");
+    }
+
+    @Test
+    void redeliveryNominatesAgainWithoutRepeatingTheEvents() {
+        cluster.putPod(pending("a", 500, 256).build());
+        Provisioner p = provisioner(config(pool("default", null)));
+        p.provision();
+
+        ProvisioningOutcome again = p.provision();
+
+        assertThat(again.nominations()).containsOnlyKeys("default/a");
+        assertThat(cluster.events()).hasSize(1);
+    }
+
+    @Test
+    void podThatFitsNoInstanceTypeGetsAFailedSchedulingEventWithTheReason() {
+        cluster.putPod(pending("huge", 100_000, 256).build());
+
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.launched()).isEmpty();
+        assertThat(out.unschedulable()).containsOnlyKeys("default/huge");
+        assertThat(cluster.events()).singleElement().asString()
+                .startsWith("Pod/default/huge Warning FailedScheduling: Failed to schedule pod, ")
+                .contains("cpu");
+    }
+
+    @Test
+    void launchedClaimWithoutANodeTakesPendingPodsInsteadOfANewLaunch() {
+        NodeClaim inFlight = store.create(NodeClaim.launching("default-zzzzz", "default", "h", List.of(), List.of("m5.xlarge"),
+                List.of(), "m5.xlarge", ZONE_A, "on-demand", 0.192, T0));
+        store.update(inFlight.launched("i-0000000000000aaaa", "m5.xlarge", ZONE_A, "on-demand", 0.192, T0));
+        cluster.putPod(pending("a", 1000, 512).build());
+        cluster.putPod(pending("b", 1000, 512).build());
+
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.launched()).isEmpty();
+        assertThat(cloud.requests()).isEmpty();
+        assertThat(out.nominations()).containsOnly(Map.entry("default/a", "default-zzzzz"), Map.entry("default/b", "default-zzzzz"));
+    }
+
+    @Test
+    void claimWhoseNodeRegisteredIsNoLongerCountedInFlight() {
+        NodeClaim c = store.create(NodeClaim.launching("default-zzzzz", "default", "h", List.of(), List.of("m5.xlarge"),
+                List.of(), "m5.xlarge", ZONE_A, "on-demand", 0.192, T0));
+        store.update(c.launched("i-0000000000000aaaa", "m5.xlarge", ZONE_A, "on-demand", 0.192, T0));
+        // The node is full: its capacity must not be counted twice (as node and as claim).
+        cluster.putNode(new Node("n1", "aws:///" + ZONE_A + "/i-0000000000000aaaa",
+                Map.of(WellKnownLabels.NODEPOOL, "default", WellKnownLabels.ZONE, ZONE_A), Map.of(), List.of(),
+                Resources.of(0, 0), true, false, false, T0));
+        cluster.putPod(pending("a", 1000, 512).build());
+
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.launched()).hasSize(1);
+    }
+
+    /** A store whose first write of a Launched claim dies, as a Lambda timing out after CreateFleet would. */
+    private static final class CrashOnceStore extends DelegatingStore {
+        private final java.util.concurrent.atomic.AtomicBoolean crashed = new java.util.concurrent.atomic.AtomicBoolean();
+
+        CrashOnceStore(InMemoryNodeClaimStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public NodeClaim update(NodeClaim claim) {
+            if (claim.state() == NodeClaimState.Launched && crashed.compareAndSet(false, true)) {
+                throw new IllegalStateException("crash between CreateFleet and the store update");
+            }
+            return super.update(claim);
+        }
+    }
+
+    /** Throttles the first launch, as EC2 does under load. */
+    private record ThrottledOnce(RecordingCloud delegate, boolean[] thrown) implements dev.gantry.core.cloud.CloudProvider {
+        ThrottledOnce(RecordingCloud delegate) {
+            this(delegate, new boolean[1]);
+        }
+
+        @Override
+        public LaunchResult launch(LaunchRequest request) {
+            if (!thrown[0]) {
+                thrown[0] = true;
+                throw new CloudException("RequestLimitExceeded", "slow down", true);
+            }
+            return delegate.launch(request);
+        }
+
+        @Override
+        public void terminate(List<String> ids) {
+        }
+
+        @Override
+        public List<dev.gantry.core.cloud.CloudInstance> listInstances() {
+            return delegate.listInstances();
+        }
+
+        @Override
+        public java.util.Optional<dev.gantry.core.cloud.CloudInstance> describe(String id) {
+            return delegate.describe(id);
+        }
+    }
+}

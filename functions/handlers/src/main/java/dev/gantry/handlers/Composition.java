@@ -1,0 +1,167 @@
+package dev.gantry.handlers;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
+import dev.gantry.aws.ec2.Ec2CloudProvider;
+import dev.gantry.aws.ec2.Ec2LauncherConfig;
+import dev.gantry.aws.eks.EksClusterInfo;
+import dev.gantry.aws.eks.EksTokenProvider;
+import dev.gantry.aws.pricing.LiveInstanceTypeProvider;
+import dev.gantry.aws.s3.S3ConfigSource;
+import dev.gantry.aws.sqs.SqsWorkQueue;
+import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.core.catalog.InstanceTypeProvider;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.provisioning.GantryConfig;
+import dev.gantry.core.provisioning.HintBatchService;
+import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.work.WorkQueue;
+import dev.gantry.kube.KubeCluster;
+import dev.gantry.kube.KubeClients;
+import java.time.Clock;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.pricing.PricingClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * The composition root of every function but the webhook: builds the real adapters from the {@link Environment}.
+ * Each part is built on first use and kept, so a handler that asks for its parts in its constructor has them in its
+ * SnapStart snapshot, and a handler never builds a client it does not use. Not for tests: they wire parts directly.
+ */
+public final class Composition {
+    private final Environment env;
+    private final Region region;
+    private final Clock clock = Clock.systemUTC();
+    private final ObjectMapper json = new ObjectMapper();
+    private GantryConfig config;
+    private NodeClaimStore store;
+    private EksClusterInfo eks;
+    private EksTokenProvider token;
+    private KubeCluster cluster;
+    private CloudProvider cloud;
+    private InstanceTypeProvider instanceTypes;
+    private WorkQueue terminationQueue;
+    private WorkQueue provisioningQueue;
+
+    public Composition(Environment env) {
+        this.env = env;
+        this.region = Region.of(env.require(Environment.REGION));
+    }
+
+    public static Composition fromSystem() {
+        return new Composition(Environment.system());
+    }
+
+    public Clock clock() { return clock; }
+    public ObjectMapper json() { return json; }
+    public Region region() { return region; }
+    public String clusterName() { return env.require(Environment.CLUSTER_NAME); }
+
+    /** The NodePools and NodeClasses from {@code GANTRY_CONFIG}; fails initialisation when the YAML has errors. */
+    public synchronized GantryConfig config() {
+        if (config == null) {
+            String yaml = S3ConfigSource.of(S3ConfigSource.client(region), env.require(Environment.CONFIG)).get();
+            config = ConfigText.parse(yaml, region.id(), BuiltInCatalog.defaultZones(region.id()));
+        }
+        return config;
+    }
+
+    public synchronized NodeClaimStore store() {
+        if (store == null) {
+            store = new DynamoNodeClaimStore(DynamoNodeClaimStore.client(region), env.require(Environment.TABLE_NAME), clusterName());
+        }
+        return store;
+    }
+
+    public synchronized EksClusterInfo eks() {
+        if (eks == null) {
+            eks = EksClusterInfo.describe(EksClusterInfo.client(region), clusterName());
+        }
+        return eks;
+    }
+
+    /** The bearer token source; {@code get()} re-signs once the token is 14 minutes old (after a restore, say). */
+    public synchronized EksTokenProvider token() {
+        if (token == null) {
+            token = new EksTokenProvider(clusterName(), region, DefaultCredentialsProvider.builder().build(), clock);
+        }
+        return token;
+    }
+
+    public synchronized KubeCluster cluster() {
+        if (cluster == null) {
+            cluster = new KubeCluster(KubeClients.forEks(eks().endpoint(), eks().certificateAuthorityData(), token()), clock);
+        }
+        return cluster;
+    }
+
+    public synchronized CloudProvider cloud() {
+        if (cloud == null) {
+            EksClusterInfo info = eks();
+            cloud = new Ec2CloudProvider(ec2(), SsmClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build(),
+                    new Ec2LauncherConfig(clusterName(), info.kubernetesVersion(), info.endpoint(), info.certificateAuthorityData(),
+                            info.serviceIpv4Cidr(), env.optional(Environment.INSTANCE_PROFILE_NAME).orElse(null), clock));
+        }
+        return cloud;
+    }
+
+    /** Live offerings and prices over the built-in catalogue, which stays the fallback when EC2 or Pricing fails. */
+    public synchronized InstanceTypeProvider instanceTypes() {
+        if (instanceTypes == null) {
+            // The Price List API is served from us-east-1 for every commercial region.
+            PricingClient pricing = PricingClient.builder().region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create()).build();
+            instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), config().zones()), ec2(), pricing, clock);
+        }
+        return instanceTypes;
+    }
+
+    private Ec2Client ec2;
+
+    private synchronized Ec2Client ec2() {
+        if (ec2 == null) {
+            ec2 = Ec2Client.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+        }
+        return ec2;
+    }
+
+    public synchronized WorkQueue provisioningQueue() {
+        if (provisioningQueue == null) {
+            provisioningQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.PROVISIONING_QUEUE_URL));
+        }
+        return provisioningQueue;
+    }
+
+    public synchronized WorkQueue terminationQueue() {
+        if (terminationQueue == null) {
+            terminationQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.TERMINATION_QUEUE_URL));
+        }
+        return terminationQueue;
+    }
+
+    public Map<String, NodePool> nodePools() {
+        return config().nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
+    }
+
+    public TerminationService termination() {
+        return new TerminationService(cluster(), cluster(), store(), cloud(), terminationQueue(), nodePools(), clock);
+    }
+
+    public Provisioner provisioner() {
+        return new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config(), clock);
+    }
+
+    /** The provisioning queue's service: deleted nodes go to the termination flow, then one provisioning run. */
+    public HintBatchService hintBatches() {
+        TerminationService termination = termination();
+        return new HintBatchService(provisioner(), cluster(), store(), termination::startForDeletedNode, clock);
+    }
+}

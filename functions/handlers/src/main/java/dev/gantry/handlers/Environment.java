@@ -1,0 +1,48 @@
+package dev.gantry.handlers;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The deployment's settings, read from the process environment in one place (the composition roots use it; nothing
+ * else reads the environment). A missing required variable fails the function's initialisation with its name.
+ */
+public final class Environment {
+    public static final String CLUSTER_NAME = "GANTRY_CLUSTER_NAME";
+    public static final String TABLE_NAME = "GANTRY_TABLE_NAME";
+    public static final String PROVISIONING_QUEUE_URL = "GANTRY_PROVISIONING_QUEUE_URL";
+    public static final String INTERRUPTION_QUEUE_URL = "GANTRY_INTERRUPTION_QUEUE_URL";
+    public static final String TERMINATION_QUEUE_URL = "GANTRY_TERMINATION_QUEUE_URL";
+    public static final String WEBHOOK_SECRET_ARN = "GANTRY_WEBHOOK_SECRET_ARN";
+    public static final String NODE_ROLE_NAME = "GANTRY_NODE_ROLE_NAME";
+    public static final String INSTANCE_PROFILE_NAME = "GANTRY_INSTANCE_PROFILE_NAME";
+    public static final String CONFIG = "GANTRY_CONFIG";
+    public static final String REGION = "AWS_REGION";
+
+    private final Map<String, String> values;
+
+    private Environment(Map<String, String> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    /** The Lambda process environment. */
+    public static Environment system() {
+        return new Environment(System.getenv());
+    }
+
+    /** Explicit values, for tests. */
+    public static Environment of(Map<String, String> values) {
+        return new Environment(values);
+    }
+
+    /** @throws IllegalStateException naming the variable when it is unset or blank */
+    public String require(String name) {
+        return optional(name).orElseThrow(() -> new IllegalStateException("environment variable " + name + " is not set"));
+    }
+
+    public Optional<String> optional(String name) {
+        String v = values.get(Objects.requireNonNull(name));
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+    }
+}

@@ -1,0 +1,65 @@
+package dev.gantry.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.gantry.core.interruption.InterruptionService;
+import dev.gantry.handlers.codec.MalformedMessage;
+import dev.gantry.handlers.lifecycle.EventBridgeReader;
+import dev.gantry.handlers.lifecycle.LifecycleParts;
+import dev.gantry.handlers.metrics.EmbeddedMetrics;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * EC2 and AWS Health events from EventBridge, through a standard SQS queue. Each record is handled on its own: a
+ * malformed body, or a failure while acting on it, fails that record alone (SQS retries it, then dead-letters it);
+ * the rest of the batch succeeds. Events for instances Gantry does not own are acknowledged with a debug line.
+ * Emits InterruptionEvents with dimension Kind.
+ */
+public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+    private final InterruptionService service;
+    private final EventBridgeReader reader;
+    private final EmbeddedMetrics metrics;
+    private final Clock clock;
+
+    /** The Lambda entry point: builds every client now, so SnapStart captures them. */
+    public InterruptionQueueHandler() {
+        this(Composition.fromSystem());
+    }
+
+    private InterruptionQueueHandler(Composition c) {
+        this(LifecycleParts.interruption(c), new EventBridgeReader(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
+                c.clock());
+    }
+
+    public InterruptionQueueHandler(InterruptionService service, EventBridgeReader reader, EmbeddedMetrics metrics, Clock clock) {
+        this.service = service;
+        this.reader = reader;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+        for (SQSEvent.SQSMessage m : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of() : event.getRecords()) {
+            try {
+                for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()))) {
+                    o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
+                    o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
+                }
+            } catch (MalformedMessage | IllegalArgumentException e) {
+                System.err.println("interruption: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");
+                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
+            } catch (RuntimeException e) {
+                System.err.println("interruption: message " + m.getMessageId() + " failed, will be retried: " + e.getClass().getSimpleName());
+                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
+            }
+        }
+        return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+}

@@ -1,0 +1,138 @@
+package dev.gantry.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.core.provisioning.AdmissionRequest;
+import dev.gantry.core.provisioning.ProvisioningHint;
+import dev.gantry.core.provisioning.WebhookDecision;
+import dev.gantry.core.work.WorkQueue;
+import dev.gantry.handlers.codec.HintCodec;
+import dev.gantry.handlers.codec.MalformedMessage;
+import dev.gantry.handlers.webhook.AdmissionReviews;
+import dev.gantry.handlers.webhook.PathToken;
+import dev.gantry.handlers.webhook.WebhookComposition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import org.crac.Core;
+import org.crac.Resource;
+
+/**
+ * The Kubernetes validating webhook behind a Lambda Function URL (payload 2.0). It always allows the request, answers
+ * fast, and its only effect is one provisioning hint on the FIFO queue (group = cluster, de-duplicated per object,
+ * reason and 10-second bucket). A wrong token, a malformed or an oversized body gets a 4xx and sends nothing; a
+ * failing queue is logged and the request is still allowed, so Gantry can never block the API server. Never throws.
+ */
+public final class PendingPodWebhookHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>, Resource {
+    /** Larger bodies are refused (real AdmissionReviews for pods and nodes are a few KiB). */
+    public static final int MAX_BODY_BYTES = 1 << 20;
+    private static final Map<String, String> JSON = Map.of("Content-Type", "application/json");
+
+    private final String clusterName;
+    private final WorkQueue queue;
+    private final PathToken token;
+    private final Clock clock;
+    private final AdmissionReviews reviews;
+    private final HintCodec hints;
+
+    /** The Lambda entry point: reads the token from Secrets Manager once, here, so SnapStart keeps it. */
+    public PendingPodWebhookHandler() {
+        this(WebhookComposition.fromEnvironment(Environment.system()), Clock.systemUTC());
+        Core.getGlobalContext().register(this);
+    }
+
+    public PendingPodWebhookHandler(WebhookComposition.Parts parts, Clock clock) {
+        ObjectMapper json = new ObjectMapper();
+        this.clusterName = parts.clusterName();
+        this.queue = parts.queue();
+        this.token = parts.token();
+        this.clock = clock;
+        this.reviews = new AdmissionReviews(json);
+        this.hints = new HintCodec(json);
+    }
+
+    @Override
+    public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        try {
+            return handle(event);
+        } catch (RuntimeException unexpected) {
+            System.err.println("webhook: unexpected " + unexpected.getClass().getName());
+            return reply(500, "{\"message\":\"internal error\"}");
+        }
+    }
+
+    private APIGatewayV2HTTPResponse handle(APIGatewayV2HTTPEvent event) {
+        if (event == null || !token.admits(event.getRawPath())) {
+            return reply(403, "{\"message\":\"forbidden\"}");
+        }
+        Optional<String> body = body(event);
+        if (body.isEmpty()) {
+            return reply(413, "{\"message\":\"request too large or missing\"}");
+        }
+        AdmissionRequest request;
+        try {
+            request = reviews.parse(body.get());
+        } catch (MalformedMessage e) {
+            return reply(400, "{\"message\":\"not an AdmissionReview\"}");
+        }
+        WebhookDecision.decide(request, clock.instant()).ifPresent(this::send);
+        return reply(200, reviews.allow(request.uid()));
+    }
+
+    private void send(ProvisioningHint hint) {
+        try {
+            queue.send(hints.encode(hint), clusterName, hint.deduplicationId(), Duration.ZERO);
+        } catch (RuntimeException e) {
+            // The reply must still allow: a missed hint costs latency (the sweep's backstop catches it), never a pod.
+            System.err.println("webhook: hint for " + hint.reason().wire() + " " + hint.namespace() + "/" + hint.name()
+                    + " not sent: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** The body as text, or empty when absent or over {@link #MAX_BODY_BYTES}. */
+    private static Optional<String> body(APIGatewayV2HTTPEvent event) {
+        String raw = event.getBody();
+        if (raw == null || raw.length() > (event.getIsBase64Encoded() ? MAX_BODY_BYTES / 3 * 4 + 4 : MAX_BODY_BYTES)) {
+            return Optional.empty();
+        }
+        byte[] bytes;
+        try {
+            bytes = event.getIsBase64Encoded() ? Base64.getDecoder().decode(raw) : raw.getBytes(StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException notBase64) {
+            return Optional.of("");
+        }
+        return bytes.length > MAX_BODY_BYTES ? Optional.empty() : Optional.of(new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    private static APIGatewayV2HTTPResponse reply(int status, String body) {
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(status).withHeaders(JSON).withBody(body).build();
+    }
+
+    /** Primes the parse, decide and encode paths on a sample review; sends nothing. */
+    @Override
+    public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
+        try (InputStream in = getClass().getResourceAsStream("/snapstart/admission-review.json")) {
+            String sample = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            AdmissionRequest r = reviews.parse(sample);
+            WebhookDecision.decide(r, clock.instant()).map(hints::encode);
+            reviews.allow(r.uid());
+            token.admits("/hook/prime");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void afterRestore(org.crac.Context<? extends Resource> context) {
+        // Nothing unique to refresh: no random state, and the token and clients stay valid across a restore.
+    }
+}

@@ -1,0 +1,40 @@
+package dev.gantry.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.gantry.core.sweep.SweepReport;
+import dev.gantry.core.sweep.SweepService;
+import dev.gantry.handlers.lifecycle.LifecycleParts;
+import java.util.Map;
+
+/**
+ * The scheduled sweep (an EventBridge schedule, rate 1 minute). The input is read as a plain map so that the same
+ * function also takes {@code {"finalSweep":true}} from {@code cdk destroy}, which terminates every instance Gantry
+ * launched. Failures propagate: the next scheduled run is the retry.
+ */
+public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    private final SweepService service;
+
+    /** The Lambda entry point: builds every client now, so SnapStart captures them. */
+    public SweepHandler() {
+        this(LifecycleParts.sweep(Composition.fromSystem()));
+    }
+
+    public SweepHandler(SweepService service) {
+        this.service = service;
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(Map<String, Object> input, Context context) {
+        if (input != null && Boolean.TRUE.equals(input.get("finalSweep"))) {
+            int n = service.finalSweep();
+            System.out.println("sweep: final sweep terminated " + n + " instances");
+            return Map.of("finalSweep", true, "terminated", n);
+        }
+        SweepReport r = service.sweep();
+        System.out.println("sweep: " + r);
+        return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
+                "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),
+                "backstopHint", r.backstopHint(), "disrupted", r.disrupted());
+    }
+}

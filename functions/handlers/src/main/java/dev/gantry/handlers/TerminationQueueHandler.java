@@ -1,0 +1,62 @@
+package dev.gantry.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.gantry.core.termination.TerminationService;
+import dev.gantry.handlers.codec.MalformedMessage;
+import dev.gantry.handlers.codec.TerminationCodec;
+import dev.gantry.handlers.metrics.EmbeddedMetrics;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * "Continue terminating claim X" messages: each runs one bounded slice of the termination flow, which re-enqueues
+ * itself with a delay until the flow finishes. A failed slice fails only its record (SQS redelivers it; slices are
+ * idempotent). Emits NodesTerminated when a flow finishes.
+ */
+public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+    private final TerminationService service;
+    private final TerminationCodec codec;
+    private final EmbeddedMetrics metrics;
+    private final Clock clock;
+
+    /** The Lambda entry point: builds every client now, so SnapStart captures them. */
+    public TerminationQueueHandler() {
+        this(Composition.fromSystem());
+    }
+
+    private TerminationQueueHandler(Composition c) {
+        this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
+    }
+
+    public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock) {
+        this.service = service;
+        this.codec = codec;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+        for (SQSEvent.SQSMessage m : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of() : event.getRecords()) {
+            try {
+                TerminationService.Slice s = service.slice(codec.decode(m.getBody()));
+                if (s.finished() && !s.commands().isEmpty()) {
+                    metrics.emit(clock.instant(), Map.of(), Map.of("NodesTerminated", 1.0));
+                }
+            } catch (MalformedMessage e) {
+                System.err.println("termination: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");
+                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
+            } catch (RuntimeException e) {
+                System.err.println("termination: message " + m.getMessageId() + " failed, will be retried: " + e.getClass().getSimpleName());
+                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
+            }
+        }
+        return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.gantry.handlers;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.LaunchResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Launches the cheapest allowed offering of the first option; idempotent by claim name. Records requests. */
+final class FirstOfferingCloud implements CloudProvider {
+    final List<LaunchRequest> requests = new ArrayList<>();
+    final Map<String, CloudInstance> byClaim = new LinkedHashMap<>();
+
+    @Override
+    public synchronized LaunchResult launch(LaunchRequest r) {
+        requests.add(r);
+        CloudInstance done = byClaim.get(r.claimName());
+        if (done != null) {
+            return new LaunchResult(done, List.of());
+        }
+        InstanceType t = r.options().get(0);
+        Offering o = t.cheapestOffering(r.requirements());
+        if (o == null) {
+            throw new InsufficientCapacity("NoAvailableOffering", List.of());
+        }
+        CloudInstance i = new CloudInstance(String.format("i-%017x", byClaim.size() + 1), t.name(), o.zone(), o.capacityType(),
+                "pending", Instant.EPOCH, null, Map.of(CloudInstance.TAG_NODECLAIM, r.claimName()));
+        byClaim.put(r.claimName(), i);
+        return new LaunchResult(i, List.of());
+    }
+
+    @Override public void terminate(List<String> ids) { }
+    @Override public List<CloudInstance> listInstances() { return List.copyOf(byClaim.values()); }
+    @Override public Optional<CloudInstance> describe(String id) {
+        return byClaim.values().stream().filter(i -> i.instanceId().equals(id)).findFirst();
+    }
+}

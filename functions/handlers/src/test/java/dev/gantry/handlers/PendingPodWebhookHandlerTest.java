@@ -1,0 +1,205 @@
+package dev.gantry.handlers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import dev.gantry.aws.sqs.SqsWorkQueue;
+import dev.gantry.core.provisioning.ProvisioningHint;
+import dev.gantry.handlers.webhook.PathToken;
+import dev.gantry.handlers.webhook.WebhookComposition;
+import dev.gantry.testing.ElasticMq;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+class PendingPodWebhookHandlerTest {
+    private static final Instant NOW = Instant.parse("2025-06-01T12:00:03Z");
+    private static final AtomicInteger QUEUES = new AtomicInteger();
+    private static ElasticMq mq;
+    private String queueUrl;
+    private PendingPodWebhookHandler handler;
+
+    @BeforeAll
+    static void start() {
+        mq = ElasticMq.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        mq.close();
+    }
+
+    @BeforeEach
+    void queue() {
+        queueUrl = mq.sqsClient().createQueue(r -> r.queueName("hints-" + QUEUES.incrementAndGet() + ".fifo")
+                .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))).queueUrl();
+        handler = handler(queueUrl);
+    }
+
+    private static PendingPodWebhookHandler handler(String url) {
+        return new PendingPodWebhookHandler(new WebhookComposition.Parts("test-cluster",
+                new SqsWorkQueue(mq.sqsClient(), url), PathToken.of(WebhookEvents.TOKEN)), Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    private List<Message> messages() {
+        return mq.sqsClient().receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(0)
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+    }
+
+    private static String allowed(String uid) {
+        return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"response\":{\"uid\":\"" + uid
+                + "\",\"allowed\":true}}";
+    }
+
+    private static String hint(String reason, String ns, String name, String uid) {
+        return "{\"reason\":\"" + reason + "\",\"namespace\":\"" + ns + "\",\"name\":\"" + name + "\",\"uid\":\"" + uid
+                + "\",\"at\":\"2025-06-01T12:00:03Z\"}";
+    }
+
+    @Test
+    void podCreateIsAllowedAndSendsOnePodCreatedHintToTheClusterGroup() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("pod-create.json"), null);
+
+        assertThat(reply.getStatusCode()).isEqualTo(200);
+        assertThat(reply.getBody()).isEqualTo(allowed("0d6c2b1a-1111-4a2b-8c3d-000000000001"));
+        assertThat(messages()).singleElement().satisfies(m -> {
+            assertThat(m.body()).isEqualTo(hint("pod-created", "default", "web-6d5f7c8b9-x7k2p", "5f0c1b7e-3a2d-4c8e-9b1f-0a2b3c4d5e6f"));
+            assertThat(m.attributes()).containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, "test-cluster");
+            assertThat(m.attributes().get(MessageSystemAttributeName.MESSAGE_DEDUPLICATION_ID)).isEqualTo(
+                    new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "default", "web-6d5f7c8b9-x7k2p",
+                            "5f0c1b7e-3a2d-4c8e-9b1f-0a2b3c4d5e6f", NOW).deduplicationId());
+        });
+    }
+
+    @Test
+    void podsStatusUnschedulableSendsAPodUnschedulableHint() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("pods-status-unschedulable.json"), null);
+
+        assertThat(reply.getBody()).isEqualTo(allowed("0d6c2b1a-1111-4a2b-8c3d-000000000002"));
+        assertThat(messages()).extracting(Message::body).containsExactly(
+                hint("pod-unschedulable", "default", "web-6d5f7c8b9-x7k2p", "5f0c1b7e-3a2d-4c8e-9b1f-0a2b3c4d5e6f"));
+    }
+
+    @Test
+    void nodeDeleteSendsANodeDeletedHintNamedAfterTheNode() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("node-delete.json"), null);
+
+        assertThat(reply.getBody()).isEqualTo(allowed("0d6c2b1a-1111-4a2b-8c3d-000000000004"));
+        assertThat(messages()).extracting(Message::body).containsExactly(
+                hint("node-deleted", "", "ip-10-0-0-4.ec2.internal", "9a8b7c6d-5e4f-4321-8765-43210fedcba9"));
+    }
+
+    @Test
+    void nodeCreateSendsANodeCreatedHint() {
+        handler.handleRequest(WebhookEvents.load("node-create.json"), null);
+
+        assertThat(messages()).singleElement().extracting(Message::body).asString().startsWith("{\"reason\":\"node-created\"");
+    }
+
+    @Test
+    void dryRunIsAllowedAndSendsNothing() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("dry-run.json"), null);
+
+        assertThat(reply.getStatusCode()).isEqualTo(200);
+        assertThat(reply.getBody()).isEqualTo(allowed("0d6c2b1a-1111-4a2b-8c3d-000000000006"));
+        assertThat(messages()).isEmpty();
+    }
+
+    @Test
+    void nodeUpdateIsAllowedAndSendsNothing() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("node-update-deletion-timestamp.json"), null);
+
+        assertThat(reply.getBody()).isEqualTo(allowed("0d6c2b1a-1111-4a2b-8c3d-000000000005"));
+        assertThat(messages()).isEmpty();
+    }
+
+    @Test
+    void malformedBodyIsABadRequestAndSendsNothing() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("malformed.json"), null);
+
+        assertThat(reply.getStatusCode()).isEqualTo(400);
+        assertThat(reply.getBody()).doesNotContain("AdmissionReview\\\"");
+        assertThat(messages()).isEmpty();
+    }
+
+    @Test
+    void wrongTokenIsForbiddenAndSendsNothing() {
+        APIGatewayV2HTTPResponse reply = handler.handleRequest(WebhookEvents.load("wrong-token.json"), null);
+
+        assertThat(reply.getStatusCode()).isEqualTo(403);
+        assertThat(messages()).isEmpty();
+    }
+
+    @Test
+    void pathWithTheTokenAsAPrefixOnlyIsForbidden() {
+        APIGatewayV2HTTPEvent e = WebhookEvents.load("pod-create.json");
+        e.setRawPath("/hook/" + WebhookEvents.TOKEN + "x");
+        assertThat(handler.handleRequest(e, null).getStatusCode()).isEqualTo(403);
+        e.setRawPath("/" + WebhookEvents.TOKEN);
+        assertThat(handler.handleRequest(e, null).getStatusCode()).isEqualTo(403);
+        assertThat(messages()).isEmpty();
+    }
+
+    @Test
+    void bodyOverOneMebibyteIsRefusedAndSendsNothing() {
+        APIGatewayV2HTTPEvent e = WebhookEvents.load("pod-create.json");
+        e.setBody(e.getBody() + " ".repeat(PendingPodWebhookHandler.MAX_BODY_BYTES));
+
+        assertThat(handler.handleRequest(e, null).getStatusCode()).isEqualTo(413);
+        assertThat(messages()).isEmpty();
+    }
+
+    @Test
+    void base64EncodedBodyIsDecoded() {
+        APIGatewayV2HTTPEvent e = WebhookEvents.load("pod-create.json");
+        e.setBody(Base64.getEncoder().encodeToString(e.getBody().getBytes(StandardCharsets.UTF_8)));
+        e.setIsBase64Encoded(true);
+
+        assertThat(handler.handleRequest(e, null).getStatusCode()).isEqualTo(200);
+        assertThat(messages()).hasSize(1);
+    }
+
+    @Test
+    void theSameEventTwiceInOneTenSecondBucketIsOneMessage() {
+        handler.handleRequest(WebhookEvents.load("pod-create.json"), null);
+        handler.handleRequest(WebhookEvents.load("pod-create.json"), null);
+
+        assertThat(messages()).hasSize(1);
+    }
+
+    @Test
+    void queueFailureStillAllowsTheRequest() {
+        PendingPodWebhookHandler broken = handler(queueUrl.replace(".fifo", "-missing.fifo"));
+
+        APIGatewayV2HTTPResponse reply = broken.handleRequest(WebhookEvents.load("pod-create.json"), null);
+
+        assertThat(reply.getStatusCode()).isEqualTo(200);
+        assertThat(reply.getBody()).isEqualTo(allowed("0d6c2b1a-1111-4a2b-8c3d-000000000001"));
+    }
+
+    @Test
+    void nullEventIsForbiddenNotAnException() {
+        assertThat(handler.handleRequest(null, null).getStatusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void beforeCheckpointPrimesWithoutSendingAnything() {
+        handler.beforeCheckpoint(null);
+        handler.afterRestore(null);
+
+        assertThat(messages()).isEmpty();
+    }
+}
