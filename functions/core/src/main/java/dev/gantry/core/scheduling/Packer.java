@@ -61,19 +61,24 @@ final class Packer {
         this.topology = new Topology(k -> memo.computeIfAbsent(k, this::universe), input.namespaceLabels());
     }
 
+    /** Set on a node once it finished starting; the same label Karpenter uses. */
+    static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
+
     /** Taints a kubelet or cloud controller sets while a node starts; they go away on their own. */
     static final java.util.Set<String> EPHEMERAL_TAINTS = java.util.Set.of("node.kubernetes.io/not-ready",
             "node.kubernetes.io/unreachable", "node.kubernetes.io/network-unavailable",
             "node.cloudprovider.kubernetes.io/uninitialized");
 
     /**
-     * The taints that keep pods off a node for planning purposes. A node that is not Ready yet is still starting: as
-     * Karpenter does, its ephemeral taints and its NodePool's startup taints are ignored, or every node in the middle
-     * of registering would look useless and more capacity would be launched for the same pods.
+     * The taints that keep pods off a node for planning purposes. A node that has never been initialized (no
+     * {@code karpenter.sh/initialized} label) and is not Ready is still starting: as Karpenter does, its ephemeral taints
+     * and its NodePool's startup taints are ignored, or every node in the middle of registering would look useless and
+     * more capacity would be launched for the same pods. A node that was initialized and went NotReady is broken, not
+     * starting, and keeps its taints.
      */
     private List<dev.gantry.core.model.Taint> schedulingTaints(dev.gantry.core.model.Node node) {
         List<dev.gantry.core.model.Taint> taints = node.effectiveTaints();
-        if (node.ready()) {
+        if (node.ready() || "true".equals(node.labels().get(INITIALIZED_LABEL))) {
             return taints;
         }
         String poolName = node.labels().get(WellKnownLabels.NODEPOOL);

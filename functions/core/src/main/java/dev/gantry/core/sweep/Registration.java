@@ -19,6 +19,9 @@ import java.util.Optional;
  * taints are gone and the instance type's extended resources are advertised. Both can happen in one sweep.
  */
 public final class Registration {
+    /** Karpenter's label for a node that finished starting (Ready, startup taints gone, resources advertised). */
+    public static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
+
     private Registration() {
     }
 
@@ -34,19 +37,23 @@ public final class Registration {
         if (s != NodeClaimState.Launched && s != NodeClaimState.Registered) {
             return Optional.empty();
         }
-        NodePatch patch = null;
+        Map<String, String> labels = new LinkedHashMap<>();
+        boolean needsFinalizer = false;
         NodeClaim next = claim;
         if (s == NodeClaimState.Launched) {
-            Map<String, String> missing = missingLabels(claim, node, pool, facts);
-            boolean needsFinalizer = !node.finalizers().contains(Node.FINALIZER) && node.deletionTimestamp() == null;
-            if (!missing.isEmpty() || needsFinalizer) {
-                patch = new NodePatch(missing, null, null, null, needsFinalizer ? List.of(Node.FINALIZER) : null, null);
-            }
+            labels.putAll(missingLabels(claim, node, pool, facts));
+            needsFinalizer = !node.finalizers().contains(Node.FINALIZER) && node.deletionTimestamp() == null;
             next = claim.registered(node.name(), now);
         }
         if (isInitialized(node, pool, facts)) {
             next = next.initialized(now);
+            // As Karpenter marks it: planning treats a node without this label that is not Ready as still starting.
+            if (!"true".equals(node.labels().get(INITIALIZED_LABEL))) {
+                labels.put(INITIALIZED_LABEL, "true");
+            }
         }
+        NodePatch patch = labels.isEmpty() && !needsFinalizer ? null
+                : new NodePatch(labels, null, null, null, needsFinalizer ? List.of(Node.FINALIZER) : null, null);
         return next == claim ? Optional.empty() : Optional.of(new Step(patch, next));
     }
 

@@ -95,4 +95,18 @@ class SchedulingRegressionTest {
         assertThat(nodeOf(r, "web")).isNull();
         assertThat(r.newClaims()).hasSize(1);
     }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aNodeThatWasInitializedAndWentNotReadyIsNotCountedAsCapacity(Strategy s) {
+        // Ignoring not-ready taints on every unready node planned pods onto nodes whose instances had died (zero-nodes).
+        Node dead = new Node("n1", "aws:///test-zone-1a/i-n1", Map.of(WellKnownLabels.ZONE, ZONES.get(0),
+                WellKnownLabels.HOSTNAME, "n1", WellKnownLabels.ARCH, "amd64", WellKnownLabels.NODEPOOL, "default",
+                "karpenter.sh/initialized", "true"), Map.of(),
+                List.of(new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule)),
+                new Resources(4000, 16 * GI, 100 * GI, 110, Map.of()), false, false, false, java.time.Instant.EPOCH);
+        var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(dead)).pool(pool("default")).solve(s);
+        assertThat(nodeOf(r, "web")).isNull();
+        assertThat(r.newClaims()).hasSize(1);
+    }
 }
