@@ -45,7 +45,10 @@ final class PlanningInputs {
         for (Node n : view.nodes()) {
             String pool = n.labels().get(WellKnownLabels.NODEPOOL);
             if (pool != null) {
-                usage.merge(pool, n.allocatable(), Resources::plus);
+                // Limits are on capacity, as Karpenter counts them; allocatable only when the type is unknown.
+                Resources capacity = config.nodePool(pool).flatMap(p -> typeOf(p, n.labels().get(WellKnownLabels.INSTANCE_TYPE), Set.of()))
+                        .map(InstanceType::capacity).orElse(n.allocatable());
+                usage.merge(pool, capacity, Resources::plus);
                 count.merge(pool, 1, Integer::sum);
             }
         }
@@ -67,8 +70,37 @@ final class PlanningInputs {
                         usage.getOrDefault(p.name(), Resources.ZERO), count.getOrDefault(p.name(), 0)));
             }
         }
-        return new SchedulingInput(view.pending(), view.existingNodes(), inFlight, view.daemonSets(), pools,
-                view.namespaceLabels());
+        List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
+        for (SchedulingInput.ExistingNode e : view.existingNodes()) {
+            nodes.add(new SchedulingInput.ExistingNode(withInstanceLabels(e.node()), e.pods()));
+        }
+        return new SchedulingInput(view.pending(), nodes, inFlight, view.daemonSets(), pools, view.namespaceLabels());
+    }
+
+    /**
+     * A node of ours as it will be labelled: the cloud controller sets its instance type at registration, and the
+     * sweep adds the type's {@code karpenter.k8s.aws/instance-*} labels within a minute. Planning with the labels it
+     * will carry keeps a just-registered node from looking unsuitable (and more capacity from being launched).
+     */
+    private Node withInstanceLabels(Node n) {
+        String poolName = n.labels().get(WellKnownLabels.NODEPOOL);
+        String typeName = n.labels().get(WellKnownLabels.INSTANCE_TYPE);
+        if (poolName == null || typeName == null) {
+            return n;
+        }
+        Optional<NodePool> pool = config.nodePool(poolName);
+        Optional<InstanceType> type = pool.flatMap(p -> typeOf(p, typeName, Set.of()));
+        if (type.isEmpty()) {
+            return n;
+        }
+        Map<String, String> labels = new HashMap<>(type.get().labels());
+        labels.putAll(pool.get().template().labels());
+        labels.putAll(n.labels());
+        if (labels.equals(n.labels())) {
+            return n;
+        }
+        return new Node(n.name(), n.providerId(), labels, n.annotations(), n.taints(), n.allocatable(), n.ready(),
+                n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
     }
 
     /** Claims launching or launched whose node has not appeared (by instance id or by the nodeclaim label). */

@@ -71,6 +71,40 @@ class ProvisionerTest {
     }
 
     @Test
+    void aJustRegisteredNodeWithoutItsInstanceLabelsYetTakesPodsThatRequireThem() {
+        // Regression: instance labels arrive with the sweep; until then a registered node looked unsuitable for pods
+        // selecting karpenter.k8s.aws/instance-cpu, and a second node was launched for them (the quickstart scenario).
+        cluster.putNode(new Node("ip-10-0-0-1", "aws:///" + ZONE_A + "/i-0001", Map.of(WellKnownLabels.NODEPOOL, "default",
+                WellKnownLabels.INSTANCE_TYPE, "m5.xlarge", WellKnownLabels.ZONE, ZONE_A, WellKnownLabels.ARCH, "amd64"),
+                Map.of(), List.of(), new Resources(4000, 16L << 30, 100L << 30, 110, Map.of()), true, false, false, T0));
+        cluster.putPod(pending("web", 500, 256).nodeSelector(Map.of(WellKnownLabels.INSTANCE_CPU, "4")).build());
+
+        ProvisioningOutcome out = provisioner(config(pool("default", null))).provision();
+
+        assertThat(out.launched()).isEmpty();
+        assertThat(cloud.requests()).isEmpty();
+    }
+
+    @Test
+    void nodesCountTheirInstanceCapacityAgainstTheLimitNotTheirAllocatable() {
+        // The full node is an m5.xlarge: 4 cpu of capacity, 3900m allocatable. A new 2-cpu node fits a 5950m limit only
+        // if the node is (wrongly) counted by its allocatable: 3.9 + 2 <= 5.95, while 4 + 2 > 5.95.
+        cluster.putNode(new Node("ip-10-0-0-1", "aws:///" + ZONE_A + "/i-0001", Map.of(WellKnownLabels.NODEPOOL, "default",
+                WellKnownLabels.INSTANCE_TYPE, "m5.xlarge", WellKnownLabels.ZONE, ZONE_A, WellKnownLabels.ARCH, "amd64"),
+                Map.of(), List.of(), new Resources(3900, 15L << 30, 100L << 30, 110, Map.of()), true, false, false, T0));
+        cluster.putPod(pending("running", 3800, 256).nodeName("ip-10-0-0-1")
+                .status(new dev.gantry.core.model.Pod.Status("Running", false, T0, null, null)).build());
+        cluster.putPod(pending("small", 1000, 256).build());
+        var limited = new dev.gantry.core.model.NodePool("default", Map.of(), pool("default", null).template(), null,
+                Map.of("cpu", dev.gantry.core.model.Quantity.parse("5950m")), null, null);
+
+        ProvisioningOutcome out = provisioner(config(limited)).provision();
+
+        assertThat(out.launched()).isEmpty();
+        assertThat(out.unschedulable()).containsValue("NodePool default would exceed its cpu limit (5950m)");
+    }
+
+    @Test
     void sameBatchDeliveredThreeTimesWithACrashAfterCreateFleetLaunchesOneInstancePerClaim() {
         cluster.putPod(pending("a", 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, ZONE_A)).build());
         cluster.putPod(pending("b", 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, ZONE_B)).build());
