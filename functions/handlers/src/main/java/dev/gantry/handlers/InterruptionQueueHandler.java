@@ -18,13 +18,15 @@ import java.util.Map;
  * EC2 and AWS Health events from EventBridge, through a standard SQS queue. Each record is handled on its own: a
  * malformed body, or a failure while acting on it, fails that record alone (SQS retries it, then dead-letters it);
  * the rest of the batch succeeds. Events for instances Gantry does not own are acknowledged with a debug line.
- * Emits InterruptionEvents with dimension Kind.
+ * Emits InterruptionEvents with dimension Kind, and NodesTerminated when a flow finishes within the message.
  */
-public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, org.crac.Resource {
     private final InterruptionService service;
     private final EventBridgeReader reader;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
+    /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
+    private SnapStartPrimer primer = SnapStartPrimer.NONE;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public InterruptionQueueHandler() {
@@ -34,6 +36,8 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     private InterruptionQueueHandler(Composition c) {
         this(LifecycleParts.interruption(c), new EventBridgeReader(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
                 c.clock());
+        this.primer = ProvisionerPrimer.of(c);
+        org.crac.Core.getGlobalContext().register(this);
     }
 
     public InterruptionQueueHandler(InterruptionService service, EventBridgeReader reader, EmbeddedMetrics metrics, Clock clock) {
@@ -51,6 +55,11 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
                 for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()))) {
                     o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
                     o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
+                    // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,
+                    // and never reaches the termination handler that otherwise counts it.
+                    if (o.slice().filter(s -> s.finished() && !s.commands().isEmpty()).isPresent()) {
+                        metrics.emit(clock.instant(), Map.of(), Map.of("NodesTerminated", 1.0));
+                    }
                 }
             } catch (MalformedMessage | IllegalArgumentException e) {
                 System.err.println("interruption: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");
@@ -61,5 +70,15 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    @Override
+    public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
+        primer.beforeCheckpoint();
+    }
+
+    @Override
+    public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
+        primer.afterRestore();
     }
 }
