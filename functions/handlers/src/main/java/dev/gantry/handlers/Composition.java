@@ -17,6 +17,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.kube.KubeCluster;
@@ -159,9 +160,13 @@ public final class Composition {
         return new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config(), clock);
     }
 
-    /** The provisioning queue's service: deleted nodes go to the termination flow, then one provisioning run. */
+    /**
+     * The provisioning queue's service: deleted nodes go to the termination flow, new nodes are registered at once (the
+     * sweep's registration step), then one provisioning run.
+     */
     public HintBatchService hintBatches() {
         TerminationService termination = termination();
-        return new HintBatchService(provisioner(), cluster(), store(), termination::startForDeletedNode, clock);
+        SweepService sweep = dev.gantry.handlers.lifecycle.LifecycleParts.sweep(this);
+        return new HintBatchService(provisioner(), cluster(), store(), termination::startForDeletedNode, sweep::registerNodes, clock);
     }
 }

@@ -12,12 +12,20 @@ import java.util.Map;
  * function also takes {@code {"finalSweep":true}} from {@code cdk destroy}, which terminates every instance Gantry
  * launched. Failures propagate: the next scheduled run is the retry.
  */
-public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>>, org.crac.Resource {
     private final SweepService service;
+    /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
+    private SnapStartPrimer primer = SnapStartPrimer.NONE;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public SweepHandler() {
-        this(LifecycleParts.sweep(Composition.fromSystem()));
+        this(Composition.fromSystem());
+    }
+
+    private SweepHandler(Composition c) {
+        this(LifecycleParts.sweep(c));
+        this.primer = ProvisionerPrimer.of(c);
+        org.crac.Core.getGlobalContext().register(this);
     }
 
     public SweepHandler(SweepService service) {
@@ -36,5 +44,15 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
                 "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),
                 "backstopHint", r.backstopHint(), "disrupted", r.disrupted());
+    }
+
+    @Override
+    public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
+        primer.beforeCheckpoint();
+    }
+
+    @Override
+    public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
+        primer.afterRestore();
     }
 }

@@ -18,11 +18,13 @@ import java.util.Map;
  * itself with a delay until the flow finishes. A failed slice fails only its record (SQS redelivers it; slices are
  * idempotent). Emits NodesTerminated when a flow finishes.
  */
-public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, org.crac.Resource {
     private final TerminationService service;
     private final TerminationCodec codec;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
+    /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
+    private SnapStartPrimer primer = SnapStartPrimer.NONE;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public TerminationQueueHandler() {
@@ -31,6 +33,8 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     private TerminationQueueHandler(Composition c) {
         this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
+        this.primer = ProvisionerPrimer.of(c);
+        org.crac.Core.getGlobalContext().register(this);
     }
 
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock) {
@@ -58,5 +62,15 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    @Override
+    public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
+        primer.beforeCheckpoint();
+    }
+
+    @Override
+    public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
+        primer.afterRestore();
     }
 }

@@ -101,9 +101,10 @@ public final class Simulation {
         TerminationService termination = new TerminationService(api, api, store, cloud, terminationQueue, pools, clock);
         // One launch at a time: the simulation is single-threaded on its virtual clock, so runs stay reproducible.
         Provisioner provisioner = new Provisioner(api, api, store, crashing, catalog, config, clock, 1);
-        HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode, clock);
-        InterruptionService interruptions = new InterruptionService(store, api, api, termination, hints, pools, clock);
         SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, hints, pools, this::facts, clock);
+        HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
+                sweep::registerNodes, clock);
+        InterruptionService interruptions = new InterruptionService(store, api, api, termination, hints, pools, clock);
         this.functions = new Functions(loop, provisioningQueue, interruptionQueue, terminationQueue, hintBatches,
                 interruptions, termination, sweep, store, recorder, crashing::revive);
         this.checks = new Checks(this);

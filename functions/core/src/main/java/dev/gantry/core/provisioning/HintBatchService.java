@@ -22,15 +22,27 @@ public final class HintBatchService {
     private final ClusterReader reader;
     private final NodeClaimStore store;
     private final Consumer<Node> deletedNodes;
+    private final Runnable registerNodes;
     private final Clock clock;
 
     /** @param deletedNodes starts termination for a node someone deleted (the lifecycle's termination service) */
     public HintBatchService(Provisioner provisioner, ClusterReader reader, NodeClaimStore store, Consumer<Node> deletedNodes,
                             Clock clock) {
+        this(provisioner, reader, store, deletedNodes, () -> { }, clock);
+    }
+
+    /**
+     * @param deletedNodes  starts termination for a node someone deleted (the lifecycle's termination service)
+     * @param registerNodes registers nodes that just appeared (the sweep's registration step), run when a batch says
+     *                      a node was created, so its labels and finalizer do not wait for the next sweep
+     */
+    public HintBatchService(Provisioner provisioner, ClusterReader reader, NodeClaimStore store, Consumer<Node> deletedNodes,
+                            Runnable registerNodes, Clock clock) {
         this.provisioner = Objects.requireNonNull(provisioner, "provisioner");
         this.reader = Objects.requireNonNull(reader, "reader");
         this.store = Objects.requireNonNull(store, "store");
         this.deletedNodes = Objects.requireNonNull(deletedNodes, "deletedNodes");
+        this.registerNodes = Objects.requireNonNull(registerNodes, "registerNodes");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -45,6 +57,9 @@ public final class HintBatchService {
                     deletedNodes.accept(n);
                 }
             }
+        }
+        if (hints.stream().anyMatch(h -> h.reason() == ProvisioningHint.Reason.NODE_CREATED)) {
+            registerNodes.run();
         }
         store.setMarker(SweepService.LAST_HINT, now);
         return provisioner.provision(now);

@@ -76,6 +76,16 @@ public final class SweepService {
         return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1]);
     }
 
+    /**
+     * Only the registration step: match launched claims to the nodes that appeared, label them and add the finalizer.
+     * Run when a node registers (the webhook saw it), so pods that select per-instance labels need not wait for the
+     * next sweep. Idempotent. Returns how many claims moved to Registered.
+     */
+    public int registerNodes() {
+        Instant now = clock.instant();
+        return register(store.list(now), reader.nodes(), now)[0];
+    }
+
     /** For {@code cdk destroy}: terminates every instance carrying this cluster's tag and finishes every claim. */
     public int finalSweep() {
         Instant now = clock.instant();

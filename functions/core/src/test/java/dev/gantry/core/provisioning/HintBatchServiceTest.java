@@ -22,9 +22,10 @@ class HintBatchServiceTest {
     private final InMemoryCluster cluster = new InMemoryCluster();
     private final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
     private final List<String> terminated = new ArrayList<>();
+    private final List<String> registrations = new ArrayList<>();
     private final HintBatchService service = new HintBatchService(
             new Provisioner(cluster, cluster, store, new RecordingCloud(clock), provider(), config(pool("default", null)), clock),
-            cluster, store, n -> terminated.add(n.name()), clock);
+            cluster, store, n -> terminated.add(n.name()), () -> registrations.add("registered"), clock);
 
     private static Node node(String name, List<String> finalizers) {
         return new Node(name, "aws:///test-1a/i-0abc", Map.of(), Map.of(), List.of(), Resources.of(2000, 4L << 30), true,
@@ -57,5 +58,14 @@ class HintBatchServiceTest {
         assertThat(out.launched()).hasSize(1);
         assertThat(store.marker(SweepService.LAST_HINT)).hasValue(T0);
         assertThat(terminated).isEmpty();
+    }
+
+    @Test
+    void aBatchThatSaysANodeWasCreatedRegistersNodesOnceBeforeProvisioning() {
+        service.handle(List.of(hint(ProvisioningHint.Reason.NODE_CREATED, "n1"), hint(ProvisioningHint.Reason.NODE_CREATED, "n2")));
+        assertThat(registrations).containsExactly("registered");
+
+        service.handle(List.of(hint(ProvisioningHint.Reason.POD_CREATED, "a")));
+        assertThat(registrations).hasSize(1); // only node creations trigger it
     }
 }
