@@ -57,9 +57,8 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
                     o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
                     // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,
                     // and never reaches the termination handler that otherwise counts it.
-                    if (o.slice().filter(s -> s.finished() && !s.commands().isEmpty()).isPresent()) {
-                        metrics.emit(clock.instant(), Map.of(), Map.of("NodesTerminated", 1.0));
-                    }
+                    o.slice().filter(s -> s.finished() && !s.commands().isEmpty()).ifPresent(s ->
+                            metrics.emit(clock.instant(), TerminationQueueHandler.reasonOf(s), Map.of("NodesTerminated", 1.0)));
                 }
             } catch (MalformedMessage | IllegalArgumentException e) {
                 System.err.println("interruption: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");

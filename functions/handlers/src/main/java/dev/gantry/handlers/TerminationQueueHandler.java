@@ -51,7 +51,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
             try {
                 TerminationService.Slice s = service.slice(codec.decode(m.getBody()));
                 if (s.finished() && !s.commands().isEmpty()) {
-                    metrics.emit(clock.instant(), Map.of(), Map.of("NodesTerminated", 1.0));
+                    metrics.emit(clock.instant(), reasonOf(s), Map.of("NodesTerminated", 1.0));
                 }
             } catch (MalformedMessage e) {
                 System.err.println("termination: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");
@@ -62,6 +62,11 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** The dashboard's "terminations by reason" dimension. */
+    static Map<String, String> reasonOf(TerminationService.Slice s) {
+        return Map.of("Reason", s.reason() == null ? "unknown" : s.reason());
     }
 
     @Override

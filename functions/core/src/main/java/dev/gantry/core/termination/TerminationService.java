@@ -59,7 +59,9 @@ public final class TerminationService {
     }
 
     /** The outcome of one slice: what was executed and whether the flow has finished. */
-    public record Slice(String claim, List<TerminationCommand> commands, int evicted, int blockedByPdb, boolean finished) {
+    /** One slice's work. {@code reason} is why the claim is being deleted (interruption, emptiness, expiry…), or null. */
+    public record Slice(String claim, List<TerminationCommand> commands, int evicted, int blockedByPdb, boolean finished,
+                        String reason) {
     }
 
     /**
@@ -109,7 +111,7 @@ public final class TerminationService {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(request.claim(), now);
         if (found.isEmpty() || found.get().state() == NodeClaimState.Terminated) {
-            return new Slice(request.claim(), List.of(), 0, 0, true);
+            return new Slice(request.claim(), List.of(), 0, 0, true, null);
         }
         NodeClaim claim = found.get();
         Optional<Node> node = nodeOf(claim);
@@ -148,7 +150,7 @@ public final class TerminationService {
                         null, null, a.delay());
             }
         }
-        return new Slice(claim.name(), commands, evicted, blocked, finished);
+        return new Slice(claim.name(), commands, evicted, blocked, finished, claim.deletionReason());
     }
 
     private void markTerminated(String name, Instant now) {

@@ -163,6 +163,8 @@ class InterruptionIntegrationTest {
         assertThat(rig.terminateRequests()).containsExactly(id);
         assertThat(rig.sent.to(rig.terminationQueue)).isEmpty();
         assertThat(rig.metricsOut.toString().split("\"NodesTerminated\":1.0", -1)).hasSize(2);
+        // The dashboard graphs terminations by this dimension; without it the panel stayed empty.
+        assertThat(rig.metricsOut.toString()).contains("\"Reason\":\"interruption\"");
     }
 
     @Test
