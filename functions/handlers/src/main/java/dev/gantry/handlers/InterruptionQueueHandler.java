@@ -4,9 +4,9 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.gantry.config.codec.EventBridgeCodec;
+import dev.gantry.config.codec.MalformedMessage;
 import dev.gantry.core.interruption.InterruptionService;
-import dev.gantry.handlers.codec.MalformedMessage;
-import dev.gantry.handlers.lifecycle.EventBridgeReader;
 import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, org.crac.Resource {
     private final InterruptionService service;
-    private final EventBridgeReader reader;
+    private final EventBridgeCodec reader;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
     /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
@@ -34,13 +34,13 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     }
 
     private InterruptionQueueHandler(Composition c) {
-        this(LifecycleParts.interruption(c), new EventBridgeReader(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
+        this(LifecycleParts.interruption(c), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
                 c.clock());
         this.primer = ProvisionerPrimer.of(c);
         org.crac.Core.getGlobalContext().register(this);
     }
 
-    public InterruptionQueueHandler(InterruptionService service, EventBridgeReader reader, EmbeddedMetrics metrics, Clock clock) {
+    public InterruptionQueueHandler(InterruptionService service, EventBridgeCodec reader, EmbeddedMetrics metrics, Clock clock) {
         this.service = service;
         this.reader = reader;
         this.metrics = metrics;

@@ -1,5 +1,6 @@
 package dev.gantry.handlers;
 
+import dev.gantry.config.codec.HintCodec;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.model.NodePool;
@@ -9,7 +10,6 @@ import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
-import dev.gantry.handlers.codec.HintCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

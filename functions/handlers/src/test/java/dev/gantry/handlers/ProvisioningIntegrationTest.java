@@ -20,7 +20,7 @@ import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.requirements.WellKnownLabels;
-import dev.gantry.handlers.codec.HintCodec;
+import dev.gantry.config.codec.HintCodec;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeClients;

@@ -22,7 +22,7 @@ import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.SweepService;
-import dev.gantry.handlers.codec.HintCodec;
+import dev.gantry.config.codec.HintCodec;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -21,6 +21,7 @@ import java.util.UUID;
  */
 final class EventBridge {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final dev.gantry.config.codec.EventBridgeCodec CODEC = new dev.gantry.config.codec.EventBridgeCodec(JSON);
 
     private final String account = "123456789012";
     private final String region;
@@ -96,27 +97,9 @@ final class EventBridge {
     }
 
     /** The fields the interruption service reads, lifted out of the JSON (scalar detail fields only). */
+    /** JSON to the envelope the interruption service reads, with the codec the interruption handler uses. */
     static EventEnvelope envelope(String json) {
-        try {
-            JsonNode o = JSON.readTree(json);
-            Map<String, String> detail = new LinkedHashMap<>();
-            o.path("detail").properties().forEach(e -> {
-                if (e.getValue().isValueNode()) {
-                    detail.put(e.getKey(), e.getValue().asText());
-                }
-            });
-            List<String> resources = new ArrayList<>();
-            o.path("resources").forEach(r -> resources.add(r.asText()));
-            List<String> entities = new ArrayList<>();
-            if (o.path("detail").path("affectedEntities") instanceof ArrayNode a) {
-                a.forEach(e -> entities.add(e.path("entityValue").asText()));
-            }
-            String time = o.path("time").asText(null);
-            return new EventEnvelope(o.path("id").asText(), o.path("source").asText(), o.path("detail-type").asText(),
-                    time == null ? null : Instant.parse(time), detail, resources, entities);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return CODEC.read(json);
     }
 
     /** The detail-type of an event, for the timeline. */

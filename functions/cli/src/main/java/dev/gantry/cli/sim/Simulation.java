@@ -4,6 +4,7 @@ import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
@@ -50,6 +51,8 @@ public final class Simulation {
     final SimQueue interruptionQueue = new SimQueue("interruption", false, Duration.ofSeconds(30), 5, clock);
     final SimQueue terminationQueue = new SimQueue("termination", false, Duration.ofSeconds(30), 10, clock);
     final HintMessages hints = new HintMessages(provisioningQueue, CLUSTER);
+    /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
+    final QueueHints lifecycleHints = new QueueHints(provisioningQueue, HintMessages.codec(), store, CLUSTER);
     final ApiServer api;
     final Webhook webhook;
     final SimulatedCloud cloud;
@@ -101,10 +104,10 @@ public final class Simulation {
         TerminationService termination = new TerminationService(api, api, store, cloud, terminationQueue, pools, clock);
         // One launch at a time: the simulation is single-threaded on its virtual clock, so runs stay reproducible.
         Provisioner provisioner = new Provisioner(api, api, store, crashing, catalog, config, clock, 1);
-        SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, hints, pools, this::facts, clock);
+        SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, lifecycleHints, pools, this::facts, clock);
         HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
-        InterruptionService interruptions = new InterruptionService(store, api, api, termination, hints, pools, clock);
+        InterruptionService interruptions = new InterruptionService(store, api, api, termination, lifecycleHints, pools, clock);
         this.functions = new Functions(loop, provisioningQueue, interruptionQueue, terminationQueue, hintBatches,
                 interruptions, termination, sweep, store, recorder, crashing::revive);
         this.checks = new Checks(this);

@@ -1,12 +1,13 @@
 package dev.gantry.handlers.lifecycle;
 
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.handlers.Composition;
-import dev.gantry.handlers.codec.HintCodec;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -3,8 +3,8 @@ package dev.gantry.handlers.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gantry.config.codec.MalformedMessage;
 import dev.gantry.core.provisioning.AdmissionRequest;
-import dev.gantry.handlers.codec.MalformedMessage;
 
 /**
  * Reads an {@code admission.k8s.io/v1} AdmissionReview with Jackson's tree model (no Kubernetes model classes: the

@@ -6,6 +6,8 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.config.codec.EventBridgeCodec;
+import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.LaunchRequest;
@@ -26,8 +28,8 @@ import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.InterruptionQueueHandler;
 import dev.gantry.handlers.SweepHandler;
 import dev.gantry.handlers.TerminationQueueHandler;
-import dev.gantry.handlers.codec.HintCodec;
-import dev.gantry.handlers.codec.TerminationCodec;
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.TerminationCodec;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import dev.gantry.testing.Events;
 import java.io.ByteArrayOutputStream;
@@ -73,7 +75,7 @@ class LifecycleHandlersTest {
     final EmbeddedMetrics metrics = new EmbeddedMetrics(JSON, "demo", new PrintStream(metricsOut));
     final InterruptionQueueHandler interruption = new InterruptionQueueHandler(
             new InterruptionService(store, cluster, cluster, terminations, hints, Map.of("default", pool), clock),
-            new EventBridgeReader(JSON), metrics, clock);
+            new EventBridgeCodec(JSON), metrics, clock);
 
     LifecycleHandlersTest() {
         NodeClaim c = NodeClaim.launching("default-x7k2p", "default", "h", List.of(), List.of("m5.large"), List.of(), "m5.large",

@@ -7,6 +7,10 @@ import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.aws.sqs.SqsWorkQueue;
+import dev.gantry.config.codec.EventBridgeCodec;
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.QueueHints;
+import dev.gantry.config.codec.TerminationCodec;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.NodePool;
@@ -16,13 +20,9 @@ import dev.gantry.core.termination.TerminationService;
 import dev.gantry.handlers.InterruptionQueueHandler;
 import dev.gantry.handlers.SweepHandler;
 import dev.gantry.handlers.TerminationQueueHandler;
-import dev.gantry.handlers.codec.HintCodec;
-import dev.gantry.handlers.codec.TerminationCodec;
-import dev.gantry.handlers.lifecycle.EventBridgeReader;
-import dev.gantry.handlers.lifecycle.QueueHints;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
-import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeClients;
+import dev.gantry.kube.KubeCluster;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources;
 import dev.gantry.testing.Ec2State;
@@ -147,7 +147,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     InterruptionQueueHandler interruptionHandler() {
         return new InterruptionQueueHandler(new InterruptionService(store, cluster, cluster, terminationService(), hints(), pools, clock),
-                new EventBridgeReader(JSON), metrics(), clock);
+                new EventBridgeCodec(JSON), metrics(), clock);
     }
 
     TerminationQueueHandler terminationHandler() {

@@ -1,10 +1,9 @@
-package dev.gantry.handlers.lifecycle;
+package dev.gantry.config.codec;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.core.interruption.EventEnvelope;
-import dev.gantry.handlers.codec.MalformedMessage;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -13,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Lifts the fields interruption handling reads out of an EventBridge event's JSON. Thread-safe. */
-public final class EventBridgeReader {
+public final class EventBridgeCodec {
     private final ObjectMapper json;
 
-    public EventBridgeReader(ObjectMapper json) {
+    public EventBridgeCodec(ObjectMapper json) {
         this.json = json;
     }
 

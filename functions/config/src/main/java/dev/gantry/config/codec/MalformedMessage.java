@@ -1,4 +1,4 @@
-package dev.gantry.handlers.codec;
+package dev.gantry.config.codec;
 
 /** A message body that is not what its queue carries. The record is reported failed; the message never echoes input. */
 public final class MalformedMessage extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.gantry.handlers.codec;
+package dev.gantry.config.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.gantry.handlers.lifecycle;
+package dev.gantry.config.codec;
 
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.ProvisioningHints;
@@ -6,7 +6,6 @@ import dev.gantry.core.model.Pod;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.work.WorkQueue;
-import dev.gantry.handlers.codec.HintCodec;
 import java.time.Duration;
 import java.time.Instant;
 
