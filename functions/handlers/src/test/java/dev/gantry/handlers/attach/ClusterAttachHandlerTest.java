@@ -114,4 +114,21 @@ class ClusterAttachHandlerTest {
         Map<String, Object> e = Map.of("RequestType", "Create", "ResourceProperties", Map.of("ClusterName", "prod"));
         assertThatThrownBy(() -> handler.handleRequest(e, null)).hasMessageContaining("WebhookTokenSecretArn");
     }
+
+    @Test
+    void snapStartPrimingParsesASampleWithoutTouchingTheClusterOrTheSecret() {
+        java.util.List<String> secretReads = new java.util.ArrayList<>();
+        ClusterAttachHandler priming = new ClusterAttachHandler(c -> {
+            throw new AssertionError("priming must not build a client");
+        }, arn -> {
+            secretReads.add(arn);
+            return "x";
+        }, arn -> {
+            throw new AssertionError("priming must not sweep");
+        });
+        assertThat(priming.primeSerialization()).isEqualTo(1);
+        priming.beforeCheckpoint(null);
+        priming.afterRestore(null);
+        assertThat(secretReads).isEmpty();
+    }
 }
