@@ -5,6 +5,8 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.gantry.core.sweep.SweepReport;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.handlers.lifecycle.LifecycleParts;
+import dev.gantry.handlers.metrics.EmbeddedMetrics;
+import java.time.Clock;
 import java.util.Map;
 
 /**
@@ -14,6 +16,8 @@ import java.util.Map;
  */
 public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>>, org.crac.Resource {
     private final SweepService service;
+    private final EmbeddedMetrics metrics;
+    private final Clock clock;
     /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
     private SnapStartPrimer primer = SnapStartPrimer.NONE;
 
@@ -23,13 +27,20 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     }
 
     private SweepHandler(Composition c) {
-        this(LifecycleParts.sweep(c));
+        this(LifecycleParts.sweep(c), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
         this.primer = ProvisionerPrimer.of(c);
         org.crac.Core.getGlobalContext().register(this);
     }
 
     public SweepHandler(SweepService service) {
+        this(service, null, Clock.systemUTC());
+    }
+
+    /** @param metrics where NodesTerminated goes for the instances the sweep itself terminated; null for none */
+    public SweepHandler(SweepService service, EmbeddedMetrics metrics, Clock clock) {
         this.service = service;
+        this.metrics = metrics;
+        this.clock = clock;
     }
 
     @Override
@@ -41,6 +52,10 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         }
         SweepReport r = service.sweep();
         System.out.println("sweep: " + r);
+        if (metrics != null) {
+            r.terminatedByReason().forEach((reason, n) ->
+                    metrics.emit(clock.instant(), Map.of("Reason", reason), Map.of("NodesTerminated", (double) n)));
+        }
         return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
                 "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),
                 "backstopHint", r.backstopHint(), "disrupted", r.disrupted());

@@ -1,6 +1,16 @@
 package dev.gantry.core.sweep;
 
-/** What one sweep did, for the log line and tests. */
+import java.util.Map;
+
+/**
+ * What one sweep did, for the log line, the metrics and tests.
+ *
+ * @param terminatedByReason instances this sweep terminated, by reason (gc, liveness, emptiness, expiry…); a drain
+ *                           the sweep only started is counted by the termination handler when it finishes
+ */
 public record SweepReport(int registered, int initialized, int leakedTerminated, int claimsFinished, int deletedNodesStarted,
-                          boolean backstopHint, int emptinessMarks, int disrupted) {
+                          boolean backstopHint, int emptinessMarks, int disrupted, Map<String, Integer> terminatedByReason) {
+    public SweepReport {
+        terminatedByReason = Map.copyOf(terminatedByReason);
+    }
 }

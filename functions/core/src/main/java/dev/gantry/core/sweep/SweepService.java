@@ -70,10 +70,11 @@ public final class SweepService {
         List<Pod> pods = reader.pods();
         int[] reg = register(store.list(now), nodes, now);
         List<NodeClaim> claims = store.list(now);
-        int[] hk = housekeep(claims, nodes, now);
+        Map<String, Integer> terminated = new java.util.TreeMap<>();
+        int[] hk = housekeep(claims, nodes, now, terminated);
         boolean backstop = backstop(pods, now);
-        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now);
-        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1]);
+        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated);
+        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated);
     }
 
     /**
@@ -131,7 +132,7 @@ public final class SweepService {
         return new int[] {registered, initialized};
     }
 
-    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now) {
+    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated) {
         List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, cloud.listInstances(), nodes, now);
         List<String> leaked = new ArrayList<>();
         int finished = 0;
@@ -142,6 +143,7 @@ public final class SweepService {
                 case FinishClaim f -> {
                     if (f.instanceId() != null) {
                         cloud.terminate(List.of(f.instanceId()));
+                        terminated.merge(f.reason(), 1, Integer::sum);
                     }
                     if (f.node() != null) {
                         writer.deleteNode(f.node());
@@ -157,6 +159,7 @@ public final class SweepService {
         }
         if (!leaked.isEmpty()) {
             cloud.terminate(leaked);
+            terminated.merge("gc", leaked.size(), Integer::sum);
         }
         return new int[] {leaked.size(), finished, deleted};
     }
@@ -175,7 +178,7 @@ public final class SweepService {
         return true;
     }
 
-    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now) {
+    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now, Map<String, Integer> terminated) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
             if (p.isBound()) {
@@ -202,7 +205,10 @@ public final class SweepService {
                                 hints.send(ProvisioningHints.REPLACEMENT, x.pods().stream().filter(p -> !p.isDaemon())
                                         .findFirst().orElse(null), x.node().name(), now));
                     }
-                    termination.start(d.claim(), d.reason(), null, false);
+                    // An empty node often finishes in this first slice, so only the sweep can count it.
+                    termination.start(d.claim(), d.reason(), null, false)
+                            .filter(slice -> slice.finished() && !slice.commands().isEmpty())
+                            .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
                     disrupted++;
                 }
             }

@@ -157,7 +157,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     SweepHandler sweepHandler() {
         InstanceFacts.Source facts = type -> Optional.empty();
         return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store, cloud, terminationService(), hints(),
-                pools, facts, clock));
+                pools, facts, clock), metrics(), clock);
     }
 
     // --- driving ---

@@ -61,6 +61,8 @@ class SweepIntegrationTest {
         assertThat(report).containsEntry("leakedTerminated", 1);
         assertThat(rig.terminateRequests()).containsExactly(leaked);
         assertThat(rig.instanceState(leaked)).isEqualTo("terminated");
+        // What the sweep terminates itself is counted, by reason (the dashboard's terminations-by-reason panel).
+        assertThat(rig.metricsOut.toString()).contains("\"NodesTerminated\":1.0").contains("\"Reason\":\"gc\"");
 
         // 30 s later the young instance is old enough and still unclaimed; everything else stays as it was.
         rig.clock.advance(Duration.ofSeconds(30));
