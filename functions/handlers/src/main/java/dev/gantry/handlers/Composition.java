@@ -120,9 +120,19 @@ public final class Composition {
         if (instanceTypes == null) {
             // The Price List API is served from us-east-1 for every commercial region.
             PricingClient pricing = PricingClient.builder().region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create()).build();
-            instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), config().zones()), ec2(), pricing, clock);
+            // Expired prices and offerings are refreshed on a virtual thread while runs keep the last values, so no
+            // provisioning run waits for the Price List API's pages.
+            instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), config().zones()), ec2(), pricing, clock,
+                    task -> Thread.ofVirtual().name("gantry-price-refresh").start(task));
         }
         return instanceTypes;
+    }
+
+    /** The sweep's refresh step: prices and offerings re-read on their TTLs (in the background). */
+    public void refreshOfferings() {
+        if (instanceTypes() instanceof LiveInstanceTypeProvider live) {
+            live.refreshIfStale();
+        }
     }
 
     private Ec2Client ec2;

@@ -60,13 +60,30 @@ public final class LiveInstanceTypeProvider implements InstanceTypeProvider {
      * @param clock   decides when data is stale
      */
     public static LiveInstanceTypeProvider create(Catalog base, Ec2Client ec2, PricingClient pricing, Clock clock) {
+        return create(base, ec2, pricing, clock, Runnable::run);
+    }
+
+    /**
+     * @param refresher runs refreshes of data that has expired, while callers keep the last values (production passes
+     *                  a background executor; {@code Runnable::run} refreshes in the caller)
+     */
+    public static LiveInstanceTypeProvider create(Catalog base, Ec2Client ec2, PricingClient pricing, Clock clock,
+                                                  java.util.concurrent.Executor refresher) {
         Objects.requireNonNull(base, "base");
         Feeds feeds = new Feeds(
-                new Refreshing<>("instance type offerings", () -> Ec2PriceFeeds.zoneOfferings(ec2), clock, OFFERINGS_TTL, RETRY_AFTER),
-                new Refreshing<>("spot prices", () -> Ec2PriceFeeds.spotPrices(ec2, clock), clock, PRICES_TTL, RETRY_AFTER),
+                new Refreshing<>("instance type offerings", () -> Ec2PriceFeeds.zoneOfferings(ec2), clock, OFFERINGS_TTL, RETRY_AFTER,
+                        refresher),
+                new Refreshing<>("spot prices", () -> Ec2PriceFeeds.spotPrices(ec2, clock), clock, PRICES_TTL, RETRY_AFTER, refresher),
                 new Refreshing<>("on-demand prices", () -> OnDemandPrices.fetch(pricing, base.region()), clock, PRICES_TTL,
-                        RETRY_AFTER));
+                        RETRY_AFTER, refresher));
         return new LiveInstanceTypeProvider(base, feeds);
+    }
+
+    /** Refreshes whatever has expired (prices and offerings on their TTLs), without making the caller wait for it. */
+    public void refreshIfStale() {
+        feeds.zones().refreshIfStale();
+        feeds.spot().refreshIfStale();
+        feeds.onDemand().refreshIfStale();
     }
 
     /** This provider over the catalogue with {@code keys} marked unavailable, sharing the live data. */

@@ -48,6 +48,7 @@ public final class SweepService {
     private final Map<String, NodePool> pools;
     private final InstanceFacts.Source facts;
     private final Clock clock;
+    private Runnable refresh = () -> { };
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -64,8 +65,18 @@ public final class SweepService {
         this.clock = clock;
     }
 
+    /**
+     * The refresh step: {@code refresh} re-reads prices and offerings whose TTLs ran out. It must not block for long
+     * (the adapter refreshes in the background) and its failures are the adapter's to absorb.
+     */
+    public SweepService withRefresh(Runnable refresh) {
+        this.refresh = java.util.Objects.requireNonNull(refresh, "refresh");
+        return this;
+    }
+
     public SweepReport sweep() {
         Instant now = clock.instant();
+        refresh.run();
         List<Node> nodes = reader.nodes();
         List<Pod> pods = reader.pods();
         int[] reg = register(store.list(now), nodes, now);

@@ -213,4 +213,16 @@ class SweepServiceTest {
         }
         System.out.printf("MEASURE sweep over InMemoryCluster, 1000 nodes / 20000 pods: best of 5 = %.1f ms%n", best / 1e6);
     }
+
+    @Test
+    void everySweepRunsTheRefreshStepForPricesAndOfferings() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        java.util.concurrent.atomic.AtomicInteger refreshes = new java.util.concurrent.atomic.AtomicInteger();
+        w.sweep.withRefresh(refreshes::incrementAndGet);
+
+        w.sweep.sweep();
+        w.sweep.sweep();
+
+        assertThat(refreshes).hasValue(2);
+    }
 }
