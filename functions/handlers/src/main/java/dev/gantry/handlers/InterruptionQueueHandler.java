@@ -5,13 +5,10 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.EventBridgeCodec;
-import dev.gantry.config.codec.MalformedMessage;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,26 +46,15 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-        for (SQSEvent.SQSMessage m : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of() : event.getRecords()) {
-            try {
-                for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()))) {
-                    o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
-                    o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
-                    // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,
-                    // and never reaches the termination handler that otherwise counts it.
-                    o.slice().filter(s -> s.finished() && !s.commands().isEmpty()).ifPresent(s ->
-                            metrics.emit(clock.instant(), TerminationQueueHandler.reasonOf(s), Map.of("NodesTerminated", 1.0)));
-                }
-            } catch (MalformedMessage | IllegalArgumentException e) {
-                System.err.println("interruption: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");
-                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
-            } catch (RuntimeException e) {
-                System.err.println("interruption: message " + m.getMessageId() + " failed, will be retried: " + e.getClass().getSimpleName());
-                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
+        return SqsRecords.eachIndependently("interruption", event, m -> {
+            for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()))) {
+                o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
+                o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
+                // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,
+                // and never reaches the termination handler that otherwise counts it.
+                o.slice().ifPresent(s -> TerminationQueueHandler.countIfFinished(metrics, clock, s));
             }
-        }
-        return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+        });
     }
 
     @Override

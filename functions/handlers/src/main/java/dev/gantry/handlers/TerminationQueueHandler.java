@@ -4,13 +4,10 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.gantry.config.codec.MalformedMessage;
 import dev.gantry.config.codec.TerminationCodec;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -46,22 +43,15 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-        for (SQSEvent.SQSMessage m : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of() : event.getRecords()) {
-            try {
-                TerminationService.Slice s = service.slice(codec.decode(m.getBody()));
-                if (s.finished() && !s.commands().isEmpty()) {
-                    metrics.emit(clock.instant(), reasonOf(s), Map.of("NodesTerminated", 1.0));
-                }
-            } catch (MalformedMessage e) {
-                System.err.println("termination: message " + m.getMessageId() + " is malformed (" + e.getMessage() + ")");
-                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
-            } catch (RuntimeException e) {
-                System.err.println("termination: message " + m.getMessageId() + " failed, will be retried: " + e.getClass().getSimpleName());
-                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
-            }
+        return SqsRecords.eachIndependently("termination", event,
+                m -> countIfFinished(metrics, clock, service.slice(codec.decode(m.getBody()))));
+    }
+
+    /** Counts a flow that finished in this slice as NodesTerminated, by its reason (the dashboard's dimension). */
+    static void countIfFinished(EmbeddedMetrics metrics, Clock clock, TerminationService.Slice s) {
+        if (s.finished() && !s.commands().isEmpty()) {
+            metrics.emit(clock.instant(), reasonOf(s), Map.of("NodesTerminated", 1.0));
         }
-        return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
     }
 
     /** The dashboard's "terminations by reason" dimension. */
