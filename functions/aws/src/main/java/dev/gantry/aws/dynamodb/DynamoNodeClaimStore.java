@@ -6,6 +6,8 @@ import static dev.gantry.aws.dynamodb.NodeClaimItem.s;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.lifecycle.PoolUsage;
+import dev.gantry.core.model.Resources;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,6 +51,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 public final class DynamoNodeClaimStore implements NodeClaimStore {
     private static final String UNTIL = "until";
     private static final String AT = "at";
+    private static final String AT_MILLIS = "atMillis";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -150,6 +153,43 @@ public final class DynamoNodeClaimStore implements NodeClaimStore {
                         NodeClaimItem.string(item, "capacityType")));
             }
         }
+        return out;
+    }
+
+    /** One item per pool; written only if no newer snapshot is stored (epoch millis compare as numbers, ISO text would not). */
+    @Override
+    public void recordPoolUsage(PoolUsage usage) {
+        Map<String, AttributeValue> item = keyOf(StoreKeys.usage(usage.nodePool()));
+        item.put("nodePool", s(usage.nodePool()));
+        Map<String, AttributeValue> capacity = new HashMap<>();
+        usage.capacity().asMap().forEach((resource, amount) -> capacity.put(resource, n(Long.toString(amount))));
+        item.put("capacity", AttributeValue.builder().m(capacity).build());
+        item.put("nodes", n(Integer.toString(usage.nodes())));
+        item.put(AT_MILLIS, n(Long.toString(usage.at().toEpochMilli())));
+        try {
+            dynamo.putItem(b -> b.tableName(table).item(item)
+                    .conditionExpression("attribute_not_exists(#sk) OR #at <= :at")
+                    .expressionAttributeNames(Map.of("#sk", DynamoTables.SORT_KEY, "#at", AT_MILLIS))
+                    .expressionAttributeValues(Map.of(":at", n(Long.toString(usage.at().toEpochMilli())))));
+        } catch (ConditionalCheckFailedException newer) {
+            // a later run already recorded a newer snapshot: keep it
+        }
+    }
+
+    @Override
+    public List<PoolUsage> poolUsage() {
+        List<PoolUsage> out = new ArrayList<>();
+        for (Map<String, AttributeValue> item : queryPrefix(StoreKeys.USAGE_PREFIX)) {
+            Map<String, Long> amounts = new java.util.TreeMap<>();
+            item.get("capacity").m().forEach((resource, amount) -> amounts.put(resource, Long.parseLong(amount.n())));
+            Resources capacity = Resources.ZERO;
+            for (var e : amounts.entrySet()) {
+                capacity = capacity.with(e.getKey(), e.getValue());
+            }
+            out.add(new PoolUsage(NodeClaimItem.string(item, "nodePool"), capacity, Integer.parseInt(item.get("nodes").n()),
+                    Instant.ofEpochMilli(Long.parseLong(item.get(AT_MILLIS).n()))));
+        }
+        out.sort(java.util.Comparator.comparing(PoolUsage::nodePool));
         return out;
     }
 

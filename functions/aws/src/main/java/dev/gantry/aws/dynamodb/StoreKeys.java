@@ -10,6 +10,7 @@ final class StoreKeys {
     static final String CLAIM_PREFIX = "nodeclaim#";
     static final String OFFERING_PREFIX = "offering#";
     static final String MARKER_PREFIX = "marker#";
+    static final String USAGE_PREFIX = "usage#";
 
     private StoreKeys() {}
 
@@ -23,6 +24,10 @@ final class StoreKeys {
 
     static String offering(OfferingKey key) {
         return OFFERING_PREFIX + key.instanceType() + "#" + key.zone() + "#" + key.capacityType();
+    }
+
+    static String usage(String nodePool) {
+        return USAGE_PREFIX + nodePool;
     }
 
     static String marker(String name) {

@@ -252,4 +252,22 @@ public abstract class NodeClaimStoreContract {
 
         assertThat(store.get("bare", T0)).contains(bare.withVersion(1));
     }
+
+    @Test
+    void poolUsageSnapshotsRoundTripAndTheNewestWins() {
+        var capacity = new dev.gantry.core.model.Resources(8000, 32L << 30, 0, 58, java.util.Map.of("nvidia.com/gpu", 1L));
+        store.recordPoolUsage(new dev.gantry.core.lifecycle.PoolUsage("gpu", capacity, 2, T0));
+        store.recordPoolUsage(new dev.gantry.core.lifecycle.PoolUsage("default", dev.gantry.core.model.Resources.of(4000, 16L << 30),
+                1, T0.plusSeconds(60)));
+        // An older run finishing late must not overwrite the newer snapshot.
+        store.recordPoolUsage(new dev.gantry.core.lifecycle.PoolUsage("default", dev.gantry.core.model.Resources.of(2000, 8L << 30),
+                1, T0));
+
+        assertThat(store.poolUsage()).extracting(dev.gantry.core.lifecycle.PoolUsage::nodePool).containsExactly("default", "gpu");
+        assertThat(store.poolUsage().get(0).capacity()).isEqualTo(dev.gantry.core.model.Resources.of(4000, 16L << 30));
+        assertThat(store.poolUsage().get(1).capacity()).isEqualTo(capacity);
+        assertThat(store.poolUsage().get(1).nodes()).isEqualTo(2);
+        // DynamoDB keeps milliseconds (the newest-wins condition compares them as numbers); memory keeps the instant.
+        assertThat(store.poolUsage().get(1).at()).isBetween(T0.truncatedTo(java.time.temporal.ChronoUnit.MILLIS), T0);
+    }
 }

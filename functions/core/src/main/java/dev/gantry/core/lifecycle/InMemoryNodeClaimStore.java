@@ -19,6 +19,7 @@ public final class InMemoryNodeClaimStore implements NodeClaimStore {
     private final Map<String, NodeClaim> claims = new TreeMap<>();
     private final Map<OfferingKey, Instant> unavailable = new HashMap<>();
     private final Map<String, Instant> markers = new HashMap<>();
+    private final Map<String, PoolUsage> usage = new TreeMap<>();
 
     @Override
     public synchronized NodeClaim create(NodeClaim claim) {
@@ -79,6 +80,19 @@ public final class InMemoryNodeClaimStore implements NodeClaimStore {
             }
         });
         return out;
+    }
+
+    @Override
+    public synchronized void recordPoolUsage(PoolUsage u) {
+        PoolUsage stored = usage.get(u.nodePool());
+        if (stored == null || !stored.at().isAfter(u.at())) {
+            usage.put(u.nodePool(), u);
+        }
+    }
+
+    @Override
+    public synchronized List<PoolUsage> poolUsage() {
+        return List.copyOf(usage.values());
     }
 
     @Override

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Durable state for one cluster: NodeClaims, offerings recently found unavailable, and small named markers (the time
- * of the last provisioning hint, say). Every write is a single-item conditional write: there are no transactions.
+ * Durable state for one cluster: NodeClaims, offerings recently found unavailable, per-pool usage snapshots, and small
+ * named markers (the time of the last provisioning hint, say). Every write is a single-item conditional write: there are no transactions.
  *
  * <p>Readers never see records whose {@code expiresAt} is past, whether or not the backing store has deleted them yet
  * (DynamoDB deletes expired items lazily, sometimes days later).
@@ -50,6 +50,15 @@ public interface NodeClaimStore {
 
     /** Offerings marked unavailable whose mark has not yet run out. */
     Set<OfferingKey> unavailableOfferings(Instant now);
+
+    /**
+     * Records a pool's usage snapshot, unless the stored one is newer (runs may finish out of order). Derived data: the
+     * provisioner never plans from it, so a lost or stale snapshot costs nothing but a stale status line.
+     */
+    void recordPoolUsage(PoolUsage usage);
+
+    /** The latest usage snapshot of every pool that has one, ordered by pool name. */
+    List<PoolUsage> poolUsage();
 
     /** Sets a named marker to an instant. Last write wins. */
     void setMarker(String name, Instant at);

@@ -9,6 +9,7 @@ import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.lifecycle.PoolUsage;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
@@ -114,7 +115,23 @@ public final class Provisioner {
             last.unschedulable().forEach(u -> log.unschedulable(u.pod(), u.reason()));
         }
         log.emitEvents(writer, parallelism);
+        recordUsage(view, now);
         return log.outcome(rounds);
+    }
+
+    /**
+     * Each pool's usage after this run (launches included), as the snapshot status and dashboards read. Best effort:
+     * planning never reads it back, so a failed write must not fail the run.
+     */
+    private void recordUsage(ClusterView view, Instant now) {
+        try {
+            for (SchedulingInput.PoolOffer p : inputs.build(view, store.list(now), Set.of()).pools()) {
+                store.recordPoolUsage(new PoolUsage(p.pool().name(), p.usage(), p.nodeCount(), now));
+            }
+        } catch (RuntimeException e) {
+            System.getLogger(Provisioner.class.getName()).log(System.Logger.Level.WARNING,
+                    "pool usage not recorded (the next run records it again): " + e.getClass().getSimpleName());
+        }
     }
 
     /** Claims recorded but not known launched: launch again (the same instance comes back) and record it. */

@@ -23,6 +23,8 @@ class DelegatingStore implements NodeClaimStore {
     @Override public List<NodeClaim> list(Instant now) { return delegate.list(now); }
     @Override public void markUnavailable(OfferingKey o, Instant until) { delegate.markUnavailable(o, until); }
     @Override public Set<OfferingKey> unavailableOfferings(Instant now) { return delegate.unavailableOfferings(now); }
+    @Override public void recordPoolUsage(dev.gantry.core.lifecycle.PoolUsage u) { delegate.recordPoolUsage(u); }
+    @Override public List<dev.gantry.core.lifecycle.PoolUsage> poolUsage() { return delegate.poolUsage(); }
     @Override public void setMarker(String name, Instant at) { delegate.setMarker(name, at); }
     @Override public Optional<Instant> marker(String name) { return delegate.marker(name); }
 }

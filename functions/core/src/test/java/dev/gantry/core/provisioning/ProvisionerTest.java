@@ -105,6 +105,20 @@ class ProvisionerTest {
     }
 
     @Test
+    void eachRunRecordsEveryPoolsUsageWithWhatItLaunched() {
+        cluster.putPod(pending("web", 500, 256).build());
+
+        provisioner(config(pool("default", null))).provision();
+
+        assertThat(store.poolUsage()).singleElement().satisfies(u -> {
+            assertThat(u.nodePool()).isEqualTo("default");
+            assertThat(u.nodes()).isEqualTo(1);
+            assertThat(u.capacity().cpuMillis()).isEqualTo(2000); // the t4g.small just launched
+            assertThat(u.at()).isEqualTo(T0);
+        });
+    }
+
+    @Test
     void sameBatchDeliveredThreeTimesWithACrashAfterCreateFleetLaunchesOneInstancePerClaim() {
         cluster.putPod(pending("a", 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, ZONE_A)).build());
         cluster.putPod(pending("b", 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, ZONE_B)).build());
