@@ -37,11 +37,11 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * {@link NodeClaimStore.Conflict}. There are no transactions: nothing needs two items to change together, and the
  * emulators have none. Unavailable offerings and markers are last-write-wins puts.
  *
- * <p>Per-pool usage (CPU, memory, nodes counted against a NodePool's limits) is deliberately <em>not</em> stored as a
- * counter item. Without transactions a counter cannot change atomically with the claim it counts, so a crash between
- * the two writes (or a retried launch) makes it drift from the claims for good, and nothing would notice. Usage is
- * instead derived each time from the live claims and the cluster's nodes, which are the truth; the cost is a Query
- * per decision, which the provisioner makes anyway.
+ * <p>Per-pool usage (capacity and nodes counted against a NodePool's limits) is stored as a <em>snapshot</em> item per
+ * pool, written after each provisioning run, never as a counter: without transactions a counter cannot change
+ * atomically with the claim it counts, so a crash between the two writes would make it drift from the claims for
+ * good. Decisions therefore derive usage each time from the live claims and the cluster's nodes, which are the truth;
+ * the snapshot only serves status and dashboards, and a newer snapshot is never overwritten by an older one.
  *
  * <p>Reads of claims, offerings and markers are strongly consistent, except {@link #findByInstanceId}: global
  * secondary indexes are eventually consistent, so it may return a claim a write or two behind. A caller that then
