@@ -55,6 +55,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         if (metrics != null) {
             r.terminatedByReason().forEach((reason, n) ->
                     metrics.emit(clock.instant(), Map.of("Reason", reason), Map.of("NodesTerminated", (double) n)));
+            metrics.emit(clock.instant(), Map.of(), Map.of("HourlyCostUsd", r.hourlyCost()));
         }
         return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
                 "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),

@@ -85,7 +85,9 @@ public final class SweepService {
         int[] hk = housekeep(claims, nodes, now, terminated);
         boolean backstop = backstop(pods, now);
         int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated);
-        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated);
+        double hourlyCost = store.list(now).stream().filter(c -> c.state() != NodeClaimState.Terminated)
+                .mapToDouble(NodeClaim::pricePerHour).sum();
+        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost);
     }
 
     /**

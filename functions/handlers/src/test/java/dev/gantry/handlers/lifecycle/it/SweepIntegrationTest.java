@@ -63,6 +63,8 @@ class SweepIntegrationTest {
         assertThat(rig.instanceState(leaked)).isEqualTo("terminated");
         // What the sweep terminates itself is counted, by reason (the dashboard's terminations-by-reason panel).
         assertThat(rig.metricsOut.toString()).contains("\"NodesTerminated\":1.0").contains("\"Reason\":\"gc\"");
+        // The dashboard's $/hour panel: every live claim's price (here the one owned node's claim).
+        assertThat(rig.metricsOut.toString()).contains("\"HourlyCostUsd\":" + rig.claim(CLAIM).orElseThrow().pricePerHour());
 
         // 30 s later the young instance is old enough and still unclaimed; everything else stays as it was.
         rig.clock.advance(Duration.ofSeconds(30));
