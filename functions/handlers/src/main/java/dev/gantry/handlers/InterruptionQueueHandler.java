@@ -17,13 +17,14 @@ import java.util.Map;
  * the rest of the batch succeeds. Events for instances Gantry does not own are acknowledged with a debug line.
  * Emits InterruptionEvents with dimension Kind, and NodesTerminated when a flow finishes within the message.
  */
-public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, org.crac.Resource {
+public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
     private final InterruptionService service;
     private final EventBridgeCodec reader;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
-    /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
-    private SnapStartPrimer primer = SnapStartPrimer.NONE;
+    /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
+    @SuppressWarnings("unused")
+    private SnapStartHooks hooks;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public InterruptionQueueHandler() {
@@ -33,8 +34,7 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     private InterruptionQueueHandler(Composition c) {
         this(LifecycleParts.interruption(c), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
                 c.clock());
-        this.primer = ProvisionerPrimer.of(c);
-        org.crac.Core.getGlobalContext().register(this);
+        this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
     public InterruptionQueueHandler(InterruptionService service, EventBridgeCodec reader, EmbeddedMetrics metrics, Clock clock) {
@@ -55,15 +55,5 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
                 o.slice().ifPresent(s -> TerminationQueueHandler.countIfFinished(metrics, clock, s));
             }
         });
-    }
-
-    @Override
-    public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
-        primer.beforeCheckpoint();
-    }
-
-    @Override
-    public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
-        primer.afterRestore();
     }
 }

@@ -14,12 +14,13 @@ import java.util.Map;
  * function also takes {@code {"finalSweep":true}} from {@code cdk destroy}, which terminates every instance Gantry
  * launched. Failures propagate: the next scheduled run is the retry.
  */
-public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>>, org.crac.Resource {
+public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     private final SweepService service;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
-    /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
-    private SnapStartPrimer primer = SnapStartPrimer.NONE;
+    /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
+    @SuppressWarnings("unused")
+    private SnapStartHooks hooks;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public SweepHandler() {
@@ -28,8 +29,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
 
     private SweepHandler(Composition c) {
         this(LifecycleParts.sweep(c), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
-        this.primer = ProvisionerPrimer.of(c);
-        org.crac.Core.getGlobalContext().register(this);
+        this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
     public SweepHandler(SweepService service) {
@@ -60,15 +60,5 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
                 "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),
                 "backstopHint", r.backstopHint(), "disrupted", r.disrupted());
-    }
-
-    @Override
-    public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
-        primer.beforeCheckpoint();
-    }
-
-    @Override
-    public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
-        primer.afterRestore();
     }
 }

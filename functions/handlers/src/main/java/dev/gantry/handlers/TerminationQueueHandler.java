@@ -15,13 +15,14 @@ import java.util.Map;
  * itself with a delay until the flow finishes. A failed slice fails only its record (SQS redelivers it; slices are
  * idempotent). Emits NodesTerminated when a flow finishes.
  */
-public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, org.crac.Resource {
+public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
     private final TerminationService service;
     private final TerminationCodec codec;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
-    /** SnapStart hooks; {@link SnapStartPrimer#NONE} when built directly (tests). */
-    private SnapStartPrimer primer = SnapStartPrimer.NONE;
+    /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
+    @SuppressWarnings("unused")
+    private SnapStartHooks hooks;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public TerminationQueueHandler() {
@@ -30,8 +31,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     private TerminationQueueHandler(Composition c) {
         this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
-        this.primer = ProvisionerPrimer.of(c);
-        org.crac.Core.getGlobalContext().register(this);
+        this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock) {
@@ -57,15 +57,5 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     /** The dashboard's "terminations by reason" dimension. */
     static Map<String, String> reasonOf(TerminationService.Slice s) {
         return Map.of("Reason", s.reason() == null ? "unknown" : s.reason());
-    }
-
-    @Override
-    public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
-        primer.beforeCheckpoint();
-    }
-
-    @Override
-    public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
-        primer.afterRestore();
     }
 }
