@@ -2,7 +2,7 @@ package dev.gantry.aws.ec2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gantry.aws.ec2.StubClients.MutableClock;
+import dev.gantry.testing.MutableClock;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources.Instance;

@@ -3,7 +3,7 @@ package dev.gantry.aws.ec2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gantry.aws.ec2.StubClients.MutableClock;
+import dev.gantry.testing.MutableClock;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;

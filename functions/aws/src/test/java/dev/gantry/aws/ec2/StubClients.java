@@ -1,10 +1,6 @@
 package dev.gantry.aws.ec2;
 
 import dev.gantry.testing.AwsStub;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -35,22 +31,5 @@ public record StubClients(Ec2Client ec2, SsmClient ssm, PricingClient pricing) i
         ec2.close();
         ssm.close();
         pricing.close();
-    }
-
-    /** A clock tests move by hand. */
-    public static final class MutableClock extends Clock {
-        private Instant now;
-
-        public MutableClock(Instant start) {
-            this.now = start;
-        }
-
-        public void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override public Instant instant() { return now; }
-        @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
-        @Override public Clock withZone(java.time.ZoneId zone) { return this; }
     }
 }

@@ -2,7 +2,7 @@ package dev.gantry.aws.ec2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gantry.aws.ec2.StubClients.MutableClock;
+import dev.gantry.testing.MutableClock;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;

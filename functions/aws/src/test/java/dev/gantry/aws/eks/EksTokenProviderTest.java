@@ -2,6 +2,7 @@ package dev.gantry.aws.eks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.testing.MutableClock;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.gantry.aws.pricing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.aws.ec2.StubClients;
-import dev.gantry.aws.ec2.StubClients.MutableClock;
+import dev.gantry.testing.MutableClock;
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.InstanceType;

@@ -2,7 +2,7 @@ package dev.gantry.aws.pricing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gantry.aws.ec2.StubClients.MutableClock;
+import dev.gantry.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

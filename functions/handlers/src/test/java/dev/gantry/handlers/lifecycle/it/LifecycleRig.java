@@ -27,6 +27,7 @@ import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources;
 import dev.gantry.testing.Ec2State;
 import dev.gantry.testing.JsonResponses;
+import dev.gantry.testing.MutableClock;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -66,14 +67,14 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 /**
  * The lifecycle handlers wired to real adapters, one fresh world per test: the fabric8 mock API server (CRUD, with
  * expectations first), the AWS stub's EC2, DynamoDB in dynalite (a partition per test) and SQS in ElasticMQ (queues
- * per test), all on one {@link VirtualClock}. Register with {@code @RegisterExtension}.
+ * per test), all on one {@link MutableClock}. Register with {@code @RegisterExtension}.
  */
 final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     static final Instant START = Instant.parse("2025-06-01T12:00:01Z");
     static final AtomicInteger WORLDS = new AtomicInteger();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    final VirtualClock clock = new VirtualClock(START);
+    final MutableClock clock = new MutableClock(START);
     final SentMessages sent = new SentMessages();
     final ByteArrayOutputStream metricsOut = new ByteArrayOutputStream();
     final Map<String, NodePool> pools = new HashMap<>();

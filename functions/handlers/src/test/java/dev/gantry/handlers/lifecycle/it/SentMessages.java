@@ -1,5 +1,6 @@
 package dev.gantry.handlers.lifecycle.it;
 
+import dev.gantry.testing.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,7 +13,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 /**
  * Every SendMessage the SQS adapters make, as the SDK was asked to send it (so a test sees the requested
  * DelaySeconds, group and deduplication ids even where the queue would hide a duplicate). The delay is then taken off
- * the request: ElasticMQ keeps real time, and the test moves its {@link VirtualClock} by the recorded delay instead.
+ * the request: ElasticMQ keeps real time, and the test moves its {@link MutableClock} by the recorded delay instead.
  */
 final class SentMessages implements ExecutionInterceptor {
     record Sent(String queueUrl, String body, Duration delay, String groupId, String deduplicationId) {

@@ -1,4 +1,4 @@
-package dev.gantry.handlers.lifecycle.it;
+package dev.gantry.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,21 +7,21 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * A clock the test moves by hand, shared by every service and adapter of one test: a termination message sent with a
- * delay is received at once and the clock is moved by that delay instead, so hours of drain take milliseconds.
+ * A UTC clock tests move by hand, shared by every service and adapter of one test. Thread-safe: adapters may read it
+ * from their own threads while the test advances it.
  */
-final class VirtualClock extends Clock {
+public final class MutableClock extends Clock {
     private volatile Instant now;
 
-    VirtualClock(Instant start) {
+    public MutableClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration d) {
+    public void advance(Duration d) {
         now = now.plus(d);
     }
 
-    void set(Instant at) {
+    public void set(Instant at) {
         now = at;
     }
 
