@@ -40,7 +40,8 @@ class UserDataMergeTest {
         String toml = UserData.render("Bottlerocket", options(custom, List.of(
                 new Taint("dedicated", "gpu", Taint.Effect.NoSchedule), new Taint("dedicated", "ml", Taint.Effect.NoExecute))));
 
-        assertThat(toml).isEqualTo("""
+        // Compared as TOML trees: Jackson writes dotted keys where this expectation (like Karpenter) has headers.
+        assertThat(TomlTrees.parse(toml)).isEqualTo(TomlTrees.parse("""
                 [settings.kubernetes]
                 cluster-name = "c1"
                 allowed-unsafe-sysctls = ["net.core.somaxconn", "kernel.msg*"]
@@ -62,16 +63,17 @@ class UserDataMergeTest {
 
                 [settings.kernel.sysctl]
                 "net.ipv4.ip_forward" = "1"
-                """);
+                """));
     }
 
     @Test
-    void bottlerocketUserDataThatIsNotTomlIsRejectedNotMisread() {
-        assertThatThrownBy(() -> UserData.render("Bottlerocket", options("[settings]\nx = {a = 1}\n", List.of())))
+    void bottlerocketUserDataThatIsNotTomlIsRejectedWithItsLineNotMisread() {
+        assertThatThrownBy(() -> UserData.render("Bottlerocket", options("[settings]\nx = {a = 1\n", List.of())))
                 .isInstanceOfSatisfying(CloudException.class, e -> {
                     assertThat(e.code()).isEqualTo("InvalidUserData");
                     assertThat(e.retryable()).isFalse();
-                    assertThat(e.getMessage()).contains("line 2").contains("inline tables");
+                    assertThat(e.getMessage()).startsWith("InvalidUserData: userData TOML line 2, column ")
+                            .doesNotContain("jackson").doesNotContain("[Source");
                 });
     }
 
