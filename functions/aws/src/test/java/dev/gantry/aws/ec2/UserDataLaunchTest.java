@@ -79,6 +79,7 @@ class UserDataLaunchTest {
 
                 #!/bin/bash
                 echo hello > /etc/motd
+
                 --//
                 Content-Type: application/node.eks.aws
 
@@ -115,6 +116,7 @@ class UserDataLaunchTest {
                 karpenter.k8s.aws/instance-memory=8192,karpenter.k8s.aws/instance-network-bandwidth=750,\
                 karpenter.k8s.aws/instance-size=large,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=gpu,\
                 kubernetes.io/arch=amd64,kubernetes.io/os=linux,node.kubernetes.io/instance-type=m5.large,team=ml"'
+
                 --//--
                 """.formatted(NodeadmUserData.scalar(ca)));
         // m5.xlarge takes more pods, so it has its own template (Karpenter groups templates by max pods).
