@@ -3,11 +3,18 @@ package dev.gantry.aws.ec2;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.Taint;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.common.FlowStyle;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.resolver.ScalarResolver;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * AL2023 user data: a MIME multipart document whose last part is Gantry's nodeadm {@code NodeConfig}
@@ -17,9 +24,18 @@ import java.util.stream.Collectors;
  *
  * <p>Labels go in the {@code --node-labels} kubelet flag, taints in the kubelet config's {@code registerWithTaints}
  * (Karpenter's choice: the node registers already tainted, so nothing schedules before it is ready).
+ *
+ * <p>The YAML is written by SnakeYAML Engine in block style. nodeadm reads it as YAML 1.1 (sigs.k8s.io/yaml), where
+ * {@code on}, {@code yes}, {@code 0x1F} or {@code 1_000} are not strings, so the dumper is told those forms are not
+ * plain strings and quotes them.
  */
 final class NodeadmUserData {
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9./:_=%-]*");
+    /** Plain scalars YAML 1.1 reads as booleans, nulls or numbers (SnakeYAML Engine's core schema is YAML 1.2's). */
+    private static final Pattern YAML_1_1_NOT_STRING = Pattern.compile("(?i)y|n|yes|no|on|off|true|false|null|~|"
+            + "[-+]?(\\d[\\d_]*\\.?[\\d_]*([eE][-+]?\\d+)?|\\.\\d+|0x[\\p{XDigit}_]+|0o?[0-7_]+|0b[01_]+|\\d[\\d_]*(:[0-5]?\\d)+(\\.\\d*)?)"
+            + "|[-+]?\\.(inf|nan)");
+    private static final Dump YAML = new Dump(DumpSettings.builder().setDefaultFlowStyle(FlowStyle.BLOCK)
+            .setWidth(Integer.MAX_VALUE).setSplitLines(false).setSchema(new Yaml11SafeSchema()).build());
 
     private NodeadmUserData() {}
 
@@ -43,69 +59,79 @@ final class NodeadmUserData {
     }
 
     static String nodeConfig(BootstrapOptions o) {
-        StringBuilder y = new StringBuilder("# Gantry generated NodeConfig\n")
-                .append("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n")
-                .append("    apiServerEndpoint: ").append(scalar(o.endpoint())).append('\n')
-                .append("    certificateAuthority: ").append(scalar(o.certificateAuthority())).append('\n')
-                .append("    cidr: ").append(scalar(o.serviceCidr())).append('\n')
-                .append("    name: ").append(scalar(o.clusterName())).append('\n')
-                .append("  kubelet:\n    config:\n");
-        kubeletConfig(y, o);
+        Map<String, Object> cluster = new LinkedHashMap<>();
+        cluster.put("apiServerEndpoint", o.endpoint());
+        cluster.put("certificateAuthority", o.certificateAuthority());
+        cluster.put("cidr", o.serviceCidr());
+        cluster.put("name", o.clusterName());
+        Map<String, Object> kubelet = new LinkedHashMap<>();
+        kubelet.put("config", kubeletConfig(o));
         if (!o.labels().isEmpty()) {
             String labels = o.labels().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(","));
-            y.append("    flags:\n    - ").append(scalar("--node-labels=\"" + labels + "\"")).append('\n');
+            kubelet.put("flags", List.of("--node-labels=\"" + labels + "\""));
         }
-        return y.toString();
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("cluster", cluster);
+        spec.put("kubelet", kubelet);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("apiVersion", "node.eks.aws/v1alpha1");
+        doc.put("kind", "NodeConfig");
+        doc.put("spec", spec);
+        return "# Gantry generated NodeConfig\n" + YAML.dumpToString(doc);
     }
 
-    private static void kubeletConfig(StringBuilder y, BootstrapOptions o) {
+    /** The kubelet configuration fields, in the order Karpenter's marshalled KubeletConfiguration has them. */
+    private static Map<String, Object> kubeletConfig(BootstrapOptions o) {
         NodeClass.Kubelet k = o.kubelet();
-        y.append("      clusterDNS:\n      - ").append(scalar(o.dnsIp())).append('\n');
-        if (k.cpuCFSQuota() != null) {
-            y.append("      cpuCFSQuota: ").append(k.cpuCFSQuota()).append('\n');
-        }
-        map(y, "evictionHard", k.evictionHard());
-        map(y, "evictionSoft", k.evictionSoft());
-        map(y, "evictionSoftGracePeriod", k.evictionSoftGracePeriod());
-        if (k.imageGCHighThresholdPercent() != null) {
-            y.append("      imageGCHighThresholdPercent: ").append(k.imageGCHighThresholdPercent()).append('\n');
-        }
-        if (k.imageGCLowThresholdPercent() != null) {
-            y.append("      imageGCLowThresholdPercent: ").append(k.imageGCLowThresholdPercent()).append('\n');
-        }
-        map(y, "kubeReserved", BootstrapOptions.kube(k.kubeReserved()));
-        y.append("      maxPods: ").append(o.maxPods()).append('\n');
-        if (k.podsPerCore() != null) {
-            y.append("      podsPerCore: ").append(k.podsPerCore()).append('\n');
-        }
-        if (o.taints().isEmpty()) {
-            y.append("      registerWithTaints: []\n");
-        } else {
-            y.append("      registerWithTaints:\n");
-            for (Taint t : o.taints()) {
-                y.append("      - effect: ").append(t.effect()).append("\n        key: ").append(scalar(t.key())).append('\n');
-                if (!t.value().isEmpty()) {
-                    y.append("        value: ").append(scalar(t.value())).append('\n');
-                }
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("clusterDNS", List.of(o.dnsIp()));
+        putIfSet(c, "cpuCFSQuota", k.cpuCFSQuota());
+        putIfAny(c, "evictionHard", k.evictionHard());
+        putIfAny(c, "evictionSoft", k.evictionSoft());
+        putIfAny(c, "evictionSoftGracePeriod", k.evictionSoftGracePeriod());
+        putIfSet(c, "imageGCHighThresholdPercent", k.imageGCHighThresholdPercent());
+        putIfSet(c, "imageGCLowThresholdPercent", k.imageGCLowThresholdPercent());
+        putIfAny(c, "kubeReserved", BootstrapOptions.kube(k.kubeReserved()));
+        c.put("maxPods", o.maxPods());
+        putIfSet(c, "podsPerCore", k.podsPerCore());
+        List<Map<String, Object>> taints = new ArrayList<>();
+        for (Taint t : o.taints()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("effect", t.effect().name());
+            m.put("key", t.key());
+            if (!t.value().isEmpty()) {
+                m.put("value", t.value());
             }
+            taints.add(m);
         }
-        map(y, "systemReserved", BootstrapOptions.kube(k.systemReserved()));
+        c.put("registerWithTaints", taints);
+        putIfAny(c, "systemReserved", BootstrapOptions.kube(k.systemReserved()));
+        return c;
     }
 
-    private static void map(StringBuilder y, String name, Map<String, String> values) {
-        if (values.isEmpty()) {
-            return;
+    private static void putIfSet(Map<String, Object> into, String key, Object value) {
+        if (value != null) {
+            into.put(key, value);
         }
-        y.append("      ").append(name).append(":\n");
-        new TreeMap<>(values).forEach((k, v) -> y.append("        ").append(scalar(k)).append(": ").append(scalar(v)).append('\n'));
     }
 
-    /** A YAML scalar: plain when unambiguous, else single-quoted (which needs only '' escaping). */
-    static String scalar(String s) {
-        // Words YAML 1.1 reads as booleans or null, and anything shaped like a number, must stay strings.
-        boolean ambiguous = s.matches("(?i)true|false|yes|no|y|n|on|off|null|~")
-                || s.matches("[-+]?(\\d[\\d_]*\\.?\\d*([eE][-+]?\\d+)?|\\.\\d+|0x\\p{XDigit}+|0o[0-7]+)");
-        return PLAIN.matcher(s).matches() && !ambiguous ? s : "'" + s.replace("'", "''") + "'";
+    private static void putIfAny(Map<String, Object> into, String key, Map<String, String> values) {
+        if (!values.isEmpty()) {
+            into.put(key, new TreeMap<>(values));
+        }
+    }
+
+    /** YAML 1.2 core schema, except that a string YAML 1.1 would read as something else is not left plain. */
+    private static final class Yaml11SafeSchema extends CoreSchema {
+        private final ScalarResolver core = super.getScalarResolver();
+
+        @Override
+        public ScalarResolver getScalarResolver() {
+            return (value, implicit) -> {
+                Tag tag = core.resolve(value, implicit);
+                return implicit && tag.equals(Tag.STR) && YAML_1_1_NOT_STRING.matcher(value).matches() ? Tag.NULL : tag;
+            };
+        }
     }
 }

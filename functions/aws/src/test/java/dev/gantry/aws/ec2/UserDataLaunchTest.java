@@ -108,17 +108,17 @@ class UserDataLaunchTest {
                       - effect: NoExecute
                         key: example.com/agent-not-ready
                     flags:
-                    - '--node-labels="karpenter.k8s.aws/instance-capability-flex=false,karpenter.k8s.aws/instance-category=m,\
+                    - --node-labels="karpenter.k8s.aws/instance-capability-flex=false,karpenter.k8s.aws/instance-category=m,\
                 karpenter.k8s.aws/instance-cpu=2,karpenter.k8s.aws/instance-cpu-manufacturer=intel,\
                 karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz=3100,karpenter.k8s.aws/instance-ebs-bandwidth=4750,\
                 karpenter.k8s.aws/instance-encryption-in-transit-supported=false,karpenter.k8s.aws/instance-family=m5,\
                 karpenter.k8s.aws/instance-generation=5,karpenter.k8s.aws/instance-hypervisor=nitro,\
                 karpenter.k8s.aws/instance-memory=8192,karpenter.k8s.aws/instance-network-bandwidth=750,\
                 karpenter.k8s.aws/instance-size=large,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=gpu,\
-                kubernetes.io/arch=amd64,kubernetes.io/os=linux,node.kubernetes.io/instance-type=m5.large,team=ml"'
+                kubernetes.io/arch=amd64,kubernetes.io/os=linux,node.kubernetes.io/instance-type=m5.large,team=ml"
 
                 --//--
-                """.formatted(NodeadmUserData.scalar(ca)));
+                """.formatted(ca));
         // m5.xlarge takes more pods, so it has its own template (Karpenter groups templates by max pods).
         assertThat(stub.requests("CreateLaunchTemplate")).hasSize(2);
         assertThat(userData(stub.lastRequest("CreateLaunchTemplate"))).contains("      maxPods: 58\n")

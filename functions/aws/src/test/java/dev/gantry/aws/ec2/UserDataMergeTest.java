@@ -123,11 +123,20 @@ class UserDataMergeTest {
     }
 
     @Test
-    void yamlScalarsThatLookLikeOtherTypesAreQuoted() {
-        assertThat(NodeadmUserData.scalar("true")).isEqualTo("'true'");
-        assertThat(NodeadmUserData.scalar("1.5")).isEqualTo("'1.5'");
-        assertThat(NodeadmUserData.scalar("172.20.0.10")).isEqualTo("172.20.0.10");
-        assertThat(NodeadmUserData.scalar("it's")).isEqualTo("'it''s'");
-        assertThat(NodeadmUserData.scalar("5%")).isEqualTo("5%");
+    void nodeConfigQuotesStringsThatNodeadmsYaml11WouldReadAsBooleansOrNumbers() {
+        List<String> values = List.of("true", "yes", "on", "N", "1.5", "0x1F", "1_000", "0b101", "10:30", "it's",
+                "172.20.0.10", "5%", "line\nbreak");
+        List<Taint> taints = values.stream().map(v -> new Taint("k", v, Taint.Effect.NoSchedule)).toList();
+
+        String yaml = NodeadmUserData.nodeConfig(options(null, taints));
+
+        assertThat(yaml).contains(values.stream().map(v -> "        value: " + switch (v) {
+            case "172.20.0.10", "5%" -> v;
+            case "it's" -> "it's";
+            case "line\nbreak" -> "|-\n          line\n          break"; // a quoted scalar would fold it to a space
+            default -> "'" + v + "'";
+        } + "\n").collect(java.util.stream.Collectors.joining("      - effect: NoSchedule\n        key: k\n",
+                "      - effect: NoSchedule\n        key: k\n", "")));
+        assertThat(yaml).contains("      maxPods: 17\n").contains("    - --node-labels=\"karpenter.sh/nodepool=p1,team=web\"\n");
     }
 }
