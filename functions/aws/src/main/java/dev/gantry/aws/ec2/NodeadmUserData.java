@@ -34,8 +34,8 @@ final class NodeadmUserData {
     private static final Pattern YAML_1_1_NOT_STRING = Pattern.compile("(?i)y|n|yes|no|on|off|true|false|null|~|"
             + "[-+]?(\\d[\\d_]*\\.?[\\d_]*([eE][-+]?\\d+)?|\\.\\d+|0x[\\p{XDigit}_]+|0o?[0-7_]+|0b[01_]+|\\d[\\d_]*(:[0-5]?\\d)+(\\.\\d*)?)"
             + "|[-+]?\\.(inf|nan)");
-    private static final Dump YAML = new Dump(DumpSettings.builder().setDefaultFlowStyle(FlowStyle.BLOCK)
-            .setWidth(Integer.MAX_VALUE).setSplitLines(false).setSchema(new Yaml11SafeSchema()).build());
+    private static final DumpSettings YAML = DumpSettings.builder().setDefaultFlowStyle(FlowStyle.BLOCK)
+            .setWidth(Integer.MAX_VALUE).setSplitLines(false).setSchema(new Yaml11SafeSchema()).build();
 
     private NodeadmUserData() {}
 
@@ -78,7 +78,8 @@ final class NodeadmUserData {
         doc.put("apiVersion", "node.eks.aws/v1alpha1");
         doc.put("kind", "NodeConfig");
         doc.put("spec", spec);
-        return "# Gantry generated NodeConfig\n" + YAML.dumpToString(doc);
+        // A Dump per document: its representer keeps state while it works, so one is not shared between threads.
+        return "# Gantry generated NodeConfig\n" + new Dump(YAML).dumpToString(doc);
     }
 
     /** The kubelet configuration fields, in the order Karpenter's marshalled KubeletConfiguration has them. */
