@@ -140,6 +140,8 @@ class MimeArchiveTest {
     void mimeThatIsNotMultipartIsRejected() {
         assertThatThrownBy(() -> MimeArchive.parse("MIME-Version: 1.0\nContent-Type: text/x-shellscript\n\necho hi\n"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("userData is MIME but not multipart with a boundary");
+        assertThatThrownBy(() -> MimeArchive.parse("Content-Type: multipart/mixed\n\n--x\n\necho hi\n--x--\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("userData is MIME but not multipart with a boundary");
     }
 
     @Test
