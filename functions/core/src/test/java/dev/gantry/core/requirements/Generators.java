@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.quicktheories.QuickTheory;
+import org.quicktheories.api.AsString;
 import org.quicktheories.api.Pair;
 import org.quicktheories.core.Configuration;
 import org.quicktheories.core.Gen;
+import org.quicktheories.core.Reporter;
 import org.quicktheories.generators.Generate;
 
 /**
@@ -47,9 +49,35 @@ public final class Generators {
     private Generators() {
     }
 
-    /** {@code examples} tries from a fixed seed; {@code -DQT_SEED=<seed>} (a failure prints its seed) runs another. */
+    /**
+     * {@code examples} tries from a fixed seed; {@code -DQT_SEED=<seed>} runs another. A failure reports the shrunk
+     * counterexample, the assertion it broke and the seed, without QuickTheories' copy of the assertion's stack trace.
+     */
     public static QuickTheory theory(int examples) {
-        return QuickTheory.qt().withExamples(examples).withFixedSeed(Long.getLong(Configuration.SEED, SEED));
+        return QuickTheory.qt().withExamples(examples).withFixedSeed(Long.getLong(Configuration.SEED, SEED))
+                .withReporter(new ShortReporter());
+    }
+
+    private static final class ShortReporter implements Reporter {
+        @Override
+        public void falisification(long seed, int count, Object smallest, Throwable cause, List<Object> examples, AsString<Object> show) {
+            throw new AssertionError(report(seed, count, smallest, examples, show) + "%nbecause: %s".formatted(cause), cause);
+        }
+
+        @Override
+        public void falisification(long seed, int count, Object smallest, List<Object> examples, AsString<Object> show) {
+            throw new AssertionError(report(seed, count, smallest, examples, show));
+        }
+
+        @Override
+        public void valuesExhausted(int completedExamples) {
+            throw new IllegalStateException("gave up after " + completedExamples + " example(s) met the assumptions");
+        }
+
+        private static String report(long seed, int count, Object smallest, List<Object> examples, AsString<Object> show) {
+            return "falsified after %d example(s) (rerun with -D%s=%d)%nsmallest counterexample: %s%n(shrunk in %d step(s))"
+                    .formatted(count, Configuration.SEED, seed, show.asString(smallest), examples.size() - 1);
+        }
     }
 
     static Gen<Requirement> requirement(Gen<String> keys) {
