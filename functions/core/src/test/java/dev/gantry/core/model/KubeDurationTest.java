@@ -1,9 +1,9 @@
 package dev.gantry.core.model;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static dev.gantry.core.requirements.Generators.biased;
 import static dev.gantry.core.requirements.Generators.theory;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.generators.SourceDSL.lists;
 
 import java.time.Duration;
@@ -122,8 +122,10 @@ class KubeDurationTest {
     void formattedDurationsParseBack() {
         Gen<Long> nanos = Generate.oneOf(biased(Long.MIN_VALUE, Long.MAX_VALUE), biased(-10_000_000_000L, 10_000_000_000L),
                 biased(-100_000L, 100_000L).map(s -> s * 1_000_000_000L));
-        theory(500).forAll(nanos.map(Duration::ofNanos))
-                .checkAssert(d -> assertThat(KubeDuration.parse(KubeDuration.format(d))).as(KubeDuration.format(d)).isEqualTo(d));
+        theory(500).forAll(nanos.map(Duration::ofNanos)).checkAssert(d -> {
+            String text = KubeDuration.format(d);
+            assertThat(KubeDuration.parse(text)).as("parse(%s)", text).isEqualTo(d);
+        });
     }
 
     /** A duration as Karpenter's CRD pattern writes it, with the sum of its parts. */
