@@ -1,15 +1,15 @@
 package dev.gantry.core.model;
 
+import static dev.gantry.core.requirements.Generators.biased;
+import static dev.gantry.core.requirements.Generators.theory;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.generators.SourceDSL.maps;
 
+import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 class ResourcesTest {
     private static final long GI = 1L << 30;
@@ -122,25 +122,31 @@ class ResourcesTest {
         assertThat(Resources.of(1000, 0).asMap()).containsExactly(Map.entry("cpu", 1000L));
     }
 
-    @Provide
-    Arbitrary<Resources> vectors() {
-        Arbitrary<Long> amount = Arbitraries.longs().between(0, 1_000_000);
-        Arbitrary<Map<String, Long>> ext = Arbitraries.maps(Arbitraries.of("nvidia.com/gpu", "amd.com/gpu", "x"), amount).ofMaxSize(2);
-        return Combinators.combine(amount, amount, amount, amount, ext).as(Resources::new);
+    /** Vectors with every amount in 0..1,000,000 and up to two of three extended resources. */
+    private static final Gen<Resources> VECTORS = vectors();
+
+    private static Gen<Resources> vectors() {
+        Gen<Long> amount = biased(0L, 1_000_000L);
+        Gen<Map<String, Long>> ext = maps().of(Generate.pick(List.of("nvidia.com/gpu", "amd.com/gpu", "x")), amount).ofSizeBetween(0, 2);
+        return amount.zip(amount, amount, amount, ext, Resources::new);
     }
 
-    @Property(tries = 300)
-    void subtractionUndoesAddition(@ForAll("vectors") Resources a, @ForAll("vectors") Resources b) {
-        assertThat(a.plus(b).minus(b)).isEqualTo(a);
-        assertThat(a.plus(b)).isEqualTo(b.plus(a));
+    @Test
+    void subtractionUndoesAddition() {
+        theory(300).forAll(VECTORS, VECTORS).checkAssert((a, b) -> {
+            assertThat(a.plus(b).minus(b)).isEqualTo(a);
+            assertThat(a.plus(b)).isEqualTo(b.plus(a));
+        });
     }
 
-    @Property(tries = 300)
-    void aVectorFitsInItselfPlusAnythingAndInTheMaximum(@ForAll("vectors") Resources a, @ForAll("vectors") Resources b) {
-        assertThat(a.fitsIn(a.plus(b))).isTrue();
-        assertThat(a.fitsIn(a.max(b))).isTrue();
-        assertThat(a.max(b)).isEqualTo(b.max(a));
-        assertThat(a.fitsIn(b)).isEqualTo(a.firstExceeding(b) == null);
-        assertThat(a.fitsIn(b)).isEqualTo(b.minus(a).isNonNegative());
+    @Test
+    void aVectorFitsInItselfPlusAnythingAndInTheMaximum() {
+        theory(300).forAll(VECTORS, VECTORS).checkAssert((a, b) -> {
+            assertThat(a.fitsIn(a.plus(b))).isTrue();
+            assertThat(a.fitsIn(a.max(b))).isTrue();
+            assertThat(a.max(b)).isEqualTo(b.max(a));
+            assertThat(a.fitsIn(b)).isEqualTo(a.firstExceeding(b) == null);
+            assertThat(a.fitsIn(b)).isEqualTo(b.minus(a).isNonNegative());
+        });
     }
 }

@@ -1,18 +1,27 @@
 package dev.gantry.core.requirements;
 
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.api.AsString;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Configuration;
+import org.quicktheories.core.Gen;
+import org.quicktheories.core.Reporter;
+import org.quicktheories.generators.Generate;
 
 /**
  * Generators for the requirement algebra. Values come from a small alphabet of words and small integers so that
  * independently generated requirements collide often (the interesting intersections are the non-trivial ones).
+ * All of them shrink: QuickTheories shrinks the random draws they are built from. The public ones are shared with the
+ * other property tests of the core.
  */
-final class Generators {
+public final class Generators {
     /** Words and canonical small integers; bounds are drawn from the same integer range. */
     static final List<String> ALPHABET = List.of("a", "b", "c", "-1", "0", "1", "2", "3", "5", "8", "10");
     /** Keys, including an alias spelling that {@link Requirements#of} folds onto {@code kubernetes.io/arch}. */
@@ -22,6 +31,8 @@ final class Generators {
 
     /** Every value a generated set can distinguish, plus one it never names, plus absence (null). */
     static final List<String> PROBES;
+
+    private static final long SEED = 0x6761_6e74_7279L;
 
     static {
         List<String> p = new ArrayList<>(ALPHABET);
@@ -38,49 +49,78 @@ final class Generators {
     private Generators() {
     }
 
-    static Arbitrary<Requirement> requirement(Arbitrary<String> keys) {
-        Arbitrary<Operator> ops = Arbitraries.of(Operator.class);
-        return Combinators.combine(keys, ops, words(), bound(), Arbitraries.integers().between(1, 2).injectNull(0.7))
-                .as((key, op, words, bound, min) -> switch (op) {
+    /**
+     * {@code examples} tries from a fixed seed; {@code -DQT_SEED=<seed>} runs another. A failure reports the shrunk
+     * counterexample, the assertion it broke and the seed, without QuickTheories' copy of the assertion's stack trace.
+     */
+    public static QuickTheory theory(int examples) {
+        return QuickTheory.qt().withExamples(examples).withFixedSeed(Long.getLong(Configuration.SEED, SEED))
+                .withReporter(new ShortReporter());
+    }
+
+    private static final class ShortReporter implements Reporter {
+        @Override
+        public void falisification(long seed, int count, Object smallest, Throwable cause, List<Object> examples, AsString<Object> show) {
+            throw new AssertionError(report(seed, count, smallest, examples, show) + "%nbecause: %s".formatted(cause), cause);
+        }
+
+        @Override
+        public void falisification(long seed, int count, Object smallest, List<Object> examples, AsString<Object> show) {
+            throw new AssertionError(report(seed, count, smallest, examples, show));
+        }
+
+        @Override
+        public void valuesExhausted(int completedExamples) {
+            throw new IllegalStateException("gave up after " + completedExamples + " example(s) met the assumptions");
+        }
+
+        private static String report(long seed, int count, Object smallest, List<Object> examples, AsString<Object> show) {
+            return "falsified after %d example(s) (rerun with -D%s=%d)%nsmallest counterexample: %s%n(shrunk in %d step(s))"
+                    .formatted(count, Configuration.SEED, seed, show.asString(smallest), examples.size() - 1);
+        }
+    }
+
+    static Gen<Requirement> requirement(Gen<String> keys) {
+        return keys.zip(Generate.enumValues(Operator.class), words(), bound(), orNull(70, biasedInts(1, 2)),
+                (key, op, words, bound, min) -> switch (op) {
                     case In, NotIn -> new Requirement(key, op, words, min == null || min > words.size() ? null : min);
                     case Exists, DoesNotExist -> new Requirement(key, op, List.of(), null);
                     default -> new Requirement(key, op, List.of(Integer.toString(bound)), null);
                 });
     }
 
-    static Arbitrary<Requirement> requirement() {
-        return requirement(Arbitraries.just("k"));
+    static Gen<Requirement> requirement() {
+        return requirement(Generate.constant("k"));
     }
 
-    static Arbitrary<List<String>> words() {
-        return Arbitraries.of(ALPHABET).list().uniqueElements().ofMinSize(1).ofMaxSize(3);
+    static Gen<List<String>> words() {
+        return distinct(ALPHABET, 1, 3);
     }
 
-    static Arbitrary<Integer> bound() {
-        return Arbitraries.integers().between(-2, 11);
+    static Gen<Integer> bound() {
+        return biasedInts(-2, 11);
     }
 
-    /** A set built from one to three requirements on one key, or {@link ValueSet#ANY}. */
-    static Arbitrary<ValueSet> valueSet() {
-        Arbitrary<ValueSet> built = requirement().list().ofMinSize(1).ofMaxSize(3)
+    /** A set built from one to three requirements on one key (12 in 13), or {@link ValueSet#ANY}. */
+    static Gen<ValueSet> valueSet() {
+        Gen<ValueSet> built = lists().of(requirement()).ofSizeBetween(1, 3)
                 .map(rs -> rs.stream().map(ValueSet::of).reduce(ValueSet::intersect).orElseThrow());
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(12, built),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(ValueSet.ANY)));
+        return Generate.frequency(Pair.of(12, built), Pair.of(1, Generate.constant(ValueSet.ANY))).describedAs(Generators::show);
     }
 
-    static Arbitrary<Requirements> requirements() {
-        return requirement(Arbitraries.of(KEYS)).list().ofMinSize(0).ofMaxSize(4).map(Requirements::of);
+    static Gen<Requirements> requirements() {
+        return lists().of(requirement(Generate.pick(KEYS))).ofSizeBetween(0, 4).map(rs -> Requirements.of(rs));
     }
 
-    static Arbitrary<Requirements> satisfiableRequirements() {
-        return requirements().filter(r -> !r.isUnsatisfiable());
+    /** Retries until one is satisfiable, at most {@link QuickTheory#withGenerateAttempts} rejects per example. */
+    static Gen<Requirements> satisfiableRequirements() {
+        return requirements().assuming(r -> !r.isUnsatisfiable());
     }
 
     /** Node labels over the normalized keys; a key may be missing. */
-    static Arbitrary<Map<String, String>> labels() {
-        Arbitrary<String> value = Arbitraries.of(PROBES);
-        return Combinators.combine(value, value, value).as((a, b, c) -> {
+    static Gen<Map<String, String>> labels() {
+        Gen<String> value = Generate.pick(PROBES);
+        return value.zip(value, value, (a, b, c) -> {
             Map<String, String> m = new TreeMap<>();
             String[] vs = {a, b, c};
             for (int i = 0; i < LABEL_KEYS.size(); i++) {
@@ -90,5 +130,92 @@ final class Generators {
             }
             return m;
         });
+    }
+
+    /**
+     * Longs in {@code [min, max]}, most of them near the one closest to 0 (the shrink target). The distance from it falls
+     * in one of a few bands on either side, each a third as wide as the next one out and the innermost at most 20 wide;
+     * every band is equally likely and values are uniform within one, so a range up to 20 wide is simply uniform. One
+     * draw in 20 is an edge instead: a bound, its neighbour, or the target.
+     */
+    public static Gen<Long> biased(long min, long max) {
+        long target = Math.max(min, Math.min(max, 0));
+        List<long[]> above = new ArrayList<>();
+        List<long[]> below = new ArrayList<>();
+        if (max != target) {
+            List<Long> e = bandEdges(max - target);
+            above.add(new long[] {target, target + e.getLast()});
+            for (int i = e.size() - 2; i >= 0; i--) {
+                above.add(new long[] {target + e.get(i + 1) + 1, target + e.get(i)});
+            }
+        }
+        if (min != target) {
+            List<Long> e = bandEdges(target - min);
+            below.add(new long[] {target - e.getLast(), target});
+            for (int i = e.size() - 2; i >= 0; i--) {
+                below.add(new long[] {target - e.get(i), target - e.get(i + 1) - 1});
+            }
+        }
+        List<long[]> bands = new ArrayList<>(); // innermost first, so the band index shrinks towards the target
+        for (int i = 0; i < Math.max(above.size(), below.size()); i++) {
+            if (i < above.size()) bands.add(above.get(i));
+            if (i < below.size()) bands.add(below.get(i));
+        }
+        if (bands.isEmpty()) {
+            bands.add(new long[] {target, target});
+        }
+        Gen<Integer> band = Generate.range(0, bands.size() - 1);
+        Gen<Long> banded = in -> {
+            long[] b = bands.get(band.generate(in));
+            return Generate.longRange(b[0], b[1], target).generate(in);
+        };
+        List<Long> edges = java.util.stream.LongStream.of(target, min, max, min + (min < max ? 1 : 0), max - (min < max ? 1 : 0))
+                .distinct().boxed().toList();
+        return Generate.frequency(Pair.of(19, banded), Pair.of(1, Generate.pick(edges)));
+    }
+
+    /** {@link #biased(long, long)} for ints. */
+    public static Gen<Integer> biasedInts(int min, int max) {
+        return biased((long) min, (long) max).map(Long::intValue);
+    }
+
+    /** Outer edge first, each a third of the one before, down to one at most 20; distances are unsigned (they may exceed Long.MAX_VALUE). */
+    private static List<Long> bandEdges(long distance) {
+        List<Long> edges = new ArrayList<>();
+        for (long d = distance; ; d = Long.divideUnsigned(d, 3)) {
+            edges.add(d);
+            if (Long.compareUnsigned(d, 20) <= 0) {
+                return edges;
+            }
+        }
+    }
+
+    /** {@code null} in {@code percentNull} of 100 draws, else a value of {@code gen}; shrinks towards null. */
+    public static <T> Gen<T> orNull(int percentNull, Gen<T> gen) {
+        return integers().between(0, 99).zip(gen, (roll, t) -> roll < percentNull ? null : t);
+    }
+
+    /**
+     * Lists of {@code minSize..maxSize} distinct elements of {@code from}, every size and every ordered choice
+     * equally likely (each pick takes one of the elements not yet taken); shrinks towards shorter lists of earlier elements.
+     */
+    public static <T> Gen<List<T>> distinct(List<T> from, int minSize, int maxSize) {
+        Gen<Integer> sizes = integers().between(minSize, maxSize);
+        return in -> {
+            List<T> left = new ArrayList<>(from);
+            List<T> out = new ArrayList<>();
+            for (int n = sizes.generate(in); n > 0; n--) {
+                out.add(left.remove((int) Generate.range(0, left.size() - 1).generate(in)));
+            }
+            return out;
+        };
+    }
+
+    /** A set as Kubernetes people read it, plus what {@link ValueSet#describe} leaves implicit. */
+    static String show(ValueSet s) {
+        String d = s.describe();
+        boolean absenceImplied = d.equals("any") || d.equals("DoesNotExist");
+        return d + (s.absentAllowed() && !absenceImplied ? " or absent" : "")
+                + (s.minValues() == null ? "" : " minValues " + s.minValues());
     }
 }
