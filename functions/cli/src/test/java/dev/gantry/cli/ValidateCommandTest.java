@@ -71,6 +71,7 @@ class ValidateCommandTest {
                   template:
                     spec:
                       nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: missing}
+                      requirements: []
                 """);
         assertThat(run("validate", "--strict", f.toString())).isEqualTo(2);
         assertThat(err.toString().lines()).containsExactly(f + ":7:21: NodePool/p/spec.template.spec.nodeClassRef: "
