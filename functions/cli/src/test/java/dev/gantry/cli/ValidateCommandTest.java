@@ -79,6 +79,27 @@ class ValidateCommandTest {
     }
 
     @Test
+    void reportsAVersionedNodeClassRefGroupOnItsLineRatherThanAsNoInstanceType(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("pool.yaml");
+        Files.writeString(f, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: p}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef:
+                        group: karpenter.k8s.aws/v1
+                        kind: EC2NodeClass
+                        name: default
+                      requirements: []
+                """);
+        assertThat(run("validate", f.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly(f + ":8:16: NodePool/p/spec.template.spec.nodeClassRef.group: "
+                + "'karpenter.k8s.aws/v1' is not an API group: a group has no '/' (write karpenter.k8s.aws, without the version)");
+    }
+
+    @Test
     void saysInOneLineWhenAFileIsNotYaml(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("binary.yaml");
         Files.write(f, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2});

@@ -31,6 +31,18 @@ class KarpenterRejectsTest {
     }
 
     @Test
+    void rejectsAnEmptyRoleAndAVolumeInitializationRateWithoutASnapshot() {
+        LoadResult r = load(CLASS.replace("role: KarpenterNodeRole", "role: \"\"") + """
+                  blockDeviceMappings:
+                    - deviceName: /dev/xvda
+                      ebs: {volumeSize: 20Gi, volumeInitializationRate: 200}
+                """);
+        assertThat(lines(r.errors())).containsExactly(
+                "t.yaml:8:9: EC2NodeClass/default/spec.role: role cannot be empty",
+                "t.yaml:15:57: EC2NodeClass/default/spec.blockDeviceMappings[0].ebs.volumeInitializationRate: snapshotID must be set when volumeInitializationRate is set");
+    }
+
+    @Test
     void rejectsANodeClassRefGroupWithAVersionOnTheGroupLine() {
         LoadResult r = load(POOL.replace("group: karpenter.k8s.aws,", "group: karpenter.k8s.aws/v1,"));
         assertThat(lines(r.errors())).containsExactly("t.yaml:8:29: NodePool/default/spec.template.spec.nodeClassRef.group: "

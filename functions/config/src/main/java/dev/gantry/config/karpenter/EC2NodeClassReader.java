@@ -85,6 +85,12 @@ public final class EC2NodeClassReader {
         } else if (role != null && profile != null) {
             spec.error("instanceProfile", "exactly one of role or instanceProfile is allowed, not both");
         }
+        if ("".equals(role)) {
+            spec.error("role", "role cannot be empty");
+        }
+        if ("".equals(profile)) {
+            spec.error("instanceProfile", "instanceProfile cannot be empty");
+        }
         NodeClass nc = new NodeClass(doc.name(), GROUP, "EC2NodeClass", family, ami,
                 SelectorTerms.read(spec, "subnetSelectorTerms", "subnet", false),
                 SelectorTerms.read(spec, "securityGroupSelectorTerms", "sg", true), role, profile, spec.string("userData"),

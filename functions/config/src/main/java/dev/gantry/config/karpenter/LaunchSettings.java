@@ -56,8 +56,15 @@ final class LaunchSettings {
                 if (!e.has("volumeSize") && !e.has("snapshotID")) {
                     e.errorHere(null, "snapshotID or volumeSize must be defined");
                 }
-                ebs = new Ebs(anyQuantity ? e.quantity("volumeSize") : volumeSize(e), type, e.integer("iops"), e.integer("throughput"), e.bool("encrypted"),
-                        e.string("kmsKeyID"), e.bool("deleteOnTermination"), e.string("snapshotID"));
+                Integer rate = e.integer("volumeInitializationRate");
+                if (rate != null && (rate < 100 || rate > 300)) {
+                    e.error("volumeInitializationRate", "must be between 100 and 300 (MiB/s), got " + rate);
+                } else if (rate != null && (e.string("snapshotID") == null || e.string("snapshotID").isEmpty())) {
+                    e.error("volumeInitializationRate", "snapshotID must be set when volumeInitializationRate is set");
+                }
+                ebs = new Ebs(anyQuantity ? e.quantity("volumeSize") : volumeSize(e), type, e.integer("iops"),
+                        e.integer("throughput"), e.bool("encrypted"), e.string("kmsKeyID"), e.bool("deleteOnTermination"),
+                        e.string("snapshotID"));
             }
             out.add(new BlockDeviceMapping(b.string("deviceName"), root, ebs));
         }
