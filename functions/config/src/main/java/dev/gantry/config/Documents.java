@@ -111,8 +111,9 @@ final class Documents {
         report.object(kind + "/<unnamed>");
         YamlObject meta = top.object("metadata");
         if (meta == null) {
+            // Without metadata there is no name; read the spec anyway so its mistakes are reported too.
             top.require("metadata");
-            return null;
+            return new Doc(top, apiVersion, kind, UNNAMED, "default", null, null, report);
         }
         meta.allow(META);
         String name = meta.string("name");

@@ -35,7 +35,8 @@ public final class AutoModeNodeClassReader {
         if (spec == null) {
             return null;
         }
-        spec.allow("role", "instanceProfile", "capacityReservationSelectorTerms", "subnetSelectorTerms", "securityGroupSelectorTerms", "ephemeralStorage", "networkPolicy",
+        spec.allow("role", "instanceProfile", "capacityReservationSelectorTerms", "subnetSelectorTerms",
+                "securityGroupSelectorTerms", "ephemeralStorage", "networkPolicy",
                 "networkPolicyEventLogs", "snatPolicy", "tags", "podSubnetSelectorTerms", "podSecurityGroupSelectorTerms",
                 "advancedNetworking", "advancedSecurity", "certificateBundles");
         for (String f : NOT_HONOURED) {
