@@ -47,9 +47,12 @@ public final class LabelRules {
         return null;
     }
 
-    /** Keys of the {@code karpenter.sh} domain the CRD allows in requirements (the nodepool label is then refused on its own). */
-    private static final Set<String> KARPENTER_SH_EXCEPTIONS = Set.of(WellKnownLabels.CAPACITY_TYPE, WellKnownLabels.NODEPOOL);
-    /** Keys of the {@code karpenter.k8s.aws} domain the v1.14 CRD allows, in its order. */
+    /**
+     * Keys of the {@code karpenter.sh} domain the CRD allows: its list also names {@code karpenter.sh/nodepool}, which a
+     * rule of its own then refuses, so only the capacity type is left.
+     */
+    private static final Set<String> KARPENTER_SH_EXCEPTIONS = Set.of(WellKnownLabels.CAPACITY_TYPE);
+    /** Keys of the {@code karpenter.k8s.aws} domain the v1.14 CRD allows (listed in its order). */
     private static final Set<String> KARPENTER_K8S_AWS_EXCEPTIONS = Set.of("karpenter.k8s.aws/instance-tenancy",
             "karpenter.k8s.aws/capacity-reservation-type", "karpenter.k8s.aws/capacity-reservation-id",
             "karpenter.k8s.aws/capacity-reservation-interruptible", "karpenter.k8s.aws/ec2nodeclass",

@@ -147,12 +147,12 @@ public final class NodePoolReader {
             if (s == null) {
                 return null;
             }
-            s.require("requirements");
             if (v1beta1) {
                 s.allow("taints", "startupTaints", "requirements", "nodeClassRef", "kubelet");
             } else {
                 s.allow("taints", "startupTaints", "requirements", "nodeClassRef", "expireAfter", "terminationGracePeriod");
             }
+            s.require("requirements");
             NodeClassRef ref = nodeClassRef(s, v1beta1, notes);
             NodeClass.Kubelet kubelet = null;
             if (v1beta1 && s.has("kubelet")) {
