@@ -82,5 +82,8 @@ public final class ValidateCommand implements Callable<Integer> {
         c.warnings().forEach(w -> err.println("warning: " + w));
         out.println("catalogue " + r + ": " + c.specs().size() + " instance types, " + c.excludedCount()
                 + " excluded for lack of vCPU, memory or architecture data: " + String.join(", ", c.excludedNames()));
+        List<String> retired = BuiltInCatalog.retiredNames();
+        out.println("retired by AWS (not on Karpenter v1.14's instance-types page), left out: " + retired.size() + ": "
+                + String.join(", ", retired));
     }
 }

@@ -71,10 +71,32 @@ class ValidateCommandTest {
                   template:
                     spec:
                       nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: missing}
+                      requirements: []
                 """);
         assertThat(run("validate", "--strict", f.toString())).isEqualTo(2);
         assertThat(err.toString().lines()).containsExactly(f + ":7:21: NodePool/p/spec.template.spec.nodeClassRef: "
                 + "EC2NodeClass \"missing\" (group karpenter.k8s.aws) is not in the input");
+    }
+
+    @Test
+    void reportsAVersionedNodeClassRefGroupOnItsLineRatherThanAsNoInstanceType(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("pool.yaml");
+        Files.writeString(f, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: p}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef:
+                        group: karpenter.k8s.aws/v1
+                        kind: EC2NodeClass
+                        name: default
+                      requirements: []
+                """);
+        assertThat(run("validate", f.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly(f + ":8:16: NodePool/p/spec.template.spec.nodeClassRef.group: "
+                + "'karpenter.k8s.aws/v1' is not an API group: a group has no '/' (write karpenter.k8s.aws, without the version)");
     }
 
     @Test
@@ -118,8 +140,10 @@ class ValidateCommandTest {
     void describesTheCatalogueWithItsExcludedTypes() {
         int code = run("validate", "--catalogue");
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).startsWith("catalogue us-east-1: 1382 instance types, 53 excluded for lack of vCPU, memory or architecture data: ")
-                .contains("mac1.metal", "c7g-flex.large");
+        assertThat(out.toString()).startsWith("catalogue us-east-1: 1363 instance types, 53 excluded for lack of vCPU, memory or architecture data: ")
+                .contains("mac1.metal", "c7g-flex.large")
+                .contains("retired by AWS (not on Karpenter v1.14's instance-types page), left out: 19: ")
+                .contains("g3.4xlarge", "p2.xlarge");
     }
 
     @Test

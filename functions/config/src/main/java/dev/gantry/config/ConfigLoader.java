@@ -25,7 +25,9 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code eks.amazonaws.com/v1} NodeClass; converted with a warning: {@code karpenter.sh/v1beta1} NodePool,
  * {@code karpenter.k8s.aws/v1beta1} EC2NodeClass, {@code karpenter.sh/v1alpha5} Provisioner,
  * {@code karpenter.k8s.aws/v1alpha1} AWSNodeTemplate; and the workload kinds Pod, Deployment, StatefulSet,
- * ReplicaSet, Job, DaemonSet, PodDisruptionBudget and Node. Any other kind is an error.
+ * ReplicaSet, Job, DaemonSet, PodDisruptionBudget and Node. A {@code v1 List} (what {@code kubectl get -o yaml}
+ * prints) is read item by item, each item's lines still those of the file. Any other kind is an error. The field
+ * lists and rules follow Karpenter v1.14's CRDs (see {@code catalog/README.md}).
  *
  * <p>Never throws for bad input: every problem, including unreadable files and text that is not YAML, is a
  * {@link Diagnostic} in the result.

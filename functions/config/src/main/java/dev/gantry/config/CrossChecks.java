@@ -108,6 +108,12 @@ final class CrossChecks {
         });
     }
 
+    /**
+     * A {@code nodeClassRef} that names no NodeClass read: when the NodeClass is in the input but was rejected, says so
+     * (its own errors are above); otherwise it is not in the input, with the nearest NodeClass name of that kind as a
+     * "did you mean" on the {@code name} line. An error with {@code --strict}, else a warning (the NodeClass may
+     * already be in the cluster).
+     */
     private void resolveRefs() {
         for (NodePool p : r.nodePools) {
             NodePool.NodeClassRef ref = p.template().nodeClassRef();
@@ -120,15 +126,36 @@ final class CrossChecks {
                 continue;
             }
             String field = o.fields().containsKey("spec.providerRef") ? "spec.providerRef" : "spec.template.spec.nodeClassRef";
+            String what = ref.kind() + " \"" + ref.name() + "\"";
+            List<String> namesOfKind = r.objects.stream().filter(x -> sameKind(x, ref)).map(LoadedObject::name).toList();
+            String msg;
+            String suffix = "";
+            if (namesOfKind.contains(ref.name())) {
+                msg = what + " has errors (see above)";
+            } else {
+                msg = what + " (group " + ref.group() + ") is not in the input";
+                String near = dev.gantry.config.yaml.Suggest.closest(ref.name(), namesOfKind);
+                if (near != null && o.fields().containsKey(field + ".name")) {
+                    field = field + ".name";
+                    msg = msg + ", did you mean \"" + near + "\"?";
+                } else {
+                    suffix = "; assuming it exists in the cluster";
+                }
+            }
             SourceLocation at = o.locationOf(field);
-            String msg = ref.kind() + " \"" + ref.name() + "\" (group " + ref.group() + ") is not in the input";
             if (options.strict()) {
                 r.errors.add(new Diagnostic(at.path(), at.line(), at.column(), o.label(), field, msg));
             } else {
-                r.warnings.add(new Diagnostic(at.path(), at.line(), at.column(), o.label(), field,
-                        msg + "; assuming it exists in the cluster"));
+                r.warnings.add(new Diagnostic(at.path(), at.line(), at.column(), o.label(), field, msg + suffix));
             }
         }
+    }
+
+    /** Whether a loaded object is a NodeClass of the kind and group {@code ref} names. */
+    private static boolean sameKind(LoadedObject x, NodePool.NodeClassRef ref) {
+        String group = x.apiVersion().contains("/") ? x.apiVersion().substring(0, x.apiVersion().indexOf('/')) : "";
+        return x.kind().equals(ref.kind()) && (group.equals(ref.group()) || x.apiVersion().startsWith("karpenter.sh/")
+                && ref.group().equals("karpenter.k8s.aws"));
     }
 
     private NodeClass find(NodePool.NodeClassRef ref) {

@@ -33,6 +33,9 @@ final class Documents {
             "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
             "labels", "annotations", "ownerReferences", "finalizers", "managedFields");
 
+    /** The name an object without {@code metadata.name} is read under; such an object is reported, never kept. */
+    private static final String UNNAMED = "<unnamed>";
+
     private Documents() {
     }
 
@@ -47,6 +50,16 @@ final class Documents {
             return;
         }
         YamlObject top = YamlObject.of(root, "", report);
+        if (isList(top)) {
+            // `kubectl get -o yaml` prints a v1 List: each item is a document of its own, its lines still in this file.
+            top.allow("apiVersion", "kind", "metadata", "items");
+            List<Node> items = top.items("items");
+            results.errors.addAll(report.errors());
+            for (Node item : items) {
+                read(item, new Report(report.path(), ""), results);
+            }
+            return;
+        }
         if (isScenario(top)) {
             // A `gantry simulate` scenario sits beside the manifests in samples/; simulate itself checks its fields.
             String name = top.string("name");
@@ -60,6 +73,11 @@ final class Documents {
         }
         results.errors.addAll(report.errors());
         results.warnings.addAll(report.warnings());
+    }
+
+    /** A {@code v1 List} of objects, as {@code kubectl get -o yaml} prints several. */
+    static boolean isList(YamlObject top) {
+        return "List".equals(top.string("kind")) && "v1".equals(top.string("apiVersion"));
     }
 
     /** A simulation scenario: no apiVersion or kind, but a duration and events. */
@@ -93,19 +111,21 @@ final class Documents {
         report.object(kind + "/<unnamed>");
         YamlObject meta = top.object("metadata");
         if (meta == null) {
+            // Without metadata there is no name; read the spec anyway so its mistakes are reported too.
             top.require("metadata");
-            return null;
+            return new Doc(top, apiVersion, kind, UNNAMED, "default", null, null, report);
         }
         meta.allow(META);
         String name = meta.string("name");
         if (name == null) {
+            // Read the rest anyway, so every mistake in the object is reported in one pass; the object is not kept.
             meta.require("name");
-            return null;
+        } else {
+            report.object(kind + "/" + name);
         }
-        report.object(kind + "/" + name);
         String ns = meta.string("namespace");
-        return new Doc(top, apiVersion, kind, name, ns == null ? "default" : ns, meta.stringMap("labels"),
-                meta.stringMap("annotations"), report);
+        return new Doc(top, apiVersion, kind, name == null ? UNNAMED : name, ns == null ? "default" : ns,
+                meta.stringMap("labels"), meta.stringMap("annotations"), report);
     }
 
     private static void dispatch(Doc doc, ConfigLoader.Results results) {
@@ -151,6 +171,9 @@ final class Documents {
                     }
                 }
             }
+        }
+        if (doc.name().equals(UNNAMED)) {
+            return;
         }
         results.objects.add(new LoadedObject(kind, doc.name(), doc.apiVersion(), convertedFrom,
                 doc.report().location(doc.root().node()), doc.report().fields()));

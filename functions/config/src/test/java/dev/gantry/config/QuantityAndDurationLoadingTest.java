@@ -61,6 +61,7 @@ class QuantityAndDurationLoadingTest {
                   template:
                     spec:
                       nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: c}
+                      requirements: []
                       expireAfter: %s
                   disruption:
                     consolidateAfter: %s
@@ -82,7 +83,7 @@ class QuantityAndDurationLoadingTest {
         assertThat(pool("1.5h", "30s").errors()).extracting(Diagnostic::message).containsExactly(
                 "'1.5h' is not a duration (whole hours, minutes, seconds: 30s, 10m, 24h0m0s, or Never)");
         assertThat(pool("720h", "30").errors()).extracting(Diagnostic::toString).containsExactly(
-                "n.yaml:10:23: NodePool/p/spec.disruption.consolidateAfter: '30' is not a duration (whole hours, minutes, seconds: 30s, 10m, 24h0m0s, or Never)");
+                "n.yaml:11:23: NodePool/p/spec.disruption.consolidateAfter: '30' is not a duration (whole hours, minutes, seconds: 30s, 10m, 24h0m0s, or Never)");
         assertThat(pool("500ms", "30s").errors()).hasSize(1);
     }
 }

@@ -43,6 +43,10 @@ class SeedConversionTest {
         assertThat(implicit.tags()).containsEntry("Name", "KarpenterControlNode");
         assertThat(pool.template().nodeClassRef().name()).isEqualTo("default");
         assertThat(r.warnings()).extracting(Diagnostic::toString).containsExactly(
+                "../../samples/nodepools/seed000-provisioner.yaml:8:5: Provisioner/default/spec.requirements: Karpenter v0.31 "
+                        + "default applied: kubernetes.io/os In [linux]",
+                "../../samples/nodepools/seed000-provisioner.yaml:8:5: Provisioner/default/spec.requirements: Karpenter v0.31 "
+                        + "default applied: kubernetes.io/arch In [amd64]",
                 "../../samples/nodepools/seed000-provisioner.yaml:2:1: Provisioner/default: converted from karpenter.sh/v1alpha5 "
                         + "Provisioner to NodePool: provider -> EC2NodeClass/default; ttlSecondsAfterEmpty 30 -> WhenEmpty after 30s; "
                         + "ttlSecondsUntilExpired 600 -> expireAfter 10m0s; limits.resources -> limits");
@@ -106,6 +110,7 @@ class SeedConversionTest {
                   template:
                     spec:
                       nodeClassRef: {name: c}
+                      requirements: []
                       kubelet: {maxPods: 20}
                   disruption:
                     consolidationPolicy: WhenEmpty

@@ -29,11 +29,14 @@ public final class BuiltInCatalog {
     /** Holder idiom: the JVM parses the files on first access, exactly once, without locking afterwards. */
     private static final class Data {
         static final List<InstanceTypeSpec> SPECS;
+        static final List<String> RETIRED;
         static final PriceBook PRICES;
 
         static {
             try (InputStream s = open(SPECS_RESOURCE); InputStream p = open(PRICES_RESOURCE)) {
-                SPECS = List.copyOf(CatalogJson.readSpecs(s));
+                CatalogJson.Specs specs = CatalogJson.readSpecs(s);
+                SPECS = List.copyOf(specs.current());
+                RETIRED = List.copyOf(specs.retired());
                 PRICES = CatalogJson.readPrices(p);
             } catch (IOException e) {
                 throw new UncheckedIOException("the built-in instance catalogue could not be read", e);
@@ -49,9 +52,17 @@ public final class BuiltInCatalog {
         }
     }
 
-    /** Every instance type in the data, including the ones without specs that a {@link Catalog} excludes. */
+    /**
+     * Every current instance type in the data, including the ones without specs that a {@link Catalog} excludes;
+     * retired types are left out (see {@link #retiredNames()}).
+     */
     public static List<InstanceTypeSpec> specs() {
         return Data.SPECS;
+    }
+
+    /** Types in the data that AWS has retired (not on Karpenter v1.14's generated instance-types page), by name. */
+    public static List<String> retiredNames() {
+        return Data.RETIRED;
     }
 
     public static PriceBook priceBook() {

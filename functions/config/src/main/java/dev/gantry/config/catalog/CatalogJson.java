@@ -23,19 +23,35 @@ final class CatalogJson {
     private CatalogJson() {
     }
 
-    /** Parses {@code instance-types.json}: a JSON array of one object per instance type. */
-    static List<InstanceTypeSpec> readSpecs(InputStream in) throws IOException {
+    /** The types of {@code instance-types.json}: those AWS offers, and the names of those it has retired. */
+    record Specs(List<InstanceTypeSpec> current, List<String> retired) {
+    }
+
+    /**
+     * Parses {@code instance-types.json}: a JSON array of one object per instance type. A type whose specs come only
+     * from an older release's copy of Karpenter's generated instance-types page ({@code specsFrom} {@code docs-v1.13},
+     * {@code docs-v1.0}, …) is one the current page, built from live DescribeInstanceTypes, no longer lists: AWS has
+     * retired it (g3, p2, p3, f1, …), so it is left out and only its name kept.
+     */
+    static Specs readSpecs(InputStream in) throws IOException {
         List<InstanceTypeSpec> out = new ArrayList<>(1500);
+        List<String> retired = new ArrayList<>();
         try (JsonParser p = FACTORY.createParser(in)) {
             expect(p.nextToken(), JsonToken.START_ARRAY, p);
             while (p.nextToken() == JsonToken.START_OBJECT) {
-                out.add(readSpec(p));
+                Map<String, Object> f = fields(p);
+                Object from = f.get("specsFrom");
+                if (from instanceof String page && page.startsWith("docs-v")) {
+                    retired.add((String) f.get("name"));
+                } else {
+                    out.add(readSpec(f, p));
+                }
             }
         }
-        return out;
+        return new Specs(out, retired);
     }
 
-    private static InstanceTypeSpec readSpec(JsonParser p) throws IOException {
+    private static Map<String, Object> fields(JsonParser p) throws IOException {
         Map<String, Object> f = new TreeMap<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
@@ -47,6 +63,10 @@ final class CatalogJson {
                 default -> p.skipChildren(); // arrays such as "sources" are provenance, not facts
             }
         }
+        return f;
+    }
+
+    private static InstanceTypeSpec readSpec(Map<String, Object> f, JsonParser p) throws IOException {
         String name = (String) f.get("name");
         if (name == null) {
             throw new IOException("instance type without a name near " + p.currentLocation());

@@ -52,7 +52,7 @@ public final class AWSNodeTemplateReader {
         Map<String, String> groups = p.stringMap("securityGroupSelector");
         return new NodeClass(name, EC2NodeClassReader.GROUP, "EC2NodeClass", family, ami,
                 terms(subnets == null ? discovery : subnets), terms(groups == null ? discovery : groups), null,
-                p.string("instanceProfile"), p.string("userData"), LaunchSettings.tags(p), LaunchSettings.blockDevices(p),
+                p.string("instanceProfile"), p.string("userData"), LaunchSettings.tags(p), LaunchSettings.blockDevices(p, true),
                 LaunchSettings.metadata(p), null, null, p.bool("detailedMonitoring"), convertedFrom);
     }
 

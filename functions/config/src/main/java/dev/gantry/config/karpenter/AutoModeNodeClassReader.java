@@ -14,6 +14,12 @@ import java.util.List;
  * and group {@code eks.amazonaws.com}. Auto Mode nodes run Bottlerocket, so the AMI is {@code bottlerocket@latest};
  * {@code ephemeralStorage.size} becomes the root volume. Fields that only EKS's managed data plane can act on are
  * accepted with one warning each.
+ *
+ * <p><b>Without {@code role} or {@code instanceProfile}</b> (AWS's own examples leave both out), Auto Mode gives nodes
+ * the node role of the cluster's compute configuration ({@code computeConfig.nodeRoleArn}). Gantry reads such a
+ * NodeClass with neither set, and the launcher then uses the deployment's default node instance profile
+ * ({@code Ec2LauncherConfig.defaultInstanceProfile}), which plays that part for Gantry. The two fields are mutually
+ * exclusive, as in an EC2NodeClass.
  */
 public final class AutoModeNodeClassReader {
     public static final String GROUP = "eks.amazonaws.com";
@@ -29,7 +35,8 @@ public final class AutoModeNodeClassReader {
         if (spec == null) {
             return null;
         }
-        spec.allow("role", "subnetSelectorTerms", "securityGroupSelectorTerms", "ephemeralStorage", "networkPolicy",
+        spec.allow("role", "instanceProfile", "capacityReservationSelectorTerms", "subnetSelectorTerms",
+                "securityGroupSelectorTerms", "ephemeralStorage", "networkPolicy",
                 "networkPolicyEventLogs", "snatPolicy", "tags", "podSubnetSelectorTerms", "podSecurityGroupSelectorTerms",
                 "advancedNetworking", "advancedSecurity", "certificateBundles");
         for (String f : NOT_HONOURED) {
@@ -37,7 +44,15 @@ public final class AutoModeNodeClassReader {
                 spec.warn(f, "Gantry cannot honour " + f + " (EKS Auto Mode manages it); ignored");
             }
         }
-        spec.require("role");
+        String role = spec.string("role");
+        String profile = spec.string("instanceProfile");
+        if (role != null && profile != null) {
+            spec.error("instanceProfile", "exactly one of role or instanceProfile is allowed, not both");
+        }
+        if (spec.has("capacityReservationSelectorTerms")) {
+            spec.warn("capacityReservationSelectorTerms", "Gantry does not honour capacityReservationSelectorTerms yet; ignored at launch");
+        }
+        UnhonouredFields.capacityReservations(spec, "owner");
         List<BlockDeviceMapping> devices = List.of();
         YamlObject storage = spec.object("ephemeralStorage");
         if (storage != null) {
@@ -55,7 +70,7 @@ public final class AutoModeNodeClassReader {
         }
         NodeClass nc = new NodeClass(doc.name(), GROUP, "NodeClass", null, List.of(AmiSelectorTerm.alias("bottlerocket@latest")),
                 SelectorTerms.read(spec, "subnetSelectorTerms", "subnet", false),
-                SelectorTerms.read(spec, "securityGroupSelectorTerms", "sg", true), spec.string("role"), null, null,
+                SelectorTerms.read(spec, "securityGroupSelectorTerms", "sg", true), role, profile, null,
                 LaunchSettings.tags(spec), devices, null, null, null, null, null);
         return doc.report().hasErrors() ? null : nc;
     }

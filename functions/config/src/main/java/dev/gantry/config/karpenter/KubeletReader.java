@@ -6,8 +6,28 @@ import dev.gantry.core.model.Quantity;
 import java.util.Map;
 import java.util.Set;
 
-/** Reads an EC2NodeClass's {@code kubelet} block under Karpenter's CRD rules. */
+/**
+ * Reads a {@code kubelet} block under Karpenter's CRD rules: an EC2NodeClass's, a v1beta1 NodePool's
+ * {@code template.spec.kubelet}, or a v1alpha5 Provisioner's {@code kubeletConfiguration}.
+ */
 public final class KubeletReader {
+    /** Where the block is written, which decides the fields beyond Karpenter's own twelve that are accepted. */
+    public enum Schema {
+        /**
+         * An EC2NodeClass: Karpenter after v1.14.1 takes any upstream {@code KubeletConfiguration} field and passes the
+         * ones it does not read through to user data. Gantry accepts them with a warning each (it does not pass them
+         * on), and still refuses a near miss of one of Karpenter's own fields as a typo.
+         */
+        EC2_NODE_CLASS,
+        /** A v1beta1 NodePool's {@code template.spec.kubelet}: Karpenter's fields only. */
+        V1BETA1_NODE_POOL,
+        /** A v1alpha5 Provisioner's {@code kubeletConfiguration}: Karpenter's fields and {@code containerRuntime}. */
+        V1ALPHA5_PROVISIONER
+    }
+
+    private static final Set<String> FIELDS = Set.of("maxPods", "podsPerCore", "kubeReserved", "systemReserved",
+            "evictionHard", "evictionSoft", "evictionSoftGracePeriod", "evictionMaxPodGracePeriod", "clusterDNS",
+            "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "cpuCFSQuota");
     private static final Set<String> SIGNALS = Set.of("memory.available", "nodefs.available", "nodefs.inodesFree",
             "imagefs.available", "imagefs.inodesFree", "pid.available");
     private static final Set<String> RESERVED = Set.of("cpu", "memory", "ephemeral-storage", "pid");
@@ -15,13 +35,35 @@ public final class KubeletReader {
     private KubeletReader() {
     }
 
-    public static Kubelet read(YamlObject k) {
+    public static Kubelet read(YamlObject k, Schema schema) {
         if (k == null) {
             return null;
         }
-        k.allow("maxPods", "podsPerCore", "kubeReserved", "systemReserved", "evictionHard", "evictionSoft",
-                "evictionSoftGracePeriod", "evictionMaxPodGracePeriod", "clusterDNS", "imageGCHighThresholdPercent",
-                "imageGCLowThresholdPercent", "cpuCFSQuota");
+        switch (schema) {
+            case V1BETA1_NODE_POOL -> k.allow(FIELDS);
+            case V1ALPHA5_PROVISIONER -> {
+                Set<String> allowed = new java.util.HashSet<>(FIELDS);
+                allowed.add("containerRuntime");
+                k.allow(allowed);
+                if (k.has("containerRuntime")) {
+                    k.string("containerRuntime");
+                    k.warn("containerRuntime", "containerRuntime was removed in Karpenter v1beta1 (nodes run containerd); ignored");
+                }
+            }
+            case EC2_NODE_CLASS -> {
+                for (String key : k.keys()) {
+                    if (FIELDS.contains(key)) {
+                        continue;
+                    }
+                    String near = dev.gantry.config.yaml.Suggest.closest(key, FIELDS);
+                    if (near != null) {
+                        k.errorAtKey(key, "unknown field \"" + key + "\", did you mean \"" + near + "\"?");
+                    } else {
+                        k.warn(key, "Gantry does not pass kubelet." + key + " to the node yet; ignored");
+                    }
+                }
+            }
+        }
         Integer maxPods = nonNegative(k, "maxPods");
         Integer podsPerCore = nonNegative(k, "podsPerCore");
         Map<String, Quantity> kubeReserved = reserved(k, "kubeReserved");

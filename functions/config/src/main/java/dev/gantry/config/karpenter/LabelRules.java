@@ -1,13 +1,15 @@
 package dev.gantry.config.karpenter;
 
 import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Kubernetes' label syntax and Karpenter's restricted label domains (the CEL rules on a NodePool's requirements and
- * template labels): a key in {@code kubernetes.io}, {@code k8s.io}, {@code karpenter.sh} or {@code karpenter.k8s.aws}
- * must be a well-known label, except the {@code node.kubernetes.io} and {@code node-restriction.kubernetes.io}
- * sub-domains; {@code kubernetes.io/hostname} is always restricted.
+ * Kubernetes' label syntax and Karpenter v1.14's restricted labels (the CEL rules of the NodePool CRD on template labels
+ * and requirement keys, which mirror {@code RestrictedLabelDomains} and {@code RestrictedLabels} in its
+ * {@code pkg/apis/v1/labels.go}): a key whose domain ends in {@code karpenter.sh} or {@code karpenter.k8s.aws} must be
+ * one of the CRD's listed exceptions; {@code kubernetes.io/hostname} and {@code karpenter.sh/nodepool} are always
+ * restricted. Since Karpenter v1.9 the {@code kubernetes.io} and {@code k8s.io} domains are open.
  */
 public final class LabelRules {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
@@ -45,26 +47,47 @@ public final class LabelRules {
         return null;
     }
 
-    /** Why Karpenter forbids {@code key} in a NodePool's requirements or template labels, or null. */
+    /**
+     * Keys of the {@code karpenter.sh} domain the CRD allows: its list also names {@code karpenter.sh/nodepool}, which a
+     * rule of its own then refuses, so only the capacity type is left.
+     */
+    private static final Set<String> KARPENTER_SH_EXCEPTIONS = Set.of(WellKnownLabels.CAPACITY_TYPE);
+    /** Keys of the {@code karpenter.k8s.aws} domain the v1.14 CRD allows (listed in its order). */
+    private static final Set<String> KARPENTER_K8S_AWS_EXCEPTIONS = Set.of("karpenter.k8s.aws/instance-tenancy",
+            "karpenter.k8s.aws/capacity-reservation-type", "karpenter.k8s.aws/capacity-reservation-id",
+            "karpenter.k8s.aws/capacity-reservation-interruptible", "karpenter.k8s.aws/ec2nodeclass",
+            "karpenter.k8s.aws/instance-encryption-in-transit-supported", "karpenter.k8s.aws/instance-category",
+            "karpenter.k8s.aws/instance-hypervisor", "karpenter.k8s.aws/instance-family",
+            "karpenter.k8s.aws/instance-generation", "karpenter.k8s.aws/instance-local-nvme",
+            "karpenter.k8s.aws/instance-size", "karpenter.k8s.aws/instance-cpu",
+            "karpenter.k8s.aws/instance-cpu-manufacturer", "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz",
+            "karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-ebs-bandwidth",
+            "karpenter.k8s.aws/instance-network-bandwidth", "karpenter.k8s.aws/instance-gpu-name",
+            "karpenter.k8s.aws/instance-gpu-manufacturer", "karpenter.k8s.aws/instance-gpu-count",
+            "karpenter.k8s.aws/instance-gpu-memory", "karpenter.k8s.aws/instance-accelerator-name",
+            "karpenter.k8s.aws/instance-accelerator-manufacturer", "karpenter.k8s.aws/instance-accelerator-count",
+            "karpenter.k8s.aws/instance-capability-flex", "karpenter.k8s.aws/placement-group-id",
+            "karpenter.k8s.aws/placement-group-partition");
+
+    /**
+     * Why Karpenter forbids {@code key} in a NodePool's requirements or template labels, or null. The domain is the
+     * part before the first {@code /} (the whole key without one), compared by suffix as the CRD's
+     * {@code find("^([^/]+)").endsWith(...)} does.
+     */
     public static String restrictedProblem(String key) {
         if (key.equals(WellKnownLabels.HOSTNAME)) {
             return "label \"kubernetes.io/hostname\" is restricted";
         }
-        if (WellKnownLabels.WELL_KNOWN.contains(WellKnownLabels.normalize(key))) {
-            return null;
+        if (key.equals(WellKnownLabels.NODEPOOL)) {
+            return "label \"karpenter.sh/nodepool\" is restricted";
         }
         int slash = key.indexOf('/');
-        if (slash < 0) {
-            return null;
+        String domain = slash < 0 ? key : key.substring(0, slash);
+        if (domain.endsWith("karpenter.sh") && !KARPENTER_SH_EXCEPTIONS.contains(key)) {
+            return "label domain \"karpenter.sh\" is restricted";
         }
-        String domain = key.substring(0, slash);
-        if (domain.endsWith("node.kubernetes.io") || domain.endsWith("node-restriction.kubernetes.io")) {
-            return null;
-        }
-        for (String restricted : new String[] {"kubernetes.io", "k8s.io", "karpenter.sh", "karpenter.k8s.aws"}) {
-            if (domain.equals(restricted) || domain.endsWith("." + restricted)) {
-                return "label domain \"" + restricted + "\" is restricted";
-            }
+        if (domain.endsWith("karpenter.k8s.aws") && !KARPENTER_K8S_AWS_EXCEPTIONS.contains(key)) {
+            return "label domain \"karpenter.k8s.aws\" is restricted";
         }
         return null;
     }

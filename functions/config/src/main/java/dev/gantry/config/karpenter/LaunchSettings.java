@@ -11,6 +11,13 @@ import java.util.Set;
 
 /** Reads an EC2NodeClass's block devices, metadata options and tags under the CRD's rules. */
 final class LaunchSettings {
+    /**
+     * The CRD's pattern for {@code volumeSize}, as written there (its empty alternatives included): whole
+     * {@code Gi}/{@code G}/{@code Ti}/{@code T} up to EBS's largest volume.
+     */
+    private static final java.util.regex.Pattern VOLUME_SIZE = java.util.regex.Pattern.compile(
+            "^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G"
+                    + "|([1-9]||[1-5][0-7]|58)Ti|([1-9]||[1-5][0-9]|6[0-3]|64)T)$");
     private static final Set<String> VOLUME_TYPES = Set.of("standard", "io1", "io2", "gp2", "sc1", "st1", "gp3");
     /** Tags Karpenter sets itself, which a NodeClass may not set. */
     private static final List<String> RESTRICTED_TAGS = List.of("karpenter.sh/nodepool", "karpenter.sh/nodeclaim",
@@ -19,7 +26,16 @@ final class LaunchSettings {
     private LaunchSettings() {
     }
 
+    /** An EC2NodeClass's block devices: {@code volumeSize} is a string in the CRD's pattern. */
     static List<BlockDeviceMapping> blockDevices(YamlObject spec) {
+        return blockDevices(spec, false);
+    }
+
+    /**
+     * Block devices; {@code anyQuantity} for the v1alpha1 AWSNodeTemplate, whose {@code volumeSize} was any quantity
+     * (integer or string).
+     */
+    static List<BlockDeviceMapping> blockDevices(YamlObject spec, boolean anyQuantity) {
         List<BlockDeviceMapping> out = new ArrayList<>();
         int roots = 0;
         for (YamlObject b : spec.objects("blockDeviceMappings")) {
@@ -40,12 +56,33 @@ final class LaunchSettings {
                 if (!e.has("volumeSize") && !e.has("snapshotID")) {
                     e.errorHere(null, "snapshotID or volumeSize must be defined");
                 }
-                ebs = new Ebs(e.quantity("volumeSize"), type, e.integer("iops"), e.integer("throughput"), e.bool("encrypted"),
-                        e.string("kmsKeyID"), e.bool("deleteOnTermination"), e.string("snapshotID"));
+                Integer rate = e.integer("volumeInitializationRate");
+                if (rate != null && (rate < 100 || rate > 300)) {
+                    e.error("volumeInitializationRate", "must be between 100 and 300 (MiB/s), got " + rate);
+                } else if (rate != null && (e.string("snapshotID") == null || e.string("snapshotID").isEmpty())) {
+                    e.error("volumeInitializationRate", "snapshotID must be set when volumeInitializationRate is set");
+                }
+                ebs = new Ebs(anyQuantity ? e.quantity("volumeSize") : volumeSize(e), type, e.integer("iops"),
+                        e.integer("throughput"), e.bool("encrypted"), e.string("kmsKeyID"), e.bool("deleteOnTermination"),
+                        e.string("snapshotID"));
             }
             out.add(new BlockDeviceMapping(b.string("deviceName"), root, ebs));
         }
         return out;
+    }
+
+    /** {@code ebs.volumeSize}: a string (a bare {@code 100} is refused by the API server) matching the CRD's pattern. */
+    private static dev.gantry.core.model.Quantity volumeSize(YamlObject ebs) {
+        String size = ebs.strictString("volumeSize");
+        if (size == null) {
+            return null;
+        }
+        if (!VOLUME_SIZE.matcher(size).matches()) {
+            ebs.error("volumeSize", "'" + size + "' is not a volume size (whole Gi, G, Ti or T: 20Gi, 100G, 1Ti; "
+                    + "at most 59000Gi, 64000G, 58Ti or 64T)");
+            return null;
+        }
+        return ebs.quantity("volumeSize");
     }
 
     static MetadataOptions metadata(YamlObject spec) {

@@ -30,7 +30,11 @@ public final class NodePoolReader {
         if (spec == null) {
             return null;
         }
-        spec.allow("template", "disruption", "limits", "weight");
+        if (v1beta1) {
+            spec.allow("template", "disruption", "limits", "weight");
+        } else {
+            spec.allow("template", "disruption", "limits", "weight", "replicas");
+        }
         spec.require("template");
         YamlObject template = spec.object("template");
         NodePool.Template tmpl = null;
@@ -56,6 +60,7 @@ public final class NodePoolReader {
         if (weight != null && (weight < 1 || weight > 100)) {
             spec.error("weight", "must be between 1 and 100, got " + weight);
         }
+        staticPool(spec, limits);
         if (v1beta1) {
             doc.warn("converted from karpenter.sh/v1beta1 NodePool" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
         }
@@ -67,11 +72,39 @@ public final class NodePoolReader {
         return new NodePoolRead(pool, kubelet);
     }
 
+    /**
+     * {@code spec.replicas} (static NodePools, Karpenter v1.8+, alpha): the CRD allows only {@code limits.nodes} and
+     * no {@code weight} with it. Gantry reads the pool but does not keep the count yet, and says so.
+     */
+    private static void staticPool(YamlObject spec, Map<String, Quantity> limits) {
+        if (!spec.has("replicas")) {
+            return;
+        }
+        Integer replicas = spec.integer("replicas");
+        if (replicas != null && replicas < 0) {
+            spec.error("replicas", "must not be negative, got " + replicas);
+            return;
+        }
+        if (spec.has("weight")) {
+            spec.error("weight", "'weight' is not supported on static NodePools (replicas is set)");
+        }
+        if (limits != null && !limits.isEmpty() && !(limits.size() == 1 && limits.containsKey("nodes"))) {
+            spec.error("limits", "only 'limits.nodes' is supported on static NodePools (replicas is set)");
+        }
+        if (replicas != null) {
+            spec.warn("replicas", "static NodePools are not built in Gantry yet: it provisions this pool for pending pods "
+                    + "and does not keep " + replicas + " node" + (replicas == 1 ? "" : "s") + " running");
+        }
+    }
+
     private static Disruption disruption(YamlObject d, boolean v1beta1, List<String> notes) {
         if (v1beta1) {
             d.allow("consolidationPolicy", "consolidateAfter", "expireAfter", "budgets");
         } else {
             d.allow("consolidationPolicy", "consolidateAfter", "budgets");
+        }
+        if (!v1beta1) {
+            d.require("consolidateAfter"); // the CRD defaults it only when disruption itself is left out
         }
         String policyText = d.string("consolidationPolicy");
         ConsolidationPolicy policy = ConsolidationPolicy.WhenEmptyOrUnderutilized;
@@ -119,10 +152,11 @@ public final class NodePoolReader {
             } else {
                 s.allow("taints", "startupTaints", "requirements", "nodeClassRef", "expireAfter", "terminationGracePeriod");
             }
+            s.require("requirements");
             NodeClassRef ref = nodeClassRef(s, v1beta1, notes);
             NodeClass.Kubelet kubelet = null;
             if (v1beta1 && s.has("kubelet")) {
-                kubelet = KubeletReader.read(s.object("kubelet"));
+                kubelet = KubeletReader.read(s.object("kubelet"), KubeletReader.Schema.V1BETA1_NODE_POOL);
                 notes.add("template.spec.kubelet -> the NodeClass's spec.kubelet");
             }
             return new TemplateSpec(labels, annotations, s, TaintReader.read(s, "taints"),
@@ -158,6 +192,12 @@ public final class NodePoolReader {
             r.allow("group", "kind", "name");
             boolean ok = r.require("group") & r.require("kind") & r.require("name");
             String group = r.string("group");
+            if (group != null && group.contains("/")) {
+                // The CRD's pattern ^[^/]*$: a group with its version would otherwise match no NodeClass at all.
+                r.error("group", "'" + group + "' is not an API group: a group has no '/' (write "
+                        + group.substring(0, group.indexOf('/')) + ", without the version)");
+                ok = false;
+            }
             String kind = r.string("kind");
             String name = r.string("name");
             return ok && group != null && kind != null && name != null ? new NodeClassRef(group, kind, name) : null;

@@ -8,6 +8,9 @@ import dev.gantry.core.model.NodePool.ConsolidationPolicy;
 import dev.gantry.core.model.NodePool.Disruption;
 import dev.gantry.core.model.NodePool.NodeClassRef;
 import dev.gantry.core.model.Quantity;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,8 @@ import java.util.Optional;
  * which is {@code WhenEmpty} with {@code consolidateAfter: Never}; {@code ttlSecondsUntilExpired: N} becomes
  * {@code expireAfter: Ns} (absent: {@code Never}, as nodes never expired); {@code limits.resources} becomes
  * {@code limits}; {@code providerRef} becomes {@code nodeClassRef}; an inline {@code provider} becomes an implicit
- * EC2NodeClass named after the provisioner; {@code kubeletConfiguration} moves to the NodeClass.
+ * EC2NodeClass named after the provisioner; {@code kubeletConfiguration} moves to the NodeClass. The requirements
+ * Karpenter v0.31's defaulting webhook added are added too (see {@link #withDefaults}).
  */
 public final class ProvisionerReader {
     private ProvisionerReader() {
@@ -79,13 +83,13 @@ public final class ProvisionerReader {
         }
         NodeClass.Kubelet kubelet = null;
         if (spec.has("kubeletConfiguration")) {
-            kubelet = KubeletReader.read(spec.object("kubeletConfiguration"));
+            kubelet = KubeletReader.read(spec.object("kubeletConfiguration"), KubeletReader.Schema.V1ALPHA5_PROVISIONER);
             notes.add("kubeletConfiguration -> the NodeClass's spec.kubelet");
         }
         Map<String, String> labels = TemplateLabels.read(spec);
+        List<Requirement> requirements = withDefaults(spec, RequirementReader.forNodePool(spec, "requirements"));
         var template = new NodePool.Template(labels, spec.stringMap("annotations"), TaintReader.read(spec, "taints"),
-                TaintReader.read(spec, "startupTaints"), RequirementReader.forNodePool(spec, "requirements"), ref, expire,
-                Optional.empty());
+                TaintReader.read(spec, "startupTaints"), requirements, ref, expire, Optional.empty());
         doc.warn("converted from karpenter.sh/v1alpha5 Provisioner to NodePool: " + String.join("; ", notes));
         if (doc.report().hasErrors() || ref == null) {
             return null;
@@ -93,6 +97,39 @@ public final class ProvisionerReader {
         NodePool pool = new NodePool(doc.name(), doc.annotations(), template, disruption, limits, weight,
                 "karpenter.sh/v1alpha5 Provisioner");
         return new Converted(new NodePoolRead(pool, kubelet), implicit);
+    }
+
+    /**
+     * The requirements Karpenter v0.31's defaulting webhook ({@code Provisioner.SetDefaults} in the AWS provider) added
+     * to every Provisioner that left them out: {@code kubernetes.io/os In [linux]}, {@code kubernetes.io/arch In
+     * [amd64]}, {@code karpenter.sh/capacity-type In [on-demand]}, and, with no instance type, family, category or
+     * generation requirement, {@code instance-category In [c, m, r]} and {@code instance-generation Gt 2}. Without
+     * them a converted Provisioner would allow every type in the catalogue, which it never did. One warning each.
+     */
+    private static List<Requirement> withDefaults(YamlObject spec, List<Requirement> written) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        written.forEach(r -> keys.add(r.key()));
+        List<Requirement> out = new ArrayList<>(written);
+        List<Requirement> defaults = new ArrayList<>();
+        if (!keys.contains(WellKnownLabels.OS)) {
+            defaults.add(new Requirement(WellKnownLabels.OS, Operator.In, List.of("linux"), null));
+        }
+        if (!keys.contains(WellKnownLabels.ARCH)) {
+            defaults.add(new Requirement(WellKnownLabels.ARCH, Operator.In, List.of("amd64"), null));
+        }
+        if (!keys.contains(WellKnownLabels.CAPACITY_TYPE)) {
+            defaults.add(new Requirement(WellKnownLabels.CAPACITY_TYPE, Operator.In, List.of("on-demand"), null));
+        }
+        if (java.util.stream.Stream.of(WellKnownLabels.INSTANCE_TYPE, WellKnownLabels.INSTANCE_FAMILY,
+                WellKnownLabels.INSTANCE_CATEGORY, WellKnownLabels.INSTANCE_GENERATION).noneMatch(keys::contains)) {
+            defaults.add(new Requirement(WellKnownLabels.INSTANCE_CATEGORY, Operator.In, List.of("c", "m", "r"), null));
+            defaults.add(new Requirement(WellKnownLabels.INSTANCE_GENERATION, Operator.Gt, List.of("2"), null));
+        }
+        for (Requirement d : defaults) {
+            spec.warn("requirements", "Karpenter v0.31 default applied: " + d.key() + " " + d.operator() + " " + d.values());
+            out.add(d);
+        }
+        return out;
     }
 
     private static Disruption disruption(YamlObject spec, List<String> notes) {

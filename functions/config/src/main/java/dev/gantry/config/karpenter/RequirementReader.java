@@ -49,7 +49,8 @@ public final class RequirementReader {
         boolean ok = r.require("key") & r.require("operator");
         String key = r.string("key");
         String op = r.string("operator");
-        List<String> values = r.strings("values");
+        // The CRD types values as strings: an unquoted 6 reaches the API server as a number and is refused.
+        List<String> values = nodePool ? r.strictStrings("values") : r.strings("values");
         Integer minValues = nodePool ? r.integer("minValues") : null;
         if (key != null) {
             String problem = LabelRules.keySyntaxProblem(key);
@@ -70,10 +71,11 @@ public final class RequirementReader {
                 ok = false;
             }
         }
-        if (!ok || key == null || operator == null) {
+        if (operator == null || values == null) {
             return null;
         }
-        Requirement req = new Requirement(WellKnownLabels.normalize(key), operator, values, minValues);
+        // Check the values even when the key is wrong, so one pass reports every problem of the requirement.
+        Requirement req = new Requirement(key == null ? "" : WellKnownLabels.normalize(key), operator, values, minValues);
         String problem = req.validate();
         if (problem == null && operator.isNumeric() && Long.parseLong(values.get(0)) < 0) {
             problem = "operator " + operator + " needs a non-negative integer value, not '" + values.get(0) + "'";
@@ -85,6 +87,6 @@ public final class RequirementReader {
             r.error(problem.startsWith("minValues") ? "minValues" : "values", problem);
             return null;
         }
-        return req;
+        return ok && key != null ? req : null;
     }
 }

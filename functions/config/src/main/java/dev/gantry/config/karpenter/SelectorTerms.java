@@ -39,7 +39,8 @@ final class SelectorTerms {
                 t.errorHere(null, "expected at least one of " + fields);
             } else if (id != null && (name != null || tags != null)) {
                 t.error("id", "id cannot be combined with other fields in a term");
-            } else if (id != null && !id.matches(idPrefix + "-[0-9a-z]+")) {
+            }
+            if (id != null && !id.matches(idPrefix + "-[0-9a-z]+")) {
                 t.error("id", "'" + id + "' is not a " + idPrefix + "-… id");
             }
             out.add(new SelectorTerm(id, name, tags));

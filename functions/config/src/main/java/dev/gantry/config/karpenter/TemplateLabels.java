@@ -1,7 +1,6 @@
 package dev.gantry.config.karpenter;
 
 import dev.gantry.config.yaml.YamlObject;
-import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,9 +24,6 @@ final class TemplateLabels {
         Map<String, String> out = new LinkedHashMap<>();
         labels.forEach((k, v) -> {
             String problem = LabelRules.keySyntaxProblem(k);
-            if (problem == null && k.equals(WellKnownLabels.NODEPOOL)) {
-                problem = "label \"karpenter.sh/nodepool\" is restricted";
-            }
             if (problem == null) {
                 problem = LabelRules.restrictedProblem(k);
             }

@@ -39,6 +39,21 @@ public final class Scalars {
         return null;
     }
 
+    /**
+     * A value the API server types as a string: a plain or quoted YAML string only. An unquoted {@code 6},
+     * {@code true} or {@code 8.0} reaches the API server as a number or boolean, which it refuses; {@code quoteHint}
+     * adds how to write it instead.
+     */
+    public static String strictString(Node n, String field, Report report, boolean quoteHint) {
+        if (n instanceof ScalarNode s && s.getTag().equals(Tag.STR)) {
+            return s.getValue();
+        }
+        boolean scalar = n instanceof ScalarNode s && !s.getTag().equals(Tag.NULL);
+        report.error(n, field, "expected a string, got " + describe(n)
+                + (quoteHint && scalar ? " (quote it: \"" + ((ScalarNode) n).getValue() + "\")" : ""));
+        return null;
+    }
+
     public static Integer integer(Node n, String field, Report report) {
         if (n instanceof ScalarNode s && s.getTag().equals(Tag.INT)) {
             try {

@@ -186,6 +186,31 @@ public final class YamlObject {
         return out;
     }
 
+    /**
+     * A list of values the API server types as strings ({@link Scalars#strictString}); null when any item is not a
+     * string (each reported), so callers do not also judge the shortened list.
+     */
+    public List<String> strictStrings(String key) {
+        List<String> out = new ArrayList<>();
+        List<Node> items = items(key);
+        boolean all = true;
+        for (int i = 0; i < items.size(); i++) {
+            String s = Scalars.strictString(items.get(i), child(key) + "[" + i + "]", report, true);
+            if (s == null) {
+                all = false;
+            } else {
+                out.add(s);
+            }
+        }
+        return all ? out : null;
+    }
+
+    /** A field the API server types as a string; null when absent or not a string (reported). */
+    public String strictString(String key) {
+        Node v = value(key);
+        return v == null ? null : Scalars.strictString(v, child(key), report, false);
+    }
+
     /** A string-to-string map ({@code labels}, {@code tags}); null when absent. */
     public Map<String, String> stringMap(String key) {
         YamlObject o = object(key);

@@ -22,11 +22,20 @@ class BuiltInCatalogTest {
     }
 
     @Test
-    void readsEveryTypeInTheDataAndExcludesThe53WithoutSpecs() {
-        assertThat(BuiltInCatalog.specs()).hasSize(1435);
+    void readsEveryCurrentTypeInTheDataAndExcludesThe53WithoutSpecs() {
+        assertThat(BuiltInCatalog.specs()).hasSize(1416);
         assertThat(useast1.excludedCount()).isEqualTo(53);
-        assertThat(useast1.excludedNames()).contains("mac1.metal", "c7g-flex.large", "u-6tb1.metal");
-        assertThat(useast1.instanceTypes(CatalogFixtures.al2023())).hasSize(1382);
+        assertThat(useast1.excludedNames()).contains("mac1.metal", "c7g-flex.large", "u-6tb1.metal", "trn2.3xlarge");
+        assertThat(useast1.instanceTypes(CatalogFixtures.al2023())).hasSize(1363);
+    }
+
+    @Test
+    void dropsTheTypesAwsRetiredThatKarpenterV114NoLongerLists() {
+        List<String> names = useast1.instanceTypes(CatalogFixtures.al2023()).stream().map(InstanceType::name).toList();
+        assertThat(names).doesNotContain("g3.4xlarge", "g3s.xlarge", "p2.xlarge", "p3.2xlarge", "f1.2xlarge",
+                "dl1.24xlarge", "i3.metal", "u-9tb1.112xlarge");
+        assertThat(names).contains("trn2.48xlarge", "p5.48xlarge", "c8g.large", "i3.large");
+        assertThat(BuiltInCatalog.retiredNames()).hasSize(19).contains("g3.4xlarge", "p2.16xlarge", "p3.8xlarge");
     }
 
     @Test
@@ -41,7 +50,7 @@ class BuiltInCatalogTest {
         List<InstanceTypeSpec> specs;
         try (InputStream s = getClass().getResourceAsStream(BuiltInCatalog.SPECS_RESOURCE);
              InputStream p = getClass().getResourceAsStream(BuiltInCatalog.PRICES_RESOURCE)) {
-            specs = CatalogJson.readSpecs(s);
+            specs = CatalogJson.readSpecs(s).current();
             CatalogJson.readPrices(p);
         }
         long parseMs = (System.nanoTime() - start) / 1_000_000;

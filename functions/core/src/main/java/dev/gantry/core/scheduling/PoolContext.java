@@ -30,7 +30,11 @@ final class PoolContext {
     private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
     private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
     private Resources maxRoom;
-    private final Resources limits;
+    /**
+     * Each limited resource's ceiling, by name, in {@link Resources} units. A map rather than a {@link Resources}, whose
+     * {@code asMap()} leaves out zero amounts: a limit of 0 is a hard zero (Karpenter's way to turn a pool off), not "unset".
+     */
+    private final Map<String, Long> limits;
     private final Long nodeLimit;
     /** Usage of existing capacity plus the worst case of every claim opened this solve. */
     Resources committed;
@@ -68,7 +72,13 @@ final class PoolContext {
         Map<String, Quantity> l = new java.util.HashMap<>(pool.limits());
         Quantity n = l.remove("nodes");
         this.nodeLimit = n == null ? null : n.toUnits();
-        this.limits = l.isEmpty() ? null : Resources.fromQuantities(l);
+        Resources ceiling = Resources.fromQuantities(l);
+        Map<String, Long> named = new java.util.LinkedHashMap<>();
+        // Core resources first, then extended ones by name: the order a limit reason is looked for in.
+        List<String> order = new ArrayList<>(List.of(Resources.CPU, Resources.MEMORY, Resources.EPHEMERAL_STORAGE, Resources.PODS));
+        l.keySet().stream().filter(k -> !order.contains(k)).sorted().forEach(order::add);
+        order.stream().filter(l::containsKey).forEach(k -> named.put(k, ceiling.get(k)));
+        this.limits = named.isEmpty() ? null : named;
         this.committed = offer.usage();
         this.nodes = offer.nodeCount();
     }
@@ -140,7 +150,7 @@ final class PoolContext {
             return true;
         }
         Resources after = committed.minus(reservedByClaim).plus(capacity);
-        for (var e : limits.asMap().entrySet()) {
+        for (var e : limits.entrySet()) {
             if (after.get(e.getKey()) > e.getValue()) {
                 return false;
             }
@@ -154,7 +164,7 @@ final class PoolContext {
             return null;
         }
         Resources after = committed.minus(reservedByClaim).plus(capacity);
-        for (var e : limits.asMap().entrySet()) {
+        for (var e : limits.entrySet()) {
             if (after.get(e.getKey()) > e.getValue()) {
                 return e.getKey() + " limit (" + Resources.format(e.getKey(), e.getValue()) + ")";
             }

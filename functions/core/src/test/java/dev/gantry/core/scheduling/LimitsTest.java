@@ -109,4 +109,28 @@ class LimitsTest {
         assertThat(claimOf(r, "p").instanceTypeOptions()).isNotEmpty()
                 .allSatisfy(t -> assertThat(t.capacity().cpuMillis()).isLessThanOrEqualTo(4000));
     }
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void placesNothingOnAPoolWhoseCpuLimitIsZero(Strategy s) {
+        var r = scenario().pods(pod("p").build()).pool(pool("off").limit("cpu", "0")).solve(s);
+        assertThat(r.newClaims()).isEmpty();
+        assertThat(reasonFor(r, "p")).isEqualTo("NodePool off would exceed its cpu limit (0)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void placesNothingOnAPoolWhoseMemoryOrPodsLimitIsZero(Strategy s) {
+        for (String resource : List.of("memory", "pods")) {
+            var r = scenario().pods(pod("p").build()).pool(pool("off").limit(resource, "0")).solve(s);
+            assertThat(r.newClaims()).as(resource).isEmpty();
+            assertThat(reasonFor(r, "p")).as(resource).isEqualTo("NodePool off would exceed its " + resource + " limit (0)");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void fallsBackFromAPoolTurnedOffByAZeroLimitToTheNextPool(Strategy s) {
+        var r = scenario().pods(pod("p").build()).pool(pool("off").weight(100).limit("cpu", "0")).pool(pool("on")).solve(s);
+        assertThat(claimOf(r, "p").nodePool()).isEqualTo("on");
+    }
 }
