@@ -54,6 +54,16 @@ class AppContextTest {
     }
 
     @Test
+    void settingsThatBreakTheirRulesFailSynthWithOneLineEach() {
+        var d = dev.gantry.config.deployment.DeploymentSettings.DEFAULT;
+        var bad = d.with(new dev.gantry.config.deployment.FunctionSettings("provisioner", 2048,
+                java.time.Duration.ofMinutes(2), 1));
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c")).withSettings(bad))
+                .isInstanceOf(SynthInputException.class)
+                .hasMessageStartingWith("provisioning: visibility PT6M is under 6 x provisioner's timeout PT2M");
+    }
+
+    @Test
     void rejectsScheduleRateThatIsNotARate() {
         assertThatThrownBy(() -> read(Map.of("clusterName", "c", "scheduleRate", "every minute")))
                 .isInstanceOf(SynthInputException.class).hasMessageContaining("context scheduleRate");
