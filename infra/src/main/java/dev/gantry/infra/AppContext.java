@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import software.amazon.awscdk.Duration;
+import dev.gantry.config.deployment.DeploymentSettings;
 import software.amazon.awscdk.RemovalPolicy;
 
 /**
@@ -14,7 +14,8 @@ import software.amazon.awscdk.RemovalPolicy;
  * {@code clusterName} (required), {@code config} (YAML file or directory, default {@value #DEFAULT_CONFIG}),
  * {@code assetsDir} (default {@value #DEFAULT_ASSETS}), {@code vpcId} with {@code functionSubnetIds}
  * (comma-separated), {@code scheduleRate} (e.g. {@code 1 minute}, {@code 5 minutes}), {@code tableRemoval}
- * ({@code retain} or {@code destroy}), {@code cniPolicy} ({@code true}/{@code false}).
+ * ({@code retain} or {@code destroy}), {@code cniPolicy} ({@code true}/{@code false}), {@code tokenRotation} (any
+ * text; a new value re-runs the attach step after the webhook token was changed).
  * Relative paths resolve against the directory the app runs in ({@code infra/} under {@code cdk synth}).
  */
 public final class AppContext {
@@ -36,9 +37,10 @@ public final class AppContext {
         Path config = baseDir.resolve(string(context, "config", DEFAULT_CONFIG));
         Path assets = baseDir.resolve(string(context, "assetsDir", DEFAULT_ASSETS));
         GantryAutoscalerProps props = GantryAutoscalerProps.of(cluster, assets, config, validator)
-                .withScheduleRate(rate(string(context, "scheduleRate", "1 minute")))
+                .withSettings(DeploymentSettings.DEFAULT.withSweepRate(rate(string(context, "scheduleRate", "1 minute"))))
                 .withTableRemoval(removal(string(context, "tableRemoval", "retain")))
-                .withCniPolicy(bool(string(context, "cniPolicy", "true"), "cniPolicy"));
+                .withCniPolicy(bool(string(context, "cniPolicy", "true"), "cniPolicy"))
+                .withTokenRotation(string(context, "tokenRotation", ""));
         String vpcId = string(context, "vpcId", null);
         String subnets = string(context, "functionSubnetIds", null);
         if (vpcId == null && subnets == null) {
@@ -49,7 +51,7 @@ public final class AppContext {
         return props.withNetwork(new FunctionNetwork(vpcId, ids));
     }
 
-    static Duration rate(String text) {
+    static java.time.Duration rate(String text) {
         Matcher m = RATE.matcher(text.strip());
         if (!m.matches()) {
             throw new SynthInputException("context scheduleRate: expected '<n> minute(s)|hour(s)|day(s)', got '"
@@ -57,9 +59,9 @@ public final class AppContext {
         }
         int n = Integer.parseInt(m.group(1));
         return switch (m.group(2).charAt(0)) {
-            case 'm' -> Duration.minutes(n);
-            case 'h' -> Duration.hours(n);
-            default -> Duration.days(n);
+            case 'm' -> java.time.Duration.ofMinutes(n);
+            case 'h' -> java.time.Duration.ofHours(n);
+            default -> java.time.Duration.ofDays(n);
         };
     }
 

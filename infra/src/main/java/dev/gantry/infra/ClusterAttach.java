@@ -3,7 +3,12 @@ package dev.gantry.infra;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.gantry.config.deployment.ClusterManifests;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +17,6 @@ import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.eks.CfnAccessEntry;
-import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -22,19 +26,19 @@ import software.constructs.Construct;
 /**
  * Gives Gantry access to the cluster and applies its in-cluster objects.
  *
- * <p>Access entries: each controller role maps to the {@value ClusterManifests#CONTROLLER_GROUP} group, which only
- * the {@link ClusterManifests#clusterRole() ClusterRole} grants anything to. The attach role gets
- * AmazonEKSClusterAdminPolicy: creating a ClusterRole needs every permission it grants (RBAC escalation rules) and
- * webhook configurations are cluster-scoped, and no narrower EKS access policy covers both. That admin role is
- * assumed only by the attach function, which runs only during deploy and destroy.
+ * <p>Access entries: each controller role maps to its own group ({@link ClusterManifests#group}), which only its own
+ * ClusterRole grants anything to. The attach role gets AmazonEKSClusterAdminPolicy: it creates ClusterRoles and
+ * bindings (RBAC lets only a holder of every granted verb, or of {@code escalate}/{@code bind}, do that) and a
+ * cluster-scoped webhook configuration, and no narrower EKS access policy covers those (AmazonEKSAdminPolicy and
+ * the edit/view policies are namespaced-resource policies; EKS accepts no custom access policy). The residual risk
+ * is documented in infra/README.md.
  *
  * <p>The custom resource (type {@value #TYPE}) goes through the Provider framework, so a crashed or timed-out Java
- * handler fails the deployment promptly instead of leaving CloudFormation waiting an hour for a response.
- * Contract with {@code ClusterAttachHandler}, all properties strings (CloudFormation stringifies scalars):
- * {@code ClusterName}; {@code Manifests} (a JSON array, apply in order on Create/Update, delete in reverse on
- * Delete); {@code WebhookUrl} and {@code WebhookTokenSecretArn} (set each webhook's {@code clientConfig.url} to
- * the URL followed by the token); {@code FinalSweepFunctionArn} (on Delete, after removing the objects, invoke it
- * synchronously with {@code {"finalSweep":true}} so every instance Gantry launched is terminated).
+ * handler fails the deployment promptly instead of leaving CloudFormation waiting an hour for a response. Its
+ * properties carry nothing the handler uses: what it applies ({@link ClusterManifests}) is compiled into its jar, and
+ * the webhook URL, token secret and final-sweep function come from its environment. The properties only make
+ * CloudFormation send an Update (so the handler re-applies) when the manifests ({@code ManifestsDigest}), the attach
+ * function's version ({@code AttachVersion}) or the operator's {@code TokenRotation} context value changes.
  */
 public final class ClusterAttach extends Construct {
     public static final String TYPE = "Custom::GantryClusterAttach";
@@ -43,17 +47,18 @@ public final class ClusterAttach extends Construct {
     private final CustomResource resource;
     private final Provider provider;
 
+    /** @param controllers the controller functions by name, each getting an access entry with its own group */
     public ClusterAttach(Construct scope, String id, String clusterName, GantryFunction attach,
-                         List<IRole> controllerRoles, String webhookUrl, String tokenSecretArn,
-                         String finalSweepFunctionArn) {
+                         Map<String, GantryFunction> controllers, String tokenRotation) {
         super(scope, id);
         List<CfnAccessEntry> entries = new ArrayList<>();
-        for (int i = 0; i < controllerRoles.size(); i++) {
-            entries.add(CfnAccessEntry.Builder.create(this, "ControllerAccess" + i)
+        int i = 0;
+        for (var c : controllers.entrySet()) {
+            entries.add(CfnAccessEntry.Builder.create(this, "ControllerAccess" + i++)
                     .clusterName(clusterName)
-                    .principalArn(controllerRoles.get(i).getRoleArn())
+                    .principalArn(c.getValue().role().getRoleArn())
                     .type("STANDARD")
-                    .kubernetesGroups(List.of(ClusterManifests.CONTROLLER_GROUP))
+                    .kubernetesGroups(List.of(ClusterManifests.group(c.getKey())))
                     .build());
         }
         entries.add(CfnAccessEntry.Builder.create(this, "AttachAccess")
@@ -74,17 +79,17 @@ public final class ClusterAttach extends Construct {
                 .description("Gantry attach: CDK custom resource framework")
                 .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
         providerLogs.grantWrite(frameworkRole);
+        // The framework role is the only principal granted lambda:InvokeFunction on the attach alias (Provider adds
+        // that grant); no resource policy is added, so no other account or service can invoke it.
         provider = Provider.Builder.create(this, "Provider")
                 .onEventHandler(attach.alias())
                 .frameworkOnEventRole(frameworkRole)
                 .logGroup(providerLogs)
                 .build();
         Map<String, Object> props = new LinkedHashMap<>();
-        props.put("ClusterName", clusterName);
-        props.put("Manifests", json(ClusterManifests.all()));
-        props.put("WebhookUrl", webhookUrl);
-        props.put("WebhookTokenSecretArn", tokenSecretArn);
-        props.put("FinalSweepFunctionArn", finalSweepFunctionArn);
+        props.put("ManifestsDigest", digest(ClusterManifests.all()));
+        props.put("AttachVersion", attach.alias().getVersion().getVersion());
+        props.put("TokenRotation", tokenRotation);
         resource = CustomResource.Builder.create(this, "Resource")
                 .resourceType(TYPE)
                 .serviceToken(provider.getServiceToken())
@@ -102,12 +107,14 @@ public final class ClusterAttach extends Construct {
         return provider;
     }
 
-    private static String json(Object value) {
+    /** SHA-256 of the manifests' JSON with sorted keys: the same manifests always give the same digest. */
+    static String digest(Object manifests) {
         try {
-            // Sorted keys: the same manifests must give the same string, or every deploy would re-run the attach step.
-            return new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("manifests are plain maps and always serialise", e);
+            byte[] json = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                    .writeValueAsString(manifests).getBytes(StandardCharsets.UTF_8);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("manifests are plain maps and every JDK has SHA-256", e);
         }
     }
 }

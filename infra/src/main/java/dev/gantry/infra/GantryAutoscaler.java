@@ -1,9 +1,15 @@
 package dev.gantry.infra;
 
+import dev.gantry.config.deployment.ClusterManifests;
+import dev.gantry.config.deployment.DeploymentSettings;
+import dev.gantry.config.deployment.EventSourceSettings;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.Peer;
+import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.Subnet;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
@@ -13,6 +19,8 @@ import software.amazon.awscdk.services.events.Rule;
 import software.amazon.awscdk.services.events.Schedule;
 import software.amazon.awscdk.services.events.targets.LambdaFunction;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.EventSourceMapping;
 import software.amazon.awscdk.services.lambda.FunctionUrl;
 import software.amazon.awscdk.services.lambda.FunctionUrlAuthType;
 import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
@@ -38,19 +46,13 @@ public final class GantryAutoscaler extends Construct {
     public GantryAutoscaler(Construct scope, String id, GantryAutoscalerProps props) {
         super(scope, id);
         String cluster = props.clusterName();
+        DeploymentSettings settings = props.settings();
         ConfigBundle config = new ConfigBundle(this, "Config", props.config(), props.validator());
         StateTable state = new StateTable(this, "State", props.tableRemoval());
-        // Visibility = 6x the consumer's timeout (Lambda's guidance), so a slow batch is not redelivered mid-run.
-        // Provisioning: 1 s delivery delay lets a burst of pending pods land in one batch (FIFO event sources
-        // support no batching window); a hint older than an hour is stale, the sweep recomputes from the cluster.
-        WorkQueue provisioning = new WorkQueue(this, "ProvisioningQueue", true, Duration.minutes(6), Duration.hours(1),
-                Duration.seconds(1));
-        // Interruption: a spot warning is worthless after its 2 minutes, so 5 minutes' retention is plenty.
-        WorkQueue interruption = new WorkQueue(this, "InterruptionQueue", false, Duration.minutes(3),
-                Duration.minutes(5), Duration.seconds(0));
-        // Termination: each drain step re-enqueues itself with DelaySeconds, so a message only lives one step.
-        WorkQueue termination = new WorkQueue(this, "TerminationQueue", false, Duration.minutes(6), Duration.days(1),
-                Duration.seconds(0));
+        // Every figure (and the reason for it) lives in DeploymentSettings, which the simulator runs too.
+        WorkQueue provisioning = new WorkQueue(this, settings.provisioningQueue());
+        WorkQueue interruption = new WorkQueue(this, settings.interruptionQueue());
+        WorkQueue termination = new WorkQueue(this, settings.terminationQueue());
         new InterruptionRules(this, "InterruptionRules", interruption.queue());
         NodeIdentity nodes = new NodeIdentity(this, "Node", cluster, props.cniPolicy());
         Secret token = Secret.Builder.create(this, "WebhookToken")
@@ -70,35 +72,37 @@ public final class GantryAutoscaler extends Construct {
         Map<String, String> withConfig = Map.of("GANTRY_CONFIG", config.s3Url());
         GantryFunction.Placement placement = placement(props.network());
 
-        // Webhook: on the API server's admission path; 512 MB keeps JSON parsing well under the 2 s webhook
-        // timeout, 3 s because the API server has given up after 2 s anyway.
-        GantryFunction webhook = function(FunctionSpec.of("webhook", HANDLERS + "PendingPodWebhookHandler", 512,
-                        Duration.seconds(3)).withReservedConcurrency(props.webhookReservedConcurrency())
-                .withEnvironment(Map.of("GANTRY_WEBHOOK_SECRET_ARN", token.getSecretArn())), props, env, placement);
-        // Provisioner: the scheduling solve is CPU-bound, and 2048 MB buys more than one vCPU; 60 s covers a solve
-        // plus CreateFleet. No reserved concurrency: FIFO with one message group per cluster already runs one at
-        // a time.
-        GantryFunction provisioner = function(FunctionSpec.of("provisioner", HANDLERS + "ProvisioningQueueHandler",
-                2048, Duration.seconds(60)).withEnvironment(withConfig), props, env, placement);
-        // Interruption: a lookup and a few API calls per event; 30 s leaves room for a cordon under API throttling.
-        GantryFunction interrupter = function(FunctionSpec.of("interruption", HANDLERS + "InterruptionQueueHandler",
-                512, Duration.seconds(30)).withEnvironment(withConfig), props, env, placement);
-        // Termination: one drain step (evictions, then terminate) per message; waiting happens in the queue.
-        GantryFunction terminator = function(FunctionSpec.of("termination", HANDLERS + "TerminationQueueHandler",
-                512, Duration.seconds(60)).withEnvironment(withConfig), props, env, placement);
-        // Sweep: lists cluster and EC2 state and decides disruption; 50 s so a run ends before the next tick, and
-        // reserved concurrency 1 so two sweeps never act on the same state at once.
-        GantryFunction sweep = function(FunctionSpec.of("sweep", HANDLERS + "SweepHandler", 1024,
-                Duration.seconds(50)).withReservedConcurrency(1).withEnvironment(withConfig), props, env, placement);
-        // Attach: fabric8 applies three objects; on delete it also waits for the final sweep, hence 5 minutes.
-        GantryFunction attacher = function(FunctionSpec.of("attach", HANDLERS + "attach.ClusterAttachHandler", 512,
-                Duration.minutes(5)), props, env, placement);
+        GantryFunction webhook = function(FunctionSpec.of(settings.function("webhook"),
+                HANDLERS + "PendingPodWebhookHandler").withEnvironment(Map.of(
+                "GANTRY_WEBHOOK_SECRET_ARN", token.getSecretArn(),
+                "GANTRY_HINT_BUCKET_SECONDS", String.valueOf(settings.hintDeduplicationBucket().toSeconds()))),
+                props, env, placement);
+        GantryFunction provisioner = function(FunctionSpec.of(settings.function("provisioner"),
+                HANDLERS + "ProvisioningQueueHandler").withEnvironment(withConfig), props, env, placement);
+        GantryFunction interrupter = function(FunctionSpec.of(settings.function("interruption"),
+                HANDLERS + "InterruptionQueueHandler").withEnvironment(withConfig), props, env, placement);
+        GantryFunction terminator = function(FunctionSpec.of(settings.function("termination"),
+                HANDLERS + "TerminationQueueHandler").withEnvironment(withConfig), props, env, placement);
+        GantryFunction sweep = function(FunctionSpec.of(settings.function("sweep"), HANDLERS + "SweepHandler")
+                .withEnvironment(withConfig), props, env, placement);
+        // Auth NONE: the API server cannot sign SigV4. The secret path token is what authenticates it.
+        webhookUrl = webhook.alias().addFunctionUrl(FunctionUrlOptions.builder()
+                .authType(FunctionUrlAuthType.NONE).build());
+        // Attach: everything it applies comes from its own jar (ClusterManifests) and this environment, never from
+        // the invoke payload.
+        GantryFunction attacher = function(FunctionSpec.of(settings.function("attach"),
+                HANDLERS + "attach.ClusterAttachHandler").withEnvironment(Map.of(
+                "GANTRY_WEBHOOK_URL", webhookUrl.getUrl(),
+                "GANTRY_WEBHOOK_SECRET_ARN", token.getSecretArn(),
+                "GANTRY_FINAL_SWEEP_FUNCTION_ARN", sweep.alias().getFunctionArn(),
+                "GANTRY_FINAL_SWEEP_TIMEOUT_SECONDS",
+                String.valueOf(settings.function("sweep").timeout().toSeconds()))), props, env, placement);
 
         ControllerPolicy ec2 = new ControllerPolicy(this, cluster);
         PolicyStatement table = tableStatement(state);
         token.grantRead(webhook.role());
+        // The webhook only sends hints; node deletions reach the termination flow through the provisioner.
         provisioning.queue().grantSendMessages(webhook.role());
-        termination.queue().grantSendMessages(webhook.role());
 
         provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
                 ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), table, config.readStatement());
@@ -115,29 +119,33 @@ public final class GantryAutoscaler extends Construct {
         token.grantRead(attacher.role());
         sweep.alias().grantInvoke(attacher.role());
 
-        provisioner.alias().addEventSource(SqsEventSource.Builder.create(provisioning.queue()).batchSize(10)
-                .reportBatchItemFailures(true).build());
-        interrupter.alias().addEventSource(SqsEventSource.Builder.create(interruption.queue()).batchSize(10)
-                .reportBatchItemFailures(true).build());
-        // Termination: at most 5 drains at once, to bound eviction pressure on the API server; the event source's
-        // cap (unlike reserved concurrency) does not throttle, so capped messages do not burn receive counts.
-        terminator.alias().addEventSource(SqsEventSource.Builder.create(termination.queue()).batchSize(10)
-                .maxConcurrency(5).reportBatchItemFailures(true).build());
-        Rule.Builder.create(this, "SweepSchedule")
+        functions = Map.of("webhook", webhook, "provisioner", provisioner, "interruption", interrupter,
+                "termination", terminator, "sweep", sweep, "attach", attacher);
+        Map<String, GantryFunction> controllers = new LinkedHashMap<>();
+        ClusterManifests.CONTROLLERS.forEach(name -> controllers.put(name, functions.get(name)));
+        attach = new ClusterAttach(this, "ClusterAttach", cluster, attacher, controllers, props.tokenRotation());
+
+        // Triggers wait for the attach step on create (their functions need RBAC first) and go before it on
+        // delete, so no provisioner run or scheduled sweep races the final sweep.
+        for (WorkQueue q : List.of(provisioning, interruption, termination)) {
+            EventSourceSettings es = q.settings().eventSource();
+            SqsEventSource source = SqsEventSource.Builder.create(q.queue()).batchSize(es.batchSize())
+                    .maxBatchingWindow(es.maxBatchingWindow().isZero() ? null
+                            : WorkQueue.seconds(es.maxBatchingWindow()))
+                    .maxConcurrency(es.maxConcurrency())
+                    .reportBatchItemFailures(true).build();
+            Alias consumer = functions.get(q.settings().consumer()).alias();
+            consumer.addEventSource(source);
+            consumer.getNode().getChildren().stream().filter(c -> c instanceof EventSourceMapping)
+                    .forEach(m -> m.getNode().addDependency(attach.resource()));
+        }
+        Rule schedule = Rule.Builder.create(this, "SweepSchedule")
                 .description("Gantry sweep for EKS cluster " + cluster)
-                .schedule(Schedule.rate(props.scheduleRate()))
+                .schedule(Schedule.rate(Duration.seconds(settings.sweepRate().toSeconds())))
                 // A missed tick is covered by the next one; retries would only stack sweeps up.
                 .targets(List.of(LambdaFunction.Builder.create(sweep.alias()).retryAttempts(0).build()))
                 .build();
-        // Auth NONE: the API server cannot sign SigV4. The secret path token is what authenticates it.
-        webhookUrl = webhook.alias().addFunctionUrl(FunctionUrlOptions.builder()
-                .authType(FunctionUrlAuthType.NONE).build());
-
-        functions = Map.of("webhook", webhook, "provisioner", provisioner, "interruption", interrupter,
-                "termination", terminator, "sweep", sweep, "attach", attacher);
-        attach = new ClusterAttach(this, "ClusterAttach", cluster, attacher,
-                List.of(provisioner.role(), interrupter.role(), terminator.role(), sweep.role()),
-                webhookUrl.getUrl(), token.getSecretArn(), sweep.alias().getFunctionArn());
+        schedule.getNode().addDependency(attach.resource());
         new Observability(this, "Observability", cluster,
                 List.of(webhook, provisioner, interrupter, terminator, sweep, attacher));
         List<String> deletable = List.of("instance", "launch-template");
@@ -165,7 +173,10 @@ public final class GantryAutoscaler extends Construct {
                 .map(s -> Subnet.fromSubnetId(this, s, s)).toList()).build();
         SecurityGroup sg = SecurityGroup.Builder.create(this, "FunctionSecurityGroup").vpc(vpc)
                 .description("Gantry functions: egress to the EKS endpoint and AWS APIs, no ingress")
-                .allowAllOutbound(true).build();
+                .allowAllOutbound(false).build();
+        // HTTPS only: the EKS endpoint and every AWS API the functions call listen on 443. DNS goes to the VPC
+        // resolver, which security groups do not filter.
+        sg.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to the EKS endpoint and AWS APIs");
         return new GantryFunction.Placement(vpc, subnets, sg);
     }
 

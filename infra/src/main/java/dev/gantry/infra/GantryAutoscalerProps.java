@@ -3,7 +3,7 @@ package dev.gantry.infra;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import software.amazon.awscdk.Duration;
+import dev.gantry.config.deployment.DeploymentSettings;
 import software.amazon.awscdk.RemovalPolicy;
 
 /**
@@ -15,14 +15,16 @@ import software.amazon.awscdk.RemovalPolicy;
  * @param config          a NodePool/NodeClass YAML file, or a directory of them
  * @param validator       checks the YAML at synth
  * @param network         VPC placement for the functions, or null to run them outside a VPC
- * @param scheduleRate    how often the sweep runs
+ * @param settings        queue, event-source and function settings and the sweep's rate (the simulator runs the
+ *                        same value); {@link DeploymentSettings#DEFAULT} unless a context key overrides a field
  * @param tableRemoval    what {@code cdk destroy} does to the state table
  * @param cniPolicy       attach AmazonEKS_CNI_Policy to the node role (off when the VPC CNI uses IRSA/Pod Identity)
- * @param webhookReservedConcurrency cap on concurrent webhook invocations (cost guard), or null for none
+ * @param tokenRotation   any text; changing it re-runs the attach step, which rewrites the webhook configuration
+ *                        with the token's current version (see infra/README.md, "Rotate the webhook token")
  */
 public record GantryAutoscalerProps(String clusterName, Path assetsDir, Path config, ConfigValidator validator,
-                                    FunctionNetwork network, Duration scheduleRate, RemovalPolicy tableRemoval,
-                                    boolean cniPolicy, Integer webhookReservedConcurrency) {
+                                    FunctionNetwork network, DeploymentSettings settings, RemovalPolicy tableRemoval,
+                                    boolean cniPolicy, String tokenRotation) {
     // EKS's own rule for cluster names.
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,99}");
 
@@ -37,44 +39,42 @@ public record GantryAutoscalerProps(String clusterName, Path assetsDir, Path con
         Objects.requireNonNull(assetsDir, "assetsDir");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(validator, "validator");
-        Objects.requireNonNull(scheduleRate, "scheduleRate");
+        Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(tableRemoval, "tableRemoval");
-        if (scheduleRate.toSeconds().doubleValue() < 60) {
-            throw new SynthInputException("scheduleRate must be at least 1 minute (EventBridge's finest rate)");
-        }
-        if (webhookReservedConcurrency != null && webhookReservedConcurrency < 1) {
-            throw new SynthInputException("webhookReservedConcurrency must be at least 1");
+        tokenRotation = tokenRotation == null ? "" : tokenRotation;
+        if (!settings.violations().isEmpty()) {
+            throw new SynthInputException(String.join("\n", settings.violations()));
         }
     }
 
-    /** Defaults: no VPC, sweep every minute, table retained, CNI policy attached, webhook capped at 10. */
+    /** Defaults: no VPC, {@link DeploymentSettings#DEFAULT}, table retained, CNI policy attached. */
     public static GantryAutoscalerProps of(String clusterName, Path assetsDir, Path config, ConfigValidator validator) {
-        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, null, Duration.minutes(1),
-                RemovalPolicy.RETAIN, true, 10);
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, null, DeploymentSettings.DEFAULT,
+                RemovalPolicy.RETAIN, true, "");
     }
 
     public GantryAutoscalerProps withNetwork(FunctionNetwork n) {
-        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, n, scheduleRate, tableRemoval,
-                cniPolicy, webhookReservedConcurrency);
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, n, settings, tableRemoval,
+                cniPolicy, tokenRotation);
     }
 
-    public GantryAutoscalerProps withScheduleRate(Duration rate) {
-        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, rate, tableRemoval,
-                cniPolicy, webhookReservedConcurrency);
+    public GantryAutoscalerProps withSettings(DeploymentSettings s) {
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, s, tableRemoval,
+                cniPolicy, tokenRotation);
     }
 
     public GantryAutoscalerProps withTableRemoval(RemovalPolicy policy) {
-        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, scheduleRate, policy,
-                cniPolicy, webhookReservedConcurrency);
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings, policy,
+                cniPolicy, tokenRotation);
     }
 
     public GantryAutoscalerProps withCniPolicy(boolean attach) {
-        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, scheduleRate,
-                tableRemoval, attach, webhookReservedConcurrency);
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings,
+                tableRemoval, attach, tokenRotation);
     }
 
-    public GantryAutoscalerProps withWebhookReservedConcurrency(Integer cap) {
-        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, scheduleRate,
-                tableRemoval, cniPolicy, cap);
+    public GantryAutoscalerProps withTokenRotation(String rotation) {
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings,
+                tableRemoval, cniPolicy, rotation);
     }
 }

@@ -79,8 +79,8 @@ public final class GantryFunction extends Construct {
                 .architecture(Architecture.ARM_64)
                 .handler(spec.handler())
                 .code(Code.fromAsset(jar.toString()))
-                .memorySize(spec.memoryMb())
-                .timeout(spec.timeout())
+                .memorySize(spec.settings().memoryMb())
+                .timeout(software.amazon.awscdk.Duration.seconds(spec.settings().timeout().toSeconds()))
                 .role(role)
                 .environment(env)
                 .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
@@ -88,7 +88,7 @@ public final class GantryFunction extends Construct {
                 .applicationLogLevelV2(ApplicationLogLevel.INFO)
                 .systemLogLevelV2(SystemLogLevel.WARN)
                 .logGroup(logs)
-                .reservedConcurrentExecutions(spec.reservedConcurrency())
+                .reservedConcurrentExecutions(spec.settings().reservedConcurrency())
                 .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.DESTROY).build());
         if (placement != null) {
             b.vpc(placement.vpc()).vpcSubnets(placement.subnets()).securityGroups(List.of(placement.securityGroup()));

@@ -1,5 +1,6 @@
 package dev.gantry.infra;
 
+import dev.gantry.config.deployment.QueueSettings;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
@@ -11,7 +12,8 @@ import software.amazon.awscdk.services.sqs.QueueEncryption;
 import software.constructs.Construct;
 
 /**
- * A queue with its dead-letter queue and an alarm that fires on the first dead letter.
+ * A queue built from its {@link QueueSettings}, with its dead-letter queue and an alarm that fires on the first dead
+ * letter. The construct id is the settings' name plus {@code Queue} ({@code ProvisioningQueue}).
  *
  * <p>Encryption is SQS-managed SSE, not KMS, on purpose: EventBridge can only deliver to a KMS-encrypted queue if
  * the key policy lets {@code events.amazonaws.com} use the key, which rules out the AWS-managed {@code aws/sqs}
@@ -19,41 +21,35 @@ import software.constructs.Construct;
  * messages: the queue policy and IAM already decide that.
  */
 public final class WorkQueue extends Construct {
-    /** Receives before a message is dead-lettered: enough to ride out throttling, few enough to surface a bug. */
-    static final int MAX_RECEIVE_COUNT = 5;
-
+    private final QueueSettings settings;
     private final Queue queue;
     private final Queue deadLetters;
     private final Alarm deadLetterAlarm;
 
-    /**
-     * @param visibility at least 6x the consuming function's timeout, as Lambda's SQS integration recommends
-     * @param retention  how long an unprocessed message is worth keeping
-     * @param delay      queue-level delivery delay (the only delay a FIFO queue supports)
-     */
-    public WorkQueue(Construct scope, String id, boolean fifo, Duration visibility, Duration retention,
-                     Duration delay) {
-        super(scope, id);
+    public WorkQueue(Construct scope, QueueSettings s) {
+        super(scope, constructId(s));
+        this.settings = s;
         deadLetters = Queue.Builder.create(this, "DeadLetters")
-                .fifo(fifo ? true : null)
+                .fifo(s.fifo() ? true : null)
                 .encryption(QueueEncryption.SQS_MANAGED)
                 .enforceSsl(true)
-                .retentionPeriod(Duration.days(14))
+                .retentionPeriod(seconds(s.deadLetterRetention()))
                 .build();
         queue = Queue.Builder.create(this, "Queue")
-                .fifo(fifo ? true : null)
-                // Senders set MessageDeduplicationId explicitly (a pod's uid + resourceVersion), never the body hash.
-                .contentBasedDeduplication(fifo ? false : null)
+                .fifo(s.fifo() ? true : null)
+                // Senders set MessageDeduplicationId explicitly (reason + time bucket), never the body hash.
+                .contentBasedDeduplication(s.fifo() ? false : null)
                 .encryption(QueueEncryption.SQS_MANAGED)
                 .enforceSsl(true)
-                .visibilityTimeout(visibility)
-                .retentionPeriod(retention)
-                .deliveryDelay(delay)
-                .deadLetterQueue(DeadLetterQueue.builder().queue(deadLetters).maxReceiveCount(MAX_RECEIVE_COUNT).build())
+                .visibilityTimeout(seconds(s.visibility()))
+                .retentionPeriod(seconds(s.retention()))
+                .deliveryDelay(seconds(s.deliveryDelay()))
+                .deadLetterQueue(DeadLetterQueue.builder().queue(deadLetters).maxReceiveCount(s.maxReceiveCount())
+                        .build())
                 .build();
         deadLetterAlarm = Alarm.Builder.create(this, "DeadLettersAlarm")
-                .alarmDescription("Gantry " + id + ": a message was dead-lettered after " + MAX_RECEIVE_COUNT
-                        + " failed receives; inspect it, fix the cause, then redrive")
+                .alarmDescription("Gantry " + constructId(s) + ": a message was dead-lettered after "
+                        + s.maxReceiveCount() + " failed receives; inspect it, fix the cause, then redrive")
                 .metric(deadLetters.metricApproximateNumberOfMessagesVisible()
                         .with(MetricOptions.builder().statistic("Maximum").period(Duration.minutes(1)).build()))
                 .threshold(0)
@@ -61,6 +57,18 @@ public final class WorkQueue extends Construct {
                 .evaluationPeriods(1)
                 .treatMissingData(TreatMissingData.NOT_BREACHING)
                 .build();
+    }
+
+    static String constructId(QueueSettings s) {
+        return Character.toUpperCase(s.name().charAt(0)) + s.name().substring(1) + "Queue";
+    }
+
+    static Duration seconds(java.time.Duration d) {
+        return Duration.seconds(d.toSeconds());
+    }
+
+    public QueueSettings settings() {
+        return settings;
     }
 
     public Queue queue() {

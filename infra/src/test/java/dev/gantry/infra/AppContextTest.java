@@ -21,7 +21,8 @@ class AppContextTest {
         assertThat(p.clusterName()).isEqualTo("prod-1");
         assertThat(p.config()).isEqualTo(BASE.resolve("../samples/nodepools"));
         assertThat(p.assetsDir()).isEqualTo(BASE.resolve("../functions/handlers/target/dist"));
-        assertThat(p.scheduleRate().toMinutes()).isEqualTo(1);
+        assertThat(p.settings()).isEqualTo(dev.gantry.config.deployment.DeploymentSettings.DEFAULT);
+        assertThat(p.tokenRotation()).isEmpty();
         assertThat(p.tableRemoval()).isEqualTo(RemovalPolicy.RETAIN);
         assertThat(p.network()).isNull();
     }
@@ -43,6 +44,23 @@ class AppContextTest {
         assertThat(AppContext.rate("5 minutes").toMinutes()).isEqualTo(5);
         assertThat(AppContext.rate("1 hour").toMinutes()).isEqualTo(60);
         assertThat(AppContext.rate("2 days").toHours()).isEqualTo(48);
+    }
+
+    @Test
+    void scheduleRateAndTokenRotationGoIntoTheProps() {
+        GantryAutoscalerProps p = read(Map.of("clusterName", "c", "scheduleRate", "5 minutes", "tokenRotation", "2"));
+        assertThat(p.settings().sweepRate()).isEqualTo(java.time.Duration.ofMinutes(5));
+        assertThat(p.tokenRotation()).isEqualTo("2");
+    }
+
+    @Test
+    void settingsThatBreakTheirRulesFailSynthWithOneLineEach() {
+        var d = dev.gantry.config.deployment.DeploymentSettings.DEFAULT;
+        var bad = d.with(new dev.gantry.config.deployment.FunctionSettings("provisioner", 2048,
+                java.time.Duration.ofMinutes(2), 1));
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c")).withSettings(bad))
+                .isInstanceOf(SynthInputException.class)
+                .hasMessageStartingWith("provisioning: visibility PT6M is under 6 x provisioner's timeout PT2M");
     }
 
     @Test

@@ -24,6 +24,12 @@ class CdkNagTest {
         assertNagClean(SynthFixture.environmentAgnostic().stack);
     }
 
+    @Test
+    void vpcPlacedStackWithItsHttpsOnlySecurityGroupIsNagCleanToo() {
+        assertNagClean(SynthFixture.with(Map.of("vpcId", "vpc-0123456789abcdef0",
+                "functionSubnetIds", "subnet-0123456789abcdef0")).stack);
+    }
+
     private static void assertNagClean(GantryStack stack) {
         List<SynthesisMessage> errors = Annotations.fromStack(stack)
                 .findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));

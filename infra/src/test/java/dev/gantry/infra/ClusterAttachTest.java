@@ -5,90 +5,81 @@ import static dev.gantry.infra.TemplateQueries.list;
 import static dev.gantry.infra.TemplateQueries.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.config.deployment.ClusterManifests;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class ClusterAttachTest {
+    private static TemplateQueries q;
     private static Map<String, Object> props;
-    private static List<Map<String, Object>> manifests;
 
     @BeforeAll
-    @SuppressWarnings("unchecked")
-    static void synth() throws Exception {
-        var resources = new TemplateQueries(SynthFixture.shared().template).properties(ClusterAttach.TYPE);
+    static void synth() {
+        q = new TemplateQueries(SynthFixture.shared().template);
+        var resources = q.properties(ClusterAttach.TYPE);
         assertThat(resources).hasSize(1);
         props = resources.values().iterator().next();
-        manifests = new ObjectMapper().readValue((String) props.get("Manifests"), List.class);
     }
 
     @Test
-    void carriesTheClusterTheWebhookUrlTheTokenSecretAndTheFinalSweep() {
-        assertThat(props).containsEntry("ClusterName", "demo")
-                .containsKeys("ServiceToken", "WebhookUrl", "WebhookTokenSecretArn", "FinalSweepFunctionArn");
-        assertThat(json(props.get("WebhookUrl"))).contains("FunctionUrl");
-        assertThat(json(props.get("FinalSweepFunctionArn"))).contains("GantrySweepAlias");
-        assertThat(json(props)).doesNotContain("SecretString");
+    void theCustomResourceCarriesOnlyChangeTriggersNothingTheHandlerApplies() {
+        assertThat(props.keySet()).containsExactlyInAnyOrder("ServiceToken", "ManifestsDigest", "AttachVersion",
+                "TokenRotation");
+        assertThat(props.get("ManifestsDigest")).isEqualTo(ClusterAttach.digest(ClusterManifests.all()));
+        assertThat(json(props)).doesNotContain("SecretString", "FunctionUrl", "ClusterRole");
     }
 
     @Test
-    void appliesTheRoleThenItsBindingThenTheWebhook() {
-        assertThat(manifests).extracting(m -> m.get("kind"))
-                .containsExactly("ClusterRole", "ClusterRoleBinding", "ValidatingWebhookConfiguration");
+    void theAttachFunctionGetsTheWebhookUrlTokenSecretAndFinalSweepFromItsEnvironment() {
+        Map<String, Object> env = attachEnvironment();
+        assertThat(json(env.get("GANTRY_WEBHOOK_URL"))).contains("GantryWebhookAliasFunctionUrl");
+        assertThat(json(env.get("GANTRY_WEBHOOK_SECRET_ARN"))).contains("GantryWebhookToken");
+        assertThat(json(env.get("GANTRY_FINAL_SWEEP_FUNCTION_ARN"))).contains("GantrySweepAlias");
+        assertThat(env).containsEntry("GANTRY_FINAL_SWEEP_TIMEOUT_SECONDS", "50");
     }
 
     @Test
-    void clusterRoleGrantsOnlyTheVerbsTheHandlersUse() {
-        List<Object> rules = list(manifests.get(0).get("rules"));
-        assertThat(rules).containsExactlyInAnyOrder(
-                rule("", List.of("pods", "nodes"), "get", "list", "watch"),
-                rule("apps", List.of("daemonsets"), "get", "list", "watch"),
-                rule("policy", List.of("poddisruptionbudgets"), "get", "list", "watch"),
-                rule("storage.k8s.io", List.of("volumeattachments"), "get", "list", "watch"),
-                rule("", List.of("nodes"), "patch", "delete"),
-                rule("", List.of("pods/eviction"), "create"),
-                rule("", List.of("pods"), "delete"),
-                rule("", List.of("events"), "create"),
-                rule("events.k8s.io", List.of("events"), "create"));
-        assertThat(json(rules)).doesNotContain("\"*\"");
+    void onlyTheProviderFrameworkMayInvokeTheAttachFunction() {
+        List<String> invokers = q.properties("AWS::IAM::Policy").entrySet().stream()
+                .filter(e -> list(map(e.getValue().get("PolicyDocument")).get("Statement")).stream()
+                        .anyMatch(s -> json(map(s).get("Action")).contains("lambda:InvokeFunction")
+                                && (json(map(s).get("Resource")).contains("GantryAttachFunction")
+                                || json(map(s).get("Resource")).contains("GantryAttachAlias"))))
+                .map(Map.Entry::getKey).toList();
+        assertThat(invokers).singleElement().asString().startsWith("GantryClusterAttachProviderRoleDefaultPolicy");
+        assertThat(q.properties("AWS::Lambda::Permission").values())
+                .noneMatch(p -> json(p.get("FunctionName")).contains("GantryAttach")
+                        || json(p.get("FunctionName")).contains("GantryClusterAttachProvider"));
     }
 
     @Test
-    void bindingGivesTheRoleToTheControllerGroupOnly() {
-        Map<String, Object> binding = manifests.get(1);
-        assertThat(binding.get("subjects")).isEqualTo(List.of(Map.of("apiGroup", "rbac.authorization.k8s.io",
-                "kind", "Group", "name", "gantry:controller")));
-        assertThat(map(binding.get("roleRef"))).containsEntry("name", "gantry-controller");
+    void eachControllerRoleJoinsOnlyItsOwnGroup() {
+        List<Map<String, Object>> entries = q.properties("AWS::EKS::AccessEntry").values().stream()
+                .filter(e -> e.containsKey("KubernetesGroups")).toList();
+        assertThat(entries).hasSize(4).allSatisfy(e -> assertThat(e).doesNotContainKey("AccessPolicies"));
+        for (String f : ClusterManifests.CONTROLLERS) {
+            assertThat(entries).filteredOn(e -> json(e.get("PrincipalArn")).contains("Gantry" + Character.toUpperCase(
+                    f.charAt(0)) + f.substring(1) + "Role")).singleElement()
+                    .satisfies(e -> assertThat(e.get("KubernetesGroups")).isEqualTo(List.of("gantry:" + f)));
+        }
     }
 
     @Test
-    void webhooksAreScopedFailOpenAndFast() {
-        List<Object> webhooks = list(manifests.get(2).get("webhooks"));
-        assertThat(webhooks).hasSize(3).allSatisfy(o -> {
-            Map<String, Object> w = map(o);
-            assertThat(w).containsEntry("failurePolicy", "Ignore").containsEntry("timeoutSeconds", 2)
-                    .containsEntry("sideEffects", "NoneOnDryRun").doesNotContainKey("clientConfig");
-            assertThat(json(w.get("namespaceSelector")))
-                    .isEqualTo("{\"matchExpressions\":[{\"key\":\"kubernetes.io/metadata.name\","
-                            + "\"operator\":\"NotIn\",\"values\":[\"kube-system\"]}]}");
-        });
-        assertThat(webhooks).extracting(w -> json(map(list(map(w).get("rules")).get(0)).get("operations"))
-                        + " " + json(map(list(map(w).get("rules")).get(0)).get("resources")))
-                .containsExactly("[\"CREATE\"] [\"pods\"]", "[\"UPDATE\"] [\"pods/status\"]",
-                        "[\"CREATE\",\"DELETE\"] [\"nodes\"]");
+    void eventSourcesAndTheScheduleWaitForTheAttachSoTheyStopBeforeTheFinalSweep() {
+        String cr = q.properties(ClusterAttach.TYPE).keySet().iterator().next();
+        var dependents = new java.util.ArrayList<Map<String, Object>>();
+        dependents.addAll(q.resources("AWS::Lambda::EventSourceMapping").values());
+        q.resources("AWS::Events::Rule").values().stream()
+                .filter(r -> map(r.get("Properties")).containsKey("ScheduleExpression")).forEach(dependents::add);
+        assertThat(dependents).hasSize(4).allSatisfy(r -> assertThat(list(r.get("DependsOn"))).contains(cr));
     }
 
-    @Test
-    void onlyUnschedulableStatusUpdatesReachTheWebhook() {
-        Map<String, Object> status = map(list(manifests.get(2).get("webhooks")).get(1));
-        assertThat(list(status.get("matchConditions"))).singleElement().satisfies(c -> assertThat(
-                (String) map(c).get("expression")).contains("c.type == 'PodScheduled'", "c.status == 'False'",
-                "c.reason == 'Unschedulable'"));
-    }
-
-    private static Map<String, Object> rule(String group, List<String> resources, String... verbs) {
-        return Map.of("apiGroups", List.of(group), "resources", resources, "verbs", List.of(verbs));
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> attachEnvironment() {
+        return q.properties("AWS::Lambda::Function").values().stream()
+                .filter(p -> String.valueOf(p.get("Handler")).contains("ClusterAttachHandler"))
+                .map(p -> (Map<String, Object>) map(p.get("Environment")).get("Variables")).findFirst().orElseThrow();
     }
 }

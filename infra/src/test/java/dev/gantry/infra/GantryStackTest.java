@@ -66,13 +66,33 @@ class GantryStackTest {
     }
 
     @Test
-    void sweepIsSerialisedAndWebhookIsCapped() {
+    void provisionerAndSweepAreSerialisedAndWebhookIsCapped() {
         Map<String, Object> reserved = gantryFunctions().values().stream()
                 .filter(p -> p.containsKey("ReservedConcurrentExecutions"))
                 .collect(Collectors.toMap(p -> (String) p.get("Handler"), p -> p.get("ReservedConcurrentExecutions")));
         assertThat(reserved).containsOnly(
                 Map.entry("dev.gantry.handlers.SweepHandler::handleRequest", 1),
+                Map.entry("dev.gantry.handlers.ProvisioningQueueHandler::handleRequest", 1),
                 Map.entry("dev.gantry.handlers.PendingPodWebhookHandler::handleRequest", 10));
+    }
+
+    @Test
+    void theWebhookMaySendOnlyToTheProvisioningQueue() {
+        List<Object> statements = q.properties("AWS::IAM::Policy").entrySet().stream()
+                .filter(e -> e.getKey().startsWith("GantryWebhookRoleDefaultPolicy"))
+                .flatMap(e -> list(map(e.getValue().get("PolicyDocument")).get("Statement")).stream()).toList();
+        List<String> sqs = statements.stream().filter(st -> json(map(st).get("Action")).contains("sqs:"))
+                .map(st -> json(map(st).get("Resource"))).toList();
+        assertThat(sqs).singleElement().asString().contains("GantryProvisioningQueue")
+                .doesNotContain("GantryTerminationQueue", "GantryInterruptionQueue");
+    }
+
+    @Test
+    void webhookGetsItsHintBucketFromTheSettings() {
+        Map<String, Object> env = gantryFunctions().values().stream()
+                .filter(p -> String.valueOf(p.get("Handler")).contains("PendingPodWebhookHandler"))
+                .map(p -> map(map(p.get("Environment")).get("Variables"))).findFirst().orElseThrow();
+        assertThat(env).containsEntry("GANTRY_HINT_BUCKET_SECONDS", "1");
     }
 
     @Test
@@ -96,11 +116,7 @@ class GantryStackTest {
             assertThat(fn).endsWith(":live\"]]}");
             assertThat(aliases.stream().anyMatch(fn::contains)).isTrue();
             assertThat(m.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
-            assertThat(m.get("BatchSize")).isEqualTo(10);
-            assertThat(m).doesNotContainKey("MaximumBatchingWindowInSeconds");
         }
-        assertThat(mappings.values()).filteredOn(m -> m.containsKey("ScalingConfig")).singleElement()
-                .satisfies(m -> assertThat(m.get("ScalingConfig")).isEqualTo(Map.of("MaximumConcurrency", 5)));
     }
 
     @Test
@@ -132,9 +148,10 @@ class GantryStackTest {
     }
 
     @Test
-    void interruptionQueueKeepsMessagesFiveMinutesAndAdmitsOnlyOurRules() {
+    void interruptionQueueOutlivesItsRetriesAndAdmitsOnlyOurRules() {
         String interruption = interruptionQueueId();
-        assertThat(q.properties("AWS::SQS::Queue").get(interruption)).containsEntry("MessageRetentionPeriod", 300);
+        // 5 receives x 3 min visibility: a 5-minute retention expired failing messages before the dead-letter queue.
+        assertThat(q.properties("AWS::SQS::Queue").get(interruption)).containsEntry("MessageRetentionPeriod", 3600);
         Map<String, Object> policy = q.properties("AWS::SQS::QueuePolicy").values().stream()
                 .filter(p -> json(p.get("Queues")).contains(interruption)).findFirst().orElseThrow();
         List<Object> eventStatements = list(map(policy.get("PolicyDocument")).get("Statement")).stream()
@@ -209,14 +226,14 @@ class GantryStackTest {
     }
 
     @Test
-    void controllerRolesJoinTheControllerGroupAndOnlyTheAttachRoleIsClusterAdmin() {
+    void controllerRolesJoinTheirOwnGroupsAndOnlyTheAttachRoleIsClusterAdmin() {
         List<Map<String, Object>> entries = List.copyOf(q.properties("AWS::EKS::AccessEntry").values());
         assertThat(entries).hasSize(6);
-        assertThat(entries).filteredOn(e -> "STANDARD".equals(e.get("Type"))
-                        && List.of("gantry:controller").equals(e.get("KubernetesGroups"))).hasSize(4)
-                .allSatisfy(e -> assertThat(e).doesNotContainKey("AccessPolicies"));
+        assertThat(entries).filteredOn(e -> "STANDARD".equals(e.get("Type")) && e.containsKey("KubernetesGroups"))
+                .extracting(e -> e.get("KubernetesGroups")).containsExactlyInAnyOrder(List.of("gantry:provisioner"),
+                        List.of("gantry:interruption"), List.of("gantry:termination"), List.of("gantry:sweep"));
         assertThat(entries).filteredOn(e -> e.containsKey("AccessPolicies")).singleElement()
-                .satisfies(e -> assertThat(json(e)).contains("AmazonEKSClusterAdminPolicy"));
+                .satisfies(e -> assertThat(json(e)).contains("AmazonEKSClusterAdminPolicy").contains("GantryAttachRole"));
     }
 
     @Test

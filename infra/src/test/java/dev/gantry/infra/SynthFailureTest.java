@@ -56,4 +56,17 @@ class SynthFailureTest {
         assertThat(fns).hasSize(6).allSatisfy(p -> assertThat(TemplateQueries.json(p.get("VpcConfig")))
                 .contains("subnet-0123456789abcdef0", "subnet-0123456789abcdef1", "SecurityGroupIds"));
     }
+
+    @Test
+    void theFunctionsSecurityGroupAllowsHttpsOutOnlyAndNothingIn() {
+        SynthFixture f = SynthFixture.with(Map.of("vpcId", "vpc-0123456789abcdef0",
+                "functionSubnetIds", "subnet-0123456789abcdef0"));
+        var groups = new TemplateQueries(f.template).properties("AWS::EC2::SecurityGroup").values();
+        org.assertj.core.api.Assertions.assertThat(groups).singleElement().satisfies(g -> {
+            org.assertj.core.api.Assertions.assertThat(g.get("SecurityGroupEgress")).isEqualTo(java.util.List.of(
+                    Map.of("CidrIp", "0.0.0.0/0", "Description", "HTTPS to the EKS endpoint and AWS APIs",
+                            "FromPort", 443, "IpProtocol", "tcp", "ToPort", 443)));
+            org.assertj.core.api.Assertions.assertThat(g).doesNotContainKey("SecurityGroupIngress");
+        });
+    }
 }

@@ -15,6 +15,14 @@ public final class Environment {
     public static final String INTERRUPTION_QUEUE_URL = "GANTRY_INTERRUPTION_QUEUE_URL";
     public static final String TERMINATION_QUEUE_URL = "GANTRY_TERMINATION_QUEUE_URL";
     public static final String WEBHOOK_SECRET_ARN = "GANTRY_WEBHOOK_SECRET_ARN";
+    /** The webhook's Function URL, which the attach step writes (with the token) into the webhook configuration. */
+    public static final String WEBHOOK_URL = "GANTRY_WEBHOOK_URL";
+    /** Width of the webhook's hint deduplication bucket, whole seconds (the provisioning queue's delivery delay). */
+    public static final String HINT_BUCKET_SECONDS = "GANTRY_HINT_BUCKET_SECONDS";
+    /** The sweep alias the attach step invokes with {@code {"finalSweep":true}} on delete. */
+    public static final String FINAL_SWEEP_FUNCTION_ARN = "GANTRY_FINAL_SWEEP_FUNCTION_ARN";
+    /** The sweep function's timeout, whole seconds: how long one final-sweep invoke may take. */
+    public static final String FINAL_SWEEP_TIMEOUT_SECONDS = "GANTRY_FINAL_SWEEP_TIMEOUT_SECONDS";
     public static final String NODE_ROLE_NAME = "GANTRY_NODE_ROLE_NAME";
     public static final String INSTANCE_PROFILE_NAME = "GANTRY_INSTANCE_PROFILE_NAME";
     public static final String CONFIG = "GANTRY_CONFIG";

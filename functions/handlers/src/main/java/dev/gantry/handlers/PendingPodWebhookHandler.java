@@ -12,8 +12,8 @@ import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.provisioning.WebhookDecision;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.webhook.AdmissionReviews;
-import dev.gantry.handlers.webhook.PathToken;
 import dev.gantry.handlers.webhook.WebhookComposition;
+import dev.gantry.handlers.webhook.WebhookToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,9 +28,12 @@ import org.crac.Resource;
 
 /**
  * The Kubernetes validating webhook behind a Lambda Function URL (payload 2.0). It always allows the request, answers
- * fast, and its only effect is one provisioning hint on the FIFO queue (group = cluster, de-duplicated per object,
- * reason and 10-second bucket). A wrong token, a malformed or an oversized body gets a 4xx and sends nothing; a
- * failing queue is logged and the request is still allowed, so Gantry can never block the API server. Never throws.
+ * fast, and its only effect is one provisioning hint on the FIFO queue (group = cluster), de-duplicated per reason
+ * and time bucket only ({@link WebhookDecision#deduplicationId}): nothing a caller sends widens the key, so a flood
+ * from a token holder puts at most one message per reason per bucket on the queue. It reads no queue depth: the
+ * bucketed deduplication already bounds what it adds, and the sweep's backstop covers any hint that is lost. A wrong
+ * token, a malformed or an oversized body gets a 4xx and sends nothing; a failing queue is logged and the request is
+ * still allowed, so Gantry can never block the API server. Never throws.
  */
 public final class PendingPodWebhookHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>, Resource {
     /** Larger bodies are refused (real AdmissionReviews for pods and nodes are a few KiB). */
@@ -39,12 +42,13 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
 
     private final String clusterName;
     private final WorkQueue queue;
-    private final PathToken token;
+    private final WebhookToken token;
+    private final Duration hintBucket;
     private final Clock clock;
     private final AdmissionReviews reviews;
     private final HintCodec hints;
 
-    /** The Lambda entry point: reads the token from Secrets Manager once, here, so SnapStart keeps it. */
+    /** The Lambda entry point: reads the token from Secrets Manager here, and again after a rotation. */
     public PendingPodWebhookHandler() {
         this(WebhookComposition.fromEnvironment(Environment.system()), Clock.systemUTC());
         Core.getGlobalContext().register(this);
@@ -55,6 +59,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
         this.clusterName = parts.clusterName();
         this.queue = parts.queue();
         this.token = parts.token();
+        this.hintBucket = parts.hintBucket();
         this.clock = clock;
         this.reviews = new AdmissionReviews(json);
         this.hints = new HintCodec(json);
@@ -90,7 +95,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
 
     private void send(ProvisioningHint hint) {
         try {
-            queue.send(hints.encode(hint), clusterName, hint.deduplicationId(), Duration.ZERO);
+            queue.send(hints.encode(hint), clusterName, WebhookDecision.deduplicationId(hint, hintBucket), Duration.ZERO);
         } catch (RuntimeException e) {
             // The reply must still allow: a missed hint costs latency (the sweep's backstop catches it), never a pod.
             System.err.println("webhook: hint for " + hint.reason().wire() + " " + hint.namespace() + "/" + hint.name()
@@ -125,7 +130,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
             AdmissionRequest r = reviews.parse(sample);
             WebhookDecision.decide(r, clock.instant()).map(hints::encode);
             reviews.allow(r.uid());
-            token.admits("/hook/prime");
+            token.prime();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,7 +7,12 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.handlers.webhook.PathToken;
+import dev.gantry.core.provisioning.WebhookDecision;
 import dev.gantry.handlers.webhook.WebhookComposition;
+import dev.gantry.handlers.webhook.WebhookToken;
+import dev.gantry.testing.MutableClock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import dev.gantry.testing.ElasticMq;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -79,8 +84,8 @@ class PendingPodWebhookHandlerTest {
             assertThat(m.body()).isEqualTo(hint("pod-created", "default", "web-6d5f7c8b9-x7k2p", "5f0c1b7e-3a2d-4c8e-9b1f-0a2b3c4d5e6f"));
             assertThat(m.attributes()).containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, "test-cluster");
             assertThat(m.attributes().get(MessageSystemAttributeName.MESSAGE_DEDUPLICATION_ID)).isEqualTo(
-                    new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "default", "web-6d5f7c8b9-x7k2p",
-                            "5f0c1b7e-3a2d-4c8e-9b1f-0a2b3c4d5e6f", NOW).deduplicationId());
+                    WebhookDecision.deduplicationId(new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "", "x",
+                            "any", NOW), Duration.ofSeconds(1)));
         });
     }
 
@@ -173,7 +178,44 @@ class PendingPodWebhookHandlerTest {
     }
 
     @Test
-    void theSameEventTwiceInOneTenSecondBucketIsOneMessage() {
+    void regressionAFloodOfDistinctPodsFromATokenHolderIsOneMessagePerReasonPerBucket() {
+        MutableClock clock = new MutableClock(NOW);
+        PendingPodWebhookHandler h = new PendingPodWebhookHandler(new WebhookComposition.Parts("test-cluster",
+                new SqsWorkQueue(mq.sqsClient(), queueUrl), WebhookToken.fixed(PathToken.of(WebhookEvents.TOKEN)),
+                Duration.ofSeconds(1)), clock);
+        APIGatewayV2HTTPEvent template = WebhookEvents.load("pod-create.json");
+        for (int i = 0; i < 50; i++) {
+            APIGatewayV2HTTPEvent e = WebhookEvents.load("pod-create.json");
+            e.setBody(template.getBody().replace("5f0c1b7e-3a2d-4c8e-9b1f-0a2b3c4d5e6f", "uid-" + i)
+                    .replace("web-6d5f7c8b9-x7k2p", "flood-" + i));
+            assertThat(h.handleRequest(e, null).getBody()).contains("\"allowed\":true");
+        }
+        h.handleRequest(WebhookEvents.load("node-delete.json"), null);
+        clock.advance(Duration.ofSeconds(1));
+        h.handleRequest(WebhookEvents.load("pod-create.json"), null);
+
+        assertThat(messages()).extracting(m -> m.body().replaceAll(".*\"reason\":\"([a-z-]+)\".*", "$1"))
+                .containsExactly("pod-created", "node-deleted", "pod-created");
+    }
+
+    @Test
+    void aRotatedTokenIsAcceptedAtOnceAndTheOldOneRefusedAfterFiveMinutes() {
+        MutableClock clock = new MutableClock(NOW);
+        AtomicReference<String> secret = new AtomicReference<>(WebhookEvents.TOKEN);
+        PendingPodWebhookHandler h = new PendingPodWebhookHandler(new WebhookComposition.Parts("test-cluster",
+                new SqsWorkQueue(mq.sqsClient(), queueUrl), WebhookToken.reading(secret::get, clock),
+                Duration.ofSeconds(1)), clock);
+        secret.set("r0tated-token-0123456789abcdef0123");
+        APIGatewayV2HTTPEvent rotated = WebhookEvents.load("pod-create.json");
+        rotated.setRawPath("/hook/r0tated-token-0123456789abcdef0123");
+
+        assertThat(h.handleRequest(rotated, null).getStatusCode()).isEqualTo(200);
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(h.handleRequest(WebhookEvents.load("pod-create.json"), null).getStatusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void theSameEventTwiceInOneBucketIsOneMessage() {
         handler.handleRequest(WebhookEvents.load("pod-create.json"), null);
         handler.handleRequest(WebhookEvents.load("pod-create.json"), null);
 

@@ -1,5 +1,6 @@
 package dev.gantry.cli.sim;
 
+import dev.gantry.config.deployment.DeploymentSettings;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.provisioning.HintBatchService;
@@ -18,15 +19,20 @@ import java.util.regex.Pattern;
 
 /**
  * The Lambda functions as their triggers invoke them, calling the same application services the real handlers call.
- * The provisioning queue is batched as the SQS event source does it (a batch goes once no message arrived for 1 s, or
- * 10 s after the first, at most 10 messages); a failed run fails the whole batch, which comes back after the
- * visibility timeout (the handler's partial-batch response). Interruption and termination messages are handled one by
- * one and only the failed ones come back. The sweep runs every minute.
+ * The provisioning queue is batched as the deployed FIFO event source sees it: the queue's delivery delay (plus the
+ * batching window, none for FIFO) after the first message, everything that arrived by then, at most the batch size
+ * ({@link DeploymentSettings}). A failed run fails the whole batch, which comes back after the visibility timeout (the
+ * handler's partial-batch response). Interruption and termination messages are handled one by one and only the
+ * failed ones come back. The sweep runs at the deployed rate.
  */
 final class Functions {
-    static final Duration BATCH_IDLE = Duration.ofSeconds(1);
-    static final Duration BATCH_MAX = Duration.ofSeconds(10);
-    static final int BATCH_SIZE = 10;
+    private static final DeploymentSettings DEPLOYED = Simulation.DEPLOYED;
+    static final Duration BATCH_IDLE = DEPLOYED.provisioningQueue().deliveryDelay()
+            .plus(DEPLOYED.provisioningQueue().eventSource().maxBatchingWindow());
+    static final Duration BATCH_MAX = BATCH_IDLE;
+    static final int BATCH_SIZE = DEPLOYED.provisioningQueue().eventSource().batchSize();
+    static final int INTERRUPTION_BATCH_SIZE = DEPLOYED.interruptionQueue().eventSource().batchSize();
+    static final int TERMINATION_BATCH_SIZE = DEPLOYED.terminationQueue().eventSource().batchSize();
     private static final Pattern TERMINATION = Pattern.compile("\\{\"claim\":\"([^\"]+)\",\"step\":(\\d+)}");
 
     private final EventLoop loop;
@@ -65,7 +71,7 @@ final class Functions {
     }
 
     void startSweeps(Instant first) {
-        loop.every(first, Duration.ofMinutes(1), "sweep", this::sweep);
+        loop.every(first, DEPLOYED.sweepRate(), "sweep", this::sweep);
     }
 
     private void arrival() {
@@ -128,7 +134,7 @@ final class Functions {
     }
 
     private void deliverInterruptions() {
-        for (SimQueue.Message m : interruption.receive(BATCH_SIZE)) {
+        for (SimQueue.Message m : interruption.receive(INTERRUPTION_BATCH_SIZE)) {
             try {
                 interruptions.handle(EventBridge.envelope(m.body())).forEach(o -> {
                     if (!o.metricKinds().isEmpty()) {
@@ -145,7 +151,7 @@ final class Functions {
     }
 
     private void deliverTerminations() {
-        for (SimQueue.Message m : termination.receive(BATCH_SIZE)) {
+        for (SimQueue.Message m : termination.receive(TERMINATION_BATCH_SIZE)) {
             Matcher t = TERMINATION.matcher(m.body());
             if (!t.matches()) {
                 termination.release(m);

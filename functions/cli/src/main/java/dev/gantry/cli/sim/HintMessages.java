@@ -3,12 +3,13 @@ package dev.gantry.cli.sim;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.core.provisioning.ProvisioningHint;
+import dev.gantry.core.provisioning.WebhookDecision;
 import dev.gantry.core.work.WorkQueue;
 import java.time.Duration;
 
 /**
  * The webhook's side of the provisioning FIFO queue, as the Lambda does it: the hint in the shared wire format
- * ({@link HintCodec}), group = cluster name, dedup id = the hint's 10-second bucket hash. The lifecycle services send
+ * ({@link HintCodec}), group = cluster name, dedup id = reason and bucket ({@link WebhookDecision#deduplicationId}, bucket as deployed). The lifecycle services send
  * through the same {@link dev.gantry.config.codec.QueueHints} the handlers use.
  */
 final class HintMessages {
@@ -23,7 +24,8 @@ final class HintMessages {
     }
 
     void send(ProvisioningHint hint) {
-        queue.send(CODEC.encode(hint), cluster, hint.deduplicationId(), Duration.ZERO);
+        queue.send(CODEC.encode(hint), cluster,
+                WebhookDecision.deduplicationId(hint, Simulation.DEPLOYED.hintDeduplicationBucket()), Duration.ZERO);
     }
 
     /** @throws dev.gantry.config.codec.MalformedMessage when the body is not a hint */

@@ -19,6 +19,8 @@ import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.config.deployment.DeploymentSettings;
+import dev.gantry.config.deployment.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,9 +49,11 @@ public final class Simulation {
     final GantryConfig config;
     final Catalog catalog;
     final Map<String, NodePool> pools = new LinkedHashMap<>();
-    final SimQueue provisioningQueue = new SimQueue("provisioning.fifo", true, Duration.ofSeconds(60), 5, clock);
-    final SimQueue interruptionQueue = new SimQueue("interruption", false, Duration.ofSeconds(30), 5, clock);
-    final SimQueue terminationQueue = new SimQueue("termination", false, Duration.ofSeconds(30), 10, clock);
+    /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
+    static final DeploymentSettings DEPLOYED = DeploymentSettings.DEFAULT;
+    final SimQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
+    final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
+    final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
     final HintMessages hints = new HintMessages(provisioningQueue, CLUSTER);
     /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
     final QueueHints lifecycleHints = new QueueHints(provisioningQueue, HintMessages.codec(), store, CLUSTER);
@@ -65,6 +69,10 @@ public final class Simulation {
     final Observers observers;
     final Checks checks;
     private final Progress progress;
+
+    private static SimQueue queue(QueueSettings s, VirtualClock clock) {
+        return new SimQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
+    }
 
     public Simulation(Scenario scenario, Consumer<String> violations, Progress progress) {
         this.scenario = scenario;

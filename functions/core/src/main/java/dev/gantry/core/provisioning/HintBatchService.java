@@ -8,13 +8,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * Handles one batch from the provisioning queue. The hints only say that something happened; what to do is decided on
- * a fresh read: deleted nodes that still carry Gantry's finalizer are handed to the termination flow, the time is
+ * a fresh read: when any hint says a node was deleted, every deleted node that still carries Gantry's finalizer is
+ * handed to the termination flow (the webhook collapses hints per reason, so a hint's node name is not the list of
+ * deleted nodes, and it is not trusted anyway), the time is
  * recorded (so the sweep's backstop stays quiet while hints flow), and one provisioning run covers the whole batch.
  */
 public final class HintBatchService {
@@ -49,11 +49,9 @@ public final class HintBatchService {
     /** Errors propagate (retryable by the ports' contracts): the caller reports the batch failed so it is redelivered. */
     public ProvisioningOutcome handle(List<ProvisioningHint> hints) {
         Instant now = clock.instant();
-        Set<String> deleted = hints.stream().filter(h -> h.reason() == ProvisioningHint.Reason.NODE_DELETED)
-                .map(ProvisioningHint::name).collect(Collectors.toSet());
-        if (!deleted.isEmpty()) {
+        if (hints.stream().anyMatch(h -> h.reason() == ProvisioningHint.Reason.NODE_DELETED)) {
             for (Node n : reader.nodes()) {
-                if (deleted.contains(n.name()) && n.deletionTimestamp() != null && n.finalizers().contains(Node.FINALIZER)) {
+                if (n.deletionTimestamp() != null && n.finalizers().contains(Node.FINALIZER)) {
                     deletedNodes.accept(n);
                 }
             }

@@ -1,6 +1,11 @@
 package dev.gantry.core.provisioning;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.Optional;
 
 /**
@@ -30,6 +35,30 @@ public final class WebhookDecision {
         // steadier across retries, so prefer namespace/name for collapsing.
         String uid = !r.objectUid().isEmpty() ? r.objectUid() : r.kind() + "/" + r.namespace() + "/" + r.name();
         return Optional.of(new ProvisioningHint(reason, r.namespace(), r.name(), uid, now));
+    }
+
+    /**
+     * The FIFO MessageDeduplicationId of a webhook hint: {@code hex(sha256("webhook/" + reason + "/" +
+     * floor(epochSeconds / bucket)))}. Nothing the caller controls (object uid, name, namespace) goes into it, so
+     * however many admission requests a token holder sends, the queue takes at most one message per reason per
+     * bucket (SQS drops the rest as duplicates for 5 minutes). Hints carry no trusted content, so collapsing them
+     * loses nothing as long as {@code bucket} is at most the queue's delivery delay: the message that survives
+     * becomes visible after the bucket has ended, so the run it triggers reads the cluster after every event the
+     * bucket swallowed.
+     *
+     * @param bucket a whole, positive number of seconds
+     */
+    public static String deduplicationId(ProvisioningHint hint, Duration bucket) {
+        long seconds = bucket.toSeconds();
+        if (seconds < 1 || !bucket.equals(Duration.ofSeconds(seconds))) {
+            throw new IllegalArgumentException("the hint bucket must be a whole, positive number of seconds: " + bucket);
+        }
+        String key = "webhook/" + hint.reason().wire() + "/" + Math.floorDiv(hint.at().getEpochSecond(), seconds);
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     private static ProvisioningHint.Reason reason(AdmissionRequest r) {

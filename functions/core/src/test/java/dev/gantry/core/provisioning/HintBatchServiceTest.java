@@ -49,6 +49,20 @@ class HintBatchServiceTest {
     }
 
     @Test
+    void oneNodeDeletedHintHandsOverEveryDeletedNodeSinceTheWebhookCollapsesThem() {
+        cluster.putNode(node("n1", List.of(Node.FINALIZER)));
+        cluster.putNode(node("n2", List.of(Node.FINALIZER)));
+        cluster.putNode(node("n3", List.of()));
+        cluster.deleteNodeAt("n1", T0);
+        cluster.deleteNodeAt("n2", T0);
+        cluster.deleteNodeAt("n3", T0);
+
+        service.handle(List.of(hint(ProvisioningHint.Reason.NODE_DELETED, "n1")));
+
+        assertThat(terminated).containsExactlyInAnyOrder("n1", "n2"); // n3 is not Gantry's to hold
+    }
+
+    @Test
     void everyBatchRecordsTheLastHintAndProvisionsOnce() {
         cluster.putPod(pending("a", 500, 256).build());
 

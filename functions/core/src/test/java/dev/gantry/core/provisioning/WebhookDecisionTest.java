@@ -74,6 +74,40 @@ class WebhookDecisionTest {
         assertThat(other.deduplicationId()).isNotEqualTo(a.deduplicationId());
     }
 
+    @Test
+    void webhookDeduplicationIdIsTheSha256OfReasonAndBucketOnly() {
+        ProvisioningHint h = new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "default", "web", "uid-1",
+                Instant.ofEpochSecond(1_748_779_205));
+        assertThat(WebhookDecision.deduplicationId(h, java.time.Duration.ofSeconds(1)))
+                .isEqualTo(sha256("webhook/pod-created/1748779205"));
+    }
+
+    @Test
+    void regressionAFloodOfDistinctObjectsCollapsesToOneIdPerReasonAndBucket() {
+        java.time.Duration bucket = java.time.Duration.ofSeconds(1);
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            Instant at = Instant.ofEpochSecond(1_748_779_200).plusMillis(i % 1000);
+            ids.add(WebhookDecision.deduplicationId(new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "ns" + i,
+                    "pod-" + i, "uid-" + i, at), bucket));
+        }
+        assertThat(ids).hasSize(1);
+        ProvisioningHint next = new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "", "x", "u",
+                Instant.ofEpochSecond(1_748_779_201));
+        ProvisioningHint otherReason = new ProvisioningHint(ProvisioningHint.Reason.NODE_DELETED, "", "x", "u",
+                Instant.ofEpochSecond(1_748_779_200));
+        assertThat(ids).doesNotContain(WebhookDecision.deduplicationId(next, bucket),
+                WebhookDecision.deduplicationId(otherReason, bucket));
+    }
+
+    @Test
+    void aBucketThatIsNotWholeSecondsIsRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WebhookDecision.deduplicationId(hint(0),
+                java.time.Duration.ofMillis(1500))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WebhookDecision.deduplicationId(hint(0),
+                java.time.Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     private static ProvisioningHint hint(long epochSecond) {
         return new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "default", "web", "uid-1", Instant.ofEpochSecond(epochSecond));
     }

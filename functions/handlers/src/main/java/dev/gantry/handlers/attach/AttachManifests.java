@@ -3,42 +3,33 @@ package dev.gantry.handlers.attach;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
+import dev.gantry.config.deployment.ClusterManifests;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The attach step's objects: the {@code Manifests} property (a JSON array, in apply order) with each webhook's
- * {@code clientConfig.url} set to the Function URL plus {@code hook/<token>}, the path the webhook handler admits.
+ * The attach step's objects: {@link ClusterManifests#all()}, compiled into this jar, in apply order, with each
+ * webhook's {@code clientConfig.url} set to the Function URL plus {@code hook/<token>}, the path the webhook handler
+ * admits. Nothing here comes from the invoke payload.
  */
 final class AttachManifests {
     private AttachManifests() {
     }
 
-    /** @throws IllegalArgumentException when the property is not a JSON array of objects with apiVersion and kind */
-    static List<ObjectNode> parse(ObjectMapper json, String manifests, String webhookUrl, String token) {
-        JsonNode root;
-        try {
-            root = json.readTree(manifests);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new IllegalArgumentException("Manifests is not JSON", e);
-        }
-        if (root == null || !root.isArray()) {
-            throw new IllegalArgumentException("Manifests must be a JSON array");
-        }
-        List<ObjectNode> out = new ArrayList<>();
-        for (JsonNode m : root) {
-            if (!(m instanceof ObjectNode o) || !o.path("apiVersion").isTextual() || !o.path("kind").isTextual()) {
-                throw new IllegalArgumentException("every manifest needs apiVersion and kind");
-            }
-            ObjectNode copy = o.deepCopy();
-            if (copy.path("kind").asText().endsWith("WebhookConfiguration")) {
+    static List<ObjectNode> of(ObjectMapper json, List<Map<String, Object>> manifests, String webhookUrl, String token) {
+        return manifests.stream().map(m -> {
+            ObjectNode copy = json.valueToTree(m);
+            if (isWebhookConfiguration(copy)) {
                 for (JsonNode w : copy.path("webhooks")) {
                     ((ObjectNode) w).putObject("clientConfig").put("url", hookUrl(webhookUrl, token));
                 }
             }
-            out.add(copy);
-        }
-        return out;
+            return copy;
+        }).toList();
+    }
+
+    static boolean isWebhookConfiguration(ObjectNode manifest) {
+        return manifest.path("kind").asText().endsWith("WebhookConfiguration");
     }
 
     static String hookUrl(String webhookUrl, String token) {

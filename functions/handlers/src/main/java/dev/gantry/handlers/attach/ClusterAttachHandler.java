@@ -6,56 +6,80 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.aws.eks.EksClusterInfo;
 import dev.gantry.aws.eks.EksTokenProvider;
+import dev.gantry.config.deployment.ClusterManifests;
+import dev.gantry.core.model.Node;
 import dev.gantry.handlers.Environment;
 import dev.gantry.kube.KubeClients;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
+import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The {@code Custom::GantryClusterAttach} resource's handler, behind the CDK Provider framework (which reports to
- * CloudFormation; this returns {@code PhysicalResourceId} or throws). Create and Update apply the {@code Manifests}
- * in order (create, or update when present), pointing the webhooks at {@code WebhookUrl} + {@code hook/<token>}.
- * Delete removes them in reverse order (absent is fine), then invokes {@code FinalSweepFunctionArn} synchronously
- * with {@code {"finalSweep":true}} so every instance Gantry launched is terminated; a failed sweep fails the delete,
- * because silently leaving instances running would cost the user money.
+ * CloudFormation; this returns {@code PhysicalResourceId} or throws). It takes nothing from its payload but the
+ * request type: what it applies is {@link ClusterManifests} (compiled into this jar), and the webhook URL, token
+ * secret and final-sweep function come from its environment ({@link Settings}), so an invoker can at most make it
+ * re-apply Gantry's own objects or run the delete.
+ *
+ * <p>Create and Update apply every object in order (create, or update when present), pointing the webhooks at the
+ * Function URL + {@code hook/<token>} with the token's current value (a token rotation is an Update). Delete, in this
+ * order: removes the webhook configuration (no new hints); runs the final sweep, which terminates every instance
+ * Gantry launched, retrying while the one-at-a-time sweep is throttled; removes the {@value Node#FINALIZER}
+ * finalizer from every node still carrying it, since no Gantry function will be left to release them; and only
+ * then removes the RBAC objects, which the sweep needed while it ran.
  */
 public final class ClusterAttachHandler implements RequestHandler<Map<String, Object>, Map<String, Object>>, org.crac.Resource {
-    private final Function<String, KubernetesClient> clients;
-    private final Function<String, String> secrets;
-    private final FinalSweep finalSweep;
-    private final ObjectMapper json = new ObjectMapper();
+    /** Left after the last final-sweep attempt for the finalizers and the RBAC deletes. */
+    static final Duration CLEANUP_RESERVE = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_REMAINING = Duration.ofMinutes(5);
 
-    /** Invokes the sweep function and fails when it reports an error. */
-    @FunctionalInterface
-    public interface FinalSweep {
-        void run(String functionArn);
+    /** What the handler needs from its environment. */
+    public record Settings(String clusterName, String webhookUrl, String tokenSecretArn, String finalSweepArn,
+                           Duration finalSweepTimeout) {
+        static Settings from(Environment env) {
+            return new Settings(env.require(Environment.CLUSTER_NAME), env.require(Environment.WEBHOOK_URL),
+                    env.require(Environment.WEBHOOK_SECRET_ARN), env.require(Environment.FINAL_SWEEP_FUNCTION_ARN),
+                    Duration.ofSeconds(Long.parseLong(env.require(Environment.FINAL_SWEEP_TIMEOUT_SECONDS))));
+        }
     }
 
+    private final Settings settings;
+    private final Function<String, KubernetesClient> clients;
+    private final Function<String, String> secrets;
+    private final FinalSweep.Invoke invokeSweep;
+    private final FinalSweep finalSweep;
+    private final Clock clock;
+    private final ObjectMapper json = new ObjectMapper();
+
     public ClusterAttachHandler() {
-        this(Region.of(Environment.system().require(Environment.REGION)));
+        this(Settings.from(Environment.system()), Region.of(Environment.system().require(Environment.REGION)));
         org.crac.Core.getGlobalContext().register(this);
     }
 
-    private ClusterAttachHandler(Region region) {
-        this(cluster -> {
+    private ClusterAttachHandler(Settings s, Region region) {
+        this(s, cluster -> {
             EksClusterInfo info = EksClusterInfo.describe(EksClusterInfo.client(region), cluster);
             return KubeClients.forEks(info.endpoint(), info.certificateAuthorityData(),
                     new EksTokenProvider(cluster, region, DefaultCredentialsProvider.builder().build(), Clock.systemUTC()));
@@ -63,17 +87,23 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
             try (SecretsManagerClient sm = SecretsManagerClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build()) {
                 return sm.getSecretValue(r -> r.secretId(arn)).secretString();
             }
-        }, arn -> invoke(region, arn));
+        }, () -> invoke(region, s.finalSweepArn(), s.finalSweepTimeout()), new FinalSweep(Clock.systemUTC(),
+                d -> Thread.sleep(d.toMillis())), Clock.systemUTC());
     }
 
-    public ClusterAttachHandler(Function<String, KubernetesClient> clients, Function<String, String> secrets, FinalSweep finalSweep) {
+    /** @param invokeSweep one synchronous invoke of the final sweep; throws {@link FinalSweep.Throttled} on 429 */
+    ClusterAttachHandler(Settings settings, Function<String, KubernetesClient> clients, Function<String, String> secrets,
+                         FinalSweep.Invoke invokeSweep, FinalSweep finalSweep, Clock clock) {
+        this.settings = settings;
         this.clients = clients;
         this.secrets = secrets;
+        this.invokeSweep = invokeSweep;
         this.finalSweep = finalSweep;
+        this.clock = clock;
     }
 
     /**
-     * SnapStart: parse and unmarshal a sample manifest, so Jackson and fabric8's serialization are loaded and warm.
+     * SnapStart: build the manifests and unmarshal them, so Jackson and fabric8's serialization are loaded and warm.
      * No client is built and nothing is sent (clients are made per invocation, with fresh credentials and token).
      */
     @Override
@@ -86,11 +116,9 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
         // Nothing is cached across invocations, so nothing must be refreshed.
     }
 
-    /** The work {@link #beforeCheckpoint} does; returns how many manifests it parsed (for tests). */
+    /** The work {@link #beforeCheckpoint} does; returns how many manifests it built (for tests). */
     int primeSerialization() {
-        String sample = "[{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
-                + "\"metadata\":{\"name\":\"gantry-prime\"},\"rules\":[]}]";
-        List<ObjectNode> manifests = AttachManifests.parse(json, sample, "https://example.invalid/", "token");
+        List<ObjectNode> manifests = AttachManifests.of(json, ClusterManifests.all(), "https://example.invalid/", "token");
         manifests.forEach(this::resource);
         return manifests.size();
     }
@@ -98,26 +126,64 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
         String type = String.valueOf(event.get("RequestType"));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> props = (Map<String, Object>) Objects.requireNonNull(event.get("ResourceProperties"), "ResourceProperties");
-        String cluster = property(props, "ClusterName");
-        String physicalId = "gantry-attach-" + cluster;
-        // Delete does not need the token, and the secret may already be gone; a placeholder URL is never applied.
-        String token = type.equals("Delete") ? "unused" : secrets.apply(property(props, "WebhookTokenSecretArn"));
-        List<ObjectNode> manifests = AttachManifests.parse(json, property(props, "Manifests"), property(props, "WebhookUrl"), token);
-        try (KubernetesClient client = clients.apply(cluster)) {
-            switch (type) {
-                case "Create", "Update" -> manifests.forEach(m -> apply(client, m));
-                case "Delete" -> {
-                    List<ObjectNode> reversed = new ArrayList<>(manifests);
-                    Collections.reverse(reversed);
-                    reversed.forEach(m -> delete(client, m));
-                    finalSweep.run(property(props, "FinalSweepFunctionArn"));
+        String physicalId = "gantry-attach-" + settings.clusterName();
+        int objects;
+        switch (type) {
+            case "Create", "Update" -> {
+                String token = secrets.apply(settings.tokenSecretArn());
+                List<ObjectNode> manifests = AttachManifests.of(json, ClusterManifests.all(), settings.webhookUrl(), token);
+                try (KubernetesClient client = clients.apply(settings.clusterName())) {
+                    manifests.forEach(m -> apply(client, m));
                 }
-                default -> throw new IllegalArgumentException("unknown RequestType " + type);
+                objects = manifests.size();
+            }
+            case "Delete" -> objects = delete(remaining(context));
+            default -> throw new IllegalArgumentException("unknown RequestType " + type);
+        }
+        return Map.of("PhysicalResourceId", physicalId, "Data", Map.of("Objects", objects));
+    }
+
+    private int delete(Duration remaining) {
+        // The token is not needed to delete, and the secret may already be gone; the URL is never applied.
+        List<ObjectNode> manifests = new ArrayList<>(AttachManifests.of(json, ClusterManifests.all(), "https://unused/", "unused"));
+        Collections.reverse(manifests);
+        Instant lastStart = clock.instant().plus(remaining).minus(settings.finalSweepTimeout()).minus(CLEANUP_RESERVE);
+        try (KubernetesClient client = clients.apply(settings.clusterName())) {
+            manifests.stream().filter(AttachManifests::isWebhookConfiguration).forEach(m -> delete(client, m));
+            int attempts = finalSweep.run(invokeSweep, lastStart);
+            int released = releaseNodes(client);
+            System.out.println("attach: final sweep ran (attempt " + attempts + "); released " + released + " nodes");
+            manifests.stream().filter(m -> !AttachManifests.isWebhookConfiguration(m)).forEach(m -> delete(client, m));
+        }
+        return manifests.size();
+    }
+
+    /** Removes Gantry's finalizer from every node that has it; returns how many nodes were patched. */
+    private int releaseNodes(KubernetesClient client) {
+        int released = 0;
+        for (var node : client.nodes().list().getItems()) {
+            List<String> finalizers = node.getMetadata().getFinalizers();
+            int i = finalizers == null ? -1 : finalizers.indexOf(Node.FINALIZER);
+            if (i < 0) {
+                continue;
+            }
+            // test-then-remove: if the list changed since the read, the patch fails instead of removing another's.
+            String patch = "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/" + i + "\",\"value\":\"" + Node.FINALIZER
+                    + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/" + i + "\"}]";
+            try {
+                client.nodes().withName(node.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch);
+                released++;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    throw e;
+                }
             }
         }
-        return Map.of("PhysicalResourceId", physicalId, "Data", Map.of("Objects", manifests.size()));
+        return released;
+    }
+
+    private static Duration remaining(Context context) {
+        return context == null ? DEFAULT_REMAINING : Duration.ofMillis(context.getRemainingTimeInMillis());
     }
 
     private GenericKubernetesResource resource(ObjectNode manifest) {
@@ -138,22 +204,23 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
         }
     }
 
-    private static String property(Map<String, Object> props, String name) {
-        Object v = props.get(name);
-        if (v == null || v.toString().isBlank()) {
-            throw new IllegalArgumentException("the custom resource needs the property " + name);
-        }
-        return v.toString();
-    }
-
-    private static void invoke(Region region, String functionArn) {
-        try (LambdaClient lambda = LambdaClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build()) {
+    /**
+     * One synchronous invoke. The read timeout outlasts the sweep's own timeout (the client's default 30 s would cut
+     * a long sweep off), and the SDK does not retry: a retried invoke would only be throttled by the running one.
+     */
+    private static void invoke(Region region, String functionArn, Duration sweepTimeout) {
+        try (LambdaClient lambda = LambdaClient.builder().region(region)
+                .httpClient(UrlConnectionHttpClient.builder().socketTimeout(sweepTimeout.plusSeconds(15)).build())
+                .overrideConfiguration(o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()))
+                .build()) {
             InvokeResponse r = lambda.invoke(b -> b.functionName(functionArn)
                     .payload(SdkBytes.fromString("{\"finalSweep\":true}", StandardCharsets.UTF_8)));
             if (r.functionError() != null) {
                 throw new IllegalStateException("the final sweep failed (" + r.functionError() + "): "
                         + r.payload().asUtf8String());
             }
+        } catch (TooManyRequestsException e) {
+            throw new FinalSweep.Throttled("the sweep is throttled (" + e.reasonAsString() + ")", e);
         }
     }
 }

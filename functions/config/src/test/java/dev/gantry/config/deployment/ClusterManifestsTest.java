@@ -1,0 +1,103 @@
+package dev.gantry.config.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClusterManifestsTest {
+    private static final List<Map<String, Object>> DRAIN = List.of(
+            rule("", List.of("pods"), "list", "delete"),
+            rule("", List.of("nodes"), "list", "get", "patch", "delete"),
+            rule("", List.of("pods/eviction"), "create"),
+            rule("policy", List.of("poddisruptionbudgets"), "list"),
+            rule("storage.k8s.io", List.of("volumeattachments"), "list"));
+
+    @Test
+    void appliesEachRoleThenItsBindingThenTheWebhookLast() {
+        assertThat(ClusterManifests.all()).extracting(m -> m.get("kind") + " " + name(m)).containsExactly(
+                "ClusterRole gantry-provisioner", "ClusterRoleBinding gantry-provisioner",
+                "ClusterRole gantry-interruption", "ClusterRoleBinding gantry-interruption",
+                "ClusterRole gantry-termination", "ClusterRoleBinding gantry-termination",
+                "ClusterRole gantry-sweep", "ClusterRoleBinding gantry-sweep",
+                "ValidatingWebhookConfiguration gantry");
+    }
+
+    @Test
+    void theProvisionerAlsoListsDaemonSetsAndNamespacesAndRecordsEvents() {
+        assertThat(ClusterManifests.rules("provisioner")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
+                rule("apps", List.of("daemonsets"), "list"), rule("", List.of("namespaces"), "list"),
+                rule("", List.of("events"), "create")));
+    }
+
+    @Test
+    void theInterruptionFunctionAlsoRecordsEvents() {
+        assertThat(ClusterManifests.rules("interruption")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
+                rule("", List.of("events"), "create")));
+    }
+
+    @Test
+    void terminationAndSweepHoldOnlyTheDrainVerbs() {
+        assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(DRAIN);
+        assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(DRAIN);
+    }
+
+    @Test
+    void noRuleUsesAWildcardOrAVerbNoFunctionCalls() {
+        for (String f : ClusterManifests.CONTROLLERS) {
+            for (Map<String, Object> r : ClusterManifests.rules(f)) {
+                assertThat(List.of(r.get("apiGroups"), r.get("resources"), r.get("verbs")).toString()).doesNotContain("*");
+                assertThat((List<?>) r.get("verbs")).as(f).allMatch(v -> List.of("list", "get", "patch", "delete", "create")
+                        .contains(v));
+            }
+        }
+        assertThat(ClusterManifests.rules("termination").toString()).doesNotContain("events", "secrets", "watch");
+    }
+
+    @Test
+    void eachBindingGivesItsRoleToItsOwnGroupOnly() {
+        for (String f : ClusterManifests.CONTROLLERS) {
+            Map<String, Object> b = ClusterManifests.clusterRoleBinding(f);
+            assertThat(b.get("subjects")).isEqualTo(List.of(Map.of("apiGroup", "rbac.authorization.k8s.io",
+                    "kind", "Group", "name", "gantry:" + f)));
+            assertThat(b.get("roleRef")).isEqualTo(Map.of("apiGroup", "rbac.authorization.k8s.io",
+                    "kind", "ClusterRole", "name", "gantry-" + f));
+        }
+    }
+
+    @Test
+    void onlyControllerFunctionsHaveRoles() {
+        assertThatThrownBy(() -> ClusterManifests.rules("webhook")).hasMessage("not a controller function: webhook");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void webhooksAreScopedFailOpenFastAndCarryNoUrl() {
+        List<Map<String, Object>> webhooks = (List<Map<String, Object>>) ClusterManifests.webhookConfiguration().get("webhooks");
+        assertThat(webhooks).hasSize(3).allSatisfy(w -> assertThat(w).containsEntry("failurePolicy", "Ignore")
+                .containsEntry("timeoutSeconds", 2).containsEntry("sideEffects", "NoneOnDryRun")
+                .doesNotContainKey("clientConfig"));
+        assertThat(webhooks).extracting(w -> ((List<Map<String, Object>>) w.get("rules")).getFirst().get("resources"))
+                .containsExactly(List.of("pods"), List.of("pods/status"), List.of("nodes"));
+        assertThat(webhooks.get(1).get("matchConditions").toString()).contains("c.reason == 'Unschedulable'");
+    }
+
+    @SafeVarargs
+    private static List<Map<String, Object>> with(List<Map<String, Object>> base, Map<String, Object>... more) {
+        List<Map<String, Object>> out = new ArrayList<>(base);
+        out.addAll(List.of(more));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object name(Map<String, Object> m) {
+        return ((Map<String, Object>) m.get("metadata")).get("name");
+    }
+
+    private static Map<String, Object> rule(String group, List<String> resources, String... verbs) {
+        return Map.of("apiGroups", List.of(group), "resources", resources, "verbs", List.of(verbs));
+    }
+}

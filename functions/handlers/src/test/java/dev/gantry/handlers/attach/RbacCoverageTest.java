@@ -1,0 +1,92 @@
+package dev.gantry.handlers.attach;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.config.deployment.ClusterManifests;
+import dev.gantry.core.cluster.ClusterReader;
+import dev.gantry.core.cluster.ClusterWriter;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each controller's ClusterRole grants every API call its code makes through the Kubernetes ports. The calls per
+ * function are read from the services each handler wires (a termination slice runs in process wherever
+ * {@code TerminationService.start} is called); the API calls per port method from {@code KubeCluster}. A new port
+ * method without an entry here fails {@link #everyPortMethodHasItsApiCalls}.
+ */
+class RbacCoverageTest {
+    /** Port method -> the (group/resource verb) calls KubeCluster makes for it. */
+    private static final Map<String, List<String>> API_CALLS = Map.ofEntries(
+            Map.entry("pods", List.of("/pods list")),
+            Map.entry("nodes", List.of("/nodes list")),
+            Map.entry("daemonSets", List.of("apps/daemonsets list")),
+            Map.entry("podDisruptionBudgets", List.of("policy/poddisruptionbudgets list")),
+            Map.entry("nodesWithVolumeAttachments", List.of("storage.k8s.io/volumeattachments list")),
+            Map.entry("namespaceLabels", List.of("/namespaces list")),
+            Map.entry("patchNode", List.of("/nodes get", "/nodes patch")),
+            Map.entry("evict", List.of("/pods/eviction create")),
+            Map.entry("deletePod", List.of("/pods delete")),
+            Map.entry("deleteNode", List.of("/nodes delete")),
+            Map.entry("event", List.of("/events create")));
+    /** What a termination slice calls (TerminationService.slice and its commands). */
+    private static final List<String> SLICE = List.of("pods", "nodes", "podDisruptionBudgets",
+            "nodesWithVolumeAttachments", "patchNode", "evict", "deletePod", "deleteNode");
+    private static final Map<String, List<String>> CALLS = Map.of(
+            // ClusterView.read, RunLog events, registration patches, startForDeletedNode's slice.
+            "provisioner", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event")),
+            // InterruptionService reads pods and records events, then starts a slice.
+            "interruption", concat(SLICE, List.of("event")),
+            "termination", SLICE,
+            // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices.
+            "sweep", SLICE);
+
+    @Test
+    void everyPortMethodHasItsApiCalls() {
+        Set<String> methods = Stream.of(ClusterReader.class, ClusterWriter.class)
+                .flatMap(c -> Arrays.stream(c.getDeclaredMethods())).filter(m -> !m.isDefault() && !m.isSynthetic())
+                .map(Method::getName).collect(Collectors.toSet());
+        assertThat(API_CALLS.keySet()).isEqualTo(methods);
+    }
+
+    @Test
+    void eachControllersRoleGrantsEveryCallItMakes() {
+        assertThat(CALLS.keySet()).containsExactlyInAnyOrderElementsOf(ClusterManifests.CONTROLLERS);
+        CALLS.forEach((function, methods) -> {
+            Set<String> granted = granted(function);
+            for (String m : methods) {
+                assertThat(granted).as(function + " calls " + m).containsAll(API_CALLS.get(m));
+            }
+        });
+    }
+
+    @Test
+    void regressionTheProvisionerMayListNamespacesForAffinitySelectors() {
+        assertThat(granted("provisioner")).contains("/namespaces list");
+    }
+
+    @Test
+    void noRoleGrantsACallItsFunctionDoesNotMake() {
+        CALLS.forEach((function, methods) -> {
+            Set<String> needed = methods.stream().flatMap(m -> API_CALLS.get(m).stream()).collect(Collectors.toSet());
+            assertThat(granted(function)).as(function).isEqualTo(needed);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> granted(String function) {
+        return ClusterManifests.rules(function).stream().flatMap(r -> ((List<String>) r.get("apiGroups")).stream()
+                .flatMap(g -> ((List<String>) r.get("resources")).stream()
+                        .flatMap(res -> ((List<String>) r.get("verbs")).stream().map(v -> g + "/" + res + " " + v))))
+                .collect(Collectors.toSet());
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return Stream.concat(a.stream(), b.stream()).toList();
+    }
+}
