@@ -117,7 +117,8 @@ final class Ec2Actions {
                     "Launch template name already in use.");
         }
         LaunchTemplate template = new LaunchTemplate(state.newId("lt"), name, 1,
-                q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"));
+                q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
+                q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q));
         state.putLaunchTemplate(template);
         return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
     }
@@ -177,8 +178,27 @@ final class Ec2Actions {
         return Ec2Responses.spotPriceHistory(rows, clock.instant());
     }
 
+    /** The security groups of a template's data, given directly or on its primary network interface. */
+    static List<String> templateGroups(RecordedRequest q) {
+        List<String> groups = new ArrayList<>(q.values("LaunchTemplateData.SecurityGroupId"));
+        groups.addAll(q.values("LaunchTemplateData.NetworkInterface.1.SecurityGroupId"));
+        return groups;
+    }
+
+    /** The template data's tag specifications: tags by resource type. */
+    static Map<String, Map<String, String>> templateTagSpecs(RecordedRequest q) {
+        Map<String, Map<String, String>> byType = new LinkedHashMap<>();
+        String prefix = "LaunchTemplateData.TagSpecification.";
+        for (int i = 1; q.param(prefix + i + ".ResourceType") != null; i++) {
+            Map<String, String> tags = byType.computeIfAbsent(q.param(prefix + i + ".ResourceType"),
+                    t -> new LinkedHashMap<>());
+            q.members(prefix + i + ".Tag").forEach(t -> tags.put(t.get("Key"), t.get("Value")));
+        }
+        return byType;
+    }
+
     /** The tags of the {@code TagSpecification} for {@code resourceType}. */
-    private static Map<String, String> tags(RecordedRequest q, String resourceType) {
+    static Map<String, String> tags(RecordedRequest q, String resourceType) {
         Map<String, String> tags = new LinkedHashMap<>();
         for (int i = 1; q.param("TagSpecification." + i + ".ResourceType") != null; i++) {
             if (resourceType.equals(q.param("TagSpecification." + i + ".ResourceType"))) {
