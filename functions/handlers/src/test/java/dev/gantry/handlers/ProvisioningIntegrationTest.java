@@ -99,7 +99,8 @@ class ProvisioningIntegrationTest {
         stub = AwsStub.start(Ec2State.withDefaults(), CLOCK);
         // A cluster name per test: the table is shared, the partition key keeps tests apart.
         store = new DynamoNodeClaimStore(dynalite.dynamoDbClient(), TABLE, "cluster-" + (++clusters));
-        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret"));
+        // Signed as the provisioner function: the stub attributes the calls to its role (infra's IamContractTest).
+        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("provisioner", "secret"));
         Ec2Client ec2 = Ec2Client.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
         SsmClient ssm = SsmClient.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)

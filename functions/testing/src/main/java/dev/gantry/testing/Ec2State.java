@@ -47,7 +47,12 @@ public final class Ec2State {
     private final Map<String, String> instanceProfiles = new HashMap<>();
     private long nextId = 1;
 
-    /** An empty EC2: nothing to launch into until the test adds it. */
+    private Ec2State() {
+        // IAM, not EC2: every model knows the tests' node instance profile.
+        instanceProfiles.put(NODE_INSTANCE_PROFILE, NODE_ROLE);
+    }
+
+    /** An empty EC2: nothing to launch into until the test adds it (the node instance profile is known). */
     public static Ec2State empty() {
         return new Ec2State();
     }
@@ -59,7 +64,6 @@ public final class Ec2State {
      */
     public static Ec2State withDefaults() {
         Ec2State s = new Ec2State();
-        s.addInstanceProfile(NODE_INSTANCE_PROFILE, NODE_ROLE);
         Map<String, String> discovery = Map.of(DISCOVERY_TAG, CLUSTER);
         for (int i = 0; i < ZONES.size(); i++) {
             s.addSubnet(new Subnet("subnet-0000000000000000" + (char) ('a' + i), ZONES.get(i), "use1-az" + (i + 1),

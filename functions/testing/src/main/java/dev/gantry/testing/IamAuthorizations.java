@@ -86,9 +86,10 @@ final class IamAuthorizations {
                 out.addAll(tagOnCreate(s, "CreateLaunchTemplate", s.ec2Arn("launch-template", "*"), tags));
                 yield out;
             }
-            case "TerminateInstances" -> q.values("InstanceId").stream().map(id -> s.check(ec2,
-                    s.ec2Arn("instance", id), resourceTags(ec2State().instance(id).map(Ec2Resources.Instance::tags)
-                            .orElse(Map.of())))).toList();
+            // An unknown id fails the call with InvalidInstanceID.NotFound (the stub answers so), not AccessDenied.
+            case "TerminateInstances" -> q.values("InstanceId").stream().filter(id -> ec2State().instance(id).isPresent())
+                    .map(id -> s.check(ec2, s.ec2Arn("instance", id),
+                            resourceTags(ec2State().instance(id).orElseThrow().tags()))).toList();
             case "DeleteLaunchTemplate" -> {
                 Optional<LaunchTemplate> t = ec2State().launchTemplate(Optional.ofNullable(q.param("LaunchTemplateId"))
                         .orElse(q.param("LaunchTemplateName")));

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The recorded calls of a test run, as JSON lines, for the contract test that evaluates them against the
@@ -83,20 +82,13 @@ public final class IamCallLog {
         }
     }
 
-    /** Every call in the {@code *.jsonl} files directly under {@code dir}. */
-    public static List<IamCall> readAll(Path dir) {
-        List<IamCall> calls = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) {
-                        calls.add(fromJson(line));
-                    }
-                }
-            }
+    /** Every call recorded in {@code file}, in order. */
+    public static List<IamCall> read(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank())
+                    .map(IamCallLog::fromJson).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return calls;
     }
 }

@@ -84,7 +84,8 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     AwsStub aws;
     DynamoNodeClaimStore store;
     KubeCluster cluster;
-    Ec2CloudProvider cloud;
+    /** The EC2 adapter of each function, signing as that function (see {@link #cloud(String)}). */
+    private final Map<String, Ec2CloudProvider> clouds = new HashMap<>();
     SqsClient sqs;
     String terminationQueue;
     String provisioningQueue;
@@ -106,13 +107,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         cluster = new KubeCluster(KubeClients.forUrl(kube.getConfiguration().getMasterUrl()), clock);
         aws = AwsStub.start(Ec2State.withDefaults(), clock);
         var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret"));
-        Ec2Client ec2 = Ec2Client.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
-                .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-        SsmClient ssm = SsmClient.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
-                .httpClient(UrlConnectionHttpClient.create()).build();
-        JsonResponses.EksCluster eks = JsonResponses.EksCluster.defaults();
-        cloud = new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", eks.endpoint(), eks.caData(),
-                eks.serviceCidr(), "gantry-node-profile", clock));
+        clouds.clear();
         clusterPartition = "it-" + world;
         store = new DynamoNodeClaimStore(emulators.dynalite.dynamoDbClient(), Emulators.TABLE, clusterPartition);
         sqs = SqsClient.builder().endpointOverride(emulators.sqs.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
@@ -132,10 +127,33 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         aws.close();
     }
 
+    /**
+     * The EC2 adapter as the function {@code function} holds it: its clients sign with the function's short name as
+     * access key id, so the AWS stub attributes each call to that function's role (infra's IamContractTest then
+     * checks the call against that role's synthesized policies).
+     */
+    Ec2CloudProvider cloud(String function) {
+        return clouds.computeIfAbsent(function, f -> {
+            var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create(f, "secret"));
+            Ec2Client ec2 = Ec2Client.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+                    .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+            SsmClient ssm = SsmClient.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+                    .httpClient(UrlConnectionHttpClient.create()).build();
+            JsonResponses.EksCluster eks = JsonResponses.EksCluster.defaults();
+            return new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", eks.endpoint(), eks.caData(),
+                    eks.serviceCidr(), Ec2State.NODE_INSTANCE_PROFILE, clock));
+        });
+    }
+
     // --- the handlers, built as the composition root builds them, from the rig's parts and current pools ---
 
     TerminationService terminationService() {
-        return new TerminationService(cluster, cluster, store, cloud, new SqsWorkQueue(sqs, terminationQueue), pools, clock);
+        return terminationService("termination");
+    }
+
+    /** The termination flow as {@code function} runs it (the interruption and sweep functions start it too). */
+    TerminationService terminationService(String function) {
+        return new TerminationService(cluster, cluster, store, cloud(function), new SqsWorkQueue(sqs, terminationQueue), pools, clock);
     }
 
     QueueHints hints() {
@@ -147,7 +165,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     }
 
     InterruptionQueueHandler interruptionHandler() {
-        return new InterruptionQueueHandler(new InterruptionService(store, cluster, cluster, terminationService(), hints(), pools, clock),
+        return new InterruptionQueueHandler(new InterruptionService(store, cluster, cluster, terminationService("interruption"), hints(), pools, clock),
                 new EventBridgeCodec(JSON), metrics(), clock);
     }
 
@@ -157,7 +175,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     SweepHandler sweepHandler() {
         InstanceFacts.Source facts = type -> Optional.empty();
-        return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store, cloud, terminationService(), hints(),
+        return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store, cloud("sweep"), terminationService("sweep"), hints(),
                 pools, facts, clock), metrics(), clock);
     }
 
