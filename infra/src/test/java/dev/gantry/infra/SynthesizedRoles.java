@@ -10,12 +10,17 @@ import java.util.TreeMap;
 
 /**
  * The synthesized stack as the AWS stub's world sees it: cluster {@value Ec2State#CLUSTER} (or another), account
- * {@value Ec2State#ACCOUNT}, us-east-1, the node role and instance profile named as the stub knows them. Each
+ * {@value Ec2State#ACCOUNT}, us-east-1, the node role and instance profile named as the stub knows them, the table
+ * {@value #TABLE} and each queue by its role ({@code termination}, {@code provisioning.fifo}). Each
  * function (by its short name, from the Lambda function's description "Gantry &lt;name&gt;") maps to the statements
  * of the role its Role property names, so the evaluated policy is the deployed one, not a copy.
  */
 final class SynthesizedRoles {
     static final String REGION = "us-east-1";
+    /** Physical names given to the template's table and queues: {@code gantry-state}, {@code termination}, ... */
+    static final String TABLE = "gantry-state";
+    private static final java.util.regex.Pattern QUEUE_ID =
+            java.util.regex.Pattern.compile("Gantry(\\w+?)Queue(DeadLetters)?[0-9A-F]{8}");
     private static final Map<String, SynthesizedRoles> BY_CLUSTER = new java.util.HashMap<>();
 
     final CfnTemplate template;
@@ -32,8 +37,17 @@ final class SynthesizedRoles {
         String profile = plain.resourcesOfType("AWS::IAM::InstanceProfile").getFirst();
         // With no names given, a Ref resolves to the logical id.
         String nodeRole = (String) ((List<?>) plain.property(profile, "Roles")).getFirst();
-        template = new CfnTemplate(json, "aws", REGION, Ec2State.ACCOUNT,
+        Map<String, String> names = new java.util.HashMap<>(
                 Map.of(profile, Ec2State.NODE_INSTANCE_PROFILE, nodeRole, Ec2State.NODE_ROLE));
+        plain.resourcesOfType("AWS::DynamoDB::Table").forEach(t -> names.put(t, TABLE));
+        for (String queue : plain.resourcesOfType("AWS::SQS::Queue")) {
+            java.util.regex.Matcher m = QUEUE_ID.matcher(queue);
+            if (m.matches()) {
+                names.put(queue, m.group(1).toLowerCase(java.util.Locale.ROOT) + (m.group(2) == null ? "" : "-dlq")
+                        + (Boolean.TRUE.equals(plain.property(queue, "FifoQueue")) ? ".fifo" : ""));
+            }
+        }
+        template = new CfnTemplate(json, "aws", REGION, Ec2State.ACCOUNT, names);
         for (String fn : template.resourcesOfType("AWS::Lambda::Function")) {
             Object description = template.property(fn, "Description");
             if (description instanceof String d && d.startsWith("Gantry ") && d.indexOf(' ', "Gantry ".length()) < 0) {
