@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class IamContractTest {
     private static final List<String> CALLERS_OF_EC2 = List.of("provisioner", "sweep", "termination", "interruption");
     private static final List<String> RECORDED_FUNCTIONS = List.of("provisioner", "sweep", "termination",
-            "interruption", "webhook");
+            "interruption", "webhook", "attach");
     private static SynthesizedRoles roles;
     private static List<IamCall> calls;
 
@@ -128,7 +128,8 @@ class IamContractTest {
                 .map(IamRequest::action).distinct().toList();
         assertThat(actions).contains("ec2:CreateFleet", "ec2:RunInstances", "ec2:CreateLaunchTemplate", "ec2:CreateTags",
                 "ec2:TerminateInstances", "ec2:DescribeInstances", "iam:PassRole", "ssm:GetParameter",
-                "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage");
+                "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
+                "eks:DescribeCluster", "pricing:GetProducts");
     }
 
     // --- negative tests: a recorded call, changed in one respect, is denied (and unchanged it is allowed) ---

@@ -123,8 +123,9 @@ public final class AwsStub implements AutoCloseable {
     }
 
     /**
-     * Every request so far as IAM sees it: the caller (the access key id of its SigV4 credential) and the
-     * authorizations AWS would make to serve it. Also appended to {@link IamCallLog} when a build asks for it.
+     * Every request served so far as IAM sees it: the caller (the access key id of its SigV4 credential) and the
+     * authorizations AWS would make to serve it. Requests answered with an error are left out (they fail in AWS
+     * too). Also appended to {@link IamCallLog} when a build asks for it.
      */
     public List<IamCall> iamCalls() {
         return List.copyOf(iamCalls);
@@ -146,8 +147,6 @@ public final class AwsStub implements AutoCloseable {
             requests.add(request);
             // Read before the request acts: a terminated instance is authorized by the tags it had.
             IamCall call = authorizations.of(request);
-            iamCalls.add(call);
-            IamCallLog.append(call);
             StubResponse response;
             try {
                 response = route(request).map(r -> r.respond(request))
@@ -155,6 +154,11 @@ public final class AwsStub implements AutoCloseable {
                                 + " is not valid for this web service (no responder in the stub)."));
             } catch (RuntimeException e) {
                 response = new StubResponse(500, "text/plain", "stub responder failed: " + e);
+            }
+            // A request the stub refuses (an unknown id, a name in use) fails in AWS too, whatever IAM says.
+            if (response.status() < 400) {
+                iamCalls.add(call);
+                IamCallLog.append(call);
             }
             byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", response.contentType());

@@ -174,6 +174,15 @@ class AwsStubIamTest {
     }
 
     @Test
+    void aRequestTheStubRefusesIsNoIamCall() {
+        ec2.describeSubnets();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ec2.terminateInstances(r -> r.instanceIds("i-0missing")))
+                .isInstanceOf(software.amazon.awssdk.services.ec2.model.Ec2Exception.class);
+        assertThat(stub.iamCalls()).extracting(IamCall::call).containsExactly("ec2:DescribeSubnets");
+        assertThat(stub.requests()).hasSize(2);
+    }
+
+    @Test
     void aRecordedCallSurvivesItsJsonLine() {
         createTemplate();
         IamCall call = last("ec2:CreateLaunchTemplate");
