@@ -36,7 +36,6 @@ class IamContractTest {
 
     @BeforeAll
     static void load() {
-        roles = SynthesizedRoles.shared();
         String files = System.getProperty("gantry.iamCalls.files",
                 "../functions/aws/target/iam-calls/surefire.jsonl,../functions/handlers/target/iam-calls/surefire.jsonl");
         calls = new ArrayList<>();
@@ -50,6 +49,7 @@ class IamContractTest {
             }
             IamCallLog.read(file).forEach(c -> calls.add(asDeployed(c)));
         }
+        roles = SynthesizedRoles.shared();
     }
 
     /**
