@@ -57,13 +57,21 @@ public final class ControllerPolicy {
                                 List.of("RunInstances", "CreateFleet", "CreateLaunchTemplate"))))));
     }
 
-    /**
-     * Terminating instances, only ones tagged for this cluster. (Launch templates are never deleted: no code path
-     * calls DeleteLaunchTemplate, so no role may.)
-     */
+    /** Terminating instances, only ones tagged for this cluster. */
     public PolicyStatement terminate() {
         return statement("AllowTerminateOwnInstances", List.of("ec2:TerminateInstances"),
                 List.of(ec2Arn("instance", null, "*")), resourceTagged());
+    }
+
+    /**
+     * The sweep's launch template clean-up (aws module's LaunchTemplateCollector): list the templates (no
+     * resource-level permissions, so pinned to this region) and delete those tagged for this cluster.
+     */
+    public List<PolicyStatement> collectLaunchTemplates() {
+        return List.of(statement("AllowListingLaunchTemplates", List.of("ec2:DescribeLaunchTemplates"), List.of("*"),
+                        Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion()))),
+                statement("AllowDeletingOwnLaunchTemplates", List.of("ec2:DeleteLaunchTemplate"),
+                        List.of(ec2Arn("launch-template", null, "*")), resourceTagged()));
     }
 
     /**

@@ -109,6 +109,7 @@ public final class GantryAutoscaler extends Construct {
         termination.queue().grantSendMessages(terminator.role());
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
                 table, config.readStatement());
+        sweep.grant(ec2.collectLaunchTemplates());
         provisioning.queue().grantSendMessages(sweep.role());
         termination.queue().grantSendMessages(sweep.role());
         attacher.grant(ec2.describeCluster());
@@ -144,7 +145,7 @@ public final class GantryAutoscaler extends Construct {
         GantrySuppressions.controllerRole(provisioner.role(), ControllerPolicy.CREATED_TYPES, true, true);
         GantrySuppressions.controllerRole(interrupter.role(), deletable, false, false);
         GantrySuppressions.controllerRole(terminator.role(), deletable, false, false);
-        GantrySuppressions.controllerRole(sweep.role(), deletable, false, true);
+        GantrySuppressions.controllerRole(sweep.role(), List.of("instance", "launch-template"), false, true);
         GantrySuppressions.nodeRole(nodes.role(), nodes.managedPolicyNames());
         GantrySuppressions.webhookToken(token);
     }

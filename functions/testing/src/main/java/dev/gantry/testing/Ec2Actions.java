@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 
 /** The stub's default EC2 answers: each reads the query parameters, acts on the {@link Ec2State} and replies. */
 final class Ec2Actions {
+    /** The system tag EC2 puts on an instance launched from a launch template: the template's id. */
+    static final String LAUNCHED_FROM = "aws:ec2launchtemplate:id";
     private final Ec2State state;
     private final Clock clock;
 
@@ -64,9 +66,21 @@ final class Ec2Actions {
             String ltId = q.param(config + "LaunchTemplateSpecification.LaunchTemplateId");
             String ltName = q.param(config + "LaunchTemplateSpecification.LaunchTemplateName");
             String version = q.params().getOrDefault(config + "LaunchTemplateSpecification.Version", "$Default");
-            String imageId = state.launchTemplates().stream()
-                    .filter(t -> t.id().equals(ltId) || t.name().equals(ltName)).map(LaunchTemplate::imageId)
-                    .findFirst().orElse(null);
+            var template = state.launchTemplates().stream()
+                    .filter(t -> t.id().equals(ltId) || t.name().equals(ltName)).findFirst();
+            if (template.isEmpty()) {
+                // EC2 rejects the whole request, as it does for a template deleted under a cached name.
+                return ltId != null
+                        ? Ec2Responses.error("InvalidLaunchTemplateId.NotFound", "The specified launch template, with "
+                                + "template ID " + ltId + ", does not exist.")
+                        : Ec2Responses.error("InvalidLaunchTemplateName.NotFoundException", "The specified launch "
+                                + "template, with template name " + ltName + ", does not exist.");
+            }
+            String imageId = template.get().imageId();
+            // EC2 tags every instance launched from a template with the template it came from.
+            Map<String, String> instanceTags = new LinkedHashMap<>(tags);
+            instanceTags.put(LAUNCHED_FROM, template.get().id());
+            instanceTags.put("aws:ec2launchtemplate:version", String.valueOf(template.get().version()));
             for (SortedMap<String, String> o : q.members(config + "Overrides")) {
                 if (launched.size() >= wanted) {
                     break;
@@ -82,7 +96,7 @@ final class Ec2Actions {
                     continue;
                 }
                 Instance instance = state.launch(o.get("InstanceType"), zone, subnetId,
-                        o.getOrDefault("ImageId", imageId), lifecycle, tags, clock.instant());
+                        o.getOrDefault("ImageId", imageId), lifecycle, instanceTags, clock.instant());
                 launched.add(new FleetInstance(override, lifecycle, instance.id()));
             }
         }

@@ -55,6 +55,14 @@ public final class LaunchTemplates {
         return name;
     }
 
+    /**
+     * Forgets that these templates exist, so the next {@link #ensure} creates them again: for when EC2 reports one
+     * missing (the sweep's {@link LaunchTemplateCollector} deleted an idle template whose name was still cached).
+     */
+    public void forget(List<String> names) {
+        names.forEach(known::invalidate);
+    }
+
     static RequestLaunchTemplateData data(LaunchTemplateSpec spec) {
         NodeClass.MetadataOptions m = spec.metadataOptions();
         RequestLaunchTemplateData.Builder d = RequestLaunchTemplateData.builder()

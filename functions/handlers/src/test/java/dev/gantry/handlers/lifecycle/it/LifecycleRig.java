@@ -223,7 +223,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     SweepHandler sweepHandler() {
         InstanceFacts.Source facts = type -> Optional.empty();
         return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store("sweep"), cloud("sweep"), terminationService("sweep"), hints("sweep"),
-                pools, facts, clock), metrics(), clock);
+                pools, facts, clock), metrics(), clock, cloud("sweep")::collectLaunchTemplates);
     }
 
     // --- driving ---
