@@ -63,10 +63,12 @@ class LaunchTemplateCollectorTest {
         launch("general", "general-gc001");
         String idle = launch("batch", "batch-gc001");
         sweep.terminate(List.of(idle));
-        provisionerClients.ec2().createLaunchTemplate(r -> r.launchTemplateName("someone-else")
-                .launchTemplateData(d -> d.imageId("ami-0a1b2c3d4e5f60001"))
-                .tagSpecifications(s -> s.resourceType(ResourceType.LAUNCH_TEMPLATE)
-                        .tags(Tag.builder().key("gantry.dev/cluster").value("other-cluster").build())));
+        try (StubClients other = StubClients.of(stub, "other-clusters-provisioner")) {
+            other.ec2().createLaunchTemplate(r -> r.launchTemplateName("someone-else")
+                    .launchTemplateData(d -> d.imageId("ami-0a1b2c3d4e5f60001"))
+                    .tagSpecifications(s -> s.resourceType(ResourceType.LAUNCH_TEMPLATE)
+                            .tags(Tag.builder().key("gantry.dev/cluster").value("other-cluster").build())));
+        }
         clock.advance(Duration.ofDays(1));
         launch("young", "young-gc001");
         String youngInstance = stub.ec2().instances().getLast().id();
