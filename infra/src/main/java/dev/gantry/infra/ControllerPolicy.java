@@ -18,8 +18,9 @@ import software.constructs.Construct;
  *
  * <p>Rule of the statements: every EC2 write on a resource Gantry creates or changes (instance, fleet, volume,
  * network interface, launch template, spot request) is conditioned on {@code aws:RequestTag} (at create) or
- * {@code aws:ResourceTag} (after) for this cluster. The only unconditioned write grants name resources a launch
- * merely references (AMI, snapshot, subnet, security group), which EC2 authorises separately from the instance.
+ * {@code aws:ResourceTag} (after) for this cluster and a NodePool. The only unconditioned write grants name resources
+ * a launch merely references (AMI, snapshot, subnet, security group), which EC2 authorises separately from the
+ * instance. infra's {@code IamContractTest} evaluates every call the functions' tests make against these statements.
  */
 public final class ControllerPolicy {
     /** Resource types a launch creates; each write on them needs the cluster tag. */
@@ -35,13 +36,17 @@ public final class ControllerPolicy {
         this.clusterName = clusterName;
     }
 
-    /** Launching: create fleets, instances and launch templates, tagged for this cluster at creation. */
+    /**
+     * Launching: create fleets, instances and launch templates, tagged for this cluster and a NodePool at creation.
+     * EC2 authorizes a CreateFleet once per resource involved, as both ec2:CreateFleet and ec2:RunInstances: the
+     * resources it creates (request tags), the launch template it launches from (its own tags), and the AMI,
+     * snapshots, subnets and security groups it references.
+     */
     public List<PolicyStatement> launch() {
         return List.of(
                 statement("AllowLaunchReferencedResources", LAUNCH,
                         List.of(ec2Arn("image", "", "*"), ec2Arn("snapshot", "", "*"),
-                                ec2Arn("security-group", null, "*"), ec2Arn("subnet", null, "*"),
-                                ec2Arn("capacity-reservation", null, "*")), null),
+                                ec2Arn("security-group", null, "*"), ec2Arn("subnet", null, "*")), null),
                 statement("AllowLaunchFromOwnLaunchTemplates", LAUNCH, List.of(ec2Arn("launch-template", null, "*")),
                         resourceTagged()),
                 statement("AllowCreateTaggedForCluster",
@@ -49,25 +54,35 @@ public final class ControllerPolicy {
                         requestTagged()),
                 statement("AllowTaggingOnCreate", List.of("ec2:CreateTags"), createdArns(),
                         merge(requestTagged(), Map.of("StringEquals", Map.of("ec2:CreateAction",
-                                List.of("RunInstances", "CreateFleet", "CreateLaunchTemplate"))))),
-                statement("AllowNodeClaimTagOnOwnInstances", List.of("ec2:CreateTags"),
-                        List.of(ec2Arn("instance", null, "*")),
-                        merge(resourceTagged(), Map.of("ForAllValues:StringEquals",
-                                Map.of("aws:TagKeys", List.of(GantryTags.NODECLAIM, "Name"))))));
+                                List.of("RunInstances", "CreateFleet", "CreateLaunchTemplate"))))));
     }
 
-    /** Terminating instances and deleting launch templates, only ones tagged for this cluster. */
+    /** Terminating instances, only ones tagged for this cluster. */
     public PolicyStatement terminate() {
-        return statement("AllowDeleteOwnResources", List.of("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
-                List.of(ec2Arn("instance", null, "*"), ec2Arn("launch-template", null, "*")), resourceTagged());
+        return statement("AllowTerminateOwnInstances", List.of("ec2:TerminateInstances"),
+                List.of(ec2Arn("instance", null, "*")), resourceTagged());
     }
 
-    /** EC2 reads. Describe calls have no resource-level permissions, so they are pinned to this region instead. */
+    /**
+     * The sweep's launch template clean-up (aws module's LaunchTemplateCollector): list the templates (no
+     * resource-level permissions, so pinned to this region) and delete those tagged for this cluster.
+     */
+    public List<PolicyStatement> collectLaunchTemplates() {
+        return List.of(statement("AllowListingLaunchTemplates", List.of("ec2:DescribeLaunchTemplates"), List.of("*"),
+                        Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion()))),
+                statement("AllowDeletingOwnLaunchTemplates", List.of("ec2:DeleteLaunchTemplate"),
+                        List.of(ec2Arn("launch-template", null, "*")), resourceTagged()));
+    }
+
+    /**
+     * EC2 reads: exactly the Describe calls the functions make (AMI, subnet and security-group resolution, instance
+     * listing, offerings and spot prices). Describe calls have no resource-level permissions, so they are pinned to
+     * this region instead.
+     */
     public PolicyStatement describe() {
-        return statement("AllowRegionalReads", List.of("ec2:DescribeAvailabilityZones", "ec2:DescribeImages",
-                        "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
-                        "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory",
-                        "ec2:DescribeSubnets", "ec2:DescribeCapacityReservations"), List.of("*"),
+        return statement("AllowRegionalReads", List.of("ec2:DescribeImages", "ec2:DescribeInstances",
+                        "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeSecurityGroups",
+                        "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"), List.of("*"),
                 Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
     }
 

@@ -106,13 +106,14 @@ public final class GantryAutoscaler extends Construct {
 
         provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
                 ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), table, config.readStatement());
-        interrupter.grant(ec2.describe(), ec2.describeCluster(), table, config.readStatement());
+        interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), table, config.readStatement());
         termination.queue().grantSendMessages(interrupter.role());
         provisioning.queue().grantSendMessages(interrupter.role());
         terminator.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), table, config.readStatement());
         termination.queue().grantSendMessages(terminator.role());
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
                 table, config.readStatement());
+        sweep.grant(ec2.collectLaunchTemplates());
         provisioning.queue().grantSendMessages(sweep.role());
         termination.queue().grantSendMessages(sweep.role());
         attacher.grant(ec2.describeCluster());
@@ -148,11 +149,11 @@ public final class GantryAutoscaler extends Construct {
         schedule.getNode().addDependency(attach.resource());
         new Observability(this, "Observability", cluster,
                 List.of(webhook, provisioner, interrupter, terminator, sweep, attacher));
-        List<String> deletable = List.of("instance", "launch-template");
+        List<String> deletable = List.of("instance");
         GantrySuppressions.controllerRole(provisioner.role(), ControllerPolicy.CREATED_TYPES, true, true);
-        GantrySuppressions.controllerRole(interrupter.role(), List.of(), false, false);
+        GantrySuppressions.controllerRole(interrupter.role(), deletable, false, false);
         GantrySuppressions.controllerRole(terminator.role(), deletable, false, false);
-        GantrySuppressions.controllerRole(sweep.role(), deletable, false, true);
+        GantrySuppressions.controllerRole(sweep.role(), List.of("instance", "launch-template"), false, true);
         GantrySuppressions.nodeRole(nodes.role(), nodes.managedPolicyNames());
         GantrySuppressions.webhookToken(token);
     }

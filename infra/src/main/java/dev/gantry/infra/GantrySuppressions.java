@@ -27,7 +27,7 @@ final class GantrySuppressions {
     /**
      * Suppressions on one controller role's wildcard ARNs, for exactly the {@link ControllerPolicy} grants it holds.
      *
-     * @param created the resource types it may create or delete (tag-conditioned grants), empty for none
+     * @param created the resource types it may create or terminate (tag-conditioned grants), empty for none
      */
     static void controllerRole(IRole role, List<String> created, boolean launches, boolean readsAmis) {
         List<NagPackSuppression> s = new ArrayList<>();
@@ -36,16 +36,16 @@ final class GantrySuppressions {
         if (!created.isEmpty()) {
             s.add(iam5("IDs of the instances, fleets, volumes, ENIs, launch templates and spot requests Gantry "
                     + "creates are unknown until EC2 creates them; every grant on these ARNs is conditioned on "
-                    + "aws:RequestTag or aws:ResourceTag " + GantryTags.CLUSTER + "=<cluster>, as in Karpenter's "
-                    + "policy.", created.stream().map(t -> EC2 + ACCOUNT + t + "\\/\\*$").toList()));
+                    + "aws:RequestTag or aws:ResourceTag " + GantryTags.CLUSTER + "=<cluster> and a "
+                    + GantryTags.NODEPOOL + " tag, as in Karpenter's policy.",
+                    created.stream().map(t -> EC2 + ACCOUNT + t + "\\/\\*$").toList()));
         }
         if (launches) {
-            s.add(iam5("AMIs, snapshots, subnets, security groups and capacity reservations are chosen at run "
-                    + "time by the user's EC2NodeClass selectors. The grant only lets a launch reference them; "
-                    + "the instance itself still needs the tag-conditioned grant.",
+            s.add(iam5("AMIs, snapshots, subnets and security groups are chosen at run time by the user's "
+                    + "EC2NodeClass selectors. The grant only lets a launch reference them; the instance itself "
+                    + "still needs the tag-conditioned grant.",
                     List.of(EC2 + ":image\\/\\*$", EC2 + ":snapshot\\/\\*$", EC2 + ACCOUNT + "subnet\\/\\*$",
-                            EC2 + ACCOUNT + "security-group\\/\\*$",
-                            EC2 + ACCOUNT + "capacity-reservation\\/\\*$")));
+                            EC2 + ACCOUNT + "security-group\\/\\*$")));
         }
         if (readsAmis) {
             s.add(iam5("Public, AWS-owned AMI parameters; the path depends on the Kubernetes version and "

@@ -75,7 +75,12 @@ final class SynthFixture {
 
     /** A fresh default stack with no account or region (ARNs use pseudo-parameters). */
     static SynthFixture environmentAgnostic() {
-        return new SynthFixture(Map.of(), ConfigValidators.standard(), null);
+        return environmentAgnostic(Map.of());
+    }
+
+    /** A fresh environment-agnostic stack with extra context (overriding the defaults). */
+    static SynthFixture environmentAgnostic(Map<String, Object> context) {
+        return new SynthFixture(context, ConfigValidators.standard(), null);
     }
 
     /** Builds (without synthesizing) an app from this context; for tests that expect synth to fail. */

@@ -48,7 +48,7 @@ public final class Composition {
     private EksClusterInfo eks;
     private EksTokenProvider token;
     private KubeCluster cluster;
-    private CloudProvider cloud;
+    private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
     private WorkQueue terminationQueue;
     private WorkQueue provisioningQueue;
@@ -113,6 +113,12 @@ public final class Composition {
                             info.serviceIpv4Cidr(), env.optional(Environment.INSTANCE_PROFILE_NAME).orElse(null), clock));
         }
         return cloud;
+    }
+
+    /** The sweep's launch template clean-up: deletes day-old templates no live instance came from, hourly. */
+    public int collectLaunchTemplates() {
+        cloud();
+        return cloud.collectLaunchTemplates();
     }
 
     /** Live offerings and prices over the built-in catalogue, which stays the fallback when EC2 or Pricing fails. */

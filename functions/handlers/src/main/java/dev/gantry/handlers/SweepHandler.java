@@ -8,6 +8,7 @@ import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * The scheduled sweep (an EventBridge schedule, rate 1 minute). The input is read as a plain map so that the same
@@ -18,6 +19,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     private final SweepService service;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
+    private final IntSupplier collectLaunchTemplates;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -28,7 +30,8 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     }
 
     private SweepHandler(Composition c) {
-        this(LifecycleParts.sweep(c), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
+        this(LifecycleParts.sweep(c), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+                c::collectLaunchTemplates);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -38,9 +41,18 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
 
     /** @param metrics where NodesTerminated goes for the instances the sweep itself terminated; null for none */
     public SweepHandler(SweepService service, EmbeddedMetrics metrics, Clock clock) {
+        this(service, metrics, clock, () -> 0);
+    }
+
+    /**
+     * @param collectLaunchTemplates the launch template clean-up run after each sweep, returning how many it deleted
+     *                               (best effort: a failure is logged and the next sweep tries again)
+     */
+    public SweepHandler(SweepService service, EmbeddedMetrics metrics, Clock clock, IntSupplier collectLaunchTemplates) {
         this.service = service;
         this.metrics = metrics;
         this.clock = clock;
+        this.collectLaunchTemplates = collectLaunchTemplates;
     }
 
     @Override
@@ -52,6 +64,12 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         }
         SweepReport r = service.sweep();
         System.out.println("sweep: " + r);
+        int templatesDeleted = 0;
+        try {
+            templatesDeleted = collectLaunchTemplates.getAsInt();
+        } catch (RuntimeException e) {
+            System.out.println("sweep: launch template clean-up failed, the next sweep retries: " + e);
+        }
         if (metrics != null) {
             r.terminatedByReason().forEach((reason, n) ->
                     metrics.emit(clock.instant(), Map.of("Reason", reason), Map.of("NodesTerminated", (double) n)));
@@ -59,6 +77,6 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         }
         return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
                 "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),
-                "backstopHint", r.backstopHint(), "disrupted", r.disrupted());
+                "backstopHint", r.backstopHint(), "disrupted", r.disrupted(), "launchTemplatesDeleted", templatesDeleted);
     }
 }

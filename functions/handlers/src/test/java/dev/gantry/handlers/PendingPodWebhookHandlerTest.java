@@ -14,6 +14,7 @@ import dev.gantry.testing.MutableClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import dev.gantry.testing.ElasticMq;
+import dev.gantry.testing.IamCallRecorder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -26,6 +27,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -34,16 +40,23 @@ class PendingPodWebhookHandlerTest {
     private static final Instant NOW = Instant.parse("2025-06-01T12:00:03Z");
     private static final AtomicInteger QUEUES = new AtomicInteger();
     private static ElasticMq mq;
+    /** The webhook function's own client: signed as "webhook" and recorded for infra's IamContractTest. */
+    private static SqsClient webhookSqs;
     private String queueUrl;
     private PendingPodWebhookHandler handler;
 
     @BeforeAll
     static void start() {
         mq = ElasticMq.start();
+        webhookSqs = SqsClient.builder().endpointOverride(mq.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("webhook", "secret")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(new IamCallRecorder())).build();
     }
 
     @AfterAll
     static void stop() {
+        webhookSqs.close();
         mq.close();
     }
 
@@ -56,7 +69,7 @@ class PendingPodWebhookHandlerTest {
 
     private static PendingPodWebhookHandler handler(String url) {
         return new PendingPodWebhookHandler(new WebhookComposition.Parts("test-cluster",
-                new SqsWorkQueue(mq.sqsClient(), url), PathToken.of(WebhookEvents.TOKEN)), Clock.fixed(NOW, ZoneOffset.UTC));
+                new SqsWorkQueue(webhookSqs, url), PathToken.of(WebhookEvents.TOKEN)), Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private List<Message> messages() {

@@ -27,6 +27,7 @@ import dev.gantry.kube.KubeClients;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Dynalite;
 import dev.gantry.testing.Ec2State;
+import dev.gantry.testing.IamCallRecorder;
 import dev.gantry.testing.JsonResponses;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -58,6 +59,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
@@ -75,6 +77,7 @@ class ProvisioningIntegrationTest {
     private NamespacedKubernetesClient client;
     private AwsStub stub;
     private DynamoNodeClaimStore store;
+    private DynamoDbClient db;
     private ProvisioningQueueHandler handler;
 
     @BeforeAll
@@ -97,9 +100,14 @@ class ProvisioningIntegrationTest {
         server.init();
         client = server.createClient();
         stub = AwsStub.start(Ec2State.withDefaults(), CLOCK);
+        // Signed as the provisioner function: the stub and the recorder attribute the calls to its role (infra's
+        // IamContractTest checks them against that role's synthesized policies).
+        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("provisioner", "secret"));
+        db = DynamoDbClient.builder().endpointOverride(dynalite.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(new IamCallRecorder())).build();
         // A cluster name per test: the table is shared, the partition key keeps tests apart.
-        store = new DynamoNodeClaimStore(dynalite.dynamoDbClient(), TABLE, "cluster-" + (++clusters));
-        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret"));
+        store = new DynamoNodeClaimStore(db, TABLE, "cluster-" + (++clusters));
         Ec2Client ec2 = Ec2Client.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
         SsmClient ssm = SsmClient.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
@@ -122,6 +130,7 @@ class ProvisioningIntegrationTest {
         client.close();
         server.destroy();
         stub.close();
+        db.close();
     }
 
     static NodeClass nodeClass() {

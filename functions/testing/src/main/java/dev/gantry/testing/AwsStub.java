@@ -2,6 +2,8 @@ package dev.gantry.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gantry.testing.iam.IamCall;
+import dev.gantry.testing.iam.IamCallLog;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -29,7 +31,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * longest matching path prefix ({@link #onPath}). EC2 actions have defaults backed by {@link #ec2()}, an in-memory
  * model; STS GetCallerIdentity, SSM GetParameter (the EKS AL2023 AMI parameters), Pricing GetProducts and EKS
  * DescribeCluster ({@value Ec2State#CLUSTER}) have canned defaults from {@link JsonResponses}; anything unmatched gets
- * an EC2-style 400 {@code InvalidAction}. Responders run on the server thread.
+ * an EC2-style 400 {@code InvalidAction}. Responders run on the server thread. Each request is also turned into
+ * the IAM authorizations it needs ({@link #iamCalls()}), for the contract test against the synthesized policies.
  * Start one per test class or per test (start-up is a few milliseconds).
  */
 public final class AwsStub implements AutoCloseable {
@@ -39,10 +42,13 @@ public final class AwsStub implements AutoCloseable {
     private final Map<String, Responder> byTarget = new ConcurrentHashMap<>();
     private final Map<String, Responder> byPath = new ConcurrentHashMap<>();
     private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    private final List<IamCall> iamCalls = new CopyOnWriteArrayList<>();
+    private final IamAuthorizations authorizations;
 
     private AwsStub(HttpServer server, Ec2State ec2, Clock clock) {
         this.server = server;
         this.ec2 = ec2;
+        this.authorizations = new IamAuthorizations(ec2);
         byAction.putAll(new Ec2Actions(ec2, clock).responders());
         byAction.put("GetCallerIdentity", JsonResponses.stsCallerIdentity());
         byTarget.put("AmazonSSM.GetParameter", JsonResponses.ssmParameters(JsonResponses.defaultSsmParameters()));
@@ -116,6 +122,15 @@ public final class AwsStub implements AutoCloseable {
         return matching.getLast();
     }
 
+    /**
+     * Every request served so far as IAM sees it: the caller (the access key id of its SigV4 credential) and the
+     * authorizations AWS would make to serve it. Requests answered with an error are left out (they fail in AWS
+     * too). Also appended to {@link IamCallLog} when a build asks for it.
+     */
+    public List<IamCall> iamCalls() {
+        return List.copyOf(iamCalls);
+    }
+
     /** Forgets the recorded requests (not the responders or the EC2 model). */
     public void clearRequests() {
         requests.clear();
@@ -130,6 +145,8 @@ public final class AwsStub implements AutoCloseable {
         try (exchange) {
             RecordedRequest request = record(exchange);
             requests.add(request);
+            // Read before the request acts: a terminated instance is authorized by the tags it had.
+            IamCall call = authorizations.of(request);
             StubResponse response;
             try {
                 response = route(request).map(r -> r.respond(request))
@@ -137,6 +154,11 @@ public final class AwsStub implements AutoCloseable {
                                 + " is not valid for this web service (no responder in the stub)."));
             } catch (RuntimeException e) {
                 response = new StubResponse(500, "text/plain", "stub responder failed: " + e);
+            }
+            // A request the stub refuses (an unknown id, a name in use) fails in AWS too, whatever IAM says.
+            if (response.status() < 400) {
+                iamCalls.add(call);
+                IamCallLog.append(call);
             }
             byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", response.contentType());

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 
 /** The stub's default EC2 answers: each reads the query parameters, acts on the {@link Ec2State} and replies. */
 final class Ec2Actions {
+    /** The system tag EC2 puts on an instance launched from a launch template: the template's id. */
+    static final String LAUNCHED_FROM = "aws:ec2launchtemplate:id";
     private final Ec2State state;
     private final Clock clock;
 
@@ -64,9 +66,21 @@ final class Ec2Actions {
             String ltId = q.param(config + "LaunchTemplateSpecification.LaunchTemplateId");
             String ltName = q.param(config + "LaunchTemplateSpecification.LaunchTemplateName");
             String version = q.params().getOrDefault(config + "LaunchTemplateSpecification.Version", "$Default");
-            String imageId = state.launchTemplates().stream()
-                    .filter(t -> t.id().equals(ltId) || t.name().equals(ltName)).map(LaunchTemplate::imageId)
-                    .findFirst().orElse(null);
+            var template = state.launchTemplates().stream()
+                    .filter(t -> t.id().equals(ltId) || t.name().equals(ltName)).findFirst();
+            if (template.isEmpty()) {
+                // EC2 rejects the whole request, as it does for a template deleted under a cached name.
+                return ltId != null
+                        ? Ec2Responses.error("InvalidLaunchTemplateId.NotFound", "The specified launch template, with "
+                                + "template ID " + ltId + ", does not exist.")
+                        : Ec2Responses.error("InvalidLaunchTemplateName.NotFoundException", "The specified launch "
+                                + "template, with template name " + ltName + ", does not exist.");
+            }
+            String imageId = template.get().imageId();
+            // EC2 tags every instance launched from a template with the template it came from.
+            Map<String, String> instanceTags = new LinkedHashMap<>(tags);
+            instanceTags.put(LAUNCHED_FROM, template.get().id());
+            instanceTags.put("aws:ec2launchtemplate:version", String.valueOf(template.get().version()));
             for (SortedMap<String, String> o : q.members(config + "Overrides")) {
                 if (launched.size() >= wanted) {
                     break;
@@ -82,7 +96,7 @@ final class Ec2Actions {
                     continue;
                 }
                 Instance instance = state.launch(o.get("InstanceType"), zone, subnetId,
-                        o.getOrDefault("ImageId", imageId), lifecycle, tags, clock.instant());
+                        o.getOrDefault("ImageId", imageId), lifecycle, instanceTags, clock.instant());
                 launched.add(new FleetInstance(override, lifecycle, instance.id()));
             }
         }
@@ -117,7 +131,8 @@ final class Ec2Actions {
                     "Launch template name already in use.");
         }
         LaunchTemplate template = new LaunchTemplate(state.newId("lt"), name, 1,
-                q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"));
+                q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
+                q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q));
         state.putLaunchTemplate(template);
         return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
     }
@@ -177,8 +192,27 @@ final class Ec2Actions {
         return Ec2Responses.spotPriceHistory(rows, clock.instant());
     }
 
+    /** The security groups of a template's data, given directly or on its primary network interface. */
+    static List<String> templateGroups(RecordedRequest q) {
+        List<String> groups = new ArrayList<>(q.values("LaunchTemplateData.SecurityGroupId"));
+        groups.addAll(q.values("LaunchTemplateData.NetworkInterface.1.SecurityGroupId"));
+        return groups;
+    }
+
+    /** The template data's tag specifications: tags by resource type. */
+    static Map<String, Map<String, String>> templateTagSpecs(RecordedRequest q) {
+        Map<String, Map<String, String>> byType = new LinkedHashMap<>();
+        String prefix = "LaunchTemplateData.TagSpecification.";
+        for (int i = 1; q.param(prefix + i + ".ResourceType") != null; i++) {
+            Map<String, String> tags = byType.computeIfAbsent(q.param(prefix + i + ".ResourceType"),
+                    t -> new LinkedHashMap<>());
+            q.members(prefix + i + ".Tag").forEach(t -> tags.put(t.get("Key"), t.get("Value")));
+        }
+        return byType;
+    }
+
     /** The tags of the {@code TagSpecification} for {@code resourceType}. */
-    private static Map<String, String> tags(RecordedRequest q, String resourceType) {
+    static Map<String, String> tags(RecordedRequest q, String resourceType) {
         Map<String, String> tags = new LinkedHashMap<>();
         for (int i = 1; q.param("TagSpecification." + i + ".ResourceType") != null; i++) {
             if (resourceType.equals(q.param("TagSpecification." + i + ".ResourceType"))) {

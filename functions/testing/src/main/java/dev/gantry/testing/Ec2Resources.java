@@ -117,9 +117,23 @@ public final class Ec2Resources {
         }
     }
 
+    /**
+     * A launch template: {@code tags} are its own, {@code instanceProfile}, {@code securityGroupIds} and
+     * {@code tagSpecifications} (tags by resource type: instance, volume, network-interface) are from its data.
+     */
     public record LaunchTemplate(String id, String name, long version, String imageId, Instant createTime,
-                                 Map<String, String> tags) implements Filterable {
-        public LaunchTemplate { tags = new TreeMap<>(tags); }
+                                 Map<String, String> tags, String instanceProfile, List<String> securityGroupIds,
+                                 Map<String, Map<String, String>> tagSpecifications) implements Filterable {
+        public LaunchTemplate {
+            tags = new TreeMap<>(tags);
+            securityGroupIds = List.copyOf(securityGroupIds);
+            tagSpecifications = Map.copyOf(tagSpecifications);
+        }
+
+        public LaunchTemplate(String id, String name, long version, String imageId, Instant createTime,
+                              Map<String, String> tags) {
+            this(id, name, version, imageId, createTime, tags, null, List.of(), Map.of());
+        }
 
         @Override public List<String> attribute(String filterName) {
             return switch (filterName) {

@@ -30,6 +30,9 @@ public final class Ec2State {
     public static final String CLUSTER = "test-cluster";
     public static final String ACCOUNT = "123456789012";
     public static final List<String> ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
+    /** The instance profile the tests' launches name, and the role behind it (what a launch passes to EC2). */
+    public static final String NODE_INSTANCE_PROFILE = "gantry-node-profile";
+    public static final String NODE_ROLE = "gantry-node-role";
 
     private final Map<String, Subnet> subnets = new LinkedHashMap<>();
     private final Map<String, SecurityGroup> securityGroups = new LinkedHashMap<>();
@@ -41,9 +44,15 @@ public final class Ec2State {
     private final Map<String, Instance> instances = new LinkedHashMap<>();
     private final Map<String, String> launchFailures = new HashMap<>();
     private final Map<String, Ec2Responses.Fleet> fleetsByToken = new HashMap<>();
+    private final Map<String, String> instanceProfiles = new HashMap<>();
     private long nextId = 1;
 
-    /** An empty EC2: nothing to launch into until the test adds it. */
+    private Ec2State() {
+        // IAM, not EC2: every model knows the tests' node instance profile.
+        instanceProfiles.put(NODE_INSTANCE_PROFILE, NODE_ROLE);
+    }
+
+    /** An empty EC2: nothing to launch into until the test adds it (the node instance profile is known). */
     public static Ec2State empty() {
         return new Ec2State();
     }
@@ -96,6 +105,17 @@ public final class Ec2State {
         return this;
     }
 
+    /** Makes an instance profile known, with the role a launch naming it passes to EC2 (iam:PassRole). */
+    public synchronized Ec2State addInstanceProfile(String name, String roleName) {
+        instanceProfiles.put(name, roleName);
+        return this;
+    }
+
+    /** The role behind an instance profile, if the profile is known. */
+    public synchronized Optional<String> instanceProfileRole(String name) {
+        return Optional.ofNullable(instanceProfiles.get(name));
+    }
+
     /** Adds an instance directly, as one launched outside Gantry or leaked by a crash. */
     public synchronized Ec2State addInstance(Instance instance) {
         instances.put(instance.id(), instance);
@@ -144,6 +164,12 @@ public final class Ec2State {
         return Optional.ofNullable(spotPrices.get(type + "/" + zone));
     }
     synchronized Optional<Subnet> subnet(String id) { return Optional.ofNullable(subnets.get(id)); }
+    synchronized Optional<SecurityGroup> securityGroup(String id) { return Optional.ofNullable(securityGroups.get(id)); }
+    synchronized Optional<Image> image(String id) { return Optional.ofNullable(images.get(id)); }
+    synchronized Optional<LaunchTemplate> launchTemplate(String idOrName) {
+        return launchTemplates.values().stream().filter(t -> t.id().equals(idOrName) || t.name().equals(idOrName))
+                .findFirst();
+    }
     synchronized Optional<String> launchFailure(String type, String zone) {
         return Optional.ofNullable(launchFailures.get(type + "/" + zone));
     }

@@ -39,6 +39,7 @@ class AwsStubEc2Test {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD)).build();
+        ec2.createLaunchTemplate(r -> r.launchTemplateName("gantry-lt").launchTemplateData(d -> d.imageId("ami-0a1b2c3d4e5f60001")));
     }
 
     @AfterEach
@@ -174,6 +175,18 @@ class AwsStubEc2Test {
                     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("UnauthorizedOperation");
                     assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("You are not authorized.");
                 });
+    }
+
+    @Test
+    void instancesCarryTheTemplateTheyWereLaunchedFromAndAnUnknownTemplateFailsTheFleet() {
+        String id = launch("claim-t", "m5.large", "subnet-0000000000000000a").instances().getFirst().instanceIds().getFirst();
+        assertThat(stub.ec2().instance(id).orElseThrow().tags()).containsEntry("aws:ec2launchtemplate:id",
+                stub.ec2().launchTemplates().getFirst().id());
+
+        ec2.deleteLaunchTemplate(r -> r.launchTemplateName("gantry-lt"));
+        assertThatThrownBy(() -> launch("claim-u", "m5.large", "subnet-0000000000000000a"))
+                .isInstanceOfSatisfying(Ec2Exception.class, e -> assertThat(e.awsErrorDetails().errorCode())
+                        .isEqualTo("InvalidLaunchTemplateName.NotFoundException"));
     }
 
     @Test

@@ -37,6 +37,7 @@ public final class Ec2CloudProvider implements CloudProvider {
     private final AmiResolver amis;
     private final LaunchTemplates launchTemplates;
     private final Ec2Instances instances;
+    private final LaunchTemplateCollector templateCollector;
 
     public Ec2CloudProvider(Ec2Client ec2, SsmClient ssm, Ec2LauncherConfig config) {
         this.ec2 = ec2;
@@ -46,6 +47,7 @@ public final class Ec2CloudProvider implements CloudProvider {
         this.amis = new AmiResolver(ec2, ssm, config.kubernetesVersion(), config.clock());
         this.launchTemplates = new LaunchTemplates(ec2, config.clusterName(), config.clock());
         this.instances = new Ec2Instances(ec2, config.clusterName());
+        this.templateCollector = new LaunchTemplateCollector(ec2, config.clusterName(), config.clock());
     }
 
     @Override
@@ -69,6 +71,12 @@ public final class Ec2CloudProvider implements CloudProvider {
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
                 return instances.byClaim(request.claimName()).map(i -> new LaunchResult(i, List.of()))
                         .orElseThrow(() -> Ec2Errors.toCloud("CreateFleet", e));
+            }
+            if (Ec2Errors.classify(e) == Ec2Errors.Kind.NOT_FOUND) {
+                // A cached template was deleted (idle templates are collected): the retry recreates it.
+                launchTemplates.forget(names);
+                throw new CloudException(Ec2Errors.code(e), "CreateFleet: a launch template was missing and will be "
+                        + "recreated on retry: " + e.getMessage(), true);
             }
             throw Ec2Errors.toCloud("CreateFleet", e);
         }
@@ -152,6 +160,14 @@ public final class Ec2CloudProvider implements CloudProvider {
     @Override
     public Optional<CloudInstance> describe(String instanceId) {
         return instances.describe(instanceId);
+    }
+
+    /**
+     * The sweep's launch template clean-up ({@link LaunchTemplateCollector}): deletes the cluster's templates that no
+     * live instance came from and that are over a day old, at most once an hour. Returns how many went.
+     */
+    public int collectLaunchTemplates() {
+        return templateCollector.collect(instances::list);
     }
 
     /** The AMI each architecture resolves to for {@code nodeClass} (for drift checks and diagnostics). */

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * instance derives the same name for the same template and reuses it.
  *
  * @param userData plain text (encoded to base64 when sent)
- * @param tags     tags for the instance, its volumes and network interfaces
+ * @param tags     tags for the template itself and for its instances, volumes and network interfaces
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,

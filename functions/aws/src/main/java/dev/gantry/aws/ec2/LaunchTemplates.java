@@ -1,6 +1,5 @@
 package dev.gantry.aws.ec2;
 
-import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.Quantity;
 import java.time.Clock;
@@ -18,7 +17,8 @@ import software.amazon.awssdk.services.ec2.model.Tag;
 import software.amazon.awssdk.services.ec2.model.TagSpecification;
 
 /**
- * Ensures a launch template exists for a {@link LaunchTemplateSpec}, creating it on first use. The name is the spec's
+ * Ensures a launch template exists for a {@link LaunchTemplateSpec}, creating it on first use, tagged with the
+ * spec's tags (cluster, NodePool and the NodeClass's own). The name is the spec's
  * hash, so "exists" is "a template of that name exists": a name known from the last hour is used without a call,
  * otherwise CreateLaunchTemplate is sent and AlreadyExists (another Lambda, an earlier run) counts as success.
  */
@@ -40,9 +40,12 @@ public final class LaunchTemplates {
             return name;
         }
         try {
+            // The template carries its instances' tags, the NodePool's included: the controller policy only lets
+            // CreateLaunchTemplate create, and CreateFleet launch from, templates tagged with both gantry.dev/cluster
+            // and gantry.dev/nodepool. The name hashes those tags, so each (NodeClass, NodePool) has its own template.
             ec2.createLaunchTemplate(r -> r.launchTemplateName(name).launchTemplateData(data(spec))
                     .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.LAUNCH_TEMPLATE)
-                            .tags(tags(Map.of(CloudInstance.TAG_CLUSTER, cluster))).build()));
+                            .tags(tags(spec.tags())).build()));
         } catch (SdkException e) {
             if (Ec2Errors.classify(e) != Ec2Errors.Kind.ALREADY_EXISTS) {
                 throw Ec2Errors.toCloud("CreateLaunchTemplate", e);
@@ -50,6 +53,14 @@ public final class LaunchTemplates {
         }
         known.put(name, Boolean.TRUE);
         return name;
+    }
+
+    /**
+     * Forgets that these templates exist, so the next {@link #ensure} creates them again: for when EC2 reports one
+     * missing (the sweep's {@link LaunchTemplateCollector} deleted an idle template whose name was still cached).
+     */
+    public void forget(List<String> names) {
+        names.forEach(known::invalidate);
     }
 
     static RequestLaunchTemplateData data(LaunchTemplateSpec spec) {

@@ -19,18 +19,24 @@ class Ec2CloudProviderInstancesTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
     private AwsStub stub;
     private StubClients clients;
+    private StubClients terminationClients;
     private Ec2CloudProvider provider;
+    /** The same provider as the termination function holds it: its own role's credentials. */
+    private Ec2CloudProvider terminator;
 
     @BeforeEach
     void start() {
         stub = AwsStub.start(Ec2State.withDefaults(), clock);
         clients = StubClients.of(stub);
         provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+        terminationClients = StubClients.of(stub, "termination");
+        terminator = new Ec2CloudProvider(terminationClients.ec2(), terminationClients.ssm(), LaunchFixtures.config(clock));
     }
 
     @AfterEach
     void stop() {
         clients.close();
+        terminationClients.close();
         stub.close();
     }
 
@@ -80,11 +86,11 @@ class Ec2CloudProviderInstancesTest {
     void terminateIgnoresUnknownIdsAndStillTerminatesTheRest() {
         String id = provider.launch(LaunchFixtures.request("general-tm001", List.of("spot"))).instance().instanceId();
 
-        provider.terminate(List.of("i-0doesnotexist0000", id));
-        provider.terminate(List.of(id));
-        provider.terminate(List.of());
+        terminator.terminate(List.of("i-0doesnotexist0000", id));
+        terminator.terminate(List.of(id));
+        terminator.terminate(List.of());
 
         assertThat(stub.ec2().instance(id)).hasValueSatisfying(i -> assertThat(i.state()).isEqualTo("terminated"));
-        assertThat(provider.listInstances()).isEmpty();
+        assertThat(terminator.listInstances()).isEmpty();
     }
 }

@@ -8,6 +8,7 @@ import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.model.NodeClass;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources.Subnet;
 import dev.gantry.testing.Ec2Responses;
@@ -128,8 +129,12 @@ class Ec2CloudProviderLaunchTest {
                 .containsEntry("LaunchTemplateData.BlockDeviceMapping.1.Ebs.VolumeType", "gp3")
                 .containsEntry("LaunchTemplateData.BlockDeviceMapping.1.Ebs.Encrypted", "true")
                 .containsEntry("LaunchTemplateData.Monitoring.Enabled", "false")
-                .containsEntry("TagSpecification.1.ResourceType", "launch-template")
-                .containsEntry("TagSpecification.1.Tag.1.Key", "gantry.dev/cluster");
+                .containsEntry("TagSpecification.1.ResourceType", "launch-template");
+        // The template's own tags: the controller policy requires cluster and NodePool on the template at create
+        // (aws:RequestTag) and on every launch from it (aws:ResourceTag).
+        assertThat(stub.ec2().launchTemplates()).singleElement().satisfies(t -> assertThat(t.tags())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("gantry.dev/cluster", "test-cluster",
+                        "gantry.dev/nodepool", "general", "team", "platform")));
         List<String> tagged = List.of("instance", "volume", "network-interface");
         for (int i = 0; i < 3; i++) {
             String p = "LaunchTemplateData.TagSpecification." + (i + 1) + ".";
@@ -138,6 +143,20 @@ class Ec2CloudProviderLaunchTest {
                     .containsEntry(p + "Tag.3.Key", "team").doesNotContainKey(p + "Tag.4.Key");
         }
         assertThat(lt.keySet()).noneMatch(k -> lt.get(k).startsWith("karpenter.sh/"));
+    }
+
+    @Test
+    void nodePoolsSharingANodeClassGetATemplateEachTaggedWithItsPool() {
+        NodeClass nc = LaunchFixtures.al2023();
+        for (String pool : List.of("general", "batch")) {
+            provider.launch(LaunchFixtures.request(pool + "-shr01", LaunchFixtures.pool(pool, Map.of(), List.of(), List.of()),
+                    nc, LaunchFixtures.types(nc, "c5.large"), OD, Ec2State.ZONES));
+        }
+
+        assertThat(stub.ec2().launchTemplates()).hasSize(2).extracting(t -> t.tags().get("gantry.dev/nodepool"))
+                .containsExactlyInAnyOrder("general", "batch");
+        assertThat(stub.requests("CreateFleet")).extracting(r -> r.param(
+                "LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName")).doesNotHaveDuplicates();
     }
 
     @Test

@@ -148,7 +148,7 @@ class UserDataLaunchTest {
         stub.close();
         clients.close();
         stub = AwsStub.start(ec2, clock);
-        clients = StubClients.of(stub);
+        clients = StubClients.of(stub, "provisioner@my-cluster");
         stub.onTarget("AmazonSSM.GetParameter", JsonResponses.ssmParameters(Map.of(
                 "/aws/service/bottlerocket/aws-k8s-1.33/x86_64/latest/image_id", "ami-0b0000000000000a1",
                 "/aws/service/bottlerocket/aws-k8s-1.33/arm64/latest/image_id", "ami-0b0000000000000b1")));

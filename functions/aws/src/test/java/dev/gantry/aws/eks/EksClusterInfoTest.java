@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 class EksClusterInfoTest {
     private final AwsStub stub = AwsStub.start();
     private final EksClient eks = EksClusterInfo.client(Region.US_EAST_1, stub.endpoint(),
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")));
+            // Signed as the attach function (every function but the webhook reads the cluster), for the IAM contract.
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("attach", "secret")));
 
     @AfterEach
     void stop() {
@@ -49,8 +50,12 @@ class EksClusterInfoTest {
         stub.onPath("GET", "/clusters/creating", request -> StubResponse.json(
                 "{\"cluster\":{\"name\":\"creating\",\"status\":\"CREATING\",\"version\":\"1.33\"}}"));
 
-        assertThatThrownBy(() -> EksClusterInfo.describe(eks, "creating"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("CREATING");
+        // As the deployment for cluster "creating" would ask (the IAM contract's function@cluster principal).
+        try (EksClient creating = EksClusterInfo.client(Region.US_EAST_1, stub.endpoint(),
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("attach@creating", "secret")))) {
+            assertThatThrownBy(() -> EksClusterInfo.describe(creating, "creating"))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("CREATING");
+        }
     }
 
     @Test

@@ -26,6 +26,7 @@ import dev.gantry.kube.KubeCluster;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources;
 import dev.gantry.testing.Ec2State;
+import dev.gantry.testing.IamCallRecorder;
 import dev.gantry.testing.JsonResponses;
 import dev.gantry.testing.MutableClock;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
@@ -58,6 +59,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -84,7 +86,14 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     AwsStub aws;
     DynamoNodeClaimStore store;
     KubeCluster cluster;
-    Ec2CloudProvider cloud;
+    /** The EC2 adapter of each function, signing as that function (see {@link #cloud(String)}). */
+    private final Map<String, Ec2CloudProvider> clouds = new HashMap<>();
+    /** The DynamoDB and SQS clients of each function (signing as it), recorded for the IAM contract too. */
+    private final Map<String, DynamoNodeClaimStore> stores = new HashMap<>();
+    private final Map<String, SqsClient> queues = new HashMap<>();
+    private final List<AutoCloseable> functionClients = new ArrayList<>();
+    private final IamCallRecorder iam = new IamCallRecorder();
+    private Emulators emulators;
     SqsClient sqs;
     String terminationQueue;
     String provisioningQueue;
@@ -93,7 +102,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        Emulators emulators = Emulators.shared(context);
+        emulators = Emulators.shared(context);
         int world = WORLDS.incrementAndGet();
         clock.set(START);
         Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
@@ -106,13 +115,9 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         cluster = new KubeCluster(KubeClients.forUrl(kube.getConfiguration().getMasterUrl()), clock);
         aws = AwsStub.start(Ec2State.withDefaults(), clock);
         var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret"));
-        Ec2Client ec2 = Ec2Client.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
-                .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-        SsmClient ssm = SsmClient.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
-                .httpClient(UrlConnectionHttpClient.create()).build();
-        JsonResponses.EksCluster eks = JsonResponses.EksCluster.defaults();
-        cloud = new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", eks.endpoint(), eks.caData(),
-                eks.serviceCidr(), "gantry-node-profile", clock));
+        clouds.clear();
+        stores.clear();
+        queues.clear();
         clusterPartition = "it-" + world;
         store = new DynamoNodeClaimStore(emulators.dynalite.dynamoDbClient(), Emulators.TABLE, clusterPartition);
         sqs = SqsClient.builder().endpointOverride(emulators.sqs.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
@@ -127,19 +132,79 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     @Override
     public void afterEach(ExtensionContext context) {
         sqs.close();
+        for (AutoCloseable c : functionClients) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        functionClients.clear();
         kube.close();
         server.destroy();
         aws.close();
     }
 
+    /**
+     * The EC2 adapter as the function {@code function} holds it: its clients sign with the function's short name as
+     * access key id, so the AWS stub attributes each call to that function's role (infra's IamContractTest then
+     * checks the call against that role's synthesized policies).
+     */
+    Ec2CloudProvider cloud(String function) {
+        return clouds.computeIfAbsent(function, f -> {
+            var creds = credentials(f);
+            Ec2Client ec2 = Ec2Client.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+                    .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+            SsmClient ssm = SsmClient.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+                    .httpClient(UrlConnectionHttpClient.create()).build();
+            JsonResponses.EksCluster eks = JsonResponses.EksCluster.defaults();
+            return new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", eks.endpoint(), eks.caData(),
+                    eks.serviceCidr(), Ec2State.NODE_INSTANCE_PROFILE, clock));
+        });
+    }
+
+    private static StaticCredentialsProvider credentials(String function) {
+        return StaticCredentialsProvider.create(AwsBasicCredentials.create(function, "secret"));
+    }
+
+    /** The state store as {@code function} holds it (same table and partition as {@link #store}), signing as it. */
+    DynamoNodeClaimStore store(String function) {
+        return stores.computeIfAbsent(function, f -> {
+            DynamoDbClient db = DynamoDbClient.builder().endpointOverride(emulators.dynalite.endpoint()).region(Region.US_EAST_1)
+                    .credentialsProvider(credentials(f)).httpClient(UrlConnectionHttpClient.create())
+                    .overrideConfiguration(c -> c.addExecutionInterceptor(iam)).build();
+            functionClients.add(db);
+            return new DynamoNodeClaimStore(db, Emulators.TABLE, clusterPartition);
+        });
+    }
+
+    /** The SQS client of {@code function}, signing as it; its sends are in {@link #sent} as well. */
+    SqsClient sqs(String function) {
+        return queues.computeIfAbsent(function, f -> {
+            SqsClient client = SqsClient.builder().endpointOverride(emulators.sqs.endpoint()).region(Region.US_EAST_1)
+                    .credentialsProvider(credentials(f)).httpClient(UrlConnectionHttpClient.create())
+                    .overrideConfiguration(c -> c.addExecutionInterceptor(sent).addExecutionInterceptor(iam)).build();
+            functionClients.add(client);
+            return client;
+        });
+    }
+
     // --- the handlers, built as the composition root builds them, from the rig's parts and current pools ---
 
     TerminationService terminationService() {
-        return new TerminationService(cluster, cluster, store, cloud, new SqsWorkQueue(sqs, terminationQueue), pools, clock);
+        return terminationService("termination");
     }
 
-    QueueHints hints() {
-        return new QueueHints(new SqsWorkQueue(sqs, provisioningQueue), new HintCodec(JSON), store, clusterPartition);
+    /** The termination flow as {@code function} runs it (the interruption and sweep functions start it too). */
+    TerminationService terminationService(String function) {
+        return new TerminationService(cluster, cluster, store(function), cloud(function),
+                new SqsWorkQueue(sqs(function), terminationQueue), pools, clock);
+    }
+
+    /** Provisioning hints as {@code function} sends them. */
+    QueueHints hints(String function) {
+        return new QueueHints(new SqsWorkQueue(sqs(function), provisioningQueue), new HintCodec(JSON), store(function),
+                clusterPartition);
     }
 
     EmbeddedMetrics metrics() {
@@ -147,7 +212,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     }
 
     InterruptionQueueHandler interruptionHandler() {
-        return new InterruptionQueueHandler(new InterruptionService(store, cluster, cluster, terminationService(), hints(), pools, clock),
+        return new InterruptionQueueHandler(new InterruptionService(store("interruption"), cluster, cluster, terminationService("interruption"), hints("interruption"), pools, clock),
                 new EventBridgeCodec(JSON), metrics(), clock);
     }
 
@@ -157,8 +222,8 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     SweepHandler sweepHandler() {
         InstanceFacts.Source facts = type -> Optional.empty();
-        return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store, cloud, terminationService(), hints(),
-                pools, facts, clock), metrics(), clock);
+        return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store("sweep"), cloud("sweep"), terminationService("sweep"), hints("sweep"),
+                pools, facts, clock), metrics(), clock, cloud("sweep")::collectLaunchTemplates);
     }
 
     // --- driving ---
@@ -173,7 +238,9 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
      * invokes the termination handler on it, and deletes it unless it failed (as the Lambda event source mapping does).
      */
     SQSBatchResponse continueTermination() {
-        List<Message> got = sqs.receiveMessage(r -> r.queueUrl(terminationQueue).maxNumberOfMessages(10).waitTimeSeconds(1)).messages();
+        // The event source mapping polls with the function's own role.
+        List<Message> got = sqs("termination").receiveMessage(r -> r.queueUrl(terminationQueue).maxNumberOfMessages(10)
+                .waitTimeSeconds(1)).messages();
         if (got.size() != 1) {
             throw new AssertionError("expected one termination message waiting, got " + got.size());
         }
@@ -181,7 +248,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         clock.advance(sent.delayOf(terminationQueue, m.body()));
         SQSBatchResponse response = terminationHandler().handleRequest(sqsEvent(m), null);
         if (response.getBatchItemFailures().isEmpty()) {
-            sqs.deleteMessage(r -> r.queueUrl(terminationQueue).receiptHandle(m.receiptHandle()));
+            sqs("termination").deleteMessage(r -> r.queueUrl(terminationQueue).receiptHandle(m.receiptHandle()));
         }
         return response;
     }

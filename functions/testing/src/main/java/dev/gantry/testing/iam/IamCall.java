@@ -1,0 +1,19 @@
+package dev.gantry.testing.iam;
+
+import java.util.List;
+
+/**
+ * One API call as IAM sees it: who made it and the authorizations AWS would make to serve it.
+ *
+ * @param principal      the caller; in Gantry's tests the access key id, which is the function's short name
+ *                       ({@code provisioner}, {@code sweep}...), or {@code function@cluster} for a test that runs a
+ *                       deployment for another cluster than the stub's {@code test-cluster}
+ * @param call           the API call, {@code service:Operation} ({@code ec2:CreateFleet})
+ * @param authorizations every action-on-resource check the call needs; empty for calls IAM never denies
+ *                       ({@code sts:GetCallerIdentity})
+ */
+public record IamCall(String principal, String call, List<IamRequest> authorizations) {
+    public IamCall {
+        authorizations = List.copyOf(authorizations);
+    }
+}

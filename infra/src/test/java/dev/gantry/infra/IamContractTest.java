@@ -1,0 +1,213 @@
+package dev.gantry.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.testing.Ec2State;
+import dev.gantry.testing.iam.IamCall;
+import dev.gantry.testing.iam.IamCallLog;
+import dev.gantry.testing.iam.IamRequest;
+import dev.gantry.testing.iam.PolicyEvaluator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The IAM contract between code and deployment: every AWS call the functions' tests make through the AWS stub
+ * (handlers' integration and lifecycle tests, the aws module's EC2 launch tests), signed as the function that
+ * makes it, is allowed by the synthesized policies of that function's role, evaluated with AWS's logic and EC2's
+ * per-resource authorization (see {@code dev.gantry.testing.IamAuthorizations}). The recordings come from those
+ * modules' surefire runs (system property {@code gantry.iamCalls.files}); the reactor builds infra after them.
+ */
+class IamContractTest {
+    private static final List<String> CALLERS_OF_EC2 = List.of("provisioner", "sweep", "termination", "interruption");
+    private static final List<String> RECORDED_FUNCTIONS = List.of("provisioner", "sweep", "termination",
+            "interruption", "webhook", "attach");
+    private static SynthesizedRoles roles;
+    private static List<IamCall> calls;
+
+    @BeforeAll
+    static void load() {
+        String files = System.getProperty("gantry.iamCalls.files",
+                "../functions/aws/target/iam-calls/surefire.jsonl,../functions/handlers/target/iam-calls/surefire.jsonl");
+        calls = new ArrayList<>();
+        for (String f : files.split(",")) {
+            Path file = Path.of(f.trim());
+            if (!Files.isRegularFile(file)) {
+                throw new AssertionError("no recorded AWS calls at " + file.toAbsolutePath().normalize()
+                        + ": the IAM contract evaluates the calls the functions' tests record. Run them first: "
+                        + "`mvn -B verify` builds functions/aws and functions/handlers before infra; for infra alone, "
+                        + "`mvn -B test -pl functions/aws,functions/handlers,infra -am`.");
+            }
+            IamCallLog.read(file).forEach(c -> calls.add(asDeployed(c)));
+        }
+        roles = SynthesizedRoles.shared();
+    }
+
+    /**
+     * The tests' per-run names of the emulators' table and queues, and the template resource each plays
+     * ({@link SynthesizedRoles} names those {@value SynthesizedRoles#TABLE}, {@code termination}...).
+     */
+    private static final Map<Pattern, String> TEST_RESOURCES = Map.of(
+            Pattern.compile(":table/(gantry|gantry-lifecycle-it)(/|$)"), ":table/" + SynthesizedRoles.TABLE + "$2",
+            Pattern.compile(":termination-[0-9]+$"), ":termination",
+            Pattern.compile(":(provisioning|hints)-[0-9]+\\.fifo$"), ":provisioning.fifo");
+
+    /** The calls made as a Gantry function ({@code function} or {@code function@cluster}), test names mapped. */
+    private static List<IamCall> gantryCalls() {
+        return calls.stream().filter(c -> roles.statementsByFunction.containsKey(function(c))).toList();
+    }
+
+    private static IamCall asDeployed(IamCall call) {
+        return change(call, a -> a.action().startsWith("dynamodb:") || a.action().startsWith("sqs:"), a -> {
+            String resource = a.resource();
+            for (var e : TEST_RESOURCES.entrySet()) {
+                resource = e.getKey().matcher(resource).replaceAll(e.getValue());
+            }
+            return new IamRequest(a.action(), resource, a.context());
+        });
+    }
+
+    private static String function(IamCall call) {
+        return call.principal().replaceFirst("@.*", "");
+    }
+
+    private static String cluster(IamCall call) {
+        int at = call.principal().indexOf('@');
+        return at < 0 ? Ec2State.CLUSTER : call.principal().substring(at + 1);
+    }
+
+    @Test
+    void everyRecordedCallIsAllowedByThePoliciesOfTheRoleOfTheFunctionThatMadeIt() {
+        Map<String, Integer> denied = new LinkedHashMap<>();
+        TreeSet<String> pairs = new TreeSet<>();
+        for (IamCall call : gantryCalls()) {
+            SynthesizedRoles stack = SynthesizedRoles.forCluster(cluster(call));
+            call.authorizations().forEach(a -> pairs.add(function(call) + " " + a.action()));
+            stack.evaluator(function(call)).firstDenial(call.authorizations()).ifPresent(d -> denied.merge(
+                    call.principal() + " (role " + stack.roleByFunction.get(function(call)) + ") " + call.call() + ": "
+                            + d.toString().replaceAll("(lt|i)-0[0-9a-f]+", "$1-*"), 1, Integer::sum));
+        }
+        long other = calls.size() - gantryCalls().size();
+        System.out.printf("IAM contract: %d calls by %s, %d distinct (function, action) pairs, %d calls by other "
+                        + "principals ignored; template: %d resources, %d IAM statements%n", gantryCalls().size(),
+                gantryCalls().stream().map(IamCall::principal).distinct().sorted().toList(), pairs.size(), other,
+                roles.resourceCount, roles.statementCount);
+        pairs.forEach(p -> System.out.println("  " + p));
+        printUnexercisedGrants(pairs);
+        assertThat(denied.entrySet().stream().map(e -> e.getValue() + "x " + e.getKey()).toList())
+                .as("calls the deployed policies would deny (first denied check of each call, ids starred)").isEmpty();
+    }
+
+    /** Granted actions no recorded call needed: not a failure (tests do not reach every path), but a list to read. */
+    private static void printUnexercisedGrants(TreeSet<String> pairs) {
+        roles.statementsByFunction.forEach((function, statements) -> {
+            List<String> unused = statements.stream().filter(st -> st.allow() && !st.notAction())
+                    .flatMap(st -> st.actions().stream()).distinct()
+                    .filter(a -> !a.startsWith("logs:") && !pairs.contains(function + " " + a)).sorted().toList();
+            if (!unused.isEmpty()) {
+                System.out.println("  granted to " + function + ", not exercised by the recordings: " + unused);
+            }
+        });
+    }
+
+    @Test
+    void theRecordingsCoverEveryFunctionThatCallsEc2AndTheChecksThatMatter() {
+        assertThat(gantryCalls()).extracting(IamContractTest::function).containsAll(RECORDED_FUNCTIONS);
+        assertThat(gantryCalls()).filteredOn(c -> c.call().startsWith("ec2:")).extracting(IamContractTest::function)
+                .containsAll(CALLERS_OF_EC2);
+        List<String> actions = gantryCalls().stream().flatMap(c -> c.authorizations().stream())
+                .map(IamRequest::action).distinct().toList();
+        assertThat(actions).contains("ec2:CreateFleet", "ec2:RunInstances", "ec2:CreateLaunchTemplate", "ec2:CreateTags",
+                "ec2:TerminateInstances", "ec2:DescribeInstances", "iam:PassRole", "ssm:GetParameter",
+                "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
+                "eks:DescribeCluster", "pricing:GetProducts");
+    }
+
+    // --- negative tests: a recorded call, changed in one respect, is denied (and unchanged it is allowed) ---
+
+    @Test
+    void terminatingAnInstanceWithoutOurClusterTagIsDenied() {
+        for (String function : List.of("sweep", "termination")) {
+            IamCall terminate = recorded(function, "ec2:TerminateInstances");
+            assertThat(roles.evaluator(function).firstDenial(terminate.authorizations())).isEmpty();
+            IamCall foreign = change(terminate, a -> true, a -> without(a, "aws:ResourceTag/gantry.dev/cluster"));
+            assertThat(roles.evaluator(function).firstDenial(foreign.authorizations())).as(function).isPresent();
+            IamCall otherCluster = change(terminate, a -> true,
+                    a -> with(a, "aws:ResourceTag/gantry.dev/cluster", "other-cluster"));
+            assertThat(roles.evaluator(function).firstDenial(otherCluster.authorizations())).as(function).isPresent();
+        }
+    }
+
+    @Test
+    void createFleetWhoseRequestTagsLackTheNodePoolTagIsDenied() {
+        IamCall fleet = recorded("provisioner", "ec2:CreateFleet");
+        PolicyEvaluator provisioner = roles.evaluator("provisioner");
+        assertThat(provisioner.firstDenial(fleet.authorizations())).isEmpty();
+        IamCall untagged = change(fleet, a -> a.resource().endsWith(":instance/*"),
+                a -> without(a, "aws:RequestTag/gantry.dev/nodepool"));
+        assertThat(provisioner.firstDenial(untagged.authorizations())).get()
+                .satisfies(d -> assertThat(d.request().resource()).endsWith(":instance/*"));
+    }
+
+    @Test
+    void passingARoleOtherThanTheNodeRoleIsDenied() {
+        IamCall fleet = recorded("provisioner", "ec2:CreateFleet");
+        PolicyEvaluator provisioner = roles.evaluator("provisioner");
+        Predicate<IamRequest> passRole = a -> a.action().equals("iam:PassRole");
+        assertThat(fleet.authorizations()).filteredOn(passRole).isNotEmpty();
+        IamCall admin = change(fleet, passRole, a -> new IamRequest(a.action(),
+                "arn:aws:iam::" + Ec2State.ACCOUNT + ":role/Admin", a.context()));
+        assertThat(provisioner.firstDenial(admin.authorizations())).get()
+                .satisfies(d -> assertThat(d.request().resource()).endsWith(":role/Admin"));
+        IamCall toLambda = change(fleet, passRole, a -> with(a, "iam:PassedToService", "lambda.amazonaws.com"));
+        assertThat(provisioner.firstDenial(toLambda.authorizations())).isPresent();
+    }
+
+    @Test
+    void theWebhooksRoleTouchesNeitherEc2NorDynamoDb() {
+        PolicyEvaluator webhook = roles.evaluator("webhook");
+        for (String call : List.of("ec2:CreateFleet", "ec2:DescribeInstances", "ec2:CreateLaunchTemplate")) {
+            assertThat(webhook.firstDenial(recorded("provisioner", call).authorizations())).as(call).isPresent();
+        }
+        assertThat(webhook.firstDenial(recorded("sweep", "ec2:TerminateInstances").authorizations())).isPresent();
+        String table = "arn:aws:dynamodb:" + SynthesizedRoles.REGION + ":" + Ec2State.ACCOUNT + ":table/"
+                + roles.template.physicalName(roles.template.resourcesOfType("AWS::DynamoDB::Table").getFirst());
+        for (String action : List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query")) {
+            IamRequest item = new IamRequest(action, table, Map.of("aws:RequestedRegion", List.of(SynthesizedRoles.REGION)));
+            assertThat(roles.evaluator("sweep").evaluate(item).allowed()).as("control: the sweep may " + action).isTrue();
+            assertThat(webhook.evaluate(item).allowed()).as("webhook " + action).isFalse();
+        }
+    }
+
+    private static IamCall recorded(String function, String call) {
+        return gantryCalls().stream().filter(c -> c.principal().equals(function) && c.call().equals(call)
+                        && !c.authorizations().isEmpty()).findFirst()
+                .orElseThrow(() -> new AssertionError("no recorded " + call + " by " + function));
+    }
+
+    private static IamCall change(IamCall call, Predicate<IamRequest> which, UnaryOperator<IamRequest> how) {
+        return new IamCall(call.principal(), call.call(), call.authorizations().stream()
+                .map(a -> which.test(a) ? how.apply(a) : a).toList());
+    }
+
+    private static IamRequest without(IamRequest a, String key) {
+        Map<String, List<String>> context = new LinkedHashMap<>(a.context());
+        context.remove(key.toLowerCase(java.util.Locale.ROOT));
+        return new IamRequest(a.action(), a.resource(), context);
+    }
+
+    private static IamRequest with(IamRequest a, String key, String value) {
+        Map<String, List<String>> context = new LinkedHashMap<>(without(a, key).context());
+        context.put(key, List.of(value));
+        return new IamRequest(a.action(), a.resource(), context);
+    }
+}
