@@ -43,7 +43,7 @@ import java.util.zip.ZipFile;
  * <p>Roots are the classes of the function's jar under {@code dev/gantry/} and the service classes outside the cut
  * packages. From a root every class named in its constant pool is reachable, except that the client classes
  * ({@code XClient}, {@code DefaultXClient}), which name every operation, are followed method by method: only the
- * operations called on them (and what those call) count. {@link DistJarSmokeIT} checks each jar holds the closure;
+ * operations called on them (and what those call) count. {@link DistJarSmokeIT} checks each jar holds what its classes reach;
  * {@link #main} prints the include lines for the pom.
  */
 public final class JarSmokeClosure {
@@ -56,6 +56,25 @@ public final class JarSmokeClosure {
     private final Function<String, byte[]> classes;
     private final Set<String> seen = new TreeSet<>();
     private final Set<String> seenMethods = new HashSet<>();
+    /** For each class reached, the class (or client method) that first reached it: the path a failure names. */
+    private final Map<String, String> via = new java.util.HashMap<>();
+    private String current = "(root)";
+
+    private void push(Deque<String> todo, String cls) {
+        via.putIfAbsent(cls, current);
+        todo.add(cls);
+    }
+
+    /** How {@code cls} was reached: the chain of classes from a function class, nearest first. */
+    String path(String cls) {
+        StringBuilder b = new StringBuilder(cls);
+        String c = cls;
+        for (int i = 0; i < 30 && via.containsKey(c) && !via.get(c).equals(c); i++) {
+            c = via.get(c);
+            b.append(" <- ").append(c);
+        }
+        return b.toString();
+    }
 
     private JarSmokeClosure(String pkg, Function<String, byte[]> classes) {
         this.pkg = pkg;
@@ -68,8 +87,10 @@ public final class JarSmokeClosure {
             return false;
         }
         String rest = cls.substring(pkg.length());
+        // Async classes outside the top level (S3's cross-region and multipart async clients, say) stay in the jar,
+        // but only count when something reaches them: Gantry builds sync clients only.
         return rest.startsWith("model/") || rest.startsWith("transform/") || rest.startsWith("paginators/")
-                || rest.startsWith("waiters/") || rest.startsWith("internal/warmup/") || (!rest.contains("/") && rest.contains("Async"));
+                || rest.startsWith("waiters/") || rest.startsWith("internal/warmup/") || rest.contains("Async");
     }
 
     /** Classes the verifier loads when it links the client: the outer request class of every operation. */
@@ -84,16 +105,21 @@ public final class JarSmokeClosure {
 
     /**
      * The closure for one service package: {@code roots} are the function's own classes (by internal name, read
-     * through {@code classes}) and {@code serviceClasses} every class of the service module.
+     * through {@code classes}) and {@code serviceClasses} every class of the service module. With
+     * {@code serviceRoots}, every service class outside the cut packages is a root too (the pom's includes are made
+     * that way, which over-approximates); without, only what the function's classes reach counts (the check).
      */
-    static Set<String> closure(String pkg, Set<String> roots, Set<String> serviceClasses, Function<String, byte[]> classes) {
+    static JarSmokeClosure of(String pkg, Set<String> roots, Set<String> serviceClasses, Function<String, byte[]> classes,
+                              boolean serviceRoots) {
         JarSmokeClosure c = new JarSmokeClosure(pkg, classes);
         Deque<String> todo = new ArrayDeque<>();
         Deque<String[]> methods = new ArrayDeque<>();
         for (String r : roots) {
             c.scanRoot(r, todo, methods);
         }
-        serviceClasses.stream().filter(s -> !cut(pkg, s)).forEach(todo::add);
+        if (serviceRoots) {
+            serviceClasses.stream().filter(s -> !cut(pkg, s)).forEach(t -> c.push(todo, t));
+        }
         while (!todo.isEmpty() || !methods.isEmpty()) {
             while (!todo.isEmpty()) {
                 String cls = todo.pop();
@@ -115,13 +141,19 @@ public final class JarSmokeClosure {
                 c.method(m[0], m[1], todo, methods);
             }
         }
-        return c.seen;
+        return c;
+    }
+
+    /** The service classes reached. */
+    Set<String> reached() {
+        return seen;
     }
 
     /** A class: the classes it names, and the client methods it calls. */
     private void scanRoot(String cls, Deque<String> todo, Deque<String[]> methods) {
+        current = cls;
         ClassModel cm = ClassFile.of().parse(classes.apply(cls));
-        refs(cm).forEach(todo::add);
+        refs(cm).forEach(t -> push(todo, t));
         for (PoolEntry e : cm.constantPool()) {
             if (e instanceof MemberRefEntry ref && ref.owner().asInternalName().startsWith(pkg)
                     && fanOutName(ref.owner().asInternalName())) {
@@ -145,15 +177,17 @@ public final class JarSmokeClosure {
             if (bytes == null) {
                 continue;
             }
-            todo.add(owner);
+            current = owner + "#" + name;
+            via.putIfAbsent(owner + "#" + name, cls);
+            push(todo, owner);
             ClassModel cm = ClassFile.of().parse(bytes);
-            cm.superclass().ifPresent(s -> todo.add(s.asInternalName()));
-            cm.interfaces().forEach(i -> todo.add(i.asInternalName()));
+            cm.superclass().ifPresent(s -> push(todo, s.asInternalName()));
+            cm.interfaces().forEach(i -> push(todo, i.asInternalName()));
             for (MethodModel mm : cm.methods()) {
                 if (!mm.methodName().stringValue().equals(name)) {
                     continue;
                 }
-                descriptorClasses(mm.methodType().stringValue()).forEach(todo::add);
+                descriptorClasses(mm.methodType().stringValue()).forEach(t -> push(todo, t));
                 mm.code().ifPresent(code -> {
                     for (CodeElement el : code) {
                         instructionRefs(el, todo, methods);
@@ -173,13 +207,13 @@ public final class JarSmokeClosure {
         switch (el) {
             case InvokeInstruction i -> member(i.owner(), i.name().stringValue(), i.type().stringValue(), todo, methods);
             case FieldInstruction f -> member(f.owner(), f.name().stringValue(), f.type().stringValue(), todo, methods);
-            case NewObjectInstruction n -> todo.add(n.className().asInternalName());
-            case NewReferenceArrayInstruction n -> todo.add(n.componentType().asInternalName());
-            case TypeCheckInstruction t -> todo.add(t.type().asInternalName());
+            case NewObjectInstruction n -> push(todo, n.className().asInternalName());
+            case NewReferenceArrayInstruction n -> push(todo, n.componentType().asInternalName());
+            case TypeCheckInstruction t -> push(todo, t.type().asInternalName());
             case ConstantInstruction.LoadConstantInstruction l when l.constantEntry() instanceof ClassEntry ce ->
-                    todo.add(ce.asInternalName());
+                    push(todo, ce.asInternalName());
             case InvokeDynamicInstruction indy -> {
-                descriptorClasses(indy.typeSymbol().descriptorString()).forEach(todo::add);
+                descriptorClasses(indy.typeSymbol().descriptorString()).forEach(t -> push(todo, t));
                 indy.invokedynamic().bootstrap().arguments().forEach(a -> {
                     if (a instanceof MethodHandleEntry mh) {
                         MemberRefEntry r = mh.reference();
@@ -193,11 +227,11 @@ public final class JarSmokeClosure {
 
     private void member(ClassEntry owner, String name, String type, Deque<String> todo, Deque<String[]> methods) {
         String o = owner.asInternalName();
-        descriptorClasses(type).forEach(todo::add);
+        descriptorClasses(type).forEach(t -> push(todo, t));
         if (fanOutName(o)) {
             methods.add(new String[] {o, name});
         } else {
-            todo.add(o);
+            push(todo, o);
         }
     }
 
@@ -253,14 +287,15 @@ public final class JarSmokeClosure {
     public static void main(String[] args) throws IOException {
         Path serviceJar = Path.of(args[0]);
         String service = serviceJar.getFileName().toString().replaceAll("-[0-9.]+\\.jar$", "");
-        String pkg = CUT_SERVICES.get(service);
+        String pkg = "software/amazon/awssdk/services/" + service + "/";
         Set<String> keep = new TreeSet<>();
         try (ZipFile svc = new ZipFile(serviceJar.toFile())) {
             Set<String> all = classesIn(svc, pkg);
             for (int i = 1; i < args.length; i++) {
                 try (ZipFile fn = new ZipFile(args[i])) {
                     Set<String> roots = classesIn(fn, "dev/gantry/");
-                    keep.addAll(closure(pkg, roots, all, c -> c.startsWith(pkg) ? read(svc, c) : read(fn, c)));
+                    keep.addAll(of(pkg, roots, all, c -> c.startsWith(pkg) ? read(svc, c) : read(fn, c),
+                            !Boolean.getBoolean("closure.reachableOnly")).reached());
                 }
             }
         }
