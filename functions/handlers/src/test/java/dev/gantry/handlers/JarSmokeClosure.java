@@ -157,6 +157,7 @@ public final class JarSmokeClosure {
         for (PoolEntry e : cm.constantPool()) {
             if (e instanceof MemberRefEntry ref && ref.owner().asInternalName().startsWith(pkg)
                     && fanOutName(ref.owner().asInternalName())) {
+                via.putIfAbsent(ref.owner().asInternalName() + "#" + ref.name().stringValue(), cls);
                 methods.add(new String[] {ref.owner().asInternalName(), ref.name().stringValue()});
             }
         }
@@ -178,7 +179,7 @@ public final class JarSmokeClosure {
                 continue;
             }
             current = owner + "#" + name;
-            via.putIfAbsent(owner + "#" + name, cls);
+            via.putIfAbsent(owner + "#" + name, cls + "#" + name);
             push(todo, owner);
             ClassModel cm = ClassFile.of().parse(bytes);
             cm.superclass().ifPresent(s -> push(todo, s.asInternalName()));
@@ -229,6 +230,7 @@ public final class JarSmokeClosure {
         String o = owner.asInternalName();
         descriptorClasses(type).forEach(t -> push(todo, t));
         if (fanOutName(o)) {
+            via.putIfAbsent(o + "#" + name, current);
             methods.add(new String[] {o, name});
         } else {
             push(todo, o);
