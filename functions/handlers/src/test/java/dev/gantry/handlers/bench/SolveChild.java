@@ -26,7 +26,8 @@ import java.util.Random;
 /**
  * One fresh JVM of {@link SolvePrimingBenchmark}, on the provisioner's jar: optionally the provisioner's SnapStart
  * priming (no client reads), then the first and the second {@code Scheduler.solve} of a 1,000-pod batch unlike the
- * primer's own. Prints {@code BENCH SOLVE <primingNs> <firstNs> <firstCpuNs> <secondNs> <placed> <claims>}.
+ * primer's own. Prints {@code BENCH SOLVE <primingNs> <primingCpuNs> <firstNs> <firstCpuNs> <secondNs> <secondCpuNs> <placed> <claims>}
+ * (CPU: this thread's, which on a shared machine is steadier than the wall time).
  * Arguments: {@code <primed|unprimed> <pods>}.
  */
 public final class SolveChild {
@@ -75,14 +76,17 @@ public final class SolveChild {
         }
         GantryConfig config = new GantryConfig(loaded.nodePools(), loaded.nodeClasses(), "us-east-1", ZONES);
         InstanceTypeProvider catalogue = BuiltInCatalog.load("us-east-1", ZONES);
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long priming = 0;
+        long primingCpu = 0;
         if (primed) {
+            long c = threads.getCurrentThreadCpuTime();
             long t = System.nanoTime();
             new ProvisionerPrimer(new HintCodec(new ObjectMapper()), config, catalogue, () -> { }, () -> { }).beforeCheckpoint();
             priming = System.nanoTime() - t;
+            primingCpu = threads.getCurrentThreadCpuTime() - c;
         }
         SchedulingInput input = input(config, catalogue, pods);
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         SchedulingResult first = Scheduler.solve(input);
@@ -90,8 +94,9 @@ public final class SolveChild {
         long c1 = threads.getCurrentThreadCpuTime();
         Scheduler.solve(input);
         long t2 = System.nanoTime();
-        System.out.println("BENCH SOLVE " + priming + " " + (t1 - t0) + " " + (c1 - c0) + " " + (t2 - t1) + " " + first.placedCount()
-                + " " + first.newClaims().size());
+        long c2 = threads.getCurrentThreadCpuTime();
+        System.out.println("BENCH SOLVE " + priming + " " + primingCpu + " " + (t1 - t0) + " " + (c1 - c0) + " " + (t2 - t1) + " "
+                + (c2 - c1) + " " + first.placedCount() + " " + first.newClaims().size());
     }
 
     /** Deployments of 25 pods with seeded sizes; one in five spread over zones. Not the primer's pods or shapes. */
