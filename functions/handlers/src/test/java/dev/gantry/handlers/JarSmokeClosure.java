@@ -23,6 +23,7 @@ import java.lang.classfile.instruction.TypeCheckInstruction;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +36,11 @@ import java.util.zip.ZipFile;
 
 /**
  * The SDK service classes a function can load, found from its own bytecode. The shade filters in the handlers pom
- * keep, of each large SDK service module, only these classes of its {@code model}, {@code transform} and
+ * keep, of the EC2 and SSM modules, only these classes of their {@code model}, {@code transform} and
  * {@code paginators} packages (plus every outer {@code *Request} class, which the verifier loads when it links the
- * client), and drop its async client, waiters and warm-up provider: the service modules hold every operation's
- * shapes, and a function calls a handful (EC2 is 81 MB unzipped, of which the closure below is about 6 MB).
+ * client): a service module holds every operation's shapes, and a function calls a handful (EC2 is 81 MB unzipped,
+ * of which the closure below is about 6 MB). Of every module they drop the async client (but S3's) and the warm-up
+ * provider, which this closure must then never reach.
  *
  * <p>Roots are the classes of the function's jar under {@code dev/gantry/} and the service classes outside the cut
  * packages. From a root every class named in its constant pool is reachable, except that the client classes
@@ -47,9 +49,6 @@ import java.util.zip.ZipFile;
  * {@link #main} prints the include lines for the pom.
  */
 public final class JarSmokeClosure {
-    /** The SDK service modules cut to their closure, and their package. */
-    static final Map<String, String> CUT_SERVICES = Map.of("ec2", "software/amazon/awssdk/services/ec2/",
-            "ssm", "software/amazon/awssdk/services/ssm/", "s3", "software/amazon/awssdk/services/s3/");
     private static final Pattern CLASS_IN_DESCRIPTOR = Pattern.compile("L([A-Za-z0-9_/$]+);");
 
     private final String pkg;
@@ -57,8 +56,13 @@ public final class JarSmokeClosure {
     private final Set<String> seen = new TreeSet<>();
     private final Set<String> seenMethods = new HashSet<>();
     /** For each class reached, the class (or client method) that first reached it: the path a failure names. */
-    private final Map<String, String> via = new java.util.HashMap<>();
+    private final Map<String, String> via = new HashMap<>();
     private String current = "(root)";
+
+    private JarSmokeClosure(String pkg, Function<String, byte[]> classes) {
+        this.pkg = pkg;
+        this.classes = classes;
+    }
 
     private void push(Deque<String> todo, String cls) {
         via.putIfAbsent(cls, current);
@@ -74,11 +78,6 @@ public final class JarSmokeClosure {
             b.append(" <- ").append(c);
         }
         return b.toString();
-    }
-
-    private JarSmokeClosure(String pkg, Function<String, byte[]> classes) {
-        this.pkg = pkg;
-        this.classes = classes;
     }
 
     /** True for the packages the shade filters cut; everything else in a service module is kept whole. */
