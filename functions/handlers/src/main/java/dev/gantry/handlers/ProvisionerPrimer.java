@@ -1,5 +1,6 @@
 package dev.gantry.handlers;
 
+import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
@@ -17,9 +18,11 @@ import java.util.Map;
 
 /**
  * Warms the provisioner before a snapshot: the hint codec, the instance types of every configured NodeClass (the
- * catalogue parse and, live, the EC2/Pricing reads), and one small solve per pool so the scheduler's classes are
- * loaded and compiled. {@code readOnlyCalls} adds a read through each client (store list, cluster nodes) in
- * production; tests leave it out. After a restore, {@code refresh} re-signs the EKS token.
+ * catalogue parse and, live, the EC2/Pricing reads), one small solve per pool, then a representative solve
+ * ({@link PrimingWorkload}: a few hundred synthetic pods over every pool and the built-in catalogue), so the
+ * scheduler's code is compiled in the snapshot and the first real run after a restore is not an interpreted solve.
+ * The solves are pure: nothing is launched or written. {@code readOnlyCalls} adds a read through each client (store
+ * list, cluster nodes) in production; tests leave it out. After a restore, {@code refresh} re-signs the EKS token.
  */
 public final class ProvisionerPrimer implements SnapStartPrimer {
     private final HintCodec codec;
@@ -52,15 +55,35 @@ public final class ProvisionerPrimer implements SnapStartPrimer {
         }, () -> c.token().get());
     }
 
-    /** How many pods the priming solves placed (for tests: proves the solve ran). */
+    /** How many pods the per-pool priming solves placed (for tests: proves the solve ran). */
     private int primed;
+    /** How many representative solves ran, and how many pods the last one placed. */
+    private int representativeSolves;
+    private int representativePlaced;
+    private long primingNanos;
 
     public int primedPods() {
         return primed;
     }
 
+    /** The representative solves run so far (one per {@link #beforeCheckpoint()}: the mixed batch and the anti-affinity pods). */
+    public int representativeSolves() {
+        return representativeSolves;
+    }
+
+    /** Pods the last representative solve placed, both batches (of {@link PrimingWorkload#PODS}). */
+    public int representativePlaced() {
+        return representativePlaced;
+    }
+
+    /** How long the last {@link #beforeCheckpoint()} took, reads included. */
+    public long primingNanos() {
+        return primingNanos;
+    }
+
     @Override
     public void beforeCheckpoint() {
+        long start = System.nanoTime();
         ProvisioningHint sample = new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "default", "prime", "prime-uid",
                 Instant.EPOCH);
         codec.decode(codec.encode(sample));
@@ -72,7 +95,15 @@ public final class ProvisionerPrimer implements SnapStartPrimer {
             primed += Scheduler.solve(new SchedulingInput(List.of(pod), List.of(), List.of(), List.of(), offers, Map.of()))
                     .placedCount();
         }
+        representativePlaced = 0;
+        for (SchedulingInput input : PrimingWorkload.inputs(config, BuiltInCatalog.load(config.region(), config.zones()))) {
+            representativePlaced += Scheduler.solve(input).placedCount();
+        }
+        representativeSolves++;
         readOnlyCalls.run();
+        primingNanos = System.nanoTime() - start;
+        System.out.printf("primer: representative solve placed %d of %d pods; priming took %d ms%n", representativePlaced,
+                PrimingWorkload.PODS, primingNanos / 1_000_000);
     }
 
     @Override

@@ -2,19 +2,31 @@ package dev.gantry.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Events;
+import dev.gantry.testing.StubResponse;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import dev.gantry.handlers.attach.JarSmokeAttach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs {@link JarSmoke} and {@link WebhookJarSmoke} in fresh JVMs on the shaded jars (and the lifecycle jars, which share its
- * contents): a class the function loads but the jar left out fails here, not in Lambda. Runs after {@code package}.
+ * Runs {@link JarSmoke}, {@link WebhookJarSmoke} and {@link JarSmokeAttach} in fresh JVMs on the shaded jars (the
+ * lifecycle functions each run from their own jar in {@link LifecycleJarSmokeIT}): a class the function loads but the
+ * jar left out fails here, not in Lambda. Runs after {@code package}.
  */
 class ProvisionerJarSmokeIT {
     /** Failsafe sets it after {@code package}; a surefire run (say {@code -Dtest=dev.gantry.handlers.**}) skips. */
@@ -48,11 +60,31 @@ class ProvisionerJarSmokeIT {
         assertThat(out).contains("webhook jar smoke ok");
     }
 
-    private static String run(Path jar, String main, String arg) throws Exception {
+    @Test
+    void attachJarAppliesAndDeletesManifestsReadsTheTokenAndInvokesTheFinalSweep() throws Exception {
+        Path jar = dist().resolve("attach.jar");
+        Map<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>> expectations = new HashMap<>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), expectations,
+                new KubernetesMixedDispatcher(expectations), false);
+        server.init();
+        try (AwsStub aws = AwsStub.start(); NamespacedKubernetesClient kube = server.createClient()) {
+            aws.onTarget("secretsmanager.GetSecretValue", r -> StubResponse.awsJson("{\"Name\":\"gantry-token\",\"SecretString\":\"t0k\"}"));
+            aws.onPath("POST", "/2015-03-31/functions/", r -> new StubResponse(200, "application/json", "{\"terminated\":0}"));
+            String out = run(jar, JarSmokeAttach.class.getName(), kube.getConfiguration().getMasterUrl(), aws.endpoint().toString());
+            assertThat(out).contains("attach jar smoke ok");
+            assertThat(aws.requests().stream().map(r -> r.target().orElse(r.method() + " " + r.path())))
+                    .contains("secretsmanager.GetSecretValue").anyMatch(a -> a.startsWith("POST /2015-03-31/functions/"));
+        } finally {
+            server.destroy();
+        }
+    }
+
+    private static String run(Path jar, String main, String... arg) throws Exception {
         Path testClasses = Path.of(JarSmoke.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(javaBin, "-cp", jar + File.pathSeparator + testClasses, main, arg))
-                .redirectErrorStream(true).start();
+        List<String> cmd = new java.util.ArrayList<>(List.of(javaBin, "-cp", jar + File.pathSeparator + testClasses, main));
+        cmd.addAll(List.of(arg));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isZero();

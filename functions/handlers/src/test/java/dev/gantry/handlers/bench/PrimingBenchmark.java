@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * loading, interpretation, JIT), not AWS latency. A third mode, {@code primed+reads}, adds read-only calls the
  * production primers do not make, to measure what a wider primer would buy: for the webhook one SQS GetQueueAttributes;
  * for the provisioner the other reads a provisioning run makes (pods, DaemonSets, PDBs, volume attachments,
- * namespaces, instances, AMIs, subnets, security groups, launch templates). Priming must stay free of writes in every
+ * namespaces, instances, AMIs, subnets, security groups; not launch templates, whose EC2 classes the cut provisioner
+ * jar does not carry, as Gantry never describes them). Priming must stay free of writes in every
  * mode.
  */
 class PrimingBenchmark {

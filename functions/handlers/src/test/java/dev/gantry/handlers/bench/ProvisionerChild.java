@@ -82,7 +82,6 @@ final class ProvisionerChild {
                 config.nodeClasses().forEach(cloud::amis);
                 ec2.describeSubnets(r -> r.maxResults(5));
                 ec2.describeSecurityGroups(r -> r.maxResults(5));
-                ec2.describeLaunchTemplates(r -> r.maxResults(5));
             }
         }, () -> { });
         ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(new Provisioner(cluster, cluster, store, cloud,

@@ -1,0 +1,54 @@
+package dev.gantry.handlers.attach;
+
+import dev.gantry.kube.KubeClients;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+
+/**
+ * Runs from the attach function's jar (plus this class): the handler's SnapStart priming, then a Create and a Delete
+ * of the custom resource against the parent's API server (applying the manifests compiled into the jar), with the
+ * webhook token read through a real Secrets Manager client and the final sweep invoked through a real Lambda client
+ * (both at the parent's AWS stub). Prints {@code attach jar smoke ok}. Arguments: {@code <kubeUrl> <awsEndpoint>}.
+ */
+public final class JarSmokeAttach {
+    private JarSmokeAttach() {
+    }
+
+    public static void main(String[] a) {
+        URI aws = URI.create(a[1]);
+        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+        var settings = new ClusterAttachHandler.Settings("test-cluster", "https://hook.example/",
+                "arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token",
+                "arn:aws:lambda:us-east-1:123456789012:function:sweep", Duration.ofSeconds(50));
+        ClusterAttachHandler h = new ClusterAttachHandler(settings, cluster -> KubeClients.forUrl(a[0]), arn -> {
+            try (SecretsManagerClient sm = SecretsManagerClient.builder().endpointOverride(aws).region(Region.US_EAST_1)
+                    .credentialsProvider(creds).httpClient(UrlConnectionHttpClient.create()).build()) {
+                return sm.getSecretValue(r -> r.secretId(arn)).secretString();
+            }
+        }, () -> {
+            try (LambdaClient lambda = LambdaClient.builder().endpointOverride(aws).region(Region.US_EAST_1).credentialsProvider(creds)
+                    .httpClient(UrlConnectionHttpClient.create()).build()) {
+                var r = lambda.invoke(b -> b.functionName(settings.finalSweepArn()).payload(SdkBytes.fromString("{\"finalSweep\":true}", StandardCharsets.UTF_8)));
+                if (r.functionError() != null) {
+                    throw new IllegalStateException("sweep failed: " + r.payload().asUtf8String());
+                }
+            }
+        }, new FinalSweep(Clock.systemUTC(), d -> Thread.sleep(d.toMillis())), Clock.systemUTC());
+        h.beforeCheckpoint(null);
+        // The payload is ignored but for the request type: what is applied comes from the jar and the settings.
+        Map<String, Object> props = Map.of("ClusterName", "test-cluster");
+        var created = h.handleRequest(Map.of("RequestType", "Create", "ResourceProperties", props), null);
+        var deleted = h.handleRequest(Map.of("RequestType", "Delete", "ResourceProperties", props), null);
+        System.out.println("attach jar smoke ok " + created + " " + deleted);
+    }
+}
