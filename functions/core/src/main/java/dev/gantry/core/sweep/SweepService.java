@@ -30,7 +30,7 @@ import java.util.Optional;
 
 /**
  * The scheduled sweep: registration, liveness and garbage collection, missed deletions, the provisioning backstop,
- * emptiness and expiry. Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one
+ * emptiness and expiry, and resuming stalled termination flows. Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one
  * list of each kind, then per-object work for the few objects that need it).
  */
 public final class SweepService {
@@ -85,9 +85,11 @@ public final class SweepService {
         int[] hk = housekeep(claims, nodes, now, terminated);
         boolean backstop = backstop(pods, now);
         int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated);
-        double hourlyCost = store.list(now).stream().filter(c -> c.state() != NodeClaimState.Terminated)
+        List<NodeClaim> after = store.list(now);
+        double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
-        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost);
+        int resumed = resumeStalled(after, now);
+        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost, resumed);
     }
 
     /**
@@ -175,6 +177,21 @@ public final class SweepService {
             terminated.merge("gc", leaked.size(), Integer::sum);
         }
         return new int[] {leaked.size(), finished, deleted};
+    }
+
+    /**
+     * Deleting claims are the termination flow's, and nothing else (interruption, disruption, housekeeping) touches
+     * them again: a flow whose message was lost would leave its claim draining forever. Resume those that stalled.
+     */
+    private int resumeStalled(List<NodeClaim> claims, Instant now) {
+        int resumed = 0;
+        for (NodeClaim c : claims) {
+            if (TerminationService.stalled(c, now)) {
+                termination.resume(c);
+                resumed++;
+            }
+        }
+        return resumed;
     }
 
     private boolean backstop(List<Pod> pods, Instant now) {
