@@ -17,6 +17,7 @@ import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.DelegatingStore;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;

@@ -7,7 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.interruption.EventEnvelope;
+import dev.gantry.core.lifecycle.DelegatingStore;
+import dev.gantry.core.lifecycle.LifecycleFixtures;
+import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Taint;
@@ -98,6 +102,34 @@ class DrainRecoveryTest {
         assertThat(w.cluster.pod("default/web")).isNotNull();
         assertThat(w.cloud.terminated).isEmpty();
         assertThat(w.queue.sent).isEmpty();
+    }
+
+    @Test
+    void startMarksTheClaimEvenWhenAConcurrentWriteWinsTheFirstTry() {
+        LifecycleWorld w = new LifecycleWorld(pool());
+        NodeClaim registered = w.store.create(LifecycleFixtures.launched("a", "default").registered("node-a", w.clock.instant()));
+        w.cluster.putNode(LifecycleFixtures.node("a", "default"));
+        w.cloud.addOwned("i-a", "a");
+        boolean[] raced = {false};
+        NodeClaimStore racing = new DelegatingStore(w.store) {
+            @Override
+            public NodeClaim update(NodeClaim claim) {
+                if (!raced[0] && claim.state() == NodeClaimState.Draining) {
+                    raced[0] = true;
+                    w.store.update(registered.initialized(w.clock.instant())); // the sweep got there first
+                }
+                return super.update(claim);
+            }
+        };
+        TerminationService termination = new TerminationService(w.cluster, w.cluster, racing, w.cloud, w.queue,
+                Map.of("default", pool()), w.clock);
+
+        TerminationService.Slice first = termination.start("a", "interruption", null, false).orElseThrow();
+
+        assertThat(raced[0]).isTrue();
+        assertThat(first.finished()).as("an empty node goes in the first slice").isTrue();
+        assertThat(w.claim("a").deletionReason()).isEqualTo("interruption");
+        assertThat(w.cloud.terminated).containsExactly("i-a");
     }
 
     /** Parses the last sent continuation. */
