@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -75,6 +76,34 @@ public abstract class NodeClaimStoreContract {
 
         assertThatThrownBy(() -> store.create(launching("default-abc12")))
                 .as("the name is the launch's idempotency key and is never reused").isInstanceOf(Conflict.class);
+    }
+
+    @Test
+    void freshClaimNamesNeverRunOutWhileClosedRecordsOfThePlannedNameLinger() {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        Instant now = T0;
+        for (int run = 0; run < 8; run++) {
+            Instant at = now;
+            NodeClaim recorded = FreshClaimNames.record(store, "default-abc12", name -> launching(name), at);
+            assertThat(recorded.state()).isEqualTo(NodeClaimState.Launching);
+            assertThat(names.add(recorded.name())).as("run %d got a name never used before", run).isTrue();
+            store.update(recorded.terminated(at, Duration.ofHours(1))); // the launch failed: closed
+            now = now.plus(Duration.ofMinutes(4));
+        }
+        // Every record has expired (readers skip them) but is still stored: DynamoDB's TTL deletes lazily.
+        Instant later = now.plus(Duration.ofHours(2));
+        NodeClaim after = FreshClaimNames.record(store, "default-abc12", name -> launching(name), later);
+
+        assertThat(names).doesNotContain(after.name());
+        assertThat(store.get(after.name(), later)).contains(after);
+    }
+
+    @Test
+    void aFreshNameReturnsTheClaimAnEarlierDeliveryRecordedAndStillInFlight() {
+        NodeClaim first = FreshClaimNames.record(store, "default-abc12", name -> launching(name), T0);
+
+        assertThat(FreshClaimNames.record(store, "default-abc12", name -> launching(name), T0.plusSeconds(5))).isEqualTo(first);
+        assertThat(store.list(T0)).hasSize(1);
     }
 
     @Test
