@@ -14,6 +14,21 @@ public sealed interface HousekeepingCommand {
     record FinishClaim(String claim, String reason, String instanceId, String node) implements HousekeepingCommand {
     }
 
+    /**
+     * A claim left Launching (the provisioner crashed between CreateFleet and recording the instance) whose instance
+     * exists, found by the claim's tag: record it Launched rather than time the claim out and collect its instance.
+     */
+    record AdoptInstance(String claim, String instanceId, String instanceType, String zone, String capacityType)
+            implements HousekeepingCommand {
+    }
+
+    /**
+     * An instance no live claim owns that backs a registered Node: its pods run there, so it is drained through the
+     * termination flow (under a claim recorded for it), never terminated outright.
+     */
+    record DrainOrphan(String instanceId, String node) implements HousekeepingCommand {
+    }
+
     /** A Node someone deleted that still carries Gantry's finalizer: run the termination flow for it. */
     record StartDeletedNode(String node) implements HousekeepingCommand {
     }

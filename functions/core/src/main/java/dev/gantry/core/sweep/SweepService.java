@@ -8,6 +8,7 @@ import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.NodePatch;
 import dev.gantry.core.disruption.DisruptionCommand;
 import dev.gantry.core.disruption.DisruptionDecision;
+import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -15,6 +16,9 @@ import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.sweep.HousekeepingCommand.AdoptInstance;
+import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
 import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
@@ -167,6 +171,8 @@ public final class SweepService {
                     finish(f.claim(), f.reason(), now);
                     finished++;
                 }
+                case AdoptInstance a -> adopt(a, now);
+                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated);
                 case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
                         .ifPresent(termination::startForDeletedNode);
             }
@@ -177,6 +183,39 @@ public final class SweepService {
             terminated.merge("gc", leaked.size(), Integer::sum);
         }
         return new int[] {leaked.size(), finished, deleted};
+    }
+
+    /** Records the instance a crashed launch left behind (the provisioner's resume may record it too: same value). */
+    private void adopt(AdoptInstance a, Instant now) {
+        store.get(a.claim(), now).filter(c -> c.state() == NodeClaimState.Launching).ifPresent(c -> {
+            try {
+                store.update(c.launched(a.instanceId(), a.instanceType(), a.zone(), a.capacityType(), c.pricePerHour(), now));
+            } catch (NodeClaimStore.Conflict lost) {
+                // the provisioner recorded it meanwhile
+            }
+        });
+    }
+
+    /**
+     * An instance no live claim owns, but a Node registered for it and pods may run there: record a claim for it
+     * (so the flow has something to drive) and drain it through the termination flow like any other node.
+     */
+    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated) {
+        Node node = nodes.stream().filter(n -> n.name().equals(o.node())).findFirst().orElse(null);
+        if (node == null) {
+            return;
+        }
+        String pool = node.labels().getOrDefault(WellKnownLabels.NODEPOOL, "unknown");
+        String type = node.labels().get(WellKnownLabels.INSTANCE_TYPE);
+        String zone = node.labels().get(WellKnownLabels.ZONE);
+        String capacity = node.labels().get(WellKnownLabels.CAPACITY_TYPE);
+        String planned = "gc-" + o.instanceId().toLowerCase(java.util.Locale.ROOT);
+        NodeClaim recorded = FreshClaimNames.record(store, planned, name -> NodeClaim.launching(name, pool, null, List.of(),
+                List.of(), List.of(), type, zone, capacity, 0, now).launched(o.instanceId(), type, zone, capacity, 0, now)
+                .registered(node.name(), now).draining("gc", now), now);
+        termination.start(recorded.name(), "gc", null, false)
+                .filter(slice -> slice.finished() && !slice.commands().isEmpty())
+                .ifPresent(slice -> terminated.merge("gc", 1, Integer::sum));
     }
 
     /**

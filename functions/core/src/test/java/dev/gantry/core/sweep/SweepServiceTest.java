@@ -86,12 +86,57 @@ class SweepServiceTest {
     }
 
     @Test
-    void aClaimStuckLaunchingIsFinishedAfterFiveMinutes() {
+    void aClaimStuckLaunchingWithoutAnInstanceIsFinishedOnlyAfterTheProvisioningQueueCouldRedeliverItsBatch() {
         LifecycleWorld w = new LifecycleWorld(quiet());
         w.store.create(NodeClaim.launching("a", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T0));
-        w.clock.set(T0.plus(Duration.ofMinutes(5)));
+        w.clock.set(T0.plus(Duration.ofMinutes(7))); // past the 6-minute visibility timeout, and the redelivery's run
+        w.sweep.sweep();
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Launching);
+        w.clock.set(T0.plus(Housekeeping.LAUNCH_TIMEOUT));
         w.sweep.sweep();
         assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+    }
+
+    @Test
+    void aLaunchThatCrashedBeforeItWasRecordedKeepsItsInstanceAndPods() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        w.store.create(NodeClaim.launching("a", "default", "h", List.of(), List.of(), List.of("default/web"), "m5.large",
+                "us-east-1a", "spot", 0.04, T0));
+        // CreateFleet ran (the instance carries the claim's tag), then the provisioner died before recording it.
+        w.cloud.add("i-a", T0.plusSeconds(2), Map.of(CloudInstance.TAG_CLUSTER, CLUSTER, CloudInstance.TAG_NODECLAIM, "a"));
+        w.cluster.putNode(new Node("ip-1", "aws:///us-east-1a/i-a", Map.of(), Map.of(), List.of(), Resources.of(2000, 8L << 30),
+                true, false, false, T0.plusSeconds(60)));
+        w.cluster.putPod(pod("web", "ip-1"));
+
+        for (int minute = 1; minute <= 12; minute++) {
+            w.clock.set(T0.plus(Duration.ofMinutes(minute)));
+            w.sweep.sweep();
+        }
+
+        assertThat(w.cloud.terminated).isEmpty();
+        assertThat(w.claim("a").instanceId()).isEqualTo("i-a");
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
+        assertThat(w.cluster.pod("default/web")).isNotNull();
+    }
+
+    @Test
+    void anInstanceNoLiveClaimOwnsIsDrainedBeforeItIsTerminatedWhenItsNodeRunsPods() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        NodeClaim c = w.addNode("a", "default");
+        w.store.update(c.draining("launch-timeout", T0).terminated(T0, java.time.Duration.ofHours(1))); // closed, yet it runs
+        w.cluster.putPod(pod("web", "node-a"));
+
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).as("not before its pods are gone").isEmpty();
+        assertThat(w.cluster.node("node-a").taints()).contains(dev.gantry.core.model.Taint.DISRUPTED);
+        assertThat(w.cluster.pod("default/web")).as("evicted").isNull();
+        w.continueLast();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.cluster.node("node-a")).isNull();
+        w.clock.advance(Duration.ofMinutes(1));
+        w.sweep.sweep();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
     }
 
     @Test
