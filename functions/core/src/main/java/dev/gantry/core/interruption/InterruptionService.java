@@ -13,6 +13,7 @@ import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
 import java.time.Clock;
 import java.time.Instant;
@@ -74,7 +75,8 @@ public final class InterruptionService {
         Instant now = clock.instant();
         Optional<NodeClaim> claim = event.instanceId() == null ? Optional.empty() : store.findByInstanceId(event.instanceId(), now);
         Map<String, String> annotations = claim.map(c -> pools.get(c.nodePool())).map(NodePool::annotations).orElse(Map.of());
-        List<InterruptionCommand> commands = InterruptionDecision.decide(event, claim, annotations, now);
+        Optional<Instant> deadline = claim.flatMap(c -> store.marker(TerminationMarkers.deadline(c.name())));
+        List<InterruptionCommand> commands = InterruptionDecision.decide(event, claim, annotations, deadline, now);
         Optional<TerminationService.Slice> slice = Optional.empty();
         for (InterruptionCommand c : commands) {
             switch (c) {

@@ -81,8 +81,9 @@ public final class TerminationService {
     /**
      * Begins deletion of the claim (idempotent: a claim already deleting keeps its first reason and start) and runs the
      * first slice at once, so an interrupted node starts draining within the same invocation. For a claim already
-     * deleting, nothing new happens unless its first slice never began (a crash right after it was marked): then that
-     * slice runs now; otherwise the flow's own messages (or the sweep's resume) carry it on.
+     * deleting, only an earlier {@code deadline} is recorded (the flow's next slice applies it), and the first slice
+     * runs only if it never began (a crash right after the claim was marked); otherwise the flow's own messages (or
+     * the sweep's resume) carry it on.
      *
      * @param deadline a hard end for the grace period, or null
      * @return the first slice, or empty when the claim does not exist
@@ -95,6 +96,10 @@ public final class TerminationService {
                 return Optional.empty();
             }
             if (current.get().state().isDeleting()) {
+                // A reclaim of a node already draining: its deadline still caps the flow, if it is earlier.
+                if (deadline != null && store.marker(TerminationMarkers.deadline(claimName)).map(deadline::isBefore).orElse(true)) {
+                    store.setMarker(TerminationMarkers.deadline(claimName), deadline);
+                }
                 break;
             }
             // Markers first: if the claim write then loses a race, the winner's flow sees them anyway.
