@@ -52,6 +52,7 @@ final class NodeClaimItem {
         putInstant(item, "terminatedAt", c.terminatedAt());
         putInstant(item, "expiresAt", c.expiresAt());
         putInstant(item, "progressAt", c.progressAt());
+        putInstant(item, "notReadySince", c.notReadySince());
         item.put("drainStep", n(Integer.toString(c.drainStep())));
         if (c.expiresAt() != null) {
             item.put(DynamoTables.TTL, ttl(c.expiresAt()));
@@ -70,7 +71,8 @@ final class NodeClaimItem {
                 instant(item, "initializedAt"), instant(item, "deletionRequestedAt"), instant(item, "terminatedAt"),
                 string(item, "deletionReason"), instant(item, "expiresAt"),
                 // Items written before the termination flow kept its step have none: step 0 accepts any message.
-                item.containsKey("drainStep") ? Integer.parseInt(item.get("drainStep").n()) : 0, instant(item, "progressAt"));
+                item.containsKey("drainStep") ? Integer.parseInt(item.get("drainStep").n()) : 0, instant(item, "progressAt"),
+                instant(item, "notReadySince"));
     }
 
     /** Epoch seconds, rounded up, as DynamoDB TTL wants them. */

@@ -263,7 +263,8 @@ public abstract class NodeClaimStoreContract {
                 List.of("m5.large", "m5.xlarge"), List.of("ns/a", "ns/b"), "i-0123456789abcdef0", "m5.xlarge",
                 "us-east-1c", "on-demand", 0.192, "ip-10-0-1-2.ec2.internal", T0, T0.plusMillis(1500),
                 T0.plusSeconds(30), T0.plusSeconds(45), T0.plusSeconds(3600), T0.plusSeconds(3700), "emptiness",
-                T0.plus(Duration.ofDays(2)).plusNanos(1), 7, T0.plusSeconds(3650).plusNanos(3));
+                T0.plus(Duration.ofDays(2)).plusNanos(1), 7, T0.plusSeconds(3650).plusNanos(3),
+                T0.plusSeconds(3500).plusNanos(5));
 
         NodeClaim created = store.create(full);
 
@@ -275,7 +276,7 @@ public abstract class NodeClaimStoreContract {
     @Test
     void roundTripsAClaimWithOnlyItsRequiredFields() {
         NodeClaim bare = new NodeClaim("bare", 0, "default", null, NodeClaimState.Launching, List.of(), List.of(),
-                List.of(), null, null, null, null, 0.0, null, null, null, null, null, null, null, null, null, 0, null);
+                List.of(), null, null, null, null, 0.0, null, null, null, null, null, null, null, null, null, 0, null, null);
 
         store.create(bare);
 

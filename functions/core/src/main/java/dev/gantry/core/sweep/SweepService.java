@@ -20,6 +20,8 @@ import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.sweep.HousekeepingCommand.AdoptInstance;
 import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
 import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
+import dev.gantry.core.sweep.HousekeepingCommand.MarkNotReady;
+import dev.gantry.core.sweep.HousekeepingCommand.Repair;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
 import dev.gantry.core.termination.TerminationService;
@@ -172,6 +174,16 @@ public final class SweepService {
                     finished++;
                 }
                 case AdoptInstance a -> adopt(a, now);
+                case MarkNotReady m -> store.get(m.claim(), now).ifPresent(claim -> {
+                    try {
+                        store.update(claim.notReadySince(m.since()));
+                    } catch (NodeClaimStore.Conflict lost) {
+                        // changed meanwhile: the next sweep looks again
+                    }
+                });
+                case Repair r -> termination.start(r.claim(), r.reason(), now, false)
+                        .filter(slice -> slice.finished() && !slice.commands().isEmpty())
+                        .ifPresent(slice -> terminated.merge(r.reason(), 1, Integer::sum));
                 case DrainOrphan o -> drainOrphan(o, nodes, now, terminated);
                 case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
                         .ifPresent(termination::startForDeletedNode);

@@ -152,6 +152,84 @@ class SweepServiceTest {
         assertThat(w.cluster.node("node-a")).isNull();
     }
 
+    static Node readiness(Node n, boolean ready) {
+        return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(), ready,
+                n.unschedulable(), false, n.createdAt(), n.finalizers(), n.deletionTimestamp());
+    }
+
+    @Test
+    void aClaimWhoseNodeWasRemovedOutOfBandWhileItsInstanceRunsIsTerminated() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        w.addNode("a", "default");
+        w.addNode("b", "default");
+        Node a = w.cluster.node("node-a");
+        w.cluster.putNode(new Node(a.name(), a.providerId(), a.labels(), Map.of(), List.of(), a.allocatable(), true, false,
+                false, a.createdAt())); // someone stripped the finalizer…
+        w.cluster.deleteNode("node-a"); // …and deleted the Node; the instance keeps running
+
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(w.claim("a").deletionReason()).isEqualTo("node-deleted");
+        assertThat(w.claim("b").state()).isEqualTo(NodeClaimState.Initialized);
+    }
+
+    @Test
+    void aNodeNotReadyForThirtyMinutesIsRepairedThoughAPodThereMayNotBeDisrupted() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String n : List.of("a", "b", "c", "d", "e", "f")) {
+            w.addNode(n, "default");
+        }
+        w.cluster.putNode(readiness(w.cluster.node("node-a"), false)); // 1 of 6 unhealthy: under a fifth of the pool
+        w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")).build());
+
+        w.sweep.sweep();
+        w.clock.advance(Housekeeping.REPAIR_AFTER.minusSeconds(1));
+        w.sweep.sweep();
+        assertThat(w.cloud.terminated).as("within the toleration").isEmpty();
+
+        w.clock.advance(Duration.ofSeconds(1));
+        w.sweep.sweep();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.claim("a").deletionReason()).isEqualTo("unhealthy");
+        assertThat(w.cluster.node("node-a")).isNull();
+    }
+
+    @Test
+    void aNodeReadyAgainStartsItsTolerationOver() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String n : List.of("a", "b", "c", "d", "e", "f")) {
+            w.addNode(n, "default");
+        }
+        Node a = w.cluster.node("node-a");
+        w.cluster.putNode(readiness(a, false));
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofMinutes(20));
+        w.cluster.putNode(readiness(a, true));
+        w.sweep.sweep();
+        w.cluster.putNode(readiness(a, false));
+        w.clock.advance(Duration.ofMinutes(20));
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).isEmpty();
+    }
+
+    @Test
+    void repairHoldsOffWhileMoreThanAFifthOfThePoolIsNotReady() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String n : List.of("a", "b", "c", "d")) {
+            w.addNode(n, "default");
+        }
+        w.cluster.putNode(readiness(w.cluster.node("node-a"), false));
+        w.cluster.putNode(readiness(w.cluster.node("node-b"), false)); // half the pool: a wider outage, not a bad node
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofHours(1));
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).isEmpty();
+    }
+
     @Test
     void aDeletedNodeTheWebhookMissedStartsTheTerminationFlow() {
         LifecycleWorld w = new LifecycleWorld(quiet());
