@@ -25,7 +25,6 @@ import dev.gantry.core.work.WorkQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,6 +88,15 @@ public final class TerminationService {
      * @return the first slice, or empty when the claim does not exist
      */
     public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement) {
+        return start(claimName, reason, deadline, waitForReplacement, true);
+    }
+
+    /**
+     * As {@link #start(String, String, Instant, boolean)}; with {@code sliceNow} false the first slice is not run
+     * here but queued at once for the termination handler (a caller short of time marks the claim and moves on).
+     */
+    public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement,
+                                 boolean sliceNow) {
         Instant now = clock.instant();
         for (int attempt = 0; ; attempt++) {
             Optional<NodeClaim> current = store.get(claimName, now);
@@ -119,6 +127,14 @@ public final class TerminationService {
                     throw lost;
                 }
             }
+        }
+        if (!sliceNow) {
+            Optional<NodeClaim> marked = store.get(claimName, now);
+            if (marked.isEmpty()) {
+                return Optional.empty();
+            }
+            queue.send(new TerminationRequest(claimName, marked.get().drainStep()).toJson(), null, null, Duration.ZERO);
+            return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
         }
         return Optional.of(slice(new TerminationRequest(claimName, 0), true));
     }
@@ -295,12 +311,6 @@ public final class TerminationService {
     }
 
     private List<Pod> podsOn(String node) {
-        List<Pod> out = new ArrayList<>();
-        for (Pod p : reader.pods()) {
-            if (node.equals(p.nodeName())) {
-                out.add(p);
-            }
-        }
-        return out;
+        return reader.podsOn(node);
     }
 }
