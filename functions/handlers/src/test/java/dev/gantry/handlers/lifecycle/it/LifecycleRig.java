@@ -11,6 +11,7 @@ import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.NodePool;
@@ -84,12 +85,30 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     AwsStub aws;
     DynamoNodeClaimStore store;
     KubeCluster cluster;
+    /**
+     * The services' reader: {@link #cluster}, except that one node's pods are filtered from the full list, because the
+     * CRUD mock answers a {@code spec.nodeName} field selector with an empty list (the query the adapter sends is
+     * tested in the kube module against an expectation).
+     */
+    ClusterReader reader;
     Ec2CloudProvider cloud;
     SqsClient sqs;
     String terminationQueue;
     String provisioningQueue;
     String clusterPartition;
     private final List<RecordedRequest> kubeRequests = new ArrayList<>();
+
+    /** Every read from {@code c}; {@link ClusterReader#podsOn} keeps its filtering default. */
+    static ClusterReader crudReader(KubeCluster c) {
+        return new ClusterReader() {
+            @Override public List<dev.gantry.core.model.Pod> pods() { return c.pods(); }
+            @Override public List<dev.gantry.core.model.Node> nodes() { return c.nodes(); }
+            @Override public List<dev.gantry.core.model.DaemonSet> daemonSets() { return c.daemonSets(); }
+            @Override public List<dev.gantry.core.model.PodDisruptionBudget> podDisruptionBudgets() { return c.podDisruptionBudgets(); }
+            @Override public java.util.Set<String> nodesWithVolumeAttachments() { return c.nodesWithVolumeAttachments(); }
+            @Override public Map<String, Map<String, String>> namespaceLabels() { return c.namespaceLabels(); }
+        };
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) {
@@ -104,6 +123,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         server.init();
         kube = server.createClient();
         cluster = new KubeCluster(KubeClients.forUrl(kube.getConfiguration().getMasterUrl()), clock);
+        reader = crudReader(cluster);
         aws = AwsStub.start(Ec2State.withDefaults(), clock);
         var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret"));
         Ec2Client ec2 = Ec2Client.builder().endpointOverride(aws.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
@@ -135,7 +155,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     // --- the handlers, built as the composition root builds them, from the rig's parts and current pools ---
 
     TerminationService terminationService() {
-        return new TerminationService(cluster, cluster, store, cloud, new SqsWorkQueue(sqs, terminationQueue), pools, clock);
+        return new TerminationService(reader, cluster, store, cloud, new SqsWorkQueue(sqs, terminationQueue), pools, clock);
     }
 
     QueueHints hints() {
@@ -147,7 +167,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     }
 
     InterruptionQueueHandler interruptionHandler() {
-        return new InterruptionQueueHandler(new InterruptionService(store, cluster, cluster, terminationService(), hints(), pools, clock),
+        return new InterruptionQueueHandler(new InterruptionService(store, reader, cluster, terminationService(), hints(), pools, clock),
                 new EventBridgeCodec(JSON), metrics(), clock);
     }
 
@@ -157,7 +177,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     SweepHandler sweepHandler() {
         InstanceFacts.Source facts = type -> Optional.empty();
-        return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store, cloud, terminationService(), hints(),
+        return new SweepHandler(new SweepService(Ec2State.CLUSTER, reader, cluster, store, cloud, terminationService(), hints(),
                 pools, facts, clock), metrics(), clock);
     }
 
