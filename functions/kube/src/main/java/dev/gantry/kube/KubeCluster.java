@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -77,7 +78,11 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
             }
             out.add(pod);
         }
-        events.rememberAll("Pod", uids);
+        if (fieldSelector == null) {
+            events.rememberAll("Pod", uids);
+        } else {
+            events.rememberSome("Pod", uids);
+        }
         return out;
     }
 
@@ -93,6 +98,19 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
         }
         events.rememberAll("Node", uids);
         return out;
+    }
+
+    /** A single GET of the node, not a list. */
+    @Override
+    public Optional<Node> findNode(String name) {
+        io.fabric8.kubernetes.api.model.Node n = ApiCall.run("get node " + name, () -> client.nodes().withName(name).get());
+        if (n == null) {
+            return Optional.empty();
+        }
+        if (n.getMetadata().getUid() != null) {
+            events.rememberSome("Node", Map.of(EventRecorder.key(null, n.getMetadata().getName()), n.getMetadata().getUid()));
+        }
+        return Optional.of(NodeMapper.node(n));
     }
 
     @Override

@@ -53,6 +53,20 @@ class KubeClusterPodsOnNodeTest {
     }
 
     @Test
+    void readsOneNodeWithASingleGetByName() throws InterruptedException {
+        api.client.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("node-1")
+                .endMetadata().withNewSpec().withProviderID("aws:///us-east-1a/i-0001").endSpec().build()).create();
+        api.client.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("node-2")
+                .endMetadata().build()).create();
+
+        assertThat(cluster.findNode("node-1")).hasValueSatisfying(n -> assertThat(n.instanceId()).isEqualTo("i-0001"));
+        RecordedRequest sent = api.server.getLastRequest();
+        assertThat(sent.getMethod()).isEqualTo("GET");
+        assertThat(sent.getPath()).isEqualTo("/api/v1/nodes/node-1");
+        assertThat(cluster.findNode("gone")).isEmpty();
+    }
+
+    @Test
     void theWholeClusterListSendsNoFieldSelector() throws InterruptedException {
         cluster.pods();
         assertThat(URLDecoder.decode(api.server.getLastRequest().getPath(), StandardCharsets.UTF_8)).doesNotContain("fieldSelector");

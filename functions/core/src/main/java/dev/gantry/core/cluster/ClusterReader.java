@@ -27,6 +27,14 @@ public interface ClusterReader {
 
     List<Node> nodes();
 
+    /**
+     * One node by name, or empty when there is none: a single GET, for flows that act on one node. This default
+     * searches {@link #nodes()}, for ports that cannot get by name.
+     */
+    default java.util.Optional<Node> findNode(String name) {
+        return nodes().stream().filter(n -> n.name().equals(name)).findFirst();
+    }
+
     List<DaemonSet> daemonSets();
 
     List<PodDisruptionBudget> podDisruptionBudgets();

@@ -290,13 +290,19 @@ public final class TerminationService {
                 && c.createdAt() != null && !c.createdAt().isBefore(began) && c.state().isBefore(NodeClaimState.Initialized));
     }
 
+    /**
+     * The claim's Node: one GET by the name it registered with; only a claim that never registered (rare in a drain)
+     * is looked for among all nodes, by its instance.
+     */
     private Optional<Node> nodeOf(NodeClaim claim) {
-        for (Node n : reader.nodes()) {
-            if (n.name().equals(claim.nodeName()) || (claim.instanceId() != null && claim.instanceId().equals(n.instanceId()))) {
-                return Optional.of(n);
-            }
+        if (claim.nodeName() != null) {
+            return reader.findNode(claim.nodeName())
+                    .filter(n -> claim.instanceId() == null || n.instanceId() == null || claim.instanceId().equals(n.instanceId()));
         }
-        return Optional.empty();
+        if (claim.instanceId() == null) {
+            return Optional.empty();
+        }
+        return reader.nodes().stream().filter(n -> claim.instanceId().equals(n.instanceId())).findFirst();
     }
 
     private Optional<NodeClaim> claimFor(Node node, Instant now) {

@@ -19,14 +19,16 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A drain and an interruption read only their node's pods, never the whole cluster's. */
+/** A drain and an interruption read only their node and its pods, never the whole cluster's. */
 class BoundedReadsTest {
     /** The world's cluster, except that listing every pod fails the test. */
     static ClusterReader nodeScoped(LifecycleWorld w) {
         return new ClusterReader() {
             @Override public List<Pod> pods() { throw new AssertionError("listed every pod in the cluster"); }
             @Override public List<Pod> podsOn(String node) { return w.cluster.podsOn(node); }
-            @Override public List<Node> nodes() { return w.cluster.nodes(); }
+            @Override public List<Node> nodes() { throw new AssertionError("listed every node in the cluster"); }
+            @Override public Optional<Node> findNode(String name) { return w.cluster.node(name) == null ? Optional.empty()
+                    : Optional.of(w.cluster.node(name)); }
             @Override public List<DaemonSet> daemonSets() { return w.cluster.daemonSets(); }
             @Override public List<PodDisruptionBudget> podDisruptionBudgets() { return w.cluster.podDisruptionBudgets(); }
             @Override public Set<String> nodesWithVolumeAttachments() { return w.cluster.nodesWithVolumeAttachments(); }
@@ -35,11 +37,12 @@ class BoundedReadsTest {
     }
 
     @Test
-    void aSpotWarningAndTheDrainItStartsReadOnlyTheNodesPods() {
+    void aSpotWarningAndTheDrainItStartsReadOnlyTheirNodeAndItsPods() {
         NodePool pool = poolWith("default", null, Optional.empty(), Optional.empty(), Map.of());
         LifecycleWorld w = new LifecycleWorld(pool);
         w.addNode("a", "default");
         w.cluster.putPod(pod("web", "node-a"));
+        w.addNode("other", "default");
         for (int i = 0; i < 100; i++) {
             w.cluster.putPod(pod("elsewhere-" + i, "node-other"));
         }

@@ -98,11 +98,12 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     String clusterPartition;
     private final List<RecordedRequest> kubeRequests = new ArrayList<>();
 
-    /** Every read from {@code c}; {@link ClusterReader#podsOn} keeps its filtering default. */
+    /** Every read from {@code c}, except that {@link ClusterReader#podsOn} keeps its filtering default. */
     static ClusterReader crudReader(KubeCluster c) {
         return new ClusterReader() {
             @Override public List<dev.gantry.core.model.Pod> pods() { return c.pods(); }
             @Override public List<dev.gantry.core.model.Node> nodes() { return c.nodes(); }
+            @Override public java.util.Optional<dev.gantry.core.model.Node> findNode(String name) { return c.findNode(name); }
             @Override public List<dev.gantry.core.model.DaemonSet> daemonSets() { return c.daemonSets(); }
             @Override public List<dev.gantry.core.model.PodDisruptionBudget> podDisruptionBudgets() { return c.podDisruptionBudgets(); }
             @Override public java.util.Set<String> nodesWithVolumeAttachments() { return c.nodesWithVolumeAttachments(); }
