@@ -81,6 +81,14 @@ public final class SweepService {
     }
 
     public SweepReport sweep() {
+        return sweep(Instant.MAX);
+    }
+
+    /**
+     * One sweep. Drains it starts run their first slice here only until {@code inlineUntil}; after that they are
+     * marked and queued for the termination handler, so a sweep with much to start still ends inside its timeout.
+     */
+    public SweepReport sweep(Instant inlineUntil) {
         Instant now = clock.instant();
         refresh.run();
         List<Node> nodes = reader.nodes();
@@ -88,9 +96,9 @@ public final class SweepService {
         int[] reg = register(store.list(now), nodes, now);
         List<NodeClaim> claims = store.list(now);
         Map<String, Integer> terminated = new java.util.TreeMap<>();
-        int[] hk = housekeep(claims, nodes, now, terminated);
+        int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
         boolean backstop = backstop(pods, now);
-        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated);
+        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated, inlineUntil);
         List<NodeClaim> after = store.list(now);
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
@@ -153,7 +161,8 @@ public final class SweepService {
         return new int[] {registered, initialized};
     }
 
-    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated) {
+    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated,
+                            Instant inlineUntil) {
         List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, cloud.listInstances(), nodes, now);
         List<String> leaked = new ArrayList<>();
         int finished = 0;
@@ -181,12 +190,12 @@ public final class SweepService {
                         // changed meanwhile: the next sweep looks again
                     }
                 });
-                case Repair r -> termination.start(r.claim(), r.reason(), now, false)
+                case Repair r -> termination.start(r.claim(), r.reason(), now, false, sliceNow(inlineUntil))
                         .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                         .ifPresent(slice -> terminated.merge(r.reason(), 1, Integer::sum));
-                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated);
+                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated, sliceNow(inlineUntil));
                 case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
-                        .ifPresent(termination::startForDeletedNode);
+                        .ifPresent(n -> termination.startForDeletedNode(n, sliceNow(inlineUntil)));
             }
             deleted += c instanceof StartDeletedNode ? 1 : 0;
         }
@@ -212,7 +221,7 @@ public final class SweepService {
      * An instance no live claim owns, but a Node registered for it and pods may run there: record a claim for it
      * (so the flow has something to drive) and drain it through the termination flow like any other node.
      */
-    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated) {
+    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated, boolean sliceNow) {
         Node node = nodes.stream().filter(n -> n.name().equals(o.node())).findFirst().orElse(null);
         if (node == null) {
             return;
@@ -225,7 +234,7 @@ public final class SweepService {
         NodeClaim recorded = FreshClaimNames.record(store, planned, name -> NodeClaim.launching(name, pool, null, List.of(),
                 List.of(), List.of(), type, zone, capacity, 0, now).launched(o.instanceId(), type, zone, capacity, 0, now)
                 .registered(node.name(), now).draining("gc", now), now);
-        termination.start(recorded.name(), "gc", null, false)
+        termination.start(recorded.name(), "gc", null, false, sliceNow)
                 .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                 .ifPresent(slice -> terminated.merge("gc", 1, Integer::sum));
     }
@@ -259,7 +268,8 @@ public final class SweepService {
         return true;
     }
 
-    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now, Map<String, Integer> terminated) {
+    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now, Map<String, Integer> terminated,
+                          Instant inlineUntil) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
             if (p.isBound()) {
@@ -287,7 +297,7 @@ public final class SweepService {
                                         .findFirst().orElse(null), x.node().name(), now));
                     }
                     // An empty node often finishes in this first slice, so only the sweep can count it.
-                    termination.start(d.claim(), d.reason(), null, false)
+                    termination.start(d.claim(), d.reason(), null, false, sliceNow(inlineUntil))
                             .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                             .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
                     disrupted++;
@@ -295,6 +305,11 @@ public final class SweepService {
             }
         }
         return new int[] {marks, disrupted};
+    }
+
+    /** Whether a drain started now still runs its first slice in this sweep (the clock, not the sweep's start). */
+    private boolean sliceNow(Instant inlineUntil) {
+        return clock.instant().isBefore(inlineUntil);
     }
 
     private void finish(String name, String reason, Instant now) {

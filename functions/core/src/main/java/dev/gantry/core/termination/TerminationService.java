@@ -141,6 +141,11 @@ public final class TerminationService {
 
     /** Starts the flow for a node someone deleted ({@code kubectl delete node}) that still carries Gantry's finalizer. */
     public Optional<Slice> startForDeletedNode(Node node) {
+        return startForDeletedNode(node, true);
+    }
+
+    /** As {@link #startForDeletedNode(Node)}; {@code sliceNow} as in {@link #start(String, String, Instant, boolean, boolean)}. */
+    public Optional<Slice> startForDeletedNode(Node node, boolean sliceNow) {
         Optional<NodeClaim> claim = claimFor(node, clock.instant());
         if (claim.isEmpty()) {
             // Not a node we track (its claim expired or never existed): let the deletion complete; the sweep's
@@ -148,7 +153,7 @@ public final class TerminationService {
             removeFinalizer(node.name());
             return Optional.empty();
         }
-        return start(claim.get().name(), "deleted", null, false);
+        return start(claim.get().name(), "deleted", null, false, sliceNow);
     }
 
     /**

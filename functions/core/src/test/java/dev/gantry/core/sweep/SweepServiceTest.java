@@ -261,6 +261,25 @@ class SweepServiceTest {
     }
 
     @Test
+    void drainsASweepStartsPastItsInlineDeadlineAreQueuedForTheTerminationHandlerNotRunInTheSweep() {
+        LifecycleWorld w = new LifecycleWorld(whenEmpty30s());
+        w.addNode("a", "default");
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofSeconds(30));
+
+        assertThat(w.sweep.sweep(w.clock.instant()).disrupted()).isEqualTo(1); // no time left for inline slices
+
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(w.cloud.terminated).isEmpty();
+        assertThat(w.queue.sent).singleElement().satisfies(m -> {
+            assertThat(m.body()).isEqualTo("{\"claim\":\"a\",\"step\":0}");
+            assertThat(m.delay()).isEqualTo(Duration.ZERO);
+        });
+        w.continueLast();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+    }
+
+    @Test
     void anEmptyNodeIsRemovedAfterConsolidateAfter() {
         LifecycleWorld w = new LifecycleWorld(whenEmpty30s());
         w.addNode("a", "default");
