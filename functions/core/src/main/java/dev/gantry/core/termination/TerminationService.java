@@ -98,6 +98,7 @@ public final class TerminationService {
     public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement,
                                  boolean sliceNow) {
         Instant now = clock.instant();
+        boolean quiet = false; // already deleting, its flow under way, and nothing new for it
         for (int attempt = 0; ; attempt++) {
             Optional<NodeClaim> current = store.get(claimName, now);
             if (current.isEmpty()) {
@@ -105,9 +106,12 @@ public final class TerminationService {
             }
             if (current.get().state().isDeleting()) {
                 // A reclaim of a node already draining: its deadline still caps the flow, if it is earlier.
-                if (deadline != null && store.marker(TerminationMarkers.deadline(claimName)).map(deadline::isBefore).orElse(true)) {
+                boolean tighter = deadline != null
+                        && store.marker(TerminationMarkers.deadline(claimName)).map(deadline::isBefore).orElse(true);
+                if (tighter) {
                     store.setMarker(TerminationMarkers.deadline(claimName), deadline);
                 }
+                quiet = !tighter && current.get().drainStep() > 0;
                 break;
             }
             // Markers first: if the claim write then loses a race, the winner's flow sees them anyway.
@@ -133,6 +137,10 @@ public final class TerminationService {
             if (marked.isEmpty()) {
                 return Optional.empty();
             }
+            if (quiet) {
+                return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
+            }
+            // The flow's current step: if its own message is in flight too, whichever runs first wins.
             queue.send(new TerminationRequest(claimName, marked.get().drainStep()).toJson(), null, null, Duration.ZERO);
             return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
         }
