@@ -19,6 +19,7 @@ import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeClients;
@@ -51,7 +52,7 @@ public final class Composition {
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
     private WorkQueue terminationQueue;
-    private WorkQueue provisioningQueue;
+    private SqsWorkQueue provisioningQueue;
 
     public Composition(Environment env) {
         this.env = env;
@@ -154,6 +155,12 @@ public final class Composition {
         if (provisioningQueue == null) {
             provisioningQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.PROVISIONING_QUEUE_URL));
         }
+        return provisioningQueue;
+    }
+
+    /** Early redelivery of a failed hint on the provisioning queue (the provisioner's own messages). */
+    public synchronized Redelivery provisioningRedelivery() {
+        provisioningQueue();
         return provisioningQueue;
     }
 

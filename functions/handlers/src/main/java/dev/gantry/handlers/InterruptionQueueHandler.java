@@ -9,15 +9,21 @@ import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 /**
  * EC2 and AWS Health events from EventBridge, through a standard SQS queue. Each record is handled on its own: a
  * malformed body, or a failure while acting on it, fails that record alone (SQS retries it, then dead-letters it);
  * the rest of the batch succeeds. Events for instances Gantry does not own are acknowledged with a debug line.
- * Emits InterruptionEvents with dimension Kind, and NodesTerminated when a flow finishes within the message.
+ * Emits InterruptionEvents with dimension Kind, and NodesTerminated when a flow finishes within the message. Each event
+ * starts its drain's first slice at once, unless less than {@link #RESERVE} of the invocation's time is left: then the
+ * claim is marked and the slice queued for the termination handler, so a batch always finishes inside the timeout.
  */
 public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+    /** A first slice's worst case with margin, inside the function's 30 s timeout. */
+    public static final Duration RESERVE = Duration.ofSeconds(10);
+
     private final InterruptionService service;
     private final EventBridgeCodec reader;
     private final EmbeddedMetrics metrics;
@@ -47,7 +53,8 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         return SqsRecords.eachIndependently("interruption", event, m -> {
-            for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()))) {
+            boolean sliceNow = !SqsRecords.shortOfTime(context, RESERVE);
+            for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()), sliceNow)) {
                 o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
                 o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
                 // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,

@@ -9,8 +9,10 @@ import dev.gantry.config.codec.MalformedMessage;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.provisioning.ProvisioningOutcome;
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,16 +22,25 @@ import org.crac.Resource;
 
 /**
  * The provisioner: one FIFO batch of hints (one cluster's group, so never two at once) becomes one provisioning run.
- * A record that is not a hint fails alone; if the run fails, every hint of the batch is reported failed so SQS
- * redelivers it (the run is idempotent, and claims it recorded are resumed). Emits PendingPods,
- * PendingPodAgeSeconds and NodesLaunched as embedded metrics.
+ * A record that is not a hint fails alone. Hints carry nothing but "look again", and one run plans the whole cluster,
+ * so if the run fails (a transient error: throttling, an unreachable API server) only the batch's last hint is reported
+ * failed, and it is made visible again after a short, backed-off delay ({@link #retryDelay}) rather than the queue's
+ * six-minute visibility timeout, which would hold the cluster's whole FIFO group that long; the other hints are
+ * acknowledged, since that one retry covers them (the run is idempotent, and claims it recorded are resumed). Emits
+ * PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
+    /** The first retry after a failed run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}. */
+    public static final Duration RETRY_DELAY = Duration.ofSeconds(10);
+    public static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(2);
+
     private final HintBatchService service;
     private final HintCodec codec;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
     private final SnapStartPrimer primer;
+    private final Redelivery redelivery;
+    private final Duration firstRetry;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public ProvisioningQueueHandler() {
@@ -38,28 +49,37 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     private ProvisioningQueueHandler(Composition c) {
         this(c.hintBatches(), new HintCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
-                ProvisionerPrimer.of(c));
+                ProvisionerPrimer.of(c), c.provisioningRedelivery(), RETRY_DELAY);
         Core.getGlobalContext().register(this);
     }
 
+    /** Without early redelivery: a failed hint waits out the queue's visibility timeout. */
     public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
                                     SnapStartPrimer primer) {
+        this(service, codec, metrics, clock, primer, Redelivery.NONE, RETRY_DELAY);
+    }
+
+    /** @param firstRetry the delay before the first retry of a failed run (doubling per receive) */
+    public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                    SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry) {
         this.service = service;
         this.codec = codec;
         this.metrics = metrics;
         this.clock = clock;
         this.primer = primer;
+        this.redelivery = redelivery;
+        this.firstRetry = firstRetry;
     }
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         List<ProvisioningHint> hints = new ArrayList<>();
-        List<String> hintIds = new ArrayList<>();
+        List<SQSEvent.SQSMessage> hintMessages = new ArrayList<>();
         for (SQSEvent.SQSMessage m : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of() : event.getRecords()) {
             try {
                 hints.add(codec.decode(m.getBody()));
-                hintIds.add(m.getMessageId());
+                hintMessages.add(m);
             } catch (MalformedMessage e) {
                 System.err.println("provisioner: message " + m.getMessageId() + " is not a hint (" + e.getMessage() + ")");
                 failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
@@ -69,11 +89,38 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             try {
                 report(service.handle(hints));
             } catch (RuntimeException e) {
-                System.err.println("provisioner: run failed, batch will be redelivered: " + e);
-                hintIds.forEach(id -> failures.add(new SQSBatchResponse.BatchItemFailure(id)));
+                SQSEvent.SQSMessage retry = hintMessages.getLast();
+                Duration after = retryDelay(firstRetry, receiveCount(retry));
+                System.err.println("provisioner: run failed, retrying with message " + retry.getMessageId() + " in "
+                        + after.toSeconds() + " s (" + (hints.size() - 1) + " other hints acknowledged): " + e);
+                try {
+                    redelivery.redeliverAfter(retry.getReceiptHandle(), after);
+                } catch (RuntimeException visibility) {
+                    System.err.println("provisioner: could not shorten the retry (the queue's visibility timeout applies): "
+                            + visibility.getClass().getSimpleName());
+                }
+                failures.add(new SQSBatchResponse.BatchItemFailure(retry.getMessageId()));
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */
+    static Duration retryDelay(Duration first, int receiveCount) {
+        Duration d = first;
+        for (int i = 1; i < receiveCount && d.compareTo(MAX_RETRY_DELAY) < 0; i++) {
+            d = d.multipliedBy(2);
+        }
+        return d.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : d;
+    }
+
+    private static int receiveCount(SQSEvent.SQSMessage m) {
+        String n = m.getAttributes() == null ? null : m.getAttributes().get("ApproximateReceiveCount");
+        try {
+            return n == null ? 1 : Math.max(1, Integer.parseInt(n));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
     }
 
     private void report(ProvisioningOutcome o) {

@@ -16,6 +16,14 @@ final class SqsRecords {
     private SqsRecords() {
     }
 
+    /**
+     * Whether less than {@code reserve} of the invocation's time is left, so a record started now might not finish
+     * before the Lambda timeout kills it. A null context (a direct call, a test) is never short of time.
+     */
+    static boolean shortOfTime(com.amazonaws.services.lambda.runtime.Context context, java.time.Duration reserve) {
+        return context != null && context.getRemainingTimeInMillis() < reserve.toMillis();
+    }
+
     static SQSBatchResponse eachIndependently(String function, SQSEvent event, Consumer<SQSEvent.SQSMessage> handle) {
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         for (SQSEvent.SQSMessage m : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of() : event.getRecords()) {

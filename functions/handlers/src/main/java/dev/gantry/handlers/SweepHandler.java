@@ -16,6 +16,12 @@ import java.util.function.IntSupplier;
  * launched. Failures propagate: the next scheduled run is the retry.
  */
 public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    /**
+     * Drains the sweep starts run their first slice inline only while more than this is left of the invocation (50 s
+     * timeout); later ones are queued for the termination handler.
+     */
+    public static final java.time.Duration RESERVE = java.time.Duration.ofSeconds(20);
+
     private final SweepService service;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
@@ -62,7 +68,8 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
             System.out.println("sweep: final sweep terminated " + n + " instances");
             return Map.of("finalSweep", true, "terminated", n);
         }
-        SweepReport r = service.sweep();
+        SweepReport r = service.sweep(context == null ? java.time.Instant.MAX
+                : clock.instant().plusMillis(context.getRemainingTimeInMillis()).minus(RESERVE));
         System.out.println("sweep: " + r);
         int templatesDeleted = 0;
         try {

@@ -5,21 +5,31 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.termination.TerminationRequest;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 /**
  * "Continue terminating claim X" messages: each runs one bounded slice of the termination flow, which re-enqueues
  * itself with a delay until the flow finishes. A failed slice fails only its record (SQS redelivers it; slices are
- * idempotent). Emits NodesTerminated when a flow finishes.
+ * idempotent). The records of a batch run one after another, so once less than {@link #RESERVE} of the invocation's
+ * time is left, the rest are sent to the queue again (at once) and acknowledged, for the next invocation: a slice is
+ * never cut off by the timeout. Emits NodesTerminated when a flow finishes.
  */
 public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+    /** A slice's worst case (50 eviction calls and its reads) with margin, inside the function's 60 s timeout. */
+    public static final Duration RESERVE = Duration.ofSeconds(15);
+
     private final TerminationService service;
     private final TerminationCodec codec;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
+    private final WorkQueue requeue;
+    private final Duration reserve;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -30,21 +40,39 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     }
 
     private TerminationQueueHandler(Composition c) {
-        this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock());
+        this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+                c.terminationQueue(), RESERVE);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
+    /** Without a time budget: every record of a batch runs (direct calls, tests). */
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock) {
+        this(service, codec, metrics, clock, null, RESERVE);
+    }
+
+    /** @param requeue the termination queue, for the records a short invocation leaves for the next */
+    public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                   WorkQueue requeue, Duration reserve) {
         this.service = service;
         this.codec = codec;
         this.metrics = metrics;
         this.clock = clock;
+        this.requeue = requeue;
+        this.reserve = reserve;
     }
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsRecords.eachIndependently("termination", event,
-                m -> countIfFinished(metrics, clock, service.slice(codec.decode(m.getBody()))));
+        return SqsRecords.eachIndependently("termination", event, m -> {
+            TerminationRequest request = codec.decode(m.getBody());
+            if (requeue != null && SqsRecords.shortOfTime(context, reserve)) {
+                // Same claim and step: if this message is delivered again as well, only one of the two runs.
+                requeue.send(request.toJson(), null, null, Duration.ZERO);
+                System.out.println("termination: message " + m.getMessageId() + " left for the next invocation");
+                return;
+            }
+            countIfFinished(metrics, clock, service.slice(request));
+        });
     }
 
     /** Counts a flow that finished in this slice as NodesTerminated, by its reason (the dashboard's dimension). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cluster.ClusterException;
@@ -24,6 +25,7 @@ import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
+import dev.gantry.testing.ElasticMq;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,9 +38,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 class ProvisioningQueueHandlerTest {
+    private static ElasticMq elasticMq;
+
+    @BeforeAll
+    static void startElasticMq() {
+        elasticMq = ElasticMq.start();
+    }
+
+    @AfterAll
+    static void stopElasticMq() {
+        elasticMq.close();
+    }
+
     private static final Instant NOW = Instant.parse("2025-06-01T12:00:10Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     private static final String HINT = "{\"reason\":\"pod-created\",\"namespace\":\"default\",\"name\":\"web\",\"uid\":\"u1\",\"at\":\"2025-06-01T12:00:00Z\"}";
@@ -103,11 +121,95 @@ class ProvisioningQueueHandlerTest {
     }
 
     @Test
-    void failedRunReportsEveryRecordSoTheBatchIsRedelivered() {
-        SQSBatchResponse r = handler(new Unreachable()).handleRequest(batch(HINT, "garbage", HINT), null);
+    void aFailedRunRetriesThroughItsLastHintSoonAndAcknowledgesTheOtherHints() {
+        List<String> redelivered = new ArrayList<>();
+        Provisioner p = new Provisioner(new Unreachable(), cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, new Unreachable(), store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> redelivered.add(receipt + " " + after), Duration.ofSeconds(10));
+        SQSEvent event = batch(HINT, "garbage", HINT);
+        event.getRecords().forEach(m -> m.setReceiptHandle("r-" + m.getMessageId()));
+        event.getRecords().get(2).setAttributes(Map.of("ApproximateReceiveCount", "3"));
 
-        assertThat(failed(r)).containsExactlyInAnyOrder("m1", "m2", "m3");
+        SQSBatchResponse r = h.handleRequest(event, null);
+
+        assertThat(failed(r)).containsExactly("m2", "m3"); // the malformed record, and the one hint that carries the retry
+        assertThat(redelivered).containsExactly("r-m3 PT40S"); // third receive: 10 s doubled twice
         assertThat(cloud.requests).isEmpty();
+    }
+
+    @Test
+    void theRetryDelayDoublesPerReceiveUpToTwoMinutes() {
+        Duration first = ProvisioningQueueHandler.RETRY_DELAY;
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 1)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 2)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 4)).isEqualTo(Duration.ofSeconds(80));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 5)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 1000)).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    /**
+     * Regression: with the queue's six-minute visibility timeout, one throttled run held the cluster's FIFO group for
+     * six minutes. Against ElasticMQ, the failed batch is retried within seconds and then provisions.
+     */
+    @Test
+    void aTransientFailureIsRetriedWithinSecondsNotAfterTheSixMinuteVisibilityTimeout() throws Exception {
+        cluster.putPod(Pod.builder("default", "web").uid("u1").requests(Resources.of(500, 512L << 20))
+                .status(new Pod.Status("Pending", true, NOW.minusSeconds(10), null, null)).build());
+        SqsClient sqs = elasticMq.sqsClient();
+        String url = sqs.createQueue(b -> b.queueName("provisioning-" + java.util.UUID.randomUUID().toString().substring(0, 8) + ".fifo")
+                .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true", QueueAttributeName.VISIBILITY_TIMEOUT, "360"))).queueUrl();
+        SqsWorkQueue queue = new SqsWorkQueue(sqs, url);
+        for (int i = 0; i < 3; i++) {
+            queue.send(HINT, "cluster", "d" + i, Duration.ZERO);
+        }
+        boolean[] throttled = {true};
+        ClusterReader flaky = new DelegatingReader(cluster) {
+            @Override
+            public List<Pod> pods() {
+                if (throttled[0]) {
+                    throttled[0] = false;
+                    throw new ClusterException(429, "too many requests", null);
+                }
+                return super.pods();
+            }
+        };
+        Provisioner p = new Provisioner(flaky, cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, flaky, store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, queue, Duration.ofSeconds(1));
+
+        assertThat(deliver(sqs, url, h, 3).getBatchItemFailures()).isNotEmpty(); // the throttled run
+        SQSBatchResponse retried = deliver(sqs, url, h, 1);
+
+        assertThat(retried.getBatchItemFailures()).isEmpty();
+        assertThat(cloud.requests).hasSize(1);
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(0)).messages()).isEmpty();
+    }
+
+    /** Receives up to {@code expected} messages within 8 s, runs the handler on them, then acks as Lambda does. */
+    private static SQSBatchResponse deliver(SqsClient sqs, String url, ProvisioningQueueHandler h, int expected) throws Exception {
+        List<software.amazon.awssdk.services.sqs.model.Message> got = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+        while (got.size() < expected && System.nanoTime() < deadline) {
+            got.addAll(sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
+                    .messageSystemAttributeNamesWithStrings("ApproximateReceiveCount")).messages());
+        }
+        assertThat(got).as("messages visible within 8 s").hasSize(expected);
+        SQSEvent event = new SQSEvent();
+        event.setRecords(got.stream().map(m -> {
+            SQSEvent.SQSMessage r = new SQSEvent.SQSMessage();
+            r.setMessageId(m.messageId());
+            r.setReceiptHandle(m.receiptHandle());
+            r.setBody(m.body());
+            r.setAttributes(Map.of("ApproximateReceiveCount", m.attributesAsStrings().getOrDefault("ApproximateReceiveCount", "1")));
+            return r;
+        }).toList());
+        SQSBatchResponse response = h.handleRequest(event, null);
+        Set<String> failed = new java.util.HashSet<>(failed(response));
+        got.stream().filter(m -> !failed.contains(m.messageId()))
+                .forEach(m -> sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle())));
+        return response;
     }
 
     @Test
@@ -140,6 +242,22 @@ class ProvisioningQueueHandlerTest {
         assertThat(cloud.requests).isEmpty();
         assertThat(store.list(NOW)).isEmpty();
         assertThat(cluster.events()).isEmpty();
+    }
+
+    /** Forwards every read; tests override one to inject a failure. */
+    private static class DelegatingReader implements ClusterReader {
+        private final ClusterReader d;
+
+        DelegatingReader(ClusterReader d) {
+            this.d = d;
+        }
+
+        @Override public List<Pod> pods() { return d.pods(); }
+        @Override public List<Node> nodes() { return d.nodes(); }
+        @Override public List<DaemonSet> daemonSets() { return d.daemonSets(); }
+        @Override public List<PodDisruptionBudget> podDisruptionBudgets() { return d.podDisruptionBudgets(); }
+        @Override public Set<String> nodesWithVolumeAttachments() { return d.nodesWithVolumeAttachments(); }
+        @Override public Map<String, Map<String, String>> namespaceLabels() { return d.namespaceLabels(); }
     }
 
     /** An API server that does not answer. */

@@ -36,6 +36,17 @@ final class EventRecorder {
         uids.put(kind, Map.copyOf(byKey));
     }
 
+    /** Adds the UIDs of a partial read (one node, one node's pods) to those known for {@code kind}. */
+    void rememberSome(String kind, Map<String, String> byKey) {
+        if (!byKey.isEmpty()) {
+            uids.merge(kind, Map.copyOf(byKey), (known, more) -> {
+                Map<String, String> merged = new java.util.HashMap<>(known);
+                merged.putAll(more);
+                return Map.copyOf(merged);
+            });
+        }
+    }
+
     void record(String kind, String namespace, String name, String type, String reason, String message) {
         // Cluster-scoped objects (nodes) have their events in "default", as the kubelet records them.
         String ns = namespace == null || namespace.isEmpty() ? "default" : namespace;

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -58,16 +59,30 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
 
     @Override
     public List<Pod> pods() {
+        return pods("list pods", null);
+    }
+
+    /** One field-selected list ({@code spec.nodeName=<node>}), so a drain's read does not grow with the cluster. */
+    @Override
+    public List<Pod> podsOn(String node) {
+        return pods("list pods on node " + node, "spec.nodeName=" + node);
+    }
+
+    private List<Pod> pods(String what, String fieldSelector) {
         List<Pod> out = new ArrayList<>();
         Map<String, String> uids = new HashMap<>();
-        for (var p : list("list pods", o -> client.pods().inAnyNamespace().list(o))) {
+        for (var p : list(what, fieldSelector, o -> client.pods().inAnyNamespace().list(o))) {
             Pod pod = PodMapper.pod(p);
             if (p.getMetadata().getUid() != null) {
                 uids.put(EventRecorder.key(pod.namespace(), pod.name()), p.getMetadata().getUid());
             }
             out.add(pod);
         }
-        events.rememberAll("Pod", uids);
+        if (fieldSelector == null) {
+            events.rememberAll("Pod", uids);
+        } else {
+            events.rememberSome("Pod", uids);
+        }
         return out;
     }
 
@@ -83,6 +98,19 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
         }
         events.rememberAll("Node", uids);
         return out;
+    }
+
+    /** A single GET of the node, not a list. */
+    @Override
+    public Optional<Node> findNode(String name) {
+        io.fabric8.kubernetes.api.model.Node n = ApiCall.run("get node " + name, () -> client.nodes().withName(name).get());
+        if (n == null) {
+            return Optional.empty();
+        }
+        if (n.getMetadata().getUid() != null) {
+            events.rememberSome("Node", Map.of(EventRecorder.key(null, n.getMetadata().getName()), n.getMetadata().getUid()));
+        }
+        return Optional.of(NodeMapper.node(n));
     }
 
     @Override
@@ -200,10 +228,17 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
 
     /** Every item, page by page, following the API server's continue token. */
     private <T extends io.fabric8.kubernetes.api.model.HasMetadata, L extends KubernetesResourceList<T>> List<T> list(String what, Function<ListOptions, L> page) {
+        return list(what, null, page);
+    }
+
+    /** As above, with a field selector (null for none) sent on every page. */
+    private <T extends io.fabric8.kubernetes.api.model.HasMetadata, L extends KubernetesResourceList<T>> List<T> list(
+            String what, String fieldSelector, Function<ListOptions, L> page) {
         List<T> out = new ArrayList<>();
         String token = null;
         do {
-            ListOptions options = new ListOptionsBuilder().withLimit(PAGE_SIZE).withContinue(token).build();
+            ListOptions options = new ListOptionsBuilder().withLimit(PAGE_SIZE).withContinue(token)
+                    .withFieldSelector(fieldSelector).build();
             L result = ApiCall.run(what, () -> page.apply(options));
             out.addAll(result.getItems());
             token = result.getMetadata() == null ? null : result.getMetadata().getContinue();

@@ -51,6 +51,9 @@ final class NodeClaimItem {
         putInstant(item, "deletionRequestedAt", c.deletionRequestedAt());
         putInstant(item, "terminatedAt", c.terminatedAt());
         putInstant(item, "expiresAt", c.expiresAt());
+        putInstant(item, "progressAt", c.progressAt());
+        putInstant(item, "notReadySince", c.notReadySince());
+        item.put("drainStep", n(Integer.toString(c.drainStep())));
         if (c.expiresAt() != null) {
             item.put(DynamoTables.TTL, ttl(c.expiresAt()));
         }
@@ -66,7 +69,10 @@ final class NodeClaimItem {
                 Double.parseDouble(item.get("pricePerHour").n()), string(item, "nodeName"),
                 instant(item, "createdAt"), instant(item, "launchedAt"), instant(item, "registeredAt"),
                 instant(item, "initializedAt"), instant(item, "deletionRequestedAt"), instant(item, "terminatedAt"),
-                string(item, "deletionReason"), instant(item, "expiresAt"));
+                string(item, "deletionReason"), instant(item, "expiresAt"),
+                // Items written before the termination flow kept its step have none: step 0 accepts any message.
+                item.containsKey("drainStep") ? Integer.parseInt(item.get("drainStep").n()) : 0, instant(item, "progressAt"),
+                instant(item, "notReadySince"));
     }
 
     /** Epoch seconds, rounded up, as DynamoDB TTL wants them. */

@@ -1,5 +1,6 @@
 package dev.gantry.aws.sqs;
 
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
 import java.net.URI;
 import java.time.Duration;
@@ -11,7 +12,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
- * {@link WorkQueue} over one SQS queue; a URL ending in {@code .fifo} is a FIFO queue.
+ * {@link WorkQueue} over one SQS queue; a URL ending in {@code .fifo} is a FIFO queue. Also the queue's
+ * {@link Redelivery}: ChangeMessageVisibility on a received message, whole seconds, capped at SQS's 12 hours.
  *
  * <p>FIFO: {@code groupId} becomes MessageGroupId (required) and {@code deduplicationId} MessageDeduplicationId (when
  * null, the queue must have content-based deduplication). The {@code delay} is ignored: SQS rejects a per-message
@@ -22,9 +24,11 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * second and capped at SQS's maximum of 15 minutes. A caller that needs to wait longer gets the message early and
  * sends it again.
  */
-public final class SqsWorkQueue implements WorkQueue {
+public final class SqsWorkQueue implements WorkQueue, Redelivery {
     /** SQS's limit on DelaySeconds. */
     public static final Duration MAX_DELAY = Duration.ofMinutes(15);
+    /** SQS's limit on a message's visibility timeout. */
+    public static final Duration MAX_VISIBILITY = Duration.ofHours(12);
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -67,6 +71,17 @@ public final class SqsWorkQueue implements WorkQueue {
             request.delaySeconds(delaySeconds(delay));
         }
         sqs.sendMessage(request.build());
+    }
+
+    @Override
+    public void redeliverAfter(String receiptHandle, Duration after) {
+        if (receiptHandle == null || receiptHandle.isBlank()) {
+            throw new IllegalArgumentException("receiptHandle must not be blank");
+        }
+        Duration capped = after.isNegative() ? Duration.ZERO : after.compareTo(MAX_VISIBILITY) > 0 ? MAX_VISIBILITY : after;
+        int seconds = (int) (capped.getSeconds() + (capped.getNano() > 0 ? 1 : 0));
+        sqs.changeMessageVisibility(b -> b.queueUrl(queueUrl).receiptHandle(receiptHandle)
+                .visibilityTimeout(Math.min(seconds, (int) MAX_VISIBILITY.getSeconds())));
     }
 
     static int delaySeconds(Duration delay) {

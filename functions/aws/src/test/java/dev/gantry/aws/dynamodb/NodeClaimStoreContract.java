@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -75,6 +76,34 @@ public abstract class NodeClaimStoreContract {
 
         assertThatThrownBy(() -> store.create(launching("default-abc12")))
                 .as("the name is the launch's idempotency key and is never reused").isInstanceOf(Conflict.class);
+    }
+
+    @Test
+    void freshClaimNamesNeverRunOutWhileClosedRecordsOfThePlannedNameLinger() {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        Instant now = T0;
+        for (int run = 0; run < 8; run++) {
+            Instant at = now;
+            NodeClaim recorded = FreshClaimNames.record(store, "default-abc12", name -> launching(name), at);
+            assertThat(recorded.state()).isEqualTo(NodeClaimState.Launching);
+            assertThat(names.add(recorded.name())).as("run %d got a name never used before", run).isTrue();
+            store.update(recorded.terminated(at, Duration.ofHours(1))); // the launch failed: closed
+            now = now.plus(Duration.ofMinutes(4));
+        }
+        // Every record has expired (readers skip them) but is still stored: DynamoDB's TTL deletes lazily.
+        Instant later = now.plus(Duration.ofHours(2));
+        NodeClaim after = FreshClaimNames.record(store, "default-abc12", name -> launching(name), later);
+
+        assertThat(names).doesNotContain(after.name());
+        assertThat(store.get(after.name(), later)).contains(after);
+    }
+
+    @Test
+    void aFreshNameReturnsTheClaimAnEarlierDeliveryRecordedAndStillInFlight() {
+        NodeClaim first = FreshClaimNames.record(store, "default-abc12", name -> launching(name), T0);
+
+        assertThat(FreshClaimNames.record(store, "default-abc12", name -> launching(name), T0.plusSeconds(5))).isEqualTo(first);
+        assertThat(store.list(T0)).hasSize(1);
     }
 
     @Test
@@ -234,7 +263,8 @@ public abstract class NodeClaimStoreContract {
                 List.of("m5.large", "m5.xlarge"), List.of("ns/a", "ns/b"), "i-0123456789abcdef0", "m5.xlarge",
                 "us-east-1c", "on-demand", 0.192, "ip-10-0-1-2.ec2.internal", T0, T0.plusMillis(1500),
                 T0.plusSeconds(30), T0.plusSeconds(45), T0.plusSeconds(3600), T0.plusSeconds(3700), "emptiness",
-                T0.plus(Duration.ofDays(2)).plusNanos(1));
+                T0.plus(Duration.ofDays(2)).plusNanos(1), 7, T0.plusSeconds(3650).plusNanos(3),
+                T0.plusSeconds(3500).plusNanos(5));
 
         NodeClaim created = store.create(full);
 
@@ -246,7 +276,7 @@ public abstract class NodeClaimStoreContract {
     @Test
     void roundTripsAClaimWithOnlyItsRequiredFields() {
         NodeClaim bare = new NodeClaim("bare", 0, "default", null, NodeClaimState.Launching, List.of(), List.of(),
-                List.of(), null, null, null, null, 0.0, null, null, null, null, null, null, null, null, null);
+                List.of(), null, null, null, null, 0.0, null, null, null, null, null, null, null, null, null, 0, null, null);
 
         store.create(bare);
 

@@ -56,6 +56,26 @@ public abstract class SqsWorkQueueContract {
     }
 
     @Test
+    void redeliverAfterMakesAFailedFifoMessageVisibleLongBeforeTheQueuesVisibilityTimeout() throws InterruptedException {
+        String url = createQueue("hints.fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "true",
+                QueueAttributeName.VISIBILITY_TIMEOUT, "360")); // production's six minutes
+        SqsWorkQueue queue = new SqsWorkQueue(sqs(), url);
+        queue.send("hint-1", "cluster-a", "d1", Duration.ZERO);
+        queue.send("hint-2", "cluster-a", "d2", Duration.ZERO);
+        List<Message> first = receiveAtLeast(url, 2, Duration.ofSeconds(5));
+        assertThat(first).extracting(Message::body).containsExactly("hint-1", "hint-2");
+        delete(url, first.get(0)); // the run acked one, failed the other
+
+        queue.redeliverAfter(first.get(1).receiptHandle(), Duration.ofSeconds(1));
+
+        List<Message> again = receiveAtLeast(url, 1, Duration.ofSeconds(5));
+        assertThat(again).singleElement().satisfies(m -> {
+            assertThat(m.body()).isEqualTo("hint-2");
+            assertThat(m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).isEqualTo("2");
+        });
+    }
+
+    @Test
     void deliversEachGroupInTheOrderSent() throws InterruptedException {
         String url = fifoQueue();
         SqsWorkQueue queue = new SqsWorkQueue(sqs(), url);

@@ -14,6 +14,7 @@ import dev.gantry.core.interruption.InterruptionEvent.SpotInterruption;
 import dev.gantry.core.interruption.InterruptionEvent.StateChange;
 import dev.gantry.core.interruption.InterruptionEvent.Unsupported;
 import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,8 +23,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Event → commands, by the table in issue #5. Pure: the claim (looked up by instance id) carries all the state needed,
- * so a duplicate or late event for a claim whose deletion has begun changes nothing ({@link Ignore}).
+ * Event → commands, by the table in issue #5. Pure: the claim (looked up by instance id) and its drain's deadline carry
+ * all the state needed, so a duplicate or late event changes nothing ({@link Ignore}). A claim whose deletion has
+ * begun is left to its flow, except that a reclaim (spot warning, capacity-reservation interruption, instance gone)
+ * earlier than the flow's deadline still caps it and marks the offering unavailable.
  */
 public final class InterruptionDecision {
     /** EC2 reclaims a spot instance two minutes after the warning. */
@@ -45,6 +48,20 @@ public final class InterruptionDecision {
      */
     public static List<InterruptionCommand> decide(InterruptionEvent event, Optional<NodeClaim> claim,
                                                    Map<String, String> poolAnnotations, Instant now) {
+        return decide(event, claim, poolAnnotations, Optional.empty(), now);
+    }
+
+    /**
+     * The commands for one event.
+     *
+     * @param claim           the NodeClaim for the event's instance, if Gantry owns it
+     * @param poolAnnotations the claim's NodePool annotations (empty if unknown)
+     * @param deadline        the claim's current termination deadline, if its drain has one
+     * @param now             when the decision is taken (deadlines are counted from the event's own time)
+     */
+    public static List<InterruptionCommand> decide(InterruptionEvent event, Optional<NodeClaim> claim,
+                                                   Map<String, String> poolAnnotations, Optional<Instant> deadline,
+                                                   Instant now) {
         if (event instanceof Unsupported u) {
             return List.of(new Ignore("unsupported event: " + u.description()));
         }
@@ -52,8 +69,11 @@ public final class InterruptionDecision {
             return List.of(new Ignore("instance " + event.instanceId() + " is not owned by Gantry"));
         }
         NodeClaim c = claim.get();
-        if (c.state().isDeleting()) {
+        if (c.state() == NodeClaimState.Terminated) {
             return List.of(new Ignore("nodeclaim " + c.name() + " is already " + c.state()));
+        }
+        if (c.state().isDeleting()) {
+            return alreadyDeleting(c, event, deadline, now);
         }
         return switch (event) {
             case SpotInterruption s -> reclaim(c, s, s.time().plus(SPOT_NOTICE), now);
@@ -67,6 +87,28 @@ public final class InterruptionDecision {
                     new StartTermination(c.name(), "scheduled-change", null, false));
             case Unsupported u -> List.of(new Ignore(u.description()));
         };
+    }
+
+    /**
+     * A node already draining (emptiness, expiry, a rebalance…) still has to go by the reclaim's deadline, and its
+     * offering must not be picked again: a reclaim whose deadline is earlier than the drain's is acted on in full
+     * (the flow's grace period shrinks to the new deadline). A replay, or any other kind of event, changes nothing.
+     */
+    private static List<InterruptionCommand> alreadyDeleting(NodeClaim c, InterruptionEvent event, Optional<Instant> current,
+                                                             Instant now) {
+        Instant reclaimAt = switch (event) {
+            case SpotInterruption s -> s.time().plus(SPOT_NOTICE);
+            case CapacityReservationInterruption r -> r.terminationTime() != null ? r.terminationTime() : r.time().plus(SPOT_NOTICE);
+            case StateChange s when s.isGone() -> now;
+            default -> null;
+        };
+        if (reclaimAt == null || (current.isPresent() && !reclaimAt.isBefore(current.get()))) {
+            return List.of(new Ignore("nodeclaim " + c.name() + " is already " + c.state()));
+        }
+        if (event instanceof StateChange s) {
+            return List.of(new EmitMetric(s.kind()), new StartTermination(c.name(), "instance-" + s.state(), reclaimAt, false));
+        }
+        return reclaim(c, event, reclaimAt, now);
     }
 
     private static List<InterruptionCommand> reclaim(NodeClaim c, InterruptionEvent e, Instant deadline, Instant now) {

@@ -13,6 +13,7 @@ import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
 import java.time.Clock;
 import java.time.Instant;
@@ -63,24 +64,38 @@ public final class InterruptionService {
      * @throws IllegalArgumentException when the envelope is malformed (see {@link InterruptionEvent#from})
      */
     public List<Outcome> handle(EventEnvelope envelope) {
+        return handle(envelope, true);
+    }
+
+    /**
+     * @param sliceNow false when the caller is short of time: a termination is started (the claim marked, its first
+     *                 slice queued) but no slice runs here
+     */
+    public List<Outcome> handle(EventEnvelope envelope, boolean sliceNow) {
         List<Outcome> out = new ArrayList<>();
         for (InterruptionEvent event : InterruptionEvent.from(envelope)) {
-            out.add(handle(event));
+            out.add(handle(event, sliceNow));
         }
         return out;
     }
 
     public Outcome handle(InterruptionEvent event) {
+        return handle(event, true);
+    }
+
+    private Outcome handle(InterruptionEvent event, boolean sliceNow) {
         Instant now = clock.instant();
         Optional<NodeClaim> claim = event.instanceId() == null ? Optional.empty() : store.findByInstanceId(event.instanceId(), now);
         Map<String, String> annotations = claim.map(c -> pools.get(c.nodePool())).map(NodePool::annotations).orElse(Map.of());
-        List<InterruptionCommand> commands = InterruptionDecision.decide(event, claim, annotations, now);
+        Optional<Instant> deadline = claim.flatMap(c -> store.marker(TerminationMarkers.deadline(c.name())));
+        List<InterruptionCommand> commands = InterruptionDecision.decide(event, claim, annotations, deadline, now);
         Optional<TerminationService.Slice> slice = Optional.empty();
         for (InterruptionCommand c : commands) {
             switch (c) {
                 case MarkUnavailable m -> store.markUnavailable(m.offering(), m.until());
                 case HintReplacement h -> hint(claim.orElseThrow(), h.reason(), now);
-                case StartTermination s -> slice = termination.start(s.claim(), s.reason(), s.deadline(), s.waitForReplacement());
+                case StartTermination s -> slice = termination.start(s.claim(), s.reason(), s.deadline(), s.waitForReplacement(),
+                        sliceNow);
                 case RecordEvent e -> {
                     String node = claim.map(NodeClaim::nodeName).orElse(null);
                     if (node != null) {
@@ -98,8 +113,8 @@ public final class InterruptionService {
     private void hint(NodeClaim claim, String reason, Instant now) {
         Pod about = null;
         if (claim.nodeName() != null) {
-            for (Pod p : reader.pods()) {
-                if (claim.nodeName().equals(p.nodeName()) && !p.isDaemon()) {
+            for (Pod p : reader.podsOn(claim.nodeName())) {
+                if (!p.isDaemon()) {
                     about = p;
                     break;
                 }

@@ -17,12 +17,19 @@ import java.util.Objects;
  * @param nodeName      the Node that registered for the instance, once known
  * @param deletionReason why deletion began (interruption, emptiness, expiry, liveness, gc, deleted…), or null
  * @param expiresAt     the {@code ttl}: after this instant readers treat the record as gone
+ * @param drainStep     how many termination slices have begun (0 before the first): a termination message for an
+ *                      earlier step is a duplicate and does nothing, so the flow stays one chain of messages
+ * @param progressAt    when the last termination slice began, or null before the first: the sweep resumes a deleting
+ *                      claim that has made no progress for too long
+ * @param notReadySince since when the sweep has seen the claim's node not Ready (null while Ready): node repair
+ *                      terminates a node that stays NotReady too long
  */
 public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                         List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
                         String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
                         String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
-                        Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt) {
+                        Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
+                        int drainStep, Instant progressAt, Instant notReadySince) {
 
     public NodeClaim {
         Objects.requireNonNull(name, "name");
@@ -31,6 +38,9 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         requirements = List.copyOf(requirements == null ? List.of() : requirements);
         instanceTypeOptions = List.copyOf(instanceTypeOptions == null ? List.of() : instanceTypeOptions);
         pods = List.copyOf(pods == null ? List.of() : pods);
+        if (drainStep < 0) {
+            throw new IllegalArgumentException("drainStep must be >= 0, got " + drainStep);
+        }
     }
 
     /** A new claim about to be launched. */
@@ -39,7 +49,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                                       String expectedZone, String expectedCapacityType, double expectedPrice, Instant now) {
         return new NodeClaim(name, 0, nodePool, nodeClassHash, NodeClaimState.Launching, requirements, instanceTypeOptions,
                 pods, null, expectedType, expectedZone, expectedCapacityType, expectedPrice, null, now, null, null, null,
-                null, null, null, null);
+                null, null, null, null, 0, null, null);
     }
 
     /** Whether readers must treat the record as gone. */
@@ -50,26 +60,26 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
     public NodeClaim withVersion(long v) {
         return new NodeClaim(name, v, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
     }
 
     /** CreateFleet returned this instance. */
     public NodeClaim launched(String id, String type, String inZone, String capacity, double price, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Launched, requirements, instanceTypeOptions,
                 pods, id, type, inZone, capacity, price, nodeName, createdAt, now, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
     }
 
     public NodeClaim registered(String node, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
     }
 
     public NodeClaim initialized(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Initialized, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, now,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
     }
 
     /** Deletion begins (idempotent: keeps the first reason and time). */
@@ -79,19 +89,34 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         }
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Draining, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, now, terminatedAt, reason, expiresAt);
+                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince);
     }
 
     public NodeClaim terminating(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminating, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt);
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
+    }
+
+    /** A termination slice begins: the flow's next message is for step {@code nextStep}. */
+    public NodeClaim sliceBegun(int nextStep, Instant now) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince);
+    }
+
+    /** The sweep saw the node not Ready since {@code since}, or Ready again ({@code null}). */
+    public NodeClaim notReadySince(Instant since) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since);
     }
 
     /** Finished: kept for {@code retention} so late events find it, then expired. */
     public NodeClaim terminated(Instant now, java.time.Duration retention) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminated, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention));
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention),
+                drainStep, progressAt, notReadySince);
     }
 }

@@ -8,6 +8,7 @@ import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.Pod;
@@ -22,9 +23,6 @@ import java.util.Optional;
  * write is resolved by reading the stored claim, never by writing over it.
  */
 final class ClaimLauncher {
-    /** Alternative names tried when a plan's name belongs to a closed claim (names are never reused). */
-    private static final int NAME_ATTEMPTS = 5;
-
     private final NodeClaimStore store;
     private final CloudProvider cloud;
     private final Clock clock;
@@ -43,28 +41,15 @@ final class ClaimLauncher {
     }
 
     /**
-     * Stores the plan as a Launching claim under its name or, when a closed claim holds that name, the next free
-     * {@code <name>-<n>}. A stored claim that is still in flight under the name is returned as it is: an earlier
-     * delivery of the same batch recorded it. Deterministic for a given store, so retries choose the same name.
+     * Stores the plan as a Launching claim under its name or, when a closed claim holds that name, under a fresh one
+     * ({@link FreshClaimNames}: names never run out and are never reused). A stored claim that is still in flight
+     * under the planned name is returned as it is: an earlier delivery of the same batch recorded it.
      */
     NodeClaim record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now) {
-        NodeClaim stored = null;
-        for (int attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
-            String name = attempt == 1 ? plan.name() : plan.name() + "-" + attempt;
-            try {
-                return store.create(NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
-                        plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
-                        plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
-                        plan.offering().capacityType(), plan.pricePerHour(), now));
-            } catch (NodeClaimStore.Conflict taken) {
-                Optional<NodeClaim> current = store.get(name, now);
-                if (current.isPresent() && current.get().state().isInFlight()) {
-                    return current.get();
-                }
-                stored = current.orElse(stored);
-            }
-        }
-        return stored != null ? stored : store.get(plan.name(), now).orElseThrow();
+        return FreshClaimNames.record(store, plan.name(), name -> NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
+                plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
+                plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
+                plan.offering().capacityType(), plan.pricePerHour(), now), now);
     }
 
     /**

@@ -164,7 +164,7 @@ public final class Provisioner {
         var nodeClass = config.nodeClassOf(pool).orElseThrow();
         NodeClaim claim = launcher.record(plan, NodeClassHash.of(nodeClass), now);
         if (claim.state() != NodeClaimState.Launching) {
-            return new Step(plan, claim, null); // in flight from an earlier delivery, or no free name left (closed claims hold them)
+            return new Step(plan, claim, null); // launched by an earlier delivery of the same batch
         }
         return new Step(plan, claim, launcher.launch(claim, LaunchRequests.forPlan(plan, claim.name(), pool, nodeClass), now));
     }

@@ -4,7 +4,11 @@ import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
+import dev.gantry.core.sweep.HousekeepingCommand.AdoptInstance;
+import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
 import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
+import dev.gantry.core.sweep.HousekeepingCommand.MarkNotReady;
+import dev.gantry.core.sweep.HousekeepingCommand.Repair;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
 import java.time.Duration;
@@ -19,19 +23,36 @@ import java.util.Set;
 /**
  * Liveness, garbage collection and missed deletions, from one snapshot of claims, instances and nodes.
  * <ul>
- *   <li>Liveness: a claim still Launching 5 minutes after it was created, or Launched but not registered 15 minutes
- *       after launch, is finished and its instance terminated; its pods stay pending and are provisioned again.</li>
- *   <li>Leaks: an instance carrying this cluster's tag, older than 30 s, that no live claim owns is terminated.
- *       Instances without the tag are never touched, even if a caller hands them in.</li>
+ *   <li>Crashed launches: a claim still Launching whose instance exists (tagged with the claim's name: CreateFleet
+ *       ran, recording it did not) adopts that instance.</li>
+ *   <li>Liveness: a claim still Launching {@link #LAUNCH_TIMEOUT} after it was created with no instance to be found,
+ *       or Launched but not registered 15 minutes after launch, is finished and its instance terminated; its pods stay
+ *       pending and are provisioned again. The launch timeout outlasts the provisioning queue's visibility timeout
+ *       (6 minutes) with margin, so a redelivered batch resumes the launch before the sweep gives up on it.</li>
+ *   <li>Leaks: an instance carrying this cluster's tag, older than 30 s, that no live claim owns is terminated, unless
+ *       a Node registered for it: then it is drained first, through the termination flow. Instances without the tag
+ *       are never touched, even if a caller hands them in.</li>
  *   <li>Lost instances: a claim whose instance no longer exists is finished, and its Node deleted unless Ready (a Ready
  *       node is left for a later sweep: the instance list may lag).</li>
+ *   <li>Lost nodes: a registered claim whose Node is gone (deleted out of band, finalizer and all) while its instance
+ *       runs is terminated ({@code node-deleted}); registration must be at least 30 s old, so a node that registered
+ *       after this sweep listed the nodes is not mistaken for a lost one.</li>
+ *   <li>Node repair, as Karpenter's: a node NotReady for {@link #REPAIR_AFTER} is terminated without waiting for its
+ *       pods ({@code unhealthy}), unless more than {@link #REPAIR_MAX_UNHEALTHY} of its pool's nodes are NotReady (then
+ *       the cause is wider than one node, and replacing nodes would not help). Otherwise a NotReady node would keep
+ *       its instance, and count against its pool's disruption budget, forever.</li>
  *   <li>Deletions the webhook missed: a Node with a deletion timestamp and Gantry's finalizer whose claim is not yet
  *       deleting starts the termination flow.</li>
  * </ul>
  */
 public final class Housekeeping {
-    public static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(5);
+    /** Provisioning visibility timeout (6 min) + delivery delay + one run, with margin. */
+    public static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(10);
     public static final Duration REGISTRATION_TIMEOUT = Duration.ofMinutes(15);
+    /** Karpenter's (AWS provider's) toleration for a node whose Ready condition is False or Unknown. */
+    public static final Duration REPAIR_AFTER = Duration.ofMinutes(30);
+    /** Above this share of a pool's nodes NotReady, no node of the pool is repaired. */
+    public static final double REPAIR_MAX_UNHEALTHY = 0.2;
     /** EC2's listing is eventually consistent: leave young instances (and claims) alone. */
     public static final Duration MIN_AGE = Duration.ofSeconds(30);
 
@@ -45,20 +66,10 @@ public final class Housekeeping {
         Map<String, NodeClaim> byName = new HashMap<>();
         for (NodeClaim c : claims) {
             byName.put(c.name(), c);
-            if (c.instanceId() != null) {
+            // A live claim wins over a closed one for the same instance (an orphan adopted for its drain, say).
+            if (c.instanceId() != null && (!byInstance.containsKey(c.instanceId())
+                    || byInstance.get(c.instanceId()).state() == NodeClaimState.Terminated)) {
                 byInstance.put(c.instanceId(), c);
-            }
-        }
-        Set<String> alive = new HashSet<>();
-        for (CloudInstance i : instances) {
-            if (!cluster.equals(i.tags().get(CloudInstance.TAG_CLUSTER)) || i.isGone()) {
-                continue;
-            }
-            alive.add(i.instanceId());
-            NodeClaim owner = byInstance.getOrDefault(i.instanceId(), byName.get(i.tags().get(CloudInstance.TAG_NODECLAIM)));
-            boolean owned = owner != null && owner.state() != NodeClaimState.Terminated;
-            if (!owned && i.launchTime() != null && !now.isBefore(i.launchTime().plus(MIN_AGE))) {
-                out.add(new TerminateLeaked(i.instanceId()));
             }
         }
         Map<String, Node> nodeByInstance = new HashMap<>();
@@ -67,9 +78,29 @@ public final class Housekeeping {
                 nodeByInstance.put(n.instanceId(), n);
             }
         }
-        for (NodeClaim c : claims) {
-            claim(c, alive, nodeByInstance.get(c.instanceId()), now, out);
+        Set<String> alive = new HashSet<>();
+        Map<String, CloudInstance> byTag = new HashMap<>();
+        for (CloudInstance i : instances) {
+            if (!cluster.equals(i.tags().get(CloudInstance.TAG_CLUSTER)) || i.isGone()) {
+                continue;
+            }
+            alive.add(i.instanceId());
+            String tag = i.tags().get(CloudInstance.TAG_NODECLAIM);
+            if (tag != null) {
+                byTag.put(tag, i);
+            }
+            NodeClaim owner = byInstance.getOrDefault(i.instanceId(), byName.get(tag));
+            boolean owned = owner != null && owner.state() != NodeClaimState.Terminated;
+            if (!owned && i.launchTime() != null && !now.isBefore(i.launchTime().plus(MIN_AGE))) {
+                Node node = nodeByInstance.get(i.instanceId());
+                out.add(node == null ? new TerminateLeaked(i.instanceId()) : new DrainOrphan(i.instanceId(), node.name()));
+            }
         }
+        List<NodeClaim> repairable = new ArrayList<>();
+        for (NodeClaim c : claims) {
+            claim(c, alive, byTag.get(c.name()), nodeByInstance.get(c.instanceId()), now, out, repairable);
+        }
+        repair(claims, nodeByInstance, repairable, out);
         for (Node n : nodes) {
             if (n.deletionTimestamp() != null && n.finalizers().contains(Node.FINALIZER)) {
                 NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
@@ -81,10 +112,14 @@ public final class Housekeeping {
         return out;
     }
 
-    private static void claim(NodeClaim c, Set<String> alive, Node node, Instant now, List<HousekeepingCommand> out) {
+    private static void claim(NodeClaim c, Set<String> alive, CloudInstance tagged, Node node, Instant now,
+                              List<HousekeepingCommand> out, List<NodeClaim> repairable) {
         switch (c.state()) {
             case Launching -> {
-                if (c.createdAt() != null && !now.isBefore(c.createdAt().plus(LAUNCH_TIMEOUT))) {
+                if (tagged != null && (c.createdAt() == null || !now.isBefore(c.createdAt().plus(MIN_AGE)))) {
+                    out.add(new AdoptInstance(c.name(), tagged.instanceId(), tagged.instanceType(), tagged.zone(),
+                            tagged.capacityType()));
+                } else if (tagged == null && c.createdAt() != null && !now.isBefore(c.createdAt().plus(LAUNCH_TIMEOUT))) {
                     out.add(new FinishClaim(c.name(), "launch-timeout", null, null));
                 }
             }
@@ -96,11 +131,44 @@ public final class Housekeeping {
                 }
             }
             case Registered, Initialized -> {
-                if (!alive.contains(c.instanceId()) && old(c, now) && (node == null || !node.ready())) {
-                    out.add(new FinishClaim(c.name(), "instance-gone", null, node == null ? null : node.name()));
+                if (!alive.contains(c.instanceId())) {
+                    if (old(c, now) && (node == null || !node.ready())) {
+                        out.add(new FinishClaim(c.name(), "instance-gone", null, node == null ? null : node.name()));
+                    }
+                } else if (node == null) {
+                    if (c.registeredAt() != null && !now.isBefore(c.registeredAt().plus(MIN_AGE))) {
+                        out.add(new Repair(c.name(), "node-deleted"));
+                    }
+                } else if (node.ready()) {
+                    if (c.notReadySince() != null) {
+                        out.add(new MarkNotReady(c.name(), null));
+                    }
+                } else if (c.notReadySince() == null) {
+                    out.add(new MarkNotReady(c.name(), now));
+                } else if (!now.isBefore(c.notReadySince().plus(REPAIR_AFTER))) {
+                    repairable.add(c);
                 }
             }
             default -> { } // deleting claims are the termination flow's
+        }
+    }
+
+    /** Repairs the claims NotReady past the toleration, pool by pool, unless too much of the pool is NotReady. */
+    private static void repair(List<NodeClaim> claims, Map<String, Node> nodeByInstance, List<NodeClaim> repairable,
+                               List<HousekeepingCommand> out) {
+        for (NodeClaim c : repairable) {
+            int nodes = 0;
+            int unhealthy = 0;
+            for (NodeClaim other : claims) {
+                Node n = other.instanceId() == null ? null : nodeByInstance.get(other.instanceId());
+                if (n != null && other.nodePool().equals(c.nodePool()) && !other.state().isDeleting()) {
+                    nodes++;
+                    unhealthy += n.ready() ? 0 : 1;
+                }
+            }
+            if (unhealthy <= REPAIR_MAX_UNHEALTHY * nodes) {
+                out.add(new Repair(c.name(), "unhealthy"));
+            }
         }
     }
 

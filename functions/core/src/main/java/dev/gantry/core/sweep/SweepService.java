@@ -8,6 +8,7 @@ import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.NodePatch;
 import dev.gantry.core.disruption.DisruptionCommand;
 import dev.gantry.core.disruption.DisruptionDecision;
+import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -15,7 +16,12 @@ import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.sweep.HousekeepingCommand.AdoptInstance;
+import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
 import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
+import dev.gantry.core.sweep.HousekeepingCommand.MarkNotReady;
+import dev.gantry.core.sweep.HousekeepingCommand.Repair;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
 import dev.gantry.core.termination.TerminationService;
@@ -30,7 +36,7 @@ import java.util.Optional;
 
 /**
  * The scheduled sweep: registration, liveness and garbage collection, missed deletions, the provisioning backstop,
- * emptiness and expiry. Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one
+ * emptiness and expiry, and resuming stalled termination flows. Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one
  * list of each kind, then per-object work for the few objects that need it).
  */
 public final class SweepService {
@@ -75,6 +81,14 @@ public final class SweepService {
     }
 
     public SweepReport sweep() {
+        return sweep(Instant.MAX);
+    }
+
+    /**
+     * One sweep. Drains it starts run their first slice here only until {@code inlineUntil}; after that they are
+     * marked and queued for the termination handler, so a sweep with much to start still ends inside its timeout.
+     */
+    public SweepReport sweep(Instant inlineUntil) {
         Instant now = clock.instant();
         refresh.run();
         List<Node> nodes = reader.nodes();
@@ -82,12 +96,14 @@ public final class SweepService {
         int[] reg = register(store.list(now), nodes, now);
         List<NodeClaim> claims = store.list(now);
         Map<String, Integer> terminated = new java.util.TreeMap<>();
-        int[] hk = housekeep(claims, nodes, now, terminated);
+        int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
         boolean backstop = backstop(pods, now);
-        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated);
-        double hourlyCost = store.list(now).stream().filter(c -> c.state() != NodeClaimState.Terminated)
+        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated, inlineUntil);
+        List<NodeClaim> after = store.list(now);
+        double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
-        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost);
+        int resumed = resumeStalled(after, now);
+        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost, resumed);
     }
 
     /**
@@ -145,7 +161,8 @@ public final class SweepService {
         return new int[] {registered, initialized};
     }
 
-    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated) {
+    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated,
+                            Instant inlineUntil) {
         List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, cloud.listInstances(), nodes, now);
         List<String> leaked = new ArrayList<>();
         int finished = 0;
@@ -165,8 +182,20 @@ public final class SweepService {
                     finish(f.claim(), f.reason(), now);
                     finished++;
                 }
+                case AdoptInstance a -> adopt(a, now);
+                case MarkNotReady m -> store.get(m.claim(), now).ifPresent(claim -> {
+                    try {
+                        store.update(claim.notReadySince(m.since()));
+                    } catch (NodeClaimStore.Conflict lost) {
+                        // changed meanwhile: the next sweep looks again
+                    }
+                });
+                case Repair r -> termination.start(r.claim(), r.reason(), now, false, sliceNow(inlineUntil))
+                        .filter(slice -> slice.finished() && !slice.commands().isEmpty())
+                        .ifPresent(slice -> terminated.merge(r.reason(), 1, Integer::sum));
+                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated, sliceNow(inlineUntil));
                 case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
-                        .ifPresent(termination::startForDeletedNode);
+                        .ifPresent(n -> termination.startForDeletedNode(n, sliceNow(inlineUntil)));
             }
             deleted += c instanceof StartDeletedNode ? 1 : 0;
         }
@@ -175,6 +204,54 @@ public final class SweepService {
             terminated.merge("gc", leaked.size(), Integer::sum);
         }
         return new int[] {leaked.size(), finished, deleted};
+    }
+
+    /** Records the instance a crashed launch left behind (the provisioner's resume may record it too: same value). */
+    private void adopt(AdoptInstance a, Instant now) {
+        store.get(a.claim(), now).filter(c -> c.state() == NodeClaimState.Launching).ifPresent(c -> {
+            try {
+                store.update(c.launched(a.instanceId(), a.instanceType(), a.zone(), a.capacityType(), c.pricePerHour(), now));
+            } catch (NodeClaimStore.Conflict lost) {
+                // the provisioner recorded it meanwhile
+            }
+        });
+    }
+
+    /**
+     * An instance no live claim owns, but a Node registered for it and pods may run there: record a claim for it
+     * (so the flow has something to drive) and drain it through the termination flow like any other node.
+     */
+    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated, boolean sliceNow) {
+        Node node = nodes.stream().filter(n -> n.name().equals(o.node())).findFirst().orElse(null);
+        if (node == null) {
+            return;
+        }
+        String pool = node.labels().getOrDefault(WellKnownLabels.NODEPOOL, "unknown");
+        String type = node.labels().get(WellKnownLabels.INSTANCE_TYPE);
+        String zone = node.labels().get(WellKnownLabels.ZONE);
+        String capacity = node.labels().get(WellKnownLabels.CAPACITY_TYPE);
+        String planned = "gc-" + o.instanceId().toLowerCase(java.util.Locale.ROOT);
+        NodeClaim recorded = FreshClaimNames.record(store, planned, name -> NodeClaim.launching(name, pool, null, List.of(),
+                List.of(), List.of(), type, zone, capacity, 0, now).launched(o.instanceId(), type, zone, capacity, 0, now)
+                .registered(node.name(), now).draining("gc", now), now);
+        termination.start(recorded.name(), "gc", null, false, sliceNow)
+                .filter(slice -> slice.finished() && !slice.commands().isEmpty())
+                .ifPresent(slice -> terminated.merge("gc", 1, Integer::sum));
+    }
+
+    /**
+     * Deleting claims are the termination flow's, and nothing else (interruption, disruption, housekeeping) touches
+     * them again: a flow whose message was lost would leave its claim draining forever. Resume those that stalled.
+     */
+    private int resumeStalled(List<NodeClaim> claims, Instant now) {
+        int resumed = 0;
+        for (NodeClaim c : claims) {
+            if (TerminationService.stalled(c, now)) {
+                termination.resume(c);
+                resumed++;
+            }
+        }
+        return resumed;
     }
 
     private boolean backstop(List<Pod> pods, Instant now) {
@@ -191,7 +268,8 @@ public final class SweepService {
         return true;
     }
 
-    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now, Map<String, Integer> terminated) {
+    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now, Map<String, Integer> terminated,
+                          Instant inlineUntil) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
             if (p.isBound()) {
@@ -219,7 +297,7 @@ public final class SweepService {
                                         .findFirst().orElse(null), x.node().name(), now));
                     }
                     // An empty node often finishes in this first slice, so only the sweep can count it.
-                    termination.start(d.claim(), d.reason(), null, false)
+                    termination.start(d.claim(), d.reason(), null, false, sliceNow(inlineUntil))
                             .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                             .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
                     disrupted++;
@@ -227,6 +305,11 @@ public final class SweepService {
             }
         }
         return new int[] {marks, disrupted};
+    }
+
+    /** Whether a drain started now still runs its first slice in this sweep (the clock, not the sweep's start). */
+    private boolean sliceNow(Instant inlineUntil) {
+        return clock.instant().isBefore(inlineUntil);
     }
 
     private void finish(String name, String reason, Instant now) {

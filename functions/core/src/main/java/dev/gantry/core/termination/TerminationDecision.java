@@ -72,7 +72,8 @@ public final class TerminationDecision {
             if (!isTainted(n)) {
                 out.add(new TaintNode(n.name()));
             }
-            if (replacementPending && !expired && now.isBefore(began.plus(REPLACEMENT_WAIT_LIMIT))) {
+            // A hard deadline (a reclaim) leaves no time to wait for the replacement: evict now.
+            if (replacementPending && deadline.isEmpty() && !expired && now.isBefore(began.plus(REPLACEMENT_WAIT_LIMIT))) {
                 out.add(continueAfter(WAITING, now, expiry, "waiting for the replacement to initialize"));
                 return out;
             }

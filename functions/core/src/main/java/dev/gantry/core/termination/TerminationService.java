@@ -25,19 +25,32 @@ import dev.gantry.core.work.WorkQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Runs the termination flow one slice per call: reads a snapshot, asks {@link TerminationDecision}, executes the
- * commands and, if the flow is not finished, sends itself a {@link TerminationRequest} with a delay. Safe to call
+ * Runs the termination flow one slice per call: reads a snapshot, asks {@link TerminationDecision}, records on the
+ * claim that the slice began, sends itself the next {@link TerminationRequest} (with the decided delay) and only then
+ * executes the commands. The flow is one chain of messages: each slice accepts only its own step, so a duplicate
+ * delivery does nothing, and an error while acting leaves the next message to carry on. Should the chain break all
+ * the same (a message dead-lettered), the sweep {@link #resume resumes} a {@link #stalled} claim. Safe to call
  * concurrently and repeatedly for the same claim: every command is idempotent and the claim is written conditionally.
  */
 public final class TerminationService {
     /** How long a Terminated claim is kept so late events still find it. */
     public static final Duration RETENTION = Duration.ofHours(1);
+    /**
+     * A deleting claim with no slice begun for this long has lost its flow, and the sweep resumes it. Well above the
+     * longest healthy gap: a continuation's delay (at most 15 s) plus a slice's run (the handler's 60 s timeout).
+     */
+    public static final Duration STALLED_AFTER = Duration.ofMinutes(3);
+    /**
+     * When a slice run by {@link #start} finishes the flow, its safety-net message comes back after this long (and
+     * then does nothing, unless finishing failed).
+     */
+    static final Duration FINISH_CHECK = Duration.ofSeconds(15);
+    private static final System.Logger LOG = System.getLogger(TerminationService.class.getName());
 
     private final ClusterReader reader;
     private final ClusterWriter writer;
@@ -66,18 +79,41 @@ public final class TerminationService {
 
     /**
      * Begins deletion of the claim (idempotent: a claim already deleting keeps its first reason and start) and runs the
-     * first slice at once, so an interrupted node starts draining within the same invocation.
+     * first slice at once, so an interrupted node starts draining within the same invocation. For a claim already
+     * deleting, only an earlier {@code deadline} is recorded (the flow's next slice applies it), and the first slice
+     * runs only if it never began (a crash right after the claim was marked); otherwise the flow's own messages (or
+     * the sweep's resume) carry it on.
      *
      * @param deadline a hard end for the grace period, or null
      * @return the first slice, or empty when the claim does not exist
      */
     public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement) {
+        return start(claimName, reason, deadline, waitForReplacement, true);
+    }
+
+    /**
+     * As {@link #start(String, String, Instant, boolean)}; with {@code sliceNow} false the first slice is not run
+     * here but queued at once for the termination handler (a caller short of time marks the claim and moves on).
+     */
+    public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement,
+                                 boolean sliceNow) {
         Instant now = clock.instant();
-        Optional<NodeClaim> current = store.get(claimName, now);
-        if (current.isEmpty()) {
-            return Optional.empty();
-        }
-        if (!current.get().state().isDeleting()) {
+        boolean quiet = false; // already deleting, its flow under way, and nothing new for it
+        for (int attempt = 0; ; attempt++) {
+            Optional<NodeClaim> current = store.get(claimName, now);
+            if (current.isEmpty()) {
+                return Optional.empty();
+            }
+            if (current.get().state().isDeleting()) {
+                // A reclaim of a node already draining: its deadline still caps the flow, if it is earlier.
+                boolean tighter = deadline != null
+                        && store.marker(TerminationMarkers.deadline(claimName)).map(deadline::isBefore).orElse(true);
+                if (tighter) {
+                    store.setMarker(TerminationMarkers.deadline(claimName), deadline);
+                }
+                quiet = !tighter && current.get().drainStep() > 0;
+                break;
+            }
             // Markers first: if the claim write then loses a race, the winner's flow sees them anyway.
             if (deadline != null) {
                 store.setMarker(TerminationMarkers.deadline(claimName), deadline);
@@ -87,15 +123,37 @@ public final class TerminationService {
             }
             try {
                 store.update(current.get().draining(reason, now));
+                break;
             } catch (NodeClaimStore.Conflict lost) {
-                // Someone else moved the claim on; the slice below re-reads it.
+                // Someone moved the claim on (the sweep registered it, say): re-read, so the claim is surely marked
+                // before any slice runs (a slice does nothing for a claim not marked for deletion).
+                if (attempt == 2) {
+                    throw lost;
+                }
             }
         }
-        return Optional.of(slice(new TerminationRequest(claimName, 0)));
+        if (!sliceNow) {
+            Optional<NodeClaim> marked = store.get(claimName, now);
+            if (marked.isEmpty()) {
+                return Optional.empty();
+            }
+            if (quiet) {
+                return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
+            }
+            // The flow's current step: if its own message is in flight too, whichever runs first wins.
+            queue.send(new TerminationRequest(claimName, marked.get().drainStep()).toJson(), null, null, Duration.ZERO);
+            return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
+        }
+        return Optional.of(slice(new TerminationRequest(claimName, 0), true));
     }
 
     /** Starts the flow for a node someone deleted ({@code kubectl delete node}) that still carries Gantry's finalizer. */
     public Optional<Slice> startForDeletedNode(Node node) {
+        return startForDeletedNode(node, true);
+    }
+
+    /** As {@link #startForDeletedNode(Node)}; {@code sliceNow} as in {@link #start(String, String, Instant, boolean, boolean)}. */
+    public Optional<Slice> startForDeletedNode(Node node, boolean sliceNow) {
         Optional<NodeClaim> claim = claimFor(node, clock.instant());
         if (claim.isEmpty()) {
             // Not a node we track (its claim expired or never existed): let the deletion complete; the sweep's
@@ -103,17 +161,58 @@ public final class TerminationService {
             removeFinalizer(node.name());
             return Optional.empty();
         }
-        return start(claim.get().name(), "deleted", null, false);
+        return start(claim.get().name(), "deleted", null, false, sliceNow);
     }
 
-    /** Runs the next slice of the flow for a termination-queue message. */
+    /**
+     * Whether a deleting claim's flow has stalled: no slice began for {@link #STALLED_AFTER} (its continuation was
+     * lost or dead-lettered). A healthy flow begins a slice at least every few seconds.
+     */
+    public static boolean stalled(NodeClaim claim, Instant now) {
+        if (claim.state() != NodeClaimState.Draining && claim.state() != NodeClaimState.Terminating) {
+            return false;
+        }
+        Instant last = claim.progressAt() != null ? claim.progressAt() : claim.deletionRequestedAt();
+        return last == null || !now.isBefore(last.plus(STALLED_AFTER));
+    }
+
+    /**
+     * Sends the next step's message for a stalled flow. Harmless if the flow was only slow: of two messages for the
+     * same step only the first runs.
+     */
+    public void resume(NodeClaim claim) {
+        queue.send(new TerminationRequest(claim.name(), claim.drainStep()).toJson(), null, null, Duration.ZERO);
+    }
+
+    /**
+     * Runs the next slice of the flow for a termination-queue message. Does nothing for a claim that is not marked
+     * for deletion (every legitimate sender marks it first; a message for a healthy claim is forged or stale), nor for
+     * a message whose step the flow has already passed (a duplicate delivery).
+     *
+     * <p>The next message is sent <em>before</em> the slice acts: whatever fails while acting, the flow carries on from
+     * that message (every command is idempotent). A slice that finishes the flow sends none and keeps its step, so if
+     * finishing fails, the redelivery of this same message finishes it.
+     */
     public Slice slice(TerminationRequest request) {
+        return slice(request, false);
+    }
+
+    /** @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on */
+    private Slice slice(TerminationRequest request, boolean inline) {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(request.claim(), now);
         if (found.isEmpty() || found.get().state() == NodeClaimState.Terminated) {
             return new Slice(request.claim(), List.of(), 0, 0, true, null);
         }
         NodeClaim claim = found.get();
+        if (!claim.state().isDeleting()) {
+            LOG.log(System.Logger.Level.WARNING, "termination: nodeclaim " + claim.name()
+                    + " is not marked for deletion; message ignored");
+            return new Slice(claim.name(), List.of(), 0, 0, false, null);
+        }
+        if (request.step() < claim.drainStep()) {
+            return new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason()); // a duplicate
+        }
         Optional<Node> node = nodeOf(claim);
         List<Pod> pods = node.map(n -> podsOn(n.name())).orElse(List.of());
         boolean volumes = node.map(n -> reader.nodesWithVolumeAttachments().contains(n.name())).orElse(false);
@@ -122,10 +221,23 @@ public final class TerminationService {
         List<TerminationCommand> commands = TerminationDecision.next(claim, node, pods,
                 pods.isEmpty() ? List.of() : reader.podDisruptionBudgets(), volumes, now, grace, deadline,
                 replacementPending(claim, now));
-        return execute(claim, request, commands, now);
+        Optional<Duration> delay = commands.stream().filter(c -> c instanceof ContinueAfter)
+                .map(c -> ((ContinueAfter) c).delay()).findFirst();
+        if (delay.isEmpty() && inline) {
+            delay = Optional.of(FINISH_CHECK); // the caller's own retry would find the claim deleting and skip it
+        }
+        int next = delay.isPresent() ? request.step() + 1 : request.step();
+        try {
+            claim = store.update(claim.sliceBegun(next, now));
+        } catch (NodeClaimStore.Conflict lost) {
+            // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on.
+            return new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason());
+        }
+        delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
+        return execute(claim, commands, now);
     }
 
-    private Slice execute(NodeClaim claim, TerminationRequest request, List<TerminationCommand> commands, Instant now) {
+    private Slice execute(NodeClaim claim, List<TerminationCommand> commands, Instant now) {
         int evicted = 0;
         int blocked = 0;
         boolean finished = false;
@@ -146,8 +258,7 @@ public final class TerminationService {
                     markTerminated(claim.name(), now);
                     finished = true;
                 }
-                case ContinueAfter a -> queue.send(new TerminationRequest(claim.name(), request.step() + 1).toJson(),
-                        null, null, a.delay());
+                case ContinueAfter a -> { } // sent before acting
             }
         }
         return new Slice(claim.name(), commands, evicted, blocked, finished, claim.deletionReason());
@@ -192,13 +303,19 @@ public final class TerminationService {
                 && c.createdAt() != null && !c.createdAt().isBefore(began) && c.state().isBefore(NodeClaimState.Initialized));
     }
 
+    /**
+     * The claim's Node: one GET by the name it registered with; only a claim that never registered (rare in a drain)
+     * is looked for among all nodes, by its instance.
+     */
     private Optional<Node> nodeOf(NodeClaim claim) {
-        for (Node n : reader.nodes()) {
-            if (n.name().equals(claim.nodeName()) || (claim.instanceId() != null && claim.instanceId().equals(n.instanceId()))) {
-                return Optional.of(n);
-            }
+        if (claim.nodeName() != null) {
+            return reader.findNode(claim.nodeName())
+                    .filter(n -> claim.instanceId() == null || n.instanceId() == null || claim.instanceId().equals(n.instanceId()));
         }
-        return Optional.empty();
+        if (claim.instanceId() == null) {
+            return Optional.empty();
+        }
+        return reader.nodes().stream().filter(n -> claim.instanceId().equals(n.instanceId())).findFirst();
     }
 
     private Optional<NodeClaim> claimFor(Node node, Instant now) {
@@ -213,12 +330,6 @@ public final class TerminationService {
     }
 
     private List<Pod> podsOn(String node) {
-        List<Pod> out = new ArrayList<>();
-        for (Pod p : reader.pods()) {
-            if (node.equals(p.nodeName())) {
-                out.add(p);
-            }
-        }
-        return out;
+        return reader.podsOn(node);
     }
 }

@@ -110,21 +110,39 @@ class InterruptionDecisionTest {
     }
 
     @Test
-    void everyKindIsIgnoredOnceTheClaimIsDeleting() {
+    void everyKindIsIgnoredOnceTheClaimIsDeletingWithADeadlineNoLaterThanTheEvents() {
         for (NodeClaim deleting : List.of(claim.draining("x", T0), claim.terminating(T0), claim.terminated(T0, Duration.ofHours(1)))) {
+            Optional<Instant> deadline = deleting.state() == dev.gantry.core.lifecycle.NodeClaimState.Terminated
+                    ? Optional.empty() : Optional.of(T0);
             for (InterruptionEvent e : List.of(new SpotInterruption(id, T0), new RebalanceRecommendation(id, T0),
                     new StateChange(id, T0, "terminated"), new ScheduledChange(id, T0, "x"),
                     new CapacityReservationInterruption(id, T0, null))) {
-                assertThat(InterruptionDecision.decide(e, Optional.of(deleting), Map.of("gantry.dev/rebalance", "replace"), now))
-                        .as(deleting.state() + " " + e).singleElement().isInstanceOf(Ignore.class);
+                assertThat(InterruptionDecision.decide(e, Optional.of(deleting), Map.of("gantry.dev/rebalance", "replace"),
+                        deadline, now)).as(deleting.state() + " " + e).singleElement().isInstanceOf(Ignore.class);
             }
         }
     }
 
     @Test
+    void aSpotWarningForADrainingNodeCapsItsDeadlineAndMarksTheOffering() {
+        NodeClaim draining = claim.draining("emptiness", T0);
+
+        List<InterruptionCommand> c = InterruptionDecision.decide(new SpotInterruption(id, T0), Optional.of(draining), Map.of(),
+                Optional.empty(), now);
+
+        assertThat(c).contains(new MarkUnavailable(new OfferingKey("m5.large", "us-east-1a", "spot"),
+                        now.plus(InterruptionDecision.UNAVAILABLE_FOR)),
+                new StartTermination("a", "interruption", T0.plus(InterruptionDecision.SPOT_NOTICE), false));
+        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(draining), Map.of(),
+                Optional.empty(), now)).singleElement().isInstanceOf(Ignore.class);
+    }
+
+    @Test
     void terminatedBeforeTheSpotWarningLeavesNothingForTheWarning() {
         NodeClaim afterTerminated = claim.draining("instance-terminated", now);
-        assertThat(InterruptionDecision.decide(new SpotInterruption(id, T0), Optional.of(afterTerminated), Map.of(), now))
+        // The state change gave the drain the deadline "now": the warning's two minutes are later.
+        assertThat(InterruptionDecision.decide(new SpotInterruption(id, T0), Optional.of(afterTerminated), Map.of(),
+                Optional.of(now), now))
                 .singleElement().isInstanceOf(Ignore.class);
     }
 

@@ -66,6 +66,40 @@ class InterruptionServiceTest {
     }
 
     @Test
+    void aSpotWarningForANodeAlreadyDrainingEndsTheDrainWithinTwoMinutesAndKeepsTheOfferingOutOfPlans() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of())); // no terminationGracePeriod: without a deadline, wait forever
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(dev.gantry.core.model.Pod.DO_NOT_DISRUPT, "true")).build());
+        w.termination.start("a", "emptiness", null, false); // consolidation began the drain; the pod holds it
+
+        w.interruption.handle(spot("i-a"));
+
+        assertThat(w.store.unavailableOfferings(T)).containsExactly(new OfferingKey("m5.large", "us-east-1a", "spot"));
+        for (int i = 0; i < 40 && w.claim("a").state() != NodeClaimState.Terminated; i++) {
+            w.continueLast();
+        }
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(w.claim("a").deletionReason()).isEqualTo("emptiness");
+        assertThat(w.clock.instant()).isBeforeOrEqualTo(T.plus(Duration.ofMinutes(2)));
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+    }
+
+    @Test
+    void aSpotWarningDuringARebalanceDrainStopsWaitingForTheReplacement() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        w.store.create(NodeClaim.launching("b", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T));
+        w.interruption.handle(allKinds("i-a").get(1)); // rebalance: waits for b before evicting
+        assertThat(w.cluster.pod("default/web")).isNotNull();
+
+        w.interruption.handle(spot("i-a"));
+        w.continueLast();
+
+        assertThat(w.cluster.pod("default/web")).as("evicted without waiting for b").isNull();
+    }
+
+    @Test
     void replayingEveryEventThreeTimesChangesNothingAfterTheFirst() {
         for (EventEnvelope e : allKinds("i-a")) {
             LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));

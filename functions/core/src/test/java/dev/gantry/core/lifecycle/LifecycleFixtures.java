@@ -103,6 +103,8 @@ public final class LifecycleFixtures {
     public static final class RecordingCloud implements CloudProvider {
         public final Map<String, CloudInstance> instances = new LinkedHashMap<>();
         public final List<String> terminated = new ArrayList<>();
+        /** How many of the next terminate calls fail (as a throttled or unreachable EC2 would). */
+        public int failTerminations;
 
         public void add(String id, Instant launchTime, Map<String, String> tags) {
             instances.put(id, new CloudInstance(id, "m5.large", "us-east-1a", "spot", "running", launchTime, null, tags));
@@ -119,6 +121,10 @@ public final class LifecycleFixtures {
 
         @Override
         public synchronized void terminate(List<String> ids) {
+            if (failTerminations > 0) {
+                failTerminations--;
+                throw new dev.gantry.core.cloud.CloudException("RequestLimitExceeded", "throttled", true);
+            }
             for (String id : ids) {
                 terminated.add(id);
                 instances.remove(id);

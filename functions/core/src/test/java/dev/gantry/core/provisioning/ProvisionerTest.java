@@ -17,6 +17,7 @@ import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.DelegatingStore;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
@@ -260,8 +261,33 @@ class ProvisionerTest {
         ProvisioningOutcome out = new Provisioner(cluster, cluster, store, healthy, provider(), cfg, clock).provision();
 
         String firstName = none.failed().get(0).claim();
+        assertThat(out.launched()).singleElement().extracting(ProvisioningOutcome.LaunchedClaim::claim).asString()
+                .startsWith(firstName + "-").isNotEqualTo(firstName);
+    }
+
+    @Test
+    void podsWhoseLaunchesKeepFailingGetAFreshClaimNameEveryTimeEvenOverExpiredRecordsNotYetDeleted() {
+        cluster.putPod(pending("a", 500, 256).build());
+        GantryConfig cfg = config(pool("cheap", null, req(WellKnownLabels.INSTANCE_TYPE, "t4g.small")));
+        for (String zone : List.of(ZONE_A, ZONE_B)) {
+            cloud.fail("t4g.small", zone, "spot");
+            cloud.fail("t4g.small", zone, "on-demand");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int run = 0; run < 8; run++) {
+            ProvisioningOutcome out = provisioner(cfg).provision();
+            assertThat(out.failed()).as("run %d launched a claim of its own", run).singleElement()
+                    .satisfies(f -> names.add(f.claim()));
+            clock.advance(Duration.ofMinutes(4)); // the unavailable marks run out between runs
+        }
+        assertThat(names).hasSize(8);
+
+        // Hours later every closed record has expired (readers skip them) but DynamoDB's TTL has not deleted them.
+        clock.advance(Duration.ofHours(2));
+        ProvisioningOutcome out = new Provisioner(cluster, cluster, store, new RecordingCloud(clock), provider(), cfg, clock).provision();
+
         assertThat(out.launched()).singleElement().extracting(ProvisioningOutcome.LaunchedClaim::claim)
-                .isEqualTo(firstName + "-2");
+                .satisfies(name -> assertThat(names).doesNotContain(name));
     }
 
     @Test

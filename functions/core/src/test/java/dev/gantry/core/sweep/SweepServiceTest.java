@@ -86,12 +86,57 @@ class SweepServiceTest {
     }
 
     @Test
-    void aClaimStuckLaunchingIsFinishedAfterFiveMinutes() {
+    void aClaimStuckLaunchingWithoutAnInstanceIsFinishedOnlyAfterTheProvisioningQueueCouldRedeliverItsBatch() {
         LifecycleWorld w = new LifecycleWorld(quiet());
         w.store.create(NodeClaim.launching("a", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T0));
-        w.clock.set(T0.plus(Duration.ofMinutes(5)));
+        w.clock.set(T0.plus(Duration.ofMinutes(7))); // past the 6-minute visibility timeout, and the redelivery's run
+        w.sweep.sweep();
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Launching);
+        w.clock.set(T0.plus(Housekeeping.LAUNCH_TIMEOUT));
         w.sweep.sweep();
         assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+    }
+
+    @Test
+    void aLaunchThatCrashedBeforeItWasRecordedKeepsItsInstanceAndPods() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        w.store.create(NodeClaim.launching("a", "default", "h", List.of(), List.of(), List.of("default/web"), "m5.large",
+                "us-east-1a", "spot", 0.04, T0));
+        // CreateFleet ran (the instance carries the claim's tag), then the provisioner died before recording it.
+        w.cloud.add("i-a", T0.plusSeconds(2), Map.of(CloudInstance.TAG_CLUSTER, CLUSTER, CloudInstance.TAG_NODECLAIM, "a"));
+        w.cluster.putNode(new Node("ip-1", "aws:///us-east-1a/i-a", Map.of(), Map.of(), List.of(), Resources.of(2000, 8L << 30),
+                true, false, false, T0.plusSeconds(60)));
+        w.cluster.putPod(pod("web", "ip-1"));
+
+        for (int minute = 1; minute <= 12; minute++) {
+            w.clock.set(T0.plus(Duration.ofMinutes(minute)));
+            w.sweep.sweep();
+        }
+
+        assertThat(w.cloud.terminated).isEmpty();
+        assertThat(w.claim("a").instanceId()).isEqualTo("i-a");
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
+        assertThat(w.cluster.pod("default/web")).isNotNull();
+    }
+
+    @Test
+    void anInstanceNoLiveClaimOwnsIsDrainedBeforeItIsTerminatedWhenItsNodeRunsPods() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        NodeClaim c = w.addNode("a", "default");
+        w.store.update(c.draining("launch-timeout", T0).terminated(T0, java.time.Duration.ofHours(1))); // closed, yet it runs
+        w.cluster.putPod(pod("web", "node-a"));
+
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).as("not before its pods are gone").isEmpty();
+        assertThat(w.cluster.node("node-a").taints()).contains(dev.gantry.core.model.Taint.DISRUPTED);
+        assertThat(w.cluster.pod("default/web")).as("evicted").isNull();
+        w.continueLast();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.cluster.node("node-a")).isNull();
+        w.clock.advance(Duration.ofMinutes(1));
+        w.sweep.sweep();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
     }
 
     @Test
@@ -105,6 +150,84 @@ class SweepServiceTest {
         w.sweep.sweep();
         assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
         assertThat(w.cluster.node("node-a")).isNull();
+    }
+
+    static Node readiness(Node n, boolean ready) {
+        return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(), ready,
+                n.unschedulable(), false, n.createdAt(), n.finalizers(), n.deletionTimestamp());
+    }
+
+    @Test
+    void aClaimWhoseNodeWasRemovedOutOfBandWhileItsInstanceRunsIsTerminated() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        w.addNode("a", "default");
+        w.addNode("b", "default");
+        Node a = w.cluster.node("node-a");
+        w.cluster.putNode(new Node(a.name(), a.providerId(), a.labels(), Map.of(), List.of(), a.allocatable(), true, false,
+                false, a.createdAt())); // someone stripped the finalizer…
+        w.cluster.deleteNode("node-a"); // …and deleted the Node; the instance keeps running
+
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(w.claim("a").deletionReason()).isEqualTo("node-deleted");
+        assertThat(w.claim("b").state()).isEqualTo(NodeClaimState.Initialized);
+    }
+
+    @Test
+    void aNodeNotReadyForThirtyMinutesIsRepairedThoughAPodThereMayNotBeDisrupted() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String n : List.of("a", "b", "c", "d", "e", "f")) {
+            w.addNode(n, "default");
+        }
+        w.cluster.putNode(readiness(w.cluster.node("node-a"), false)); // 1 of 6 unhealthy: under a fifth of the pool
+        w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")).build());
+
+        w.sweep.sweep();
+        w.clock.advance(Housekeeping.REPAIR_AFTER.minusSeconds(1));
+        w.sweep.sweep();
+        assertThat(w.cloud.terminated).as("within the toleration").isEmpty();
+
+        w.clock.advance(Duration.ofSeconds(1));
+        w.sweep.sweep();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.claim("a").deletionReason()).isEqualTo("unhealthy");
+        assertThat(w.cluster.node("node-a")).isNull();
+    }
+
+    @Test
+    void aNodeReadyAgainStartsItsTolerationOver() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String n : List.of("a", "b", "c", "d", "e", "f")) {
+            w.addNode(n, "default");
+        }
+        Node a = w.cluster.node("node-a");
+        w.cluster.putNode(readiness(a, false));
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofMinutes(20));
+        w.cluster.putNode(readiness(a, true));
+        w.sweep.sweep();
+        w.cluster.putNode(readiness(a, false));
+        w.clock.advance(Duration.ofMinutes(20));
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).isEmpty();
+    }
+
+    @Test
+    void repairHoldsOffWhileMoreThanAFifthOfThePoolIsNotReady() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String n : List.of("a", "b", "c", "d")) {
+            w.addNode(n, "default");
+        }
+        w.cluster.putNode(readiness(w.cluster.node("node-a"), false));
+        w.cluster.putNode(readiness(w.cluster.node("node-b"), false)); // half the pool: a wider outage, not a bad node
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofHours(1));
+        w.sweep.sweep();
+
+        assertThat(w.cloud.terminated).isEmpty();
     }
 
     @Test
@@ -135,6 +258,25 @@ class SweepServiceTest {
         w.cluster.putPod(Pod.builder("default", "web").status(new Pod.Status("Pending", true, T0, null, null)).build());
         w.store.setMarker(SweepService.LAST_HINT, T0.minusSeconds(10));
         assertThat(w.sweep.sweep().backstopHint()).isFalse();
+    }
+
+    @Test
+    void drainsASweepStartsPastItsInlineDeadlineAreQueuedForTheTerminationHandlerNotRunInTheSweep() {
+        LifecycleWorld w = new LifecycleWorld(whenEmpty30s());
+        w.addNode("a", "default");
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofSeconds(30));
+
+        assertThat(w.sweep.sweep(w.clock.instant()).disrupted()).isEqualTo(1); // no time left for inline slices
+
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(w.cloud.terminated).isEmpty();
+        assertThat(w.queue.sent).singleElement().satisfies(m -> {
+            assertThat(m.body()).isEqualTo("{\"claim\":\"a\",\"step\":0}");
+            assertThat(m.delay()).isEqualTo(Duration.ZERO);
+        });
+        w.continueLast();
+        assertThat(w.cloud.terminated).containsExactly("i-a");
     }
 
     @Test

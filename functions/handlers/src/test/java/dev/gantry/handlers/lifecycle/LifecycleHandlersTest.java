@@ -2,6 +2,10 @@ package dev.gantry.handlers.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -147,6 +151,69 @@ class LifecycleHandlersTest {
         SQSEvent e = new SQSEvent();
         e.setRecords(List.of(m));
         assertThat(interruption.handleRequest(e, null).getBatchItemFailures()).hasSize(1);
+    }
+
+    /** A Lambda context whose remaining time the test sets. */
+    static final class TimedContext implements Context {
+        long remainingMillis;
+
+        TimedContext(long remainingMillis) {
+            this.remainingMillis = remainingMillis;
+        }
+
+        @Override public String getAwsRequestId() { return "req"; }
+        @Override public String getLogGroupName() { return "g"; }
+        @Override public String getLogStreamName() { return "s"; }
+        @Override public String getFunctionName() { return "f"; }
+        @Override public String getFunctionVersion() { return "1"; }
+        @Override public String getInvokedFunctionArn() { return "arn"; }
+        @Override public CognitoIdentity getIdentity() { return null; }
+        @Override public ClientContext getClientContext() { return null; }
+        @Override public int getRemainingTimeInMillis() { return (int) remainingMillis; }
+        @Override public int getMemoryLimitInMB() { return 512; }
+        @Override public LambdaLogger getLogger() { return null; }
+    }
+
+    static SQSEvent.SQSMessage message(String id, String body) {
+        SQSEvent.SQSMessage m = new SQSEvent.SQSMessage();
+        m.setMessageId(id);
+        m.setBody(body);
+        return m;
+    }
+
+    @Test
+    void recordsLeftWhenTheInvocationRunsShortOfTimeAreQueuedAgainNotCutOffByTheTimeout() {
+        terminations.start("default-x7k2p", "deleted", null, false);
+        String next = termination.getLast();
+        List<String> requeued = new ArrayList<>();
+        TimedContext context = new TimedContext(60_000);
+        TerminationQueueHandler handler = new TerminationQueueHandler(terminations, new TerminationCodec(JSON), metrics, clock,
+                (body, group, dedup, delay) -> {
+                    requeued.add(body + " " + delay);
+                }, TerminationQueueHandler.RESERVE);
+        context.remainingMillis = TerminationQueueHandler.RESERVE.toMillis() - 1; // the earlier records took the time
+
+        SQSBatchResponse r = handler.handleRequest(new SQSEvent() {{ setRecords(List.of(message("late", next))); }}, context);
+
+        assertThat(r.getBatchItemFailures()).isEmpty();
+        assertThat(requeued).containsExactly(next + " PT0S");
+        assertThat(terminated).as("not sliced in this invocation").isEmpty();
+
+        context.remainingMillis = 60_000;
+        handler.handleRequest(new SQSEvent() {{ setRecords(List.of(message("again", next))); }}, context);
+        assertThat(terminated).containsExactly(ID);
+    }
+
+    @Test
+    void aSpotWarningLateInTheInvocationMarksTheClaimAndQueuesItsFirstSlice() throws Exception {
+        SQSBatchResponse r = interruption.handleRequest(sqs("interruption/spot-interruption-warning.json"),
+                new TimedContext(InterruptionQueueHandler.RESERVE.toMillis() - 1));
+
+        assertThat(r.getBatchItemFailures()).isEmpty();
+        assertThat(store.get("default-x7k2p", NOW).orElseThrow().state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(cluster.pod("default/web-6d5f7c8b9-x7k2p")).as("evicted by the termination handler, not here").isNotNull();
+        assertThat(termination).containsExactly("{\"claim\":\"default-x7k2p\",\"step\":0}");
+        assertThat(provisioning).hasSize(1);
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.NodePool;
@@ -94,11 +95,30 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     private final List<AutoCloseable> functionClients = new ArrayList<>();
     private final IamCallRecorder iam = new IamCallRecorder();
     private Emulators emulators;
+    /**
+     * The services' reader: {@link #cluster}, except that one node's pods are filtered from the full list, because the
+     * CRUD mock answers a {@code spec.nodeName} field selector with an empty list (the query the adapter sends is
+     * tested in the kube module against an expectation).
+     */
+    ClusterReader reader;
     SqsClient sqs;
     String terminationQueue;
     String provisioningQueue;
     String clusterPartition;
     private final List<RecordedRequest> kubeRequests = new ArrayList<>();
+
+    /** Every read from {@code c}, except that {@link ClusterReader#podsOn} keeps its filtering default. */
+    static ClusterReader crudReader(KubeCluster c) {
+        return new ClusterReader() {
+            @Override public List<dev.gantry.core.model.Pod> pods() { return c.pods(); }
+            @Override public List<dev.gantry.core.model.Node> nodes() { return c.nodes(); }
+            @Override public java.util.Optional<dev.gantry.core.model.Node> findNode(String name) { return c.findNode(name); }
+            @Override public List<dev.gantry.core.model.DaemonSet> daemonSets() { return c.daemonSets(); }
+            @Override public List<dev.gantry.core.model.PodDisruptionBudget> podDisruptionBudgets() { return c.podDisruptionBudgets(); }
+            @Override public java.util.Set<String> nodesWithVolumeAttachments() { return c.nodesWithVolumeAttachments(); }
+            @Override public Map<String, Map<String, String>> namespaceLabels() { return c.namespaceLabels(); }
+        };
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) {
@@ -113,6 +133,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         server.init();
         kube = server.createClient();
         cluster = new KubeCluster(KubeClients.forUrl(kube.getConfiguration().getMasterUrl()), clock);
+        reader = crudReader(cluster);
         aws = AwsStub.start(Ec2State.withDefaults(), clock);
         var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret"));
         clouds.clear();
@@ -197,7 +218,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     /** The termination flow as {@code function} runs it (the interruption and sweep functions start it too). */
     TerminationService terminationService(String function) {
-        return new TerminationService(cluster, cluster, store(function), cloud(function),
+        return new TerminationService(reader, cluster, store(function), cloud(function),
                 new SqsWorkQueue(sqs(function), terminationQueue), pools, clock);
     }
 
@@ -212,7 +233,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     }
 
     InterruptionQueueHandler interruptionHandler() {
-        return new InterruptionQueueHandler(new InterruptionService(store("interruption"), cluster, cluster, terminationService("interruption"), hints("interruption"), pools, clock),
+        return new InterruptionQueueHandler(new InterruptionService(store("interruption"), reader, cluster, terminationService("interruption"), hints("interruption"), pools, clock),
                 new EventBridgeCodec(JSON), metrics(), clock);
     }
 
@@ -222,7 +243,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
 
     SweepHandler sweepHandler() {
         InstanceFacts.Source facts = type -> Optional.empty();
-        return new SweepHandler(new SweepService(Ec2State.CLUSTER, cluster, cluster, store("sweep"), cloud("sweep"), terminationService("sweep"), hints("sweep"),
+        return new SweepHandler(new SweepService(Ec2State.CLUSTER, reader, cluster, store("sweep"), cloud("sweep"), terminationService("sweep"), hints("sweep"),
                 pools, facts, clock), metrics(), clock, cloud("sweep")::collectLaunchTemplates);
     }
 

@@ -110,19 +110,22 @@ class SweepIntegrationTest {
     }
 
     @Test
-    void aLaunchThatCrashedBeforeRecordingItsInstanceIsFinishedThenItsInstanceCollected() throws Exception {
+    void aLaunchThatCrashedBeforeRecordingItsInstanceAdoptsItInsteadOfCollectingIt() throws Exception {
         Instant created = rig.clock.instant().minus(Duration.ofMinutes(6));
         // CreateFleet ran (the instance carries the claim's tag) but the claim was never moved past Launching.
         String id = rig.launchedInstance(CLAIM, created.plusSeconds(2));
         rig.store.create(NodeClaim.launching(CLAIM, Scene.POOL, "hash", List.of(), List.of("m5.large"), List.of(), "m5.large",
                 "us-east-1a", "spot", 0.035, created));
 
-        assertThat(sweep()).containsEntry("claimsFinished", 1).containsEntry("leakedTerminated", 0);
-        assertThat(rig.claim(CLAIM).orElseThrow().deletionReason()).isEqualTo("launch-timeout");
-        assertThat(rig.instanceState(id)).isEqualTo("running");
+        assertThat(sweep()).containsEntry("claimsFinished", 0).containsEntry("leakedTerminated", 0);
+        NodeClaim adopted = rig.claim(CLAIM).orElseThrow();
+        assertThat(adopted.state()).isEqualTo(NodeClaimState.Launched);
+        assertThat(adopted.instanceId()).isEqualTo(id);
 
-        assertThat(sweep()).containsEntry("leakedTerminated", 1);
-        assertThat(rig.terminateRequests()).containsExactly(id);
+        rig.clock.advance(Duration.ofMinutes(5));
+        assertThat(sweep()).containsEntry("claimsFinished", 0).containsEntry("leakedTerminated", 0);
+        assertThat(rig.terminateRequests()).isEmpty();
+        assertThat(rig.instanceState(id)).isEqualTo("running");
     }
 
     @Test

@@ -1,18 +1,16 @@
-package dev.gantry.core.provisioning;
+package dev.gantry.core.lifecycle;
 
 import dev.gantry.core.catalog.OfferingKey;
-import dev.gantry.core.lifecycle.NodeClaim;
-import dev.gantry.core.lifecycle.NodeClaimStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /** A store that forwards everything; tests override one method to inject a failure. */
-class DelegatingStore implements NodeClaimStore {
+public class DelegatingStore implements NodeClaimStore {
     private final NodeClaimStore delegate;
 
-    DelegatingStore(NodeClaimStore delegate) {
+    public DelegatingStore(NodeClaimStore delegate) {
         this.delegate = delegate;
     }
 

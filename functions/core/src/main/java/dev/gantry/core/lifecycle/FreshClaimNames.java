@@ -1,0 +1,58 @@
+package dev.gantry.core.lifecycle;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Records a new claim under a name never used before. A claim's name is also its CreateFleet ClientToken, which EC2
+ * remembers long after the instance is gone, so a name is never reused, not even once its record has expired (an
+ * expired record may stay stored for days: DynamoDB's TTL deletes lazily).
+ *
+ * <p>The planned name comes first: it is derived from the claim's pods, so a redelivered batch that plans the same
+ * claim finds the one an earlier delivery recorded, still in flight, and gets it back. When a closed claim holds the
+ * planned name (the same pods, launched before and failed), the claim gets {@code <planned>-<t>}, where {@code t} is
+ * {@code now} in milliseconds: time only moves forward, so there is always a fresh name.
+ */
+public final class FreshClaimNames {
+    /** Tries of {@code <planned>-<t>}, {@code <planned>-<t>2}…: only a closed claim recorded in this same millisecond collides. */
+    private static final int ATTEMPTS_AT_ONE_INSTANT = 10;
+    private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+    private FreshClaimNames() {
+    }
+
+    /**
+     * Creates {@code claimNamed.apply(name)} under the first free name, or returns the in-flight claim already
+     * recorded under one of the names tried.
+     *
+     * @throws NodeClaimStore.Conflict when every name tried at {@code now} is held by a closed claim (retryable: a
+     *                                 later instant has fresh names)
+     */
+    public static NodeClaim record(NodeClaimStore store, String planned, Function<String, NodeClaim> claimNamed, Instant now) {
+        for (int attempt = 0; attempt <= ATTEMPTS_AT_ONE_INSTANT; attempt++) {
+            String name = attempt == 0 ? planned : planned + "-" + encode(now.toEpochMilli()) + (attempt == 1 ? "" : attempt);
+            try {
+                return store.create(claimNamed.apply(name));
+            } catch (NodeClaimStore.Conflict taken) {
+                Optional<NodeClaim> current = store.get(name, now);
+                if (current.isPresent() && current.get().state().isInFlight()) {
+                    return current.get();
+                }
+                // Closed, or expired but not yet deleted: never reused.
+            }
+        }
+        throw new NodeClaimStore.Conflict("every name tried for " + planned + " at " + now + " belongs to a closed claim");
+    }
+
+    /** Base-27 in the claim-name alphabet (no vowels, so no words): 9 characters for any millisecond this millennium. */
+    static String encode(long millis) {
+        StringBuilder b = new StringBuilder();
+        long v = millis;
+        do {
+            b.append(ALPHABET.charAt((int) (v % ALPHABET.length())));
+            v /= ALPHABET.length();
+        } while (v > 0);
+        return b.reverse().toString();
+    }
+}
