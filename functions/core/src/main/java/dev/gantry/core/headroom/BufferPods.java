@@ -99,7 +99,7 @@ public final class BufferPods {
         }
         long chunks = Math.min(wanted, fit);
         String reason = String.join(", ", why) + " -> " + chunks + (chunks == 1 ? " chunk" : " chunks") + " of " + chunk
-                + (chunks < wanted ? " (capped by limits " + limitsText(b.limits()) + ")" : "");
+                + (chunks < wanted ? " (capped by limits " + b.limitsText() + ")" : "");
         return new Count((int) Math.min(wanted, Integer.MAX_VALUE), (int) Math.min(chunks, Integer.MAX_VALUE), reason);
     }
 
@@ -126,13 +126,6 @@ public final class BufferPods {
             }
         }
         return fit;
-    }
-
-    private static String limitsText(Map<String, Quantity> limits) {
-        Map<String, Quantity> sorted = new java.util.TreeMap<>(limits);
-        StringBuilder b = new StringBuilder();
-        sorted.forEach((k, v) -> b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v));
-        return b.toString();
     }
 
     private static Pod virtualPod(CapacityBuffer b, Pod t, int i, Instant now) {

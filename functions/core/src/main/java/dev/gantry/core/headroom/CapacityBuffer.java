@@ -112,6 +112,42 @@ public record CapacityBuffer(String namespace, String name, Target target, Integ
         return ACTIVE_CAPACITY.equals(strategy);
     }
 
+    /**
+     * One line for listings: {@code replicas 3 of PodTemplate/chunk, limits cpu=20, from cron '50 8 * * 1-5' for 10h}.
+     */
+    public String summary() {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        java.util.List<String> size = new java.util.ArrayList<>();
+        if (replicas != null) {
+            size.add("replicas " + replicas);
+        }
+        if (percentage != null) {
+            size.add(percentage + "%");
+        }
+        if (prediction != null) {
+            size.add("predicted p" + Math.round(prediction.quantile() * 100) + " of NodePool " + prediction.nodePool());
+        }
+        parts.add((size.isEmpty() ? "as many as fit" : String.join(" or ", size)) + " of " + target.label());
+        if (!limits.isEmpty()) {
+            parts.add("limits " + limitsText());
+        }
+        parts.add(schedule == null ? "always" : "from cron '" + schedule.cron() + "' for "
+                + dev.gantry.core.model.KubeDuration.format(schedule.duration()));
+        if (!isActiveCapacity()) {
+            parts.add("ignored (strategy " + strategy + ")");
+        }
+        return String.join(", ", parts);
+    }
+
+    /** {@code cpu=20 memory=100Gi}, by resource name, in the units people write. */
+    public String limitsText() {
+        Resources v = limitVector();
+        StringBuilder b = new StringBuilder();
+        new java.util.TreeSet<>(limits.keySet()).forEach(k ->
+                b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(Resources.format(k, v.get(k))));
+        return b.toString();
+    }
+
     /** The limits as a resource vector (absent resources are unlimited: see {@link #limits}). */
     Resources limitVector() {
         return Resources.fromQuantities(limits);
