@@ -1,5 +1,6 @@
 package dev.gantry.cli;
 
+import dev.gantry.aws.dynamodb.DynamoDemandHistoryStore;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.cli.status.StackLocator;
 import dev.gantry.cli.status.StatusException;
@@ -91,6 +92,10 @@ public final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The SDK and fabric8 log through SLF4J, which has no provider here: without this it warns on stderr.
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
@@ -112,7 +117,8 @@ public final class StatusCommand implements Callable<Integer> {
             try (DynamoDbClient dynamo = configure(DynamoDbClient.builder(), r, credentials, dynamoEndpoint).build();
                  KubernetesClient kube = kube()) {
                 var store = new DynamoNodeClaimStore(dynamo, target.table(), target.cluster());
-                StatusReport report = StatusReport.of(StatusSources.read(store, kube, loaded,
+                var demand = new DynamoDemandHistoryStore(dynamo, target.table(), target.cluster());
+                StatusReport report = StatusReport.of(StatusSources.read(store, demand, kube, loaded,
                         new CatalogSource(r.id(), null), now, lead));
                 out.print(output.equals("json") ? StatusView.json(report) : StatusView.table(report));
                 out.flush();
@@ -182,7 +188,8 @@ public final class StatusCommand implements Callable<Integer> {
             try {
                 c = Config.fromKubeconfig(Files.readString(kubeconfig));
             } catch (IOException e) {
-                throw new StatusException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage());
+                throw new StatusException("cannot read kubeconfig " + kubeconfig + ": "
+                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
             }
         } else {
             c = Config.autoConfigure(null);

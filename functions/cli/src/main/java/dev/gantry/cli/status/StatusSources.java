@@ -7,7 +7,7 @@ import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.headroom.BufferTargets;
 import dev.gantry.core.headroom.CapacityBuffer;
-import dev.gantry.core.headroom.DemandHistory;
+import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -41,8 +41,8 @@ public final class StatusSources {
     private StatusSources() {
     }
 
-    public static StatusSnapshot read(NodeClaimStore store, KubernetesClient kube, LoadResult config, CatalogSource catalogs,
-                                      Instant now, Duration bootLead) {
+    public static StatusSnapshot read(NodeClaimStore store, DemandHistoryStore demand, KubernetesClient kube, LoadResult config,
+                                      CatalogSource catalogs, Instant now, Duration bootLead) {
         var claims = store.list(now);
         var usage = store.poolUsage();
         KubeCluster cluster = new KubeCluster(kube, Clock.fixed(now, ZoneOffset.UTC));
@@ -52,7 +52,7 @@ public final class StatusSources {
         BufferTargets targets = config.bufferTargets().with(clusterTargets(kube, config.buffers()));
         Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, events);
         return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, config.buffers(),
-                targets, DemandHistory.EMPTY, bootLead);
+                targets, demand.read(now), bootLead);
     }
 
     static List<StatusSnapshot.GantryEvent> events(KubernetesClient kube) {
