@@ -225,9 +225,12 @@ class StatusCommandTest {
         String table = out.toString();
         assertThat(table).contains("Gantry status at 2026-12-01T10:00:00Z");
         // The pool: two nodes, usage as the provisioner counted it against seed000's limits (cpu 20, memory 100Gi).
-        assertThat(table).contains("seed000            2 nodes cpu      6/20           [######--------------] 30%",
-                "memory   24Gi/100Gi     [#####---------------] 24%", "pods     58 (no limit)",
-                "(as counted by the provisioner 30s ago)");
+        assertThat(table).contains("""
+                  seed000: 2 nodes, 1 pod running, as the provisioner counted 30s ago
+                    cpu      6/20           [######--------------] 30%
+                    memory   24Gi/100Gi     [#####---------------] 24%
+                    pods     58             (no limit)
+                """);
         assertThat(table).contains("Launching       1   oldest nodeclaim/seed000-bbbbb (45s)",
                 "Initialized     1   oldest nodeclaim/seed000-aaaaa (2h59m)", "Draining        1   oldest nodeclaim/seed000-ccccc (10m0s)");
         // Pending: Gantry's own Event explains api-1; a fresh plan explains huge; fresh is not yet Unschedulable.

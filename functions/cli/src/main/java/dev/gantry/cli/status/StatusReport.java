@@ -34,10 +34,11 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
     static final List<String> SHOWN = List.of(Resources.CPU, Resources.MEMORY, Resources.PODS);
 
     /**
+     * @param runningPods bound, non-terminal pods on the pool's nodes (DaemonSet pods included)
      * @param usage     cpu, memory and pods (and any other limited resource): the capacity counted against the limit
      * @param usageAt   when the provisioner recorded the usage, or null when it is the nodes' capacity as read now
      */
-    public record PoolStatus(String name, int nodes, List<Usage> usage, Instant usageAt) {
+    public record PoolStatus(String name, int nodes, int runningPods, List<Usage> usage, Instant usageAt) {
     }
 
     /** @param limit null when the pool does not limit the resource */
@@ -60,13 +61,13 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
     }
 
     private static List<PoolStatus> pools(StatusSnapshot s) {
-        TreeSet<String> names = new TreeSet<>();
-        s.pools().forEach(p -> names.add(p.name()));
-        s.usage().forEach(u -> names.add(u.nodePool()));
+        TreeSet<String> pools = new TreeSet<>();
+        s.pools().forEach(p -> pools.add(p.name()));
+        s.usage().forEach(u -> pools.add(u.nodePool()));
         s.nodes().forEach(n -> {
             String p = n.labels().get(WellKnownLabels.NODEPOOL);
             if (p != null) {
-                names.add(p);
+                pools.add(p);
             }
         });
         Map<String, NodePool> byName = new HashMap<>();
@@ -74,7 +75,7 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
         Map<String, PoolUsage> recorded = new HashMap<>();
         s.usage().forEach(u -> recorded.put(u.nodePool(), u));
         List<PoolStatus> out = new ArrayList<>();
-        for (String name : names) {
+        for (String name : pools) {
             List<Node> nodes = s.nodes().stream().filter(n -> name.equals(n.labels().get(WellKnownLabels.NODEPOOL))).toList();
             PoolUsage u = recorded.get(name);
             Resources used = u != null ? u.capacity() : nodes.stream().map(Node::allocatable).reduce(Resources.ZERO, Resources::plus);
@@ -88,7 +89,11 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
                 Long limit = !limits.containsKey(r) ? null : r.equals("nodes") ? limits.get(r).toUnits() : ceiling.get(r);
                 usage.add(new Usage(r, value, limit));
             }
-            out.add(new PoolStatus(name, nodes.size(), usage, u == null ? null : u.at()));
+            java.util.Set<String> names = new java.util.HashSet<>();
+            nodes.forEach(n -> names.add(n.name()));
+            int running = (int) s.pods().stream().filter(p -> p.isBound() && names.contains(p.nodeName())
+                    && !p.status().isTerminal()).count();
+            out.add(new PoolStatus(name, nodes.size(), running, usage, u == null ? null : u.at()));
         }
         return out;
     }

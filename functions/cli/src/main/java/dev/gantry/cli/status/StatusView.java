@@ -22,22 +22,16 @@ public final class StatusView {
 
     public static String table(StatusReport r) {
         StringBuilder b = new StringBuilder("Gantry status at ").append(r.at()).append("\n\n");
-        b.append("NODEPOOLS\n");
+        b.append("NODEPOOLS (node capacity counted against each pool's limits)\n");
         if (r.pools().isEmpty()) {
             b.append("  (none)\n");
         }
         for (StatusReport.PoolStatus p : r.pools()) {
-            b.append(String.format("  %-16s %3d %-5s", p.name(), p.nodes(), p.nodes() == 1 ? "node" : "nodes"));
-            boolean first = true;
+            b.append("  ").append(p.name()).append(": ").append(count(p.nodes(), "node")).append(", ")
+                    .append(count(p.runningPods(), "pod")).append(" running")
+                    .append(p.usageAt() == null ? "" : ", as the provisioner counted " + ago(p.usageAt(), r.at())).append('\n');
             for (StatusReport.Usage u : p.usage()) {
-                if (!first) {
-                    b.append(" ".repeat(28));
-                }
-                first = false;
-                b.append(String.format(" %-8s %s%n", u.resource(), usage(u)));
-            }
-            if (p.usageAt() != null) {
-                b.append(" ".repeat(29)).append("(as counted by the provisioner ").append(ago(p.usageAt(), r.at())).append(")\n");
+                b.append(String.format("    %-8s %s%n", u.resource(), usage(u)));
             }
         }
         b.append("\nNODECLAIMS\n");
@@ -77,6 +71,7 @@ public final class StatusView {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", p.name());
             m.put("nodes", p.nodes());
+            m.put("runningPods", p.runningPods());
             Map<String, Object> usage = new LinkedHashMap<>();
             for (StatusReport.Usage u : p.usage()) {
                 Map<String, Object> x = new LinkedHashMap<>();
@@ -136,7 +131,7 @@ public final class StatusView {
     static String usage(StatusReport.Usage u) {
         String used = amount(u.resource(), u.used());
         if (u.limit() == null) {
-            return used + " (no limit)";
+            return String.format("%-14s (no limit)", used);
         }
         String text = used + "/" + amount(u.resource(), u.limit());
         int pct = u.limit() == 0 ? (u.used() == 0 ? 0 : 100) : (int) Math.min(999, Math.round(100.0 * u.used() / u.limit()));
@@ -157,6 +152,10 @@ public final class StatusView {
             return s / 60 + "m" + s % 60 + "s";
         }
         return s + "s";
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static String ago(Instant t, Instant now) {

@@ -41,10 +41,14 @@ class StatusReportTest {
                 Map.of("cpu", Quantity.parse("10"), "nodes", Quantity.parse("4")), null, null);
         Node n = new Node("n1", null, Map.of("karpenter.sh/nodepool", "default"), Map.of(), List.of(),
                 new Resources(4000, 16 * GI, 0, 29, Map.of()), true, false, false, null);
-        StatusReport r = StatusReport.of(snapshot(List.of(pool), List.of(), List.of(n), List.of(), List.of(), Map.of(), List.of(), null));
+        Pod running = Pod.builder("web", "a").nodeName("n1").status(new Pod.Status("Running", false, null, null, null)).build();
+        Pod done = Pod.builder("web", "b").nodeName("n1").status(new Pod.Status("Succeeded", false, null, null, null)).build();
+        StatusReport r = StatusReport.of(snapshot(List.of(pool), List.of(), List.of(n), List.of(running, done), List.of(), Map.of(),
+                List.of(), null));
         StatusReport.PoolStatus p = r.pools().getFirst();
         assertThat(p.nodes()).isEqualTo(1);
         assertThat(p.usageAt()).isNull();
+        assertThat(p.runningPods()).isEqualTo(1);
         assertThat(p.usage()).containsExactly(new StatusReport.Usage("cpu", 4000, 10000L),
                 new StatusReport.Usage("memory", 16 * GI, null), new StatusReport.Usage("pods", 29, null),
                 new StatusReport.Usage("nodes", 1, 4L));
