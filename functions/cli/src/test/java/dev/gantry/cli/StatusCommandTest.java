@@ -299,4 +299,22 @@ class StatusCommandTest {
         assertThat(code).isEqualTo(2);
         assertThat(err.toString().lines()).singleElement().asString().startsWith("gantry status: DynamoDb: ");
     }
+
+    @Test
+    void anUnreachableClusterIsOneLineAndExitTwo(@TempDir Path dir) throws Exception {
+        int closedPort;
+        try (var socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Path config = dir.resolve("kubeconfig");
+        Files.writeString(config, Files.readString(kubeconfig).replace(kube.getConfiguration().getMasterUrl(),
+                "http://127.0.0.1:" + closedPort + "/"));
+        CommandLine cl = Gantry.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute("status", "--region", "us-east-1", "--at", NOW.toString(), "--kubeconfig", config.toString(),
+                "--dynamodb-endpoint", DYNALITE.endpoint().toString(), "--table", TABLE, "--cluster", CLUSTER);
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().lines()).singleElement().asString().startsWith("gantry status: cannot read the cluster: ");
+    }
 }
