@@ -38,6 +38,8 @@ public final class CapacityBufferReader {
             limits.forEach((k, v) -> {
                 if (v.isNegative()) {
                     l.error(k, "must not be negative, got " + v);
+                } else if (k.equals("pods")) {
+                    l.warn(k, "a pods limit bounds nothing: a pod does not request pods (limit cpu or memory)");
                 }
             });
         }

@@ -187,4 +187,12 @@ class CapacityBufferLoadingTest {
                 + "duplicate CapacityBuffer \"web/warm\" (first defined at ");
         assertThat(r.buffers()).hasSize(1); // the first is kept, as for NodePools
     }
+
+    @Test
+    void aPodsLimitIsAWarningBecauseItBoundsNothing() {
+        LoadResult r = load(buffer("", "podTemplateRef: {name: chunk}\nlimits: {cpu: 8, pods: 3}\n"));
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).containsExactly("t.yaml:17:26: CapacityBuffer/warm/spec.limits.pods: "
+                + "a pods limit bounds nothing: a pod does not request pods (limit cpu or memory)");
+    }
 }

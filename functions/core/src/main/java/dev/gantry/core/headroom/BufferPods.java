@@ -13,22 +13,29 @@ import java.util.Optional;
 
 /**
  * Turns a buffer into the virtual pods that stand for its capacity. A virtual pod is a copy of the chunk's pod
- * (requests, selectors, affinities, tolerations, topology spread) that exists only in memory: owner kind
- * {@value #OWNER_KIND}, annotation {@value #ANNOTATION} naming the buffer, pending and unschedulable as kube-scheduler
- * would leave it. {@link #isVirtual} is how the scheduler and sweep recognise one.
+ * (requests, selectors, affinities, tolerations, topology spread) that exists only in memory, marked as Karpenter
+ * marks its own: annotation {@value #FAKE_POD} {@code "true"} with the buffer's name and namespace, the lowest priority,
+ * and owner kind {@value #OWNER_KIND}; pending and unschedulable as kube-scheduler would leave it. {@link #isVirtual}
+ * is how the scheduler and sweep recognise one.
  */
 public final class BufferPods {
     /** The owner kind of every virtual pod. */
     public static final String OWNER_KIND = "CapacityBuffer";
-    /** The annotation on every virtual pod: {@code namespace/name} of its buffer. */
-    public static final String ANNOTATION = "gantry.dev/capacity-buffer";
+    /** Karpenter's marker of a virtual buffer pod (value {@code "true"}). */
+    public static final String FAKE_POD = "karpenter.sh/capacity-buffer-fake-pod";
+    /** Karpenter's annotation naming a virtual pod's buffer. */
+    public static final String BUFFER_NAME = "karpenter.sh/capacity-buffer-name";
+    /** Karpenter's annotation naming a virtual pod's buffer's namespace. */
+    public static final String BUFFER_NAMESPACE = "karpenter.sh/capacity-buffer-namespace";
+    /** The priority of every virtual pod, as Karpenter stamps it: below any real pod. */
+    public static final int PRIORITY = Integer.MIN_VALUE;
 
     private BufferPods() {
     }
 
     /** Whether a pod is a buffer's virtual pod (never to be bound, evicted or counted as a workload). */
     public static boolean isVirtual(Pod pod) {
-        return OWNER_KIND.equals(pod.ownerKind()) && pod.annotations().containsKey(ANNOTATION);
+        return "true".equals(pod.annotations().get(FAKE_POD));
     }
 
     /** A static buffer (or a predicted one without history) at {@code now}. */
@@ -115,12 +122,15 @@ public final class BufferPods {
         return n;
     }
 
-    /** How many chunks fit within every limit; {@link Long#MAX_VALUE} when nothing limits them. */
+    /**
+     * How many chunks fit within every limit on a resource the chunk requests; {@link Long#MAX_VALUE} when nothing
+     * limits them. As in Karpenter, {@code pods} is not a request, so a {@code pods} limit bounds nothing.
+     */
     static long fitInLimits(Map<String, Quantity> limits, Resources chunk) {
         long fit = Long.MAX_VALUE;
         Resources ceiling = Resources.fromQuantities(limits);
         for (String r : limits.keySet()) {
-            long per = chunk.get(r);
+            long per = r.equals(Resources.PODS) ? 0 : chunk.get(r);
             if (per > 0) {
                 fit = Math.min(fit, ceiling.get(r) / per);
             }
@@ -130,12 +140,14 @@ public final class BufferPods {
 
     private static Pod virtualPod(CapacityBuffer b, Pod t, int i, Instant now) {
         Map<String, String> annotations = new HashMap<>(t.annotations());
-        annotations.put(ANNOTATION, b.key());
+        annotations.put(FAKE_POD, "true");
+        annotations.put(BUFFER_NAME, b.name());
+        annotations.put(BUFFER_NAMESPACE, b.namespace());
         return new Pod(b.namespace(), b.name() + "-buffer-" + i, "capacitybuffer:" + b.key() + "/" + i, t.labels(),
                 annotations, t.requests(), t.nodeSelector(), t.requiredNodeAffinity(), t.preferredNodeAffinity(),
                 t.tolerations(), t.topologySpread(), t.podAffinity(), t.preferredPodAffinity(), t.podAntiAffinity(),
-                t.preferredPodAntiAffinity(), t.hostPorts(), null, OWNER_KIND, b.name(), t.priority(),
-                t.priorityClassName(), new Pod.Status("Pending", true, now, null, null));
+                t.preferredPodAntiAffinity(), t.hostPorts(), null, OWNER_KIND, b.name(), PRIORITY,
+                null, new Pod.Status("Pending", true, now, null, null));
     }
 
     private static long ceilDiv(long a, long b) {

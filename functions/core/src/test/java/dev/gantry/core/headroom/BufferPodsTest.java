@@ -36,12 +36,15 @@ class BufferPodsTest {
         assertThat(e.state()).isEqualTo(BufferExpansion.State.ACTIVE);
         assertThat(e.pods()).hasSize(3).allSatisfy(p -> {
             assertThat(BufferPods.isVirtual(p)).isTrue();
-            assertThat(p.annotations()).containsEntry(BufferPods.ANNOTATION, "web/warm");
+            assertThat(p.annotations()).containsEntry("karpenter.sh/capacity-buffer-fake-pod", "true")
+                    .containsEntry("karpenter.sh/capacity-buffer-name", "warm")
+                    .containsEntry("karpenter.sh/capacity-buffer-namespace", "web");
+            assertThat(p.ownerKind()).isEqualTo("CapacityBuffer");
             assertThat(p.isProvisionable()).isTrue();
             assertThat(p.requests()).isEqualTo(CHUNK.requests());
             assertThat(p.nodeSelector()).isEqualTo(CHUNK.nodeSelector());
             assertThat(p.labels()).isEqualTo(CHUNK.labels());
-            assertThat(p.priority()).isEqualTo(100);
+            assertThat(p.priority()).isEqualTo(Integer.MIN_VALUE); // below every real pod, as Karpenter stamps it
         });
         assertThat(e.pods()).extracting(Pod::name).containsExactly("warm-buffer-0", "warm-buffer-1", "warm-buffer-2");
         assertThat(e.pods()).extracting(Pod::uid).doesNotHaveDuplicates();
@@ -65,6 +68,13 @@ class BufferPodsTest {
         assertThat(e.chunks()).isEqualTo(3); // 3 x 2 cpu within 7
         assertThat(e.wanted()).isEqualTo(20);
         assertThat(e.reason()).contains("capped by limits cpu=7");
+    }
+
+    @Test
+    void aPodsLimitBoundsNothingBecauseAPodDoesNotRequestPods() {
+        BufferExpansion e = BufferPods.expand(buffer(new CapacityBuffer.PodTemplateRef("chunk"), 6, null,
+                Map.of("pods", Quantity.parse("2")), null, null), TARGETS, TUESDAY_10, LEAD);
+        assertThat(e.chunks()).isEqualTo(6);
     }
 
     @Test
