@@ -114,7 +114,8 @@ public final class StatusSources {
 
     /**
      * What a fresh plan says about pods Gantry recorded nothing for: the scheduler's reason for a pod it cannot place,
-     * or where it would go. Empty without NodePools in the configuration.
+     * or where it would go. Empty without NodePools in the configuration, or when no plan can be made (no built-in
+     * catalogue for the region).
      */
     static Map<String, String> planReasons(LoadResult config, CatalogSource catalogs, KubeCluster cluster, List<Pod> pods,
                                            List<Node> nodes, List<StatusSnapshot.GantryEvent> events) {
@@ -127,8 +128,14 @@ public final class StatusSources {
         List<Pod> input = pods.stream().filter(p -> p.isBound() || p.isProvisionable()).toList();
         LoadResult snapshot = new LoadResult(config.nodePools(), config.nodeClasses(), input, nodes, cluster.daemonSets(),
                 List.of(), List.of(), List.of(), List.of(), BufferTargets.NONE);
-        SchedulingInput si = PlanInput.from(snapshot, catalogs, w -> { });
-        SchedulingResult result = Scheduler.solve(si);
+        SchedulingResult result;
+        try {
+            SchedulingInput si = PlanInput.from(snapshot, catalogs, w -> { });
+            result = Scheduler.solve(si);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // No built-in catalogue for the region, say: the plan only adds reasons, so status goes on without it.
+            return Map.of();
+        }
         Map<String, String> out = new HashMap<>();
         result.unschedulable().forEach(u -> out.put(u.pod().key(), u.reason()));
         result.newClaims().forEach(c -> c.pods().forEach(p -> out.put(p.key(), "a fresh plan would launch "
