@@ -3,7 +3,7 @@ package dev.gantry.cli.status;
 import dev.gantry.cli.status.StatusSnapshot.GantryEvent;
 import dev.gantry.core.headroom.BufferExpansion;
 import dev.gantry.core.headroom.BufferPods;
-import dev.gantry.core.headroom.CapacityBuffer;
+import dev.gantry.core.headroom.HeadroomPlan;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.PoolUsage;
@@ -187,10 +187,6 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
     }
 
     private static List<BufferExpansion> buffers(StatusSnapshot s) {
-        List<BufferExpansion> out = new ArrayList<>();
-        for (CapacityBuffer b : s.buffers()) {
-            out.add(BufferPods.expand(b, s.targets(), s.history(), s.now(), s.bootLead()));
-        }
-        return out;
+        return HeadroomPlan.of(s.buffers(), s.targets(), s.history(), s.now(), s.bootLead()).buffers();
     }
 }
