@@ -25,7 +25,8 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code eks.amazonaws.com/v1} NodeClass; converted with a warning: {@code karpenter.sh/v1beta1} NodePool,
  * {@code karpenter.k8s.aws/v1beta1} EC2NodeClass, {@code karpenter.sh/v1alpha5} Provisioner,
  * {@code karpenter.k8s.aws/v1alpha1} AWSNodeTemplate; and the workload kinds Pod, Deployment, StatefulSet,
- * ReplicaSet, Job, DaemonSet, PodDisruptionBudget and Node. A {@code v1 List} (what {@code kubectl get -o yaml}
+ * ReplicaSet, Job, DaemonSet, PodDisruptionBudget and Node; and {@code autoscaling.x-k8s.io/v1beta1} CapacityBuffer with
+ * the {@code v1} PodTemplates buffers refer to. A {@code v1 List} (what {@code kubectl get -o yaml}
  * prints) is read item by item, each item's lines still those of the file. Any other kind is an error. The field
  * lists and rules follow Karpenter v1.14's CRDs (see {@code catalog/README.md}).
  *
@@ -48,6 +49,7 @@ public final class ConfigLoader {
             }
         }
         new CrossChecks(results, options == null ? LoadOptions.DEFAULT : options).run();
+        new BufferChecks(results).run();
         return results.toResult();
     }
 
@@ -56,6 +58,7 @@ public final class ConfigLoader {
         Results results = new Results();
         loadText(path, yaml, results);
         new CrossChecks(results, options == null ? LoadOptions.DEFAULT : options).run();
+        new BufferChecks(results).run();
         return results.toResult();
     }
 
@@ -115,6 +118,8 @@ public final class ConfigLoader {
         final List<dev.gantry.core.model.Pod> pods = new ArrayList<>();
         final List<dev.gantry.core.model.Node> nodes = new ArrayList<>();
         final List<dev.gantry.core.model.DaemonSet> daemonSets = new ArrayList<>();
+        final List<dev.gantry.config.buffer.BufferRead> buffers = new ArrayList<>();
+        final List<dev.gantry.core.headroom.BufferTargets.Target> bufferTargets = new ArrayList<>();
         final List<Diagnostic> errors = new ArrayList<>();
         final List<Diagnostic> warnings = new ArrayList<>();
         final List<LoadedObject> objects = new ArrayList<>();
@@ -124,7 +129,9 @@ public final class ConfigLoader {
         final java.util.Map<String, dev.gantry.core.model.NodeClass> implicitNodeClasses = new java.util.LinkedHashMap<>();
 
         LoadResult toResult() {
-            return new LoadResult(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects);
+            return new LoadResult(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects,
+                    buffers.stream().map(dev.gantry.config.buffer.BufferRead::buffer).toList(),
+                    dev.gantry.core.headroom.BufferTargets.of(bufferTargets));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.gantry.config;
 
+import dev.gantry.config.buffer.BufferTargetReader;
+import dev.gantry.config.buffer.CapacityBufferReader;
 import dev.gantry.config.karpenter.AWSNodeTemplateReader;
 import dev.gantry.config.karpenter.AutoModeNodeClassReader;
 import dev.gantry.config.karpenter.EC2NodeClassReader;
@@ -28,7 +30,9 @@ final class Documents {
             "EC2NodeClass", List.of("karpenter.k8s.aws/v1", "karpenter.k8s.aws/v1beta1"),
             "NodeClass", List.of("eks.amazonaws.com/v1"),
             "Provisioner", List.of("karpenter.sh/v1alpha5"),
-            "AWSNodeTemplate", List.of("karpenter.k8s.aws/v1alpha1"));
+            "AWSNodeTemplate", List.of("karpenter.k8s.aws/v1alpha1"),
+            "CapacityBuffer", List.of(CapacityBufferReader.API_VERSION),
+            "PodTemplate", List.of("v1"));
     private static final java.util.Set<String> META = java.util.Set.of("name", "generateName", "namespace", "selfLink",
             "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
             "labels", "annotations", "ownerReferences", "finalizers", "managedFields");
@@ -107,7 +111,7 @@ final class Documents {
             top.error("apiVersion", "apiVersion " + apiVersion + " is not supported for " + kind + " (" + String.join(", ", allowed) + ")");
             return null;
         }
-        top.allow("apiVersion", "kind", "metadata", "spec", "status");
+        top.allow("apiVersion", "kind", "metadata", kind.equals("PodTemplate") ? "template" : "spec", "status");
         report.object(kind + "/<unnamed>");
         YamlObject meta = top.object("metadata");
         if (meta == null) {
@@ -159,6 +163,8 @@ final class Documents {
                 addClass(AWSNodeTemplateReader.read(doc), results);
             }
             case "eks.amazonaws.com/v1 NodeClass" -> addClass(AutoModeNodeClassReader.read(doc), results);
+            case CapacityBufferReader.API_VERSION + " CapacityBuffer" -> addIfRead(CapacityBufferReader.read(doc), results.buffers);
+            case "v1 PodTemplate" -> addIfRead(BufferTargetReader.podTemplate(doc), results.bufferTargets);
             default -> {
                 WorkloadReader.Workload w = WorkloadReader.read(doc);
                 if (w != null) {
@@ -169,6 +175,7 @@ final class Documents {
                     if (w.node() != null) {
                         results.nodes.add(w.node());
                     }
+                    addIfRead(BufferTargetReader.scalable(doc), results.bufferTargets);
                 }
             }
         }
@@ -185,6 +192,12 @@ final class Documents {
             if (read.movedKubelet() != null) {
                 results.movedKubelets.put(read.pool().name(), read.movedKubelet());
             }
+        }
+    }
+
+    private static <T> void addIfRead(T read, List<T> into) {
+        if (read != null) {
+            into.add(read);
         }
     }
 

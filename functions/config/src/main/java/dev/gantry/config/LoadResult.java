@@ -1,5 +1,7 @@
 package dev.gantry.config;
 
+import dev.gantry.core.headroom.BufferTargets;
+import dev.gantry.core.headroom.CapacityBuffer;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
@@ -13,10 +15,12 @@ import java.util.List;
  *
  * @param pods     workload pods, one per replica ({@code <workload>-0 … -n-1}), bound ones with {@code nodeName} set
  * @param objects  every object read, in input order, for listing and for pointing later diagnostics at a line
+ * @param buffers  CapacityBuffers, in input order
+ * @param bufferTargets the PodTemplates and scalable workloads of the input, which buffers may refer to
  */
 public record LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
                          List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
-                         List<LoadedObject> objects) {
+                         List<LoadedObject> objects, List<CapacityBuffer> buffers, BufferTargets bufferTargets) {
     public LoadResult {
         nodePools = List.copyOf(nodePools);
         nodeClasses = List.copyOf(nodeClasses);
@@ -26,6 +30,8 @@ public record LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, 
         errors = List.copyOf(errors);
         warnings = List.copyOf(warnings);
         objects = List.copyOf(objects);
+        buffers = List.copyOf(buffers == null ? List.of() : buffers);
+        bufferTargets = bufferTargets == null ? BufferTargets.NONE : bufferTargets;
     }
 
     /** No errors (warnings allowed). */

@@ -11,6 +11,7 @@ final class StoreKeys {
     static final String OFFERING_PREFIX = "offering#";
     static final String MARKER_PREFIX = "marker#";
     static final String USAGE_PREFIX = "usage#";
+    static final String DEMAND_PREFIX = "demand#";
 
     private StoreKeys() {}
 
@@ -28,6 +29,11 @@ final class StoreKeys {
 
     static String usage(String nodePool) {
         return USAGE_PREFIX + nodePool;
+    }
+
+    /** One item per pool and clock hour; the hour is zero-padded so a pool's items sort by time. */
+    static String demand(String nodePool, long epochHour) {
+        return DEMAND_PREFIX + nodePool + "#" + String.format("%010d", epochHour);
     }
 
     static String marker(String name) {

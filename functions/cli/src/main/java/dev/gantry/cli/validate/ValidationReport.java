@@ -32,6 +32,10 @@ public record ValidationReport(LoadResult result, List<CatalogCheck.PoolCheck> c
             if (o.kind().equals("NodePool")) {
                 checks.stream().filter(c -> c.nodePool().equals(o.name())).findFirst().ifPresent(c -> b.append(": ").append(types(c.allowed())));
             }
+            if (o.kind().equals("CapacityBuffer")) {
+                result.buffers().stream().filter(x -> x.name().equals(o.name())).findFirst()
+                        .ifPresent(x -> b.append(": ").append(x.summary()));
+            }
             long pods = result.pods().stream().filter(p -> o.name().equals(p.ownerName()) && o.kind().equals(ownerKindOf(p.ownerKind()))).count();
             if (pods > 0) {
                 b.append(": ").append(pods).append(pods == 1 ? " pod" : " pods");
