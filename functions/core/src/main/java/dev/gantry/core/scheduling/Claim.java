@@ -147,6 +147,16 @@ final class Claim implements Slot {
         });
     }
 
+    @Override
+    public List<Taint> taints() {
+        return pool.taints;
+    }
+
+    @Override
+    public boolean couldMatch(Requirements term) {
+        return PoolContext.couldMatch(requirements, term);
+    }
+
     /**
      * Whether the pod (at this relaxation level, with these topology pins) can join, and what the claim becomes.
      * Pure: nothing changes until {@link #commit}.

@@ -58,7 +58,9 @@ final class Packer {
             slots.add(new NodeSlot(f.name(), true, f.labels(), f.taints(), f.allocatable().minus(used), f.pods()));
         }
         Map<String, Set<String>> memo = new HashMap<>();
-        this.topology = new Topology(k -> memo.computeIfAbsent(k, this::universe), input.namespaceLabels());
+        Map<List<Object>, Set<String>> filtered = new HashMap<>();
+        this.topology = new Topology((key, filter) -> filter == null ? memo.computeIfAbsent(key, this::universe)
+                : filtered.computeIfAbsent(java.util.Arrays.asList(key, filter), k -> eligible(key, filter)), input.namespaceLabels());
     }
 
     /** Taints a kubelet or cloud controller sets while a node starts; they go away on their own. */
@@ -114,28 +116,57 @@ final class Packer {
     private Set<String> universe(String key) {
         TreeSet<String> values = new TreeSet<>();
         for (PoolContext p : pools) {
-            ValueSet allowed = p.requirements.get(key);
-            boolean typesDefineKey = false;
-            for (InstanceType t : p.types) {
-                ValueSet offered = t.requirements().get(key);
-                if (offered.isFinite()) {
-                    typesDefineKey = true;
-                    for (String v : offered.values()) {
-                        if (allowed.has(v)) {
-                            values.add(v);
-                        }
-                    }
-                }
-            }
-            if (!typesDefineKey && allowed.isFinite()) {
-                values.addAll(allowed.values()); // a template label: every node of the pool carries one of these
-            }
+            values.addAll(poolDomains(p, key));
         }
         for (NodeSlot s : slots) {
             String v = s.labels.get(key);
             if (v != null) {
                 values.add(v);
             }
+        }
+        return values;
+    }
+
+    /**
+     * The values of {@code key} a spread with this filter measures skew over, as Karpenter builds them: from each pool
+     * whose taints pass the filter (its domain group), and from each node that passes it (taints and node affinity).
+     * A pool's domains are not narrowed by the pod's terms here; the spread check narrows them by the pod's rule on the
+     * key itself.
+     */
+    private Set<String> eligible(String key, Topology.NodeFilter filter) {
+        TreeSet<String> values = new TreeSet<>();
+        for (PoolContext p : pools) {
+            if (filter.tolerations() != null && dev.gantry.core.model.Toleration.firstUntolerated(filter.tolerations(), p.taints) != null) {
+                continue;
+            }
+            values.addAll(poolDomains(p, key));
+        }
+        for (NodeSlot s : slots) {
+            String v = s.labels.get(key);
+            if (v != null && filter.matches(s)) {
+                values.add(v);
+            }
+        }
+        return values;
+    }
+
+    private static Set<String> poolDomains(PoolContext p, String key) {
+        TreeSet<String> values = new TreeSet<>();
+        ValueSet allowed = p.requirements.get(key);
+        boolean typesDefineKey = false;
+        for (InstanceType t : p.types) {
+            ValueSet offered = t.requirements().get(key);
+            if (offered.isFinite()) {
+                typesDefineKey = true;
+                for (String v : offered.values()) {
+                    if (allowed.has(v)) {
+                        values.add(v);
+                    }
+                }
+            }
+        }
+        if (!typesDefineKey && allowed.isFinite()) {
+            values.addAll(allowed.values()); // a template label: every node of the pool carries one of these
         }
         return values;
     }

@@ -79,11 +79,20 @@ final class PoolContext {
      * not set will be absent from its nodes).
      */
     private boolean couldHold(Requirements term) {
-        if (!requirements.compatible(term)) {
+        return couldMatch(requirements, term);
+    }
+
+    /**
+     * Whether a node launched under {@code have} could satisfy {@code term}: compatible, and every label the term needs
+     * present is one {@code have} constrains or a well-known label every instance type carries (a custom label nothing
+     * sets will be absent from the node).
+     */
+    static boolean couldMatch(Requirements have, Requirements term) {
+        if (!have.compatible(term)) {
             return false;
         }
         for (String key : term.keys()) {
-            if (!requirements.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !term.get(key).has(null)) {
+            if (!have.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !term.get(key).has(null)) {
                 return false;
             }
         }
