@@ -250,4 +250,43 @@ class PlanCommandTest {
         assertThat(doc.get("existingNodes")).isEmpty();
         assertThat(doc.get("nodeClaims")).hasSize(1);
     }
+    @Test
+    void plansAPodByItsPodLevelResourceRequests(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("pool.yaml"), STARTUP_POOL);
+        Files.writeString(dir.resolve("pod.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: pooled, namespace: default}
+                spec:
+                  resources:
+                    requests: {cpu: "6"}
+                    limits: {memory: 20Gi}
+                  containers:
+                    - {name: a, resources: {requests: {cpu: 100m}}}
+                    - {name: b}
+                """);
+        int code = run("plan", "--nodepools", dir.resolve("pool.yaml").toString(), "--pods", dir.resolve("pod.yaml").toString(),
+                "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode requests = json().get("nodeClaims").get(0).get("requests");
+        // cpu from the pod-level request; memory defaults to the pod-level limit, as no container requests memory.
+        assertThat(requests.get("cpu").asLong()).isEqualTo(6000);
+        assertThat(requests.get("memory").asLong()).isGreaterThanOrEqualTo(20L << 30);
+    }
+
+    @Test
+    void rejectsAPodLevelResourceKubernetesDoesNotSupport(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("pod.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: gpu, namespace: default}
+                spec:
+                  resources:
+                    requests: {nvidia.com/gpu: "1"}
+                  containers: [{name: a}]
+                """);
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml", "--pods", dir.resolve("pod.yaml").toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains(dir.resolve("pod.yaml") + ":6:").contains("pod-level resources support only cpu, memory");
+    }
 }
