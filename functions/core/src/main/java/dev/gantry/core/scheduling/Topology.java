@@ -360,9 +360,11 @@ final class Topology {
         Pod pod = c.pod();
         String key = g.id.key();
         Set<String> opts = options(c, slot, key, options);
-        if (g.total == 0) {
-            if (selects(g.id, pod)) {
-                // The first pod of a self-affine group may go anywhere; the rest follow it.
+        boolean self = selects(g.id, pod);
+        if (g.total == 0 || (self && !anyCountIn(g, c.nodeRequirements().get(key)))) {
+            if (self) {
+                // The first pod of a self-affine group may go anywhere; the rest follow it. As in Karpenter, so may a
+                // self-affine pod whose own node requirements rule out every domain the group's pods are in.
                 if (opts.size() > 1) {
                     pin(key, opts.iterator().next(), options, pins);
                 }
@@ -381,6 +383,15 @@ final class Topology {
         }
         pin(key, best, options, pins);
         return null;
+    }
+
+    private static boolean anyCountIn(Group g, ValueSet allowed) {
+        for (var e : g.counts.entrySet()) {
+            if (e.getValue() > 0 && allowed.has(e.getKey())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String checkAnti(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins, String what) {
