@@ -666,4 +666,141 @@ class KarpenterSuiteSchedulingTest {
         var r = scenario().pods(p().requests(Resources.of(2000, 0)).build()).pool(np().offer(List.of(cheap, pricey))).solve(s);
         assertThat(claimOf(r, "p").instanceType().name()).isEqualTo("pricey");
     }
+    // --- In-Flight Nodes (each round's claims become nodes, as ExpectProvisioned launches them) ---
+
+    static String nodeOfIn(Rounds rounds, String pod) {
+        return rounds.nodes().stream().filter(n -> n.pods().stream().anyMatch(q -> q.name().equals(pod))).map(n -> n.node().name())
+                .findFirst().orElse(null);
+    }
+
+    static Pod cpu(String name, long millis, Requirements affinity) {
+        var b = p(name).requests(Resources.of(millis, 0));
+        return (affinity == null ? b : b.requiredNodeAffinity(List.of(affinity))).build();
+    }
+
+    // karpenter: suite_test.go "should not launch a second node if there is an in-flight node that can support the pod"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void usesTheRoomOfANodeLaunchedForAnEarlierPod(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(cpu("first", 10, null), KarpenterFakes.offer(np()));
+        rounds.provision(cpu("second", 10, null), KarpenterFakes.offer(np()));
+        assertThat(nodeOfIn(rounds, "second")).isEqualTo(nodeOfIn(rounds, "first"));
+    }
+
+    // karpenter: suite_test.go "should not launch a second node if there is an in-flight node that can support the pod (node selectors)"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void usesAnEarlierNodeOnlyWhenItsZoneIsInThePodsSelector(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(cpu("first", 10, req(ZONE, Operator.In, ZONES.get(1))), KarpenterFakes.offer(np()));
+        rounds.provision(cpu("second", 10, req(ZONE, Operator.In, ZONES.get(0), ZONES.get(1))), KarpenterFakes.offer(np()));
+        assertThat(nodeOfIn(rounds, "second")).isEqualTo(nodeOfIn(rounds, "first"));
+        rounds.provision(cpu("third", 10, req(ZONE, Operator.In, ZONES.get(0), ZONES.get(2))), KarpenterFakes.offer(np()));
+        assertThat(nodeOfIn(rounds, "third")).isNotNull().isNotEqualTo(nodeOfIn(rounds, "first"));
+    }
+
+    // karpenter: suite_test.go "should launch a second node if a pod won't fit on the existingNodes node"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void launchesASecondNodeWhenThePodDoesNotFitTheFirst(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(cpu("first", 1001, null), KarpenterFakes.offer(np()));
+        rounds.provision(cpu("second", 1000, null), KarpenterFakes.offer(np()));
+        assertThat(nodeOfIn(rounds, "second")).isNotNull().isNotEqualTo(nodeOfIn(rounds, "first"));
+    }
+
+    // karpenter: suite_test.go "should launch a second node if a pod isn't compatible with the existingNodes node (node selector)"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void launchesASecondNodeWhenThePodsSelectorExcludesTheFirst(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(cpu("first", 10, null), KarpenterFakes.offer(np()));
+        rounds.provision(p("second").nodeSelector(Map.of(ARCH, "arm64")).build(), KarpenterFakes.offer(np()));
+        assertThat(nodeOfIn(rounds, "second")).isNotNull().isNotEqualTo(nodeOfIn(rounds, "first"));
+    }
+
+    // karpenter: suite_test.go "should launch a second node if an in-flight node is terminating"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void launchesASecondNodeWhenTheFirstIsBeingDeleted(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(cpu("first", 10, null), KarpenterFakes.offer(np()));
+        var first = rounds.nodes().get(0);
+        rounds.nodes().set(0, new SchedulingInput.ExistingNode(deleting(first.node()), first.pods()));
+        var r = rounds.provision(cpu("second", 10, null), KarpenterFakes.offer(np()));
+        assertThat(r.newClaims()).hasSize(1);
+        assertThat(r.existingNodes()).isEmpty();
+    }
+
+    static List<Pod> fooSpread(String prefix, int n, String key) {
+        var spread = new dev.gantry.core.model.TopologySpread(1, key, true, selector("foo", "bar"), null, List.of(), true, false);
+        return IntStream.range(0, n).mapToObj(i -> p(prefix + i).labels(Map.of("foo", "bar")).requests(Resources.of(100, 0))
+                .topologySpread(List.of(spread)).build()).toList();
+    }
+
+    // karpenter: suite_test.go "should balance pods across zones with in-flight nodes"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void balancesAcrossZonesCountingPodsOnEarlierNodes(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(fooSpread("a", 4, ZONE), KarpenterFakes.offer(np()));
+        assertThat(rounds.skew(ZONE, selector("foo", "bar")).values()).containsExactlyInAnyOrder(1L, 1L, 2L);
+        int nodes = rounds.nodeCount();
+        rounds.provision(fooSpread("b", 5, ZONE), KarpenterFakes.offer(np()));
+        assertThat(rounds.skew(ZONE, selector("foo", "bar")).values()).containsExactly(3L, 3L, 3L);
+        assertThat(rounds.nodeCount()).isEqualTo(nodes);
+    }
+
+    // karpenter: suite_test.go "should balance pods across hostnames with in-flight nodes"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void balancesAcrossHostnamesCountingPodsOnEarlierNodes(Strategy s) {
+        var rounds = new Rounds(s);
+        rounds.provision(fooSpread("a", 4, WellKnownLabels.HOSTNAME), KarpenterFakes.offer(np()));
+        rounds.provision(fooSpread("b", 5, WellKnownLabels.HOSTNAME), KarpenterFakes.offer(np()));
+        assertThat(rounds.skew(WellKnownLabels.HOSTNAME, selector("foo", "bar")).values()).containsOnly(1L);
+        assertThat(rounds.nodeCount()).isEqualTo(9);
+    }
+
+    // karpenter: suite_test.go "should schedule pods with the same host port to different nodes"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void podsBindingTheSameHostPortGetDifferentNodes(Strategy s) {
+        var port = List.of(new dev.gantry.core.model.HostPort(80, "TCP", null));
+        var r = solve(s, np(), p("a").hostPorts(port).build(), p("b").hostPorts(port).build());
+        assertThat(claimOf(r, "a")).isNotSameAs(claimOf(r, "b"));
+    }
+
+    // --- Existing Nodes ---
+
+    // karpenter: suite_test.go "should schedule a pod to an existing node unowned by Karpenter"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void usesAnExistingNodeNoPoolLaunched(Strategy s) {
+        var r = scenario().node(existing(node("unowned", ZONES.get(0), 10, 10))).pods(p().requests(Resources.of(100, 0)).build())
+                .pool(KarpenterFakes.offer(np())).solve(s);
+        assertThat(nodeOf(r, "p")).isEqualTo("unowned");
+        assertThat(r.newClaims()).isEmpty();
+    }
+
+    // karpenter: suite_test.go "should schedule multiple pods to an existing node unowned by Karpenter"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void putsManyPodsOnAnExistingNodeNoPoolLaunched(Strategy s) {
+        var pods = IntStream.range(0, 100).mapToObj(i -> p("p" + i).requests(Resources.of(1, 0)).build()).toList();
+        var r = scenario().node(existing(node("unowned", ZONES.get(0), 10, 10))).pods(pods).pool(KarpenterFakes.offer(np())).solve(s);
+        assertThat(r.existingNodes().get("unowned")).hasSize(100);
+        assertThat(r.newClaims()).isEmpty();
+    }
+
+    // karpenter: suite_test.go "should consider a pod incompatible with an existing node but compatible with NodePool"
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void launchesForAPodTheExistingNodeCannotTakeButThePoolCan(Strategy s) {
+        var r = scenario().node(existing(node("n1", ZONES.get(0), 10, 10)))
+                .pods(p().requests(Resources.of(100, 0)).nodeSelector(Map.of(ZONE, ZONES.get(1))).build()).pool(KarpenterFakes.offer(np())).solve(s);
+        assertThat(nodeOf(r, "p")).isNull();
+        assertThat(label(claimOf(r, "p"), ZONE)).isEqualTo(ZONES.get(1));
+    }
 }
