@@ -22,6 +22,81 @@ public final class LowerBound {
         return solve(demand, types, reqs, overhead, true);
     }
 
+    /** How many size thresholds per resource {@link #ofPods} adds at most (any subset keeps the bound valid). */
+    private static final int MAX_THRESHOLDS = 6;
+
+    /**
+     * A tighter bound that knows the pods' sizes: besides the totals, for thresholds s on memory and on cpu, the pods at
+     * least that large can only sit on types whose room is at least s, so those types alone must cover them (cpu,
+     * memory and slots). This is what keeps the bound from filling large pods' demand with tiny, cheap nodes they cannot
+     * run on. Still a relaxation of every integer packing.
+     *
+     * @param shapes each distinct request vector with how many pods have it
+     */
+    public static double ofPods(java.util.Map<Resources, Integer> shapes, List<InstanceType> types, Requirements reqs,
+                                Function<InstanceType, Resources> overhead) {
+        Resources total = Resources.ZERO;
+        for (var e : shapes.entrySet()) {
+            total = total.plus(e.getKey().times(e.getValue()));
+        }
+        List<InstanceType> kept = new java.util.ArrayList<>();
+        List<Resources> rooms = new java.util.ArrayList<>();
+        List<Double> prices = new java.util.ArrayList<>();
+        for (InstanceType t : types) {
+            Offering o = t.cheapestOffering(reqs);
+            Resources room = t.allocatable().minus(overhead.apply(t));
+            if (o != null && room.cpuMillis() > 0 && room.memoryBytes() > 0 && room.pods() > 0) {
+                kept.add(t);
+                rooms.add(room);
+                prices.add(o.pricePerHour());
+            }
+        }
+        int n = kept.size();
+        if (n == 0) {
+            return 0;
+        }
+        List<double[]> rows = new java.util.ArrayList<>();
+        List<Double> rhs = new java.util.ArrayList<>();
+        addRows(rows, rhs, rooms, total, r -> true);
+        for (java.util.function.ToLongFunction<Resources> dim : List.<java.util.function.ToLongFunction<Resources>>of(Resources::memoryBytes, Resources::cpuMillis)) {
+            long[] sizes = shapes.keySet().stream().mapToLong(dim).filter(v -> v > 0).distinct().sorted().toArray();
+            int step = Math.max(1, (sizes.length + MAX_THRESHOLDS - 1) / MAX_THRESHOLDS);
+            for (int i = sizes.length - 1; i >= 0; i -= step) {
+                long threshold = sizes[i];
+                Resources big = Resources.ZERO;
+                for (var e : shapes.entrySet()) {
+                    if (dim.applyAsLong(e.getKey()) >= threshold) {
+                        big = big.plus(e.getKey().times(e.getValue()));
+                    }
+                }
+                if (rooms.stream().anyMatch(r -> dim.applyAsLong(r) >= threshold)) {
+                    addRows(rows, rhs, rooms, big, r -> dim.applyAsLong(r) >= threshold);
+                }
+            }
+        }
+        double[][] a = rows.toArray(double[][]::new);
+        double[] b = rhs.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] price = prices.stream().mapToDouble(Double::doubleValue).toArray();
+        return Simplex.minCover(a, b, price, n, null);
+    }
+
+    private static void addRows(List<double[]> rows, List<Double> rhs, List<Resources> rooms, Resources demand,
+                                java.util.function.Predicate<Resources> hosts) {
+        List<java.util.function.ToLongFunction<Resources>> dims = List.of(Resources::cpuMillis, Resources::memoryBytes, Resources::pods);
+        for (var d : dims) {
+            double need = d.applyAsLong(demand);
+            if (need <= 0) {
+                continue;
+            }
+            double[] row = new double[rooms.size()];
+            for (int j = 0; j < rooms.size(); j++) {
+                row[j] = hosts.test(rooms.get(j)) ? d.applyAsLong(rooms.get(j)) : 0;
+            }
+            rows.add(row);
+            rhs.add(need);
+        }
+    }
+
     /** The bound counting cpu and memory only, as it was before pod slots counted: reported beside {@link #of}. */
     public static double cpuAndMemory(Resources demand, List<InstanceType> types, Requirements reqs, Function<InstanceType, Resources> overhead) {
         return solve(demand, types, reqs, overhead, false);
@@ -95,8 +170,14 @@ public final class LowerBound {
         return Simplex.minCover(a, b, price, k, null);
     }
 
-    /** min p·x subject to A x ≥ b, x ≥ 0 for a few rows: the dense tableau method with Bland's rule. */
+    /**
+     * min p·x subject to A x ≥ b, x ≥ 0 for a few rows: the dense tableau method (big-M start, Dantzig pricing). The
+     * value returned is read from the dual prices and scaled until they are dual feasible, so it is a valid lower bound
+     * even if the iterations stop early or rounding leaves the tableau slightly off; at the optimum it is the optimum.
+     */
     static final class Simplex {
+        private static final int MAX_ITERATIONS = 50_000;
+
         private Simplex() {
         }
 
@@ -105,9 +186,13 @@ public final class LowerBound {
             // Rows with no demand are dropped; the others are scaled so the right-hand side is 1 (well conditioned).
             int[] rows = java.util.stream.IntStream.range(0, b.length).filter(i -> b[i] > 0).toArray();
             int m = rows.length;
+            if (m == 0) {
+                return 0;
+            }
             // Columns: n types, m surplus, m artificial; the last column is the right-hand side.
             int cols = n + 2 * m;
             double[][] t = new double[m + 1][cols + 1];
+            double[][] scaled = new double[m][n];
             double bigM = 0;
             for (int j = 0; j < n; j++) {
                 bigM = Math.max(bigM, price[j]);
@@ -117,7 +202,8 @@ public final class LowerBound {
             for (int r = 0; r < m; r++) {
                 int i = rows[r];
                 for (int j = 0; j < n; j++) {
-                    t[r][j] = a[i][j] / b[i];
+                    scaled[r][j] = a[i][j] / b[i];
+                    t[r][j] = scaled[r][j];
                 }
                 t[r][n + r] = -1;
                 t[r][n + m + r] = 1;
@@ -127,26 +213,24 @@ public final class LowerBound {
             // Objective row holds reduced costs: c_j - c_B B^-1 A_j, with the artificial columns priced bigM.
             for (int j = 0; j < cols; j++) {
                 double c = j < n ? price[j] : j >= n + m ? bigM : 0;
-                double s = 0;
+                double sum = 0;
                 for (int r = 0; r < m; r++) {
-                    s += bigM * t[r][j];
+                    sum += bigM * t[r][j];
                 }
-                t[m][j] = c - s;
+                t[m][j] = c - sum;
             }
-            double z = 0;
-            for (int r = 0; r < m; r++) {
-                z += bigM * t[r][cols];
-            }
-            t[m][cols] = -z;
-            for (int iter = 0; iter < 10_000; iter++) {
+            boolean optimal = false;
+            for (int iter = 0; iter < MAX_ITERATIONS; iter++) {
                 int enter = -1;
-                for (int j = 0; j < cols; j++) {
-                    if (t[m][j] < -1e-12) {
-                        enter = j; // Bland: the first improving column
-                        break;
+                double most = -1e-12;
+                for (int j = 0; j < n + m; j++) { // an artificial never re-enters
+                    if (t[m][j] < most) {
+                        most = t[m][j];
+                        enter = j;
                     }
                 }
                 if (enter < 0) {
+                    optimal = true;
                     break;
                 }
                 int leave = -1;
@@ -154,14 +238,14 @@ public final class LowerBound {
                 for (int r = 0; r < m; r++) {
                     if (t[r][enter] > 1e-12) {
                         double ratio = t[r][cols] / t[r][enter];
-                        if (ratio < best - 1e-15 || (Math.abs(ratio - best) <= 1e-15 && basis[r] < basis[leave])) {
+                        if (ratio < best) {
                             best = ratio;
                             leave = r;
                         }
                     }
                 }
                 if (leave < 0) {
-                    return 0; // unbounded cannot happen for a cover with positive prices; be safe
+                    break; // cannot happen for a cover with positive prices; the dual bound below stays valid
                 }
                 double pv = t[leave][enter];
                 for (int j = 0; j <= cols; j++) {
@@ -177,19 +261,30 @@ public final class LowerBound {
                 }
                 basis[leave] = enter;
             }
+            // Dual prices: the reduced cost of surplus column r is y_r. Scale them into dual feasibility (A^T y ≤ p);
+            // then b·y (Σ y, as b is all ones here) is a lower bound by weak duality.
+            double[] y = new double[m];
+            double value = 0;
             for (int r = 0; r < m; r++) {
-                if (basis[r] >= n + m && t[r][cols] > 1e-9) {
-                    return 0; // infeasible: some demand no type covers
-                }
+                y[r] = Math.max(0, t[m][n + r]);
+                value += y[r];
             }
-            if (x != null) {
+            double theta = 1;
+            for (int j = 0; j < n; j++) {
+                double used = 0;
+                for (int r = 0; r < m; r++) {
+                    used += scaled[r][j] * y[r];
+                }
+                theta = Math.max(theta, used / price[j]);
+            }
+            if (x != null && optimal) {
                 for (int r = 0; r < m; r++) {
                     if (basis[r] < n) {
                         x[basis[r]] = t[r][cols];
                     }
                 }
             }
-            return -t[m][cols];
+            return value / theta;
         }
     }
 }

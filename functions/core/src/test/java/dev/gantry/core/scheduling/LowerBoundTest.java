@@ -27,12 +27,12 @@ class LowerBoundTest {
     @Test
     void mixesACpuRichAndAMemoryRichTypeWhenTheDemandNeedsBoth() {
         // 10 cpu and 24 GiB: x·(8, 8) + y·(2, 16) = (10, 24) gives x = 1, y = 1, so 1.6.
-        assertThat(bound(new Resources(10_000, 24 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH))).isCloseTo(1.6, within(1e-9));
+        assertThat(bound(new Resources(10_000, 24 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH))).isCloseTo(1.6, within(1e-6));
     }
 
     @Test
     void usesTheSingleCheapestTypeWhenOneResourceBinds() {
-        assertThat(bound(new Resources(16_000, 1 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH))).isCloseTo(1.6, within(1e-9));
+        assertThat(bound(new Resources(16_000, 1 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH))).isCloseTo(1.6, within(1e-6));
     }
 
     @Test
@@ -42,8 +42,8 @@ class LowerBoundTest {
         Resources demand = new Resources(400, 400 * MI, 0, 400, Map.of());
         double withPods = bound(demand, List.of(FEW_PODS, CPU_RICH));
         double old = LowerBound.cpuAndMemory(demand, List.of(FEW_PODS, CPU_RICH), ON_DEMAND, t -> Resources.ZERO);
-        assertThat(old).isCloseTo(0.2 * 400 / 4000.0, within(1e-9)); // cpu binds: a tenth of a t.small
-        assertThat(withPods).isCloseTo(400 / 110.0 * 0.8, within(1e-9));
+        assertThat(old).isCloseTo(0.2 * 400 / 4000.0, within(1e-6)); // cpu binds: a tenth of a t.small
+        assertThat(withPods).isCloseTo(400 / 110.0 * 0.8, within(1e-6));
     }
 
     @Test
@@ -51,7 +51,7 @@ class LowerBoundTest {
         // Two DaemonSet pods on every node leave 2 slots of a t.small's 4.
         Resources demand = new Resources(100, 100 * MI, 0, 10, Map.of());
         double b = LowerBound.of(demand, List.of(FEW_PODS), ON_DEMAND, t -> new Resources(0, 0, 0, 2, Map.of()));
-        assertThat(b).isCloseTo(10 / 2.0 * 0.2, within(1e-9));
+        assertThat(b).isCloseTo(10 / 2.0 * 0.2, within(1e-6));
     }
 
     @Test
@@ -70,7 +70,25 @@ class LowerBoundTest {
     void theOptimalFleetUsesTheTypesTheBoundPricesAt() {
         var fleet = LowerBound.fleet(new Resources(10_000, 24 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH), ON_DEMAND, InstanceType::allocatable);
         assertThat(fleet).containsOnlyKeys(CPU_RICH, MEM_RICH);
-        assertThat(fleet.get(CPU_RICH)).isCloseTo(1.0, within(1e-9));
-        assertThat(fleet.get(MEM_RICH)).isCloseTo(1.0, within(1e-9));
+        assertThat(fleet.get(CPU_RICH)).isCloseTo(1.0, within(1e-6));
+        assertThat(fleet.get(MEM_RICH)).isCloseTo(1.0, within(1e-6));
+    }
+    @Test
+    void knowsThatLargePodsCannotSitOnTinyNodes() {
+        // Four 4 GiB pods: by totals sixteen 1 GiB nodes at 0.01 would do (0.16), but no such pod fits one; only the
+        // 32 GiB type holds them, half of one: 0.5.
+        var tiny = type("t.tiny", 2, 1, 0.01, "amd64", Map.of(), 110);
+        var big = type("m.big", 8, 32, 1.0, "amd64", Map.of(), 110);
+        Resources pod = new Resources(100, 4 * GI, 0, 1, Map.of());
+        assertThat(LowerBound.of(pod.times(4), List.of(tiny, big), ON_DEMAND, t -> Resources.ZERO)).isCloseTo(0.16, within(1e-6));
+        assertThat(LowerBound.ofPods(Map.of(pod, 4), List.of(tiny, big), ON_DEMAND, t -> Resources.ZERO)).isCloseTo(0.5, within(1e-6));
+    }
+
+    @Test
+    void sizeThresholdsDoNotChangeTheBoundWhenEveryPodFitsEveryType() {
+        Map<Resources, Integer> shapes = Map.of(new Resources(500, GI / 2, 0, 1, Map.of()), 10, new Resources(250, GI / 4, 0, 1, Map.of()), 6);
+        Resources total = new Resources(500 * 10 + 250 * 6, GI / 2 * 10 + GI / 4 * 6, 0, 16, Map.of());
+        assertThat(LowerBound.ofPods(shapes, List.of(CPU_RICH, MEM_RICH), ON_DEMAND, t -> Resources.ZERO))
+                .isCloseTo(bound(total, List.of(CPU_RICH, MEM_RICH)), within(1e-6));
     }
 }
