@@ -126,4 +126,167 @@ class PlanCommandTest {
         assertThat(err.toString()).contains(pods + ":7:");
         assertThat(out.toString()).isEmpty();
     }
+    private static final String ONE_POD = """
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: web, namespace: default}
+            spec:
+              containers:
+                - name: c
+                  resources: {requests: {cpu: "1", memory: 1Gi}}
+            """;
+
+    private static final String STARTUP_POOL = """
+            apiVersion: karpenter.sh/v1
+            kind: NodePool
+            metadata: {name: general}
+            spec:
+              template:
+                spec:
+                  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                  startupTaints:
+                    - {key: example.com/agent-not-ready, effect: NoSchedule}
+                  requirements:
+                    - {key: karpenter.k8s.aws/instance-category, operator: In, values: ["m"]}
+                    - {key: topology.kubernetes.io/zone, operator: In, values: ["us-east-1a"]}
+            """;
+
+    private JsonNode planWithNode(Path dir, String pool, String node) throws IOException {
+        Files.writeString(dir.resolve("pool.yaml"), pool);
+        Files.writeString(dir.resolve("pod.yaml"), ONE_POD);
+        Files.writeString(dir.resolve("node.yaml"), node);
+        int code = run("plan", "--nodepools", dir.resolve("pool.yaml").toString(), "--pods", dir.resolve("pod.yaml").toString(),
+                "--nodes", dir.resolve("node.yaml").toString(), "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        return json();
+    }
+
+    @Test
+    void plansNoPodOntoANodeThatIsBeingDeleted(@TempDir Path dir) throws IOException {
+        JsonNode doc = planWithNode(dir, STARTUP_POOL, """
+                apiVersion: v1
+                kind: Node
+                metadata:
+                  name: leaving
+                  deletionTimestamp: "2026-01-01T00:00:00Z"
+                  finalizers: [karpenter.sh/termination]
+                  labels: {topology.kubernetes.io/zone: us-east-1a, kubernetes.io/arch: amd64}
+                status:
+                  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+                  conditions: [{type: Ready, status: "True"}]
+                """);
+        assertThat(doc.get("existingNodes")).isEmpty();
+        assertThat(doc.get("nodeClaims")).hasSize(1);
+    }
+
+    @Test
+    void replansThePodsOfANodeThatIsBeingDeleted(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("pool.yaml"), STARTUP_POOL);
+        Files.writeString(dir.resolve("pod.yaml"), ONE_POD + """
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: evicted-soon, namespace: default}
+                spec:
+                  nodeName: leaving
+                  containers:
+                    - name: c
+                      resources: {requests: {cpu: "1", memory: 1Gi}}
+                """);
+        Files.writeString(dir.resolve("node.yaml"), """
+                apiVersion: v1
+                kind: Node
+                metadata:
+                  name: leaving
+                  deletionTimestamp: "2026-01-01T00:00:00Z"
+                  labels: {topology.kubernetes.io/zone: us-east-1a}
+                status:
+                  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+                """);
+        int code = run("plan", "--nodepools", dir.resolve("pool.yaml").toString(), "--pods", dir.resolve("pod.yaml").toString(),
+                "--nodes", dir.resolve("node.yaml").toString(), "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("existingNodes")).isEmpty();
+        java.util.List<String> planned = new java.util.ArrayList<>();
+        doc.get("nodeClaims").forEach(c -> c.get("pods").forEach(p -> planned.add(p.asText())));
+        assertThat(planned).containsExactlyInAnyOrder("default/web", "default/evicted-soon");
+    }
+
+    @Test
+    void plansPodsOntoANodeStillStartingUpDespiteItsStartupAndNotReadyTaints(@TempDir Path dir) throws IOException {
+        JsonNode doc = planWithNode(dir, STARTUP_POOL, """
+                apiVersion: v1
+                kind: Node
+                metadata:
+                  name: booting
+                  labels: {karpenter.sh/nodepool: general, karpenter.sh/registered: "true", topology.kubernetes.io/zone: us-east-1a}
+                spec:
+                  taints:
+                    - {key: node.kubernetes.io/not-ready, effect: NoSchedule}
+                    - {key: example.com/agent-not-ready, effect: NoSchedule}
+                status:
+                  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+                  conditions: [{type: Ready, status: "False"}]
+                """);
+        assertThat(doc.get("nodeClaims")).isEmpty();
+        assertThat(doc.get("existingNodes").get(0).get("name").asText()).isEqualTo("booting");
+    }
+
+    @Test
+    void keepsTheTaintsOfAnInitializedNodeThatWentNotReady(@TempDir Path dir) throws IOException {
+        JsonNode doc = planWithNode(dir, STARTUP_POOL, """
+                apiVersion: v1
+                kind: Node
+                metadata:
+                  name: broken
+                  labels: {karpenter.sh/nodepool: general, karpenter.sh/initialized: "true", topology.kubernetes.io/zone: us-east-1a}
+                spec:
+                  taints: [{key: node.kubernetes.io/not-ready, effect: NoSchedule}]
+                status:
+                  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+                  conditions: [{type: Ready, status: "False"}]
+                """);
+        assertThat(doc.get("existingNodes")).isEmpty();
+        assertThat(doc.get("nodeClaims")).hasSize(1);
+    }
+    @Test
+    void plansAPodByItsPodLevelResourceRequests(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("pool.yaml"), STARTUP_POOL);
+        Files.writeString(dir.resolve("pod.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: pooled, namespace: default}
+                spec:
+                  resources:
+                    requests: {cpu: "6"}
+                    limits: {memory: 20Gi}
+                  containers:
+                    - {name: a, resources: {requests: {cpu: 100m}}}
+                    - {name: b}
+                """);
+        int code = run("plan", "--nodepools", dir.resolve("pool.yaml").toString(), "--pods", dir.resolve("pod.yaml").toString(),
+                "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode requests = json().get("nodeClaims").get(0).get("requests");
+        // cpu from the pod-level request; memory defaults to the pod-level limit, as no container requests memory.
+        assertThat(requests.get("cpu").asLong()).isEqualTo(6000);
+        assertThat(requests.get("memory").asLong()).isGreaterThanOrEqualTo(20L << 30);
+    }
+
+    @Test
+    void rejectsAPodLevelResourceKubernetesDoesNotSupport(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("pod.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: gpu, namespace: default}
+                spec:
+                  resources:
+                    requests: {nvidia.com/gpu: "1"}
+                  containers: [{name: a}]
+                """);
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml", "--pods", dir.resolve("pod.yaml").toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains(dir.resolve("pod.yaml") + ":6:").contains("pod-level resources support only cpu, memory");
+    }
 }

@@ -64,7 +64,9 @@ final class PodMapper {
         List<Container> init = containers(spec.getInitContainers(), true);
         List<Container> apps = containers(spec.getContainers(), false);
         Map<String, io.fabric8.kubernetes.api.model.Quantity> overhead = spec.getOverhead();
-        b.requests(Container.podRequests(init, apps, overhead == null || overhead.isEmpty() ? null : Resources.fromQuantities(quantities(overhead))));
+        io.fabric8.kubernetes.api.model.ResourceRequirements podLevel = spec.getResources();
+        b.requests(Container.podRequests(init, apps, overhead == null || overhead.isEmpty() ? null : Resources.fromQuantities(quantities(overhead)),
+                podLevel == null ? Map.of() : quantities(podLevel.getRequests()), podLevel == null ? Map.of() : quantities(podLevel.getLimits())));
         List<HostPort> ports = new ArrayList<>();
         init.forEach(c -> ports.addAll(c.hostPorts()));
         apps.forEach(c -> ports.addAll(c.hostPorts()));

@@ -54,6 +54,12 @@ class KubeClusterPodsTest {
                 .withNewSpec().withNodeName("node1").addNewContainer().withName("f").withImage("f").endContainer().endSpec()
                 .withNewStatus().withPhase("Running").endStatus().build()).create();
         client.pods().inNamespace("logging").withName("fluent-bit-x").delete(); // kept by its finalizer, now deleting
+        client.resource(new PodBuilder().withNewMetadata().withName("pod-level").withNamespace("default").endMetadata()
+                .withNewSpec().withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("3"))
+                .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("2Gi")).endResources()
+                .addNewContainer().withName("c").withImage("c").withNewResources()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("100m")).endResources().endContainer().endSpec()
+                .build()).create();
         cluster = api.cluster(Clock.systemUTC());
         pods = new java.util.HashMap<>();
         cluster.pods().forEach(p -> pods.put(p.key(), p));
@@ -62,7 +68,7 @@ class KubeClusterPodsTest {
     @Test
     void readsPodsFromEveryNamespace() {
         assertThat(pods.keySet()).containsExactlyInAnyOrder("default/nginx-7d9c6b8f5-abcde", "shop/app-with-sidecar",
-                "web/web-0", "kube-system/kube-proxy-node1", "logging/fluent-bit-x");
+                "web/web-0", "kube-system/kube-proxy-node1", "logging/fluent-bit-x", "default/pod-level");
     }
 
     @Test
@@ -187,5 +193,11 @@ class KubeClusterPodsTest {
         assertThat(ds.status().createdAt()).isNotNull();
         assertThat(ds.status().deletingSince()).isAfterOrEqualTo(ds.status().createdAt());
         assertThat(ds.status().phase()).isEqualTo("Running");
+    }
+    @Test
+    void readsPodLevelResourcesAsKubernetes134Does() {
+        Pod p = pods.get("default/pod-level");
+        assertThat(p.requests().cpuMillis()).isEqualTo(3000);
+        assertThat(p.requests().memoryBytes()).isEqualTo(2L << 30);
     }
 }

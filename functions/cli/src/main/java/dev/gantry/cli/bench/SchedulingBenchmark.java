@@ -5,80 +5,176 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.LowerBound;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
- * Prints placement speed and cost for Karpenter's benchmark workload and for the real catalogue, for Gantry and for
- * the Karpenter greedy reference on the same input. Run with a 512 MB heap:
- * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [sizes...]}.
+ * Prints placement speed and cost per workload, for Gantry and for the Karpenter greedy reference on the same input.
+ * Each case is solved until its solve time is stable (warm), then the median of at least five solves is reported;
+ * the "cold" column is the first solve in a fresh JVM (a child process per case). Three LP bounds are printed: cpu and
+ * memory only ("old"), with pod slots, and with pod slots and the pods' sizes ("new", the one the scheduler reports). Run with a 512 MB heap:
+ * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [--no-cold] [sizes...]}.
  */
 public final class SchedulingBenchmark {
+    private static final int MIN_SAMPLES = 5;
+    private static final int MAX_WARMUP = 40;
+
     private SchedulingBenchmark() {
     }
 
-    public static void main(String[] args) {
-        int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray() : new int[]{1, 100, 1000, 5000, 10000, 20000};
-        System.out.printf("%-34s %7s %9s %9s %6s %10s %8s %10s %9s %7s%n", "case", "pods", "pods/s", "solve ms",
-                "nodes", "$/h", "÷LP", "greedy $/h", "greedy ms", "saving");
+    /** A benchmark case: a name, the pool and catalogue, and the pods for a size. */
+    record Case(String name, NodePool pool, List<InstanceType> types, IntFunction<List<Pod>> pods) {
+        SchedulingInput input(int n) {
+            return new SchedulingInput(pods.apply(n), List.of(), List.of(), List.of(), List.of(new SchedulingInput.PoolOffer(pool, types)), Map.of());
+        }
+    }
+
+    static Map<String, Case> cases() {
+        Map<String, Case> out = new LinkedHashMap<>();
         List<InstanceType> synthetic = BenchWorkloads.syntheticTypes(400);
-        for (int n : sizes) {
-            run("karpenter-400types diverse", synthetic, BenchWorkloads.diversePods(n, 42));
-        }
-        for (int n : sizes) {
-            run("karpenter-400types generic", synthetic, BenchWorkloads.genericPods(n, 42));
-        }
+        out.put("karpenter-400types diverse", new Case("karpenter-400types diverse", pool(List.of()), synthetic, n -> BenchWorkloads.diversePods(n, 42)));
+        out.put("karpenter-400types generic", new Case("karpenter-400types generic", pool(List.of()), synthetic, n -> BenchWorkloads.genericPods(n, 42)));
         List<InstanceType> real = BuiltInCatalog.load("us-east-1", BuiltInCatalog.defaultZones("us-east-1")).instanceTypes(defaultNodeClass());
-        for (int n : sizes) {
-            run("real-catalogue mixed", real, BenchWorkloads.mixedRealPods(n, 42));
+        out.put("real mixed", new Case("real mixed", pool(List.of()), real, n -> BenchWorkloads.mixedRealPods(n, 42)));
+        out.put("real generic", new Case("real generic", pool(List.of()), real, n -> BenchWorkloads.genericPods(n, 42)));
+        out.put("real generic on-demand cmr>4 amd64", new Case("real generic on-demand cmr>4 amd64", pool(List.of(
+                Requirement.of(WellKnownLabels.INSTANCE_CATEGORY, Operator.In, "c", "m", "r"),
+                Requirement.of(WellKnownLabels.INSTANCE_GENERATION, Operator.Gt, "4"),
+                Requirement.of(WellKnownLabels.ARCH, Operator.In, "amd64"),
+                Requirement.of(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand"))), real, n -> BenchWorkloads.genericPods(n, 42)));
+        return out;
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        if (args.length == 3 && args[0].equals("--cold")) {
+            cold(args[1], Integer.parseInt(args[2]));
+            return;
         }
-        for (int n : sizes) {
-            run("real-catalogue generic", real, BenchWorkloads.genericPods(n, 42));
+        boolean withCold = !Arrays.asList(args).contains("--no-cold");
+        int[] sizes = Arrays.stream(args).filter(a -> !a.startsWith("--")).mapToInt(Integer::parseInt).toArray();
+        if (sizes.length == 0) {
+            sizes = new int[]{1, 100, 1000, 5000, 10000, 20000};
+        }
+        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %6s %10s %7s %7s %10s %9s %7s%n", "case", "pods", "old LP", "+slots LP",
+                "new LP", "warm ms", "cold ms", "nodes", "$/h", "÷old", "÷new", "greedy $/h", "greedy ms", "saving");
+        for (Case c : cases().values()) {
+            for (int n : sizes) {
+                run(c, n, withCold);
+            }
         }
         Runtime rt = Runtime.getRuntime();
         System.out.printf("heap max %d MB, used %d MB%n", rt.maxMemory() >> 20, (rt.totalMemory() - rt.freeMemory()) >> 20);
     }
 
-    private static void run(String name, List<InstanceType> types, List<Pod> pods) {
-        SchedulingInput input = new SchedulingInput(pods, List.of(), List.of(), List.of(),
-                List.of(new SchedulingInput.PoolOffer(pool(), types)), Map.of());
-        int reps = pods.size() <= 1000 ? 7 : pods.size() <= 5000 ? 3 : 2;
-        Timed ours = time(input, Scheduler.Strategy.GANTRY, reps);
-        Timed greedy = time(input, Scheduler.Strategy.KARPENTER_GREEDY, reps);
+    private static void run(Case c, int n, boolean withCold) throws IOException, InterruptedException {
+        SchedulingInput input = c.input(n);
+        Timed ours = time(input, Scheduler.Strategy.GANTRY);
+        Timed greedy = time(input, Scheduler.Strategy.KARPENTER_GREEDY);
         SchedulingResult r = ours.result;
-        double bound = greedy.result.lowerBoundPerHour();
-        System.out.printf("%-34s %7d %9.0f %9.1f %6d %10.3f %8.3f %10.3f %9.1f %6.1f%%%s%n", name, pods.size(),
-                pods.size() / (ours.millis / 1000.0), ours.millis, r.newClaims().size(), r.totalPricePerHour(),
-                bound > 0 ? r.totalPricePerHour() / bound : 0, greedy.result.totalPricePerHour(), greedy.millis,
+        double newBound = r.lowerBoundPerHour();
+        double oldBound = oldBound(input, false);
+        double slotsBound = oldBound(input, true);
+        String cold = withCold ? String.format("%9.1f", coldInChild(c.name(), n)) : String.format("%9s", "-");
+        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.1f %s %6d %10.3f %7.3f %7.3f %10.3f %9.1f %6.1f%%%s%n", c.name(), n, oldBound,
+                slotsBound, newBound,
+                ours.millis, cold, r.newClaims().size(), r.totalPricePerHour(), oldBound > 0 ? r.totalPricePerHour() / oldBound : 0,
+                newBound > 0 ? r.totalPricePerHour() / newBound : 0, greedy.result.totalPricePerHour(), greedy.millis,
                 100 * (1 - r.totalPricePerHour() / Math.max(1e-9, greedy.result.totalPricePerHour())),
                 r.unschedulable().isEmpty() ? "" : "  unschedulable " + r.unschedulable().size());
+    }
+
+    /**
+     * The aggregate bound over the single pool: cpu and memory only (the old bound), or with pod slots too. The new
+     * bound, which the scheduler reports, also knows the pods' sizes. The mixed workload's arm64 and GPU pods have
+     * requirements of their own, so for it these two are rougher than the scheduler's per-group one.
+     */
+    private static double oldBound(SchedulingInput input, boolean slots) {
+        Resources demand = Resources.ZERO;
+        for (Pod p : input.pending()) {
+            demand = demand.plus(p.requests());
+        }
+        SchedulingInput.PoolOffer offer = input.pools().get(0);
+        Requirements reqs = offer.requirements();
+        List<InstanceType> types = offer.instanceTypes().stream().filter(t -> reqs.compatible(t.requirements()) && t.cheapestOffering(reqs) != null).toList();
+        return slots ? LowerBound.of(demand, types, reqs, t -> Resources.ZERO) : LowerBound.cpuAndMemory(demand, types, reqs, t -> Resources.ZERO);
     }
 
     private record Timed(SchedulingResult result, double millis) {
     }
 
-    /** The median of {@code reps} solves after one warm-up. */
-    private static Timed time(SchedulingInput input, Scheduler.Strategy s, int reps) {
-        SchedulingResult r = Scheduler.solve(input, s);
-        double[] ms = new double[reps];
-        for (int i = 0; i < reps; i++) {
+    /**
+     * Solves until the time is stable (the last five within 10% of their median, or {@value #MAX_WARMUP} solves), then
+     * returns the median of those last five.
+     */
+    private static Timed time(SchedulingInput input, Scheduler.Strategy s) {
+        List<Double> ms = new ArrayList<>();
+        SchedulingResult r = null;
+        long budget = System.nanoTime() + 60_000_000_000L;
+        while (true) {
             long t0 = System.nanoTime();
             r = Scheduler.solve(input, s);
-            ms[i] = (System.nanoTime() - t0) / 1e6;
+            ms.add((System.nanoTime() - t0) / 1e6);
+            if (ms.size() >= MIN_SAMPLES) {
+                double[] last = ms.subList(ms.size() - MIN_SAMPLES, ms.size()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                double median = last[MIN_SAMPLES / 2];
+                boolean stable = last[0] >= 0.9 * median && last[MIN_SAMPLES - 1] <= 1.1 * median;
+                if (stable || ms.size() >= MAX_WARMUP || System.nanoTime() > budget) {
+                    return new Timed(r, median);
+                }
+            }
         }
-        Arrays.sort(ms);
-        return new Timed(r, ms[reps / 2]);
     }
 
-    private static NodePool pool() {
-        NodePool.Template t = new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(), List.of(),
+    /** Runs {@code --cold} in a fresh JVM with the same class path and heap, and reads the one number it prints. */
+    private static double coldInChild(String caseName, int n) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        long heap = Runtime.getRuntime().maxMemory() >> 20;
+        Process p = new ProcessBuilder(java, "-Xmx" + heap + "m", "-cp", System.getProperty("java.class.path"),
+                SchedulingBenchmark.class.getName(), "--cold", caseName, Integer.toString(n)).redirectErrorStream(true).start();
+        String last = null;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                last = line;
+            }
+        }
+        p.waitFor();
+        try {
+            return Double.parseDouble(last);
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** The child side: builds the input, solves once with Gantry's strategy, prints the milliseconds. */
+    private static void cold(String caseName, int n) {
+        Case c = cases().get(caseName);
+        SchedulingInput input = c.input(n);
+        long t0 = System.nanoTime();
+        Scheduler.solve(input, Scheduler.Strategy.GANTRY);
+        System.out.println((System.nanoTime() - t0) / 1e6);
+    }
+
+    private static NodePool pool(List<Requirement> requirements) {
+        NodePool.Template t = new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(), requirements,
                 new NodePool.NodeClassRef(null, null, "default"), Optional.of(Duration.ofHours(720)), Optional.empty());
         return new NodePool("default", Map.of(), t, null, Map.of(), null, null);
     }
@@ -87,9 +183,5 @@ public final class SchedulingBenchmark {
         return new NodeClass("default", "karpenter.k8s.aws", "EC2NodeClass", null,
                 List.of(NodeClass.AmiSelectorTerm.alias("al2023@latest")), List.of(), List.of(), "KarpenterNodeRole", null,
                 null, Map.of(), List.of(), null, null, null, null, null);
-    }
-
-    static List<Pod> copy(List<Pod> pods) {
-        return new ArrayList<>(pods);
     }
 }

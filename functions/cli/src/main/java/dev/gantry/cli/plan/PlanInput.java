@@ -35,7 +35,18 @@ public final class PlanInput {
         Map<String, Resources> usage = new HashMap<>();
         Map<String, Integer> count = new HashMap<>();
         for (Node n : loaded.nodes()) {
-            nodes.add(new SchedulingInput.ExistingNode(n, byNode.getOrDefault(n.name(), List.of())));
+            List<Pod> bound = byNode.getOrDefault(n.name(), List.of());
+            if (n.deleting()) {
+                // As Karpenter's provisioner does: a node being deleted takes no new pods, and the pods it still runs
+                // (DaemonSet pods aside, which go with it) need a place elsewhere.
+                for (Pod p : bound) {
+                    if (!p.isDaemon() && !p.isMirror() && !p.status().isTerminal()) {
+                        pending.add(p.withNodeName(null));
+                    }
+                }
+                bound = bound.stream().filter(p -> p.isDaemon() || p.isMirror()).toList();
+            }
+            nodes.add(new SchedulingInput.ExistingNode(n, bound));
             String pool = n.labels().get(WellKnownLabels.NODEPOOL);
             if (pool != null) {
                 usage.merge(pool, n.allocatable(), Resources::plus);

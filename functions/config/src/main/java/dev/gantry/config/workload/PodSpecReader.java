@@ -30,7 +30,15 @@ public final class PodSpecReader {
         List<Container> init = ContainerReader.read(spec, "initContainers", true);
         List<Container> containers = ContainerReader.read(spec, "containers", false);
         Map<String, dev.gantry.core.model.Quantity> overhead = spec.quantityMap("overhead");
-        b.requests(Container.podRequests(init, containers, overhead == null ? null : Resources.fromQuantities(overhead)));
+        Map<String, dev.gantry.core.model.Quantity> podRequests = Map.of();
+        Map<String, dev.gantry.core.model.Quantity> podLimits = Map.of();
+        YamlObject podLevel = spec.object("resources");
+        if (podLevel != null) {
+            podRequests = podLevel(podLevel, "requests");
+            podLimits = podLevel(podLevel, "limits");
+        }
+        b.requests(Container.podRequests(init, containers, overhead == null ? null : Resources.fromQuantities(overhead),
+                podRequests, podLimits));
         List<dev.gantry.core.model.HostPort> ports = new ArrayList<>();
         init.forEach(c -> ports.addAll(c.hostPorts()));
         containers.forEach(c -> ports.addAll(c.hostPorts()));
@@ -50,6 +58,20 @@ public final class PodSpecReader {
         Integer priority = spec.integer("priority");
         b.priority(priority == null ? 0 : priority);
         return b;
+    }
+
+    /** Pod-level {@code resources.requests} or {@code limits}; Kubernetes accepts only cpu, memory and huge pages there. */
+    private static Map<String, dev.gantry.core.model.Quantity> podLevel(YamlObject resources, String field) {
+        Map<String, dev.gantry.core.model.Quantity> m = resources.quantityMap(field);
+        if (m == null) {
+            return Map.of();
+        }
+        for (String name : m.keySet()) {
+            if (!Container.podLevelResource(name)) {
+                resources.error(field, "pod-level resources support only cpu, memory and hugepages-*, not " + name);
+            }
+        }
+        return m;
     }
 
     private static List<Toleration> tolerations(YamlObject spec) {

@@ -7,6 +7,7 @@ import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +89,10 @@ public final class WorkloadReader {
         return new DaemonSet(doc.namespace(), doc.name(), pod);
     }
 
+    /**
+     * A Node as the kube adapter maps one: deleting when it has a deletion timestamp or carries the disrupted taint, and
+     * Ready by its {@code Ready} condition (absent counts as not ready).
+     */
     private static Node node(Doc doc, YamlObject spec) {
         boolean unschedulable = false;
         String providerId = null;
@@ -97,9 +102,27 @@ public final class WorkloadReader {
             providerId = spec.string("providerID");
             taints = TaintReader.read(spec, "taints");
         }
+        boolean disrupted = taints.stream().anyMatch(t -> t.key().equals(dev.gantry.core.model.Taint.DISRUPTED.key()));
+        YamlObject meta = doc.root().object("metadata");
+        Instant deletion = meta == null ? null : timestamp(meta, "deletionTimestamp");
+        List<String> finalizers = meta == null ? List.of() : meta.strings("finalizers");
         YamlObject status = doc.root().object("status");
         Map<String, dev.gantry.core.model.Quantity> alloc = status == null ? null : status.quantityMap("allocatable");
         return new Node(doc.name(), providerId, doc.labels(), doc.annotations(), taints,
-                alloc == null ? Resources.ZERO : Resources.fromQuantities(alloc), true, unschedulable, false, null);
+                alloc == null ? Resources.ZERO : Resources.fromQuantities(alloc), NodeConditions.ready(status), unschedulable,
+                disrupted, null, finalizers, deletion);
+    }
+
+    private static Instant timestamp(YamlObject o, String key) {
+        String v = o.string(key);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(v);
+        } catch (java.time.format.DateTimeParseException e) {
+            o.error(key, "'" + v + "' is not an RFC 3339 timestamp");
+            return null;
+        }
     }
 }

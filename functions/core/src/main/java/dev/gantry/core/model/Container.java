@@ -32,6 +32,53 @@ public record Container(String name, Map<String, Quantity> requests, Map<String,
      * overhead is added.
      */
     public static Resources podRequests(List<Container> initContainers, List<Container> containers, Resources overhead) {
+        return podRequests(initContainers, containers, overhead, Map.of(), Map.of());
+    }
+
+    /** Whether pod-level {@code spec.resources} may set this resource: cpu, memory and huge pages (Kubernetes 1.34). */
+    public static boolean podLevelResource(String name) {
+        return name.equals(Resources.CPU) || name.equals(Resources.MEMORY) || name.startsWith("hugepages-");
+    }
+
+    /**
+     * A pod's effective requests with pod-level resources (KEP-2837, {@code spec.resources}): for each supported
+     * resource the pod sets a request for, that request replaces the containers' aggregate (init and sidecar containers
+     * included); where the pod sets only a limit, the API server defaults the pod request to the containers' aggregate
+     * if any container requests (or limits, which defaults its request) that resource, and to the pod limit otherwise.
+     * Resources the pod level does not set keep the container rule. The pod overhead is added last.
+     */
+    public static Resources podRequests(List<Container> initContainers, List<Container> containers, Resources overhead,
+                                        Map<String, Quantity> podLevelRequests, Map<String, Quantity> podLevelLimits) {
+        Resources total = containerRequests(initContainers, containers);
+        if (!podLevelRequests.isEmpty() || !podLevelLimits.isEmpty()) {
+            java.util.Set<String> names = new java.util.TreeSet<>(podLevelRequests.keySet());
+            names.addAll(podLevelLimits.keySet());
+            for (String name : names) {
+                if (!podLevelResource(name)) {
+                    continue;
+                }
+                Quantity q = podLevelRequests.get(name);
+                if (q == null && !anySets(initContainers, name) && !anySets(containers, name)) {
+                    q = podLevelLimits.get(name);
+                }
+                if (q != null) {
+                    total = total.with(name, Resources.fromQuantities(Map.of(name, q)).get(name));
+                }
+            }
+        }
+        return overhead == null ? total : total.plus(overhead);
+    }
+
+    private static boolean anySets(List<Container> cs, String name) {
+        for (Container c : cs) {
+            if (c.requests.containsKey(name) || c.limits.containsKey(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Resources containerRequests(List<Container> initContainers, List<Container> containers) {
         Resources apps = Resources.ZERO;
         for (Container c : containers) {
             apps = apps.plus(c.effectiveRequests());
@@ -47,7 +94,6 @@ public record Container(String name, Map<String, Quantity> requests, Map<String,
                 initPeak = initPeak.max(sidecars.plus(r));
             }
         }
-        Resources total = apps.plus(sidecars).max(initPeak);
-        return overhead == null ? total : total.plus(overhead);
+        return apps.plus(sidecars).max(initPeak);
     }
 }

@@ -37,6 +37,32 @@ public record Node(String name, String providerId, Map<String, String> labels, M
         this(name, providerId, labels, annotations, taints, allocatable, ready, unschedulable, deleting, createdAt, List.of(), null);
     }
 
+    /** Set by Karpenter (and Gantry) once the node registered; the label name is Karpenter's. */
+    public static final String REGISTERED_LABEL = "karpenter.sh/registered";
+    /** Set once the node is initialized: Ready, startup taints gone, resources reported. */
+    public static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
+
+    /** Launched for a NodePool (it carries the {@code karpenter.sh/nodepool} label). */
+    public boolean managed() {
+        return labels.containsKey("karpenter.sh/nodepool");
+    }
+
+    /**
+     * Registered, by Karpenter's rule: a managed node once it carries {@code karpenter.sh/registered=true}; a node no
+     * pool launched always counts as registered.
+     */
+    public boolean registered() {
+        return !managed() || "true".equals(labels.get(REGISTERED_LABEL));
+    }
+
+    /**
+     * Initialized, by Karpenter's rule: a managed node once it carries {@code karpenter.sh/initialized=true}; a node no
+     * pool launched always counts as initialized. Readiness alone does not initialize a node: startup taints may remain.
+     */
+    public boolean initialized() {
+        return !managed() || "true".equals(labels.get(INITIALIZED_LABEL));
+    }
+
     /** The EC2 instance id from the provider id, or null. */
     public String instanceId() {
         if (providerId == null) {

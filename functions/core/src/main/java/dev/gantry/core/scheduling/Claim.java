@@ -147,6 +147,16 @@ final class Claim implements Slot {
         });
     }
 
+    @Override
+    public List<Taint> taints() {
+        return pool.taints;
+    }
+
+    @Override
+    public boolean couldMatch(Requirements term) {
+        return PoolContext.couldMatch(requirements, term);
+    }
+
     /**
      * Whether the pod (at this relaxation level, with these topology pins) can join, and what the claim becomes.
      * Pure: nothing changes until {@link #commit}.
@@ -193,8 +203,14 @@ final class Claim implements Slot {
         boolean narrowed = !next.equals(requirements);
         List<InstanceType> kept = new ArrayList<>(options.size());
         boolean limitHit = false;
+        boolean portsHit = false;
+        List<HostPort> wanted = c.hostPorts();
         for (InstanceType t : options) {
             if (!total.fitsIn(pool.room(t))) {
+                continue;
+            }
+            if (!wanted.isEmpty() && pool.daemonPortConflict(t, wanted)) {
+                portsHit = true; // a DaemonSet on this type binds the same host port
                 continue;
             }
             if (narrowed && (!next.compatible(t.requirements()) || t.cheapestOffering(next) == null)) {
@@ -205,6 +221,9 @@ final class Claim implements Slot {
                 continue;
             }
             kept.add(t);
+        }
+        if (kept.isEmpty() && portsHit && !limitHit) {
+            return Fit.fail("host port in use by a DaemonSet on every instance type that fits");
         }
         if (kept.isEmpty()) {
             Requirements narrowedTo = next;

@@ -158,14 +158,16 @@ final class CostAwarePacking {
                 candidates.add(ShapePacking.pack(pods, PodConstraints::requests, anchor -> t, pool::room));
             }
         }
-        candidates.add(ShapePacking.pack(pods, PodConstraints::requests, anchor -> {
+        java.util.function.Function<Resources, InstanceType> adaptive = anchor -> {
             for (InstanceType t : byEfficiency) {
                 if (anchor.fitsIn(pool.room(t))) {
                     return t;
                 }
             }
             return null;
-        }, pool::room));
+        };
+        candidates.add(ShapePacking.pack(pods, PodConstraints::requests, adaptive, pool::room));
+        candidates.add(ShapePacking.pack(pods, PodConstraints::requests, fleetChooser(pool, reqs, demand, byEfficiency, adaptive), pool::room));
         List<ShapePacking.Bin<PodConstraints, InstanceType>> best = null;
         double bestCost = Double.MAX_VALUE;
         for (List<ShapePacking.Bin<PodConstraints, InstanceType>> plan : candidates) {
@@ -175,7 +177,40 @@ final class CostAwarePacking {
                 best = plan;
             }
         }
+        if (best != null && best.size() > 1) {
+            List<ShapePacking.Bin<PodConstraints, InstanceType>> repaired = TailRepair.repair(best, PodConstraints::requests, pool::room);
+            if (cost(pool, repaired, byEfficiency, price) < bestCost - 1e-9) {
+                best = repaired;
+            }
+        }
         return best;
+    }
+
+    /**
+     * Bin types as the LP's optimal fleet has them: for each type in it, as many bins as whole nodes it uses, the types
+     * used least first (so the few nodes of a complementary shape, memory-rich say, take the pods that suit them while
+     * there is still a choice, and the majority type gets a remainder of its own shape); then the adaptive choice for
+     * the tail. A bin whose anchor does not fit the next type in line also gets the adaptive choice.
+     */
+    private static java.util.function.Function<Resources, InstanceType> fleetChooser(PoolContext pool, Requirements reqs, Resources demand,
+                                                                                    List<InstanceType> byEfficiency,
+                                                                                    java.util.function.Function<Resources, InstanceType> adaptive) {
+        Map<InstanceType, Double> fleet = LowerBound.fleet(demand, byEfficiency, reqs, pool::room);
+        List<Map.Entry<InstanceType, Double>> order = new ArrayList<>(fleet.entrySet());
+        order.sort(Map.Entry.comparingByValue());
+        java.util.ArrayDeque<InstanceType> queue = new java.util.ArrayDeque<>();
+        for (var e : order) {
+            for (long i = 0; i < (long) Math.floor(e.getValue() + 1e-6); i++) {
+                queue.add(e.getKey());
+            }
+        }
+        return anchor -> {
+            InstanceType next = queue.peekFirst();
+            if (next != null && anchor.fitsIn(pool.room(next))) {
+                return queue.pollFirst();
+            }
+            return adaptive.apply(anchor);
+        };
     }
 
     /** The fraction of the demand one node's room covers: the binding resource decides. */

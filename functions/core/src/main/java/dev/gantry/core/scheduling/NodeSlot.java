@@ -42,6 +42,16 @@ final class NodeSlot implements Slot {
         return v == null ? Set.of() : Set.of(v);
     }
 
+    @Override
+    public List<Taint> taints() {
+        return taints;
+    }
+
+    @Override
+    public boolean couldMatch(dev.gantry.core.requirements.Requirements term) {
+        return term.matches(labels);
+    }
+
     /** Why the pod cannot go here (ignoring topology), or null. */
     String misfit(PodConstraints c) {
         Taint t = c.firstUntolerated(taints);

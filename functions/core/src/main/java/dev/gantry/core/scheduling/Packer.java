@@ -48,7 +48,7 @@ final class Packer {
             Map<String, String> labels = new HashMap<>(n.node().labels());
             labels.putIfAbsent(WellKnownLabels.HOSTNAME, n.node().name());
             slots.add(new NodeSlot(n.node().name(), false, labels, schedulingTaints(n.node()),
-                    n.node().allocatable().minus(used), n.pods()));
+                    allocatable(n.node()).minus(used), n.pods()));
         }
         for (SchedulingInput.InFlightClaim f : input.inFlight()) {
             Resources used = Resources.ZERO;
@@ -58,11 +58,10 @@ final class Packer {
             slots.add(new NodeSlot(f.name(), true, f.labels(), f.taints(), f.allocatable().minus(used), f.pods()));
         }
         Map<String, Set<String>> memo = new HashMap<>();
-        this.topology = new Topology(k -> memo.computeIfAbsent(k, this::universe), input.namespaceLabels());
+        Map<List<Object>, Set<String>> filtered = new HashMap<>();
+        this.topology = new Topology((key, filter) -> filter == null ? memo.computeIfAbsent(key, this::universe)
+                : filtered.computeIfAbsent(java.util.Arrays.asList(key, filter), k -> eligible(key, filter)), input.namespaceLabels());
     }
-
-    /** Set on a node once it finished starting; the same label Karpenter uses. */
-    static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
 
     /** Taints a kubelet or cloud controller sets while a node starts; they go away on their own. */
     static final java.util.Set<String> EPHEMERAL_TAINTS = java.util.Set.of("node.kubernetes.io/not-ready",
@@ -70,50 +69,104 @@ final class Packer {
             "node.cloudprovider.kubernetes.io/uninitialized");
 
     /**
-     * The taints that keep pods off a node for planning purposes. A node that has never been initialized (no
-     * {@code karpenter.sh/initialized} label) and is not Ready is still starting: as Karpenter does, its ephemeral taints
-     * and its NodePool's startup taints are ignored, or every node in the middle of registering would look useless and
-     * more capacity would be launched for the same pods. A node that was initialized and went NotReady is broken, not
-     * starting, and keeps its taints.
+     * The taints that keep pods off a node for planning purposes. As Karpenter does, a managed node that is not yet
+     * initialized is still starting: its ephemeral taints and its NodePool's startup taints are ignored, Ready or not,
+     * or every node in the middle of starting would look useless and more capacity would be launched for the same pods.
+     * An initialized node that went NotReady is broken, not starting, and keeps its taints.
      */
     private List<dev.gantry.core.model.Taint> schedulingTaints(dev.gantry.core.model.Node node) {
         List<dev.gantry.core.model.Taint> taints = node.effectiveTaints();
-        if (node.ready() || "true".equals(node.labels().get(INITIALIZED_LABEL))) {
+        if (node.initialized()) {
             return taints;
         }
-        String poolName = node.labels().get(WellKnownLabels.NODEPOOL);
-        List<dev.gantry.core.model.Taint> startup = pools.stream().filter(p -> p.name().equals(poolName)).findFirst()
-                .map(p -> p.pool.template().startupTaints()).orElse(List.of());
+        List<dev.gantry.core.model.Taint> startup = poolOf(node).map(p -> p.pool.template().startupTaints()).orElse(List.of());
         return taints.stream().filter(t -> !EPHEMERAL_TAINTS.contains(t.key())
                 && startup.stream().noneMatch(st -> st.key().equals(t.key()) && st.effect() == t.effect())).toList();
+    }
+
+    private java.util.Optional<PoolContext> poolOf(dev.gantry.core.model.Node node) {
+        String poolName = node.labels().get(WellKnownLabels.NODEPOOL);
+        return pools.stream().filter(p -> p.name().equals(poolName)).findFirst();
+    }
+
+    /**
+     * What a node offers. A node still starting may not have reported its resources yet: as Karpenter fills them from
+     * the NodeClaim, each resource the node reports as zero is taken from its instance type in the pool's catalogue.
+     */
+    private Resources allocatable(dev.gantry.core.model.Node node) {
+        Resources reported = node.allocatable();
+        if (node.initialized()) {
+            return reported;
+        }
+        String typeName = node.labels().get(WellKnownLabels.INSTANCE_TYPE);
+        InstanceType type = poolOf(node).flatMap(p -> p.types.stream().filter(t -> t.name().equals(typeName)).findFirst()).orElse(null);
+        if (type == null) {
+            return reported;
+        }
+        Resources filled = reported;
+        for (var e : type.allocatable().asMap().entrySet()) {
+            if (reported.get(e.getKey()) == 0) {
+                filled = filled.with(e.getKey(), e.getValue());
+            }
+        }
+        return filled;
     }
 
     /** Every value a topology key can take: from NodePools and their instance types, and from node labels. */
     private Set<String> universe(String key) {
         TreeSet<String> values = new TreeSet<>();
         for (PoolContext p : pools) {
-            ValueSet allowed = p.requirements.get(key);
-            boolean typesDefineKey = false;
-            for (InstanceType t : p.types) {
-                ValueSet offered = t.requirements().get(key);
-                if (offered.isFinite()) {
-                    typesDefineKey = true;
-                    for (String v : offered.values()) {
-                        if (allowed.has(v)) {
-                            values.add(v);
-                        }
-                    }
-                }
-            }
-            if (!typesDefineKey && allowed.isFinite()) {
-                values.addAll(allowed.values()); // a template label: every node of the pool carries one of these
-            }
+            values.addAll(poolDomains(p, key));
         }
         for (NodeSlot s : slots) {
             String v = s.labels.get(key);
             if (v != null) {
                 values.add(v);
             }
+        }
+        return values;
+    }
+
+    /**
+     * The values of {@code key} a spread with this filter measures skew over, as Karpenter builds them: from each pool
+     * whose taints pass the filter (its domain group), and from each node that passes it (taints and node affinity).
+     * A pool's domains are not narrowed by the pod's terms here; the spread check narrows them by the pod's rule on the
+     * key itself.
+     */
+    private Set<String> eligible(String key, Topology.NodeFilter filter) {
+        TreeSet<String> values = new TreeSet<>();
+        for (PoolContext p : pools) {
+            if (filter.tolerations() != null && dev.gantry.core.model.Toleration.firstUntolerated(filter.tolerations(), p.taints) != null) {
+                continue;
+            }
+            values.addAll(poolDomains(p, key));
+        }
+        for (NodeSlot s : slots) {
+            String v = s.labels.get(key);
+            if (v != null && filter.matches(s)) {
+                values.add(v);
+            }
+        }
+        return values;
+    }
+
+    private static Set<String> poolDomains(PoolContext p, String key) {
+        TreeSet<String> values = new TreeSet<>();
+        ValueSet allowed = p.requirements.get(key);
+        boolean typesDefineKey = false;
+        for (InstanceType t : p.types) {
+            ValueSet offered = t.requirements().get(key);
+            if (offered.isFinite()) {
+                typesDefineKey = true;
+                for (String v : offered.values()) {
+                    if (allowed.has(v)) {
+                        values.add(v);
+                    }
+                }
+            }
+        }
+        if (!typesDefineKey && allowed.isFinite()) {
+            values.addAll(allowed.values()); // a template label: every node of the pool carries one of these
         }
         return values;
     }

@@ -23,10 +23,14 @@ final class PoolContext {
     final SchedulingInput.PoolOffer offer;
     final NodePool pool;
     final Requirements requirements;
+    /** The requirements a DaemonSet sees on the pool's nodes: the pool's, plus the registered and initialized labels. */
+    private final Requirements daemonView;
     final List<Taint> taints;
     /** Types compatible with the pool's requirements that have at least one available offering. */
     final List<InstanceType> types;
     private final Map<InstanceType, Resources> daemonOverhead = new IdentityHashMap<>();
+    /** Host ports the DaemonSets bind on a node of each type (only types where some DaemonSet binds one). */
+    private final Map<InstanceType, List<dev.gantry.core.model.HostPort>> daemonPorts = new IdentityHashMap<>();
     private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
     private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
     private Resources maxRoom;
@@ -53,6 +57,10 @@ final class PoolContext {
         }
         Claim.sortByPrice(ok, requirements);
         this.types = List.copyOf(ok);
+        // Every node of the pool is registered and initialized while its DaemonSets run, so a DaemonSet that requires
+        // those labels lands there too (Karpenter issue #2116, fixed in its NodeClaimTemplate the same way).
+        this.daemonView = requirements.with(dev.gantry.core.model.Node.REGISTERED_LABEL, dev.gantry.core.requirements.ValueSet.in("true"))
+                .with(dev.gantry.core.model.Node.INITIALIZED_LABEL, dev.gantry.core.requirements.ValueSet.in("true"));
         List<Pod> daemons = new ArrayList<>();
         for (DaemonSet ds : daemonSets) {
             Pod p = ds.template();
@@ -62,12 +70,17 @@ final class PoolContext {
         }
         for (InstanceType t : types) {
             Resources r = Resources.ZERO;
+            List<dev.gantry.core.model.HostPort> ports = new ArrayList<>();
             for (Pod d : daemons) {
                 if (d.nodeRequirementTerms().stream().anyMatch(term -> term.compatible(t.requirements()))) {
                     r = r.plus(d.requests());
+                    ports.addAll(d.hostPorts());
                 }
             }
             daemonOverhead.put(t, r);
+            if (!ports.isEmpty()) {
+                daemonPorts.put(t, List.copyOf(ports));
+            }
         }
         Map<String, Quantity> l = new java.util.HashMap<>(pool.limits());
         Quantity n = l.remove("nodes");
@@ -89,11 +102,20 @@ final class PoolContext {
      * not set will be absent from its nodes).
      */
     private boolean couldHold(Requirements term) {
-        if (!requirements.compatible(term)) {
+        return couldMatch(daemonView, term);
+    }
+
+    /**
+     * Whether a node launched under {@code have} could satisfy {@code term}: compatible, and every label the term needs
+     * present is one {@code have} constrains or a well-known label every instance type carries (a custom label nothing
+     * sets will be absent from the node).
+     */
+    static boolean couldMatch(Requirements have, Requirements term) {
+        if (!have.compatible(term)) {
             return false;
         }
         for (String key : term.keys()) {
-            if (!requirements.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !term.get(key).has(null)) {
+            if (!have.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !term.get(key).has(null)) {
                 return false;
             }
         }
@@ -133,6 +155,22 @@ final class PoolContext {
 
     Resources daemonOverhead(InstanceType t) {
         return daemonOverhead.getOrDefault(t, Resources.ZERO);
+    }
+
+    /** Whether a DaemonSet on a node of this type binds a host port one of {@code wanted} conflicts with. */
+    boolean daemonPortConflict(InstanceType t, List<dev.gantry.core.model.HostPort> wanted) {
+        List<dev.gantry.core.model.HostPort> bound = daemonPorts.get(t);
+        if (bound == null) {
+            return false;
+        }
+        for (dev.gantry.core.model.HostPort w : wanted) {
+            for (dev.gantry.core.model.HostPort b : bound) {
+                if (w.conflictsWith(b)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     boolean hasLimits() {

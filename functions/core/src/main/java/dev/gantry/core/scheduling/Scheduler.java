@@ -94,21 +94,19 @@ public final class Scheduler {
 
     /** The LP bound over each claim group (pool and requirements), summed: what the new claims' pods must cost at least. */
     private static double lowerBound(Packer packer) {
-        Map<List<Object>, Resources> demand = new LinkedHashMap<>();
-        Map<List<Object>, Claim> sample = new HashMap<>();
+        Map<List<Object>, Map<Resources, Integer>> shapes = new LinkedHashMap<>();
         for (Claim c : packer.claims) {
             for (Pod p : c.pods) {
                 List<Object> key = List.of(c.pool, p.nodeRequirementTerms().get(0));
-                demand.merge(key, p.requests(), Resources::plus);
-                sample.putIfAbsent(key, c);
+                shapes.computeIfAbsent(key, k -> new HashMap<>()).merge(p.requests(), 1, Integer::sum);
             }
         }
         double bound = 0;
-        for (var e : demand.entrySet()) {
+        for (var e : shapes.entrySet()) {
             PoolContext pool = (PoolContext) e.getKey().get(0);
             Requirements reqs = pool.requirements.intersect((Requirements) e.getKey().get(1));
             List<InstanceType> types = pool.types.stream().filter(t -> reqs.compatible(t.requirements())).toList();
-            bound += LowerBound.of(e.getValue(), types, reqs, pool::daemonOverhead);
+            bound += LowerBound.ofPods(e.getValue(), types, reqs, pool::daemonOverhead);
         }
         return bound;
     }

@@ -3,7 +3,9 @@ package dev.gantry.core.scheduling;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodAffinityTerm;
+import dev.gantry.core.model.Toleration;
 import dev.gantry.core.model.TopologySpread;
+import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
@@ -24,12 +26,42 @@ import java.util.TreeSet;
  */
 final class Topology {
     /** What a group counts: pods in some namespaces matching a selector, per value of a label key. */
-    record GroupKey(String key, LabelSelector selector, String ownerNamespace, List<String> namespaces, LabelSelector namespaceSelector) {
+    record GroupKey(String key, LabelSelector selector, String ownerNamespace, List<String> namespaces, LabelSelector namespaceSelector,
+                    NodeFilter filter) {
+    }
+
+    /**
+     * Which nodes a spread counts, by its {@code nodeAffinityPolicy} and {@code nodeTaintsPolicy}: with Honor, only
+     * nodes that satisfy one of the pod's required node-selector terms ({@code terms}), and only nodes whose hard
+     * taints the pod tolerates ({@code tolerations}). A null part is Ignore (or, for terms, a pod with no node
+     * constraint). Pods on other nodes are not counted and their domains are not eligible, as kube-scheduler does.
+     */
+    record NodeFilter(List<Requirements> terms, List<Toleration> tolerations) {
+        static NodeFilter of(Pod pod, TopologySpread s) {
+            List<Requirements> terms = s.honorNodeAffinity() ? pod.nodeRequirementTerms() : null;
+            if (terms != null && terms.stream().allMatch(Requirements::isEmpty)) {
+                terms = null;
+            }
+            List<Toleration> tolerations = s.honorTaints() ? pod.tolerations() : null;
+            return terms == null && tolerations == null ? null : new NodeFilter(terms, tolerations);
+        }
+
+        boolean matches(Slot slot) {
+            return (tolerations == null || Toleration.firstUntolerated(tolerations, slot.taints()) == null)
+                    && (terms == null || terms.stream().anyMatch(slot::couldMatch));
+        }
+    }
+
+    /** The domains a spread may use: every value of the key, or (with a filter) those some eligible node could take. */
+    interface Domains {
+        Set<String> of(String key, NodeFilter filter);
     }
 
     static final class Group {
         final GroupKey id;
         final Map<String, Integer> counts = new HashMap<>();
+        /** Matching pods per domain on every node, the filter aside: a tie-break that keeps the spread even overall. */
+        final Map<String, Integer> everywhere = new HashMap<>();
         int total;
 
         Group(GroupKey id) {
@@ -62,7 +94,7 @@ final class Topology {
     }
 
     private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
-    private final java.util.function.Function<String, Set<String>> universe;
+    private final Domains universe;
     private final Map<String, Map<String, String>> namespaceLabels;
     /** Required anti-affinity terms of placed pods: (term, owner namespace) to occupied domains. */
     private final Map<GroupKey, Set<String>> inverse = new LinkedHashMap<>();
@@ -81,7 +113,7 @@ final class Topology {
                 k.antiAffinity().stream().map(t -> groups.get(termKey(k.pod(), t))).toList()));
     }
 
-    Topology(java.util.function.Function<String, Set<String>> universe, Map<String, Map<String, String>> namespaceLabels) {
+    Topology(Domains universe, Map<String, Map<String, String>> namespaceLabels) {
         this.universe = universe;
         this.namespaceLabels = namespaceLabels;
     }
@@ -95,11 +127,11 @@ final class Topology {
             }
         }
         return new GroupKey(WellKnownLabels.normalize(s.topologyKey()), s.selector().and(extra), pod.namespace(),
-                List.of(pod.namespace()), null);
+                List.of(pod.namespace()), null, NodeFilter.of(pod, s));
     }
 
     static GroupKey termKey(Pod pod, PodAffinityTerm t) {
-        return new GroupKey(WellKnownLabels.normalize(t.topologyKey()), t.selector(), pod.namespace(), t.namespaces(), t.namespaceSelector());
+        return new GroupKey(WellKnownLabels.normalize(t.topologyKey()), t.selector(), pod.namespace(), t.namespaces(), t.namespaceSelector(), null);
     }
 
     /** Registers every group a pending pod's strictest constraints refer to. Call before counting. */
@@ -144,6 +176,12 @@ final class Topology {
     void record(Pod pod, Slot slot) {
         for (Group g : selecting(pod)) {
             String d = domainOf(slot, g.id.key());
+            if (d != null) {
+                g.everywhere.merge(d, 1, Integer::sum);
+            }
+            if (g.id.filter() != null && !g.id.filter().matches(slot)) {
+                continue; // a node the spread does not count
+            }
             if (d != null) {
                 g.counts.merge(d, 1, Integer::sum);
                 g.total++;
@@ -280,7 +318,7 @@ final class Topology {
         // Only required node affinity narrows the eligible domains; a preference must not shrink the spread.
         ValueSet allowed = s.honorNodeAffinity() ? c.terms().get(0).get(key) : ValueSet.ANY;
         List<String> eligible = new ArrayList<>();
-        for (String d : universe.apply(key)) {
+        for (String d : universe.of(key, g.id.filter())) {
             if (allowed.has(d)) {
                 eligible.add(d);
             }
@@ -296,7 +334,7 @@ final class Topology {
         String best = null;
         for (String d : options(c, slot, key, options)) {
             if (eligible.contains(d) && g.count(d) + self - min <= s.maxSkew()
-                    && (best == null || g.count(d) < g.count(best) || (g.count(d) == g.count(best) && d.compareTo(best) < 0))) {
+                    && (best == null || g.count(d) < g.count(best) || (g.count(d) == g.count(best) && evenerThan(g, d, best)))) {
                 best = d;
             }
         }
@@ -311,13 +349,22 @@ final class Topology {
         return null;
     }
 
+    /** Between domains with the same count: fewer matching pods on all nodes, then the name. */
+    private static boolean evenerThan(Group g, String d, String best) {
+        int a = g.everywhere.getOrDefault(d, 0);
+        int b = g.everywhere.getOrDefault(best, 0);
+        return a != b ? a < b : d.compareTo(best) < 0;
+    }
+
     private String checkAffinity(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins) {
         Pod pod = c.pod();
         String key = g.id.key();
         Set<String> opts = options(c, slot, key, options);
-        if (g.total == 0) {
-            if (selects(g.id, pod)) {
-                // The first pod of a self-affine group may go anywhere; the rest follow it.
+        boolean self = selects(g.id, pod);
+        if (g.total == 0 || (self && !anyCountIn(g, c.nodeRequirements().get(key)))) {
+            if (self) {
+                // The first pod of a self-affine group may go anywhere; the rest follow it. As in Karpenter, so may a
+                // self-affine pod whose own node requirements rule out every domain the group's pods are in.
                 if (opts.size() > 1) {
                     pin(key, opts.iterator().next(), options, pins);
                 }
@@ -336,6 +383,15 @@ final class Topology {
         }
         pin(key, best, options, pins);
         return null;
+    }
+
+    private static boolean anyCountIn(Group g, ValueSet allowed) {
+        for (var e : g.counts.entrySet()) {
+            if (e.getValue() > 0 && allowed.has(e.getKey())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String checkAnti(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins, String what) {

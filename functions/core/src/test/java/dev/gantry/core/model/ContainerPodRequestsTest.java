@@ -84,4 +84,62 @@ class ContainerPodRequestsTest {
         assertThat(c.hostPorts()).isEmpty();
         assertThat(Container.podRequests(List.of(), List.of(c), null).isZero()).isTrue();
     }
+    private static Map<String, Quantity> q(String... kv) {
+        Map<String, Quantity> m = new java.util.HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], Quantity.parse(kv[i + 1]));
+        }
+        return m;
+    }
+
+    @Test
+    void podLevelRequestsReplaceTheContainerAggregateForTheResourcesTheySet() {
+        Resources r = Container.podRequests(List.of(), List.of(app("500m", "1Gi"), app("500m", "1Gi")), null, q("cpu", "3"), Map.of());
+        assertThat(r).isEqualTo(Resources.of(3000, 2048 * MI));
+    }
+
+    @Test
+    void podLevelRequestsCoverInitContainersAndSidecarsToo() {
+        Resources r = Container.podRequests(List.of(init("4", "64Mi"), sidecar("1", "64Mi")), List.of(app("1", "64Mi")), null,
+                q("cpu", "1500m", "memory", "256Mi"), Map.of());
+        assertThat(r).isEqualTo(Resources.of(1500, 256 * MI));
+    }
+
+    @Test
+    void aPodLimitAloneDefaultsThePodRequestToTheLimitWhenNoContainerSetsThatResource() {
+        Container bare = new Container("app", null, null, false, null);
+        Resources r = Container.podRequests(List.of(), List.of(bare, bare), null, Map.of(), q("cpu", "2", "memory", "4Gi"));
+        assertThat(r).isEqualTo(Resources.of(2000, 4096 * MI));
+    }
+
+    @Test
+    void aPodLimitAloneKeepsTheContainerAggregateWhenAContainerRequestsThatResource() {
+        // KEP-2837 example 6: one container requests 50Gi, the pod limit is 100Gi: the pod request is 50Gi.
+        Container requesting = new Container("a", q("memory", "50Gi"), null, false, null);
+        Container bare = new Container("b", null, null, false, null);
+        Resources r = Container.podRequests(List.of(), List.of(requesting, bare), null, Map.of(), q("memory", "100Gi"));
+        assertThat(r.memoryBytes()).isEqualTo(50L << 30);
+    }
+
+    @Test
+    void aContainerLimitCountsAsItsRequestWhenThePodOnlySetsALimit() {
+        Container limited = new Container("a", null, q("cpu", "1"), false, null);
+        Resources r = Container.podRequests(List.of(), List.of(limited), null, Map.of(), q("cpu", "4"));
+        assertThat(r.cpuMillis()).isEqualTo(1000);
+    }
+
+    @Test
+    void podLevelResourcesLeaveOtherResourcesToTheContainers() {
+        Container gpu = new Container("a", q("cpu", "1", "ephemeral-storage", "1Gi", "nvidia.com/gpu", "1"), null, false, null);
+        Resources r = Container.podRequests(List.of(), List.of(gpu), null, q("cpu", "2", "nvidia.com/gpu", "4"), Map.of());
+        assertThat(r.cpuMillis()).isEqualTo(2000);
+        assertThat(r.ephemeralBytes()).isEqualTo(1L << 30);
+        assertThat(r.get("nvidia.com/gpu")).isEqualTo(1);
+    }
+
+    @Test
+    void thePodOverheadIsAddedToPodLevelRequests() {
+        Resources r = Container.podRequests(List.of(), List.of(app("100m", "64Mi")), Resources.of(250, 0), q("cpu", "1"), Map.of());
+        assertThat(r.cpuMillis()).isEqualTo(1250);
+    }
 }

@@ -104,4 +104,15 @@ final class Outcomes {
         String slot = nodeOf(r, podName);
         return slot != null ? slotZones.get(slot) : zoneOf(claimOf(r, podName));
     }
+    /** Pods per value of {@code key} over the new claims (a claim without the label is left out): Karpenter's ExpectSkew. */
+    static Map<String, Long> podsPerDomain(SchedulingResult r, String key) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
+            String v = label(c, key);
+            if (v != null) {
+                out.merge(v, (long) c.pods().size(), Long::sum);
+            }
+        }
+        return out;
+    }
 }

@@ -87,8 +87,8 @@ class SchedulingRegressionTest {
 
     @ParameterizedTest
     @EnumSource(Strategy.class)
-    void aReadyNodeKeepsItsTaintsForPodsThatDoNotTolerateThem(Strategy s) {
-        Node ready = node("n1", ZONES.get(0), 4, 16, Map.of(WellKnownLabels.NODEPOOL, "default"),
+    void anInitializedNodeKeepsItsTaintsForPodsThatDoNotTolerateThem(Strategy s) {
+        Node ready = node("n1", ZONES.get(0), 4, 16, Map.of(WellKnownLabels.NODEPOOL, "default", Node.INITIALIZED_LABEL, "true"),
                 List.of(new Taint("example.com/agent-not-ready", "", Taint.Effect.NoSchedule)));
         var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(ready))
                 .pool(pool("default").startupTaint("example.com/agent-not-ready", Taint.Effect.NoSchedule)).solve(s);
@@ -106,6 +106,42 @@ class SchedulingRegressionTest {
                 List.of(new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule)),
                 new Resources(4000, 16 * GI, 100 * GI, 110, Map.of()), false, false, false, java.time.Instant.EPOCH);
         var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(dead)).pool(pool("default")).solve(s);
+        assertThat(nodeOf(r, "web")).isNull();
+        assertThat(r.newClaims()).hasSize(1);
+    }
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aReadyNodeNotYetInitializedStillHasItsStartupTaintsIgnored(Strategy s) {
+        // karpenter: statenode.go Taints(): until karpenter.sh/initialized, startup and ephemeral taints are ignored, Ready or not
+        Node ready = node("n1", ZONES.get(0), 4, 16, Map.of(WellKnownLabels.NODEPOOL, "default"),
+                List.of(new Taint("example.com/agent-not-ready", "", Taint.Effect.NoSchedule)));
+        var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(ready))
+                .pool(pool("default").startupTaint("example.com/agent-not-ready", Taint.Effect.NoSchedule)).solve(s);
+        assertThat(r.newClaims()).isEmpty();
+        assertThat(nodeOf(r, "web")).isEqualTo("n1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aNodeStillBootingCountsWithItsInstanceTypesAllocatableUntilItReportsOne(Strategy s) {
+        // A booting node's status.allocatable is empty; Karpenter takes the NodeClaim's. Without it a second node launched.
+        Node booting = new Node("n1", "aws:///test-zone-1a/i-n1", Map.of(WellKnownLabels.ZONE, ZONES.get(0),
+                WellKnownLabels.HOSTNAME, "n1", WellKnownLabels.ARCH, "amd64", WellKnownLabels.NODEPOOL, "default",
+                WellKnownLabels.INSTANCE_TYPE, "m5.xlarge"), Map.of(),
+                List.of(new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule)), Resources.ZERO, false, false, false,
+                java.time.Instant.EPOCH);
+        var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(booting)).pool(pool("default")).solve(s);
+        assertThat(r.newClaims()).isEmpty();
+        assertThat(nodeOf(r, "web")).isEqualTo("n1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void aNodeNoPoolLaunchedKeepsItsNotReadyTaint(Strategy s) {
+        // karpenter: statenode.go Initialized(): unmanaged nodes always count as initialized
+        Node unmanaged = node("n1", ZONES.get(0), 4, 16, Map.of(),
+                List.of(new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule)));
+        var r = scenario().pods(pod("web", 1000, 1024).build()).node(existing(unmanaged)).pool(pool("default")).solve(s);
         assertThat(nodeOf(r, "web")).isNull();
         assertThat(r.newClaims()).hasSize(1);
     }
