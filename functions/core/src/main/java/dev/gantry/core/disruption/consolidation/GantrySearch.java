@@ -1,0 +1,50 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
+import java.util.List;
+
+/**
+ * Gantry's underutilized search, on Gantry's cost-aware placement: multi-node without Karpenter's cap of 100 (the
+ * binary search runs over every budget-admitted candidate), plus m-to-n re-packs of the leading candidates
+ * (prefixes of n, n/2, n/4 … 2 of them, each re-planned onto the other nodes and any number of new nodes, accepted
+ * when strictly cheaper under the same price rules); the move saving the most wins. When no multi-node move exists,
+ * single-node as Karpenter does it.
+ */
+final class GantrySearch {
+    private GantrySearch() {
+    }
+
+    static ConsolidationCommand run(Round round, List<Candidate> ordered) {
+        List<Candidate> cs = round.withinBudget(ordered);
+        ConsolidationCommand best = null;
+        if (cs.size() >= 2) {
+            int min = 1;
+            int max = cs.size() - 1;
+            while (min <= max) {
+                int mid = (min + max) / 2;
+                ConsolidationCommand cmd = round.evaluate(cs.subList(0, mid + 1), Method.MULTI_NODE);
+                if (cmd != null) {
+                    best = better(best, cmd);
+                    min = mid + 1;
+                } else {
+                    max = mid - 1;
+                }
+            }
+            for (int k = cs.size(); k >= 2; k /= 2) {
+                best = better(best, round.repack(cs.subList(0, k)));
+            }
+        }
+        return best != null ? best : KarpenterReference.single(round, ordered);
+    }
+
+    /** The move that saves more; the first on a tie. */
+    static ConsolidationCommand better(ConsolidationCommand a, ConsolidationCommand b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return b.savings() > a.savings() + 1e-9 ? b : a;
+    }
+}
