@@ -72,7 +72,7 @@ public final class Consolidation {
         if (gantry) {
             ours = new Round(in, Scheduler.Strategy.GANTRY, underBudget, balanced, true, "gantry");
             ConsolidationCommand mine = GantrySearch.run(ours, underutilized);
-            if (mine != null && (chosen == null || mine.savings() >= chosen.savings() - 1e-9)) {
+            if (mine != null && GantrySearch.better(mine, chosen) == mine) {
                 chosen = mine.decidedBy("gantry");
             }
         }

@@ -37,14 +37,17 @@ final class GantrySearch {
         return best != null ? best : KarpenterReference.single(round, ordered);
     }
 
-    /** The move that saves more; the first on a tie. */
+    /** The move that saves more; on a tie the one that disrupts fewer nodes, then launches fewer; else the first. */
     static ConsolidationCommand better(ConsolidationCommand a, ConsolidationCommand b) {
-        if (a == null) {
-            return b;
+        if (a == null || b == null) {
+            return a == null ? b : a;
         }
-        if (b == null) {
-            return a;
+        if (Math.abs(b.savings() - a.savings()) > 1e-9) {
+            return b.savings() > a.savings() ? b : a;
         }
-        return b.savings() > a.savings() + 1e-9 ? b : a;
+        if (b.nodes().size() != a.nodes().size()) {
+            return b.nodes().size() < a.nodes().size() ? b : a;
+        }
+        return b.replacements().size() < a.replacements().size() ? b : a;
     }
 }

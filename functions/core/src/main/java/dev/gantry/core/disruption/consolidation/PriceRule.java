@@ -62,7 +62,12 @@ final class PriceRule {
                 return new Filtered(null, "Can't replace with a cheaper node");
             }
             if (ct.has("spot") && ct.has("on-demand")) {
-                reqs = reqs.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
+                Requirements spotReqs = reqs.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
+                List<InstanceType> spotOptions = options.stream().filter(t -> t.cheapestOffering(spotReqs) != null).toList();
+                if (!spotOptions.isEmpty()) { // priced as spot above: pin, so a spot shortage cannot launch on-demand
+                    reqs = spotReqs;
+                    options = spotOptions;
+                }
             }
         }
         if (sameTypeRule) {
@@ -95,11 +100,12 @@ final class PriceRule {
         for (int i = 0; i < plans.size(); i++) {
             Requirements r = plans.get(i).requirements();
             ValueSet ct = r.get(WellKnownLabels.CAPACITY_TYPE);
-            if (ct.has("spot") && (ct.has("on-demand") || allSpot)) {
+            Requirements spotReqs = r.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
+            if (ct.has("spot") && plans.get(i).instanceTypeOptions().stream().anyMatch(t -> t.cheapestOffering(spotReqs) != null)) {
                 if (allSpot && !spotToSpot) {
                     return null;
                 }
-                r = r.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
+                r = spotReqs;
             }
             reqs.add(r);
             worst[i] = Double.MAX_VALUE;
@@ -113,8 +119,9 @@ final class PriceRule {
         }
         List<NodeClaimPlan> out = new ArrayList<>();
         for (int i = 0; i < plans.size(); i++) {
-            List<InstanceType> options = cheaperThan(byPrice(plans.get(i).instanceTypeOptions(), reqs.get(i)), reqs.get(i),
-                    price - (sum - worst[i]));
+            Requirements r = reqs.get(i);
+            List<InstanceType> options = cheaperThan(byPrice(plans.get(i).instanceTypeOptions(), r), r, price - (sum - worst[i]))
+                    .stream().filter(t -> t.cheapestOffering(r) != null).toList();
             out.add(rebuilt(plans.get(i), reqs.get(i), options));
         }
         return out;
