@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "A Karpenter-compatible node autoscaler for Amazon EKS: validate, plan and simulate.")
 public final class Gantry implements Runnable {
     /** Every subcommand, in the order help lists them. */
-    static final Class<?>[] SUBCOMMANDS = {ValidateCommand.class, PlanCommand.class, SimulateCommand.class};
+    static final Class<?>[] SUBCOMMANDS = {ValidateCommand.class, PlanCommand.class, SimulateCommand.class, ConsolidateCommand.class};
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
