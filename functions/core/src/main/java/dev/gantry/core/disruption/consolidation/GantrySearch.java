@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Gantry's underutilized search, on Gantry's cost-aware placement: multi-node without Karpenter's cap of 100 (the
  * binary search runs over every budget-admitted candidate), plus m-to-n re-packs of the leading candidates
- * (prefixes of n, n/2, n/4 … 2 of them, each re-planned onto the other nodes and any number of new nodes, accepted
- * when strictly cheaper under the same price rules); the move saving the most wins. When no multi-node move exists,
+ * (prefixes of m, m/2, m/4 … 2 of them, each re-planned by Gantry's packer onto the other nodes and 2 ≤ n < m new
+ * nodes, accepted when strictly cheaper under the same price rules); the move saving the most wins. When no multi-node move exists,
  * single-node as Karpenter does it.
  */
 final class GantrySearch {

@@ -56,7 +56,7 @@ final class Round {
         if (sim.cannotBeCheaper(cs, price)) {
             why = "Can't replace with a cheaper node";
         } else {
-            Simulation.Outcome o = sim.trial(cs);
+            Simulation.Outcome o = sim.trialForOne(cs);
             if (!o.ok()) {
                 why = o.failure();
             } else if (o.newClaims().isEmpty()) {
@@ -87,8 +87,8 @@ final class Round {
     /** Gantry's m-to-n: the pods of {@code cs} re-planned by the packer onto the other nodes and any number of new ones. */
     ConsolidationCommand repack(List<Candidate> cs) {
         Simulation.Outcome o = sim.trial(cs);
-        if (!o.ok() || o.newClaims().size() < 2) {
-            return null;
+        if (!o.ok() || o.newClaims().size() < 2 || o.newClaims().size() >= cs.size()) {
+            return null; // fewer nodes only: a re-pack into as many or more nodes is churn for small change
         }
         List<NodeClaimPlan> plans = PriceRule.many(o.newClaims(), cs, in.settings().spotToSpot());
         if (plans == null) {

@@ -51,6 +51,7 @@ final class Simulation {
     private final Set<Pod> complex = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<List<Object>, BitSet> compat = new HashMap<>();
     private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
+    private final Map<String, Requirements> poolRequirements = new HashMap<>();
     int runs;
     int fullSolves;
 
@@ -83,10 +84,12 @@ final class Simulation {
         }
         markComplex(all);
         for (SchedulingInput.PoolOffer o : in.pools()) {
+            Requirements reqs = o.pool().requirements();
             List<InstanceType> sorted = new ArrayList<>(o.instanceTypes());
-            sorted.removeIf(t -> cheapest(t) == Double.MAX_VALUE);
-            sorted.sort(Comparator.comparingDouble(Simulation::cheapest));
+            sorted.removeIf(t -> !reqs.compatible(t.requirements()) || cheapest(t, reqs) == Double.MAX_VALUE);
+            sorted.sort(Comparator.comparingDouble(t -> cheapest(t, reqs)));
             typesByPrice.put(o.pool().name(), sorted);
+            poolRequirements.put(o.pool().name(), reqs);
         }
     }
 
@@ -145,6 +148,23 @@ final class Simulation {
      * left, on new claims.
      */
     Outcome trial(List<Candidate> removed) {
+        return trial(removed, strategy);
+    }
+
+    /**
+     * As {@link #trial(List)}, and when Gantry's packing wants several new claims where the question is "one new
+     * node?", the greedy's answer (which fills one claim while any type holds it) is asked too.
+     */
+    Outcome trialForOne(List<Candidate> removed) {
+        Outcome o = trial(removed, strategy);
+        if (o.ok() && o.newClaims().size() > 1 && strategy != Scheduler.Strategy.KARPENTER_GREEDY) {
+            Outcome greedy = trial(removed, Scheduler.Strategy.KARPENTER_GREEDY);
+            return greedy.ok() && greedy.newClaims().size() <= 1 ? greedy : o;
+        }
+        return o;
+    }
+
+    private Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
         runs++;
         BitSet gone = new BitSet();
         List<Pod> moved = new ArrayList<>();
@@ -157,7 +177,7 @@ final class Simulation {
             }
         }
         if (!simple) {
-            return full(gone, moved);
+            return full(gone, moved, strategy);
         }
         moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
                 .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
@@ -186,7 +206,7 @@ final class Simulation {
         SchedulingResult r = Scheduler.solve(new SchedulingInput(leftovers, List.of(), List.of(), in.daemonSets(),
                 pools(removed), in.namespaceLabels()), strategy);
         if (!r.unschedulable().isEmpty()) {
-            return full(gone, moved);
+            return full(gone, moved, strategy);
         }
         for (SchedulingResult.NodeClaimPlan plan : r.newClaims()) {
             plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
@@ -195,7 +215,7 @@ final class Simulation {
     }
 
     /** The whole cluster through the scheduler: every remaining node, the moved pods pending. */
-    private Outcome full(BitSet gone, List<Pod> moved) {
+    private Outcome full(BitSet gone, List<Pod> moved, Scheduler.Strategy strategy) {
         fullSolves++;
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
         for (int i = 0; i < in.nodes().size(); i++) {
@@ -204,7 +224,6 @@ final class Simulation {
                 nodes.add(new SchedulingInput.ExistingNode(c.node(), c.pods().stream().filter(p -> !p.status().isTerminal()).toList()));
             }
         }
-        List<Candidate> none = List.of();
         List<SchedulingInput.PoolOffer> pools = poolsWithout(gone);
         SchedulingResult r = Scheduler.solve(new SchedulingInput(moved, nodes, List.of(), in.daemonSets(), pools,
                 in.namespaceLabels()), strategy);
@@ -259,9 +278,10 @@ final class Simulation {
         if (left.equals(Resources.ZERO)) {
             return false;
         }
-        for (List<InstanceType> types : typesByPrice.values()) {
-            for (InstanceType t : types) {
-                if (cheapest(t) >= price) {
+        for (var e : typesByPrice.entrySet()) {
+            Requirements reqs = poolRequirements.get(e.getKey());
+            for (InstanceType t : e.getValue()) {
+                if (cheapest(t, reqs) >= price) {
                     break;
                 }
                 if (left.fitsIn(t.allocatable())) {
@@ -319,13 +339,9 @@ final class Simulation {
         return out;
     }
 
-    private static double cheapest(InstanceType t) {
-        double best = Double.MAX_VALUE;
-        for (Offering o : t.offerings()) {
-            if (o.available()) {
-                best = Math.min(best, o.pricePerHour());
-            }
-        }
-        return best;
+    /** The cheapest offering the pool may launch: a lower bound on any replacement's worst launch price. */
+    private static double cheapest(InstanceType t, Requirements poolRequirements) {
+        Offering o = t.cheapestOffering(poolRequirements);
+        return o == null ? Double.MAX_VALUE : o.pricePerHour();
     }
 }
