@@ -31,7 +31,11 @@ final class GantrySearch {
                 }
             }
             for (int k = cs.size(); k >= 2; k /= 2) {
-                best = better(best, round.repack(cs.subList(0, k)));
+                List<Candidate> prefix = cs.subList(0, k);
+                if (best != null && prefix.stream().mapToDouble(Candidate::price).sum() <= best.savings()) {
+                    break; // even removing them for free would not save more than the move in hand
+                }
+                best = better(best, round.repack(prefix));
             }
         }
         return best != null ? best : KarpenterReference.single(round, ordered);
