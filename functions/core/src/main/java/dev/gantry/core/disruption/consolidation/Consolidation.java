@@ -63,14 +63,15 @@ public final class Consolidation {
         }
         List<Candidate> underutilized = ordered.stream().filter(c -> !c.isEmpty()).toList();
         Balanced balanced = Balanced.of(totals(in, pools, cands.all));
-        Round ref = new Round(in, Scheduler.Strategy.KARPENTER_GREEDY, underBudget, balanced, gantry, "karpenter");
+        Simulation sim = new Simulation(in);
+        Round ref = new Round(in, sim, Scheduler.Strategy.KARPENTER_GREEDY, underBudget, balanced, gantry, "karpenter");
         ConsolidationCommand chosen = KarpenterReference.run(ref, underutilized);
         if (chosen != null) {
             chosen = chosen.decidedBy("karpenter");
         }
         Round ours = null;
         if (gantry) {
-            ours = new Round(in, Scheduler.Strategy.GANTRY, underBudget, balanced, true, "gantry");
+            ours = new Round(in, sim, Scheduler.Strategy.GANTRY, underBudget, balanced, true, "gantry");
             ConsolidationCommand mine = GantrySearch.run(ours, underutilized);
             if (mine != null && GantrySearch.better(mine, chosen) == mine) {
                 chosen = mine.decidedBy("gantry");
@@ -92,7 +93,7 @@ public final class Consolidation {
                         : "no cheaper arrangement of its pods was found"));
             }
         }
-        int sims = ref.sim.runs + (ours == null ? 0 : ours.sim.runs);
+        int sims = sim.runs;
         return new ConsolidationDecision(Optional.ofNullable(chosen), verdicts, sims);
     }
 

@@ -32,8 +32,13 @@ final class GantrySearch {
             }
             for (int k = cs.size(); k >= 2; k /= 2) {
                 List<Candidate> prefix = cs.subList(0, k);
-                if (best != null && prefix.stream().mapToDouble(Candidate::price).sum() <= best.savings()) {
+                double price = prefix.stream().mapToDouble(Candidate::price).sum();
+                double inHand = best == null ? 0 : best.savings();
+                if (price <= inHand) {
                     break; // even removing them for free would not save more than the move in hand
+                }
+                if (price - round.sim.leftoverBound(prefix) <= inHand) {
+                    continue; // the LP bound on their re-placement already eats the saving
                 }
                 best = better(best, round.repack(prefix));
             }

@@ -18,16 +18,18 @@ import java.util.Map;
 final class Round {
     final ConsolidationInput in;
     final Simulation sim;
+    final Scheduler.Strategy strategy;
     final Map<String, Integer> budget;
     final Balanced balanced;
     final boolean churnGuard;
     final String who;
     final Map<String, String> reasons = new LinkedHashMap<>();
 
-    Round(ConsolidationInput in, Scheduler.Strategy strategy, Map<String, Integer> budget, Balanced balanced,
+    Round(ConsolidationInput in, Simulation sim, Scheduler.Strategy strategy, Map<String, Integer> budget, Balanced balanced,
           boolean churnGuard, String who) {
         this.in = in;
-        this.sim = new Simulation(in, strategy);
+        this.sim = sim;
+        this.strategy = strategy;
         this.budget = budget;
         this.balanced = balanced;
         this.churnGuard = churnGuard;
@@ -56,7 +58,7 @@ final class Round {
         if (sim.cannotBeCheaper(cs, price)) {
             why = "Can't replace with a cheaper node";
         } else {
-            Simulation.Outcome o = sim.trialForOne(cs);
+            Simulation.Outcome o = sim.trialForOne(cs, strategy);
             if (!o.ok()) {
                 why = o.failure();
             } else if (o.newClaims().isEmpty()) {
@@ -86,7 +88,7 @@ final class Round {
 
     /** Gantry's m-to-n: the pods of {@code cs} re-planned by the packer onto the other nodes and any number of new ones. */
     ConsolidationCommand repack(List<Candidate> cs) {
-        Simulation.Outcome o = sim.trial(cs);
+        Simulation.Outcome o = sim.trial(cs, strategy);
         if (!o.ok() || o.newClaims().size() < 2 || o.newClaims().size() >= cs.size()) {
             return null; // fewer nodes only: a re-pack into as many or more nodes is churn for small change
         }

@@ -44,21 +44,20 @@ import java.util.Set;
  */
 final class Simulation {
     private final ConsolidationInput in;
-    private final Scheduler.Strategy strategy;
     private final Resources[] free;
     private final Map<String, String>[] labels;
     private final List<Taint>[] taints;
     private final Set<Pod> complex = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<List<Object>, BitSet> compat = new HashMap<>();
+    private final Map<Pod, BitSet> podCompat = new IdentityHashMap<>();
     private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
     private final Map<String, Requirements> poolRequirements = new HashMap<>();
     int runs;
     int fullSolves;
 
     @SuppressWarnings("unchecked")
-    Simulation(ConsolidationInput in, Scheduler.Strategy strategy) {
+    Simulation(ConsolidationInput in) {
         this.in = in;
-        this.strategy = strategy;
         int n = in.nodes().size();
         free = new Resources[n];
         labels = new Map[n];
@@ -147,15 +146,12 @@ final class Simulation {
      * Simulates removing {@code removed}: their reschedulable pods are placed on the other nodes and, for what is
      * left, on new claims.
      */
-    Outcome trial(List<Candidate> removed) {
-        return trial(removed, strategy);
-    }
 
     /**
-     * As {@link #trial(List)}, and when Gantry's packing wants several new claims where the question is "one new
+     * As {@link #trial(List, Scheduler.Strategy)}, and when Gantry's packing wants several new claims where the question is "one new
      * node?", the greedy's answer (which fills one claim while any type holds it) is asked too.
      */
-    Outcome trialForOne(List<Candidate> removed) {
+    Outcome trialForOne(List<Candidate> removed, Scheduler.Strategy strategy) {
         Outcome o = trial(removed, strategy);
         if (o.ok() && o.newClaims().size() > 1 && strategy != Scheduler.Strategy.KARPENTER_GREEDY) {
             Outcome greedy = trial(removed, Scheduler.Strategy.KARPENTER_GREEDY);
@@ -164,7 +160,7 @@ final class Simulation {
         return o;
     }
 
-    private Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
+    Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
         runs++;
         BitSet gone = new BitSet();
         List<Pod> moved = new ArrayList<>();
@@ -172,12 +168,12 @@ final class Simulation {
         for (Candidate c : removed) {
             gone.set(c.index());
             for (Pod p : c.reschedulable()) {
-                moved.add(p.withNodeName(null));
+                moved.add(p);
                 simple &= !complex.contains(p);
             }
         }
         if (!simple) {
-            return full(gone, moved, strategy);
+            return full(gone, moved.stream().map(p -> p.withNodeName(null)).toList(), strategy);
         }
         moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
                 .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
@@ -194,7 +190,7 @@ final class Simulation {
                 }
             }
             if (placed < 0) {
-                leftovers.add(p);
+                leftovers.add(p.withNodeName(null));
             } else {
                 room[placed] = room[placed].minus(p.requests());
                 destinations.put(p.key(), in.nodes().get(placed).name());
@@ -206,7 +202,7 @@ final class Simulation {
         SchedulingResult r = Scheduler.solve(new SchedulingInput(leftovers, List.of(), List.of(), in.daemonSets(),
                 pools(removed), in.namespaceLabels()), strategy);
         if (!r.unschedulable().isEmpty()) {
-            return full(gone, moved, strategy);
+            return full(gone, moved.stream().map(p -> p.withNodeName(null)).toList(), strategy);
         }
         for (SchedulingResult.NodeClaimPlan plan : r.newClaims()) {
             plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
@@ -292,7 +288,58 @@ final class Simulation {
         return true;
     }
 
+    /**
+     * A lower bound on what new nodes for {@code removed}'s pods must cost: the LP bound of what first-fit leaves
+     * over, on the one pool's types; 0 when that is not a bound (several pools, or pods with topology).
+     */
+    double leftoverBound(List<Candidate> removed) {
+        if (in.pools().size() != 1) {
+            return 0;
+        }
+        BitSet gone = new BitSet();
+        List<Pod> moved = new ArrayList<>();
+        for (Candidate c : removed) {
+            gone.set(c.index());
+            for (Pod p : c.reschedulable()) {
+                if (complex.contains(p)) {
+                    return 0;
+                }
+                moved.add(p);
+            }
+        }
+        moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
+                .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
+        Resources[] room = free.clone();
+        Resources left = Resources.ZERO;
+        for (Pod p : moved) {
+            BitSet ok = compatible(p);
+            int placed = -1;
+            for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
+                if (!gone.get(i) && p.requests().fitsIn(room[i])) {
+                    placed = i;
+                    break;
+                }
+            }
+            if (placed < 0) {
+                left = left.plus(p.requests());
+            } else {
+                room[placed] = room[placed].minus(p.requests());
+            }
+        }
+        SchedulingInput.PoolOffer o = in.pools().get(0);
+        return dev.gantry.core.scheduling.LowerBound.of(left, o.instanceTypes(), o.pool().requirements(), t -> Resources.ZERO);
+    }
+
     private BitSet compatible(Pod p) {
+        BitSet known = podCompat.get(p);
+        if (known == null) {
+            known = compatibleBySignature(p);
+            podCompat.put(p, known);
+        }
+        return known;
+    }
+
+    private BitSet compatibleBySignature(Pod p) {
         Requirements reqs = p.nodeRequirementTerms().get(0);
         return compat.computeIfAbsent(List.of(reqs, p.tolerations()), k -> {
             BitSet b = new BitSet();
