@@ -8,7 +8,7 @@ import java.util.List;
  * binary search runs over every budget-admitted candidate), plus m-to-n re-packs of the leading candidates
  * (prefixes of m, m/2, m/4 … 2 of them, each re-planned by Gantry's packer onto the other nodes and 2 ≤ n < m new
  * nodes, accepted when strictly cheaper under the same price rules); the move saving the most wins. When no multi-node move exists,
- * single-node as Karpenter does it.
+ * single-node, keeping the best of several working moves.
  */
 final class GantrySearch {
     private GantrySearch() {
@@ -43,7 +43,40 @@ final class GantrySearch {
                 best = better(best, round.repack(prefix));
             }
         }
-        return best != null ? best : KarpenterReference.single(round, ordered);
+        return best != null ? best : bestSingle(round, ordered);
+    }
+
+    /** How many working single-node moves are compared before the best is taken. */
+    static final int SINGLE_MOVES_COMPARED = 8;
+
+    /**
+     * Single-node, but the best of the first {@value #SINGLE_MOVES_COMPARED} moves that work rather than the first
+     * (Karpenter's): a node replaced for a few cents no longer stands in the way of one that saves dollars.
+     */
+    static ConsolidationCommand bestSingle(Round round, List<Candidate> ordered) {
+        ConsolidationCommand best = null;
+        int found = 0;
+        for (Candidate c : KarpenterReference.roundRobin(ordered)) {
+            if (found == SINGLE_MOVES_COMPARED) {
+                break;
+            }
+            if (round.budget.getOrDefault(c.pool().name(), 0) == 0) {
+                continue;
+            }
+            if (!round.balanced.canPass(c)) {
+                round.reasons.put(c.name(), "Balanced: removing it could not reach the score threshold");
+                continue;
+            }
+            if (best != null && c.price() <= best.savings()) {
+                continue; // removing it for free would not save more
+            }
+            ConsolidationCommand cmd = round.evaluate(List.of(c), Method.SINGLE_NODE);
+            if (cmd != null) {
+                found++;
+                best = better(best, cmd);
+            }
+        }
+        return best;
     }
 
     /** The move that saves more; on a tie the one that disrupts fewer nodes, then launches fewer; else the first. */
