@@ -162,24 +162,48 @@ final class Simulation {
 
     Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
         runs++;
-        BitSet gone = new BitSet();
-        List<Pod> moved = new ArrayList<>();
-        boolean simple = true;
-        for (Candidate c : removed) {
-            gone.set(c.index());
-            for (Pod p : c.reschedulable()) {
-                moved.add(p);
-                simple &= !complex.contains(p);
-            }
+        FirstFit ff = firstFit(removed);
+        if (ff == null) {
+            return full(gone(removed), moved(removed), strategy);
         }
-        if (!simple) {
-            return full(gone, moved.stream().map(p -> p.withNodeName(null)).toList(), strategy);
+        Map<String, String> destinations = new LinkedHashMap<>(ff.destinations());
+        if (ff.leftovers().isEmpty()) {
+            return new Outcome(true, null, destinations, List.of());
+        }
+        List<Pod> pending = ff.leftovers().stream().map(p -> p.withNodeName(null)).toList();
+        SchedulingResult r = Scheduler.solve(new SchedulingInput(pending, List.of(), List.of(), in.daemonSets(),
+                poolsWithout(gone(removed)), in.namespaceLabels()), strategy);
+        if (!r.unschedulable().isEmpty()) {
+            return full(gone(removed), moved(removed), strategy);
+        }
+        for (SchedulingResult.NodeClaimPlan plan : r.newClaims()) {
+            plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
+        }
+        return new Outcome(true, null, destinations, r.newClaims());
+    }
+
+    /** What the scheduler's existing-nodes-first pass does with simple pods: pod key to node, and the pods left over. */
+    private record FirstFit(Map<String, String> destinations, List<Pod> leftovers, Resources leftoverDemand) {
+    }
+
+    /** First-fit of the removed nodes' pods onto the other nodes in the scheduler's order; null when a pod is not simple. */
+    private FirstFit firstFit(List<Candidate> removed) {
+        BitSet gone = gone(removed);
+        List<Pod> moved = new ArrayList<>();
+        for (Candidate c : removed) {
+            for (Pod p : c.reschedulable()) {
+                if (complex.contains(p)) {
+                    return null;
+                }
+                moved.add(p);
+            }
         }
         moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
                 .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
         Resources[] room = free.clone();
         Map<String, String> destinations = new LinkedHashMap<>();
         List<Pod> leftovers = new ArrayList<>();
+        Resources left = Resources.ZERO;
         for (Pod p : moved) {
             BitSet ok = compatible(p);
             int placed = -1;
@@ -190,24 +214,26 @@ final class Simulation {
                 }
             }
             if (placed < 0) {
-                leftovers.add(p.withNodeName(null));
+                leftovers.add(p);
+                left = left.plus(p.requests());
             } else {
                 room[placed] = room[placed].minus(p.requests());
                 destinations.put(p.key(), in.nodes().get(placed).name());
             }
         }
-        if (leftovers.isEmpty()) {
-            return new Outcome(true, null, destinations, List.of());
-        }
-        SchedulingResult r = Scheduler.solve(new SchedulingInput(leftovers, List.of(), List.of(), in.daemonSets(),
-                pools(removed), in.namespaceLabels()), strategy);
-        if (!r.unschedulable().isEmpty()) {
-            return full(gone, moved.stream().map(p -> p.withNodeName(null)).toList(), strategy);
-        }
-        for (SchedulingResult.NodeClaimPlan plan : r.newClaims()) {
-            plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
-        }
-        return new Outcome(true, null, destinations, r.newClaims());
+        return new FirstFit(destinations, leftovers, left);
+    }
+
+    private static BitSet gone(List<Candidate> removed) {
+        BitSet gone = new BitSet();
+        removed.forEach(c -> gone.set(c.index()));
+        return gone;
+    }
+
+    private static List<Pod> moved(List<Candidate> removed) {
+        List<Pod> moved = new ArrayList<>();
+        removed.forEach(c -> c.reschedulable().forEach(p -> moved.add(p.withNodeName(null))));
+        return moved;
     }
 
     /** The whole cluster through the scheduler: every remaining node, the moved pods pending. */
@@ -241,39 +267,11 @@ final class Simulation {
      * than {@code price}; a trial without leftovers (a delete) is never refused here.
      */
     boolean cannotBeCheaper(List<Candidate> removed, double price) {
-        BitSet gone = new BitSet();
-        List<Pod> moved = new ArrayList<>();
-        for (Candidate c : removed) {
-            gone.set(c.index());
-            for (Pod p : c.reschedulable()) {
-                if (complex.contains(p)) {
-                    return false;
-                }
-                moved.add(p);
-            }
-        }
-        moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
-                .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
-        Resources[] room = free.clone();
-        Resources left = Resources.ZERO;
-        for (Pod p : moved) {
-            BitSet ok = compatible(p);
-            int placed = -1;
-            for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
-                if (!gone.get(i) && p.requests().fitsIn(room[i])) {
-                    placed = i;
-                    break;
-                }
-            }
-            if (placed < 0) {
-                left = left.plus(p.requests());
-            } else {
-                room[placed] = room[placed].minus(p.requests());
-            }
-        }
-        if (left.equals(Resources.ZERO)) {
+        FirstFit ff = firstFit(removed);
+        if (ff == null || ff.leftovers().isEmpty()) {
             return false;
         }
+        Resources left = ff.leftoverDemand();
         for (var e : typesByPrice.entrySet()) {
             Requirements reqs = poolRequirements.get(e.getKey());
             for (InstanceType t : e.getValue()) {
@@ -293,39 +291,11 @@ final class Simulation {
      * over, on the one pool's types; 0 when that is not a bound (several pools, or pods with topology).
      */
     double leftoverBound(List<Candidate> removed) {
-        if (in.pools().size() != 1) {
+        FirstFit ff = in.pools().size() == 1 ? firstFit(removed) : null;
+        if (ff == null) {
             return 0;
         }
-        BitSet gone = new BitSet();
-        List<Pod> moved = new ArrayList<>();
-        for (Candidate c : removed) {
-            gone.set(c.index());
-            for (Pod p : c.reschedulable()) {
-                if (complex.contains(p)) {
-                    return 0;
-                }
-                moved.add(p);
-            }
-        }
-        moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
-                .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
-        Resources[] room = free.clone();
-        Resources left = Resources.ZERO;
-        for (Pod p : moved) {
-            BitSet ok = compatible(p);
-            int placed = -1;
-            for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
-                if (!gone.get(i) && p.requests().fitsIn(room[i])) {
-                    placed = i;
-                    break;
-                }
-            }
-            if (placed < 0) {
-                left = left.plus(p.requests());
-            } else {
-                room[placed] = room[placed].minus(p.requests());
-            }
-        }
+        Resources left = ff.leftoverDemand();
         SchedulingInput.PoolOffer o = in.pools().get(0);
         return dev.gantry.core.scheduling.LowerBound.of(left, o.instanceTypes(), o.pool().requirements(), t -> Resources.ZERO);
     }
@@ -360,12 +330,6 @@ final class Simulation {
             }
         }
         return null;
-    }
-
-    private List<SchedulingInput.PoolOffer> pools(List<Candidate> removed) {
-        BitSet gone = new BitSet();
-        removed.forEach(c -> gone.set(c.index()));
-        return poolsWithout(gone);
     }
 
     /** The pools with the removed nodes' resources and count taken off their usage (limits see the room they free). */
