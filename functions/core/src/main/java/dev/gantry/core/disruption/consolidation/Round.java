@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * One search's shared state: the snapshot, the simulation, the remaining Underutilized budget per pool, the Balanced
  * scorer, and the last reason each candidate was found unconsolidatable. {@link #evaluate} is Karpenter's
- * computeConsolidation: simulate, then delete, or replace by one strictly cheaper node.
+ * computeConsolidation: simulate (with the greedy, whatever the strategy), then delete, or replace by one strictly
+ * cheaper node; {@link #repack} uses the round's strategy.
  */
 final class Round {
     final ConsolidationInput in;
@@ -58,7 +59,7 @@ final class Round {
         if (sim.cannotBeCheaper(cs, price)) {
             why = "Can't replace with a cheaper node";
         } else {
-            Simulation.Outcome o = sim.trialForOne(cs, strategy);
+            Simulation.Outcome o = sim.trialForOne(cs);
             if (!o.ok()) {
                 why = o.failure();
             } else if (o.newClaims().isEmpty()) {

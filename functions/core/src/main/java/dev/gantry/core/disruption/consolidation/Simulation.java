@@ -50,6 +50,7 @@ final class Simulation {
     private final Set<Pod> complex = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<List<Object>, BitSet> compat = new HashMap<>();
     private final Map<Pod, BitSet> podCompat = new IdentityHashMap<>();
+    private final Map<List<String>, Outcome> forOne = new HashMap<>();
     private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
     private final Map<String, Requirements> poolRequirements = new HashMap<>();
     int runs;
@@ -148,16 +149,18 @@ final class Simulation {
      */
 
     /**
-     * As {@link #trial(List, Scheduler.Strategy)}, and when Gantry's packing wants several new claims where the question is "one new
-     * node?", the greedy's answer (which fills one claim while any type holds it) is asked too.
+     * "Can these go for at most one new node?": Karpenter's greedy answers it (it fills one claim while any type holds
+     * the pods, and the claim's cheapest option is what Gantry's right-sizing would pick), and the answer is kept, so
+     * the reference and Gantry's search never simulate the same set twice.
      */
-    Outcome trialForOne(List<Candidate> removed, Scheduler.Strategy strategy) {
-        Outcome o = trial(removed, strategy);
-        if (o.ok() && o.newClaims().size() > 1 && strategy != Scheduler.Strategy.KARPENTER_GREEDY) {
-            Outcome greedy = trial(removed, Scheduler.Strategy.KARPENTER_GREEDY);
-            return greedy.ok() && greedy.newClaims().size() <= 1 ? greedy : o;
+    Outcome trialForOne(List<Candidate> removed) {
+        List<String> key = removed.stream().map(Candidate::name).toList();
+        Outcome known = forOne.get(key);
+        if (known == null) {
+            known = trial(removed, Scheduler.Strategy.KARPENTER_GREEDY);
+            forOne.put(key, known);
         }
-        return o;
+        return known;
     }
 
     Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
