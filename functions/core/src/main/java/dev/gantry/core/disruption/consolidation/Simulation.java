@@ -57,8 +57,16 @@ final class Simulation {
     int fullSolves;
 
     @SuppressWarnings("unchecked")
+    /** When false every trial goes through the full solve (tests compare the two paths). */
+    private final boolean fastPath;
+
     Simulation(ConsolidationInput in) {
+        this(in, true);
+    }
+
+    Simulation(ConsolidationInput in, boolean fastPath) {
         this.in = in;
+        this.fastPath = fastPath;
         int n = in.nodes().size();
         free = new Resources[n];
         labels = new Map[n];
@@ -165,7 +173,7 @@ final class Simulation {
 
     Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
         runs++;
-        FirstFit ff = firstFit(removed);
+        FirstFit ff = fastPath ? firstFit(removed) : null;
         if (ff == null) {
             return full(gone(removed), moved(removed), strategy);
         }
