@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 public final class Gantry implements Runnable {
     /** Every subcommand, in the order help lists them. */
     static final Class<?>[] SUBCOMMANDS = {ValidateCommand.class, PlanCommand.class, SimulateCommand.class,
-            StatusCommand.class};
+            ConsolidateCommand.class, StatusCommand.class};
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

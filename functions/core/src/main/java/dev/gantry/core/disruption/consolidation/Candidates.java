@@ -1,0 +1,140 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodDisruptionBudget;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which nodes consolidation may consider (Karpenter v1.14's candidate rules), and a verdict for each one it may not.
+ * A candidate is managed and initialized, not deleting or nominated, free of {@code karpenter.sh/do-not-disrupt} on
+ * the node and its pods, every pod evictable under its PodDisruptionBudget, priced, in a pool whose
+ * {@code consolidateAfter} is not Never and has passed since the node's last pod event (or its initialization).
+ */
+final class Candidates {
+    final List<Candidate> all = new ArrayList<>();
+    final List<Verdict> verdicts = new ArrayList<>();
+
+    private Candidates() {
+    }
+
+    static Candidates of(ConsolidationInput in, Map<String, PoolOffer> pools, boolean gantry) {
+        Candidates out = new Candidates();
+        for (int i = 0; i < in.nodes().size(); i++) {
+            ClusterNode n = in.nodes().get(i);
+            if (!n.managed()) {
+                continue;
+            }
+            String why = blocked(n, pools, in.pdbs());
+            if (why != null) {
+                out.verdicts.add(Verdict.blocked(n.name(), why));
+                continue;
+            }
+            PoolOffer offer = pools.get(n.node().labels().get(WellKnownLabels.NODEPOOL));
+            NodePool pool = offer.pool();
+            String unconsolidatable = unconsolidatable(n, pool, in.now(), gantry);
+            if (unconsolidatable != null) {
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), unconsolidatable));
+                continue;
+            }
+            Map<String, String> labels = n.node().labels();
+            String typeName = labels.get(WellKnownLabels.INSTANCE_TYPE);
+            InstanceType type = offer.instanceTypes().stream().filter(t -> t.name().equals(typeName)).findFirst().orElse(null);
+            if (type == null) {
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), "Instance Type \"" + typeName + "\" not found"));
+                continue;
+            }
+            String ct = labels.get(WellKnownLabels.CAPACITY_TYPE);
+            String zone = labels.get(WellKnownLabels.ZONE);
+            if (ct == null || zone == null) {
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), "Node does not have label \""
+                        + (ct == null ? WellKnownLabels.CAPACITY_TYPE : WellKnownLabels.ZONE) + "\""));
+                continue;
+            }
+            double price = price(type, zone, ct);
+            List<Pod> reschedulable = n.pods().stream().filter(EvictionCost::reschedulable).toList();
+            double disruption = EvictionCost.reschedule(reschedulable);
+            boolean empty = disruption <= EvictionCost.PER_NODE;
+            if (!empty && pool.disruption().consolidationPolicy() == NodePool.ConsolidationPolicy.WhenEmpty) {
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), "NodePool \"" + pool.name()
+                        + "\" has consolidation policy WhenEmpty, but node is not empty"));
+                continue;
+            }
+            out.all.add(new Candidate(n, pool, type, ct, price, reschedulable, disruption, i));
+        }
+        return out;
+    }
+
+    /** The offering's price (0 when the catalogue has none for the zone and capacity type, as Karpenter falls back). */
+    static double price(InstanceType type, String zone, String capacityType) {
+        for (Offering o : type.offerings()) {
+            if (o.zone().equals(zone) && o.capacityType().equals(capacityType)) {
+                return o.pricePerHour();
+            }
+        }
+        return 0;
+    }
+
+    private static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs) {
+        String poolName = n.node().labels().get(WellKnownLabels.NODEPOOL);
+        if (!pools.containsKey(poolName)) {
+            return "NodePool not found (NodePool=" + poolName + ")";
+        }
+        if (n.initializedAt() == null) {
+            return "node isn't initialized";
+        }
+        if (n.node().deleting()) {
+            return "node is deleting or marked for deletion";
+        }
+        if (n.nominated()) {
+            return "node is nominated for a pending pod";
+        }
+        if ("true".equals(n.node().annotations().get(Pod.DO_NOT_DISRUPT))) {
+            return "disruption is blocked through the \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
+        }
+        for (Pod p : n.pods()) {
+            if (p.status().isTerminal() || p.isMirror()) {
+                continue;
+            }
+            if (p.doNotDisrupt()) {
+                return "pod \"" + p.key() + "\" has \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
+            }
+            List<PodDisruptionBudget> covering = pdbs.stream().filter(b -> b.covers(p)).toList();
+            if (covering.size() > 1) {
+                return "pod \"" + p.key() + "\" has multiple PDBs (" + covering.stream()
+                        .map(b -> b.namespace() + "/" + b.name()).toList() + ")";
+            }
+            if (covering.size() == 1 && covering.get(0).disruptionsAllowed() <= 0) {
+                PodDisruptionBudget b = covering.get(0);
+                return "pdb \"" + b.namespace() + "/" + b.name() + "\" prevents pod evictions";
+            }
+        }
+        return null;
+    }
+
+    private static String unconsolidatable(ClusterNode n, NodePool pool, Instant now, boolean gantry) {
+        Optional<Duration> after = pool.disruption().consolidateAfter();
+        if (after.isEmpty()) {
+            return "NodePool \"" + pool.name() + "\" has consolidation disabled";
+        }
+        Instant since = n.lastPodEventAt() != null && n.lastPodEventAt().isAfter(n.initializedAt())
+                ? n.lastPodEventAt() : n.initializedAt();
+        if (now.isBefore(since.plus(after.get()))) {
+            return "consolidateAfter (" + after.get() + ") has not passed since the last pod event";
+        }
+        if (gantry && n.fromConsolidation() && now.isBefore(n.initializedAt().plus(after.get()))) {
+            return "replacement launched by consolidation is within consolidateAfter";
+        }
+        return null;
+    }
+}

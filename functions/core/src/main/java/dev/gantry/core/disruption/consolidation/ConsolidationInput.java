@@ -1,0 +1,64 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodDisruptionBudget;
+import dev.gantry.core.scheduling.SchedulingInput;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One immutable snapshot for a consolidation decision: every node with its pods, the NodePools with what they may
+ * launch, the PodDisruptionBudgets, and the time. Nothing is read lazily.
+ *
+ * @param nodes           every node of the cluster (Gantry's and others'): others are destinations, never candidates
+ * @param pools           the NodePools with their instance types (offerings priced), usage and node count
+ * @param namespaceLabels labels of each namespace, for pod-affinity namespace selectors
+ */
+public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
+                                 List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
+                                 ConsolidationSettings settings, Instant now) {
+    public ConsolidationInput {
+        nodes = List.copyOf(nodes);
+        pools = List.copyOf(pools);
+        daemonSets = List.copyOf(daemonSets == null ? List.of() : daemonSets);
+        pdbs = List.copyOf(pdbs == null ? List.of() : pdbs);
+        namespaceLabels = Map.copyOf(namespaceLabels == null ? Map.of() : namespaceLabels);
+        settings = settings == null ? ConsolidationSettings.DEFAULT : settings;
+    }
+
+    /**
+     * A node, the pods bound to it, and what the NodeClaim store knows about it.
+     *
+     * @param claim          the NodeClaim's name, or null for a node Gantry does not manage
+     * @param initializedAt  when the claim became Initialized, or null while it is not (not a candidate, not counted)
+     * @param nominated      the provisioner has just planned pending pods onto it (Karpenter's nomination)
+     * @param lastPodEventAt when a pod was last bound to or removed from the node (Karpenter's
+     *                       {@code status.lastPodEventTime}), or null for none since it initialized;
+     *                       {@code consolidateAfter} counts from this, else from {@code initializedAt}. The store keeps it
+     *                       per claim: the sweep sets it when it sees the node's pod set change.
+     * @param fromConsolidation the claim was launched by consolidation as a replacement (Gantry's churn guard: it is not
+     *                       consolidated again until {@code consolidateAfter} has passed since it initialized)
+     */
+    public record ClusterNode(Node node, List<Pod> pods, String claim, Instant initializedAt, boolean nominated,
+                              Instant lastPodEventAt, boolean fromConsolidation) {
+        public ClusterNode {
+            pods = List.copyOf(pods);
+        }
+
+        /** A managed, initialized node with no recorded pod event. */
+        public static ClusterNode initialized(Node node, List<Pod> pods, Instant initializedAt) {
+            return new ClusterNode(node, pods, node.name(), initializedAt, false, null, false);
+        }
+
+        public String name() {
+            return node.name();
+        }
+
+        public boolean managed() {
+            return claim != null && node.labels().containsKey(dev.gantry.core.requirements.WellKnownLabels.NODEPOOL);
+        }
+    }
+}

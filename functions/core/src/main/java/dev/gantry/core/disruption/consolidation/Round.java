@@ -1,0 +1,123 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One search's shared state: the snapshot, the simulation, the remaining Underutilized budget per pool, the Balanced
+ * scorer, and the last reason each candidate was found unconsolidatable. {@link #evaluate} is Karpenter's
+ * computeConsolidation: simulate (with the greedy, whatever the strategy), then delete, or replace by one strictly
+ * cheaper node; {@link #repack} uses the round's strategy.
+ */
+final class Round {
+    final ConsolidationInput in;
+    final Simulation sim;
+    final Scheduler.Strategy strategy;
+    final Map<String, Integer> budget;
+    final Balanced balanced;
+    final boolean churnGuard;
+    final String who;
+    final Map<String, String> reasons = new LinkedHashMap<>();
+
+    Round(ConsolidationInput in, Simulation sim, Scheduler.Strategy strategy, Map<String, Integer> budget, Balanced balanced,
+          boolean churnGuard, String who) {
+        this.in = in;
+        this.sim = sim;
+        this.strategy = strategy;
+        this.budget = budget;
+        this.balanced = balanced;
+        this.churnGuard = churnGuard;
+        this.who = who;
+    }
+
+    /** The candidates the pools' budgets admit, in order (each pool's first {@code budget} ones). */
+    List<Candidate> withinBudget(List<Candidate> ordered) {
+        Map<String, Integer> left = new HashMap<>(budget);
+        List<Candidate> out = new ArrayList<>();
+        for (Candidate c : ordered) {
+            int b = left.getOrDefault(c.pool().name(), 0);
+            if (b > 0) {
+                out.add(c);
+                left.put(c.pool().name(), b - 1);
+            }
+        }
+        return out;
+    }
+
+    /** A command removing {@code cs}, or null (with the reason recorded for a single candidate). */
+    ConsolidationCommand evaluate(List<Candidate> cs, Method method) {
+        double price = cs.stream().mapToDouble(Candidate::price).sum();
+        String why = null;
+        ConsolidationCommand cmd = null;
+        if (sim.cannotBeCheaper(cs, price)) {
+            why = "Can't replace with a cheaper node";
+        } else {
+            Simulation.Outcome o = sim.trialForOne(cs);
+            if (!o.ok()) {
+                why = o.failure();
+            } else if (o.newClaims().isEmpty()) {
+                cmd = command(method, cs, List.of(), o.destinations());
+            } else if (o.newClaims().size() > 1) {
+                why = "Can't remove without creating " + o.newClaims().size() + " candidates";
+            } else {
+                PriceRule.Filtered f = PriceRule.single(o.newClaims().get(0), cs, in.settings().spotToSpot(), cs.size() > 1);
+                if (f.plan() == null) {
+                    why = f.failure();
+                } else {
+                    cmd = command(method, cs, List.of(f.plan()), o.destinations());
+                }
+            }
+        }
+        if (cmd != null) {
+            why = approve(cs, cmd);
+            if (why != null) {
+                cmd = null;
+            }
+        }
+        if (why != null && cs.size() == 1) {
+            reasons.put(cs.get(0).name(), why);
+        }
+        return cmd;
+    }
+
+    /** Gantry's m-to-n: the pods of {@code cs} re-planned by the packer onto the other nodes and any number of new ones. */
+    ConsolidationCommand repack(List<Candidate> cs) {
+        Simulation.Outcome o = sim.trial(cs, strategy);
+        if (!o.ok() || o.newClaims().size() < 2 || o.newClaims().size() >= cs.size()) {
+            return null; // fewer nodes only: a re-pack into as many or more nodes is churn for small change
+        }
+        List<NodeClaimPlan> plans = PriceRule.many(o.newClaims(), cs, in.settings().spotToSpot());
+        if (plans == null) {
+            return null;
+        }
+        ConsolidationCommand cmd = command(Method.REPACK, cs, plans, o.destinations());
+        return approve(cs, cmd) == null ? cmd : null;
+    }
+
+    private String approve(List<Candidate> cs, ConsolidationCommand cmd) {
+        if (!(cmd.savings() > 0)) {
+            return "Can't replace with a cheaper node";
+        }
+        String why = balanced.reject(cs, cmd.savings());
+        if (why == null && churnGuard) {
+            why = MinSavings.reject(cs, cmd.savings());
+        }
+        return why;
+    }
+
+    static ConsolidationCommand command(Method method, List<Candidate> cs, List<NodeClaimPlan> replacements,
+                                        Map<String, String> destinations) {
+        double before = cs.stream().mapToDouble(Candidate::price).sum();
+        double after = replacements.stream().mapToDouble(PriceRule::expectedPrice).sum();
+        NodePool.Reason reason = method == Method.EMPTY ? NodePool.Reason.Empty : NodePool.Reason.Underutilized;
+        return new ConsolidationCommand(method, reason, cs.stream().map(Candidate::name).toList(),
+                cs.stream().map(c -> c.cluster().claim()).toList(), replacements, destinations, before, after, "");
+    }
+}

@@ -1,0 +1,369 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodAffinityTerm;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Toleration;
+import dev.gantry.core.model.TopologySpread;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.scheduling.SchedulingInput;
+import dev.gantry.core.scheduling.SchedulingResult;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * "If these nodes went, where would their pods go?", answered many times per decision against one snapshot. The
+ * scheduler's own answer is the truth; this class gets it faster without changing it:
+ * <ul>
+ *   <li>The per-node free capacity, labels and taints are computed once; each trial copies an array of references.</li>
+ *   <li>Pods without topology (no spread, pod (anti-)affinity, host ports, preferences, a single node-selector term)
+ *       and not selected by anyone's topology are "simple". The scheduler places simple pods on existing nodes
+ *       first-fit in its own order (CPU, then memory, descending) before it opens any claim, so for them the trial
+ *       does exactly that itself, with node compatibility cached per (node requirements, tolerations).</li>
+ *   <li>Only the pods left over go to {@link Scheduler#solve} (with no existing nodes), which plans the new claims.</li>
+ *   <li>A trial that has a non-simple pod, or whose leftovers the scheduler cannot place, is simulated in full by
+ *       {@link Scheduler#solve} with every remaining node.</li>
+ *   <li>{@link #cannotBeCheaper}: before any solve, a move whose leftovers no single type under the price holds is
+ *       refused outright (a necessary condition: allocatable ≥ their sum, cheapest offering below the price).</li>
+ * </ul>
+ * Not thread-safe; one per decision.
+ */
+final class Simulation {
+    private final ConsolidationInput in;
+    private final Resources[] free;
+    private final Map<String, String>[] labels;
+    private final List<Taint>[] taints;
+    private final Set<Pod> complex = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<List<Object>, BitSet> compat = new HashMap<>();
+    private final Map<Pod, BitSet> podCompat = new IdentityHashMap<>();
+    private final Map<List<String>, Outcome> forOne = new HashMap<>();
+    private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
+    private final Map<String, Requirements> poolRequirements = new HashMap<>();
+    int runs;
+    int fullSolves;
+
+    @SuppressWarnings("unchecked")
+    /** When false every trial goes through the full solve (tests compare the two paths). */
+    private final boolean fastPath;
+
+    Simulation(ConsolidationInput in) {
+        this(in, true);
+    }
+
+    Simulation(ConsolidationInput in, boolean fastPath) {
+        this.in = in;
+        this.fastPath = fastPath;
+        int n = in.nodes().size();
+        free = new Resources[n];
+        labels = new Map[n];
+        taints = new List[n];
+        List<Pod> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ClusterNode c = in.nodes().get(i);
+            Resources used = Resources.ZERO;
+            for (Pod p : c.pods()) {
+                if (!p.status().isTerminal()) {
+                    used = used.plus(p.requests());
+                    all.add(p);
+                }
+            }
+            boolean starting = !c.node().ready() && !"true".equals(c.node().labels().get("karpenter.sh/initialized"));
+            if (!c.node().deleting() && !starting) {
+                free[i] = c.node().allocatable().minus(used);
+                Map<String, String> l = new HashMap<>(c.node().labels());
+                l.putIfAbsent(WellKnownLabels.HOSTNAME, c.name());
+                labels[i] = l;
+                taints[i] = c.node().effectiveTaints();
+            }
+        }
+        markComplex(all);
+        for (SchedulingInput.PoolOffer o : in.pools()) {
+            Requirements reqs = o.pool().requirements();
+            List<InstanceType> sorted = new ArrayList<>(o.instanceTypes());
+            sorted.removeIf(t -> !reqs.compatible(t.requirements()) || cheapest(t, reqs) == Double.MAX_VALUE);
+            sorted.sort(Comparator.comparingDouble(t -> cheapest(t, reqs)));
+            typesByPrice.put(o.pool().name(), sorted);
+            poolRequirements.put(o.pool().name(), reqs);
+        }
+    }
+
+    /** Where the pods of the removed nodes went, or why they could not all be placed. */
+    record Outcome(boolean ok, String failure, Map<String, String> destinations, List<SchedulingResult.NodeClaimPlan> newClaims) {
+        static Outcome fail(String why) {
+            return new Outcome(false, why, Map.of(), List.of());
+        }
+    }
+
+    private void markComplex(List<Pod> all) {
+        List<TopologySpread> spreads = new ArrayList<>();
+        List<PodAffinityTerm> terms = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+        for (Pod p : all) {
+            spreads.addAll(p.topologySpread());
+            for (List<PodAffinityTerm> l : List.of(p.podAffinity(), p.podAntiAffinity(), p.preferredPodAffinity(), p.preferredPodAntiAffinity())) {
+                for (PodAffinityTerm t : l) {
+                    terms.add(t);
+                    owners.add(p.namespace());
+                }
+            }
+        }
+        Set<Map<String, String>> simpleLabels = new HashSet<>();
+        Set<Map<String, String>> selectedLabels = new HashSet<>();
+        for (Pod p : all) {
+            boolean own = !p.topologySpread().isEmpty() || !p.podAffinity().isEmpty() || !p.podAntiAffinity().isEmpty()
+                    || !p.preferredPodAffinity().isEmpty() || !p.preferredPodAntiAffinity().isEmpty() || !p.hostPorts().isEmpty()
+                    || !p.preferredNodeAffinity().isEmpty() || p.nodeRequirementTerms().size() > 1;
+            if (own) {
+                complex.add(p);
+                continue;
+            }
+            if (spreads.isEmpty() && terms.isEmpty()) {
+                continue;
+            }
+            Map<String, String> key = p.labels();
+            boolean selected;
+            if (simpleLabels.contains(key)) {
+                selected = false;
+            } else if (selectedLabels.contains(key)) {
+                selected = true;
+            } else {
+                // Conservative: a selector matching the labels in any namespace makes the pod count for someone.
+                selected = spreads.stream().anyMatch(s -> s.selector().matches(key)) || terms.stream().anyMatch(t -> t.selector().matches(key));
+                (selected ? selectedLabels : simpleLabels).add(key);
+            }
+            if (selected) {
+                complex.add(p);
+            }
+        }
+    }
+
+    /**
+     * Simulates removing {@code removed}: their reschedulable pods are placed on the other nodes and, for what is
+     * left, on new claims.
+     */
+
+    /**
+     * "Can these go for at most one new node?": Karpenter's greedy answers it (it fills one claim while any type holds
+     * the pods, and the claim's cheapest option is what Gantry's right-sizing would pick), and the answer is kept, so
+     * the reference and Gantry's search never simulate the same set twice.
+     */
+    Outcome trialForOne(List<Candidate> removed) {
+        List<String> key = removed.stream().map(Candidate::name).toList();
+        Outcome known = forOne.get(key);
+        if (known == null) {
+            known = trial(removed, Scheduler.Strategy.KARPENTER_GREEDY);
+            forOne.put(key, known);
+        }
+        return known;
+    }
+
+    Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
+        runs++;
+        FirstFit ff = fastPath ? firstFit(removed) : null;
+        if (ff == null) {
+            return full(gone(removed), moved(removed), strategy);
+        }
+        Map<String, String> destinations = new LinkedHashMap<>(ff.destinations());
+        if (ff.leftovers().isEmpty()) {
+            return new Outcome(true, null, destinations, List.of());
+        }
+        List<Pod> pending = ff.leftovers().stream().map(p -> p.withNodeName(null)).toList();
+        SchedulingResult r = Scheduler.solve(new SchedulingInput(pending, List.of(), List.of(), in.daemonSets(),
+                poolsWithout(gone(removed)), in.namespaceLabels()), strategy);
+        if (!r.unschedulable().isEmpty()) {
+            return full(gone(removed), moved(removed), strategy);
+        }
+        for (SchedulingResult.NodeClaimPlan plan : r.newClaims()) {
+            plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
+        }
+        return new Outcome(true, null, destinations, r.newClaims());
+    }
+
+    /** What the scheduler's existing-nodes-first pass does with simple pods: pod key to node, and the pods left over. */
+    private record FirstFit(Map<String, String> destinations, List<Pod> leftovers, Resources leftoverDemand) {
+    }
+
+    /** First-fit of the removed nodes' pods onto the other nodes in the scheduler's order; null when a pod is not simple. */
+    private FirstFit firstFit(List<Candidate> removed) {
+        BitSet gone = gone(removed);
+        List<Pod> moved = new ArrayList<>();
+        for (Candidate c : removed) {
+            for (Pod p : c.reschedulable()) {
+                if (complex.contains(p)) {
+                    return null;
+                }
+                moved.add(p);
+            }
+        }
+        moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
+                .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
+        Resources[] room = free.clone();
+        Map<String, String> destinations = new LinkedHashMap<>();
+        List<Pod> leftovers = new ArrayList<>();
+        Resources left = Resources.ZERO;
+        for (Pod p : moved) {
+            BitSet ok = compatible(p);
+            int placed = -1;
+            for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
+                if (!gone.get(i) && p.requests().fitsIn(room[i])) {
+                    placed = i;
+                    break;
+                }
+            }
+            if (placed < 0) {
+                leftovers.add(p);
+                left = left.plus(p.requests());
+            } else {
+                room[placed] = room[placed].minus(p.requests());
+                destinations.put(p.key(), in.nodes().get(placed).name());
+            }
+        }
+        return new FirstFit(destinations, leftovers, left);
+    }
+
+    private static BitSet gone(List<Candidate> removed) {
+        BitSet gone = new BitSet();
+        removed.forEach(c -> gone.set(c.index()));
+        return gone;
+    }
+
+    private static List<Pod> moved(List<Candidate> removed) {
+        List<Pod> moved = new ArrayList<>();
+        removed.forEach(c -> c.reschedulable().forEach(p -> moved.add(p.withNodeName(null))));
+        return moved;
+    }
+
+    /** The whole cluster through the scheduler: every remaining node, the moved pods pending. */
+    private Outcome full(BitSet gone, List<Pod> moved, Scheduler.Strategy strategy) {
+        fullSolves++;
+        List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
+        for (int i = 0; i < in.nodes().size(); i++) {
+            ClusterNode c = in.nodes().get(i);
+            if (!gone.get(i)) {
+                nodes.add(new SchedulingInput.ExistingNode(c.node(), c.pods().stream().filter(p -> !p.status().isTerminal()).toList()));
+            }
+        }
+        List<SchedulingInput.PoolOffer> pools = poolsWithout(gone);
+        SchedulingResult r = Scheduler.solve(new SchedulingInput(moved, nodes, List.of(), in.daemonSets(), pools,
+                in.namespaceLabels()), strategy);
+        if (!r.unschedulable().isEmpty()) {
+            SchedulingResult.Unschedulable u = r.unschedulable().get(0);
+            return Outcome.fail("pod \"" + u.pod().key() + "\" cannot be placed: " + u.reason()
+                    + (r.unschedulable().size() > 1 ? " (and " + (r.unschedulable().size() - 1) + " more)" : ""));
+        }
+        Map<String, String> destinations = new LinkedHashMap<>();
+        r.existingNodes().forEach((node, pods) -> pods.forEach(p -> destinations.put(p.key(), node)));
+        for (SchedulingResult.NodeClaimPlan plan : r.newClaims()) {
+            plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
+        }
+        return new Outcome(true, null, destinations, r.newClaims());
+    }
+
+    /**
+     * True when no single instance type any pool offers could hold what {@code removed}'s pods leave over for less
+     * than {@code price}; a trial without leftovers (a delete) is never refused here.
+     */
+    boolean cannotBeCheaper(List<Candidate> removed, double price) {
+        FirstFit ff = firstFit(removed);
+        if (ff == null || ff.leftovers().isEmpty()) {
+            return false;
+        }
+        Resources left = ff.leftoverDemand();
+        for (var e : typesByPrice.entrySet()) {
+            Requirements reqs = poolRequirements.get(e.getKey());
+            for (InstanceType t : e.getValue()) {
+                if (cheapest(t, reqs) >= price) {
+                    break;
+                }
+                if (left.fitsIn(t.allocatable())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A lower bound on what new nodes for {@code removed}'s pods must cost: the LP bound of what first-fit leaves
+     * over, on the one pool's types; 0 when that is not a bound (several pools, or pods with topology).
+     */
+    double leftoverBound(List<Candidate> removed) {
+        FirstFit ff = in.pools().size() == 1 ? firstFit(removed) : null;
+        if (ff == null) {
+            return 0;
+        }
+        Resources left = ff.leftoverDemand();
+        SchedulingInput.PoolOffer o = in.pools().get(0);
+        return dev.gantry.core.scheduling.LowerBound.of(left, o.instanceTypes(), o.pool().requirements(), t -> Resources.ZERO);
+    }
+
+    private BitSet compatible(Pod p) {
+        BitSet known = podCompat.get(p);
+        if (known == null) {
+            known = compatibleBySignature(p);
+            podCompat.put(p, known);
+        }
+        return known;
+    }
+
+    private BitSet compatibleBySignature(Pod p) {
+        Requirements reqs = p.nodeRequirementTerms().get(0);
+        return compat.computeIfAbsent(List.of(reqs, p.tolerations()), k -> {
+            BitSet b = new BitSet();
+            for (int i = 0; i < free.length; i++) {
+                if (free[i] != null && untolerated(p.tolerations(), taints[i]) == null && reqs.matches(labels[i])) {
+                    b.set(i);
+                }
+            }
+            return b;
+        });
+    }
+
+    /** As the scheduler's strict level sees taints: PreferNoSchedule counts too (relaxing it is the full solve's job). */
+    private static Taint untolerated(List<Toleration> tolerations, List<Taint> taints) {
+        for (Taint t : taints) {
+            if (!Toleration.anyTolerates(tolerations, t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** The pools with the removed nodes' resources and count taken off their usage (limits see the room they free). */
+    private List<SchedulingInput.PoolOffer> poolsWithout(BitSet gone) {
+        List<SchedulingInput.PoolOffer> out = new ArrayList<>();
+        for (SchedulingInput.PoolOffer o : in.pools()) {
+            Resources usage = o.usage();
+            int count = o.nodeCount();
+            for (int i = gone.nextSetBit(0); i >= 0; i = gone.nextSetBit(i + 1)) {
+                ClusterNode c = in.nodes().get(i);
+                if (o.pool().name().equals(c.node().labels().get(WellKnownLabels.NODEPOOL))) {
+                    usage = usage.minus(c.node().allocatable());
+                    count--;
+                }
+            }
+            out.add(new SchedulingInput.PoolOffer(o.pool(), o.instanceTypes(), usage, Math.max(0, count)));
+        }
+        return out;
+    }
+
+    /** The cheapest offering the pool may launch: a lower bound on any replacement's worst launch price. */
+    private static double cheapest(InstanceType t, Requirements poolRequirements) {
+        Offering o = t.cheapestOffering(poolRequirements);
+        return o == null ? Double.MAX_VALUE : o.pricePerHour();
+    }
+}
