@@ -7,13 +7,20 @@ import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Glue between the simulated parts: what EC2 does reaches the kubelet, the interruption queue (state-change events, as
  * the EventBridge rule forwards them) and the recorder; what Gantry asks of the API server reaches the invariants.
  */
 final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
+    /** The reasons of the Node Events the interruption handler records for the events it acts on. */
+    private static final Set<String> INTERRUPTIONS = Set.of("SpotInterruption", "ScheduledChange",
+            "RebalanceRecommendation", "InstanceStateChange");
     private final Simulation sim;
+    /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
+    final TreeMap<String, String> failedScheduling = new TreeMap<>();
     boolean clusterChanged = true;
 
     Observers(Simulation sim) {
@@ -108,10 +115,19 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
         clusterChanged();
     }
 
+    /**
+     * The Events Gantry records: on a Node, an interruption (the interruption handler's record of what it acts on) goes
+     * to the timeline as one, other warnings as events; on a Pod, why it cannot be placed is kept (by namespace/name)
+     * for the provisioning run that said so.
+     */
     @Override
     public void event(String kind, String name, String type, String reason, String message) {
-        if (type.equals("Warning") && kind.equals("Node")) {
+        if (kind.equals("Node") && INTERRUPTIONS.contains(reason)) {
+            sim.recorder.log(sim.clock.instant(), "interruption", reason + " for node " + name + ": " + message);
+        } else if (type.equals("Warning") && kind.equals("Node")) {
             sim.recorder.log(sim.clock.instant(), "event", "Node " + name + ": " + reason + ": " + message);
+        } else if (type.equals("Warning") && kind.equals("Pod") && reason.equals("FailedScheduling")) {
+            failedScheduling.put(name, message);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.gantry.simulator;
 
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,13 +18,15 @@ import java.util.function.Consumer;
  * SQS in memory, on the virtual clock: standard or FIFO. FIFO queues drop a message whose deduplication id was seen in
  * the last five minutes and hand out one group's messages only while none of that group is in flight. Per-message
  * delays apply to standard queues. A received message stays invisible for the visibility timeout and comes back unless
- * deleted; after {@code maxReceiveCount} receives it moves to the dead-letter list.
+ * deleted; after {@code maxReceiveCount} receives it moves to the dead-letter list. Each receive hands out a fresh
+ * receipt handle; like SQS's ChangeMessageVisibility ({@link Redelivery}), only the latest one of a message still in
+ * flight may change when it comes back.
  */
-public final class SimQueue implements WorkQueue {
+public final class SimQueue implements WorkQueue, Redelivery {
     static final Duration DEDUP_WINDOW = Duration.ofMinutes(5);
 
     /** A message as a consumer sees it. */
-    public record Message(long id, String body, String groupId, int receiveCount) {
+    public record Message(long id, String body, String groupId, int receiveCount, String receiptHandle) {
     }
 
     private static final class Entry {
@@ -109,9 +112,32 @@ public final class SimQueue implements WorkQueue {
             e.receives++;
             e.inFlight = true;
             e.visibleAt = now.plus(visibilityTimeout);
-            out.add(new Message(e.id, e.body, e.groupId, e.receives));
+            out.add(new Message(e.id, e.body, e.groupId, e.receives, receiptHandle(e)));
         }
         return out;
+    }
+
+    private String receiptHandle(Entry e) {
+        return name + "/" + e.id + "/" + e.receives;
+    }
+
+    /**
+     * ChangeMessageVisibility: the message comes back {@code after} from now.
+     *
+     * @throws IllegalStateException when the handle is not the latest receive of a message in flight (SQS refuses
+     *                               an expired or superseded receipt handle)
+     */
+    @Override
+    public void redeliverAfter(String receiptHandle, Duration after) {
+        Instant now = clock.instant();
+        for (Entry e : entries) {
+            if (receiptHandle(e).equals(receiptHandle) && e.inFlight && now.isBefore(e.visibleAt)) {
+                e.visibleAt = now.plus(after);
+                onVisible.accept(e.visibleAt);
+                return;
+            }
+        }
+        throw new IllegalStateException("receipt handle " + receiptHandle + " is not in flight");
     }
 
     /** Deletes a processed message. */

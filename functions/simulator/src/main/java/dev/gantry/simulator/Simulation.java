@@ -1,9 +1,11 @@
 package dev.gantry.simulator;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
@@ -31,9 +33,9 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * One simulated cluster, wired: Gantry's real application services (provisioner, interruption, termination, sweep)
- * over simulated ports (EC2, API server, SQS, the in-memory store), the cluster's own controllers, and the scenario's
- * events, all on one virtual clock. {@link #run()} runs it to the end and returns what was measured.
+ * One simulated cluster, wired: Gantry's real Lambda handlers (provisioner, interruption, termination, sweep) and the
+ * application services under them, over simulated ports (EC2, API server, SQS, the in-memory store), invoked by
+ * simulated event sources; the cluster's own controllers; and the scenario's events, all on one virtual clock. {@link #run()} runs it to the end and returns what was measured.
  */
 public final class Simulation {
     static final Instant START = Instant.parse("2025-06-01T00:00:00Z");
@@ -54,9 +56,8 @@ public final class Simulation {
     final SimQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
     final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
     final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
-    final HintMessages hints = new HintMessages(provisioningQueue, CLUSTER);
     /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
-    final QueueHints lifecycleHints = new QueueHints(provisioningQueue, HintMessages.codec(), store, CLUSTER);
+    final QueueHints lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), store, CLUSTER);
     final ApiServer api;
     final Webhook webhook;
     final SimulatedCloud cloud;
@@ -64,7 +65,7 @@ public final class Simulation {
     final KubeScheduler kubeScheduler;
     final Kubelet kubelet;
     final Workloads workloads;
-    final Functions functions;
+    final EventSources eventSources;
     final EventBridge eventBridge;
     final Observers observers;
     final Checks checks;
@@ -102,7 +103,8 @@ public final class Simulation {
         this.eventBridge = new EventBridge(scenario.region());
         this.observers = new Observers(this);
         this.api = new ApiServer(cluster, clock, observers);
-        this.webhook = new Webhook(scenario.webhook(), hints, clock);
+        this.webhook = new Webhook(scenario.webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
+                line -> recorder.log(clock.instant(), "error", line));
         api.webhook(webhook);
         this.cloud = new SimulatedCloud(CLUSTER, scenario.region(), loop, scenario.seed(), observers);
         this.crashing = new CrashAfterLaunch(cloud);
@@ -116,8 +118,10 @@ public final class Simulation {
         HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
         InterruptionService interruptions = new InterruptionService(store, api, api, termination, lifecycleHints, pools, clock);
-        this.functions = new Functions(loop, provisioningQueue, interruptionQueue, terminationQueue, hintBatches,
-                interruptions, termination, sweep, store, recorder, crashing::revive);
+        Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
+                provisioningQueue, terminationQueue);
+        this.eventSources = new EventSources(loop, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
+                handlers, recorder, observers, crashing::revive);
         this.checks = new Checks(this);
     }
 
@@ -153,7 +157,7 @@ public final class Simulation {
                 kubeScheduler.tick();
             }
         });
-        functions.startSweeps(START.plus(Duration.ofSeconds(30)));
+        eventSources.startSweeps(START.plus(Duration.ofSeconds(30)));
         Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.duration().toSeconds() / 480));
         loop.every(START, samplePeriod, "sample", checks::sample);
         loop.runUntil(end, step -> {

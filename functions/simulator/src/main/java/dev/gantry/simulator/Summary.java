@@ -58,8 +58,8 @@ public final class Summary {
             rec.addObject().put("at", x[0]).put("allPodsScheduledAfterSeconds", x[1]);
         }
         ObjectNode q = o.putObject("queues");
-        q.put("provisioningRuns", sim.functions.provisioningRuns);
-        q.put("provisioningRunsFailed", sim.functions.failedRuns);
+        q.put("provisioningRuns", sim.eventSources.provisioningRuns);
+        q.put("provisioningRunsFailed", sim.eventSources.failedRuns);
         q.put("hintsSent", sim.provisioningQueue.sentCount());
         q.put("hintsDeduplicated", sim.provisioningQueue.duplicateCount());
         q.put("deadLetters", sim.provisioningQueue.deadLetters().size() + sim.interruptionQueue.deadLetters().size()

@@ -55,6 +55,14 @@ class SampleScenariosTest {
     }
 
     @Test
+    void zeroNodesRetriesTheCrashedRunWithinSecondsNotAfterTheQueuesVisibilityTimeout() {
+        // The provisioning handler fails only the batch's last hint and brings it back after 10 s
+        // (ChangeMessageVisibility); with the whole batch waiting out the 6-minute visibility, this took 393 s.
+        JsonNode first = summary("zero-nodes").get("recoveries").get(0);
+        assertThat(first.get("allPodsScheduledAfterSeconds").asLong()).isLessThan(120L);
+    }
+
+    @Test
     void spotStormDrainsEveryInterruptedNodeBeforeItsDeadline() {
         Simulation sim = run("spot-storm").simulation();
         long spotWarnings = sim.recorder.timeline.stream().filter(e -> e.kind().equals("interruption")

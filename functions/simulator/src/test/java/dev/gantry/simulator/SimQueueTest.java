@@ -1,6 +1,7 @@
 package dev.gantry.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +19,25 @@ class SimQueueTest {
         q.send("a later", "g", "d1", Duration.ZERO);
         assertThat(q.receive(10)).extracting(SimQueue.Message::body).containsExactly("a", "a later");
         assertThat(q.duplicateCount()).isEqualTo(1);
+    }
+
+    @Test
+    void changingTheVisibilityBringsAMessageBackEarlyButOnlyThroughItsLatestReceiptHandle() {
+        SimQueue q = new SimQueue("q.fifo", true, Duration.ofMinutes(6), 5, clock);
+        q.send("1", "g", "d1", Duration.ZERO);
+        SimQueue.Message first = q.receive(1).getFirst();
+        q.redeliverAfter(first.receiptHandle(), Duration.ofSeconds(10));
+        q.release(first);
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(q.receive(10)).isEmpty();
+        clock.advance(Duration.ofSeconds(1));
+        SimQueue.Message second = q.receive(10).getFirst();
+        assertThat(second.receiveCount()).isEqualTo(2);
+        assertThatThrownBy(() -> q.redeliverAfter(first.receiptHandle(), Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class);
+        q.delete(second);
+        assertThatThrownBy(() -> q.redeliverAfter(second.receiptHandle(), Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
