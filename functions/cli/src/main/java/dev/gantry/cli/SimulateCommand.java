@@ -1,11 +1,11 @@
 package dev.gantry.cli;
 
-import dev.gantry.cli.sim.HtmlReport;
-import dev.gantry.cli.sim.Progress;
-import dev.gantry.cli.sim.Scenario;
-import dev.gantry.cli.sim.ScenarioException;
-import dev.gantry.cli.sim.ScenarioReader;
-import dev.gantry.cli.sim.Simulation;
+import dev.gantry.simulator.HtmlReport;
+import dev.gantry.simulator.Progress;
+import dev.gantry.simulator.Scenario;
+import dev.gantry.simulator.ScenarioException;
+import dev.gantry.simulator.ScenarioReader;
+import dev.gantry.simulator.Simulation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,0 +1,43 @@
+package dev.gantry.simulator;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.config.codec.EventBridgeCodec;
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.interruption.InterruptionService;
+import dev.gantry.core.provisioning.HintBatchService;
+import dev.gantry.core.sweep.SweepService;
+import dev.gantry.core.termination.TerminationService;
+import dev.gantry.handlers.InterruptionQueueHandler;
+import dev.gantry.handlers.ProvisioningQueueHandler;
+import dev.gantry.handlers.SnapStartPrimer;
+import dev.gantry.handlers.SweepHandler;
+import dev.gantry.handlers.TerminationQueueHandler;
+import dev.gantry.handlers.metrics.EmbeddedMetrics;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Clock;
+
+/**
+ * Gantry's real Lambda handlers, built with their public constructors over the simulation's services and queues, as
+ * the composition root builds them over the real clients: the provisioner shortens a failed run's retry through the
+ * provisioning queue's ChangeMessageVisibility, the termination handler re-queues what a short invocation leaves.
+ * Their embedded-metric lines are discarded (the simulation measures for itself).
+ */
+record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler interruption,
+                TerminationQueueHandler termination, SweepHandler sweep) {
+
+    static Handlers wire(String cluster, Clock clock, HintBatchService hintBatches, InterruptionService interruptions,
+                         TerminationService terminations, SweepService sweep, SimQueue provisioningQueue,
+                         SimQueue terminationQueue) {
+        ObjectMapper json = new ObjectMapper();
+        EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
+        return new Handlers(
+                new ProvisioningQueueHandler(hintBatches, new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
+                        provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY),
+                new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock),
+                new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
+                        TerminationQueueHandler.RESERVE),
+                new SweepHandler(sweep, metrics, clock));
+    }
+}

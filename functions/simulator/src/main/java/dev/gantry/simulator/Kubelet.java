@@ -1,0 +1,164 @@
+package dev.gantry.simulator;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Toleration;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What happens on and around a node outside Gantry: the kubelet registers the instance's Node (with the labels its
+ * user data carries, as the EC2 adapter writes them, plus the kubelet's and the cloud controller's own), becomes Ready
+ * a few seconds later (startup taints removed by their agents), and DaemonSet pods land on it. When the instance dies
+ * the node goes NotReady after 40 s, and the cloud controller deletes the Node of a terminated instance 20 s later.
+ */
+final class Kubelet {
+    static final Taint NOT_READY = new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule);
+    static final Taint UNREACHABLE = new Taint("node.kubernetes.io/unreachable", "", Taint.Effect.NoExecute);
+    static final Duration READY_AFTER = Duration.ofSeconds(4);
+    static final Duration NOT_READY_AFTER = Duration.ofSeconds(40);
+    static final Duration CCM_DELETE_AFTER = Duration.ofSeconds(20);
+
+    private final InMemoryCluster cluster;
+    private final EventLoop loop;
+    private final SimulatedCloud cloud;
+    private final Webhook webhook;
+    private final Runnable changed;
+    private final String region;
+
+    Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region) {
+        this.cluster = cluster;
+        this.loop = loop;
+        this.cloud = cloud;
+        this.webhook = webhook;
+        this.changed = changed;
+        this.region = region;
+    }
+
+    void launched(SimInstance i) {
+        loop.after(cloud.registrationDelay(i), "kubelet registers " + i.id(), () -> register(i));
+    }
+
+    private void register(SimInstance i) {
+        if (!i.isAlive()) {
+            return;
+        }
+        List<Taint> taints = new ArrayList<>(i.request().taints());
+        taints.add(NOT_READY);
+        Node node = new Node(i.dnsName(), i.providerId(), labels(i), Map.of(), taints, i.type().allocatable(), false, false,
+                false, loop.now());
+        cluster.putNode(node);
+        webhook.nodeCreated(node);
+        loop.after(READY_AFTER, "kubelet ready " + i.id(), () -> ready(i));
+    }
+
+    private void ready(SimInstance i) {
+        Node n = cluster.node(i.dnsName());
+        if (n == null || !i.isAlive()) {
+            return;
+        }
+        List<Taint> startup = i.request().nodePool().template().startupTaints();
+        List<Taint> taints = n.taints().stream().filter(t -> !t.equals(NOT_READY)
+                && startup.stream().noneMatch(s -> s.key().equals(t.key()) && s.effect() == t.effect())).toList();
+        Node ready = with(n, true, taints);
+        cluster.putNode(ready);
+        for (DaemonSet ds : cluster.daemonSets()) {
+            Pod t = ds.template();
+            if (Toleration.firstUntolerated(t.tolerations(), ready.taints()) == null
+                    && t.nodeRequirementTerms().stream().anyMatch(term -> term.matches(ready.labels()))) {
+                cluster.putPod(renamed(t, ds.name() + "-" + i.id().substring(2, 9), ready.name()));
+            }
+        }
+        changed.run();
+    }
+
+    private Pod renamed(Pod t, String name, String node) {
+        Pod p = t;
+        return new Pod(p.namespace(), name, "uid-" + name, p.labels(), p.annotations(), p.requests(), p.nodeSelector(),
+                p.requiredNodeAffinity(), p.preferredNodeAffinity(), p.tolerations(), p.topologySpread(), p.podAffinity(),
+                p.preferredPodAffinity(), p.podAntiAffinity(), p.preferredPodAntiAffinity(), p.hostPorts(), node,
+                p.ownerKind(), p.ownerName(), p.priority(), p.priorityClassName(),
+                new Pod.Status("Running", false, loop.now(), null, null));
+    }
+
+    /** The instance stopped or is terminating: the node stops reporting, then (if terminated) its Node is deleted. */
+    void died(SimInstance i) {
+        loop.after(NOT_READY_AFTER, "node controller: " + i.dnsName() + " NotReady", () -> {
+            Node n = cluster.node(i.dnsName());
+            if (n == null) {
+                return;
+            }
+            List<Taint> taints = new ArrayList<>(n.taints());
+            if (!taints.contains(UNREACHABLE)) {
+                taints.add(UNREACHABLE);
+            }
+            cluster.putNode(with(n, false, taints));
+            changed.run();
+            if (!i.state().equals("stopping") && !i.state().equals("stopped")) {
+                loop.after(CCM_DELETE_AFTER, "cloud controller deletes " + i.dnsName(), () -> deleteByCloudController(i));
+            }
+        });
+    }
+
+    private void deleteByCloudController(SimInstance i) {
+        Node n = cluster.node(i.dnsName());
+        if (n != null && n.deletionTimestamp() == null) {
+            cluster.deleteNodeAt(n.name(), loop.now());
+            webhook.nodeDeleted(n);
+            changed.run();
+        }
+    }
+
+    /**
+     * Labels at registration: the user data's (as the EC2 adapter's NodeLabels writes them: the claim's labels without
+     * per-instance keys, the pool, the capacity type, and instance labels every option shares), the kubelet's
+     * (hostname, arch, os) and the cloud controller's (instance type, zone, region). The rest is the sweep's to add.
+     */
+    private Map<String, String> labels(SimInstance i) {
+        LaunchRequest r = i.request();
+        Map<String, String> labels = new TreeMap<>();
+        r.labels().forEach((k, v) -> {
+            if (!k.equals(WellKnownLabels.INSTANCE_TYPE) && !k.equals(WellKnownLabels.ZONE) && !k.equals(WellKnownLabels.ZONE_ID)
+                    && !k.startsWith("karpenter.k8s.aws/instance-")) {
+                labels.put(k, v);
+            }
+        });
+        labels.put(WellKnownLabels.NODEPOOL, r.nodePool().name());
+        labels.put(WellKnownLabels.CAPACITY_TYPE, i.capacityType());
+        InstanceType first = r.options().isEmpty() ? i.type() : r.options().getFirst();
+        first.labels().forEach((k, v) -> {
+            boolean shared = r.options().stream().allMatch(t -> Objects.equals(t.labels().get(k), v));
+            if (shared && k.startsWith("karpenter.k8s.aws/instance-")) {
+                labels.put(k, v);
+            }
+        });
+        labels.put(WellKnownLabels.HOSTNAME, i.dnsName());
+        putIfPresent(labels, WellKnownLabels.ARCH, i.type().labels().get(WellKnownLabels.ARCH));
+        putIfPresent(labels, WellKnownLabels.OS, i.type().labels().getOrDefault(WellKnownLabels.OS, "linux"));
+        labels.put(WellKnownLabels.INSTANCE_TYPE, i.type().name());
+        labels.put(WellKnownLabels.ZONE, i.zone());
+        labels.put(WellKnownLabels.REGION, region);
+        return labels;
+    }
+
+    private static void putIfPresent(Map<String, String> m, String k, String v) {
+        if (v != null) {
+            m.put(k, v);
+        }
+    }
+
+    static Node with(Node n, boolean ready, List<Taint> taints) {
+        return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), taints, n.allocatable(), ready,
+                n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
+    }
+}

@@ -1,0 +1,148 @@
+package dev.gantry.simulator;
+
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodDisruptionBudget;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Glue between the simulated parts: what EC2 does reaches the kubelet, the interruption queue (state-change events, as
+ * the EventBridge rule forwards them) and the recorder; what Gantry asks of the API server reaches the invariants.
+ */
+final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
+    /** The reasons of the Node Events the interruption handler records for the events it acts on. */
+    private static final Set<String> INTERRUPTIONS = Set.of("SpotInterruption", "ScheduledChange",
+            "RebalanceRecommendation", "InstanceStateChange");
+    private final Simulation sim;
+    /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
+    final TreeMap<String, String> failedScheduling = new TreeMap<>();
+    boolean clusterChanged = true;
+
+    Observers(Simulation sim) {
+        this.sim = sim;
+    }
+
+    void clusterChanged() {
+        clusterChanged = true;
+        sim.kubeScheduler.changed();
+    }
+
+    @Override
+    public void launched(SimInstance i) {
+        List<String> pods = sim.store.get(i.request().claimName(), sim.clock.instant()).map(NodeClaim::pods).orElse(List.of());
+        sim.recorder.launched(sim.clock.instant(), pods);
+        sim.recorder.log(sim.clock.instant(), "launch", "nodeclaim/" + i.request().claimName() + " → " + i.id() + " "
+                + i.type().name() + " " + i.zone() + " " + i.capacityType() + String.format(" $%.4f/h", i.pricePerHour())
+                + " for " + pods.size() + " pods");
+        sim.kubelet.launched(i);
+    }
+
+    @Override
+    public void stateChanged(SimInstance i, String state, String cause) {
+        boolean managed = Simulation.CLUSTER.equals(i.tags().get(CloudInstance.TAG_CLUSTER));
+        if (state.equals("shutting-down") || state.equals("stopping")) {
+            String reason = reason(i, cause);
+            if (managed) {
+                sim.recorder.ended(reason);
+                sim.recorder.log(sim.clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()
+                        + " (" + reason + (cause.equals("api") ? "" : ", by EC2: " + cause) + ")");
+            }
+            sim.kubelet.died(i);
+        }
+        if (managed && !state.equals("running")) {
+            sim.interruptionQueue.send(sim.eventBridge.stateChange(i, state, sim.clock.instant()), null, null, null);
+        }
+    }
+
+    /** Why the instance ended, in the summary's vocabulary. */
+    private String reason(SimInstance i, String cause) {
+        switch (cause) {
+            case "spot-reclaim":
+                return "interruption";
+            case "api":
+                break;
+            default:
+                return cause;
+        }
+        Optional<NodeClaim> claim = sim.store.findByInstanceId(i.id(), sim.clock.instant());
+        if (claim.isEmpty() || claim.get().state() == dev.gantry.core.lifecycle.NodeClaimState.Terminated) {
+            return "gc";
+        }
+        String r = claim.get().deletionReason();
+        if (r == null) {
+            return "liveness"; // the sweep finishes claims without a drain before recording a reason
+        }
+        if (r.equals("empty")) {
+            return "emptiness";
+        }
+        if (r.equals("expired")) {
+            return "expiry";
+        }
+        if (r.equals("interruption") || r.equals("rebalance") || r.equals("scheduled-change") || r.startsWith("instance-")) {
+            return "interruption";
+        }
+        if (r.endsWith("-timeout") || r.equals("instance-gone")) {
+            return "liveness";
+        }
+        return r;
+    }
+
+    @Override
+    public void unmanagedTouched(String instanceId) {
+        sim.invariants.violated("unmanagedInstancesTouched", "TerminateInstances named " + instanceId
+                + ", which does not carry the cluster's tag");
+    }
+
+    @Override
+    public void evicting(Pod pod, List<PodDisruptionBudget> pdbs) {
+        boolean allowed = true;
+        for (PodDisruptionBudget b : pdbs) {
+            if (b.covers(pod) && Pdbs.healthy(sim.cluster, b) - 1 < Pdbs.minAvailable(sim.cluster, b)) {
+                allowed = false;
+            }
+        }
+        sim.invariants.evicting(pod, allowed);
+    }
+
+    @Override
+    public void evicted(Pod pod) {
+        sim.recorder.evictions++;
+        clusterChanged();
+    }
+
+    /**
+     * The Events Gantry records: on a Node, an interruption (the interruption handler's record of what it acts on) goes
+     * to the timeline as one, other warnings as events; on a Pod, why it cannot be placed is kept (by namespace/name)
+     * for the provisioning run that said so.
+     */
+    @Override
+    public void event(String kind, String name, String type, String reason, String message) {
+        if (kind.equals("Node") && INTERRUPTIONS.contains(reason)) {
+            sim.recorder.log(sim.clock.instant(), "interruption", reason + " for node " + name + ": " + message);
+        } else if (type.equals("Warning") && kind.equals("Node")) {
+            sim.recorder.log(sim.clock.instant(), "event", "Node " + name + ": " + reason + ": " + message);
+        } else if (type.equals("Warning") && kind.equals("Pod") && reason.equals("FailedScheduling")) {
+            failedScheduling.put(name, message);
+        }
+    }
+
+    /** Recomputes every PDB's disruptionsAllowed from the pods that are healthy now (the disruption controller). */
+    void pdbs() {
+        for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
+            int allowed = Math.max(0, Pdbs.healthy(sim.cluster, b) - Pdbs.minAvailable(sim.cluster, b));
+            if (allowed != b.disruptionsAllowed()) {
+                sim.cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
+                        b.maxUnavailable(), allowed));
+            }
+        }
+    }
+
+    static boolean isHealthy(Pod p, Node n) {
+        return p.isBound() && n != null && n.ready() && "Running".equals(p.status().phase()) && p.status().deletingSince() == null;
+    }
+}

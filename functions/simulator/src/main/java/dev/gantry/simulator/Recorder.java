@@ -1,0 +1,139 @@
+package dev.gantry.simulator;
+
+import dev.gantry.core.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What the simulation measured: pod latencies, launches and terminations, cost, interruptions, a timeline of
+ * decisions and a time series for the charts. Only the simulation's observers write to it.
+ */
+final class Recorder {
+    /** One line of the decision timeline, {@code t} in seconds from the start. */
+    record Entry(long t, String kind, String text) {
+    }
+
+    /** One point of the charts. */
+    record Sample(long t, Map<String, Integer> nodesByType, int pending, double perHour) {
+    }
+
+    static final int MAX_TIMELINE = 2_000;
+
+    private final Instant start;
+    final List<Entry> timeline = new ArrayList<>();
+    final List<Sample> samples = new ArrayList<>();
+    int timelineDropped;
+
+    int podsCreated;
+    int podsScheduled;
+    final List<Double> timeToSchedule = new ArrayList<>();
+    final List<Double> reaction = new ArrayList<>();
+    private final Map<String, Instant> createdAt = new HashMap<>();
+    private final Set<String> everBound = new HashSet<>();
+    private final Map<String, Instant> unschedulableSince = new HashMap<>();
+
+    int launched;
+    int terminated;
+    int peakNodes;
+    final Map<String, Integer> terminatedByReason = new LinkedHashMap<>();
+    double cost;
+    double lowerBoundCost;
+    double peakPerHour;
+    private Instant lastCostAt;
+    private double perHour;
+    private double lowerBoundPerHour;
+
+    int interruptionsReceived;
+    int drainedBeforeDeadline;
+    int replacementReadyBeforeDeadline;
+    int evictions;
+    final List<long[]> recoveries = new ArrayList<>();
+
+    Recorder(Instant start) {
+        this.start = start;
+        this.lastCostAt = start;
+        for (String r : List.of("interruption", "emptiness", "liveness", "gc", "deleted")) {
+            terminatedByReason.put(r, 0);
+        }
+    }
+
+    long secondsSinceStart(Instant t) {
+        return Duration.between(start, t).toSeconds();
+    }
+
+    void log(Instant at, String kind, String text) {
+        if (timeline.size() < MAX_TIMELINE) {
+            timeline.add(new Entry(secondsSinceStart(at), kind, text));
+        } else {
+            timelineDropped++;
+        }
+    }
+
+    void podCreated(Pod p) {
+        podsCreated++;
+        createdAt.put(p.uid(), p.status().createdAt());
+    }
+
+    void podBound(Pod p, Instant now) {
+        if (everBound.add(p.uid())) {
+            podsScheduled++;
+            Instant c = createdAt.get(p.uid());
+            if (c != null) {
+                timeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
+            }
+        }
+        unschedulableSince.remove(p.key());
+    }
+
+    void podUnschedulable(Pod p, Instant now) {
+        unschedulableSince.putIfAbsent(p.key(), now);
+    }
+
+    void podDeleted(Pod p) {
+        unschedulableSince.remove(p.key());
+    }
+
+    /** A launch for these pods: each one that was waiting records how long it waited for it. */
+    void launched(Instant now, List<String> podKeys) {
+        launched++;
+        for (String k : podKeys) {
+            Instant since = unschedulableSince.remove(k);
+            if (since != null) {
+                reaction.add(Duration.between(since, now).toMillis() / 1000.0);
+            }
+        }
+    }
+
+    void ended(String reason) {
+        terminated++;
+        terminatedByReason.merge(reason, 1, Integer::sum);
+    }
+
+    /** Integrates cost up to {@code now} at the rates in force, then sets the new rates. */
+    void rates(Instant now, double newPerHour, double newLowerBoundPerHour, int nodes) {
+        double hours = Duration.between(lastCostAt, now).toMillis() / 3_600_000.0;
+        cost += perHour * hours;
+        lowerBoundCost += lowerBoundPerHour * hours;
+        lastCostAt = now;
+        perHour = newPerHour;
+        lowerBoundPerHour = newLowerBoundPerHour;
+        peakPerHour = Math.max(peakPerHour, newPerHour);
+        peakNodes = Math.max(peakNodes, nodes);
+    }
+
+    double perHour() {
+        return perHour;
+    }
+
+    void sample(Instant now, Map<String, Integer> nodesByType, int pending) {
+        samples.add(new Sample(secondsSinceStart(now), new TreeMap<>(nodesByType), pending, perHour));
+    }
+}

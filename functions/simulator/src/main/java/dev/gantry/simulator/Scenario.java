@@ -1,0 +1,79 @@
+package dev.gantry.simulator;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A scenario file, read: where the cluster starts, what configuration Gantry runs with, and what happens when. Paths
+ * are already resolved against the scenario file's directory. The YAML fields are a public format (issue #7): keep
+ * them stable.
+ *
+ * @param webhook false for sweep-only detection (the backstop path)
+ */
+public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
+                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+    public Scenario {
+        zones = List.copyOf(zones);
+        config = List.copyOf(config);
+        manifests = List.copyOf(manifests);
+        events = List.copyOf(events);
+    }
+
+    public Scenario withSeed(long newSeed) {
+        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events);
+    }
+
+    /** Something that happens at {@code at} after the start; {@code line} is where the scenario says so. */
+    public record Event(Duration at, Action action, int line) {
+    }
+
+    /** What an event does. */
+    public sealed interface Action {
+    }
+
+    /** Apply manifests (Deployments, Pods, Jobs, DaemonSets, PDBs). */
+    public record Apply(Path file) implements Action {
+    }
+
+    public record Scale(String deployment, int replicas) implements Action {
+    }
+
+    public record Delete(String deployment) implements Action {
+    }
+
+    /**
+     * Warnings for {@code count} Gantry nodes matching the filters (null = any), oldest first. {@code kind}: spot (a
+     * spot interruption warning, then EC2 reclaims the instance two minutes later), rebalance, health (an AWS Health
+     * retirement) or failure (the instance stops).
+     */
+    public record Interrupt(String kind, String capacityType, String zone, String nodePool, int count) implements Action {
+    }
+
+    /** A raw EventBridge event from a file, for the {@code index}-th live Gantry node of {@code nodePool} (null = any). */
+    public record AwsEvent(Path file, String nodePool, int index) implements Action {
+    }
+
+    /** {@code kubectl delete node} on the {@code index}-th live Gantry node. */
+    public record DeleteNode(String nodePool, int index) implements Action {
+    }
+
+    /** Every Gantry instance dies at once (an outage): EC2 terminates them all. */
+    public record TerminateAllNodes() implements Action {
+    }
+
+    /** Insufficient capacity for matching offerings (empty lists match everything) for a while. */
+    public record Ice(List<String> instanceTypes, List<String> zones, List<String> capacityTypes, Duration lasting)
+            implements Action {
+    }
+
+    public record Throttle(double probability, Duration lasting) implements Action {
+    }
+
+    public record ApiServerDown(Duration lasting) implements Action {
+    }
+
+    /** The next {@code count} launches succeed at EC2, then the provisioner dies before recording them. */
+    public record CrashAfterLaunch(int count) implements Action {
+    }
+}

@@ -1,0 +1,183 @@
+package dev.gantry.simulator;
+
+import dev.gantry.core.work.Redelivery;
+import dev.gantry.core.work.WorkQueue;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * SQS in memory, on the virtual clock: standard or FIFO. FIFO queues drop a message whose deduplication id was seen in
+ * the last five minutes and hand out one group's messages only while none of that group is in flight. Per-message
+ * delays apply to standard queues. A received message stays invisible for the visibility timeout and comes back unless
+ * deleted; after {@code maxReceiveCount} receives it moves to the dead-letter list. Each receive hands out a fresh
+ * receipt handle; like SQS's ChangeMessageVisibility ({@link Redelivery}), only the latest one of a message still in
+ * flight may change when it comes back.
+ */
+public final class SimQueue implements WorkQueue, Redelivery {
+    static final Duration DEDUP_WINDOW = Duration.ofMinutes(5);
+
+    /** A message as a consumer sees it. */
+    public record Message(long id, String body, String groupId, int receiveCount, String receiptHandle) {
+    }
+
+    private static final class Entry {
+        final long id;
+        final String body;
+        final String groupId;
+        Instant visibleAt;
+        int receives;
+        boolean inFlight;
+
+        Entry(long id, String body, String groupId, Instant visibleAt) {
+            this.id = id;
+            this.body = body;
+            this.groupId = groupId;
+            this.visibleAt = visibleAt;
+        }
+    }
+
+    private final String name;
+    private final boolean fifo;
+    private final Duration visibilityTimeout;
+    private final int maxReceiveCount;
+    private final Clock clock;
+    private final List<Entry> entries = new ArrayList<>();
+    private final Map<String, Instant> dedup = new HashMap<>();
+    private final List<String> deadLetters = new ArrayList<>();
+    private Consumer<Instant> onVisible = t -> { };
+    private long nextId = 1;
+    private long sent;
+    private long duplicates;
+
+    public SimQueue(String name, boolean fifo, Duration visibilityTimeout, int maxReceiveCount, Clock clock) {
+        this.name = name;
+        this.fifo = fifo;
+        this.visibilityTimeout = visibilityTimeout;
+        this.maxReceiveCount = maxReceiveCount;
+        this.clock = clock;
+    }
+
+    /** Told the instant at which a message becomes receivable (on send, and when a visibility timeout will run out). */
+    void onVisible(Consumer<Instant> listener) {
+        this.onVisible = listener;
+    }
+
+    @Override
+    public void send(String body, String groupId, String deduplicationId, Duration delay) {
+        Instant now = clock.instant();
+        if (fifo && deduplicationId != null) {
+            Instant seen = dedup.get(deduplicationId);
+            if (seen != null && now.isBefore(seen.plus(DEDUP_WINDOW))) {
+                duplicates++;
+                return;
+            }
+            dedup.put(deduplicationId, now);
+        }
+        Instant visible = fifo || delay == null ? now : now.plus(delay);
+        entries.add(new Entry(nextId++, body, fifo ? groupId : null, visible));
+        sent++;
+        onVisible.accept(visible);
+    }
+
+    /** Up to {@code max} receivable messages, now in flight. Messages received too often go to the dead letters. */
+    public List<Message> receive(int max) {
+        Instant now = clock.instant();
+        Set<String> busyGroups = new HashSet<>();
+        for (Entry e : entries) {
+            if (e.inFlight && now.isBefore(e.visibleAt) && e.groupId != null) {
+                busyGroups.add(e.groupId);
+            }
+        }
+        List<Message> out = new ArrayList<>();
+        Iterator<Entry> it = entries.iterator();
+        while (it.hasNext() && out.size() < max) {
+            Entry e = it.next();
+            if (now.isBefore(e.visibleAt) || (e.groupId != null && busyGroups.contains(e.groupId) && !e.inFlight)) {
+                continue;
+            }
+            if (e.receives >= maxReceiveCount) {
+                it.remove();
+                deadLetters.add(e.body);
+                continue;
+            }
+            e.receives++;
+            e.inFlight = true;
+            e.visibleAt = now.plus(visibilityTimeout);
+            out.add(new Message(e.id, e.body, e.groupId, e.receives, receiptHandle(e)));
+        }
+        return out;
+    }
+
+    private String receiptHandle(Entry e) {
+        return name + "/" + e.id + "/" + e.receives;
+    }
+
+    /**
+     * ChangeMessageVisibility: the message comes back {@code after} from now.
+     *
+     * @throws IllegalStateException when the handle is not the latest receive of a message in flight (SQS refuses
+     *                               an expired or superseded receipt handle)
+     */
+    @Override
+    public void redeliverAfter(String receiptHandle, Duration after) {
+        Instant now = clock.instant();
+        for (Entry e : entries) {
+            if (receiptHandle(e).equals(receiptHandle) && e.inFlight && now.isBefore(e.visibleAt)) {
+                e.visibleAt = now.plus(after);
+                onVisible.accept(e.visibleAt);
+                return;
+            }
+        }
+        throw new IllegalStateException("receipt handle " + receiptHandle + " is not in flight");
+    }
+
+    /** Deletes a processed message. */
+    public void delete(Message m) {
+        entries.removeIf(e -> e.id == m.id());
+    }
+
+    /** The consumer failed this message: it becomes receivable again when its visibility timeout runs out. */
+    public void release(Message m) {
+        for (Entry e : entries) {
+            if (e.id == m.id()) {
+                onVisible.accept(e.visibleAt);
+            }
+        }
+    }
+
+    /** Whether a message is receivable now. */
+    public boolean hasVisible() {
+        Instant now = clock.instant();
+        return entries.stream().anyMatch(e -> !now.isBefore(e.visibleAt));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int depth() {
+        return entries.size();
+    }
+
+    public List<String> deadLetters() {
+        return List.copyOf(deadLetters);
+    }
+
+    public long sentCount() {
+        return sent;
+    }
+
+    /** FIFO messages dropped as duplicates within the deduplication window. */
+    public long duplicateCount() {
+        return duplicates;
+    }
+}

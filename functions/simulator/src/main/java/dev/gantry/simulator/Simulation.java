@@ -1,0 +1,193 @@
+package dev.gantry.simulator;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.LoadOptions;
+import dev.gantry.config.LoadResult;
+import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.QueueHints;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.catalog.DeterministicSpotPriceModel;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.interruption.InterruptionService;
+import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.provisioning.GantryConfig;
+import dev.gantry.core.provisioning.HintBatchService;
+import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.sweep.InstanceFacts;
+import dev.gantry.core.sweep.SweepService;
+import dev.gantry.core.termination.TerminationService;
+import dev.gantry.config.deployment.DeploymentSettings;
+import dev.gantry.config.deployment.QueueSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * One simulated cluster, wired: Gantry's real Lambda handlers (provisioner, interruption, termination, sweep) and the
+ * application services under them, over simulated ports (EC2, API server, SQS, the in-memory store), invoked by
+ * simulated event sources; the cluster's own controllers; and the scenario's events, all on one virtual clock. {@link #run()} runs it to the end and returns what was measured.
+ */
+public final class Simulation {
+    static final Instant START = Instant.parse("2025-06-01T00:00:00Z");
+    static final String CLUSTER = "sim";
+
+    final Scenario scenario;
+    final VirtualClock clock = new VirtualClock(START);
+    final EventLoop loop = new EventLoop(clock);
+    final InMemoryCluster cluster = new InMemoryCluster();
+    final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
+    final Recorder recorder = new Recorder(START);
+    final Invariants invariants;
+    final GantryConfig config;
+    final Catalog catalog;
+    final Map<String, NodePool> pools = new LinkedHashMap<>();
+    /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
+    static final DeploymentSettings DEPLOYED = DeploymentSettings.DEFAULT;
+    final SimQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
+    final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
+    final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
+    /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
+    final QueueHints lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), store, CLUSTER);
+    final ApiServer api;
+    final Webhook webhook;
+    final SimulatedCloud cloud;
+    final CrashAfterLaunch crashing;
+    final KubeScheduler kubeScheduler;
+    final Kubelet kubelet;
+    final Workloads workloads;
+    final EventSources eventSources;
+    final EventBridge eventBridge;
+    final Observers observers;
+    final Checks checks;
+    private final Progress progress;
+
+    private static SimQueue queue(QueueSettings s, VirtualClock clock) {
+        return new SimQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
+    }
+
+    public Simulation(Scenario scenario, Consumer<String> violations, Progress progress) {
+        this.scenario = scenario;
+        this.progress = progress;
+        this.invariants = new Invariants(v -> violations.accept("invariant violated at " + v));
+        LoadResult loaded = ConfigLoader.load(scenario.config(), LoadOptions.DEFAULT);
+        if (!loaded.ok()) {
+            var d = loaded.errors().getFirst();
+            throw new ScenarioException(d.path(), d.line(), d.toString().substring(d.toString().indexOf(": ") + 2));
+        }
+        if (loaded.nodePools().isEmpty()) {
+            throw new ScenarioException(scenario.file().toString(), 1, "config names no NodePool (or Provisioner)");
+        }
+        List<NodeClass> classes = new ArrayList<>(loaded.nodeClasses());
+        for (NodePool p : loaded.nodePools()) {
+            pools.put(p.name(), p);
+            if (classes.stream().noneMatch(c -> c.name().equals(p.template().nodeClassRef().name()))) {
+                NodePool.NodeClassRef ref = p.template().nodeClassRef();
+                // As `gantry plan` does: a pool whose NodeClass is not in the input runs with AL2023 defaults.
+                classes.add(new NodeClass(ref.name(), ref.group(), ref.kind(), null,
+                        List.of(NodeClass.AmiSelectorTerm.alias("al2023@latest")), List.of(), List.of(), null, null, null,
+                        Map.of(), List.of(), null, null, null, null, null));
+            }
+        }
+        this.config = new GantryConfig(loaded.nodePools(), classes, scenario.region(), scenario.zones());
+        this.catalog = BuiltInCatalog.load(scenario.region(), scenario.zones(), new DeterministicSpotPriceModel(scenario.seed()));
+        this.eventBridge = new EventBridge(scenario.region());
+        this.observers = new Observers(this);
+        this.api = new ApiServer(cluster, clock, observers);
+        this.webhook = new Webhook(scenario.webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
+                line -> recorder.log(clock.instant(), "error", line));
+        api.webhook(webhook);
+        this.cloud = new SimulatedCloud(CLUSTER, scenario.region(), loop, scenario.seed(), observers);
+        this.crashing = new CrashAfterLaunch(cloud);
+        this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
+        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region());
+        this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
+        TerminationService termination = new TerminationService(api, api, store, cloud, terminationQueue, pools, clock);
+        // One launch at a time: the simulation is single-threaded on its virtual clock, so runs stay reproducible.
+        Provisioner provisioner = new Provisioner(api, api, store, crashing, catalog, config, clock, 1);
+        SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, lifecycleHints, pools, this::facts, clock);
+        HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
+                sweep::registerNodes, clock);
+        InterruptionService interruptions = new InterruptionService(store, api, api, termination, lifecycleHints, pools, clock);
+        Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
+                provisioningQueue, terminationQueue);
+        this.eventSources = new EventSources(loop, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
+                handlers, recorder, observers, crashing::revive);
+        this.checks = new Checks(this);
+    }
+
+    /** Registration's instance facts, from the same catalogue the provisioner plans with. */
+    private Optional<InstanceFacts> facts(String instanceType) {
+        for (NodeClass c : config.nodeClasses()) {
+            for (InstanceType t : catalog.instanceTypes(c)) {
+                if (t.name().equals(instanceType)) {
+                    Map<String, Long> extended = new LinkedHashMap<>(t.capacity().extended());
+                    return Optional.of(new InstanceFacts(t.labels(), extended));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Runs the scenario to its end. */
+    public Result run() {
+        long wall = System.nanoTime();
+        Instant end = START.plus(scenario.duration());
+        ScenarioActions actions = new ScenarioActions(this);
+        for (var p : scenario.manifests()) {
+            actions.apply(p, 0);
+        }
+        for (Scenario.Event e : scenario.events()) {
+            loop.at(START.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
+        }
+        cloud.seedUnmanaged(catalog.instanceTypes(config.nodeClasses().getFirst()).getFirst(), scenario.zones().getFirst());
+        loop.every(START, Duration.ofSeconds(1), "controllers", () -> {
+            if (!api.isDown()) {
+                workloads.reconcile();
+                observers.pdbs();
+                kubeScheduler.tick();
+            }
+        });
+        eventSources.startSweeps(START.plus(Duration.ofSeconds(30)));
+        Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.duration().toSeconds() / 480));
+        loop.every(START, samplePeriod, "sample", checks::sample);
+        loop.runUntil(end, step -> {
+            checks.step(step);
+            progress.update(this);
+        });
+        checks.atEnd();
+        progress.done(this);
+        double wallSeconds = (System.nanoTime() - wall) / 1e9;
+        return new Result(Summary.of(this, wallSeconds), this);
+    }
+
+    /** What a run produced: the summary and the simulation, for the report. */
+    public record Result(Summary summary, Simulation simulation) {
+        public boolean violated() {
+            return simulation.invariants.total() > 0;
+        }
+    }
+
+    int pendingPods() {
+        return (int) cluster.pods().stream().filter(p -> !p.isBound() && !p.status().isTerminal()).count();
+    }
+
+    /** Gantry's live instances (pending or running), oldest first. */
+    List<SimInstance> liveInstances() {
+        return cloud.instances().stream().filter(SimInstance::isAlive)
+                .filter(i -> CLUSTER.equals(i.tags().get(dev.gantry.core.cloud.CloudInstance.TAG_CLUSTER))).toList();
+    }
+
+    long t() {
+        return recorder.secondsSinceStart(clock.instant());
+    }
+}

@@ -1,0 +1,46 @@
+package dev.gantry.simulator;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/**
+ * The simulation's one clock: every service, controller and fault reads it, and only the {@link EventLoop} moves it.
+ * Time never goes backwards.
+ */
+public final class VirtualClock extends Clock {
+    private Instant now;
+
+    public VirtualClock(Instant start) {
+        this.now = start;
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this; // the simulation is UTC throughout
+    }
+
+    /** Moves the clock to {@code t}. */
+    void set(Instant t) {
+        if (t.isBefore(now)) {
+            throw new IllegalStateException("the clock cannot go back from " + now + " to " + t);
+        }
+        now = t;
+    }
+
+    void advance(Duration d) {
+        set(now.plus(d));
+    }
+}

@@ -1,0 +1,120 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** Every sample scenario runs to the end with its invariants intact, and shows what it is there to show. */
+class SampleScenariosTest {
+    private static final Map<String, Simulation.Result> RUNS = new ConcurrentHashMap<>();
+
+    static Simulation.Result run(String name) {
+        return RUNS.computeIfAbsent(name, n -> new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/" + n + ".yaml")),
+                v -> { }, Progress.none()).run());
+    }
+
+    private static JsonNode summary(String name) {
+        return run(name).summary().tree();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"quickstart", "seed000-provisioner", "seed001-auto-mode", "spot-storm", "zero-nodes", "diurnal"})
+    void sampleScenarioRunsWithoutInvariantViolations(String name) {
+        Simulation.Result r = run(name);
+        assertThat(r.simulation().invariants.kept()).as(name).isEmpty();
+        r.summary().tree().get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        assertThat(r.summary().tree().get("pods").get("scheduled").asInt()).as(name).isPositive();
+    }
+
+    @Test
+    void quickstartSchedulesSeed002sPodsOnArmSpotNodes() {
+        JsonNode s = summary("quickstart");
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(run("quickstart").simulation().cloud.instances()).filteredOn(SimInstance::isAlive)
+                .filteredOn(i -> i.request() != null)
+                .allSatisfy(i -> {
+                    assertThat(i.type().name()).startsWith("t4g.");
+                    assertThat(i.capacityType()).isEqualTo("spot");
+                });
+    }
+
+    @Test
+    void zeroNodesRecoversWithEveryPodScheduled() {
+        JsonNode s = summary("zero-nodes");
+        assertThat(s.get("recoveries")).hasSize(2);
+        s.get("recoveries").forEach(r -> assertThat(r.get("allPodsScheduledAfterSeconds").asLong()).isBetween(1L, 600L));
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(s.get("queues").get("crashesAfterLaunch").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void zeroNodesRetriesTheCrashedRunWithinSecondsNotAfterTheQueuesVisibilityTimeout() {
+        // The provisioning handler fails only the batch's last hint and brings it back after 10 s
+        // (ChangeMessageVisibility); with the whole batch waiting out the 6-minute visibility, this took 393 s.
+        JsonNode first = summary("zero-nodes").get("recoveries").get(0);
+        assertThat(first.get("allPodsScheduledAfterSeconds").asLong()).isLessThan(120L);
+    }
+
+    @Test
+    void spotStormDrainsEveryInterruptedNodeBeforeItsDeadline() {
+        Simulation sim = run("spot-storm").simulation();
+        long spotWarnings = sim.recorder.timeline.stream().filter(e -> e.kind().equals("interruption")
+                && e.text().startsWith("SpotInterruption")).count();
+        assertThat(spotWarnings).isGreaterThanOrEqualTo(5);
+        assertThat(sim.recorder.drainedBeforeDeadline).isEqualTo((int) spotWarnings);
+        assertThat(sim.recorder.terminatedByReason.get("interruption")).isGreaterThanOrEqualTo((int) spotWarnings);
+    }
+
+    @Test
+    void seed000sLimitsHoldAndTheExtraPodsWaitWithAReason() {
+        Simulation sim = run("seed000-provisioner").simulation();
+        assertThat(sim.invariants.counts().get("limitExceeded")).isZero();
+        assertThat(sim.recorder.peakNodes).isLessThanOrEqualTo(10); // 20 CPUs of t3a, at least 2 vCPUs each
+        assertThat(sim.recorder.timeline).anySatisfy(e -> {
+            assertThat(e.kind()).isEqualTo("unschedulable");
+            assertThat(e.text()).containsIgnoringCase("limit");
+        });
+        assertThat(sim.recorder.terminatedByReason.get("emptiness")).isPositive();
+        assertThat(sim.liveInstances()).isEmpty();
+    }
+
+    @Test
+    void seed001sEmptyNodesGoWithinTheTenPercentBudget() {
+        Simulation sim = run("seed001-auto-mode").simulation();
+        assertThat(sim.recorder.terminatedByReason.get("emptiness")).isPositive();
+        // 10% of at most 8 nodes rounds up to one node at a time: no two emptiness terminations in the same sweep
+        var times = sim.recorder.timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("emptiness"))
+                .map(Recorder.Entry::t).toList();
+        assertThat(times).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void diurnalSimulatesADayWellInsideThirtySeconds() {
+        JsonNode s = summary("diurnal");
+        assertThat(s.get("simulatedSeconds").asLong()).isEqualTo(86_400);
+        assertThat(s.get("wallSeconds").asDouble()).isLessThan(30.0);
+        assertThat(s.get("cost").get("total").asDouble()).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble());
+    }
+
+    @Test
+    void theSameSeedGivesByteIdenticalSummariesApartFromWallTime() {
+        String first = withoutWall(run("spot-storm"));
+        Simulation.Result again = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/spot-storm.yaml")),
+                v -> { }, Progress.none()).run();
+        assertThat(withoutWall(again)).isEqualTo(first);
+    }
+
+    /** wallSeconds is the one field that measures the machine, not the simulation: compared without it. */
+    static String withoutWall(Simulation.Result r) {
+        ObjectNode tree = r.summary().tree();
+        tree.remove("wallSeconds");
+        return tree.toPrettyString();
+    }
+}

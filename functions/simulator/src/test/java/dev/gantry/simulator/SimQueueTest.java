@@ -1,0 +1,68 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class SimQueueTest {
+    private final VirtualClock clock = new VirtualClock(Instant.parse("2025-06-01T00:00:00Z"));
+
+    @Test
+    void fifoDropsADuplicateDeduplicationIdWithinFiveMinutes() {
+        SimQueue q = new SimQueue("q.fifo", true, Duration.ofSeconds(30), 5, clock);
+        q.send("a", "g", "d1", Duration.ZERO);
+        q.send("a again", "g", "d1", Duration.ZERO);
+        clock.advance(Duration.ofMinutes(6));
+        q.send("a later", "g", "d1", Duration.ZERO);
+        assertThat(q.receive(10)).extracting(SimQueue.Message::body).containsExactly("a", "a later");
+        assertThat(q.duplicateCount()).isEqualTo(1);
+    }
+
+    @Test
+    void changingTheVisibilityBringsAMessageBackEarlyButOnlyThroughItsLatestReceiptHandle() {
+        SimQueue q = new SimQueue("q.fifo", true, Duration.ofMinutes(6), 5, clock);
+        q.send("1", "g", "d1", Duration.ZERO);
+        SimQueue.Message first = q.receive(1).getFirst();
+        q.redeliverAfter(first.receiptHandle(), Duration.ofSeconds(10));
+        q.release(first);
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(q.receive(10)).isEmpty();
+        clock.advance(Duration.ofSeconds(1));
+        SimQueue.Message second = q.receive(10).getFirst();
+        assertThat(second.receiveCount()).isEqualTo(2);
+        assertThatThrownBy(() -> q.redeliverAfter(first.receiptHandle(), Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class);
+        q.delete(second);
+        assertThatThrownBy(() -> q.redeliverAfter(second.receiptHandle(), Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void fifoHoldsAGroupWhileOneOfItsMessagesIsInFlight() {
+        SimQueue q = new SimQueue("q.fifo", true, Duration.ofSeconds(30), 5, clock);
+        q.send("1", "g", "d1", Duration.ZERO);
+        SimQueue.Message first = q.receive(1).getFirst();
+        q.send("2", "g", "d2", Duration.ZERO);
+        assertThat(q.receive(10)).isEmpty();
+        q.delete(first);
+        assertThat(q.receive(10)).extracting(SimQueue.Message::body).containsExactly("2");
+    }
+
+    @Test
+    void standardQueueDelaysAMessageAndRedeliversAfterTheVisibilityTimeoutThenDeadLetters() {
+        SimQueue q = new SimQueue("q", false, Duration.ofSeconds(30), 2, clock);
+        q.send("later", null, null, Duration.ofSeconds(15));
+        assertThat(q.receive(10)).isEmpty();
+        clock.advance(Duration.ofSeconds(15));
+        assertThat(q.receive(10)).hasSize(1);
+        assertThat(q.receive(10)).isEmpty();
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(q.receive(10)).singleElement().extracting(SimQueue.Message::receiveCount).isEqualTo(2);
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(q.receive(10)).isEmpty();
+        assertThat(q.deadLetters()).containsExactly("later");
+    }
+}
