@@ -63,7 +63,7 @@ class LaunchTemplateCollectorTest {
         launch("general", "general-gc001");
         String idle = launch("batch", "batch-gc001");
         sweep.terminate(List.of(idle));
-        try (StubClients other = StubClients.of(stub, "other-clusters-provisioner")) {
+        try (StubClients other = StubClients.of(stub, "provisioner@other-cluster")) {
             other.ec2().createLaunchTemplate(r -> r.launchTemplateName("someone-else")
                     .launchTemplateData(d -> d.imageId("ami-0a1b2c3d4e5f60001"))
                     .tagSpecifications(s -> s.resourceType(ResourceType.LAUNCH_TEMPLATE)
