@@ -132,7 +132,8 @@ class IamContractTest {
     @Test
     void everyRecordedCallIsSignedAsAGantryFunction() {
         assertThat(calls.stream().filter(c -> !roles.statementsByFunction.containsKey(function(c)))
-                .map(c -> c.principal() + " " + c.call() + " in " + c.origin()).distinct().toList())
+                .map(c -> c.principal() + " " + c.call() + " in " + (c.origin().isEmpty() ? "an unnamed test" : c.origin()))
+                .distinct().toList())
                 .as("calls signed as no Gantry function %s (sign the test's client with the access key id of the "
                         + "function it stands for)", roles.statementsByFunction.keySet()).isEmpty();
     }
