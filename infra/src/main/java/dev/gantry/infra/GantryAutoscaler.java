@@ -106,10 +106,14 @@ public final class GantryAutoscaler extends Construct {
 
         provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
                 ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), table, config.readStatement());
-        interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), table, config.readStatement());
+        // Interruption and termination prime SnapStart with the provisioner's primer (ProvisionerPrimer.of), which
+        // reads live offerings and prices: without pricing:GetProducts every snapshot logs a denied Pricing call.
+        interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,
+                config.readStatement());
         termination.queue().grantSendMessages(interrupter.role());
         provisioning.queue().grantSendMessages(interrupter.role());
-        terminator.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), table, config.readStatement());
+        terminator.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,
+                config.readStatement());
         termination.queue().grantSendMessages(terminator.role());
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
                 table, config.readStatement());

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * (handlers' integration and lifecycle tests, the aws module's EC2 launch tests), signed as the function that
  * makes it, is allowed by the synthesized policies of that function's role, evaluated with AWS's logic and EC2's
  * per-resource authorization (see {@code dev.gantry.testing.IamAuthorizations}). The recordings come from those
- * modules' surefire runs (system property {@code gantry.iamCalls.files}); the reactor builds infra after them.
+ * modules' surefire runs and the handlers' failsafe run (the jar smokes' child JVMs call the parent's stub), read
+ * from the files named by system property {@code gantry.iamCalls.files}; the reactor builds infra after them. A call
+ * signed as no Gantry function fails the contract, naming the test that made it.
  */
 class IamContractTest {
     private static final List<String> CALLERS_OF_EC2 = List.of("provisioner", "sweep", "termination", "interruption");
@@ -37,19 +39,21 @@ class IamContractTest {
     @BeforeAll
     static void load() {
         String files = System.getProperty("gantry.iamCalls.files",
-                "../functions/aws/target/iam-calls/surefire.jsonl,../functions/handlers/target/iam-calls/surefire.jsonl");
+                "../functions/aws/target/iam-calls/surefire.jsonl,../functions/handlers/target/iam-calls/surefire.jsonl,"
+                        + "../functions/handlers/target/iam-calls/failsafe.jsonl");
+        roles = SynthesizedRoles.shared();
         calls = new ArrayList<>();
         for (String f : files.split(",")) {
             Path file = Path.of(f.trim());
             if (!Files.isRegularFile(file)) {
                 throw new AssertionError("no recorded AWS calls at " + file.toAbsolutePath().normalize()
                         + ": the IAM contract evaluates the calls the functions' tests record. Run them first: "
-                        + "`mvn -B verify` builds functions/aws and functions/handlers before infra; for infra alone, "
-                        + "`mvn -B test -pl functions/aws,functions/handlers,infra -am`.");
+                        + "`mvn -B verify` builds functions/aws and functions/handlers (surefire, then failsafe's jar "
+                        + "smokes) before infra; for infra alone, "
+                        + "`mvn -B verify -pl functions/aws,functions/handlers,infra -am`.");
             }
             IamCallLog.read(file).forEach(c -> calls.add(asDeployed(c)));
         }
-        roles = SynthesizedRoles.shared();
     }
 
     /**
@@ -61,13 +65,18 @@ class IamContractTest {
             Pattern.compile(":termination-[0-9]+$"), ":termination",
             Pattern.compile(":(provisioning|hints)-[0-9]+\\.fifo$"), ":provisioning.fifo");
 
+    /** The config object the tests read (S3ConfigSourceTest), which plays the deployed bundle (GANTRY_CONFIG). */
+    static final String TEST_CONFIG_OBJECT = "arn:aws:s3:::gantry-config/clusters/prod/gantry.yaml";
+
     /** The calls made as a Gantry function ({@code function} or {@code function@cluster}), test names mapped. */
     private static List<IamCall> gantryCalls() {
         return calls.stream().filter(c -> roles.statementsByFunction.containsKey(function(c))).toList();
     }
 
     private static IamCall asDeployed(IamCall call) {
-        return change(call, a -> a.action().startsWith("dynamodb:") || a.action().startsWith("sqs:"), a -> {
+        IamCall config = change(call, a -> a.resource().equals(TEST_CONFIG_OBJECT),
+                a -> new IamRequest(a.action(), roles.configObjectArn, a.context()));
+        return change(config, a -> a.action().startsWith("dynamodb:") || a.action().startsWith("sqs:"), a -> {
             String resource = a.resource();
             for (var e : TEST_RESOURCES.entrySet()) {
                 resource = e.getKey().matcher(resource).replaceAll(e.getValue());
@@ -93,13 +102,13 @@ class IamContractTest {
             SynthesizedRoles stack = SynthesizedRoles.forCluster(cluster(call));
             call.authorizations().forEach(a -> pairs.add(function(call) + " " + a.action()));
             stack.evaluator(function(call)).firstDenial(call.authorizations()).ifPresent(d -> denied.merge(
-                    call.principal() + " (role " + stack.roleByFunction.get(function(call)) + ") " + call.call() + ": "
+                    call.principal() + " (role " + stack.roleByFunction.get(function(call)) + ") " + call.call()
+                            + " in " + call.origin() + ": "
                             + d.toString().replaceAll("(lt|i)-0[0-9a-f]+", "$1-*"), 1, Integer::sum));
         }
-        long other = calls.size() - gantryCalls().size();
-        System.out.printf("IAM contract: %d calls by %s, %d distinct (function, action) pairs, %d calls by other "
-                        + "principals ignored; template: %d resources, %d IAM statements%n", gantryCalls().size(),
-                gantryCalls().stream().map(IamCall::principal).distinct().sorted().toList(), pairs.size(), other,
+        System.out.printf("IAM contract: %d calls by %s, %d distinct (function, action) pairs; template: %d "
+                        + "resources, %d IAM statements%n", gantryCalls().size(),
+                gantryCalls().stream().map(IamCall::principal).distinct().sorted().toList(), pairs.size(),
                 roles.resourceCount, roles.statementCount);
         pairs.forEach(p -> System.out.println("  " + p));
         printUnexercisedGrants(pairs);
@@ -119,6 +128,16 @@ class IamContractTest {
         });
     }
 
+    /** A call signed as no function ("test", "AKIDEXAMPLE") would escape the evaluation: sign as the function. */
+    @Test
+    void everyRecordedCallIsSignedAsAGantryFunction() {
+        assertThat(calls.stream().filter(c -> !roles.statementsByFunction.containsKey(function(c)))
+                .map(c -> c.principal() + " " + c.call() + " in " + (c.origin().isEmpty() ? "an unnamed test" : c.origin()))
+                .distinct().toList())
+                .as("calls signed as no Gantry function %s (sign the test's client with the access key id of the "
+                        + "function it stands for)", roles.statementsByFunction.keySet()).isEmpty();
+    }
+
     @Test
     void theRecordingsCoverEveryFunctionThatCallsEc2AndTheChecksThatMatter() {
         assertThat(gantryCalls()).extracting(IamContractTest::function).containsAll(RECORDED_FUNCTIONS);
@@ -129,7 +148,8 @@ class IamContractTest {
         assertThat(actions).contains("ec2:CreateFleet", "ec2:RunInstances", "ec2:CreateLaunchTemplate", "ec2:CreateTags",
                 "ec2:TerminateInstances", "ec2:DescribeInstances", "iam:PassRole", "ssm:GetParameter",
                 "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
-                "eks:DescribeCluster", "pricing:GetProducts");
+                "eks:DescribeCluster", "pricing:GetProducts", "s3:GetObject", "secretsmanager:GetSecretValue",
+                "lambda:InvokeFunction");
     }
 
     // --- negative tests: a recorded call, changed in one respect, is denied (and unchanged it is allowed) ---
@@ -188,6 +208,53 @@ class IamContractTest {
         }
     }
 
+    @Test
+    void theWebhooksRoleCannotReadTheConfigBundle() {
+        IamCall read = recorded("provisioner", "s3:GetObject");
+        assertThat(read.authorizations()).extracting(IamRequest::resource).containsOnly(roles.configObjectArn);
+        for (String reader : List.of("provisioner", "interruption", "termination", "sweep")) {
+            assertThat(roles.evaluator(reader).firstDenial(read.authorizations())).as(reader).isEmpty();
+        }
+        assertThat(roles.evaluator("webhook").firstDenial(read.authorizations())).isPresent();
+        assertThat(roles.evaluator("attach").firstDenial(read.authorizations())).isPresent();
+        IamCall otherKey = change(read, a -> true,
+                a -> new IamRequest(a.action(), a.resource().replaceFirst("/[^/]+$", "/other.yaml"), a.context()));
+        assertThat(roles.evaluator("provisioner").firstDenial(otherKey.authorizations())).as("another key").isPresent();
+    }
+
+    @Test
+    void onlyTheWebhookAndAttachMayReadTheWebhookToken() {
+        IamCall read = recorded("webhook", "secretsmanager:GetSecretValue");
+        assertThat(roles.evaluator("webhook").firstDenial(read.authorizations())).isEmpty();
+        assertThat(roles.evaluator("attach").firstDenial(recorded("attach", "secretsmanager:GetSecretValue")
+                .authorizations())).isEmpty();
+        for (String other : List.of("provisioner", "interruption", "termination", "sweep")) {
+            assertThat(roles.evaluator(other).firstDenial(read.authorizations())).as(other).isPresent();
+        }
+        IamCall otherSecret = change(read, a -> true, a -> new IamRequest(a.action(),
+                a.resource().replace(":secret:" + SynthesizedRoles.SECRET + "-", ":secret:database-password-"),
+                a.context()));
+        assertThat(roles.evaluator("webhook").firstDenial(otherSecret.authorizations())).as("another secret").isPresent();
+    }
+
+    @Test
+    void onlyAttachMayInvokeTheSweepAndOnlyThroughItsAlias() {
+        IamCall invoke = recorded("attach", "lambda:Invoke");
+        assertThat(invoke.authorizations()).extracting(IamRequest::resource)
+                .containsOnly("arn:aws:lambda:" + SynthesizedRoles.REGION + ":" + Ec2State.ACCOUNT + ":function:sweep:live");
+        assertThat(roles.evaluator("attach").firstDenial(invoke.authorizations())).isEmpty();
+        for (String other : List.of("provisioner", "interruption", "termination", "sweep", "webhook")) {
+            assertThat(roles.evaluator(other).firstDenial(invoke.authorizations())).as(other).isPresent();
+        }
+        IamCall unqualified = change(invoke, a -> true,
+                a -> new IamRequest(a.action(), a.resource().replaceFirst(":live$", ""), a.context()));
+        assertThat(roles.evaluator("attach").firstDenial(unqualified.authorizations())).as("unqualified").isPresent();
+        IamCall provisioner = change(invoke, a -> true,
+                a -> new IamRequest(a.action(), a.resource().replace(":sweep:", ":provisioner:"), a.context()));
+        assertThat(roles.evaluator("attach").firstDenial(provisioner.authorizations())).as("another function")
+                .isPresent();
+    }
+
     private static IamCall recorded(String function, String call) {
         return gantryCalls().stream().filter(c -> c.principal().equals(function) && c.call().equals(call)
                         && !c.authorizations().isEmpty()).findFirst()
@@ -196,7 +263,7 @@ class IamContractTest {
 
     private static IamCall change(IamCall call, Predicate<IamRequest> which, UnaryOperator<IamRequest> how) {
         return new IamCall(call.principal(), call.call(), call.authorizations().stream()
-                .map(a -> which.test(a) ? how.apply(a) : a).toList());
+                .map(a -> which.test(a) ? how.apply(a) : a).toList(), call.origin());
     }
 
     private static IamRequest without(IamRequest a, String key) {

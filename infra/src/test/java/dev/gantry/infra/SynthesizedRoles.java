@@ -19,6 +19,8 @@ final class SynthesizedRoles {
     static final String REGION = "us-east-1";
     /** Physical names given to the template's table and queues: {@code gantry-state}, {@code termination}, ... */
     static final String TABLE = "gantry-state";
+    /** The name the tests give the webhook token secret. */
+    static final String SECRET = "gantry-token";
     private static final java.util.regex.Pattern QUEUE_ID =
             java.util.regex.Pattern.compile("Gantry(\\w+?)Queue(DeadLetters)?[0-9A-F]{8}");
     private static final Map<String, SynthesizedRoles> BY_CLUSTER = new java.util.HashMap<>();
@@ -27,6 +29,8 @@ final class SynthesizedRoles {
     final Map<String, List<Statement>> statementsByFunction = new TreeMap<>();
     final Map<String, String> roleByFunction = new TreeMap<>();
     final int resourceCount;
+    /** The ARN of the config bundle's S3 object ({@code GANTRY_CONFIG} of the functions that read it). */
+    final String configObjectArn;
     final int statementCount;
 
     @SuppressWarnings("unchecked")
@@ -47,6 +51,15 @@ final class SynthesizedRoles {
                         + (Boolean.TRUE.equals(plain.property(queue, "FifoQueue")) ? ".fifo" : ""));
             }
         }
+        // The tests' names: each function by its short name (function:sweep, its alias function:sweep:live), the
+        // webhook token secret as "gantry-token" (ARN secret:gantry-token-AbCdEf).
+        for (String fn : plain.resourcesOfType("AWS::Lambda::Function")) {
+            if (plain.property(fn, "Description") instanceof String d && d.startsWith("Gantry ")
+                    && d.indexOf(' ', "Gantry ".length()) < 0) {
+                names.put(fn, d.substring("Gantry ".length()));
+            }
+        }
+        plain.resourcesOfType("AWS::SecretsManager::Secret").forEach(secret -> names.put(secret, SECRET));
         template = new CfnTemplate(json, "aws", REGION, Ec2State.ACCOUNT, names);
         for (String fn : template.resourcesOfType("AWS::Lambda::Function")) {
             Object description = template.property(fn, "Description");
@@ -57,10 +70,23 @@ final class SynthesizedRoles {
                 statementsByFunction.put(name, template.roleStatements(role));
             }
         }
+        configObjectArn = configObjectArn(template);
         resourceCount = TemplateQueries.map(json.get("Resources")).size();
         statementCount = template.resourcesOfType("AWS::IAM::Policy").stream()
                 .mapToInt(p -> TemplateQueries.list(TemplateQueries.map(template.property(p, "PolicyDocument"))
                         .get("Statement")).size()).sum();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String configObjectArn(CfnTemplate template) {
+        for (String fn : template.resourcesOfType("AWS::Lambda::Function")) {
+            Object env = template.property(fn, "Environment");
+            if (env instanceof Map<?, ?> e && e.get("Variables") instanceof Map<?, ?> vars
+                    && vars.get("GANTRY_CONFIG") instanceof String url && url.startsWith("s3://")) {
+                return "arn:aws:s3:::" + url.substring("s3://".length());
+            }
+        }
+        throw new AssertionError("no function of the template has GANTRY_CONFIG");
     }
 
     /** The stack for the stub's cluster, {@value Ec2State#CLUSTER}. */

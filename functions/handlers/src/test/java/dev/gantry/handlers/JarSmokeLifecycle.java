@@ -60,12 +60,14 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  */
 public final class JarSmokeLifecycle {
     static final String CLUSTER = "test-cluster";
-    private static final StaticCredentialsProvider CREDS = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+    /** Signed as the function under test (its short name, {@code a[0]}), as the IAM contract expects. */
+    private static StaticCredentialsProvider CREDS;
 
     private JarSmokeLifecycle() {
     }
 
     public static void main(String[] a) throws Exception {
+        CREDS = StaticCredentialsProvider.create(AwsBasicCredentials.create(a[0], "test"));
         Clock clock = Clock.systemUTC();
         ObjectMapper json = new ObjectMapper();
         URI aws = URI.create(a[3]);

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.gantry.testing.iam.IamCall;
 import dev.gantry.testing.iam.IamCallLog;
+import dev.gantry.testing.iam.TestOrigin;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -44,6 +45,7 @@ public final class AwsStub implements AutoCloseable {
     private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
     private final List<IamCall> iamCalls = new CopyOnWriteArrayList<>();
     private final IamAuthorizations authorizations;
+    private final String origin = TestOrigin.current();
 
     private AwsStub(HttpServer server, Ec2State ec2, Clock clock) {
         this.server = server;
@@ -146,7 +148,7 @@ public final class AwsStub implements AutoCloseable {
             RecordedRequest request = record(exchange);
             requests.add(request);
             // Read before the request acts: a terminated instance is authorized by the tags it had.
-            IamCall call = authorizations.of(request);
+            IamCall call = authorizations.of(request).at(origin);
             StubResponse response;
             try {
                 response = route(request).map(r -> r.respond(request))

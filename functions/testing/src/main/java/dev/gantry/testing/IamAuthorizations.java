@@ -32,11 +32,15 @@ import java.util.regex.Pattern;
  *       {@code iam:PassRole} with {@code iam:PassedToService=ec2.amazonaws.com}.</li>
  *   <li>CreateLaunchTemplate: the template with its request tags, and CreateTags on create.</li>
  *   <li>TerminateInstances, DeleteLaunchTemplate, CreateTags: each named resource with its current tags.</li>
+ *   <li>S3, Secrets Manager and Lambda Invoke: see {@code s3}, {@code secretsManager} and {@code lambda} below.</li>
  * </ul>
  * Every check carries {@code aws:RequestedRegion} (the credential scope's region).
  */
 final class IamAuthorizations {
     private static final Pattern CREDENTIAL = Pattern.compile("Credential=([^/,\\s]+)/[^/]+/([^/]+)/([^/]+)/");
+    /** The random suffix of the stub's secret ARNs (AWS appends six random characters to a secret's name). */
+    static final String SECRET_SUFFIX = dev.gantry.testing.iam.CfnTemplate.SECRET_SUFFIX;
+    private static final Pattern FULL_SECRET_ARN = Pattern.compile("^arn:[^:]+:secretsmanager:[^:]+:[0-9]{12}:secret:.+-[A-Za-z0-9]{6}$");
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Ec2State ec2;
     private final String account;
@@ -65,6 +69,8 @@ final class IamAuthorizations {
                 }
                 case "eks" -> eks(principal, q, s);
                 case "s3" -> s3(principal, q, s);
+                case "secretsmanager" -> secretsManager(principal, q, s);
+                case "lambda" -> lambda(principal, q, s);
                 default -> new IamCall(principal, service + ":" + q.action(),
                         List.of(s.check(service + ":" + q.action(), "*", Map.of())));
             };
@@ -205,10 +211,80 @@ final class IamAuthorizations {
         return new IamCall(principal, "eks:" + q.action(), List.of(s.check("eks:" + q.action(), "*", Map.of())));
     }
 
+    /**
+     * Path-style S3: {@code GET /bucket/key} is {@code s3:GetObject} on the object's ARN; a {@code GET} of the bucket
+     * itself (ListObjects, ListObjectsV2) is {@code s3:ListBucket} on the bucket's ARN. S3 ARNs carry neither region
+     * nor account.
+     */
     private static IamCall s3(String principal, RecordedRequest q, Scope s) {
         String path = q.path().startsWith("/") ? q.path().substring(1) : q.path();
-        String action = q.method().equals("GET") && path.contains("/") ? "s3:GetObject" : "s3:" + q.action();
-        return new IamCall(principal, action, List.of(s.check(action, "arn:aws:s3:::" + path, Map.of())));
+        int slash = path.indexOf('/');
+        boolean object = slash > 0 && slash < path.length() - 1;
+        String bucket = slash < 0 ? path : path.substring(0, slash);
+        String action;
+        String resource;
+        if (q.method().equals("GET") && object) {
+            action = "s3:GetObject";
+            resource = "arn:aws:s3:::" + path;
+        } else if (q.method().equals("GET")) {
+            action = "s3:ListBucket";
+            resource = "arn:aws:s3:::" + bucket;
+        } else {
+            action = "s3:" + q.action();
+            resource = "*";
+        }
+        return new IamCall(principal, action, List.of(s.check(action, resource, Map.of())));
+    }
+
+    /**
+     * GetSecretValue (and the other secret operations) are authorized on the secret's full ARN, which ends in
+     * {@code -} and six random characters. A request naming the secret by name or partial ARN is authorized on the
+     * ARN of that name with the suffix the stub's secrets have, {@value #SECRET_SUFFIX} (the suffix the contract's
+     * template resolution gives a template secret too).
+     */
+    private IamCall secretsManager(String principal, RecordedRequest q, Scope s) {
+        String op = q.target().orElse("").replaceFirst("^.*\\.", "");
+        String action = "secretsmanager:" + op;
+        JsonNode id = json(q.body()).path("SecretId");
+        if (id.isMissingNode()) {
+            return new IamCall(principal, action, List.of(s.check(action, "*", Map.of())));
+        }
+        String secret = id.asText();
+        String resource;
+        if (FULL_SECRET_ARN.matcher(secret).matches()) {
+            resource = secret;
+        } else {
+            String name = secret.startsWith("arn:") ? secret.substring(secret.indexOf(":secret:") + ":secret:".length())
+                    : secret;
+            resource = s.arn("secretsmanager", account, "secret:" + name + SECRET_SUFFIX);
+        }
+        return new IamCall(principal, action, List.of(s.check(action, resource, Map.of())));
+    }
+
+    /**
+     * Lambda Invoke ({@code POST /2015-03-31/functions/{name}/invocations}) is {@code lambda:InvokeFunction} on the
+     * function's ARN as the request names it: qualified (an alias or version, in the name or as {@code Qualifier})
+     * or not. A policy on the alias ARN does not cover the unqualified function, nor the reverse.
+     */
+    private IamCall lambda(String principal, RecordedRequest q, Scope s) {
+        Matcher m = Pattern.compile("^/2015-03-31/functions/([^/]+)/invocations$").matcher(q.path());
+        if (!q.method().equals("POST") || !m.matches()) {
+            return new IamCall(principal, "lambda:" + q.action(), List.of(s.check("lambda:" + q.action(), "*", Map.of())));
+        }
+        String name = java.net.URLDecoder.decode(m.group(1), java.nio.charset.StandardCharsets.UTF_8);
+        String arn;
+        if (name.startsWith("arn:")) {
+            arn = name;
+        } else if (name.matches("[0-9]{12}:function:.+")) {
+            arn = "arn:aws:lambda:" + s.region() + ":" + name;
+        } else {
+            arn = s.arn("lambda", account, "function:" + name);
+        }
+        String qualifier = q.param("Qualifier");
+        if (qualifier != null && arn.split(":").length == 7) {
+            arn = arn + ":" + qualifier;
+        }
+        return new IamCall(principal, "lambda:Invoke", List.of(s.check("lambda:InvokeFunction", arn, Map.of())));
     }
 
     private Ec2State ec2State() {

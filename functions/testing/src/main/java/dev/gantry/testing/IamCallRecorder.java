@@ -3,6 +3,7 @@ package dev.gantry.testing;
 import dev.gantry.testing.iam.IamCall;
 import dev.gantry.testing.iam.IamCallLog;
 import dev.gantry.testing.iam.IamRequest;
+import dev.gantry.testing.iam.TestOrigin;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +34,7 @@ public final class IamCallRecorder implements ExecutionInterceptor {
     private static final Pattern CREDENTIAL = Pattern.compile("Credential=([^/,\\s]+)/[^/]+/([^/]+)/([^/]+)/");
     private static final ExecutionAttribute<IamCall> CALL = new ExecutionAttribute<>("GantryIamCall");
     private final List<IamCall> calls = new CopyOnWriteArrayList<>();
+    private final String origin = TestOrigin.current();
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
@@ -54,7 +56,7 @@ public final class IamCallRecorder implements ExecutionInterceptor {
         for (String resource : resources(service, region, context.request())) {
             checks.add(new IamRequest(action, resource, Map.of("aws:RequestedRegion", List.of(region))));
         }
-        attributes.putAttribute(CALL, new IamCall(principal, service + ":" + operation, checks));
+        attributes.putAttribute(CALL, new IamCall(principal, service + ":" + operation, checks, origin));
     }
 
     @Override

@@ -63,11 +63,13 @@ class LaunchTemplateCollectorTest {
         launch("general", "general-gc001");
         String idle = launch("batch", "batch-gc001");
         sweep.terminate(List.of(idle));
-        try (StubClients other = StubClients.of(stub, "other-clusters-provisioner")) {
+        // Another cluster's Gantry provisioner, tagging its template as its policy requires.
+        try (StubClients other = StubClients.of(stub, "provisioner@other-cluster")) {
             other.ec2().createLaunchTemplate(r -> r.launchTemplateName("someone-else")
                     .launchTemplateData(d -> d.imageId("ami-0a1b2c3d4e5f60001"))
                     .tagSpecifications(s -> s.resourceType(ResourceType.LAUNCH_TEMPLATE)
-                            .tags(Tag.builder().key("gantry.dev/cluster").value("other-cluster").build())));
+                            .tags(Tag.builder().key("gantry.dev/cluster").value("other-cluster").build(),
+                                    Tag.builder().key("gantry.dev/nodepool").value("general").build())));
         }
         clock.advance(Duration.ofDays(1));
         launch("young", "young-gc001");

@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  * Runs from the attach function's jar (plus this class): the handler's SnapStart priming, then a Create and a Delete
  * of the custom resource against the parent's API server (applying the manifests compiled into the jar), with the
  * webhook token read through a real Secrets Manager client and the final sweep invoked through a real Lambda client
- * (both at the parent's AWS stub). Prints {@code attach jar smoke ok}. Arguments: {@code <kubeUrl> <awsEndpoint>}.
+ * (both at the parent's AWS stub), signed as the attach function and naming the secret's full ARN and the sweep's
+ * {@code live} alias as the stack passes them (the IAM contract evaluates these calls). Prints {@code attach jar smoke ok}. Arguments: {@code <kubeUrl> <awsEndpoint>}.
  */
 public final class JarSmokeAttach {
     private JarSmokeAttach() {
@@ -26,10 +27,10 @@ public final class JarSmokeAttach {
 
     public static void main(String[] a) {
         URI aws = URI.create(a[1]);
-        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+        var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("attach", "test"));
         var settings = new ClusterAttachHandler.Settings("test-cluster", "https://hook.example/",
-                "arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token",
-                "arn:aws:lambda:us-east-1:123456789012:function:sweep", Duration.ofSeconds(50));
+                "arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token-AbCdEf",
+                "arn:aws:lambda:us-east-1:123456789012:function:sweep:live", Duration.ofSeconds(50));
         ClusterAttachHandler h = new ClusterAttachHandler(settings, cluster -> KubeClients.forUrl(a[0]), arn -> {
             try (SecretsManagerClient sm = SecretsManagerClient.builder().endpointOverride(aws).region(Region.US_EAST_1)
                     .credentialsProvider(creds).httpClient(UrlConnectionHttpClient.create()).build()) {

@@ -22,7 +22,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /** The webhook side of {@link PrimingChild}; its own class so the webhook jar never loads provisioner types. */
 final class WebhookChild {
     private static final String CLUSTER = PrimingChild.CLUSTER;
-    private static final AwsCredentialsProvider CREDS = PrimingChild.CREDS;
+    /** Signed as the webhook function, as the IAM contract expects of a call to the parent's AWS stub. */
+    private static final AwsCredentialsProvider CREDS = software.amazon.awssdk.auth.credentials.StaticCredentialsProvider
+            .create(software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("webhook", "test"));
+    /** The token secret's full ARN, as the stack passes it in GANTRY_WEBHOOK_SECRET_ARN. */
+    static final String TOKEN_SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token-AbCdEf";
 
     private WebhookChild() {
     }
@@ -38,7 +42,7 @@ final class WebhookChild {
         String token;
         try (SecretsManagerClient secrets = SecretsManagerClient.builder().region(Region.US_EAST_1).endpointOverride(URI.create(a[6]))
                 .credentialsProvider(CREDS).httpClient(UrlConnectionHttpClient.create()).build()) {
-            token = secrets.getSecretValue(r -> r.secretId("gantry-webhook-token")).secretString();
+            token = secrets.getSecretValue(r -> r.secretId(TOKEN_SECRET_ARN)).secretString();
         }
         PendingPodWebhookHandler h = new PendingPodWebhookHandler(new WebhookComposition.Parts(CLUSTER,
                 new SqsWorkQueue(sqs, a[3]), PathToken.of(token)), Clock.systemUTC());

@@ -26,8 +26,8 @@ final class WebhookWorld implements AutoCloseable {
         this.queueUrl = mq.sqsClient().createQueue(r -> r.queueName(queue + ".fifo")
                 .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))).queueUrl();
         this.aws = AwsStub.start();
-        aws.onTarget("secretsmanager.GetSecretValue", r -> StubResponse.awsJson("{\"ARN\":\"arn:aws:secretsmanager:us-east-1:"
-                + "123456789012:secret:gantry-webhook-token\",\"Name\":\"gantry-webhook-token\",\"SecretString\":\"" + TOKEN + "\"}"));
+        aws.onTarget("secretsmanager.GetSecretValue", r -> StubResponse.awsJson("{\"ARN\":\"" + WebhookChild.TOKEN_SECRET_ARN
+                + "\",\"Name\":\"gantry-token\",\"SecretString\":\"" + TOKEN + "\"}"));
     }
 
     static WebhookWorld start(ElasticMq mq, String queue) {

@@ -2,7 +2,14 @@ package dev.gantry.handlers.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.MutableClock;
+import dev.gantry.testing.StubResponse;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,6 +28,27 @@ class WebhookTokenTest {
         }
         return s;
     }, clock);
+
+    /**
+     * The read as the webhook's composition makes it: GetSecretValue on the secret's full ARN (what the stack passes
+     * in GANTRY_WEBHOOK_SECRET_ARN), signed as the webhook, through a real client (the IAM contract evaluates it).
+     */
+    @Test
+    void theTokenIsReadFromTheSecretsCurrentValueThroughSecretsManager() {
+        String arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token-AbCdEf";
+        try (AwsStub aws = AwsStub.start();
+             SecretsManagerClient sm = SecretsManagerClient.builder().endpointOverride(aws.endpoint())
+                     .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("webhook", "x")))
+                     .build()) {
+            aws.onTarget("secretsmanager.GetSecretValue", r -> StubResponse.awsJson("{\"ARN\":\"" + arn
+                    + "\",\"Name\":\"gantry-token\",\"SecretString\":\"s3cr3t-token\"}"));
+            WebhookToken read = WebhookToken.reading(() -> sm.getSecretValue(r -> r.secretId(arn)).secretString(), clock);
+
+            assertThat(read.admits("/hook/s3cr3t-token")).isTrue();
+            assertThat(aws.lastRequest("secretsmanager.GetSecretValue").body()).contains(arn);
+        }
+    }
 
     @Test
     void theCurrentTokenIsAdmittedWithoutReadingAgain() {

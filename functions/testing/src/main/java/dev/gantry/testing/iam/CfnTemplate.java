@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  * {@code Fn::Select} and {@code Fn::Split} are evaluated; any other intrinsic is an error naming where it was met.
  */
 public final class CfnTemplate {
+    /** The random suffix a secret's ARN gets here ({@code Ref} of a secret); the AWS stub's secrets have it too. */
+    public static final String SECRET_SUFFIX = "-AbCdEf";
     private static final Pattern SUB = Pattern.compile("\\$\\{([^}!][^}]*)}");
     private final Map<String, Object> resources;
     private final String partition;
@@ -157,13 +159,22 @@ public final class CfnTemplate {
                 yield switch (type) {
                     case "AWS::SQS::Queue" -> "https://sqs." + region + ".amazonaws.com/" + account + "/" + physical;
                     case "AWS::SecretsManager::Secret" -> "arn:" + partition + ":secretsmanager:" + region + ":" + account
-                            + ":secret:" + physical + "-AbCdEf";
-                    case "AWS::Lambda::Alias", "AWS::Lambda::Version" -> "arn:" + partition + ":lambda:" + region + ":"
-                            + account + ":function:" + physical;
+                            + ":secret:" + physical + SECRET_SUFFIX;
+                    // Ref of an alias or version is its qualified ARN: function:<name>:<alias or version number>.
+                    case "AWS::Lambda::Alias" -> qualifiedFunctionArn(name,
+                            String.valueOf(resolve(properties(name).get("Name"), name + ".Name")), where);
+                    case "AWS::Lambda::Version" -> qualifiedFunctionArn(name, "1", where);
                     default -> physical;
                 };
             }
         };
+    }
+
+    private String qualifiedFunctionArn(String id, String qualifier, String where) {
+        String function = String.valueOf(resolve(properties(id).get("FunctionName"), id + ".FunctionName"));
+        String unqualified = function.startsWith("arn:") ? function
+                : "arn:" + partition + ":lambda:" + region + ":" + account + ":function:" + function;
+        return unqualified + ":" + qualifier;
     }
 
     private String getAtt(String id, String attribute, String where) {
@@ -181,7 +192,7 @@ public final class CfnTemplate {
             case "AWS::Logs::LogGroup" -> ":logs" + regional + "log-group:" + n + ":*";
             case "AWS::Lambda::Function" -> ":lambda" + regional + "function:" + n;
             case "AWS::Events::Rule" -> ":events" + regional + "rule/" + n;
-            case "AWS::SecretsManager::Secret" -> ":secretsmanager" + regional + "secret:" + n + "-AbCdEf";
+            case "AWS::SecretsManager::Secret" -> ":secretsmanager" + regional + "secret:" + n + SECRET_SUFFIX;
             default -> throw new IllegalArgumentException("Fn::GetAtt " + id + ".Arn of a " + type + " at " + where
                     + " is not supported");
         };

@@ -11,9 +11,22 @@ import java.util.List;
  * @param call           the API call, {@code service:Operation} ({@code ec2:CreateFleet})
  * @param authorizations every action-on-resource check the call needs; empty for calls IAM never denies
  *                       ({@code sts:GetCallerIdentity})
+ * @param origin         where the recording client or stub was created ({@code SomeTest.method}), so a finding
+ *                       names the test; empty when unknown
  */
-public record IamCall(String principal, String call, List<IamRequest> authorizations) {
+public record IamCall(String principal, String call, List<IamRequest> authorizations, String origin) {
     public IamCall {
         authorizations = List.copyOf(authorizations);
+        origin = origin == null ? "" : origin;
+    }
+
+    /** A call of unknown origin. */
+    public IamCall(String principal, String call, List<IamRequest> authorizations) {
+        this(principal, call, authorizations, "");
+    }
+
+    /** The same call recorded at {@code origin}. */
+    public IamCall at(String origin) {
+        return new IamCall(principal, call, authorizations, origin);
     }
 }

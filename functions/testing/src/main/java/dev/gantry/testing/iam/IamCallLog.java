@@ -19,7 +19,9 @@ import java.util.Map;
 /**
  * The recorded calls of a test run, as JSON lines, for the contract test that evaluates them against the
  * synthesized policies (infra's {@code IamContractTest}). A module's surefire run sets the system property
- * {@value #FILE_PROPERTY} to its {@code ${project.build.directory}/iam-calls/surefire.jsonl}; the first call recorded
+ * {@value #FILE_PROPERTY} to its {@code ${project.build.directory}/iam-calls/surefire.jsonl} (failsafe, to
+ * {@code failsafe.jsonl}: calls from the child JVMs of the jar smokes reach the parent's stub and are recorded
+ * there); the first call recorded
  * in a JVM truncates the file, so a file never mixes two runs. Without the property nothing is written.
  */
 public final class IamCallLog {
@@ -49,7 +51,8 @@ public final class IamCallLog {
     }
 
     public static String toJson(IamCall call) {
-        ObjectNode root = JSON.createObjectNode().put("principal", call.principal()).put("call", call.call());
+        ObjectNode root = JSON.createObjectNode().put("principal", call.principal()).put("call", call.call())
+                .put("origin", call.origin());
         ArrayNode auths = root.putArray("authorizations");
         for (IamRequest r : call.authorizations()) {
             ObjectNode a = auths.addObject().put("action", r.action()).put("resource", r.resource());
@@ -76,7 +79,8 @@ public final class IamCallLog {
                 });
                 auths.add(new IamRequest(a.path("action").asText(), a.path("resource").asText(), context));
             }
-            return new IamCall(root.path("principal").asText(), root.path("call").asText(), auths);
+            return new IamCall(root.path("principal").asText(), root.path("call").asText(), auths,
+                    root.path("origin").asText(""));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not a recorded IAM call: " + line, e);
         }

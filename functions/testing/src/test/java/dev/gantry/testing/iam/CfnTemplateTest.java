@@ -18,6 +18,10 @@ class CfnTemplateTest {
               "Queue": {"Type": "AWS::SQS::Queue", "Properties": {}},
               "Table": {"Type": "AWS::DynamoDB::Table", "Properties": {}},
               "Fn": {"Type": "AWS::Lambda::Function", "Properties": {"Role": {"Fn::GetAtt": ["Named", "Arn"]}}},
+              "FnAlias": {"Type": "AWS::Lambda::Alias", "Properties": {"FunctionName": {"Ref": "Fn"}, "Name": "live",
+                 "FunctionVersion": {"Fn::GetAtt": ["FnVersion", "Version"]}}},
+              "FnVersion": {"Type": "AWS::Lambda::Version", "Properties": {"FunctionName": {"Ref": "Fn"}}},
+              "Token": {"Type": "AWS::SecretsManager::Secret", "Properties": {}},
               "Policy": {"Type": "AWS::IAM::Policy", "Properties": {"Roles": [{"Ref": "Named"}],
                 "PolicyDocument": {"Statement": [
                   {"Effect": "Allow", "Action": "iam:PassRole", "Resource": {"Fn::GetAtt": ["NodeRole", "Arn"]}},
@@ -34,7 +38,7 @@ class CfnTemplateTest {
     @SuppressWarnings("unchecked")
     private static CfnTemplate template() throws Exception {
         return new CfnTemplate(new ObjectMapper().readValue(TEMPLATE, Map.class), "aws", "us-east-1", "123456789012",
-                Map.of("NodeRole", "gantry-node-role", "Table", "gantry-state"));
+                Map.of("NodeRole", "gantry-node-role", "Table", "gantry-state", "Fn", "sweep", "Token", "gantry-token"));
     }
 
     @Test
@@ -62,6 +66,19 @@ class CfnTemplateTest {
         assertThat(t.physicalName("Queue")).isEqualTo("Queue");
         assertThat(t.resolve(Map.of("Ref", "Queue"), "test"))
                 .isEqualTo("https://sqs.us-east-1.amazonaws.com/123456789012/Queue");
+    }
+
+    @Test
+    void anAliasIsItsFunctionsQualifiedArnAndASecretItsFullArn() throws Exception {
+        CfnTemplate t = template();
+        assertThat(t.resolve(Map.of("Ref", "FnAlias"), "test"))
+                .isEqualTo("arn:aws:lambda:us-east-1:123456789012:function:sweep:live");
+        assertThat(t.resolve(Map.of("Ref", "FnVersion"), "test"))
+                .isEqualTo("arn:aws:lambda:us-east-1:123456789012:function:sweep:1");
+        assertThat(t.resolve(Map.of("Fn::GetAtt", List.of("Fn", "Arn")), "test"))
+                .isEqualTo("arn:aws:lambda:us-east-1:123456789012:function:sweep");
+        assertThat(t.resolve(Map.of("Ref", "Token"), "test"))
+                .isEqualTo("arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token" + CfnTemplate.SECRET_SUFFIX);
     }
 
     @Test
