@@ -49,7 +49,7 @@ public final class Consolidation {
         List<Verdict> verdicts = new ArrayList<>(cands.verdicts);
 
         List<Candidate> empty = ordered.stream().filter(Candidate::isEmpty).toList();
-        List<Candidate> emptyAdmitted = admitted(empty, emptyBudget);
+        List<Candidate> emptyAdmitted = Round.withinBudget(empty, emptyBudget);
         if (!emptyAdmitted.isEmpty()) {
             ConsolidationCommand cmd = Round.command(Method.EMPTY, emptyAdmitted, List.of(), Map.of()).decidedBy(gantry ? "gantry" : "karpenter");
             Set<String> chosen = new HashSet<>(cmd.nodes());
@@ -100,19 +100,6 @@ public final class Consolidation {
     private static Verdict budgetVerdict(Candidate c, NodePool.Reason reason) {
         return Verdict.blocked(c.name(), "NodePool \"" + c.pool().name() + "\"'s disruption budget for " + reason
                 + " allows no more disruptions now");
-    }
-
-    private static List<Candidate> admitted(List<Candidate> ordered, Map<String, Integer> budget) {
-        Map<String, Integer> left = new HashMap<>(budget);
-        List<Candidate> out = new ArrayList<>();
-        for (Candidate c : ordered) {
-            int b = left.getOrDefault(c.pool().name(), 0);
-            if (b > 0) {
-                out.add(c);
-                left.put(c.pool().name(), b - 1);
-            }
-        }
-        return out;
     }
 
     /** Per pool, how many more nodes may be disrupted for the reason: managed initialized nodes count, NotReady or deleting ones use it up. */

@@ -39,6 +39,11 @@ final class Round {
 
     /** The candidates the pools' budgets admit, in order (each pool's first {@code budget} ones). */
     List<Candidate> withinBudget(List<Candidate> ordered) {
+        return withinBudget(ordered, budget);
+    }
+
+    /** The candidates {@code budget} (disruptions left per pool) admits, in order: each pool's first ones. */
+    static List<Candidate> withinBudget(List<Candidate> ordered, Map<String, Integer> budget) {
         Map<String, Integer> left = new HashMap<>(budget);
         List<Candidate> out = new ArrayList<>();
         for (Candidate c : ordered) {
