@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.gantry.cli.plan.PlanInput;
 import dev.gantry.cli.validate.CatalogSource;
-import dev.gantry.config.ConfigLoader;
-import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.workload.PdbReader;
 import dev.gantry.core.disruption.consolidation.Consolidation;
@@ -26,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -76,19 +75,11 @@ public final class ConsolidateCommand implements Callable<Integer> {
             err.println("gantry consolidate: --output is table or json, --strategy is gantry or karpenter");
             return 2;
         }
-        List<Path> all = new ArrayList<>(nodePools);
-        all.addAll(cluster);
-        LoadResult loaded = ConfigLoader.load(all, new LoadOptions(false));
-        loaded.warnings().forEach(w -> err.println("warning: " + w));
-        if (!loaded.ok()) {
-            loaded.errors().forEach(err::println);
-            err.flush();
+        Optional<LoadResult> read = PlanInput.load("consolidate", nodePools, cluster, err);
+        if (read.isEmpty()) {
             return 2;
         }
-        if (loaded.nodePools().isEmpty()) {
-            err.println("gantry consolidate: no NodePool (or Provisioner) in " + nodePools);
-            return 2;
-        }
+        LoadResult loaded = read.get();
         Instant now = Instant.now();
         SchedulingInput snapshot = PlanInput.from(loaded, new CatalogSource(region, zones), err::println);
         List<ClusterNode> nodes = new ArrayList<>();

@@ -3,8 +3,6 @@ package dev.gantry.cli;
 import dev.gantry.cli.plan.PlanInput;
 import dev.gantry.cli.plan.PlanReport;
 import dev.gantry.cli.validate.CatalogSource;
-import dev.gantry.config.ConfigLoader;
-import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
@@ -13,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -67,21 +66,14 @@ public final class PlanCommand implements Callable<Integer> {
             err.println("gantry plan: " + e.getMessage());
             return 2;
         }
-        List<Path> all = new ArrayList<>(nodePools);
-        all.addAll(pods);
-        all.addAll(nodes);
-        all.addAll(daemonSets);
-        LoadResult loaded = ConfigLoader.load(all, new LoadOptions(false));
-        loaded.warnings().forEach(w -> err.println("warning: " + w));
-        if (!loaded.ok()) {
-            loaded.errors().forEach(err::println);
-            err.flush();
+        List<Path> manifests = new ArrayList<>(pods);
+        manifests.addAll(nodes);
+        manifests.addAll(daemonSets);
+        Optional<LoadResult> read = PlanInput.load("plan", nodePools, manifests, err);
+        if (read.isEmpty()) {
             return 2;
         }
-        if (loaded.nodePools().isEmpty()) {
-            err.println("gantry plan: no NodePool (or Provisioner) in " + nodePools);
-            return 2;
-        }
+        LoadResult loaded = read.get();
         SchedulingInput input = PlanInput.from(loaded, new CatalogSource(region, zones), err::println);
         long t0 = System.nanoTime();
         SchedulingResult result = Scheduler.solve(input, chosen);

@@ -1,6 +1,8 @@
 package dev.gantry.cli.plan;
 
 import dev.gantry.cli.validate.CatalogSource;
+import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
@@ -9,16 +11,40 @@ import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** Builds the scheduler's snapshot from loaded manifests: pools with their catalogues, nodes with their pods. */
 public final class PlanInput {
     private PlanInput() {
+    }
+
+    /**
+     * Loads the files for {@code command} (plan, consolidate), printing each warning, and each error or the absence
+     * of a NodePool as one line on {@code err}; empty when the command should exit 2.
+     */
+    public static Optional<LoadResult> load(String command, List<Path> nodePools, List<Path> files, PrintWriter err) {
+        List<Path> all = new ArrayList<>(nodePools);
+        all.addAll(files);
+        LoadResult loaded = ConfigLoader.load(all, new LoadOptions(false));
+        loaded.warnings().forEach(w -> err.println("warning: " + w));
+        if (!loaded.ok()) {
+            loaded.errors().forEach(err::println);
+            err.flush();
+            return Optional.empty();
+        }
+        if (loaded.nodePools().isEmpty()) {
+            err.println("gantry " + command + ": no NodePool (or Provisioner) in " + nodePools);
+            return Optional.empty();
+        }
+        return Optional.of(loaded);
     }
 
     public static SchedulingInput from(LoadResult loaded, CatalogSource catalogs, Consumer<String> warn) {
