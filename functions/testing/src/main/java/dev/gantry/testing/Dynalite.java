@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *
  * <p>The npm package is installed by this module's Maven build ({@code functions/testing/node_modules}); it is found by
  * walking up from the working directory, or from the system property {@value #HOME_PROPERTY} (the directory that
- * holds dynalite's {@code cli.js}). Tables are created ACTIVE at once ({@code --createTableMs 0}).
+ * holds dynalite's {@code cli.js}). Tables are created with no delay ({@code --createTableMs 0}), but, as in DynamoDB,
+ * a table only answers once ACTIVE, a tick after CreateTable returns: wait for it (DynamoTables.createTable does).
  *
  * <p>Start-up costs about half a second, so share one server per test class and give each test its own table name:
  * <pre>{@code
