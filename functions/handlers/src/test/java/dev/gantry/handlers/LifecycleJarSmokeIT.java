@@ -45,36 +45,7 @@ class LifecycleJarSmokeIT {
     /** What GantryFunction sets in JAVA_TOOL_OPTIONS, and Lambda's collector. */
     private static final List<String> DEPLOYED_JVM_ARGS = List.of("-XX:+UseSerialGC", "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
     private static final String TABLE = "jar-smoke";
-    private static final String CONFIG = """
-            apiVersion: karpenter.sh/v1
-            kind: NodePool
-            metadata:
-              name: general
-            spec:
-              template:
-                spec:
-                  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
-                  requirements:
-                    - key: node.kubernetes.io/instance-type
-                      operator: In
-                      values: ["c5.large", "m5.large"]
-                    - key: karpenter.sh/capacity-type
-                      operator: In
-                      values: ["spot", "on-demand"]
-            ---
-            apiVersion: karpenter.k8s.aws/v1
-            kind: EC2NodeClass
-            metadata:
-              name: default
-            spec:
-              role: KarpenterNodeRole
-              amiSelectorTerms:
-                - alias: al2023@latest
-              subnetSelectorTerms:
-                - tags: {karpenter.sh/discovery: test-cluster}
-              securityGroupSelectorTerms:
-                - tags: {karpenter.sh/discovery: test-cluster}
-            """;
+    private static final String CONFIG = TestConfigs.TWO_TYPES;
 
     private static Path dist() {
         String dir = System.getProperty("gantry.dist");

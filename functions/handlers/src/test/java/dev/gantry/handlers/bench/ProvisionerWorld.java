@@ -29,36 +29,7 @@ import java.util.Map;
  * SSM, Pricing, EKS). It checks that priming wrote nothing and that the timed invocation launched.
  */
 final class ProvisionerWorld implements AutoCloseable {
-    static final String CONFIG = """
-            apiVersion: karpenter.sh/v1
-            kind: NodePool
-            metadata:
-              name: general
-            spec:
-              template:
-                spec:
-                  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
-                  requirements:
-                    - key: node.kubernetes.io/instance-type
-                      operator: In
-                      values: ["c5.large", "m5.large"]
-                    - key: karpenter.sh/capacity-type
-                      operator: In
-                      values: ["spot", "on-demand"]
-            ---
-            apiVersion: karpenter.k8s.aws/v1
-            kind: EC2NodeClass
-            metadata:
-              name: default
-            spec:
-              role: KarpenterNodeRole
-              amiSelectorTerms:
-                - alias: al2023@latest
-              subnetSelectorTerms:
-                - tags: {karpenter.sh/discovery: test-cluster}
-              securityGroupSelectorTerms:
-                - tags: {karpenter.sh/discovery: test-cluster}
-            """;
+    static final String CONFIG = dev.gantry.handlers.TestConfigs.TWO_TYPES;
 
     private final Dynalite dynalite;
     private final String table;
