@@ -55,6 +55,7 @@ public final class SweepService {
     private final InstanceFacts.Source facts;
     private final Clock clock;
     private Runnable refresh = () -> { };
+    private dev.gantry.core.headroom.Headroom headroom = dev.gantry.core.headroom.Headroom.NONE;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -69,6 +70,15 @@ public final class SweepService {
         this.pools = Map.copyOf(pools);
         this.facts = facts;
         this.clock = clock;
+    }
+
+    /**
+     * The headroom to keep: emptiness and consolidation leave the nodes that the buffers' virtual pods need (default
+     * {@link dev.gantry.core.headroom.Headroom#NONE}).
+     */
+    public SweepService withHeadroom(dev.gantry.core.headroom.Headroom headroom) {
+        this.headroom = java.util.Objects.requireNonNull(headroom, "headroom");
+        return this;
     }
 
     /**
