@@ -6,6 +6,8 @@ import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.model.Toleration;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
 import java.time.Duration;
@@ -35,7 +37,7 @@ final class Candidates {
             if (!n.managed()) {
                 continue;
             }
-            String why = blocked(n, pools, in.pdbs());
+            String why = blocked(n, pools, in.pdbs(), in.now());
             if (why != null) {
                 out.verdicts.add(Verdict.blocked(n.name(), why));
                 continue;
@@ -85,7 +87,7 @@ final class Candidates {
         return 0;
     }
 
-    private static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs) {
+    private static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs, Instant now) {
         String poolName = n.node().labels().get(WellKnownLabels.NODEPOOL);
         if (!pools.containsKey(poolName)) {
             return "NodePool not found (NodePool=" + poolName + ")";
@@ -103,11 +105,16 @@ final class Candidates {
             return "disruption is blocked through the \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
         }
         for (Pod p : n.pods()) {
-            if (p.status().isTerminal() || p.isMirror()) {
-                continue;
-            }
-            if (p.doNotDisrupt()) {
+            // Karpenter's IsDisruptable: any active pod (mirror and daemon pods too) may block through the annotation.
+            if (DoNotDisrupt.active(p, now)) {
                 return "pod \"" + p.key() + "\" has \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
+            }
+        }
+        for (Pod p : n.pods()) {
+            // Karpenter's IsEvictable: PDBs matter only for pods the drain would evict.
+            if (p.status().isTerminal() || p.status().deletingSince() != null || p.isMirror()
+                    || Toleration.anyTolerates(p.tolerations(), Taint.DISRUPTED)) {
+                continue;
             }
             List<PodDisruptionBudget> covering = pdbs.stream().filter(b -> b.covers(p)).toList();
             if (covering.size() > 1) {
@@ -127,8 +134,7 @@ final class Candidates {
         if (after.isEmpty()) {
             return "NodePool \"" + pool.name() + "\" has consolidation disabled";
         }
-        Instant since = n.lastPodEventAt() != null && n.lastPodEventAt().isAfter(n.initializedAt())
-                ? n.lastPodEventAt() : n.initializedAt();
+        Instant since = n.lastPodEventAt() != null ? n.lastPodEventAt() : n.initializedAt(); // as Karpenter's IsUnderConsolidateAfter
         if (now.isBefore(since.plus(after.get()))) {
             return "consolidateAfter (" + after.get() + ") has not passed since the last pod event";
         }

@@ -39,8 +39,14 @@ public final class EvictionCost {
         return cost;
     }
 
-    /** A pod that must find a new home when its node goes: not a daemon or mirror pod, not finished, not being deleted. */
+    /**
+     * A pod that must find a new home when its node goes (Karpenter's IsReschedulable): not a daemon or mirror pod, and
+     * active (not finished, not being deleted), or a StatefulSet pod being deleted (its replacement is created only
+     * once it is gone, with the same identity, so it needs the room).
+     */
     public static boolean reschedulable(Pod p) {
-        return !p.status().isTerminal() && !p.isDaemon() && !p.isMirror() && p.status().deletingSince() == null;
+        boolean terminating = p.status().deletingSince() != null;
+        boolean active = !p.status().isTerminal() && !terminating;
+        return (active || (terminating && "StatefulSet".equals(p.ownerKind()))) && !p.isDaemon() && !p.isMirror();
     }
 }

@@ -81,8 +81,11 @@ final class Simulation {
                     all.add(p);
                 }
             }
-            boolean starting = !c.node().ready() && !"true".equals(c.node().labels().get("karpenter.sh/initialized"));
-            if (!c.node().deleting() && !starting) {
+            // Karpenter refuses a move that relies on a managed node not yet initialized; other nodes' taints decide.
+            boolean starting = c.node().managed() ? !c.node().initialized()
+                    : !c.node().ready() && !"true".equals(c.node().labels().get("karpenter.sh/initialized"));
+            // Karpenter v1.14: no moved pod goes onto a node still within its consolidateAfter.
+            if (!c.node().deleting() && !starting && !underConsolidateAfter(c)) {
                 free[i] = c.node().allocatable().minus(used);
                 Map<String, String> l = new HashMap<>(c.node().labels());
                 l.putIfAbsent(WellKnownLabels.HOSTNAME, c.name());
@@ -254,7 +257,10 @@ final class Simulation {
         for (int i = 0; i < in.nodes().size(); i++) {
             ClusterNode c = in.nodes().get(i);
             if (!gone.get(i)) {
-                nodes.add(new SchedulingInput.ExistingNode(c.node(), c.pods().stream().filter(p -> !p.status().isTerminal()).toList()));
+                List<Pod> pods = c.pods().stream().filter(p -> !p.status().isTerminal()).toList();
+                // A node that takes no moved pod (deleting, not initialized, within consolidateAfter) keeps its pods
+                // for topology but has no room.
+                nodes.add(new SchedulingInput.ExistingNode(free[i] == null ? withoutRoom(c.node(), pods) : c.node(), pods));
             }
         }
         List<SchedulingInput.PoolOffer> pools = poolsWithout(gone);
@@ -341,6 +347,38 @@ final class Simulation {
             }
         }
         return null;
+    }
+
+    /**
+     * Karpenter's IsUnderConsolidateAfter for a destination: a managed, initialized node of a pool whose
+     * consolidateAfter is a positive duration that has not passed since its last pod event (else its initialization).
+     */
+    private boolean underConsolidateAfter(ClusterNode c) {
+        if (!c.managed() || c.initializedAt() == null) {
+            return false;
+        }
+        String pool = c.node().labels().get(WellKnownLabels.NODEPOOL);
+        for (SchedulingInput.PoolOffer o : in.pools()) {
+            if (o.pool().name().equals(pool)) {
+                java.util.Optional<java.time.Duration> after = o.pool().disruption().consolidateAfter();
+                if (after.isEmpty() || after.get().isZero()) {
+                    return false;
+                }
+                java.time.Instant since = c.lastPodEventAt() != null ? c.lastPodEventAt() : c.initializedAt();
+                return in.now().isBefore(since.plus(after.get()));
+            }
+        }
+        return false;
+    }
+
+    /** The node as the full solve must see one that is no destination: no room beyond what its pods use. */
+    private static dev.gantry.core.model.Node withoutRoom(dev.gantry.core.model.Node n, List<Pod> pods) {
+        Resources used = Resources.ZERO;
+        for (Pod p : pods) {
+            used = used.plus(p.requests());
+        }
+        return new dev.gantry.core.model.Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), used,
+                n.ready(), n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
     }
 
     /** The pools with the removed nodes' resources and count taken off their usage (limits see the room they free). */
