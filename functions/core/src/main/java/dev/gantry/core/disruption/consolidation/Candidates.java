@@ -101,7 +101,9 @@ final class Candidates {
         if (n.nominated()) {
             return "node is nominated for a pending pod";
         }
-        if ("true".equals(n.node().annotations().get(Pod.DO_NOT_DISRUPT))) {
+        // Karpenter writes the template's annotations on the pool's nodes; Gantry reads the pool's instead.
+        if ("true".equals(n.node().annotations().get(Pod.DO_NOT_DISRUPT))
+                || "true".equals(pools.get(poolName).pool().template().annotations().get(Pod.DO_NOT_DISRUPT))) {
             return "disruption is blocked through the \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
         }
         for (Pod p : n.pods()) {

@@ -127,6 +127,21 @@ class KarpenterCandidateFilteringTest {
     }
 
     @Test
+    @DisplayName("karpenter.sh docs, disruption controls: karpenter.sh/do-not-disrupt in the NodePool's template annotations protects every node of the pool")
+    void doNotDisruptInThePoolTemplateBlocksItsNodes() {
+        TestCluster c = TestCluster.standard();
+        c.node("n", "2xlarge", c.pod(500)).node("e", "2xlarge");
+        NodePool p = c.pools.get("default");
+        NodePool.Template t = p.template();
+        c.pools.put("default", new NodePool(p.name(), p.annotations(), new NodePool.Template(t.labels(), DND, t.taints(),
+                t.startupTaints(), t.requirements(), t.nodeClassRef(), t.expireAfter(), t.terminationGracePeriod()),
+                p.disruption(), p.limits(), p.weight(), null));
+        ConsolidationDecision d = c.decide();
+        assertThat(d.command()).isEmpty();
+        assertThat(d.verdict("e").orElseThrow().reason()).isEqualTo("disruption is blocked through the \"karpenter.sh/do-not-disrupt\" annotation");
+    }
+
+    @Test
     @DisplayName("emptiness_test.go: should delete nodes with the karpenter.sh/do-not-disrupt annotation set to false")
     void doNotDisruptFalseOnTheNodeDoesNotBlock() {
         TestCluster c = TestCluster.standard();
