@@ -61,6 +61,7 @@ public final class NodePoolReader {
             spec.error("weight", "must be between 1 and 100, got " + weight);
         }
         staticPool(spec, limits);
+        PoolPolicies.poolAnnotations(doc);
         if (v1beta1) {
             doc.warn("converted from karpenter.sh/v1beta1 NodePool" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
         }
@@ -142,6 +143,7 @@ public final class NodePoolReader {
                 meta.allow("labels", "annotations");
                 labels = TemplateLabels.read(meta);
                 annotations = meta.stringMap("annotations");
+                PoolPolicies.templateAnnotations(meta, "annotations", annotations);
             }
             YamlObject s = template.object("spec");
             if (s == null) {

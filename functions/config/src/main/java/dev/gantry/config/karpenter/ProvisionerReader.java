@@ -88,7 +88,10 @@ public final class ProvisionerReader {
         }
         Map<String, String> labels = TemplateLabels.read(spec);
         List<Requirement> requirements = withDefaults(spec, RequirementReader.forNodePool(spec, "requirements"));
-        var template = new NodePool.Template(labels, spec.stringMap("annotations"), TaintReader.read(spec, "taints"),
+        Map<String, String> annotations = spec.stringMap("annotations");
+        PoolPolicies.templateAnnotations(spec, "annotations", annotations);
+        PoolPolicies.poolAnnotations(doc);
+        var template = new NodePool.Template(labels, annotations, TaintReader.read(spec, "taints"),
                 TaintReader.read(spec, "startupTaints"), requirements, ref, expire, Optional.empty());
         doc.warn("converted from karpenter.sh/v1alpha5 Provisioner to NodePool: " + String.join("; ", notes));
         if (doc.report().hasErrors() || ref == null) {

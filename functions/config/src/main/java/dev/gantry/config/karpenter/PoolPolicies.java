@@ -1,0 +1,66 @@
+package dev.gantry.config.karpenter;
+
+import dev.gantry.config.yaml.Doc;
+import dev.gantry.config.yaml.YamlObject;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The NodePool policies Gantry reads but does not (or not fully) act on, each reported where it is written, so that
+ * nothing in a pool is ignored without a word. Everything else in a NodePool is honoured: requirements (with
+ * minValues), labels, taints, startup taints, limits and weight by the scheduler; expireAfter by the sweep's expiry;
+ * terminationGracePeriod by termination; consolidationPolicy (WhenEmpty, WhenEmptyOrUnderutilized, Balanced),
+ * consolidateAfter and budgets (nodes, schedule, duration, the Empty and Underutilized reasons) by consolidation
+ * ({@code core/disruption/consolidation}); older fields (ttlSecondsAfterEmpty, ttlSecondsUntilExpired,
+ * consolidation.enabled, v1beta1 expireAfter and kubelet) once converted to those.
+ */
+final class PoolPolicies {
+    /** Gantry's churn guard annotation on a NodePool (read by core's {@code consolidation.MinSavings}). */
+    static final String MIN_SAVINGS = "gantry.dev/consolidation-min-savings";
+    static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+    private static final Pattern SAVING = Pattern.compile("([0-9]+(\\.[0-9]+)?|\\.[0-9]+)(%?)");
+
+    private PoolPolicies() {
+    }
+
+    /**
+     * Template annotations: Karpenter writes them on every node of the pool. Gantry does not yet; it honours
+     * {@code karpenter.sh/do-not-disrupt} from the pool itself (consolidation leaves the pool's nodes alone), and warns
+     * for the others, which are ignored.
+     */
+    static void templateAnnotations(YamlObject owner, String key, Map<String, String> annotations) {
+        if (annotations == null || annotations.isEmpty()) {
+            return;
+        }
+        List<String> ignored = annotations.keySet().stream().filter(k -> !k.equals(DO_NOT_DISRUPT)).toList();
+        if (!ignored.isEmpty()) {
+            owner.warn(key, "Gantry does not put template annotations on its nodes yet; ignored: " + String.join(", ", ignored));
+        }
+    }
+
+    /** The pool's own annotations: {@value #MIN_SAVINGS} must be a $/h amount per node or a percentage. */
+    static void poolAnnotations(Doc doc) {
+        YamlObject meta = doc.root().object("metadata");
+        YamlObject annotations = meta == null ? null : meta.object("annotations");
+        String v = doc.annotations().get(MIN_SAVINGS);
+        if (annotations == null || v == null) {
+            return;
+        }
+        var m = SAVING.matcher(v.trim());
+        if (!m.matches()) {
+            annotations.error(MIN_SAVINGS, "'" + v + "' is not a minimum saving: write $/h per disrupted node (0.05) "
+                    + "or a percentage of the removed nodes' price (10%)");
+        } else if (!m.group(3).isEmpty() && Double.parseDouble(m.group(1)) > 100) {
+            annotations.error(MIN_SAVINGS, "'" + v + "' asks a move to save more than all it removes: no node would "
+                    + "ever be consolidated (at most 100%)");
+        }
+    }
+
+    /** A budget reason Gantry has no disruption for: drift is not detected yet. */
+    static void budgetReason(YamlObject budget, String reason) {
+        if (reason.equals("Drifted")) {
+            budget.warn("reasons", "Gantry does not replace drifted nodes yet, so the Drifted reason limits nothing");
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package dev.gantry.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nothing in a NodePool is ignored without a word: a policy Gantry does not act on is reported where it is written
+ * ({@code file:line:column: NodePool/name/field: message}), and one it does act on is not.
+ */
+class PoolPoliciesTest {
+    private static final String CLASS = KarpenterAcceptsTest.CLASS + "---\n";
+
+    private static LoadResult load(String yaml) {
+        return ConfigLoader.loadString("t.yaml", CLASS + yaml, LoadOptions.STRICT);
+    }
+
+    private static List<String> lines(List<Diagnostic> ds) {
+        return ds.stream().map(Diagnostic::toString).toList();
+    }
+
+    /** Line numbers below count from the NodePool's first line; the NodeClass before it takes this many. */
+    private static final int OFFSET = (int) CLASS.lines().count();
+
+    private static String at(int line, int column) {
+        return "t.yaml:" + (OFFSET + line) + ":" + column + ": ";
+    }
+
+    @Test
+    void aPoolUsingEveryPolicyGantryHonoursLoadsWithoutAWord() {
+        LoadResult r = load("""
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata:
+                  name: default
+                  annotations:
+                    gantry.dev/consolidation-min-savings: "10%"
+                spec:
+                  weight: 10
+                  limits: {cpu: "1000"}
+                  template:
+                    metadata:
+                      labels: {team: web}
+                      annotations: {karpenter.sh/do-not-disrupt: "true"}
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      expireAfter: 720h
+                      terminationGracePeriod: 48h
+                      taints: [{key: dedicated, value: web, effect: NoSchedule}]
+                      startupTaints: [{key: example.com/agent, effect: NoSchedule}]
+                      requirements:
+                        - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5, m6i, c6i], minValues: 2}
+                  disruption:
+                    consolidationPolicy: Balanced
+                    consolidateAfter: 5m
+                    budgets:
+                      - nodes: "20%"
+                        reasons: [Empty, Underutilized]
+                      - nodes: "0"
+                        schedule: "0 9 * * mon-fri"
+                        duration: 8h
+                """);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).isEmpty();
+    }
+
+    @Test
+    void templateAnnotationsOtherThanDoNotDisruptAreReportedAsIgnored() {
+        LoadResult r = load("""
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: default}
+                spec:
+                  template:
+                    metadata:
+                      annotations:
+                        example.com/team: web
+                        karpenter.sh/do-not-disrupt: "true"
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements: []
+                """);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).containsExactly(at(8, 9) + "NodePool/default/spec.template.metadata.annotations: "
+                + "Gantry does not put template annotations on its nodes yet; ignored: example.com/team");
+    }
+
+    @Test
+    void aDriftedBudgetReasonIsReportedAsLimitingNothing() {
+        LoadResult r = load("""
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: default}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements: []
+                  disruption:
+                    consolidationPolicy: WhenEmptyOrUnderutilized
+                    consolidateAfter: 0s
+                    budgets:
+                      - nodes: "1"
+                        reasons: [Drifted]
+                """);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).containsExactly(at(14, 18) + "NodePool/default/spec.disruption.budgets[0].reasons: "
+                + "Gantry does not replace drifted nodes yet, so the Drifted reason limits nothing");
+    }
+
+    @Test
+    void aMinimumSavingThatIsNotAnAmountOrPercentageIsAnError() {
+        for (String bad : List.of("cheap", "-0.05", "5$", "1e3", "")) {
+            LoadResult r = load("""
+                    apiVersion: karpenter.sh/v1
+                    kind: NodePool
+                    metadata:
+                      name: default
+                      annotations:
+                        gantry.dev/consolidation-min-savings: "%s"
+                    spec:
+                      template:
+                        spec:
+                          nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                          requirements: []
+                    """.formatted(bad));
+            assertThat(lines(r.errors())).as(bad).containsExactly(at(6, 43)
+                    + "NodePool/default/metadata.annotations.gantry.dev/consolidation-min-savings: '" + bad
+                    + "' is not a minimum saving: write $/h per disrupted node (0.05) or a percentage of the removed nodes' price (10%)");
+        }
+    }
+
+    @Test
+    void aMinimumSavingAboveAHundredPercentIsAnError() {
+        LoadResult r = load("""
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata:
+                  name: default
+                  annotations: {gantry.dev/consolidation-min-savings: "150%"}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements: []
+                """);
+        assertThat(lines(r.errors())).singleElement().asString().contains("more than all it removes");
+    }
+
+    @Test
+    void aMinimumSavingInDollarsOrPercentIsAccepted() {
+        for (String ok : List.of("0.05", "0", "10%", "2.5%", ".5")) {
+            LoadResult r = load("""
+                    apiVersion: karpenter.sh/v1
+                    kind: NodePool
+                    metadata:
+                      name: default
+                      annotations: {gantry.dev/consolidation-min-savings: "%s"}
+                    spec:
+                      template:
+                        spec:
+                          nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                          requirements: []
+                    """.formatted(ok));
+            assertThat(lines(r.errors())).as(ok).isEmpty();
+            assertThat(lines(r.warnings())).as(ok).isEmpty();
+        }
+    }
+
+    @Test
+    void aProvisionersAnnotationsAreReportedAsIgnoredToo() {
+        LoadResult r = load("""
+                apiVersion: karpenter.sh/v1alpha5
+                kind: Provisioner
+                metadata: {name: default}
+                spec:
+                  providerRef: {name: default}
+                  consolidation: {enabled: true}
+                  annotations: {example.com/owner: web}
+                """);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).contains(at(7, 16) + "Provisioner/default/spec.annotations: "
+                + "Gantry does not put template annotations on its nodes yet; ignored: example.com/owner");
+    }
+}
