@@ -15,7 +15,7 @@ public record ConsolidationSettings(boolean spotToSpot, Strategy strategy) {
     }
 
     public enum Strategy {
-        /** Gantry's search (no candidate cap, m-to-n re-packs, cost-aware placement), never worse than the reference. */
+        /** Gantry's search (m-to-n re-packs over every candidate, the best of several single-node moves, cost-aware placement), never worse than the reference. */
         GANTRY,
         /** Karpenter's consolidation, faithfully: multi-node (at most 100, m-to-1) then single-node, greedy placement. */
         KARPENTER

@@ -10,7 +10,7 @@
  * {@code Simulation} (re-placement through the scheduler, with a fast exact path for pods without topology),
  * {@code PriceRule} (worst launch price, spot pin, spot-to-spot), {@code Balanced} (k = 2), {@code MinSavings}
  * (churn guard), {@code KarpenterReference} (multi-node then single-node, as Karpenter) and {@code GantrySearch}
- * (uncapped multi-node, m-to-n re-packs).
+ * (multi-node, m-to-n re-packs over every candidate).
  * <p>
  * Not wired yet. Execution plan: the command is carried out by the termination flow, not here. (1) The sweep (or a
  * consolidation function on its own schedule, since one decision on 1,000 nodes takes about a second) calls

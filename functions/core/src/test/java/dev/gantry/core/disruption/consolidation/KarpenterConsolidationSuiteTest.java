@@ -511,6 +511,23 @@ class KarpenterConsolidationSuiteTest {
     }
 
     @Test
+    @DisplayName("multinodeconsolidation.go ComputeCommands: Only consider a maximum batch of 100 NodeClaims (Gantry keeps the step: bigger batches settle worse)")
+    void aMultiNodeBatchHoldsAtMostAHundredAndOneNodes() {
+        TestCluster c = new TestCluster().type("2xlarge", 8, 16, 0.40);
+        // 105 pods fit one node (110 pods, 5.25 of 8 vCPU): any 104 nodes could go, but a batch stops at 101. With one
+        // instance type no re-pack applies (the pods fit one new node, or the other nodes).
+        for (int i = 0; i < 105; i++) {
+            c.node("n" + i, "2xlarge", c.pod(50, 64));
+        }
+        for (ConsolidationDecision d : List.of(c.reference(), c.decide())) {
+            ConsolidationCommand cmd = command(d);
+            assertThat(cmd.method()).isEqualTo(Method.MULTI_NODE);
+            assertThat(cmd.isDelete()).isTrue();
+            assertThat(cmd.nodes()).hasSize(KarpenterReference.MAX_MULTI + 1);
+        }
+    }
+
+    @Test
     @DisplayName("multinodeconsolidation.go: multi-node is tried on at least two candidates, before single-node")
     void oneCandidateGoesStraightToSingleNode() {
         TestCluster c = TestCluster.standard();
