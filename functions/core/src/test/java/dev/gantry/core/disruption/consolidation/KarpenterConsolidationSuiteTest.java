@@ -535,6 +535,21 @@ class KarpenterConsolidationSuiteTest {
         assertThat(command(c.reference()).method()).isEqualTo(Method.SINGLE_NODE);
     }
 
+    @Test
+    @DisplayName("consolidation.go computeConsolidation: we're not going to turn a single node into multiple candidates")
+    void aNodeWhosePodsNeedTwoNewNodesStays() {
+        // kube-scheduler co-located them despite a preferred anti-affinity; Karpenter's simulation honours the
+        // preference first, so their re-placement asks for two nodes.
+        PodAffinityTerm apart = new PodAffinityTerm(LabelSelector.of(Map.of("app", "apart")), WellKnownLabels.HOSTNAME, List.of(), null, 100);
+        TestCluster c = TestCluster.standard();
+        c.node("a", "2xlarge", c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)),
+                c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)));
+        for (ConsolidationDecision d : List.of(c.reference(), c.decide())) {
+            assertThat(d.command()).isEmpty();
+            assertThat(why(d, "a")).isEqualTo("Can't remove without creating 2 candidates");
+        }
+    }
+
     // ----- Context "Node Lifetime Consideration" -----
 
     @Test
