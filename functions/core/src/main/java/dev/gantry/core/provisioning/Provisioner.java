@@ -164,7 +164,7 @@ public final class Provisioner {
             return;
         }
         try {
-            PendingDemand.perPool(input, real).forEach((pool, pending) -> demand.record(pool, now, pending));
+            PendingDemand.waves(input, real).forEach((pool, pending) -> demand.record(pool, now, pending));
         } catch (RuntimeException e) {
             System.getLogger(Provisioner.class.getName()).log(System.Logger.Level.WARNING,
                     "pending demand not recorded: " + e.getClass().getSimpleName());
