@@ -213,7 +213,7 @@ public final class Simulation {
         Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.duration().toSeconds() / 480));
         loop.every(start, samplePeriod, "sample", checks::sample);
         if (statusAt != null) {
-            // After the controllers' tick of that second (events at one instant run in the order they were added).
+            // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
             loop.at(start.plus(statusAt), "status", () -> status = StatusCapture.of(this));
         }
         loop.runUntil(end, step -> {
