@@ -102,7 +102,8 @@ public final class Composition {
             dev.gantry.kube.KubeBuffers kube = new dev.gantry.kube.KubeBuffers(kubeClient());
             java.time.Duration sweep = dev.gantry.config.deployment.DeploymentSettings.DEFAULT.sweepRate();
             headroom = new dev.gantry.core.headroom.LiveHeadroom(new BufferSource(bundleYaml, bundle, kube::documents), demand(),
-                    now -> dev.gantry.core.headroom.BootLead.of(store().list(now), sweep));
+                    dev.gantry.core.headroom.BootLead.cached(now -> dev.gantry.core.headroom.BootLead.of(store().list(now), sweep),
+                            java.time.Duration.ofMinutes(10)));
         }
         return headroom;
     }

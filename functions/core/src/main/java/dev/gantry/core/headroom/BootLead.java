@@ -40,4 +40,22 @@ public final class BootLead {
     public static Duration of(List<NodeClaim> claims, Duration sweepInterval) {
         return measuredBoot(claims).plus(sweepInterval);
     }
+
+    /**
+     * {@code lead} computed at most once per {@code ttl} (boot times drift slowly; the store read is not needed on every
+     * run). Thread-safe; an instant before the cached one recomputes.
+     */
+    public static java.util.function.Function<java.time.Instant, Duration> cached(
+            java.util.function.Function<java.time.Instant, Duration> lead, Duration ttl) {
+        java.util.concurrent.atomic.AtomicReference<Object[]> last = new java.util.concurrent.atomic.AtomicReference<>();
+        return now -> {
+            Object[] c = last.get();
+            if (c != null && !now.isBefore((java.time.Instant) c[0]) && now.isBefore(((java.time.Instant) c[0]).plus(ttl))) {
+                return (Duration) c[1];
+            }
+            Duration d = lead.apply(now);
+            last.set(new Object[] {now, d});
+            return d;
+        };
+    }
 }

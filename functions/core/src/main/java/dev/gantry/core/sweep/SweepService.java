@@ -107,7 +107,8 @@ public final class SweepService {
         List<NodeClaim> claims = store.list(now);
         Map<String, Integer> terminated = new java.util.TreeMap<>();
         int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
-        Optional<dev.gantry.core.headroom.BufferRoom> room = bufferRoom(nodes, pods, now);
+        Optional<dev.gantry.core.headroom.HeadroomPlan> plan = headroomPlan(now);
+        Optional<dev.gantry.core.headroom.BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(dev.gantry.core.headroom.BufferRoom::unplaced).orElse(List.of()), now);
         int[] dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil);
         List<NodeClaim> after = store.list(now);
@@ -266,19 +267,25 @@ public final class SweepService {
     }
 
     /**
-     * Where the buffers' capacity is now ({@link dev.gantry.core.headroom.BufferRoom}); empty when the headroom cannot
-     * be read, and then emptiness keeps every node this sweep rather than remove buffer capacity it cannot see.
+     * The headroom, read once per sweep; empty when it cannot be read, and then emptiness keeps every node this sweep
+     * rather than remove buffer capacity it cannot see.
      */
-    private Optional<dev.gantry.core.headroom.BufferRoom> bufferRoom(List<Node> nodes, List<Pod> pods, Instant now) {
+    private Optional<dev.gantry.core.headroom.HeadroomPlan> headroomPlan(Instant now) {
         try {
-            Map<String, List<Pod>> byNode = new HashMap<>();
-            pods.stream().filter(Pod::isBound).forEach(p -> byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p));
-            return Optional.of(dev.gantry.core.headroom.BufferRoom.of(headroom.at(now).virtualPods(), nodes, byNode));
+            return Optional.of(headroom.at(now));
         } catch (RuntimeException e) {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
                     "headroom not read, no node is removed as empty in this sweep: " + e);
             return Optional.empty();
         }
+    }
+
+    /** Where the buffers' capacity is now ({@link dev.gantry.core.headroom.BufferRoom}). */
+    private static dev.gantry.core.headroom.BufferRoom bufferRoom(dev.gantry.core.headroom.HeadroomPlan plan, List<Node> nodes,
+                                                                  List<Pod> pods) {
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        pods.stream().filter(Pod::isBound).forEach(p -> byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p));
+        return dev.gantry.core.headroom.BufferRoom.of(plan.virtualPods(), nodes, byNode);
     }
 
     /**

@@ -32,4 +32,16 @@ class BootLeadTest {
         assertThat(BootLead.of(List.of(launched("booting", "p")), Duration.ofMinutes(1)))
                 .isEqualTo(BootLead.DEFAULT_BOOT.plusMinutes(1));
     }
+
+    @Test
+    void aCachedLeadIsReadAgainOnlyAfterItsTtl() {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        var lead = BootLead.cached(now -> Duration.ofSeconds(60 + reads.incrementAndGet()), Duration.ofMinutes(10));
+        java.time.Instant t = java.time.Instant.parse("2026-12-01T08:00:00Z");
+
+        assertThat(lead.apply(t)).isEqualTo(Duration.ofSeconds(61));
+        assertThat(lead.apply(t.plusSeconds(599))).isEqualTo(Duration.ofSeconds(61));
+        assertThat(lead.apply(t.plusSeconds(600))).isEqualTo(Duration.ofSeconds(62));
+        assertThat(reads).hasValue(2);
+    }
 }
