@@ -30,7 +30,31 @@ record BufferedSolve(SchedulingResult real, SchedulingResult virtual) {
         if (virtualPods.isEmpty()) {
             return new BufferedSolve(real, null);
         }
-        return new BufferedSolve(real, Scheduler.solve(after(input, real, virtualPods)));
+        return new BufferedSolve(real, renamed(Scheduler.solve(after(input, real, virtualPods)), input, real));
+    }
+
+    /**
+     * The virtual plan with every new claim named apart from the claims in flight and the real plan's. Names come from
+     * a claim's pods, so a buffer planned again with the same chunks (a real pod took the room of its claim still in
+     * flight) would be named as that claim, and recording it would find the claim in flight and launch nothing. The
+     * new name is derived from the old one, so a redelivery of the same input names the same claim.
+     */
+    private static SchedulingResult renamed(SchedulingResult virtual, SchedulingInput input, SchedulingResult real) {
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        input.inFlight().forEach(c -> taken.add(c.name()));
+        real.newClaims().forEach(c -> taken.add(c.name()));
+        List<SchedulingResult.NodeClaimPlan> claims = new ArrayList<>();
+        for (SchedulingResult.NodeClaimPlan c : virtual.newClaims()) {
+            String name = c.name();
+            for (int i = 2; taken.contains(name); i++) {
+                name = c.name() + "-b" + i;
+            }
+            taken.add(name);
+            claims.add(name.equals(c.name()) ? c : new SchedulingResult.NodeClaimPlan(name, c.nodePool(), c.requirements(),
+                    c.instanceTypeOptions(), c.instanceType(), c.offering(), c.pods(), c.requests()));
+        }
+        return new SchedulingResult(virtual.existingNodes(), virtual.inFlightClaims(), claims, virtual.unschedulable(),
+                virtual.totalPricePerHour(), virtual.lowerBoundPerHour(), virtual.strategy());
     }
 
     /** Both plans as one: every new claim, the real pods' nominations, and both plans' unplaceable pods. */

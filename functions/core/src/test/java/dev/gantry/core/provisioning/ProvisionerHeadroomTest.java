@@ -150,4 +150,20 @@ class ProvisionerHeadroomTest {
         assertThat(store.list(T0)).allSatisfy(c -> assertThat(c.pods()).noneMatch(k -> k.contains("buffer")));
         assertThat(BufferPods.isVirtual(cluster.pods().getFirst())).isFalse();
     }
+
+    @Test
+    void aRealPodThatTakesTheRoomOfTheBuffersClaimStillInFlightGetsTheBufferANewClaim() {
+        // Regression: the buffer's new claim was named from the same chunks as its claim in flight, so recording it
+        // found that claim ("an earlier delivery launched it") and nothing was launched until the node registered.
+        Provisioner p = provisioner(config(pool("default", null)), buffer(1));
+        p.provision();
+        assertThat(cloud.requests()).hasSize(1);
+
+        cluster.putPod(pending("web", 1800, 256).build());
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.nominations()).as(out + " " + store.list(T0)).containsOnlyKeys("default/web");
+        assertThat(cloud.requests()).hasSize(2);
+        assertThat(store.list(T0)).hasSize(2);
+    }
 }
