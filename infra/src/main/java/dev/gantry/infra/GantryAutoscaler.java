@@ -42,6 +42,7 @@ public final class GantryAutoscaler extends Construct {
     private final Map<String, GantryFunction> functions;
     private final FunctionUrl webhookUrl;
     private final ClusterAttach attach;
+    private final StateTable state;
 
     public GantryAutoscaler(Construct scope, String id, GantryAutoscalerProps props) {
         super(scope, id);
@@ -49,6 +50,7 @@ public final class GantryAutoscaler extends Construct {
         DeploymentSettings settings = props.settings();
         ConfigBundle config = new ConfigBundle(this, "Config", props.config(), props.validator());
         StateTable state = new StateTable(this, "State", props.tableRemoval());
+        this.state = state;
         // Every figure (and the reason for it) lives in DeploymentSettings, which the simulator runs too.
         WorkQueue provisioning = new WorkQueue(this, settings.provisioningQueue());
         WorkQueue interruption = new WorkQueue(this, settings.interruptionQueue());
@@ -201,6 +203,11 @@ public final class GantryAutoscaler extends Construct {
 
     public FunctionUrl webhookUrl() {
         return webhookUrl;
+    }
+
+    /** The state table (claims, markers, pool usage, pending-demand history). */
+    public software.amazon.awscdk.services.dynamodb.ITable table() {
+        return state.table();
     }
 
     public ClusterAttach attach() {

@@ -191,6 +191,18 @@ class GantryStackTest {
     }
 
     @Test
+    void theStackOutputsTheTableAndClusterThatGantryStatusLooksFor() {
+        // The names are the CLI's StackLocator.TABLE_OUTPUT and CLUSTER_OUTPUT: `gantry status --cluster demo` reads them
+        // from stack Gantry-demo.
+        Map<String, Map<String, Object>> outputs = template.findOutputs("*");
+        assertThat(outputs).containsOnlyKeys("TableName", "ClusterName");
+        assertThat(outputs.get("ClusterName").get("Value")).isEqualTo(SynthFixture.CLUSTER);
+        String table = template.findResources("AWS::DynamoDB::Table").keySet().iterator().next();
+        assertThat(outputs.get("TableName").get("Value")).isEqualTo(Map.of("Ref", table));
+        assertThat(GantryStack.nameFor(SynthFixture.CLUSTER)).isEqualTo("Gantry-demo");
+    }
+
+    @Test
     void stateTableHasKeysIndexTtlPitrAndIsRetained() {
         template.hasResource("AWS::DynamoDB::Table", Map.of(
                 "DeletionPolicy", "Retain",

@@ -40,8 +40,36 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines.")
     boolean quiet;
 
+    @Option(names = "--without-buffers", description = "Ignore the scenario's CapacityBuffers (the baseline they are measured against).")
+    boolean withoutBuffers;
+
+    @Option(names = "--status-at", paramLabel = "DURATION",
+            description = "Also print the `gantry status` view at this virtual time after the start (e.g. 12h).")
+    String statusAt;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** A bad option value: one line, exit 2. */
+    private static final class BadOption extends RuntimeException {
+        BadOption(String message) {
+            super(message);
+        }
+    }
+
+    private java.time.Duration statusTime(Scenario s) {
+        java.time.Duration at;
+        try {
+            at = dev.gantry.core.model.KubeDuration.parse(statusAt);
+        } catch (IllegalArgumentException e) {
+            throw new BadOption("--status-at: " + e.getMessage());
+        }
+        if (at.compareTo(s.duration()) > 0) {
+            throw new BadOption("--status-at " + statusAt + " is after the scenario's end ("
+                    + dev.gantry.core.model.KubeDuration.format(s.duration()) + ")");
+        }
+        return at;
+    }
 
     @Override
     public Integer call() {
@@ -53,8 +81,20 @@ public final class SimulateCommand implements Callable<Integer> {
             if (seed != null) {
                 s = s.withSeed(seed);
             }
+            if (withoutBuffers) {
+                s = s.withoutBuffers();
+            }
+            java.time.Duration at = statusAt == null ? null : statusTime(s);
             Progress progress = quiet ? Progress.none() : new Progress(err, System.console() != null);
-            result = new Simulation(s, err::println, progress).run();
+            Simulation sim = Simulation.learning(s, err::println, progress);
+            if (at != null) {
+                sim.statusAt(at);
+            }
+            result = sim.run();
+        } catch (BadOption e) {
+            err.println("gantry simulate: " + e.getMessage());
+            err.flush();
+            return 2;
         } catch (ScenarioException e) {
             err.println(e);
             err.flush();
@@ -67,6 +107,11 @@ public final class SimulateCommand implements Callable<Integer> {
             return 1;
         }
         out.print(result.summary().table());
+        if (result.simulation().status() != null) {
+            out.println();
+            out.print(dev.gantry.cli.status.StatusView.table(dev.gantry.cli.status.StatusReport.of(
+                    SimulatedStatus.snapshot(result.simulation().status()))));
+        }
         try {
             if (summaryJson != null) {
                 Files.writeString(summaryJson, result.summary().json());

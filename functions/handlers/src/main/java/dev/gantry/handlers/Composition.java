@@ -45,6 +45,10 @@ public final class Composition {
     private final Clock clock = Clock.systemUTC();
     private final ObjectMapper json = new ObjectMapper();
     private GantryConfig config;
+    private dev.gantry.config.LoadResult bundle;
+    private String bundleYaml;
+    private dev.gantry.core.headroom.Headroom headroom;
+    private dev.gantry.core.headroom.DemandHistoryStore demand;
     private NodeClaimStore store;
     private EksClusterInfo eks;
     private EksTokenProvider token;
@@ -72,9 +76,36 @@ public final class Composition {
     public synchronized GantryConfig config() {
         if (config == null) {
             String yaml = S3ConfigSource.of(S3ConfigSource.client(region), env.require(Environment.CONFIG)).get();
-            config = ConfigText.parse(yaml, region.id(), BuiltInCatalog.defaultZones(region.id()));
+            bundle = ConfigText.load(yaml);
+            bundleYaml = yaml;
+            config = new GantryConfig(bundle.nodePools(), bundle.nodeClasses(), region.id(), BuiltInCatalog.defaultZones(region.id()));
         }
         return config;
+    }
+
+    /** Pending demand per pool and hour, in the state table (what predicted buffers read). */
+    public synchronized dev.gantry.core.headroom.DemandHistoryStore demand() {
+        if (demand == null) {
+            demand = new dev.gantry.aws.dynamodb.DynamoDemandHistoryStore(DynamoNodeClaimStore.client(region),
+                    env.require(Environment.TABLE_NAME), clusterName());
+        }
+        return demand;
+    }
+
+    /**
+     * The headroom to keep: the bundle's CapacityBuffers with the cluster's (when the CRD is installed) laid over them,
+     * the demand history, and the boot lead measured from the store's claims plus the sweep interval.
+     */
+    public synchronized dev.gantry.core.headroom.Headroom headroom() {
+        if (headroom == null) {
+            config();
+            dev.gantry.kube.KubeBuffers kube = new dev.gantry.kube.KubeBuffers(kubeClient());
+            java.time.Duration sweep = dev.gantry.config.deployment.DeploymentSettings.DEFAULT.sweepRate();
+            headroom = new dev.gantry.core.headroom.LiveHeadroom(new BufferSource(bundleYaml, bundle, kube::documents), demand(),
+                    dev.gantry.core.headroom.BootLead.cached(now -> dev.gantry.core.headroom.BootLead.of(store().list(now), sweep),
+                            java.time.Duration.ofMinutes(10)));
+        }
+        return headroom;
     }
 
     public synchronized NodeClaimStore store() {
@@ -101,9 +132,18 @@ public final class Composition {
 
     public synchronized KubeCluster cluster() {
         if (cluster == null) {
-            cluster = new KubeCluster(KubeClients.forEks(eks().endpoint(), eks().certificateAuthorityData(), token()), clock);
+            cluster = new KubeCluster(kubeClient(), clock);
         }
         return cluster;
+    }
+
+    private io.fabric8.kubernetes.client.KubernetesClient kubeClient;
+
+    private synchronized io.fabric8.kubernetes.client.KubernetesClient kubeClient() {
+        if (kubeClient == null) {
+            kubeClient = KubeClients.forEks(eks().endpoint(), eks().certificateAuthorityData(), token());
+        }
+        return kubeClient;
     }
 
     public synchronized CloudProvider cloud() {
@@ -180,7 +220,8 @@ public final class Composition {
     }
 
     public Provisioner provisioner() {
-        return new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config(), clock);
+        return new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config(), clock)
+                .withHeadroom(headroom()).withDemandHistory(demand());
     }
 
     /**

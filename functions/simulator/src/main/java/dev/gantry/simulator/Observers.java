@@ -122,6 +122,9 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
      */
     @Override
     public void event(String kind, String name, String type, String reason, String message) {
+        int slash = name.indexOf('/');
+        sim.events.add(new StatusCapture.Event(sim.clock.instant(), kind, slash < 0 ? null : name.substring(0, slash),
+                slash < 0 ? name : name.substring(slash + 1), type, reason, message));
         if (kind.equals("Node") && INTERRUPTIONS.contains(reason)) {
             sim.recorder.log(sim.clock.instant(), "interruption", reason + " for node " + name + ": " + message);
         } else if (type.equals("Warning") && kind.equals("Node")) {

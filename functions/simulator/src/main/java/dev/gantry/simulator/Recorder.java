@@ -27,7 +27,11 @@ final class Recorder {
 
     static final int MAX_TIMELINE = 2_000;
 
-    private final Instant start;
+    private Instant start;
+    /** The morning ramp's pods' time to schedule (see {@link #ramp}). */
+    final List<Double> rampTimeToSchedule = new ArrayList<>();
+    private Instant rampFrom;
+    private Instant rampUntil;
     final List<Entry> timeline = new ArrayList<>();
     final List<Sample> samples = new ArrayList<>();
     int timelineDropped;
@@ -65,6 +69,18 @@ final class Recorder {
         }
     }
 
+    /** Starts at {@code t} instead (before anything is recorded). */
+    void restart(Instant t) {
+        this.start = t;
+        this.lastCostAt = t;
+    }
+
+    /** Pods created in {@code [from, until)} also count in {@link #rampTimeToSchedule}. */
+    void ramp(Instant from, Instant until) {
+        this.rampFrom = from;
+        this.rampUntil = until;
+    }
+
     long secondsSinceStart(Instant t) {
         return Duration.between(start, t).toSeconds();
     }
@@ -88,6 +104,9 @@ final class Recorder {
             Instant c = createdAt.get(p.uid());
             if (c != null) {
                 timeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
+                if (rampFrom != null && !c.isBefore(rampFrom) && c.isBefore(rampUntil)) {
+                    rampTimeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
+                }
             }
         }
         unschedulableSince.remove(p.key());

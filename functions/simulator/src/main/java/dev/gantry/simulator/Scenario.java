@@ -2,6 +2,7 @@ package dev.gantry.simulator;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -10,18 +11,62 @@ import java.util.List;
  * them stable.
  *
  * @param webhook false for sweep-only detection (the backstop path)
+ * @param headroom when the run starts, the ramp it measures, the history it learns first, and whether the config's
+ *                 CapacityBuffers are used
  */
 public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
-                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, Headroom headroom) {
+    /** Where virtual time starts unless a scenario says otherwise (a Sunday). */
+    public static final Instant DEFAULT_START = Instant.parse("2025-06-01T00:00:00Z");
+
     public Scenario {
         zones = List.copyOf(zones);
         config = List.copyOf(config);
         manifests = List.copyOf(manifests);
         events = List.copyOf(events);
+        headroom = headroom == null ? Headroom.DEFAULT : headroom;
+    }
+
+    public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
+                    List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, Headroom.DEFAULT);
     }
 
     public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events);
+        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, headroom);
+    }
+
+    /** The same scenario with its CapacityBuffers ignored: the baseline a buffer is measured against. */
+    public Scenario withoutBuffers() {
+        return withHeadroom(new Headroom(headroom.start(), headroom.ramp(), headroom.learnWeeks(), false));
+    }
+
+    Scenario withHeadroom(Headroom h) {
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, h);
+    }
+
+    /**
+     * The scenario's headroom settings ({@code start}, {@code ramp}, {@code learnWeeks} in the file).
+     *
+     * @param start      the virtual instant the run starts at (UTC); buffer schedules and hours of the week follow it
+     * @param ramp       the window whose pods' time-to-schedule is reported on its own (the morning ramp), or null
+     * @param learnWeeks weeks of pending-demand history recorded first, by running the same scenario without buffers
+     *                   that many weeks earlier (what a predicted buffer learns from)
+     * @param buffers    whether the config's CapacityBuffers are kept
+     */
+    public record Headroom(Instant start, Window ramp, int learnWeeks, boolean buffers) {
+        public static final Headroom DEFAULT = new Headroom(DEFAULT_START, null, 0, true);
+
+        public Headroom {
+            start = start == null ? DEFAULT_START : start;
+        }
+    }
+
+    /** {@code [from, until)} after the start. */
+    public record Window(Duration from, Duration until) {
+        public boolean contains(Duration t) {
+            return t.compareTo(from) >= 0 && t.compareTo(until) < 0;
+        }
     }
 
     /** Something that happens at {@code at} after the start; {@code line} is where the scenario says so. */

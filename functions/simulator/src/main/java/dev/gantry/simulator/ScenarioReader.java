@@ -26,7 +26,8 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * fields, wrong types, an event with no action or two, a referenced file that does not exist).
  */
 public final class ScenarioReader {
-    private static final Set<String> TOP = Set.of("name", "region", "zones", "duration", "seed", "config", "cluster", "webhook", "events");
+    private static final Set<String> TOP = Set.of("name", "region", "zones", "duration", "seed", "config", "cluster", "webhook", "events",
+            "start", "ramp", "learnWeeks");
     private static final List<String> ACTIONS = List.of("apply", "scale", "interrupt", "awsEvent", "deleteNode",
             "terminateAllNodes", "fault", "delete");
 
@@ -80,7 +81,42 @@ public final class ScenarioReader {
                 events.add(event(e, duration));
             }
         }
-        return new Scenario(path, name, region, zones, duration, seed, config, manifests, webhook, events);
+        return new Scenario(path, name, region, zones, duration, seed, config, manifests, webhook, events,
+                headroom(top, duration));
+    }
+
+    /** {@code start} (an RFC 3339 UTC instant), {@code ramp: {from, until}} and {@code learnWeeks}. */
+    private Scenario.Headroom headroom(Map<String, NodeTuple> top, Duration total) {
+        java.time.Instant start = null;
+        if (top.containsKey("start")) {
+            Node v = top.get("start").getValueNode();
+            try {
+                start = java.time.Instant.parse(string(v));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw error(v, "start must be a UTC instant such as 2025-06-02T00:00:00Z, not '" + string(v) + "'");
+            }
+        }
+        Scenario.Window ramp = null;
+        if (top.containsKey("ramp")) {
+            Node v = top.get("ramp").getValueNode();
+            Map<String, NodeTuple> r = map(v, Set.of("from", "until"), "ramp.");
+            Duration from = duration(require(r, "from", v));
+            Duration until = duration(require(r, "until", v));
+            if (until.compareTo(from) <= 0 || until.compareTo(total) > 0) {
+                throw error(v, "ramp must satisfy from < until <= duration");
+            }
+            ramp = new Scenario.Window(from, until);
+        }
+        int weeks = 0;
+        if (top.containsKey("learnWeeks")) {
+            Node v = top.get("learnWeeks").getValueNode();
+            long w = integer(v);
+            if (w < 0 || w > dev.gantry.core.headroom.DemandHistory.WEEKS) {
+                throw error(v, "learnWeeks must be 0 to " + dev.gantry.core.headroom.DemandHistory.WEEKS);
+            }
+            weeks = (int) w;
+        }
+        return new Scenario.Headroom(start, ramp, weeks, true);
     }
 
     private Scenario.Event event(Node n, Duration total) {

@@ -11,6 +11,8 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.headroom.DemandHistoryStore;
+import dev.gantry.core.headroom.InMemoryDemandHistoryStore;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
 import dev.gantry.core.model.NodeClass;
@@ -38,7 +40,7 @@ import java.util.function.Consumer;
  * simulated event sources; the cluster's own controllers; and the scenario's events, all on one virtual clock. {@link #run()} runs it to the end and returns what was measured.
  */
 public final class Simulation {
-    static final Instant START = Instant.parse("2025-06-01T00:00:00Z");
+    static final Instant START = Scenario.DEFAULT_START;
     static final String CLUSTER = "sim";
 
     final Scenario scenario;
@@ -70,13 +72,44 @@ public final class Simulation {
     final Observers observers;
     final Checks checks;
     private final Progress progress;
+    /** When this run starts (the scenario's {@code start}). */
+    final Instant start;
+    final SimHeadroom headroom;
+    /** Events Gantry recorded through the API server, with their virtual time (what {@code gantry status} reads). */
+    final StatusCapture.EventLog events = new StatusCapture.EventLog();
+    private Duration statusAt;
+    private StatusCapture status;
 
     private static SimQueue queue(QueueSettings s, VirtualClock clock) {
         return new SimQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
     }
 
     public Simulation(Scenario scenario, Consumer<String> violations, Progress progress) {
+        this(scenario, violations, progress, new InMemoryDemandHistoryStore());
+    }
+
+    /**
+     * A run that learns: with {@code learnWeeks}, the same scenario without buffers runs that many weeks earlier first,
+     * each recording its pending demand in the history this run's predicted buffers read.
+     */
+    public static Simulation learning(Scenario scenario, Consumer<String> violations, Progress progress) {
+        InMemoryDemandHistoryStore history = new InMemoryDemandHistoryStore();
+        Scenario.Headroom h = scenario.headroom();
+        for (int w = h.learnWeeks(); w >= 1; w--) {
+            Scenario earlier = scenario.withHeadroom(new Scenario.Headroom(h.start().minus(Duration.ofDays(7L * w)), null, 0, false));
+            new Simulation(earlier, v -> { }, Progress.none(), history).run();
+        }
+        return new Simulation(scenario, violations, progress, history);
+    }
+
+    Simulation(Scenario scenario, Consumer<String> violations, Progress progress, DemandHistoryStore history) {
         this.scenario = scenario;
+        this.start = scenario.headroom().start();
+        clock.restart(start);
+        recorder.restart(start);
+        if (scenario.headroom().ramp() != null) {
+            recorder.ramp(start.plus(scenario.headroom().ramp().from()), start.plus(scenario.headroom().ramp().until()));
+        }
         this.progress = progress;
         this.invariants = new Invariants(v -> violations.accept("invariant violated at " + v));
         LoadResult loaded = ConfigLoader.load(scenario.config(), LoadOptions.DEFAULT);
@@ -113,8 +146,12 @@ public final class Simulation {
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
         TerminationService termination = new TerminationService(api, api, store, cloud, terminationQueue, pools, clock);
         // One launch at a time: the simulation is single-threaded on its virtual clock, so runs stay reproducible.
-        Provisioner provisioner = new Provisioner(api, api, store, crashing, catalog, config, clock, 1);
-        SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, lifecycleHints, pools, this::facts, clock);
+        this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
+                workloads, history, store, DEPLOYED.sweepRate());
+        Provisioner provisioner = new Provisioner(api, api, store, crashing, catalog, config, clock, 1)
+                .withHeadroom(headroom.port()).withDemandHistory(history);
+        SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, lifecycleHints, pools, this::facts, clock)
+                .withHeadroom(headroom.port());
         HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
         InterruptionService interruptions = new InterruptionService(store, api, api, termination, lifecycleHints, pools, clock);
@@ -138,28 +175,47 @@ public final class Simulation {
         return Optional.empty();
     }
 
+    /** Captures what {@code gantry status} would show at {@code at} after the start (see {@link #status()}). */
+    public Simulation statusAt(Duration at) {
+        if (at.isNegative() || at.compareTo(scenario.duration()) > 0) {
+            throw new IllegalArgumentException("status time " + dev.gantry.core.model.KubeDuration.format(at)
+                    + " is outside the scenario (0 to " + dev.gantry.core.model.KubeDuration.format(scenario.duration()) + ")");
+        }
+        this.statusAt = at;
+        return this;
+    }
+
+    /** The status captured at {@link #statusAt}'s time, once the run has passed it; null before or without one. */
+    public StatusCapture status() {
+        return status;
+    }
+
     /** Runs the scenario to its end. */
     public Result run() {
         long wall = System.nanoTime();
-        Instant end = START.plus(scenario.duration());
+        Instant end = start.plus(scenario.duration());
         ScenarioActions actions = new ScenarioActions(this);
         for (var p : scenario.manifests()) {
             actions.apply(p, 0);
         }
         for (Scenario.Event e : scenario.events()) {
-            loop.at(START.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
+            loop.at(start.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
         }
         cloud.seedUnmanaged(catalog.instanceTypes(config.nodeClasses().getFirst()).getFirst(), scenario.zones().getFirst());
-        loop.every(START, Duration.ofSeconds(1), "controllers", () -> {
+        loop.every(start, Duration.ofSeconds(1), "controllers", () -> {
             if (!api.isDown()) {
                 workloads.reconcile();
                 observers.pdbs();
                 kubeScheduler.tick();
             }
         });
-        eventSources.startSweeps(START.plus(Duration.ofSeconds(30)));
+        eventSources.startSweeps(start.plus(Duration.ofSeconds(30)));
         Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.duration().toSeconds() / 480));
-        loop.every(START, samplePeriod, "sample", checks::sample);
+        loop.every(start, samplePeriod, "sample", checks::sample);
+        if (statusAt != null) {
+            // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
+            loop.at(start.plus(statusAt), "status", () -> status = StatusCapture.of(this));
+        }
         loop.runUntil(end, step -> {
             checks.step(step);
             progress.update(this);

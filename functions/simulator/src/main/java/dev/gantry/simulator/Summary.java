@@ -46,6 +46,7 @@ public final class Summary {
         cost.put("total", round(r.cost, 4));
         cost.put("peakPerHour", round(r.peakPerHour, 4));
         cost.put("lowerBoundTotal", round(r.lowerBoundCost, 4));
+        headroom(o, sim);
         ObjectNode interruptions = o.putObject("interruptions");
         interruptions.put("received", r.interruptionsReceived);
         interruptions.put("drainedBeforeDeadline", r.drainedBeforeDeadline);
@@ -67,6 +68,40 @@ public final class Summary {
         q.put("throttledCalls", sim.cloud.faults().throttledCalls());
         q.put("crashesAfterLaunch", sim.crashing.crashes());
         return new Summary(o);
+    }
+
+    /**
+     * Only when the scenario has buffers or a ramp: the buffers used, and the time to schedule of the pods created in
+     * the ramp window ({@code [start + ramp.from, start + ramp.until)}, UTC), whoever placed them.
+     */
+    private static void headroom(ObjectNode o, Simulation sim) {
+        Scenario.Window ramp = sim.scenario.headroom().ramp();
+        if (ramp == null && sim.headroom.buffers().isEmpty()) {
+            return;
+        }
+        ObjectNode h = o.putObject("headroom");
+        var names = h.putArray("buffers");
+        sim.headroom.buffers().forEach(b -> names.add(b.key()));
+        if (ramp != null) {
+            ObjectNode r = h.putObject("ramp");
+            r.put("from", sim.start.plus(ramp.from()).toString());
+            r.put("until", sim.start.plus(ramp.until()).toString());
+            r.set("timeToScheduleSeconds", percentiles(sim.recorder.rampTimeToSchedule));
+        }
+    }
+
+    private static void headroomRows(StringBuilder b, com.fasterxml.jackson.databind.JsonNode h) {
+        if (h == null) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        h.get("buffers").forEach(n -> names.add(n.asText()));
+        row(b, "buffers", names.isEmpty() ? "none" : String.join(", ", names));
+        var r = h.get("ramp");
+        if (r != null) {
+            row(b, "ramp to schedule", stats(r.get("timeToScheduleSeconds")) + ", pods created " + r.get("from").asText()
+                    + " to " + r.get("until").asText());
+        }
     }
 
     private static ObjectNode percentiles(List<Double> values) {
@@ -128,6 +163,7 @@ public final class Summary {
         var cost = root.get("cost");
         row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f", cost.get("total").asDouble(),
                 cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble()));
+        headroomRows(b, root.get("headroom"));
         var i = root.get("interruptions");
         row(b, "interruptions", i.get("received") + " received, " + i.get("drainedBeforeDeadline") + " drained before the deadline, "
                 + i.get("replacementReadyBeforeDeadline") + " replaced before it");

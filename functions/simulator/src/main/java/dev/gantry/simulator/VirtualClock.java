@@ -32,6 +32,11 @@ public final class VirtualClock extends Clock {
         return this; // the simulation is UTC throughout
     }
 
+    /** Starts the clock at {@code t} instead: only before anything has read it (a scenario's own start). */
+    void restart(Instant t) {
+        now = t;
+    }
+
     /** Moves the clock to {@code t}. */
     void set(Instant t) {
         if (t.isBefore(now)) {

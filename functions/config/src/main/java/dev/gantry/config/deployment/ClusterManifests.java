@@ -18,8 +18,10 @@ import java.util.Map;
  *       patch and delete nodes; evict and delete pods;</li>
  *   <li>the provisioner also lists DaemonSets and namespaces (overhead and pod-affinity namespace selectors) and
  *       records events;</li>
+ *   <li>the provisioner and the sweep also read headroom ({@link #BUFFERS}): list CapacityBuffers, get the
+ *       PodTemplates and scalable workloads they refer to;</li>
  *   <li>the interruption function also records events;</li>
- *   <li>termination and sweep hold nothing more.</li>
+ *   <li>termination holds nothing more.</li>
  * </ul>
  *
  * <p>The webhook is a ValidatingWebhookConfiguration: Gantry never patches, so it should see each object after every
@@ -45,6 +47,12 @@ public final class ClusterManifests {
             rule("policy", List.of("poddisruptionbudgets"), "list"),
             rule("storage.k8s.io", List.of("volumeattachments"), "list"));
 
+    /** What reading headroom calls ({@code KubeBuffers}): the buffers, and the objects their refs name. */
+    static final List<Map<String, Object>> BUFFERS = List.of(
+            rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"),
+            rule("", List.of("podtemplates"), "get"),
+            rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
+
     private ClusterManifests() {
     }
 
@@ -66,9 +74,11 @@ public final class ClusterManifests {
                 rules.add(rule("apps", List.of("daemonsets"), "list"));
                 rules.add(rule("", List.of("namespaces"), "list"));
                 rules.add(rule("", List.of("events"), "create"));
+                rules.addAll(BUFFERS);
             }
             case "interruption" -> rules.add(rule("", List.of("events"), "create"));
-            case "termination", "sweep" -> { }
+            case "sweep" -> rules.addAll(BUFFERS);
+            case "termination" -> { }
             default -> throw new IllegalArgumentException("not a controller function: " + function);
         }
         return List.copyOf(rules);

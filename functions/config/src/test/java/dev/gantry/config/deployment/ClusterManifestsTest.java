@@ -27,11 +27,16 @@ class ClusterManifestsTest {
     }
 
     @Test
-    void theProvisionerAlsoListsDaemonSetsAndNamespacesAndRecordsEvents() {
-        assertThat(ClusterManifests.rules("provisioner")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
-                rule("apps", List.of("daemonsets"), "list"), rule("", List.of("namespaces"), "list"),
-                rule("", List.of("events"), "create")));
+    void theProvisionerAlsoListsDaemonSetsAndNamespacesRecordsEventsAndReadsBuffers() {
+        List<Map<String, Object>> expected = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
+                rule("", List.of("namespaces"), "list"), rule("", List.of("events"), "create"));
+        expected.addAll(BUFFERS_READ);
+        assertThat(ClusterManifests.rules("provisioner")).containsExactlyInAnyOrderElementsOf(expected);
     }
+
+    private static final List<Map<String, Object>> BUFFERS_READ = List.of(
+            rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"), rule("", List.of("podtemplates"), "get"),
+            rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
 
     @Test
     void theInterruptionFunctionAlsoRecordsEvents() {
@@ -40,9 +45,11 @@ class ClusterManifestsTest {
     }
 
     @Test
-    void terminationAndSweepHoldOnlyTheDrainVerbs() {
+    void terminationHoldsOnlyTheDrainVerbsAndTheSweepAlsoReadsBuffers() {
         assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(DRAIN);
-        assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(DRAIN);
+        List<Map<String, Object>> sweep = with(DRAIN);
+        sweep.addAll(BUFFERS_READ);
+        assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(sweep);
     }
 
     @Test

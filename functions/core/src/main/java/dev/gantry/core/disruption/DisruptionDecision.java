@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Emptiness and expiry, the part of Karpenter's disruption Gantry does today.
@@ -24,7 +25,9 @@ import java.util.Optional;
  *   <li><b>Emptiness</b>: an initialized node with no reschedulable pods (non-daemon, non-mirror, not terminal) for
  *       the pool's {@code consolidateAfter} is disrupted, oldest-empty first, within the pool's budget for reason
  *       Empty. Karpenter removes empty nodes under every consolidation policy; {@code consolidateAfter: Never} turns it
- *       off. A do-not-disrupt pod (or node annotation) keeps the node.</li>
+ *       off. A do-not-disrupt pod (or node annotation) keeps the node. So does holding buffer capacity: a node named
+ *       in {@code holdingBuffers} (see {@code headroom.BufferRoom}) is not empty, because removing it would leave a
+ *       buffer's virtual pod without room.</li>
  * </ul>
  * "Empty since" lives on the node as the label {@link #EMPTY_SINCE} (epoch seconds), so the sweep needs no extra
  * reads; an empty value means "not empty".
@@ -43,17 +46,24 @@ public final class DisruptionDecision {
     }
 
     public static List<DisruptionCommand> decide(Map<String, NodePool> pools, List<Candidate> candidates, Instant now) {
+        return decide(pools, candidates, n -> false, now);
+    }
+
+    /** @param holdingBuffers whether a node (by name) holds buffer capacity, which keeps it from being empty */
+    public static List<DisruptionCommand> decide(Map<String, NodePool> pools, List<Candidate> candidates,
+                                                 Predicate<String> holdingBuffers, Instant now) {
         List<DisruptionCommand> out = new ArrayList<>();
         for (NodePool pool : pools.values()) {
             List<Candidate> mine = candidates.stream().filter(c -> c.claim().nodePool().equals(pool.name())).toList();
             if (!mine.isEmpty()) {
-                decidePool(pool, mine, now, out);
+                decidePool(pool, mine, holdingBuffers, now, out);
             }
         }
         return out;
     }
 
-    private static void decidePool(NodePool pool, List<Candidate> mine, Instant now, List<DisruptionCommand> out) {
+    private static void decidePool(NodePool pool, List<Candidate> mine, Predicate<String> holdingBuffers, Instant now,
+                                   List<DisruptionCommand> out) {
         int nodes = 0;
         int disrupting = 0;
         List<Candidate> active = new ArrayList<>();
@@ -79,16 +89,16 @@ public final class DisruptionDecision {
                 stillActive.add(c);
             }
         }
-        emptiness(pool, stillActive, nodes, disrupting, now, out);
+        emptiness(pool, stillActive, nodes, disrupting, holdingBuffers, now, out);
     }
 
-    private static void emptiness(NodePool pool, List<Candidate> active, int nodes, int disrupting, Instant now,
-                                  List<DisruptionCommand> out) {
+    private static void emptiness(NodePool pool, List<Candidate> active, int nodes, int disrupting,
+                                  Predicate<String> holdingBuffers, Instant now, List<DisruptionCommand> out) {
         Optional<Duration> after = pool.disruption().consolidateAfter();
         List<Candidate> ready = new ArrayList<>();
         for (Candidate c : active) {
             Instant since = emptySince(c.node());
-            boolean empty = isEmpty(c);
+            boolean empty = isEmpty(c) && !holdingBuffers.test(c.node().name());
             if (!empty) {
                 if (since != null) {
                     out.add(new SetEmptySince(c.node().name(), null));

@@ -6,12 +6,15 @@ import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.headroom.BufferPods;
+import dev.gantry.core.headroom.DemandHistoryStore;
+import dev.gantry.core.headroom.Headroom;
+import dev.gantry.core.headroom.PendingDemand;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.PoolUsage;
 import dev.gantry.core.model.Pod;
-import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
 import java.time.Clock;
@@ -34,6 +37,12 @@ import java.util.Set;
  * <p>When a launch finds no capacity, its offerings are marked unavailable for {@link #UNAVAILABLE_FOR}, the claim is
  * closed ({@code launch-failed}) and what is still pending is planned again, up to {@link #MAX_ROUNDS} plans a run.
  *
+ * <p>Headroom ({@link #withHeadroom}): the buffers' virtual pods are planned after the real pending pods, against what
+ * the real pods leave ({@link BufferedSolve}); claims are launched for them like any other, but a virtual pod is never
+ * nominated, gets no Event, and is not counted in the outcome. The real pods that waited are recorded as pending demand
+ * ({@link #withDemandHistory}), the input of predicted buffers. Both are best effort: a failed headroom read or demand
+ * write is logged and the run goes on for the real pods.
+ *
  * <p>Errors: a retryable {@link CloudException} or any cluster/store failure propagates, so that the queue redelivers
  * the batch; claims already recorded are picked up on that next run.
  */
@@ -55,6 +64,8 @@ public final class Provisioner {
     private final ClaimLauncher launcher;
     private final Clock clock;
     private final int parallelism;
+    private Headroom headroom = Headroom.NONE;
+    private DemandHistoryStore demand;
 
     public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                        InstanceTypeProvider instanceTypes, GantryConfig config, Clock clock) {
@@ -77,6 +88,18 @@ public final class Provisioner {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /** The buffers to keep warm (default {@link Headroom#NONE}). */
+    public Provisioner withHeadroom(Headroom headroom) {
+        this.headroom = Objects.requireNonNull(headroom, "headroom");
+        return this;
+    }
+
+    /** Where the pending demand of each run is recorded (default: nowhere). */
+    public Provisioner withDemandHistory(DemandHistoryStore demand) {
+        this.demand = Objects.requireNonNull(demand, "demand");
+        return this;
+    }
+
     /** {@link #provision(Instant)} at the clock's current instant. */
     public ProvisioningOutcome provision() {
         return provision(clock.instant());
@@ -87,16 +110,21 @@ public final class Provisioner {
         ClusterView view = ClusterView.read(reader);
         RunLog log = new RunLog(view.pending(), now);
         resumeLaunching(now, log);
+        List<Pod> virtual = virtualPods(now);
         SchedulingResult last = null;
         int rounds = 0;
         while (rounds < MAX_ROUNDS) {
             List<NodeClaim> claims = store.list(now);
             SchedulingInput input = inputs.build(view, claims, store.unavailableOfferings(now));
-            if (input.pending().isEmpty()) {
+            if (input.pending().isEmpty() && virtual.isEmpty()) {
                 break;
             }
             rounds++;
-            last = Scheduler.solve(input);
+            BufferedSolve solved = BufferedSolve.solve(input, virtual);
+            if (rounds == 1) {
+                recordDemand(input, solved.real(), now);
+            }
+            last = solved.merged();
             Map<String, Set<String>> launchedFor = new HashMap<>();
             claims.forEach(c -> launchedFor.put(c.name(), Set.copyOf(c.pods())));
             // A pod a claim was launched for had its Nominated event then; repeating it on every redelivery is noise.
@@ -117,6 +145,30 @@ public final class Provisioner {
         log.emitEvents(writer, parallelism);
         recordUsage(view, now);
         return log.outcome(rounds);
+    }
+
+    /** The buffers' virtual pods now; none when headroom cannot be read (the real pods must not wait on it). */
+    private List<Pod> virtualPods(Instant now) {
+        try {
+            return headroom.at(now).virtualPods();
+        } catch (RuntimeException e) {
+            System.getLogger(Provisioner.class.getName()).log(System.Logger.Level.WARNING,
+                    "headroom not read, buffers are not planned in this run: " + e);
+            return List.of();
+        }
+    }
+
+    /** What the real pods that waited requested, per pool. Best effort: a lost sample makes a buffer slightly smaller. */
+    private void recordDemand(SchedulingInput input, SchedulingResult real, Instant now) {
+        if (demand == null) {
+            return;
+        }
+        try {
+            PendingDemand.waves(input, real).forEach((pool, pending) -> demand.record(pool, now, pending));
+        } catch (RuntimeException e) {
+            System.getLogger(Provisioner.class.getName()).log(System.Logger.Level.WARNING,
+                    "pending demand not recorded: " + e.getClass().getSimpleName());
+        }
     }
 
     /**
@@ -171,7 +223,7 @@ public final class Provisioner {
 
     /** Logs a step; true when it ran out of capacity (so what is left should be planned again). */
     private static boolean apply(Step step, RunLog log, boolean lastRound) {
-        List<Pod> pods = step.plan().pods();
+        List<Pod> pods = step.plan().pods().stream().filter(p -> !BufferPods.isVirtual(p)).toList();
         String name = step.claim().name();
         ClaimLauncher.Result r = step.result();
         if (r == null) {

@@ -1,6 +1,7 @@
 package dev.gantry.core.provisioning;
 
 import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.headroom.BufferPods;
 import dev.gantry.core.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What one provisioning run did, gathered as it goes: becomes the events and the {@link ProvisioningOutcome}. */
+/**
+ * What one provisioning run did, gathered as it goes: becomes the events and the {@link ProvisioningOutcome}. A buffer's
+ * virtual pod is no one's business but the planner's: it is never nominated, gets no Event, and is not in the outcome.
+ */
 final class RunLog {
     private final int pending;
     private final Duration oldestAge;
@@ -37,6 +41,9 @@ final class RunLog {
 
     /** @param announce emit a Nominated event (false when the pod was announced for this claim before) */
     void nominate(Pod pod, String claim, boolean announce) {
+        if (BufferPods.isVirtual(pod)) {
+            return;
+        }
         pods.put(pod.key(), pod);
         unschedulable.remove(pod.key());
         nominations.put(pod.key(), claim);
@@ -48,7 +55,7 @@ final class RunLog {
     }
 
     void unschedulable(Pod pod, String reason) {
-        if (!nominations.containsKey(pod.key())) {
+        if (!BufferPods.isVirtual(pod) && !nominations.containsKey(pod.key())) {
             pods.put(pod.key(), pod);
             unschedulable.put(pod.key(), reason);
         }

@@ -107,8 +107,10 @@ public final class SweepService {
         List<NodeClaim> claims = store.list(now);
         Map<String, Integer> terminated = new java.util.TreeMap<>();
         int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
-        boolean backstop = backstop(pods, now);
-        int[] dis = disrupt(store.list(now), reader.nodes(), pods, now, terminated, inlineUntil);
+        Optional<dev.gantry.core.headroom.HeadroomPlan> plan = headroomPlan(now);
+        Optional<dev.gantry.core.headroom.BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
+        boolean backstop = backstop(pods, room.map(dev.gantry.core.headroom.BufferRoom::unplaced).orElse(List.of()), now);
+        int[] dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil);
         List<NodeClaim> after = store.list(now);
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
@@ -264,8 +266,35 @@ public final class SweepService {
         return resumed;
     }
 
-    private boolean backstop(List<Pod> pods, Instant now) {
-        Optional<Pod> pending = pods.stream().filter(Pod::isProvisionable).findFirst();
+    /**
+     * The headroom, read once per sweep; empty when it cannot be read, and then emptiness keeps every node this sweep
+     * rather than remove buffer capacity it cannot see.
+     */
+    private Optional<dev.gantry.core.headroom.HeadroomPlan> headroomPlan(Instant now) {
+        try {
+            return Optional.of(headroom.at(now));
+        } catch (RuntimeException e) {
+            System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
+                    "headroom not read, no node is removed as empty in this sweep: " + e);
+            return Optional.empty();
+        }
+    }
+
+    /** Where the buffers' capacity is now ({@link dev.gantry.core.headroom.BufferRoom}). */
+    private static dev.gantry.core.headroom.BufferRoom bufferRoom(dev.gantry.core.headroom.HeadroomPlan plan, List<Node> nodes,
+                                                                  List<Pod> pods) {
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        pods.stream().filter(Pod::isBound).forEach(p -> byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p));
+        return dev.gantry.core.headroom.BufferRoom.of(plan.virtualPods(), nodes, byNode);
+    }
+
+    /**
+     * A hint when pods wait and no hint came for {@link #BACKSTOP_AFTER}: a real pending pod, or a buffer's virtual pod
+     * the existing nodes have no room for (a window opening, or a real pod that took the buffer's room).
+     */
+    private boolean backstop(List<Pod> pods, List<Pod> unplacedVirtual, Instant now) {
+        Optional<Pod> pending = pods.stream().filter(Pod::isProvisionable).findFirst()
+                .or(() -> unplacedVirtual.stream().findFirst());
         if (pending.isEmpty()) {
             return false;
         }
@@ -278,7 +307,8 @@ public final class SweepService {
         return true;
     }
 
-    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Instant now, Map<String, Integer> terminated,
+    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods,
+                          Optional<dev.gantry.core.headroom.BufferRoom> room, Instant now, Map<String, Integer> terminated,
                           Instant inlineUntil) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
@@ -293,7 +323,9 @@ public final class SweepService {
         }
         int marks = 0;
         int disrupted = 0;
-        for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, now)) {
+        java.util.function.Predicate<String> holding = room.<java.util.function.Predicate<String>>map(r -> r.holders()::contains)
+                .orElse(n -> true);
+        for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, holding, now)) {
             switch (c) {
                 case DisruptionCommand.SetEmptySince s -> {
                     patch(s.node(), NodePatch.labels(Map.of(DisruptionDecision.EMPTY_SINCE,

@@ -55,4 +55,23 @@ class PendingDemandTest {
         assertThat(plan.buffers()).extracting(BufferExpansion::state)
                 .containsExactly(BufferExpansion.State.ACTIVE, BufferExpansion.State.INACTIVE);
     }
+
+    @Test
+    void aWaveThatFoundSomeRoomIsMeasuredWholeThePodsBoundFromItCountingWithThoseThatWaited() {
+        Instant t = Instant.parse("2026-12-01T12:30:00Z");
+        java.util.function.BiFunction<String, Instant, Pod> created = (name, at) -> Pod.builder("web", name)
+                .requests(Resources.of(500, GI)).nodeName("node-1").status(new Pod.Status("Running", false, at, null, null)).build();
+        dev.gantry.core.model.Node node = new dev.gantry.core.model.Node("node-1", "aws:///a/i-1",
+                Map.of("karpenter.sh/nodepool", "default"), Map.of(), List.of(), Resources.of(4000, 8 * GI), true, false, false, t);
+        SchedulingInput input = new SchedulingInput(List.of(), List.of(new SchedulingInput.ExistingNode(node, List.of(
+                created.apply("same-wave", t.minusSeconds(5)), created.apply("earlier", t.minusSeconds(3600))))),
+                List.of(), List.of(), List.of(), Map.of());
+        Pod waiting = Pod.builder("web", "waiting").requests(Resources.of(500, GI))
+                .status(new Pod.Status("Pending", true, t, null, null)).build();
+        SchedulingResult result = new SchedulingResult(Map.of(), Map.of(), List.of(new SchedulingResult.NodeClaimPlan("new-1",
+                "default", null, List.of(), null, null, List.of(waiting), Resources.ZERO)), List.of(), 0, 0, "gantry");
+
+        assertThat(PendingDemand.perPool(input, result)).containsExactly(Map.entry("default", Resources.of(500, GI)));
+        assertThat(PendingDemand.waves(input, result)).containsExactly(Map.entry("default", Resources.of(1000, 2 * GI)));
+    }
 }

@@ -30,7 +30,7 @@ public final class LifecycleParts {
 
     public static SweepService sweep(Composition c) {
         return new SweepService(c.clusterName(), c.cluster(), c.cluster(), c.store(), c.cloud(), c.termination(), hints(c),
-                c.nodePools(), facts(c), c.clock()).withRefresh(c::refreshOfferings);
+                c.nodePools(), facts(c), c.clock()).withRefresh(c::refreshOfferings).withHeadroom(c.headroom());
     }
 
     /** Instance-type labels and extended resources from the catalogue, under the first NodeClass (they do not depend on it). */

@@ -1,0 +1,97 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.core.headroom.BufferRoom;
+import dev.gantry.core.headroom.HeadroomPlan;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Pod;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The headroom scenarios (issue #15's acceptance): on the diurnal workload, a scheduled buffer sized to the ramp and a
+ * predicted one bring the morning ramp's p99 time-to-schedule under 5 s for at most 10% more daily cost, and a
+ * scheduled buffer's capacity is ready when its schedule fires.
+ */
+class HeadroomScenariosTest {
+    private static final Map<String, Simulation.Result> RUNS = new ConcurrentHashMap<>();
+
+    private static Scenario scenario(String name) {
+        return ScenarioReader.read(Path.of("../../samples/scenarios/" + name + ".yaml"));
+    }
+
+    private static Simulation.Result run(String name, boolean buffers) {
+        return RUNS.computeIfAbsent(name + buffers, k -> {
+            Scenario s = buffers ? scenario(name) : scenario(name).withoutBuffers();
+            return Simulation.learning(s, v -> { }, Progress.none()).run();
+        });
+    }
+
+    private static double rampP99(Simulation.Result r) {
+        return r.summary().tree().get("headroom").get("ramp").get("timeToScheduleSeconds").get("p99").asDouble();
+    }
+
+    private static double cost(Simulation.Result r) {
+        return r.summary().tree().get("cost").get("total").asDouble();
+    }
+
+    @Test
+    void withoutABufferTheRampsPodsWaitForNodes() {
+        assertThat(rampP99(run("headroom-sized", false))).isGreaterThan(20);
+    }
+
+    @Test
+    void aScheduledBufferSizedToTheRampBringsItsP99UnderFiveSecondsForAtMostTenPercentMore() {
+        Simulation.Result with = run("headroom-sized", true);
+        assertThat(with.simulation().invariants.kept()).isEmpty();
+        assertThat(rampP99(with)).isLessThan(5);
+        assertThat(cost(with)).isLessThanOrEqualTo(cost(run("headroom-sized", false)) * 1.10);
+    }
+
+    @Test
+    void aPredictedBufferLearnedFromTheWeekBeforeBringsTheRampsP99UnderFiveSecondsForAtMostTenPercentMore() {
+        Simulation.Result with = run("headroom-predicted", true);
+        assertThat(with.simulation().invariants.kept()).isEmpty();
+        assertThat(rampP99(with)).isLessThan(5);
+        assertThat(cost(with)).isLessThanOrEqualTo(cost(run("headroom-sized", false)) * 1.10);
+        JsonNode h = with.summary().tree().get("headroom");
+        assertThat(h.get("buffers").get(0).asText()).isEqualTo("default/web-predicted");
+    }
+
+    @Test
+    void aPredictedBufferWithoutHistoryKeepsNothingWarm() {
+        Scenario noHistory = scenario("headroom-predicted");
+        noHistory = noHistory.withHeadroom(new Scenario.Headroom(noHistory.headroom().start(), noHistory.headroom().ramp(), 0, true));
+        Simulation.Result r = new Simulation(noHistory, v -> { }, Progress.none()).run();
+        assertThat(rampP99(r)).isGreaterThan(20);
+    }
+
+    @Test
+    void theScheduledBuffersCapacityIsReadyOnReadyNodesWhenItsScheduleFiresAt0850() {
+        Simulation sim = new Simulation(scenario("headroom-sized"), v -> { }, Progress.none()).statusAt(Duration.parse("PT8H50M"));
+        sim.run();
+        StatusCapture c = sim.status();
+        HeadroomPlan plan = HeadroomPlan.of(c.buffers(), c.targets(), c.history(), c.now(), Duration.ZERO);
+        List<Pod> virtual = plan.virtualPods();
+        assertThat(virtual).as("the buffer is open at 08:50 even without a lead").hasSize(2);
+        List<Node> ready = c.nodes().stream().filter(Node::ready).toList();
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        c.pods().stream().filter(Pod::isBound).forEach(p -> byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p));
+        assertThat(BufferRoom.of(virtual, ready, byNode).unplaced()).isEmpty();
+    }
+
+    @Test
+    void aStatusTimeOutsideTheScenarioIsRefused() {
+        Simulation sim = new Simulation(scenario("headroom-sized"), v -> { }, Progress.none());
+        assertThatThrownBy(() -> sim.statusAt(Duration.ofHours(25))).hasMessageContaining("outside the scenario");
+    }
+}
