@@ -1,5 +1,6 @@
 package dev.gantry.simulator;
 
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,10 +11,19 @@ import java.util.List;
  * them stable.
  *
  * @param webhook false for sweep-only detection (the backstop path)
+ * @param consolidation the operator's consolidation settings ({@code consolidation: {spotToSpot, strategy}}; default
+ *                      Gantry's engine, spot-to-spot off)
  */
 public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
-                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events,
+                       ConsolidationSettings consolidation) {
+    public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
+                    List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, ConsolidationSettings.DEFAULT);
+    }
+
     public Scenario {
+        consolidation = consolidation == null ? ConsolidationSettings.DEFAULT : consolidation;
         zones = List.copyOf(zones);
         config = List.copyOf(config);
         manifests = List.copyOf(manifests);
@@ -21,7 +31,7 @@ public record Scenario(Path file, String name, String region, List<String> zones
     }
 
     public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events);
+        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, consolidation);
     }
 
     /** Something that happens at {@code at} after the start; {@code line} is where the scenario says so. */

@@ -19,7 +19,8 @@ import java.util.Map;
  *   <li>the provisioner also lists DaemonSets and namespaces (overhead and pod-affinity namespace selectors) and
  *       records events;</li>
  *   <li>the interruption function also records events;</li>
- *   <li>termination and sweep hold nothing more.</li>
+ *   <li>termination and sweep also list DaemonSets and namespaces (consolidation decides, and validates, over the
+ *       same view the provisioner plans with); the sweep records consolidation's node events.</li>
  * </ul>
  *
  * <p>The webhook is a ValidatingWebhookConfiguration: Gantry never patches, so it should see each object after every
@@ -68,7 +69,15 @@ public final class ClusterManifests {
                 rules.add(rule("", List.of("events"), "create"));
             }
             case "interruption" -> rules.add(rule("", List.of("events"), "create"));
-            case "termination", "sweep" -> { }
+            case "termination", "sweep" -> {
+                // Consolidation: the sweep decides and the termination queue validates, both over a full cluster view
+                // (DaemonSets, namespace labels); the sweep records Unconsolidatable/DisruptionBlocked events.
+                rules.add(rule("apps", List.of("daemonsets"), "list"));
+                rules.add(rule("", List.of("namespaces"), "list"));
+                if (function.equals("sweep")) {
+                    rules.add(rule("", List.of("events"), "create"));
+                }
+            }
             default -> throw new IllegalArgumentException("not a controller function: " + function);
         }
         return List.copyOf(rules);

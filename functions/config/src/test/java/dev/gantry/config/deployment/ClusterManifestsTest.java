@@ -40,9 +40,12 @@ class ClusterManifestsTest {
     }
 
     @Test
-    void terminationAndSweepHoldOnlyTheDrainVerbs() {
-        assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(DRAIN);
-        assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(DRAIN);
+    void terminationAndSweepAlsoListDaemonSetsAndNamespacesForConsolidationAndOnlyTheSweepRecordsEvents() {
+        assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
+                rule("apps", List.of("daemonsets"), "list"), rule("", List.of("namespaces"), "list")));
+        assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
+                rule("apps", List.of("daemonsets"), "list"), rule("", List.of("namespaces"), "list"),
+                rule("", List.of("events"), "create")));
     }
 
     @Test

@@ -42,9 +42,11 @@ class RbacCoverageTest {
             "provisioner", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event")),
             // InterruptionService reads pods and records events, then starts a slice.
             "interruption", concat(SLICE, List.of("event")),
-            "termination", SLICE,
-            // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices.
-            "sweep", SLICE);
+            // Consolidation's validation reads the planning view (ClusterView.read) and taints (patch) candidates.
+            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels")),
+            // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices; its
+            // consolidation step reads the planning view and records node events.
+            "sweep", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event")));
 
     @Test
     void everyPortMethodHasItsApiCalls() {

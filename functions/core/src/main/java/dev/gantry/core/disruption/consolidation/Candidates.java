@@ -103,8 +103,8 @@ final class Candidates {
             return "disruption is blocked through the \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
         }
         for (Pod p : n.pods()) {
-            if (p.status().isTerminal() || p.isMirror()) {
-                continue;
+            if (p.status().isTerminal() || p.isMirror() || "true".equals(p.annotations().get(Reserved.MARK))) {
+                continue; // a reserved (headroom) pod is no real pod: nothing to evict, no budget to ask
             }
             if (p.doNotDisrupt()) {
                 return "pod \"" + p.key() + "\" has \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
