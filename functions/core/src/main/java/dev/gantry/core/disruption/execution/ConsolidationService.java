@@ -102,6 +102,9 @@ public final class ConsolidationService {
     private final ConsolidationSettings settings;
     private final Clock clock;
     private final NodeEvents events;
+    /** The input key of the last decision that found nothing to do (per function instance), and its candidate count. */
+    private String quietKey;
+    private int quietCandidates;
 
     public ConsolidationService(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, TerminationService termination,
                                 ProvisioningHints hints, WorkQueue terminationQueue, Offers offers, Replacements replacements,
@@ -144,14 +147,22 @@ public final class ConsolidationService {
         }
         snap = new ClusterSnapshot(snap.view(), snap.pdbs(), claims);
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
+        String key = DecisionKey.of(input);
+        if (key.equals(quietKey)) {
+            return new ConsolidationReport(quietCandidates, 0, 0, null, "nothing changed since the last decision", List.of(),
+                    podEvents, resumed, 0);
+        }
         long t0 = System.nanoTime();
         ConsolidationDecision d = Consolidation.decide(input);
         long millis = (System.nanoTime() - t0) / 1_000_000;
         events.record(d.verdicts(), now);
         int candidates = d.verdicts().size() + d.command().map(c -> c.nodes().size()).orElse(0);
         if (d.command().isEmpty()) {
+            quietKey = key;
+            quietCandidates = candidates;
             return new ConsolidationReport(candidates, 0, 0, null, null, d.verdicts(), podEvents, resumed, millis);
         }
+        quietKey = null;
         ConsolidationCommand cmd = d.command().get();
         String id = start(cmd, now);
         if (id == null) {
