@@ -64,6 +64,9 @@ final class Recorder {
     Recorder(Instant start) {
         this.start = start;
         this.lastCostAt = start;
+        for (String w : List.of("decided", "validated", "handed", "aborted")) {
+            consolidation.put(w, 0);
+        }
         for (String r : List.of("interruption", "emptiness", "underutilized", "liveness", "gc", "deleted")) {
             terminatedByReason.put(r, 0);
         }
