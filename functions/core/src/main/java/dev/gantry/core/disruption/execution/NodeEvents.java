@@ -45,7 +45,7 @@ final class NodeEvents {
                 continue;
             }
             last.put(v.node(), Map.entry(message, now));
-            writer.event("Node", "", v.node(), "Normal", v.kind().name(), v.reason());
+            writer.event("Node", null, v.node(), "Normal", v.kind().name(), v.reason());
             n++;
         }
         return n;
