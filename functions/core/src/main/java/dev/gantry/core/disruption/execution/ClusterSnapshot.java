@@ -28,7 +28,33 @@ import java.util.Optional;
  *       deleted, which are about to need a home.</li>
  * </ul>
  */
-public record ClusterSnapshot(ClusterView view, List<dev.gantry.core.model.PodDisruptionBudget> pdbs, List<NodeClaim> claims) {
+public final class ClusterSnapshot {
+    private final ClusterView view;
+    private final List<dev.gantry.core.model.PodDisruptionBudget> pdbs;
+    private final List<NodeClaim> claims;
+    private Map<String, NodeClaim> byInstance;
+    private Map<String, NodeClaim> byNodeName;
+    /** Claims whose node's pods changed since their recorded fingerprint: their last pod event is now, written or not. */
+    private final java.util.Set<String> podEventsNow = new java.util.HashSet<>();
+
+    public ClusterSnapshot(ClusterView view, List<dev.gantry.core.model.PodDisruptionBudget> pdbs, List<NodeClaim> claims) {
+        this.view = view;
+        this.pdbs = List.copyOf(pdbs);
+        this.claims = List.copyOf(claims);
+    }
+
+    public ClusterView view() {
+        return view;
+    }
+
+    public List<dev.gantry.core.model.PodDisruptionBudget> pdbs() {
+        return pdbs;
+    }
+
+    /** A pod event seen now for the claim (its fingerprint changed), whether or not the store recorded it yet. */
+    void podEventNow(String claim) {
+        podEventsNow.add(claim);
+    }
 
     public static ClusterSnapshot read(ClusterReader reader, List<NodeClaim> claims) {
         return new ClusterSnapshot(ClusterView.read(reader), reader.podDisruptionBudgets(), claims);
@@ -36,13 +62,24 @@ public record ClusterSnapshot(ClusterView view, List<dev.gantry.core.model.PodDi
 
     /** The claim a node belongs to: by instance id, else by the node name it registered with. */
     public Optional<NodeClaim> claimOf(Node n) {
-        for (NodeClaim c : claims) {
-            if (c.state() != NodeClaimState.Terminated && ((c.instanceId() != null && c.instanceId().equals(n.instanceId()))
-                    || n.name().equals(c.nodeName()))) {
-                return Optional.of(c);
+        if (byInstance == null) {
+            Map<String, NodeClaim> ids = new HashMap<>();
+            Map<String, NodeClaim> names = new HashMap<>();
+            for (NodeClaim c : claims) {
+                if (c.state() != NodeClaimState.Terminated) {
+                    if (c.instanceId() != null) {
+                        ids.putIfAbsent(c.instanceId(), c);
+                    }
+                    if (c.nodeName() != null) {
+                        names.putIfAbsent(c.nodeName(), c);
+                    }
+                }
             }
+            byInstance = ids;
+            byNodeName = names;
         }
-        return Optional.empty();
+        NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
+        return Optional.ofNullable(c != null ? c : byNodeName.get(n.name()));
     }
 
     /** Non-terminal pods per node name. */
@@ -86,7 +123,8 @@ public record ClusterSnapshot(ClusterView view, List<dev.gantry.core.model.PodDi
             }
             NodeClaim c = claim.get();
             Instant initialized = c.state().isBefore(NodeClaimState.Initialized) ? null : c.initializedAt();
-            nodes.add(new ClusterNode(node, pods, c.name(), initialized, false, c.lastPodEventAt(), c.fromConsolidation()));
+            Instant lastPodEvent = podEventsNow.contains(c.name()) ? now : c.lastPodEventAt();
+            nodes.add(new ClusterNode(node, pods, c.name(), initialized, false, lastPodEvent, c.fromConsolidation()));
         }
         return new ConsolidationInput(nodes, pools, view.daemonSets(), pdbs, view.namespaceLabels(), settings, now, reserved, null);
     }

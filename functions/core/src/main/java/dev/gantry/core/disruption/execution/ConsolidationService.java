@@ -63,6 +63,11 @@ public final class ConsolidationService {
     public static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(10);
     /** A command whose leader has not moved for this long lost its message: the sweep sends it again. */
     public static final Duration STALLED_AFTER = Duration.ofMinutes(3);
+    /**
+     * Pod events written per sweep at most (one conditional write each): in a busy cluster the rest wait for a later
+     * sweep, and meanwhile this sweep's decision counts them from now, so no node is consolidated early.
+     */
+    static final int MAX_POD_EVENT_WRITES = 200;
     /** The same event on the same node is recorded again only after this long (or when its message changes). */
     public static final Duration EVENT_EVERY = Duration.ofMinutes(15);
 
@@ -137,15 +142,15 @@ public final class ConsolidationService {
         Instant now = clock.instant();
         List<NodeClaim> claims = store.list(now);
         ClusterSnapshot snap = ClusterSnapshot.read(reader, claims);
-        int podEvents = recordPodEvents(snap, now);
         int resumed = tidy(claims, now);
         claims = store.list(now);
+        snap = new ClusterSnapshot(snap.view(), snap.pdbs(), claims);
+        int podEvents = recordPodEvents(snap, now);
         Set<String> active = activeCommands(claims);
         if (!active.isEmpty()) {
             return new ConsolidationReport(0, 0, 0, null, "command " + String.join(",", active) + " under way", List.of(),
                     podEvents, resumed, 0);
         }
-        snap = new ClusterSnapshot(snap.view(), snap.pdbs(), claims);
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
         String key = DecisionKey.of(input);
         if (key.equals(quietKey)) {
@@ -215,6 +220,10 @@ public final class ConsolidationService {
             }
             String fp = PodEvents.fingerprint(byNode.getOrDefault(n.name(), List.of()));
             if (PodEvents.changed(c.get().podSet(), fp)) {
+                snap.podEventNow(c.get().name());
+                if (changed >= MAX_POD_EVENT_WRITES) {
+                    continue; // this decision still counts the event from now; a later sweep records it
+                }
                 try {
                     store.update(c.get().podEvent(now, fp));
                     changed++;

@@ -276,4 +276,23 @@ class ConsolidationServiceTest {
         assertThat(second.skipped()).contains("under way");
         assertThat(Map.of("b", c.claim("b").consolidation() == null)).containsEntry("b", true);
     }
+
+    @Test
+    void aNodeWhosePodsJustChangedWaitsForConsolidateAfterFromNow() {
+        ConsolidationWorld c = new ConsolidationWorld(false, Duration.ofMinutes(5));
+        c.node("a", 500);
+        c.w.store.update(c.claim("a").podEvent(c.w.clock.instant().minus(Duration.ofHours(1)),
+                PodEvents.fingerprint(c.w.cluster.podsOn("node-a"))));
+        c.node("b");
+        c.pod("node-a", 100); // a pod bound to a since the last sweep
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(c.claim("a").consolidation()).as("a just had a pod event").isNull();
+        assertThat(r.verdicts()).anySatisfy(v -> {
+            assertThat(v.node()).isEqualTo("node-a");
+            assertThat(v.reason()).contains("consolidateAfter");
+        });
+    }
+
 }

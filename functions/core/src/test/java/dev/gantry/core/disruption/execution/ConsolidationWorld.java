@@ -29,10 +29,8 @@ import java.util.Optional;
 final class ConsolidationWorld {
     static final long GI = 1L << 30;
     static final String POOL = "default";
-    final NodePool pool = LifecycleFixtures.poolWith(POOL, new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized,
-            Optional.of(Duration.ZERO), List.of(new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of()))),
-            Optional.empty(), Optional.empty(), Map.of());
-    final LifecycleWorld w = new LifecycleWorld(pool);
+    final NodePool pool;
+    final LifecycleWorld w;
     final List<InstanceType> types;
     final List<String> recordedReplacements = new ArrayList<>();
     final ConsolidationService service;
@@ -45,6 +43,14 @@ final class ConsolidationWorld {
 
     /** @param withSmall whether the catalogue also has the 1-vCPU type (replacements) or only the 2-vCPU one (deletes) */
     ConsolidationWorld(boolean withSmall) {
+        this(withSmall, Duration.ZERO);
+    }
+
+    ConsolidationWorld(boolean withSmall, Duration consolidateAfter) {
+        pool = LifecycleFixtures.poolWith(POOL, new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized,
+                Optional.of(consolidateAfter), List.of(new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of()))),
+                Optional.empty(), Optional.empty(), Map.of());
+        w = new LifecycleWorld(pool);
         types = withSmall ? List.of(type("big", 2, 0.10), type("small", 1, 0.04)) : List.of(type("big", 2, 0.10));
         service = new ConsolidationService(w.cluster, w.cluster, w.store, w.termination, w.hints, w.queue,
                 (view, now) -> List.of(new SchedulingInput.PoolOffer(pool, types, Resources.ZERO, 0)),
