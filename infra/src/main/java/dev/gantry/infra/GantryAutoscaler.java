@@ -117,6 +117,8 @@ public final class GantryAutoscaler extends Construct {
         terminator.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,
                 config.readStatement());
         termination.queue().grantSendMessages(terminator.role());
+        // Consolidation's validation records replacement claims and hints the provisioner to launch them.
+        provisioning.queue().grantSendMessages(terminator.role());
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
                 table, config.readStatement());
         sweep.grant(ec2.collectLaunchTemplates());

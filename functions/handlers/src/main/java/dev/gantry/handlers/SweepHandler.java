@@ -81,9 +81,20 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
             r.terminatedByReason().forEach((reason, n) ->
                     metrics.emit(clock.instant(), Map.of("Reason", reason), Map.of("NodesTerminated", (double) n)));
             metrics.emit(clock.instant(), Map.of(), Map.of("HourlyCostUsd", r.hourlyCost()));
+            var c = r.consolidation();
+            if (c.skipped() == null || c.decided() > 0) {
+                metrics.emit(clock.instant(), Map.of(), Map.of("ConsolidationCandidates", (double) c.candidates(),
+                        "ConsolidationDecisions", (double) c.decided(),
+                        "ConsolidationPlannedSavingsPerHourUsd", c.savingsPerHour(),
+                        "ConsolidationDecisionSeconds", c.millis() / 1000.0));
+            }
+        }
+        if (r.consolidation().started() != null) {
+            System.out.println("consolidation: " + r.consolidation().started());
         }
         return Map.of("registered", r.registered(), "initialized", r.initialized(), "leakedTerminated", r.leakedTerminated(),
                 "claimsFinished", r.claimsFinished(), "deletedNodesStarted", r.deletedNodesStarted(),
-                "backstopHint", r.backstopHint(), "disrupted", r.disrupted(), "launchTemplatesDeleted", templatesDeleted);
+                "backstopHint", r.backstopHint(), "disrupted", r.disrupted(), "launchTemplatesDeleted", templatesDeleted,
+                "consolidationDecided", r.consolidation().decided());
     }
 }

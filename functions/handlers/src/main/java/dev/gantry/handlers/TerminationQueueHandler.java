@@ -5,7 +5,11 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.disruption.execution.ConsolidationOutcome;
+import dev.gantry.core.disruption.execution.ConsolidationRequest;
+import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.termination.TerminationRequest;
+import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
@@ -30,6 +34,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     private final Clock clock;
     private final WorkQueue requeue;
     private final Duration reserve;
+    private ConsolidationService consolidation;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -42,6 +47,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     private TerminationQueueHandler(Composition c) {
         this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c.terminationQueue(), RESERVE);
+        this.consolidation = LifecycleParts.consolidation(c);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -61,9 +67,30 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
         this.reserve = reserve;
     }
 
+    /**
+     * The consolidation steps this queue also carries ({@code {"consolidation":…}} messages); without it they are
+     * rejected as malformed.
+     */
+    public TerminationQueueHandler withConsolidation(ConsolidationService service) {
+        this.consolidation = service;
+        return this;
+    }
+
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         return SqsRecords.eachIndependently("termination", event, m -> {
+            if (codec.isConsolidation(m.getBody())) {
+                ConsolidationRequest step = codec.decodeConsolidation(m.getBody());
+                if (consolidation == null) {
+                    throw new dev.gantry.config.codec.MalformedMessage("consolidation messages are not handled here", null);
+                }
+                if (requeue != null && SqsRecords.shortOfTime(context, reserve)) {
+                    requeue.send(step.toJson(), null, null, Duration.ZERO);
+                    return;
+                }
+                consolidated(consolidation.advance(step));
+                return;
+            }
             TerminationRequest request = codec.decode(m.getBody());
             if (requeue != null && SqsRecords.shortOfTime(context, reserve)) {
                 // Same claim and step: if this message is delivered again as well, only one of the two runs.
@@ -73,6 +100,23 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
             }
             countIfFinished(metrics, clock, service.slice(request));
         });
+    }
+
+    private void consolidated(ConsolidationOutcome o) {
+        if (o.what() == ConsolidationOutcome.What.IGNORED || o.what() == ConsolidationOutcome.What.WAITING) {
+            return;
+        }
+        System.out.println("consolidation: command " + o.command() + " " + o.what().name().toLowerCase(java.util.Locale.ROOT)
+                + ": " + o.detail());
+        if (metrics == null) {
+            return;
+        }
+        switch (o.what()) {
+            case HANDED -> metrics.emit(clock.instant(), Map.of(), Map.of("ConsolidationCommandsExecuted", 1.0,
+                    "ConsolidationSavingsPerHourUsd", o.savingsPerHour()));
+            case ABORTED -> metrics.emit(clock.instant(), Map.of(), Map.of("ConsolidationCommandsAborted", 1.0));
+            default -> { }
+        }
     }
 
     /** Counts a flow that finished in this slice as NodesTerminated, by its reason (the dashboard's dimension). */

@@ -108,7 +108,9 @@ final class ApiServer implements ClusterReader, ClusterWriter {
     public EvictionResult evict(Pod pod) {
         check();
         Pod current = cluster.pod(pod.key());
-        if (current != null) {
+        // An eviction the API server refuses (429: a covering PDB has no disruption left) evicts nothing, so it is no
+        // PDB violation: only evictions it will let through are checked against the budgets' minimums.
+        if (current != null && cluster.podDisruptionBudgets().stream().noneMatch(b -> b.covers(current) && b.disruptionsAllowed() <= 0)) {
             observer.evicting(current, cluster.podDisruptionBudgets());
         }
         EvictionResult r = cluster.evict(pod);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.sweep.SweepService;
@@ -29,7 +30,7 @@ record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler i
 
     static Handlers wire(String cluster, Clock clock, HintBatchService hintBatches, InterruptionService interruptions,
                          TerminationService terminations, SweepService sweep, SimQueue provisioningQueue,
-                         SimQueue terminationQueue) {
+                         SimQueue terminationQueue, ConsolidationService consolidation) {
         ObjectMapper json = new ObjectMapper();
         EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
         return new Handlers(
@@ -37,7 +38,7 @@ record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler i
                         provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY),
                 new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock),
                 new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
-                        TerminationQueueHandler.RESERVE),
+                        TerminationQueueHandler.RESERVE).withConsolidation(consolidation),
                 new SweepHandler(sweep, metrics, clock));
     }
 }

@@ -77,6 +77,8 @@ public final class HtmlReport {
             case "fault", "error" -> "#bc4c00";
             case "unschedulable", "launch-failed" -> "#9a6700";
             case "recovered" -> "#1a7f37";
+            case "consolidation" -> "#0a7ea4";
+            case "kept" -> "#8c959f";
             default -> "#6e7781";
         };
     }

@@ -16,6 +16,7 @@ import java.util.TreeMap;
  */
 final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     /** The reasons of the Node Events the interruption handler records for the events it acts on. */
+    private final java.util.Map<String, String> kept = new java.util.HashMap<>();
     private static final Set<String> INTERRUPTIONS = Set.of("SpotInterruption", "ScheduledChange",
             "RebalanceRecommendation", "InstanceStateChange");
     private final Simulation sim;
@@ -127,6 +128,12 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
                 slash < 0 ? name : name.substring(slash + 1), type, reason, message));
         if (kind.equals("Node") && INTERRUPTIONS.contains(reason)) {
             sim.recorder.log(sim.clock.instant(), "interruption", reason + " for node " + name + ": " + message);
+        } else if (kind.equals("Node") && (reason.equals("Unconsolidatable") || reason.equals("DisruptionBlocked"))) {
+            // Why a node stays, once per change (the sweep repeats an unchanged event every 15 minutes).
+            String line = reason + ": " + message;
+            if (!line.equals(kept.put(name, line))) {
+                sim.recorder.log(sim.clock.instant(), "kept", "node " + name + ": " + line);
+            }
         } else if (type.equals("Warning") && kind.equals("Node")) {
             sim.recorder.log(sim.clock.instant(), "event", "Node " + name + ": " + reason + ": " + message);
         } else if (type.equals("Warning") && kind.equals("Pod") && reason.equals("FailedScheduling")) {

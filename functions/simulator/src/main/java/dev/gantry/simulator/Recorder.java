@@ -61,10 +61,17 @@ final class Recorder {
     int evictions;
     final List<long[]> recoveries = new ArrayList<>();
 
+    /** Consolidation commands by what became of them (decided, validated, handed, aborted). */
+    final Map<String, Integer> consolidation = new LinkedHashMap<>();
+    double consolidationSavingsPerHour;
+
     Recorder(Instant start) {
         this.start = start;
         this.lastCostAt = start;
-        for (String r : List.of("interruption", "emptiness", "liveness", "gc", "deleted")) {
+        for (String w : List.of("decided", "validated", "handed", "aborted")) {
+            consolidation.put(w, 0);
+        }
+        for (String r : List.of("interruption", "emptiness", "underutilized", "liveness", "gc", "deleted")) {
             terminatedByReason.put(r, 0);
         }
     }
@@ -79,6 +86,15 @@ final class Recorder {
     void ramp(Instant from, Instant until) {
         this.rampFrom = from;
         this.rampUntil = until;
+    }
+
+    /** A consolidation command's progress: counted, and on the timeline. */
+    void consolidation(Instant at, String what, String line, double savingsPerHour) {
+        consolidation.merge(what, 1, Integer::sum);
+        if (what.equals("handed")) {
+            consolidationSavingsPerHour += savingsPerHour;
+        }
+        log(at, "consolidation", what + ": " + line);
     }
 
     long secondsSinceStart(Instant t) {

@@ -1,5 +1,6 @@
 package dev.gantry.simulator;
 
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,13 +14,17 @@ import java.util.List;
  * @param webhook false for sweep-only detection (the backstop path)
  * @param headroom when the run starts, the ramp it measures, the history it learns first, and whether the config's
  *                 CapacityBuffers are used
+ * @param consolidation the operator's consolidation settings ({@code consolidation: {spotToSpot, strategy}}; default
+ *                      Gantry's engine, spot-to-spot off)
  */
 public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
-                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, Headroom headroom) {
+                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, Headroom headroom,
+                       ConsolidationSettings consolidation) {
     /** Where virtual time starts unless a scenario says otherwise (a Sunday). */
     public static final Instant DEFAULT_START = Instant.parse("2025-06-01T00:00:00Z");
 
     public Scenario {
+        consolidation = consolidation == null ? ConsolidationSettings.DEFAULT : consolidation;
         zones = List.copyOf(zones);
         config = List.copyOf(config);
         manifests = List.copyOf(manifests);
@@ -29,11 +34,11 @@ public record Scenario(Path file, String name, String region, List<String> zones
 
     public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
                     List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
-        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, Headroom.DEFAULT);
+        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, Headroom.DEFAULT, ConsolidationSettings.DEFAULT);
     }
 
     public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, headroom);
+        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, headroom, consolidation);
     }
 
     /** The same scenario with its CapacityBuffers ignored: the baseline a buffer is measured against. */
@@ -42,7 +47,7 @@ public record Scenario(Path file, String name, String region, List<String> zones
     }
 
     Scenario withHeadroom(Headroom h) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, h);
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, h, consolidation);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.gantry.simulator;
 
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.model.KubeDuration;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  */
 public final class ScenarioReader {
     private static final Set<String> TOP = Set.of("name", "region", "zones", "duration", "seed", "config", "cluster", "webhook", "events",
-            "start", "ramp", "learnWeeks");
+            "start", "ramp", "learnWeeks", "consolidation");
     private static final List<String> ACTIONS = List.of("apply", "scale", "interrupt", "awsEvent", "deleteNode",
             "terminateAllNodes", "fault", "delete");
 
@@ -81,8 +82,24 @@ public final class ScenarioReader {
                 events.add(event(e, duration));
             }
         }
+        ConsolidationSettings consolidation = ConsolidationSettings.DEFAULT;
+        if (top.containsKey("consolidation")) {
+            Node c = top.get("consolidation").getValueNode();
+            Map<String, NodeTuple> m = map(c, Set.of("spotToSpot", "strategy"), "consolidation.");
+            boolean spotToSpot = m.containsKey("spotToSpot") && bool(m.get("spotToSpot").getValueNode());
+            ConsolidationSettings.Strategy strategy = ConsolidationSettings.Strategy.GANTRY;
+            if (m.containsKey("strategy")) {
+                String v = string(m.get("strategy").getValueNode());
+                if (!v.equals("gantry") && !v.equals("karpenter")) {
+                    throw new ScenarioException(file, m.get("strategy").getValueNode().getStartMark().map(x -> x.getLine() + 1).orElse(1),
+                            "consolidation.strategy: is gantry or karpenter, not '" + v + "'");
+                }
+                strategy = v.equals("karpenter") ? ConsolidationSettings.Strategy.KARPENTER : strategy;
+            }
+            consolidation = new ConsolidationSettings(spotToSpot, strategy);
+        }
         return new Scenario(path, name, region, zones, duration, seed, config, manifests, webhook, events,
-                headroom(top, duration));
+                headroom(top, duration), consolidation);
     }
 
     /** {@code start} (an RFC 3339 UTC instant), {@code ramp: {from, until}} and {@code learnWeeks}. */

@@ -11,6 +11,7 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.InMemoryDemandHistoryStore;
 import dev.gantry.core.interruption.InterruptionService;
@@ -155,8 +156,13 @@ public final class Simulation {
         HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
         InterruptionService interruptions = new InterruptionService(store, api, api, termination, lifecycleHints, pools, clock);
+        // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
+        ConsolidationService consolidation = new ConsolidationService(api, api, store, termination, lifecycleHints,
+                terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.consolidation(), clock)
+                .withJournal((what, line, savings) -> recorder.consolidation(clock.instant(), what, line, savings));
+        sweep.withConsolidation(consolidation);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
-                provisioningQueue, terminationQueue);
+                provisioningQueue, terminationQueue, consolidation);
         this.eventSources = new EventSources(loop, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         this.checks = new Checks(this);

@@ -47,6 +47,8 @@ public final class Summary {
         cost.put("peakPerHour", round(r.peakPerHour, 4));
         cost.put("lowerBoundTotal", round(r.lowerBoundCost, 4));
         headroom(o, sim);
+        cost.put("overLowerBound", r.lowerBoundCost > 0 ? round(r.cost / r.lowerBoundCost, 3) : 0);
+        o.set("consolidation", consolidation(sim));
         ObjectNode interruptions = o.putObject("interruptions");
         interruptions.put("received", r.interruptionsReceived);
         interruptions.put("drainedBeforeDeadline", r.drainedBeforeDeadline);
@@ -102,6 +104,28 @@ public final class Summary {
             row(b, "ramp to schedule", stats(r.get("timeToScheduleSeconds")) + ", pods created " + r.get("from").asText()
                     + " to " + r.get("until").asText());
         }
+    }
+
+    /**
+     * What consolidation did and what it cost in churn: commands by outcome, nodes removed (underutilized and empty), the
+     * planned saving of the executed commands, and churn per simulated hour: voluntary disruptions (nodes removed for
+     * emptiness, underutilization or expiry) and pod restarts (evictions).
+     */
+    private static ObjectNode consolidation(Simulation sim) {
+        Recorder r = sim.recorder;
+        double hours = Math.max(1e-9, sim.scenario.duration().toSeconds() / 3600.0);
+        ObjectNode c = JSON.createObjectNode();
+        c.put("policy", String.join(",", sim.pools.values().stream()
+                .map(p -> p.name() + "=" + p.disruption().consolidationPolicy()).toList()));
+        c.put("strategy", sim.scenario.consolidation().strategy().name().toLowerCase(java.util.Locale.ROOT));
+        r.consolidation.forEach(c::put);
+        int removed = r.terminatedByReason.getOrDefault("underutilized", 0) + r.terminatedByReason.getOrDefault("emptiness", 0);
+        c.put("nodesRemoved", removed);
+        c.put("plannedSavingsPerHour", round(r.consolidationSavingsPerHour, 4));
+        int disruptions = removed + r.terminatedByReason.getOrDefault("expiry", 0);
+        c.put("disruptionsPerHour", round(disruptions / hours, 2));
+        c.put("podRestartsPerHour", round(r.evictions / hours, 2));
+        return c;
     }
 
     private static ObjectNode percentiles(List<Double> values) {
@@ -164,6 +188,12 @@ public final class Summary {
         row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f", cost.get("total").asDouble(),
                 cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble()));
         headroomRows(b, root.get("headroom"));
+        var c = root.get("consolidation");
+        row(b, "consolidation", c.get("decided") + " commands decided, " + c.get("handed") + " executed, " + c.get("aborted")
+                + " aborted; " + c.get("nodesRemoved") + " nodes removed, " + String.format("$%.3f/h", c.get("plannedSavingsPerHour").asDouble())
+                + " saved as planned (" + c.get("strategy").asText() + "; " + c.get("policy").asText() + ")");
+        row(b, "churn", String.format("%.2f disruptions/h, %.2f pod restarts/h; cost %.2f× the lower bound",
+                c.get("disruptionsPerHour").asDouble(), c.get("podRestartsPerHour").asDouble(), cost.get("overLowerBound").asDouble()));
         var i = root.get("interruptions");
         row(b, "interruptions", i.get("received") + " received, " + i.get("drainedBeforeDeadline") + " drained before the deadline, "
                 + i.get("replacementReadyBeforeDeadline") + " replaced before it");

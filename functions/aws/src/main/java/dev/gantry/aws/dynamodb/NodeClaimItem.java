@@ -1,5 +1,6 @@
 package dev.gantry.aws.dynamodb;
 
+import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.requirements.Operator;
@@ -54,6 +55,14 @@ final class NodeClaimItem {
         putInstant(item, "progressAt", c.progressAt());
         putInstant(item, "notReadySince", c.notReadySince());
         item.put("drainStep", n(Integer.toString(c.drainStep())));
+        putInstant(item, "lastPodEventAt", c.lastPodEventAt());
+        putString(item, "podSet", c.podSet());
+        if (c.fromConsolidation()) {
+            item.put("fromConsolidation", AttributeValue.fromBool(true));
+        }
+        if (c.consolidation() != null) {
+            item.put("consolidation", mark(c.consolidation()));
+        }
         if (c.expiresAt() != null) {
             item.put(DynamoTables.TTL, ttl(c.expiresAt()));
         }
@@ -72,7 +81,35 @@ final class NodeClaimItem {
                 string(item, "deletionReason"), instant(item, "expiresAt"),
                 // Items written before the termination flow kept its step have none: step 0 accepts any message.
                 item.containsKey("drainStep") ? Integer.parseInt(item.get("drainStep").n()) : 0, instant(item, "progressAt"),
-                instant(item, "notReadySince"));
+                instant(item, "notReadySince"), instant(item, "lastPodEventAt"), string(item, "podSet"),
+                item.containsKey("fromConsolidation") && Boolean.TRUE.equals(item.get("fromConsolidation").bool()),
+                item.containsKey("consolidation") ? mark(item.get("consolidation").m()) : null);
+    }
+
+    private static AttributeValue mark(ConsolidationMark m) {
+        Map<String, AttributeValue> v = new HashMap<>();
+        v.put("command", s(m.command()));
+        v.put("leader", s(m.leader()));
+        v.put("phase", s(m.phase().name()));
+        v.put("step", n(Integer.toString(m.step())));
+        v.put("candidates", strings(m.candidates()));
+        v.put("nodes", strings(m.nodes()));
+        v.put("replacements", strings(m.replacements()));
+        putString(v, "reason", m.reason());
+        v.put("priceBefore", n(Double.toString(m.priceBefore())));
+        v.put("plannedPrice", n(Double.toString(m.plannedPrice())));
+        putInstant(v, "validateAt", m.validateAt());
+        putInstant(v, "deadline", m.deadline());
+        putInstant(v, "updatedAt", m.updatedAt());
+        return AttributeValue.fromM(v);
+    }
+
+    private static ConsolidationMark mark(Map<String, AttributeValue> v) {
+        return new ConsolidationMark(string(v, "command"), string(v, "leader"),
+                ConsolidationMark.Phase.valueOf(string(v, "phase")), Integer.parseInt(v.get("step").n()),
+                strings(v, "candidates"), strings(v, "nodes"), strings(v, "replacements"), string(v, "reason"),
+                Double.parseDouble(v.get("priceBefore").n()), Double.parseDouble(v.get("plannedPrice").n()),
+                instant(v, "validateAt"), instant(v, "deadline"), instant(v, "updatedAt"));
     }
 
     /** Epoch seconds, rounded up, as DynamoDB TTL wants them. */

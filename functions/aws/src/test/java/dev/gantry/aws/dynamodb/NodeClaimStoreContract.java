@@ -274,6 +274,25 @@ public abstract class NodeClaimStoreContract {
     }
 
     @Test
+    void roundTripsTheConsolidationFieldsOfAClaim() {
+        var mark = new dev.gantry.core.lifecycle.ConsolidationMark("c-abc12", "default-a",
+                dev.gantry.core.lifecycle.ConsolidationMark.Phase.Launching, 3, List.of("default-a", "default-b"),
+                List.of("ip-10-0-1-2.ec2.internal", "ip-10-0-1-3.ec2.internal"), List.of("c-abc12-r0"), "underutilized",
+                0.384, 0.192, T0.plusSeconds(15).plusNanos(7), T0.plusSeconds(615), T0.plusSeconds(16));
+        NodeClaim claim = launching("default-a").podEvent(T0.plusSeconds(5).plusNanos(9), "3f2a").launchedByConsolidation()
+                .withConsolidation(mark);
+
+        NodeClaim created = store.create(claim);
+
+        assertThat(created).isEqualTo(claim.withVersion(1));
+        assertThat(store.get("default-a", T0)).contains(claim.withVersion(1));
+        NodeClaim cleared = store.update(created.withConsolidation(null));
+        assertThat(store.get("default-a", T0).orElseThrow().consolidation()).as("a cleared mark stays cleared").isNull();
+        assertThat(cleared.fromConsolidation()).isTrue();
+        assertThat(cleared.lastPodEventAt()).isEqualTo(T0.plusSeconds(5).plusNanos(9));
+    }
+
+    @Test
     void roundTripsAClaimWithOnlyItsRequiredFields() {
         NodeClaim bare = new NodeClaim("bare", 0, "default", null, NodeClaimState.Launching, List.of(), List.of(),
                 List.of(), null, null, null, null, 0.0, null, null, null, null, null, null, null, null, null, 0, null, null);

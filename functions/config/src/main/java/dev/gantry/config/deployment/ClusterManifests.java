@@ -21,7 +21,8 @@ import java.util.Map;
  *   <li>the provisioner and the sweep also read headroom ({@link #BUFFERS}): list CapacityBuffers, get the
  *       PodTemplates and scalable workloads they refer to;</li>
  *   <li>the interruption function also records events;</li>
- *   <li>termination holds nothing more.</li>
+ *   <li>termination and sweep also list DaemonSets and namespaces (consolidation decides, and validates, over the
+ *       same view the provisioner plans with); the sweep records consolidation's node events.</li>
  * </ul>
  *
  * <p>The webhook is a ValidatingWebhookConfiguration: Gantry never patches, so it should see each object after every
@@ -77,8 +78,16 @@ public final class ClusterManifests {
                 rules.addAll(BUFFERS);
             }
             case "interruption" -> rules.add(rule("", List.of("events"), "create"));
-            case "sweep" -> rules.addAll(BUFFERS);
-            case "termination" -> { }
+            case "termination", "sweep" -> {
+                // Consolidation: the sweep decides and the termination queue validates, both over a full cluster view
+                // (DaemonSets, namespace labels); the sweep records Unconsolidatable/DisruptionBlocked events.
+                rules.add(rule("apps", List.of("daemonsets"), "list"));
+                rules.add(rule("", List.of("namespaces"), "list"));
+                if (function.equals("sweep")) {
+                    rules.add(rule("", List.of("events"), "create"));
+                    rules.addAll(BUFFERS);
+                }
+            }
             default -> throw new IllegalArgumentException("not a controller function: " + function);
         }
         return List.copyOf(rules);

@@ -45,9 +45,11 @@ class ClusterManifestsTest {
     }
 
     @Test
-    void terminationHoldsOnlyTheDrainVerbsAndTheSweepAlsoReadsBuffers() {
-        assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(DRAIN);
-        List<Map<String, Object>> sweep = with(DRAIN);
+    void terminationAlsoListsDaemonSetsAndNamespacesForConsolidationAndTheSweepAlsoRecordsEventsAndReadsBuffers() {
+        assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
+                rule("apps", List.of("daemonsets"), "list"), rule("", List.of("namespaces"), "list")));
+        List<Map<String, Object>> sweep = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
+                rule("", List.of("namespaces"), "list"), rule("", List.of("events"), "create"));
         sweep.addAll(BUFFERS_READ);
         assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(sweep);
     }

@@ -131,8 +131,11 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         }
         finalizers.removeAll(patch.removeFinalizers());
         boolean unschedulable = patch.unschedulable() == null ? n.unschedulable() : patch.unschedulable();
+        // As the Kubernetes adapter reads it: the disrupted taint makes a node deleting, and removing it undoes that.
+        boolean disrupted = taints.stream().anyMatch(t -> t.key().equals(Taint.DISRUPTED.key()));
+        boolean untainted = patch.removeTaintKeys().contains(Taint.DISRUPTED.key());
         Node updated = new Node(n.name(), n.providerId(), labels, n.annotations(), taints, n.allocatable(), n.ready(),
-                unschedulable, n.deleting(), n.createdAt(), finalizers, n.deletionTimestamp());
+                unschedulable, disrupted || (n.deleting() && !untainted), n.createdAt(), finalizers, n.deletionTimestamp());
         if (updated.deletionTimestamp() != null && finalizers.isEmpty()) {
             nodes.remove(name); // the last finalizer is gone: the API server completes the deletion
         } else {

@@ -75,6 +75,12 @@ public final class DisruptionDecision {
             nodes++;
             if (s == NodeClaimState.Draining || !c.node().ready() || c.node().deleting()) {
                 disrupting++;
+            } else if (c.claim().consolidation() != null) {
+                // Part of a consolidation command (a candidate or a replacement): the command decides its fate, and a
+                // candidate counts against the budgets as disrupting.
+                if (c.claim().consolidation().phase().active() && c.claim().consolidation().candidates().contains(c.claim().name())) {
+                    disrupting++;
+                }
             } else {
                 active.add(c);
             }
@@ -105,7 +111,7 @@ public final class DisruptionDecision {
                 }
             } else if (since == null) {
                 out.add(new SetEmptySince(c.node().name(), now));
-            } else if (after.isPresent() && !now.isBefore(since.plus(after.get())) && !blocked(c)) {
+            } else if (after.isPresent() && !now.isBefore(since.plus(after.get())) && !blocked(c) && !awaitingPods(c, now)) {
                 ready.add(c);
             }
         }
@@ -117,6 +123,18 @@ public final class DisruptionDecision {
         for (int i = 0; i < Math.min(allowed, ready.size()); i++) {
             out.add(new Disrupt(ready.get(i).claim().name(), "empty", false));
         }
+    }
+
+    /**
+     * A consolidation replacement stays empty until the nodes it replaces have drained onto it, which a PDB can slow to
+     * minutes: it is not removed as empty within {@link #REPLACEMENT_GRACE} of initializing (Karpenter keeps such a
+     * node as nominated for the pods on their way).
+     */
+    public static final Duration REPLACEMENT_GRACE = Duration.ofMinutes(10);
+
+    private static boolean awaitingPods(Candidate c, Instant now) {
+        Instant init = c.claim().initializedAt();
+        return c.claim().fromConsolidation() && init != null && now.isBefore(init.plus(REPLACEMENT_GRACE));
     }
 
     /** No pods that would need somewhere else to run. */

@@ -23,13 +23,20 @@ import java.util.Objects;
  *                      claim that has made no progress for too long
  * @param notReadySince since when the sweep has seen the claim's node not Ready (null while Ready): node repair
  *                      terminates a node that stays NotReady too long
+ * @param lastPodEventAt when the sweep last saw the node's set of pods change (Karpenter's {@code lastPodEventTime}):
+ *                      consolidation waits {@code consolidateAfter} from it (or from initialization)
+ * @param podSet        a fingerprint of the node's reschedulable pods when last seen, so the sweep notices a change
+ * @param fromConsolidation launched by consolidation as a replacement: not consolidated itself within
+ *                      {@code consolidateAfter} of initializing
+ * @param consolidation the consolidation command this claim takes part in (candidate or replacement), or null
  */
 public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                         List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
                         String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
                         String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
                         Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
-                        int drainStep, Instant progressAt, Instant notReadySince) {
+                        int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
+                        boolean fromConsolidation, ConsolidationMark consolidation) {
 
     public NodeClaim {
         Objects.requireNonNull(name, "name");
@@ -43,13 +50,50 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         }
     }
 
+    /** A claim without consolidation facts (as written before consolidation ran). */
+    public NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
+                     List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
+                     String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
+                     String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
+                     Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
+                     int drainStep, Instant progressAt, Instant notReadySince) {
+        this(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId, instanceType,
+                zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, null, null,
+                false, null);
+    }
+
+    /** The sweep saw the node's pods change to {@code fingerprint} at {@code at}. */
+    public NodeClaim podEvent(Instant at, String fingerprint) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, at,
+                fingerprint, fromConsolidation, consolidation);
+    }
+
+    /** Marks the claim as a consolidation replacement. */
+    public NodeClaim launchedByConsolidation() {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, true, consolidation);
+    }
+
+    /** The claim with its part in a consolidation command set (null: none). */
+    public NodeClaim withConsolidation(ConsolidationMark mark) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, mark);
+    }
+
     /** A new claim about to be launched. */
     public static NodeClaim launching(String name, String nodePool, String nodeClassHash, List<Requirement> requirements,
                                       List<String> instanceTypeOptions, List<String> pods, String expectedType,
                                       String expectedZone, String expectedCapacityType, double expectedPrice, Instant now) {
         return new NodeClaim(name, 0, nodePool, nodeClassHash, NodeClaimState.Launching, requirements, instanceTypeOptions,
                 pods, null, expectedType, expectedZone, expectedCapacityType, expectedPrice, null, now, null, null, null,
-                null, null, null, null, 0, null, null);
+                null, null, null, null, 0, null, null, null, null, false, null);
     }
 
     /** Whether readers must treat the record as gone. */
@@ -60,26 +104,26 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
     public NodeClaim withVersion(long v) {
         return new NodeClaim(name, v, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     /** CreateFleet returned this instance. */
     public NodeClaim launched(String id, String type, String inZone, String capacity, double price, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Launched, requirements, instanceTypeOptions,
                 pods, id, type, inZone, capacity, price, nodeName, createdAt, now, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     public NodeClaim registered(String node, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     public NodeClaim initialized(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Initialized, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, now,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     /** Deletion begins (idempotent: keeps the first reason and time). */
@@ -89,27 +133,27 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         }
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Draining, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince);
+                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     public NodeClaim terminating(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminating, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince);
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     /** A termination slice begins: the flow's next message is for step {@code nextStep}. */
     public NodeClaim sliceBegun(int nextStep, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     /** The sweep saw the node not Ready since {@code since}, or Ready again ({@code null}). */
     public NodeClaim notReadySince(Instant since) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 
     /** Finished: kept for {@code retention} so late events find it, then expired. */
@@ -117,6 +161,6 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminated, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
                 initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention),
-                drainStep, progressAt, notReadySince);
+                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
     }
 }

@@ -172,6 +172,32 @@ public final class Provisioner {
     }
 
     /**
+     * The pools as a run plans with them now: every NodePool with a NodeClass, its priced instance types (offerings
+     * recently out of capacity marked unavailable), its usage and node count. Consolidation decides over these.
+     */
+    public List<SchedulingInput.PoolOffer> poolOffers(ClusterView view, Instant now) {
+        return inputs.build(view, store.list(now), store.unavailableOfferings(now)).pools();
+    }
+
+    /**
+     * Records a consolidation replacement as a Launching claim under {@code name} (marked
+     * {@link NodeClaim#fromConsolidation()}), or returns the in-flight claim already recorded under it. The next
+     * provisioning run launches it ({@code resumeLaunching}), as any claim a crashed run left Launching: the same
+     * launch path, the same idempotency by claim name.
+     */
+    public NodeClaim recordReplacement(SchedulingResult.NodeClaimPlan plan, String name, Instant now) {
+        var pool = config.nodePool(plan.nodePool()).orElseThrow(() -> new IllegalArgumentException("no NodePool " + plan.nodePool()));
+        var nodeClass = config.nodeClassOf(pool).orElseThrow(() -> new IllegalArgumentException("no NodeClass for " + pool.name()));
+        SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, plan.nodePool(), plan.requirements(),
+                plan.instanceTypeOptions(), plan.instanceType(), plan.offering(), plan.pods(), plan.requests());
+        return dev.gantry.core.lifecycle.FreshClaimNames.record(store, name, n -> NodeClaim.launching(n, named.nodePool(),
+                NodeClassHash.of(nodeClass), named.requirements().toList(),
+                named.instanceTypeOptions().stream().map(dev.gantry.core.catalog.InstanceType::name).toList(),
+                named.pods().stream().map(Pod::key).toList(), named.instanceType().name(), named.offering().zone(),
+                named.offering().capacityType(), named.pricePerHour(), now).launchedByConsolidation(), now);
+    }
+
+    /**
      * Each pool's usage after this run (launches included), as the snapshot status and dashboards read. Best effort:
      * planning never reads it back, so a failed write must not fail the run.
      */

@@ -1,5 +1,6 @@
 package dev.gantry.core.sweep;
 
+import dev.gantry.core.disruption.execution.ConsolidationReport;
 import java.util.Map;
 
 /**
@@ -9,11 +10,20 @@ import java.util.Map;
  *                           the sweep only started is counted by the termination handler when it finishes
  * @param hourlyCost         what Gantry's instances cost per hour now: the price of every claim not yet terminated
  * @param drainsResumed      deleting claims whose termination flow had stalled and was sent its next message again
+ * @param consolidation      what the consolidation step did ({@link ConsolidationReport#NONE} when it is not wired)
  */
 public record SweepReport(int registered, int initialized, int leakedTerminated, int claimsFinished, int deletedNodesStarted,
                           boolean backstopHint, int emptinessMarks, int disrupted, Map<String, Integer> terminatedByReason,
-                          double hourlyCost, int drainsResumed) {
+                          double hourlyCost, int drainsResumed, ConsolidationReport consolidation) {
     public SweepReport {
         terminatedByReason = Map.copyOf(terminatedByReason);
+        consolidation = consolidation == null ? ConsolidationReport.NONE : consolidation;
+    }
+
+    public SweepReport(int registered, int initialized, int leakedTerminated, int claimsFinished, int deletedNodesStarted,
+                       boolean backstopHint, int emptinessMarks, int disrupted, Map<String, Integer> terminatedByReason,
+                       double hourlyCost, int drainsResumed) {
+        this(registered, initialized, leakedTerminated, claimsFinished, deletedNodesStarted, backstopHint, emptinessMarks,
+                disrupted, terminatedByReason, hourlyCost, drainsResumed, ConsolidationReport.NONE);
     }
 }

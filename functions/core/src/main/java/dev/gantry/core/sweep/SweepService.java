@@ -56,6 +56,7 @@ public final class SweepService {
     private final Clock clock;
     private Runnable refresh = () -> { };
     private dev.gantry.core.headroom.Headroom headroom = dev.gantry.core.headroom.Headroom.NONE;
+    private dev.gantry.core.disruption.execution.ConsolidationService consolidation;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -78,6 +79,15 @@ public final class SweepService {
      */
     public SweepService withHeadroom(dev.gantry.core.headroom.Headroom headroom) {
         this.headroom = java.util.Objects.requireNonNull(headroom, "headroom");
+        return this;
+    }
+
+    /**
+     * The consolidation step (after emptiness and expiry): pod events, command upkeep, and a decision when no command is
+     * under way. Without it the sweep does not consolidate.
+     */
+    public SweepService withConsolidation(dev.gantry.core.disruption.execution.ConsolidationService consolidation) {
+        this.consolidation = java.util.Objects.requireNonNull(consolidation, "consolidation");
         return this;
     }
 
@@ -111,11 +121,31 @@ public final class SweepService {
         Optional<dev.gantry.core.headroom.BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(dev.gantry.core.headroom.BufferRoom::unplaced).orElse(List.of()), now);
         int[] dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil);
+        dev.gantry.core.disruption.execution.ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
         int resumed = resumeStalled(after, now);
-        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost, resumed);
+        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost, resumed,
+                consolidated);
+    }
+
+    /**
+     * The consolidation step, over the headroom this sweep read (none read: no node is consolidated this sweep, as with
+     * emptiness); its failure is logged and leaves the rest of the sweep alone (the next sweep retries).
+     */
+    private dev.gantry.core.disruption.execution.ConsolidationReport consolidate(
+            Instant now, Optional<dev.gantry.core.headroom.HeadroomPlan> plan) {
+        if (consolidation == null || plan.isEmpty()) {
+            return dev.gantry.core.disruption.execution.ConsolidationReport.NONE;
+        }
+        try {
+            return consolidation.sweep(plan.get().virtualPods());
+        } catch (RuntimeException e) {
+            System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
+                    "sweep: consolidation step failed, the next sweep retries: " + e);
+            return new dev.gantry.core.disruption.execution.ConsolidationReport(0, 0, 0, null, "failed: " + e, List.of(), 0, 0, 0);
+        }
     }
 
     /**

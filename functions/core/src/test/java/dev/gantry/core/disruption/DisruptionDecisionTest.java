@@ -167,4 +167,28 @@ class DisruptionDecisionTest {
         assertThat(DisruptionDecision.emptySince(n)).isNull();
         assertThat(DisruptionDecision.emptySince(withLabels(node("a", "p"), Map.of(DisruptionDecision.EMPTY_SINCE, "")))).isNull();
     }
+
+    @Test
+    void aConsolidationReplacementWaitingForItsPodsIsNotRemovedAsEmpty() {
+        NodePool p = whenEmpty(Duration.ofSeconds(30));
+        Instant init = T0.minus(Duration.ofMinutes(55)); // LifecycleFixtures.initialized
+        Candidate replacement = new Candidate(initialized("r", "p").launchedByConsolidation(),
+                withLabels(node("r", "p"), Map.of(DisruptionDecision.EMPTY_SINCE, Long.toString(init.getEpochSecond()))), List.of());
+
+        assertThat(decide(p, List.of(replacement), init.plusSeconds(60))).as("within the grace").isEmpty();
+        assertThat(decide(p, List.of(replacement), init.plus(DisruptionDecision.REPLACEMENT_GRACE)))
+                .containsExactly(new Disrupt("r", "empty", false));
+    }
+
+    @Test
+    void aCandidateOfAConsolidationCommandUnderWayIsLeftToItAndUsesUpTheBudget() {
+        NodePool p = poolWith("p", new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmpty, Optional.of(Duration.ofSeconds(30)),
+                List.of(new NodePool.Budget("1", Optional.empty(), Optional.empty(), List.of()))), Optional.empty(), Optional.empty(), Map.of());
+        var mark = new dev.gantry.core.lifecycle.ConsolidationMark("c-1", "a", dev.gantry.core.lifecycle.ConsolidationMark.Phase.Validating,
+                0, List.of("a"), List.of("node-a"), List.of(), "empty", 0.04, 0, T0, T0.plusSeconds(600), T0);
+        Candidate marked = new Candidate(initialized("a", "p").withConsolidation(mark), emptySince("a", T0).node(), List.of());
+
+        assertThat(decide(p, List.of(marked, emptySince("b", T0)), T0.plusSeconds(60)))
+                .as("a is the command's; with it, the budget of one is used up").isEmpty();
+    }
 }

@@ -3,6 +3,9 @@ package dev.gantry.handlers.lifecycle;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
+import dev.gantry.core.disruption.execution.ConsolidationService;
+import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.sweep.InstanceFacts;
@@ -30,7 +33,18 @@ public final class LifecycleParts {
 
     public static SweepService sweep(Composition c) {
         return new SweepService(c.clusterName(), c.cluster(), c.cluster(), c.store(), c.cloud(), c.termination(), hints(c),
-                c.nodePools(), facts(c), c.clock()).withRefresh(c::refreshOfferings).withHeadroom(c.headroom());
+                c.nodePools(), facts(c), c.clock()).withRefresh(c::refreshOfferings).withConsolidation(consolidation(c))
+                .withHeadroom(c.headroom());
+    }
+
+    /**
+     * Consolidation's execution: decided in the sweep, carried on by termination-queue messages; replacements are
+     * recorded for the provisioner to launch (a hint nudges it).
+     */
+    public static ConsolidationService consolidation(Composition c) {
+        Provisioner p = c.provisioner();
+        return new ConsolidationService(c.cluster(), c.cluster(), c.store(), c.termination(), hints(c), c.terminationQueue(),
+                p::poolOffers, p::recordReplacement, ConsolidationSettings.DEFAULT, c.clock());
     }
 
     /** Instance-type labels and extended resources from the catalogue, under the first NodeClass (they do not depend on it). */

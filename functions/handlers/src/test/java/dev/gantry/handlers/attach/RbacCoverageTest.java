@@ -45,9 +45,11 @@ class RbacCoverageTest {
             "provisioner", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers")),
             // InterruptionService reads pods and records events, then starts a slice.
             "interruption", concat(SLICE, List.of("event")),
-            "termination", SLICE,
-            // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices.
-            "sweep", concat(SLICE, List.of("buffers")));
+            // Consolidation's validation reads the planning view (ClusterView.read) and taints (patch) candidates.
+            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels")),
+            // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices; its
+            // consolidation step reads the planning view and records node events; it reads the headroom's buffers.
+            "sweep", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers")));
 
     /** Every call source: the port methods, and the headroom's buffer reads. */
     private static final Map<String, List<String>> CALLS_OF = withBuffers();

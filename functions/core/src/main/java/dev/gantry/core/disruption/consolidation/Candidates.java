@@ -107,6 +107,9 @@ final class Candidates {
             return "disruption is blocked through the \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
         }
         for (Pod p : n.pods()) {
+            if ("true".equals(p.annotations().get(Reserved.MARK))) {
+                continue; // a reserved (headroom) pod is no real pod: nothing to evict, no budget to ask
+            }
             // Karpenter's IsDisruptable: any active pod (mirror and daemon pods too) may block through the annotation.
             if (DoNotDisrupt.active(p, now)) {
                 return "pod \"" + p.key() + "\" has \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
@@ -115,7 +118,7 @@ final class Candidates {
         for (Pod p : n.pods()) {
             // Karpenter's IsEvictable: PDBs matter only for pods the drain would evict.
             if (p.status().isTerminal() || p.status().deletingSince() != null || p.isMirror()
-                    || Toleration.anyTolerates(p.tolerations(), Taint.DISRUPTED)) {
+                    || Toleration.anyTolerates(p.tolerations(), Taint.DISRUPTED) || "true".equals(p.annotations().get(Reserved.MARK))) {
                 continue;
             }
             List<PodDisruptionBudget> covering = pdbs.stream().filter(b -> b.covers(p)).toList();

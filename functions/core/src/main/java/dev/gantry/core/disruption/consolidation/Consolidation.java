@@ -38,10 +38,31 @@ public final class Consolidation {
     }
 
     public static ConsolidationDecision decide(ConsolidationInput in) {
+        Set<String> holders = new HashSet<>();
+        ConsolidationInput bound = Reserved.bind(in, holders);
+        ConsolidationDecision d = decideBound(bound);
+        if (holders.isEmpty()) {
+            return d;
+        }
+        Map<String, ClusterNode> byName = new HashMap<>();
+        bound.nodes().forEach(n -> byName.put(n.name(), n));
+        List<Verdict> verdicts = new ArrayList<>();
+        for (Verdict v : d.verdicts()) {
+            boolean headroom = v.kind() == Verdict.Kind.Unconsolidatable && holders.contains(v.node())
+                    && Reserved.onlyReserved(byName.get(v.node()));
+            verdicts.add(headroom ? Verdict.unconsolidatable(v.node(), "holds headroom: its buffer pods fit nowhere else") : v);
+        }
+        return new ConsolidationDecision(d.command(), verdicts, d.simulations());
+    }
+
+    private static ConsolidationDecision decideBound(ConsolidationInput in) {
         Map<String, PoolOffer> pools = new LinkedHashMap<>();
         in.pools().forEach(p -> pools.put(p.pool().name(), p));
         boolean gantry = in.settings().strategy() == Strategy.GANTRY;
         Candidates cands = Candidates.of(in, pools, gantry);
+        if (in.only() != null) {
+            cands.all.removeIf(c -> !in.only().contains(c.name()));
+        }
         List<Candidate> ordered = new ArrayList<>(cands.all);
         ordered.sort(Comparator.comparingDouble(Candidate::savingsRatio).reversed().thenComparing(Candidate::name));
         Map<String, Integer> emptyBudget = budgets(in, pools, NodePool.Reason.Empty);

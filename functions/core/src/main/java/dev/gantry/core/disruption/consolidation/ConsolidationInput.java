@@ -16,17 +16,41 @@ import java.util.Map;
  * @param nodes           every node of the cluster (Gantry's and others'): others are destinations, never candidates
  * @param pools           the NodePools with their instance types (offerings priced), usage and node count
  * @param namespaceLabels labels of each namespace, for pod-affinity namespace selectors
+ * @param reserved        pods bound to no node that must stay placeable on what remains: the headroom buffers' virtual
+ *                        pods, and pods leaving nodes already being deleted. Each is first placed where it fits now (as if
+ *                        bound there); a node holding one is not empty, and goes only if that pod fits elsewhere too.
+ *                        One that fits nowhere now constrains nothing. Default none.
+ * @param only            when not null, only these nodes may be candidates (validation re-decides a command on its own
+ *                        nodes); the others are destinations as usual
  */
 public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                                  List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
-                                 ConsolidationSettings settings, Instant now) {
+                                 ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only) {
+    public ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
+                              List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
+                              ConsolidationSettings settings, Instant now) {
+        this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), null);
+    }
+
     public ConsolidationInput {
+        reserved = List.copyOf(reserved == null ? List.of() : reserved);
+        only = only == null ? null : java.util.Set.copyOf(only);
         nodes = List.copyOf(nodes);
         pools = List.copyOf(pools);
         daemonSets = List.copyOf(daemonSets == null ? List.of() : daemonSets);
         pdbs = List.copyOf(pdbs == null ? List.of() : pdbs);
         namespaceLabels = Map.copyOf(namespaceLabels == null ? Map.of() : namespaceLabels);
         settings = settings == null ? ConsolidationSettings.DEFAULT : settings;
+    }
+
+    /** The same snapshot, with only {@code names} as possible candidates. */
+    public ConsolidationInput restrictedTo(java.util.Set<String> names) {
+        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names);
+    }
+
+    /** The same snapshot with {@code nodes} instead. */
+    ConsolidationInput withNodes(List<ClusterNode> replaced) {
+        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only);
     }
 
     /**

@@ -1,0 +1,53 @@
+package dev.gantry.core.disruption.execution;
+
+import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.disruption.consolidation.Verdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Karpenter's {@code Unconsolidatable} and {@code DisruptionBlocked} node events, without the spam: a node's event is
+ * recorded when its message changes, or again after {@code every} (Karpenter's recorder deduplicates the same way).
+ * What was recorded is remembered per function instance only, so a cold start may repeat an event once.
+ */
+final class NodeEvents {
+    private static final int MAX_REMEMBERED = 10_000;
+
+    private final ClusterWriter writer;
+    private final Duration every;
+    private final Map<String, Map.Entry<String, Instant>> last = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Map.Entry<String, Instant>> eldest) {
+            return size() > MAX_REMEMBERED;
+        }
+    };
+
+    NodeEvents(ClusterWriter writer, Duration every) {
+        this.writer = writer;
+        this.every = every;
+    }
+
+    /** Records the verdicts' events that are new or due again; returns how many. */
+    synchronized int record(List<Verdict> verdicts, Instant now) {
+        int n = 0;
+        Map<String, Boolean> seen = new HashMap<>();
+        for (Verdict v : verdicts) {
+            if (seen.put(v.node(), true) != null) {
+                continue;
+            }
+            String message = v.kind() + ": " + v.reason();
+            Map.Entry<String, Instant> before = last.get(v.node());
+            if (before != null && before.getKey().equals(message) && now.isBefore(before.getValue().plus(every))) {
+                continue;
+            }
+            last.put(v.node(), Map.entry(message, now));
+            writer.event("Node", null, v.node(), "Normal", v.kind().name(), v.reason());
+            n++;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,298 @@
+package dev.gantry.core.disruption.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.disruption.execution.ConsolidationOutcome.What;
+import dev.gantry.core.lifecycle.ConsolidationMark;
+import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The consolidation command's state machine: each step, a crash at each step, and every way it gives up. */
+class ConsolidationServiceTest {
+
+    @Test
+    void aDeleteIsDecidedInTheSweepValidatedFifteenSecondsLaterAndHandedToTheTerminationFlow() {
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a", 500);
+        c.node("b", 1000);
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(r.decided()).isEqualTo(1);
+        ConsolidationMark mark = c.claim("a").consolidation();
+        assertThat(mark.phase()).isEqualTo(Phase.Validating);
+        assertThat(mark.candidates()).containsExactly("a");
+        assertThat(c.lastConsolidationMessage().delay()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(c.tainted("node-a")).as("nothing happens to the node before validation").isFalse();
+
+        assertThat(c.deliverLast().what()).isEqualTo(What.LAUNCHING);
+        assertThat(c.tainted("node-a")).isTrue();
+        assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
+
+        ConsolidationOutcome handed = c.deliverLast();
+
+        assertThat(handed.what()).isEqualTo(What.HANDED);
+        assertThat(handed.savingsPerHour()).isEqualTo(0.10);
+        assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(c.claim("a").deletionReason()).isEqualTo("underutilized");
+        assertThat(c.w.queue.sent).anySatisfy(s -> assertThat(s.body()).isEqualTo("{\"claim\":\"a\",\"step\":0}"));
+        assertThat(c.claim("b").state()).isEqualTo(NodeClaimState.Initialized);
+    }
+
+    @Test
+    void validationAbortsWhenThePodsChurnedAndLeavesTheNodeAsItWas() {
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a", 500);
+        c.node("b", 1000);
+        c.service.sweep(List.of());
+        c.pod("node-b", 800); // b has no room for a's pod any more
+
+        ConsolidationOutcome o = c.deliverLast();
+
+        assertThat(o.what()).isEqualTo(What.ABORTED);
+        assertThat(o.detail()).contains("validation failed");
+        assertThat(c.claim("a").consolidation()).isNull();
+        assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
+        assertThat(c.tainted("node-a")).isFalse();
+    }
+
+    @Test
+    void aReplacementIsRecordedForTheProvisionerAndTheNodeGoesOnlyOnceItIsInitialized() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+
+        assertThat(c.deliverLast().what()).isEqualTo(What.LAUNCHING);
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        NodeClaim r = c.claim(replacement);
+        assertThat(r.state()).isEqualTo(NodeClaimState.Launching);
+        assertThat(r.fromConsolidation()).isTrue();
+        assertThat(r.instanceType()).isEqualTo("small");
+        assertThat(c.w.hints.sent).contains("replacement node-a");
+        assertThat(c.tainted("node-a")).isTrue();
+
+        assertThat(c.deliverLast().what()).as("still launching").isEqualTo(What.WAITING);
+        assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
+
+        NodeClaim launched = c.w.store.update(c.claim(replacement).launched("i-r", "small", "us-east-1a", "on-demand", 0.04,
+                c.w.clock.instant()));
+        c.w.store.update(launched.registered("node-r", c.w.clock.instant()).initialized(c.w.clock.instant()));
+
+        assertThat(c.deliverLast().what()).isEqualTo(What.HANDED);
+        assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(c.claim(replacement).consolidation()).as("the replacement is a node like any other now").isNull();
+        assertThat(c.claim(replacement).fromConsolidation()).isTrue();
+    }
+
+    @Test
+    void aFailedReplacementUntaintsTheCandidateAndGivesUp() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.deliverLast();
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        NodeClaim r = c.claim(replacement);
+        c.w.store.update(r.draining("launch-failed", c.w.clock.instant()).terminated(c.w.clock.instant(), Duration.ofHours(1)));
+
+        ConsolidationOutcome o = c.deliverLast();
+
+        assertThat(o.what()).isEqualTo(What.ABORTED);
+        assertThat(o.detail()).contains("replacement nodeclaim/" + replacement + " failed (launch-failed)");
+        assertThat(c.tainted("node-a")).isFalse();
+        assertThat(c.claim("a").consolidation()).isNull();
+        assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
+    }
+
+    @Test
+    void aReplacementNotInitializedWithinTheTimeoutIsClosedAndTheCandidateKept() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.deliverLast();
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        c.w.clock.advance(ConsolidationService.LAUNCH_TIMEOUT);
+
+        ConsolidationOutcome o = c.deliverLast();
+
+        assertThat(o.what()).isEqualTo(What.ABORTED);
+        assertThat(o.detail()).contains("not initialized within 10m");
+        assertThat(c.claim(replacement).state()).as("never launched: closed").isEqualTo(NodeClaimState.Terminated);
+        assertThat(c.claim(replacement).deletionReason()).isEqualTo("consolidation-aborted");
+        assertThat(c.tainted("node-a")).isFalse();
+    }
+
+    @Test
+    void aDuplicateMessageForAStepAlreadyTakenDoesNothing() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        ConsolidationRequest first = ConsolidationWorld.parse(c.lastConsolidationMessage().body());
+        c.deliverLast();
+        int sent = c.w.queue.sent.size();
+
+        ConsolidationOutcome again = c.service.advance(first);
+
+        assertThat(again.what()).isEqualTo(What.IGNORED);
+        assertThat(c.w.queue.sent).hasSize(sent);
+        assertThat(c.recordedReplacements).hasSize(1);
+    }
+
+    @Test
+    void aRedeliveredValidationAfterACrashBeforeTheLeaderMovedOnFindsTheSameReplacement() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        ConsolidationRequest validation = ConsolidationWorld.parse(c.lastConsolidationMessage().body());
+        c.w.clock.advance(Duration.ofSeconds(15));
+        // A first delivery recorded the replacement and crashed before writing the leader: simulate its record.
+        c.service.advance(validation);
+        NodeClaim leader = c.claim("a");
+        String replacement = leader.consolidation().replacements().getFirst();
+        ConsolidationMark validating = new ConsolidationMark(leader.consolidation().command(), "a", Phase.Validating, 0,
+                List.of("a"), List.of("node-a"), List.of(), "underutilized", 0.10, 0.04,
+                leader.consolidation().validateAt(), leader.consolidation().deadline(), leader.consolidation().validateAt());
+        c.w.store.update(leader.withConsolidation(validating));
+
+        ConsolidationOutcome redelivered = c.service.advance(validation);
+
+        assertThat(redelivered.what()).isEqualTo(What.LAUNCHING);
+        assertThat(c.claim("a").consolidation().replacements()).containsExactly(replacement);
+        assertThat(c.w.store.list(c.w.clock.instant()).stream().filter(NodeClaim::fromConsolidation)).hasSize(1);
+    }
+
+    @Test
+    void aCommandWhoseMessageWasLostIsResumedByTheSweep() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        ConsolidationRequest validation = ConsolidationWorld.parse(c.lastConsolidationMessage().body());
+        c.w.queue.sent.clear(); // the message is lost
+        c.w.clock.advance(ConsolidationService.STALLED_AFTER);
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(r.resumed()).isEqualTo(1);
+        assertThat(r.decided()).as("one command at a time").isZero();
+        assertThat(ConsolidationWorld.parse(c.lastConsolidationMessage().body())).isEqualTo(validation);
+    }
+
+    @Test
+    void aFollowerWrittenBeforeACrashIsReleasedByTheSweep() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        NodeClaim b = c.node("b", 500);
+        // A crash after the follower's write and before the leader's: the leader "a" never carried the command.
+        c.w.store.update(b.withConsolidation(new ConsolidationMark("c-lost", "a", Phase.Validating, 0, List.of("a", "b"),
+                List.of("node-a", "node-b"), List.of(), "underutilized", 0.2, 0.04, c.w.clock.instant(),
+                c.w.clock.instant().plusSeconds(600), c.w.clock.instant())));
+
+        c.service.sweep(List.of());
+
+        assertThat(c.claim("b").consolidation() == null || !c.claim("b").consolidation().command().equals("c-lost")).isTrue();
+    }
+
+    @Test
+    void aCrashAfterTheLeaderMovedOnButBeforeTheTaintIsFinishedByTheNextMessage() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.deliverLast();
+        c.w.cluster.patchNode("node-a", new dev.gantry.core.cluster.NodePatch(null, null, List.of("karpenter.sh/disrupted"),
+                null, null, null)); // as if the taint never happened
+
+        c.deliverLast();
+
+        assertThat(c.tainted("node-a")).isTrue();
+    }
+
+    @Test
+    void theSweepRecordsAPodEventAndConsolidateAfterCountsFromIt() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.w.store.update(c.claim("a").podEvent(c.w.clock.instant(), PodEvents.fingerprint(c.w.cluster.podsOn("node-a"))));
+        c.pod("node-a", 100);
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(r.podEvents()).isEqualTo(1);
+        assertThat(c.claim("a").lastPodEventAt()).isEqualTo(c.w.clock.instant());
+        assertThat(r.decided()).as("consolidateAfter is 0: the node may go at once").isEqualTo(1);
+    }
+
+    @Test
+    void aNodeWhoseRemovalLeavesAHeadroomPodNowhereIsKeptBecauseItHoldsHeadroom() {
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a");
+        c.node("b", 1500);
+        Pod virtual = Pod.builder("default", "buffer-0").uid("v0").owner("CapacityBuffer", "buffer")
+                .requests(Resources.of(1800, ConsolidationWorld.GI)).build();
+
+        ConsolidationReport r = c.service.sweep(List.of(virtual));
+
+        assertThat(r.decided()).isZero();
+        assertThat(r.verdicts()).anySatisfy(v -> {
+            assertThat(v.node()).isEqualTo("node-a");
+            assertThat(v.reason()).contains("holds headroom");
+        });
+        assertThat(c.w.cluster.events()).anySatisfy(e -> assertThat(e).contains("node-a").contains("Unconsolidatable")
+                .contains("holds headroom"));
+    }
+
+    @Test
+    void anUnchangedVerdictIsRecordedAsAnEventOnceNotEverySweep() {
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a", 1500);
+        c.node("b", 1500);
+
+        c.service.sweep(List.of());
+        c.w.clock.advance(Duration.ofMinutes(1));
+        c.service.sweep(List.of());
+        c.w.clock.advance(Duration.ofMinutes(1));
+        c.w.cluster.putPod(c.w.cluster.podsOn("node-a").getFirst()); // the same pods: nothing changes
+
+        c.service.sweep(List.of());
+
+        assertThat(c.w.cluster.events().stream().filter(e -> e.contains("node-a"))).hasSize(1);
+    }
+
+    @Test
+    void aCandidateOfTheCommandUnderWayIsNotPartOfAnotherDecision() {
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a", 500);
+        c.node("b", 1000);
+        c.service.sweep(List.of());
+        c.w.clock.advance(Duration.ofSeconds(5));
+
+        ConsolidationReport second = c.service.sweep(List.of());
+
+        assertThat(second.decided()).isZero();
+        assertThat(second.skipped()).contains("under way");
+        assertThat(Map.of("b", c.claim("b").consolidation() == null)).containsEntry("b", true);
+    }
+
+    @Test
+    void aNodeWhosePodsJustChangedWaitsForConsolidateAfterFromNow() {
+        ConsolidationWorld c = new ConsolidationWorld(false, Duration.ofMinutes(5));
+        c.node("a", 500);
+        c.w.store.update(c.claim("a").podEvent(c.w.clock.instant().minus(Duration.ofHours(1)),
+                PodEvents.fingerprint(c.w.cluster.podsOn("node-a"))));
+        c.node("b");
+        c.pod("node-a", 100); // a pod bound to a since the last sweep
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(c.claim("a").consolidation()).as("a just had a pod event").isNull();
+        assertThat(r.verdicts()).anySatisfy(v -> {
+            assertThat(v.node()).isEqualTo("node-a");
+            assertThat(v.reason()).contains("consolidateAfter");
+        });
+    }
+
+}

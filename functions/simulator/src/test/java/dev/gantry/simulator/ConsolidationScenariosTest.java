@@ -1,0 +1,87 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+/** The consolidation scenarios: each saves what it should, within its churn, with every invariant held. */
+class ConsolidationScenariosTest {
+
+    private static JsonNode summary(String name) {
+        Simulation.Result r = SampleScenariosTest.run(name);
+        System.out.println(name + "\n" + r.summary().table());
+        r.simulation().invariants.kept().forEach(v -> System.out.println("  violation: " + v));
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of("target", "consolidation-" + name.replace('/', '-') + ".html"), HtmlReport.render(r));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return r.summary().tree();
+    }
+
+    private static JsonNode consolidation(String name) {
+        return summary("consolidation/" + name);
+    }
+
+    @Test
+    void theDiurnalDayConsolidatesWithEveryPodPlacedAndNoPdbViolated() {
+        JsonNode s = summary("diurnal");
+        System.out.println("diurnal over bound: " + s.get("cost").get("overLowerBound"));
+        assertThat(s.get("consolidation").get("handed").asInt()).isPositive();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(s.get("cost").get("overLowerBound").asDouble()).as("1.63 before consolidation").isLessThan(1.55);
+    }
+
+    @Test
+    void aScaleDownAfterABurstGivesBackTheNodes() {
+        JsonNode s = consolidation("scale-down-after-burst");
+        assertThat(s.get("consolidation").get("nodesRemoved").asInt()).isPositive();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(s.get("invariants").properties()).allSatisfy(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+    }
+
+    @Test
+    void aScheduledBudgetHoldsUnderutilizedDisruptionUntilItsWindowCloses() {
+        Simulation sim = SampleScenariosTest.run("consolidation/scheduled-budget").simulation();
+        consolidation("scheduled-budget");
+        var underutilized = sim.recorder.timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("underutilized"))
+                .map(Recorder.Entry::t).toList();
+        assertThat(underutilized).isNotEmpty().allSatisfy(t -> assertThat(t % 3600).as("seconds past the hour").isGreaterThanOrEqualTo(40 * 60));
+    }
+
+    @Test
+    void nodesHoldingDoNotDisruptPodsStay() {
+        Simulation sim = SampleScenariosTest.run("consolidation/do-not-disrupt").simulation();
+        JsonNode s = consolidation("do-not-disrupt");
+        assertThat(s.get("invariants").get("doNotDisruptEvicted").asInt()).isZero();
+        assertThat(sim.recorder.timeline).anySatisfy(e -> assertThat(e.text()).contains("karpenter.sh/do-not-disrupt"));
+    }
+
+    @Test
+    void aPdbThatAllowsNoEvictionBlocksItsNodes() {
+        Simulation sim = SampleScenariosTest.run("consolidation/pdb-blocks").simulation();
+        JsonNode s = consolidation("pdb-blocks");
+        assertThat(s.get("invariants").get("pdbViolations").asInt()).isZero();
+        assertThat(sim.recorder.timeline).anySatisfy(e -> {
+            assertThat(e.kind()).isEqualTo("kept");
+            assertThat(e.text()).contains("DisruptionBlocked").contains("prevents pod evictions");
+        });
+    }
+
+    @Test
+    void spotToSpotReplacesSpotNodesWithCheaperSpotNodes() {
+        JsonNode s = consolidation("spot-to-spot");
+        assertThat(s.get("consolidation").get("handed").asInt()).isPositive();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+    }
+
+    @Test
+    void balancedDisruptsNoMoreThanWhenEmptyOrUnderutilizedOnTheSameDay() {
+        JsonNode balanced = consolidation("diurnal-balanced");
+        JsonNode full = summary("diurnal");
+        assertThat(balanced.get("consolidation").get("disruptionsPerHour").asDouble())
+                .isLessThanOrEqualTo(full.get("consolidation").get("disruptionsPerHour").asDouble());
+        assertThat(balanced.get("cost").get("total").asDouble()).isGreaterThanOrEqualTo(full.get("cost").get("total").asDouble() * 0.9);
+    }
+}
