@@ -47,6 +47,12 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
         boolean managed = Simulation.CLUSTER.equals(i.tags().get(CloudInstance.TAG_CLUSTER));
         if (state.equals("shutting-down") || state.equals("stopping")) {
             String reason = reason(i, cause);
+            if (managed && cause.equals("api") && state.equals("shutting-down")) {
+                sim.checks.terminatedByGantry(i);
+            }
+            if (managed && i.request() != null && !i.request().nodePool().limits().isEmpty()) {
+                sim.checks.placement.capacityFreed(sim.clock.instant());
+            }
             if (managed) {
                 sim.recorder.ended(reason);
                 sim.recorder.log(sim.clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()

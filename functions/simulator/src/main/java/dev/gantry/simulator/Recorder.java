@@ -77,8 +77,14 @@ final class Recorder {
         }
     }
 
+    /** Told of every pod created pending (the placement invariant watches it). */
+    java.util.function.Consumer<Pod> onCreatedPending = p -> { };
+
     void podCreated(Pod p) {
         podsCreated++;
+        if (!p.isBound()) {
+            onCreatedPending.accept(p);
+        }
         createdAt.put(p.uid(), p.status().createdAt());
     }
 
