@@ -49,6 +49,7 @@ final class Checks {
     private Instant lastThorough = Instant.MIN;
     private long messagesLost;
     private Resources boundDemand;
+    private long demandVersion = -1;
     private double lowerBound;
     private Instant recoveringSince;
     private final java.util.Set<String> open = new java.util.HashSet<>();
@@ -72,14 +73,14 @@ final class Checks {
         limits(live);
         if (!now.isBefore(lastThorough.plus(EVERY))) {
             lastThorough = now;
+            if (sim.observers.clusterChanged) {
+                sim.observers.clusterChanged = false;
+                compatibility();
+            }
             lifecycle.check(now, live, episodes);
             placement.check(now, episodes);
             messagesLost(sim.provisioningQueue.expiredUndelivered() + sim.interruptionQueue.expiredUndelivered()
                     + sim.terminationQueue.expiredUndelivered());
-        }
-        if (sim.observers.clusterChanged) {
-            sim.observers.clusterChanged = false;
-            compatibility();
         }
         // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
         // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes
@@ -224,6 +225,10 @@ final class Checks {
 
     /** The fractional lower bound on $/h for the pods that exist now, in the cheapest pool (recomputed when they change). */
     private double lowerBound() {
+        if (sim.cluster.version() == demandVersion) {
+            return lowerBound;
+        }
+        demandVersion = sim.cluster.version();
         Resources demand = Resources.ZERO;
         for (Pod p : sim.cluster.pods()) {
             if (!p.isDaemon() && !p.status().isTerminal()) {

@@ -22,6 +22,10 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
     final TreeMap<String, String> failedScheduling = new TreeMap<>();
     boolean clusterChanged = true;
+    /** PDB counts at the cluster's version they were taken (an eviction moves them along instead of a recount). */
+    private Pdbs.Counts pdbCounts;
+    private long evictingAt = -1;
+    private boolean evictingHealthy;
 
     Observers(Simulation sim) {
         this.sim = sim;
@@ -106,17 +110,38 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     @Override
     public void evicting(Pod pod, List<PodDisruptionBudget> pdbs) {
+        Pdbs.Counts counts = pdbCounts();
         boolean allowed = true;
         for (PodDisruptionBudget b : pdbs) {
-            if (b.covers(pod) && Pdbs.healthy(sim.cluster, b) - 1 < Pdbs.minAvailable(sim.cluster, b)) {
+            if (b.covers(pod) && counts.healthy(b) - 1 < Pdbs.minAvailable(b, counts.selected(b))) {
                 allowed = false;
             }
         }
         sim.invariants.evicting(pod, allowed);
+        evictingAt = sim.cluster.version();
+        evictingHealthy = pod.isBound() && isHealthy(pod, sim.cluster.node(pod.nodeName()));
+    }
+
+    private Pdbs.Counts pdbCounts() {
+        if (pdbCounts == null || pdbCounts.version() != sim.cluster.version()) {
+            pdbCounts = Pdbs.count(sim.cluster);
+        }
+        return pdbCounts;
     }
 
     @Override
     public void evicted(Pod pod) {
+        // The eviction removed exactly this pod: move the counts along rather than count again.
+        if (pdbCounts != null && pdbCounts.version() == evictingAt && sim.cluster.version() == evictingAt + 1) {
+            for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
+                int[] c = pdbCounts.byPdb().get(b.namespace() + "/" + b.name());
+                if (c != null && b.covers(pod)) {
+                    c[0]--;
+                    c[1] -= evictingHealthy ? 1 : 0;
+                }
+            }
+            pdbCounts = new Pdbs.Counts(sim.cluster.version(), pdbCounts.byPdb());
+        }
         sim.recorder.evictions++;
         clusterChanged();
     }
@@ -139,8 +164,9 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     /** Recomputes every PDB's disruptionsAllowed from the pods that are healthy now (the disruption controller). */
     void pdbs() {
+        Pdbs.Counts counts = pdbCounts();
         for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
-            int allowed = Math.max(0, Pdbs.healthy(sim.cluster, b) - Pdbs.minAvailable(sim.cluster, b));
+            int allowed = Math.max(0, counts.healthy(b) - Pdbs.minAvailable(b, counts.selected(b)));
             if (allowed != b.disruptionsAllowed()) {
                 sim.cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
                         b.maxUnavailable(), allowed));

@@ -47,6 +47,52 @@ final class Pdbs {
         return o == null ? null : String.valueOf(o);
     }
 
+    /** Per PDB (namespace/name): how many pods it selects, and how many of those are healthy. */
+    record Counts(long version, Map<String, int[]> byPdb) {
+        int healthy(PodDisruptionBudget b) {
+            int[] c = byPdb.get(b.namespace() + "/" + b.name());
+            return c == null ? 0 : c[1];
+        }
+
+        int selected(PodDisruptionBudget b) {
+            int[] c = byPdb.get(b.namespace() + "/" + b.name());
+            return c == null ? 0 : c[0];
+        }
+    }
+
+    /** Counts every PDB's selected and healthy pods in one pass over the pods. */
+    static Counts count(InMemoryCluster cluster) {
+        long version = cluster.version();
+        List<PodDisruptionBudget> budgets = cluster.podDisruptionBudgets();
+        Map<String, int[]> out = new java.util.HashMap<>();
+        budgets.forEach(b -> out.put(b.namespace() + "/" + b.name(), new int[2]));
+        if (!budgets.isEmpty()) {
+            for (Pod p : cluster.pods()) {
+                for (PodDisruptionBudget b : budgets) {
+                    if (b.covers(p)) {
+                        int[] c = out.get(b.namespace() + "/" + b.name());
+                        c[0]++;
+                        if (p.isBound() && Observers.isHealthy(p, cluster.node(p.nodeName()))) {
+                            c[1]++;
+                        }
+                    }
+                }
+            }
+        }
+        return new Counts(version, out);
+    }
+
+    /** The minimum available the budget implies over {@code selected} pods. */
+    static int minAvailable(PodDisruptionBudget b, int selected) {
+        if (b.minAvailable() != null) {
+            return amount(b.minAvailable(), selected, true);
+        }
+        if (b.maxUnavailable() != null) {
+            return selected - amount(b.maxUnavailable(), selected, false);
+        }
+        return 0;
+    }
+
     static int healthy(InMemoryCluster cluster, PodDisruptionBudget b) {
         int n = 0;
         for (Pod p : cluster.pods()) {

@@ -150,10 +150,13 @@ final class Placement {
                 List<InstanceType> types = new ArrayList<>();
                 for (InstanceType t : sim.catalog.instanceTypes(nc)) {
                     List<Offering> offerings = new ArrayList<>();
+                    boolean touched = false;
                     for (Offering o : t.offerings()) {
-                        offerings.add(sim.cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now) ? o.unavailable() : o);
+                        boolean ice = sim.cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now);
+                        touched |= ice;
+                        offerings.add(ice ? o.unavailable() : o);
                     }
-                    types.add(t.withOfferings(offerings));
+                    types.add(touched ? t.withOfferings(offerings) : t);
                 }
                 offers.add(new SchedulingInput.PoolOffer(pool, types, usage.getOrDefault(pool.name(), Resources.ZERO),
                         count.getOrDefault(pool.name(), 0)));
