@@ -52,6 +52,8 @@ final class Recorder {
     private double lowerBoundPerHour;
 
     int interruptionsReceived;
+    /** Spot warnings whose two minutes ran out (EC2 reclaimed the instance): what the two figures below are out of. */
+    int reclaimed;
     int drainedBeforeDeadline;
     int replacementReadyBeforeDeadline;
     int evictions;

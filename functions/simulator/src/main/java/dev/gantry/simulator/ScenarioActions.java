@@ -143,6 +143,7 @@ final class ScenarioActions {
             Node n = sim.cluster.node(i.dnsName());
             boolean drained = n == null || sim.cluster.pods().stream().noneMatch(p -> n.name().equals(p.nodeName())
                     && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal());
+            sim.recorder.reclaimed++;
             if (drained) {
                 sim.recorder.drainedBeforeDeadline++;
             } else {
