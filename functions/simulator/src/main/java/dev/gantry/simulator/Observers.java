@@ -26,6 +26,7 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     private Pdbs.Counts pdbCounts;
     private long evictingAt = -1;
     private boolean evictingHealthy;
+    private boolean evictingAllowed = true;
 
     Observers(Simulation sim) {
         this.sim = sim;
@@ -113,30 +114,38 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
         Pdbs.Counts counts = pdbCounts();
         boolean allowed = true;
         for (PodDisruptionBudget b : pdbs) {
-            if (b.covers(pod) && counts.healthy(b) - 1 < Pdbs.minAvailable(b, counts.selected(b))) {
+            if (b.covers(pod) && counts.healthy(b) - 1 < Pdbs.minAvailable(b, counts.expected(b))) {
                 allowed = false;
             }
         }
-        sim.invariants.evicting(pod, allowed);
+        // Judged when the eviction goes through: an attempt the API server refuses (429, the budget is spent) is how
+        // a drain learns that it must wait, not a violation (counting attempts flagged spot-storm under other seeds).
+        evictingAllowed = allowed;
         evictingAt = sim.cluster.version();
         evictingHealthy = pod.isBound() && isHealthy(pod, sim.cluster.node(pod.nodeName()));
     }
 
     private Pdbs.Counts pdbCounts() {
         if (pdbCounts == null || pdbCounts.version() != sim.cluster.version()) {
-            pdbCounts = Pdbs.count(sim.cluster);
+            pdbCounts = Pdbs.count(sim.cluster, owner -> {
+                Workloads.Deployment d = sim.workloads.deployment(owner);
+                return d == null ? null : d.replicas;
+            });
         }
         return pdbCounts;
     }
 
     @Override
     public void evicted(Pod pod) {
+        sim.invariants.evicting(pod, evictingAllowed);
         // The eviction removed exactly this pod: move the counts along rather than count again.
         if (pdbCounts != null && pdbCounts.version() == evictingAt && sim.cluster.version() == evictingAt + 1) {
             for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
                 int[] c = pdbCounts.byPdb().get(b.namespace() + "/" + b.name());
                 if (c != null && b.covers(pod)) {
-                    c[0]--;
+                    if (pod.ownerName() == null || sim.workloads.deployment(pod.namespace() + "/" + pod.ownerName()) == null) {
+                        c[0]--; // expected pods follow the controllers' scale: only an uncontrolled pod's leaving lowers them
+                    }
                     c[1] -= evictingHealthy ? 1 : 0;
                 }
             }
@@ -166,7 +175,7 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     void pdbs() {
         Pdbs.Counts counts = pdbCounts();
         for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
-            int allowed = Math.max(0, counts.healthy(b) - Pdbs.minAvailable(b, counts.selected(b)));
+            int allowed = Math.max(0, counts.healthy(b) - Pdbs.minAvailable(b, counts.expected(b)));
             if (allowed != b.disruptionsAllowed()) {
                 sim.cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
                         b.maxUnavailable(), allowed));

@@ -154,6 +154,25 @@ class InvariantsTest {
     }
 
     @Test
+    void anEvictionThatGoesThroughBelowItsBudgetsMinimumIsAPdbViolation() {
+        Map<String, Integer> counts = run(s -> {
+            // A budget whose status lies (as a stale disruption controller's might): the API lets every eviction through.
+            var b = s.cluster.podDisruptionBudgets().getFirst();
+            s.cluster.putPdb(new dev.gantry.core.model.PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
+                    b.maxUnavailable(), 100));
+            s.cluster.pods().stream().filter(p -> b.covers(p) && p.isBound()).limit(8).forEach(s.api::evict);
+        });
+        assertThat(counts.get("pdbViolations")).isPositive();
+    }
+
+    @Test
+    void anEvictionTheApiServerRefusesForItsBudgetIsNoViolation() {
+        Map<String, Integer> counts = run(s -> s.cluster.pods().stream()
+                .filter(p -> s.cluster.podDisruptionBudgets().getFirst().covers(p) && p.isBound()).limit(8).forEach(s.api::evict));
+        assertThat(counts.get("pdbViolations")).isZero();
+    }
+
+    @Test
     void eachMessageExpiredBeforeItsDeadLetterQueueIsCountedOnce() {
         Simulation sim = sim();
         sim.checks.messagesLost(2);

@@ -133,6 +133,18 @@ class SampleScenariosTest {
     }
 
     @Test
+    void spotStormUnderAnotherSeedEvictsNothingItsBudgetsForbid() {
+        // Regression: a drain's evictions that the API server refused (the budget spent by the one before) were counted
+        // as PDB violations; only evictions that go through can break a budget.
+        Scenario s = ScenarioReader.read(Path.of("../../samples/scenarios/spot-storm.yaml"));
+        Scenario reseeded = new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), 7919, s.config(), s.manifests(),
+                s.webhook(), s.events());
+        Simulation.Result r = new Simulation(reseeded, v -> { }, Progress.none()).run();
+        assertThat(r.simulation().invariants.counts().get("pdbViolations")).isZero();
+        assertThat(r.summary().tree().get("evictions").asInt()).isPositive();
+    }
+
+    @Test
     void theSameSeedGivesByteIdenticalSummariesApartFromWallTime() {
         String first = withoutWall(run("spot-storm"));
         Simulation.Result again = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/spot-storm.yaml")),
