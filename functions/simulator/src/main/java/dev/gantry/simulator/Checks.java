@@ -20,7 +20,11 @@ import java.util.TreeMap;
 
 /**
  * What is checked and measured after every step: the invariants, the cost rates (actual and the fractional lower
- * bound), recoveries after an outage, and the chart samples.
+ * bound), recoveries after an outage, and the chart samples. Limits and recoveries are checked on every step; the
+ * checks that scan every pod, claim or instance ({@link LifecycleChecks}, {@link Placement}, node compatibility, lost
+ * messages) at most once per virtual second ({@link #EVERY}): their deadlines are minutes long, and at 20,000 pods a
+ * scan per step (thousands of steps per simulated minute) would be most of the run. Evictions and terminations are
+ * judged as they happen ({@link Observers}, {@link #terminatedByGantry}).
  */
 final class Checks {
     /** Where the checks report: a violation counted once per episode, or once. */
