@@ -10,7 +10,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * The scale scenarios under the deployed settings (issue #11 §7), each printing its summary. The burst and the
  * 1,000-node interruption storm run in the default suite (a few seconds and well under a minute on two cores); the
- * 500-node expiry takes longer and runs with {@code -Dgantry.scale=true}.
+ * 500-node expiry and the burst with required anti-affinity take longer and run with {@code -Dgantry.scale=true}.
  */
 class ScaleScenariosTest {
     private static Simulation.Result run(String name) {
@@ -47,6 +47,17 @@ class ScaleScenariosTest {
         assertThat(i.get("drainedBeforeDeadline").asInt()).isGreaterThanOrEqualTo(95);
         assertThat(i.get("replacementReadyBeforeDeadline").asInt()).isGreaterThanOrEqualTo(95);
         assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "gantry.scale", matches = "true")
+    void aBurstMixingRequiredPodAntiAffinityIntoTheBatchIsScheduledAsFast() {
+        Simulation.Result r = run("burst-anti-affinity");
+        invariantsHold(r);
+        JsonNode pods = r.summary().tree().get("pods");
+        assertThat(pods.get("scheduled").asInt()).isEqualTo(5300);
+        assertThat(pods.get("timeToScheduleSeconds").get("p99").asDouble()).isLessThan(Placement.allowed().toSeconds());
+        assertThat(r.summary().tree().get("nodes").get("peak").asInt()).isGreaterThanOrEqualTo(300); // one spread pod per node
     }
 
     @Test
