@@ -55,7 +55,7 @@ public final class Composition {
     private KubeCluster cluster;
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
-    private WorkQueue terminationQueue;
+    private SqsWorkQueue terminationQueue;
     private SqsWorkQueue provisioningQueue;
 
     public Composition(Environment env) {
@@ -208,6 +208,12 @@ public final class Composition {
         if (terminationQueue == null) {
             terminationQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.TERMINATION_QUEUE_URL));
         }
+        return terminationQueue;
+    }
+
+    /** Early redelivery of a failed slice on the termination queue (the termination handler's own messages). */
+    public synchronized Redelivery terminationRedelivery() {
+        terminationQueue();
         return terminationQueue;
     }
 

@@ -11,6 +11,7 @@ import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.termination.TerminationRequest;
 import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
@@ -20,7 +21,11 @@ import java.util.Map;
 /**
  * "Continue terminating claim X" messages: each runs one bounded slice of the termination flow, which re-enqueues
  * itself with a delay until the flow finishes. A failed slice fails only its record (SQS redelivers it; slices are
- * idempotent). The records of a batch run one after another, so once less than {@link #RESERVE} of the invocation's
+ * idempotent), and its redelivery is brought forward to {@link ProvisioningQueueHandler#retryDelay a backed-off few
+ * seconds} (ChangeMessageVisibility) instead of the queue's 6-minute visibility timeout: a slice that finishes the
+ * flow sends no next message, so when its TerminateInstances was throttled, only this redelivery carries the flow on
+ * (found by the simulator's stuck-claim invariant: a node deleted during a 30% EC2 throttle stayed Draining, and
+ * billing, for five minutes). The records of a batch run one after another, so once less than {@link #RESERVE} of the invocation's
  * time is left, the rest are sent to the queue again (at once) and acknowledged, for the next invocation: a slice is
  * never cut off by the timeout. Emits NodesTerminated when a flow finishes.
  */
@@ -35,6 +40,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     private final WorkQueue requeue;
     private final Duration reserve;
     private ConsolidationService consolidation;
+    private final Redelivery redelivery;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -46,7 +52,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     private TerminationQueueHandler(Composition c) {
         this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
-                c.terminationQueue(), RESERVE);
+                c.terminationQueue(), RESERVE, c.terminationRedelivery());
         this.consolidation = LifecycleParts.consolidation(c);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
@@ -59,6 +65,13 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     /** @param requeue the termination queue, for the records a short invocation leaves for the next */
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
                                    WorkQueue requeue, Duration reserve) {
+        this(service, codec, metrics, clock, requeue, reserve, null);
+    }
+
+    /** @param redelivery the termination queue's ChangeMessageVisibility, to retry a failed slice soon; null for none */
+    public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                   WorkQueue requeue, Duration reserve, Redelivery redelivery) {
+        this.redelivery = redelivery;
         this.service = service;
         this.codec = codec;
         this.metrics = metrics;
@@ -98,7 +111,12 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                 System.out.println("termination: message " + m.getMessageId() + " left for the next invocation");
                 return;
             }
-            countIfFinished(metrics, clock, service.slice(request));
+            try {
+                countIfFinished(metrics, clock, service.slice(request));
+            } catch (RuntimeException e) {
+                retrySoon(m);
+                throw e;
+            }
         });
     }
 
@@ -116,6 +134,30 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                     "ConsolidationSavingsPerHourUsd", o.savingsPerHour()));
             case ABORTED -> metrics.emit(clock.instant(), Map.of(), Map.of("ConsolidationCommandsAborted", 1.0));
             default -> { }
+        }
+    }
+
+    /** Brings the failed record's redelivery forward; if that fails too, the visibility timeout applies. */
+    private void retrySoon(SQSEvent.SQSMessage m) {
+        if (redelivery == null || m.getReceiptHandle() == null) {
+            return;
+        }
+        Duration after = ProvisioningQueueHandler.retryDelay(ProvisioningQueueHandler.RETRY_DELAY, receiveCount(m));
+        try {
+            redelivery.redeliverAfter(m.getReceiptHandle(), after);
+            System.err.println("termination: message " + m.getMessageId() + " retried in " + after.toSeconds() + " s");
+        } catch (RuntimeException visibility) {
+            System.err.println("termination: could not shorten the retry (the queue's visibility timeout applies): "
+                    + visibility.getClass().getSimpleName());
+        }
+    }
+
+    private static int receiveCount(SQSEvent.SQSMessage m) {
+        String n = m.getAttributes() == null ? null : m.getAttributes().get("ApproximateReceiveCount");
+        try {
+            return n == null ? 1 : Math.max(1, Integer.parseInt(n));
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 

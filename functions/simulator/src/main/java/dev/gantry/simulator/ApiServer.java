@@ -69,6 +69,18 @@ final class ApiServer implements ClusterReader, ClusterWriter {
     }
 
     @Override
+    public List<Pod> podsOn(String node) {
+        check();
+        return cluster.podsOn(node);
+    }
+
+    @Override
+    public java.util.Optional<Node> findNode(String name) {
+        check();
+        return cluster.findNode(name);
+    }
+
+    @Override
     public List<Node> nodes() {
         check();
         return cluster.nodes();

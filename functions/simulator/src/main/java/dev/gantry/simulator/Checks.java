@@ -20,17 +20,50 @@ import java.util.TreeMap;
 
 /**
  * What is checked and measured after every step: the invariants, the cost rates (actual and the fractional lower
- * bound), recoveries after an outage, and the chart samples.
+ * bound), recoveries after an outage, and the chart samples. Limits and recoveries are checked on every step; the
+ * checks that scan every pod, claim or instance ({@link LifecycleChecks}, {@link Placement}, node compatibility, lost
+ * messages) at most once per virtual second ({@link #EVERY}): their deadlines are minutes long, and at 20,000 pods a
+ * scan per step (thousands of steps per simulated minute) would be most of the run. Evictions and terminations are
+ * judged as they happen ({@link Observers}, {@link #terminatedByGantry}).
  */
 final class Checks {
+    /** Where the checks report: a violation counted once per episode, or once. */
+    interface Episodes {
+        void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message);
+
+        void violated(String kind, String message);
+    }
+
+    /** The claim, instance and placement checks run at most this often (their deadlines are in minutes). */
+    static final Duration EVERY = Duration.ofSeconds(1);
     private final Simulation sim;
+    final LifecycleChecks lifecycle;
+    final Placement placement;
+    private final Episodes episodes = new Episodes() {
+        @Override
+        public void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message) {
+            Checks.this.episode(bad, kind, key, message);
+        }
+
+        @Override
+        public void violated(String kind, String message) {
+            sim.invariants.violated(kind, message);
+        }
+    };
+    private Instant lastThorough = Instant.MIN;
+    private long messagesLost;
     private Resources boundDemand;
+    private long demandVersion = -1;
+    private Instant demandAt = Instant.MIN;
     private double lowerBound;
     private Instant recoveringSince;
     private final java.util.Set<String> open = new java.util.HashSet<>();
 
     Checks(Simulation sim) {
         this.sim = sim;
+        this.lifecycle = new LifecycleChecks(sim);
+        this.placement = new Placement(sim);
+        sim.recorder.onCreatedPending = p -> placement.created(p, sim.clock.instant());
     }
 
     void outage(Instant at) {
@@ -43,10 +76,16 @@ final class Checks {
         List<SimInstance> live = sim.liveInstances();
         sim.recorder.rates(now, live.stream().mapToDouble(SimInstance::pricePerHour).sum(), lowerBound(), live.size());
         limits(live);
-        duplicates(live);
-        if (sim.observers.clusterChanged) {
-            sim.observers.clusterChanged = false;
-            compatibility();
+        if (!now.isBefore(lastThorough.plus(EVERY))) {
+            lastThorough = now;
+            if (sim.observers.clusterChanged) {
+                sim.observers.clusterChanged = false;
+                compatibility();
+            }
+            lifecycle.check(now, live, episodes);
+            placement.check(now, episodes);
+            messagesLost(sim.provisioningQueue.expiredUndelivered() + sim.interruptionQueue.expiredUndelivered()
+                    + sim.terminationQueue.expiredUndelivered());
         }
         // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
         // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes
@@ -100,11 +139,52 @@ final class Checks {
         return resource.equals(Resources.CPU) ? Quantity.ofMillis(v) + "" : Long.toString(v);
     }
 
-    private void duplicates(List<SimInstance> live) {
-        Map<String, Integer> perClaim = new HashMap<>();
-        live.forEach(i -> perClaim.merge(i.tags().get(CloudInstance.TAG_NODECLAIM), 1, Integer::sum));
-        perClaim.forEach((claim, n) -> episode(n > 1, "duplicateLaunches", claim,
-                () -> n + " live instances for nodeclaim/" + claim));
+    /**
+     * <b>messagesLost</b>: {@code total} is how many messages the queues have dropped by retention before they reached
+     * their dead-letter queue, so far; each new one is a violation.
+     */
+    void messagesLost(long total) {
+        for (long i = messagesLost; i < total; i++) {
+            sim.invariants.violated("messagesLost", "a message expired by retention before reaching its dead-letter queue ("
+                    + (i + 1) + " so far)");
+        }
+        messagesLost = Math.max(messagesLost, total);
+    }
+
+    /**
+     * <b>podsKilledWithoutDrain</b>: Gantry terminates an instance (TerminateInstances, not EC2's own reclaim) whose
+     * node still runs pods the drain must wait for (not terminal, not mirror, not tolerating the disrupted taint), unless
+     * the drain's grace period (the pool's terminationGracePeriod, capped by an interruption deadline) has run out,
+     * or the pod was being deleted and its own grace period has run out.
+     */
+    void terminatedByGantry(SimInstance i) {
+        Node n = sim.cluster.node(i.dnsName());
+        if (n == null) {
+            return;
+        }
+        Instant now = sim.clock.instant();
+        NodeClaim c = sim.store.findByInstanceId(i.id(), now).orElse(null);
+        Instant graceEnd = null;
+        if (c != null && c.deletionRequestedAt() != null) {
+            graceEnd = dev.gantry.core.termination.TerminationDecision.graceExpiry(c.deletionRequestedAt(),
+                    java.util.Optional.ofNullable(sim.pools.get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod()),
+                    sim.store.marker(dev.gantry.core.termination.TerminationMarkers.deadline(c.name())));
+        }
+        boolean graceOver = graceEnd != null && !now.isBefore(graceEnd);
+        for (Pod p : sim.cluster.podsOn(n.name())) {
+            if (p.status().isTerminal() || p.isMirror()
+                    || dev.gantry.core.model.Toleration.anyTolerates(p.tolerations(), dev.gantry.core.model.Taint.DISRUPTED)) {
+                continue;
+            }
+            Instant deleting = p.status().deletingSince();
+            long grace = p.status().terminationGracePeriodSeconds() == null ? 30 : p.status().terminationGracePeriodSeconds();
+            boolean killed = deleting == null ? !graceOver : now.isBefore(deleting.plusSeconds(grace));
+            if (killed) {
+                sim.invariants.violated("podsKilledWithoutDrain", "TerminateInstances on " + i.id() + " (node " + n.name()
+                        + (c == null ? ", no nodeclaim" : ", nodeclaim/" + c.name() + " " + c.state() + " for " + c.deletionReason())
+                        + ") while pod " + p.key() + " runs there, neither evicted nor past its grace period");
+            }
+        }
     }
 
     /** Every bound pod's node still satisfies its node selector and required affinity. */
@@ -150,6 +230,13 @@ final class Checks {
 
     /** The fractional lower bound on $/h for the pods that exist now, in the cheapest pool (recomputed when they change). */
     private double lowerBound() {
+        // Recounted when the pods changed, at most once a second (a sum over every pod: 20,000 of them at scale).
+        Instant now = sim.clock.instant();
+        if (sim.cluster.version() == demandVersion || now.isBefore(demandAt.plus(EVERY))) {
+            return lowerBound;
+        }
+        demandVersion = sim.cluster.version();
+        demandAt = now;
         Resources demand = Resources.ZERO;
         for (Pod p : sim.cluster.pods()) {
             if (!p.isDaemon() && !p.status().isTerminal()) {

@@ -58,6 +58,23 @@ final class CloudFaults {
         return false;
     }
 
+    /** Whether a throttle window is open now (an accessor for the invariants; draws nothing). */
+    boolean throttling(Instant now) {
+        return throttles.stream().anyMatch(t -> now.isBefore(t.until()) && t.probability() > 0);
+    }
+
+    /** The end of the latest fault window (insufficient capacity or throttling) that has ended by now, or MIN. */
+    Instant lastEnded(Instant now) {
+        Instant last = Instant.MIN;
+        for (Ice i : ice) {
+            last = !now.isBefore(i.until()) && i.until().isAfter(last) ? i.until() : last;
+        }
+        for (Throttle t : throttles) {
+            last = !now.isBefore(t.until()) && t.until().isAfter(last) ? t.until() : last;
+        }
+        return last;
+    }
+
     long throttledCalls() {
         return throttled;
     }

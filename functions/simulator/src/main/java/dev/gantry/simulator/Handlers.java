@@ -22,7 +22,8 @@ import java.time.Clock;
 /**
  * Gantry's real Lambda handlers, built with their public constructors over the simulation's services and queues, as
  * the composition root builds them over the real clients: the provisioner shortens a failed run's retry through the
- * provisioning queue's ChangeMessageVisibility, the termination handler re-queues what a short invocation leaves.
+ * provisioning queue's ChangeMessageVisibility, the termination handler a failed slice's through the termination
+ * queue's, and re-queues what a short invocation leaves.
  * Their embedded-metric lines are discarded (the simulation measures for itself).
  */
 record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler interruption,
@@ -38,7 +39,7 @@ record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler i
                         provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY),
                 new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock),
                 new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
-                        TerminationQueueHandler.RESERVE).withConsolidation(consolidation),
+                        TerminationQueueHandler.RESERVE, terminationQueue).withConsolidation(consolidation),
                 new SweepHandler(sweep, metrics, clock));
     }
 }

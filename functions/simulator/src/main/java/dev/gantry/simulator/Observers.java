@@ -23,6 +23,11 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
     final TreeMap<String, String> failedScheduling = new TreeMap<>();
     boolean clusterChanged = true;
+    /** PDB counts at the cluster's version they were taken (an eviction moves them along instead of a recount). */
+    private Pdbs.Counts pdbCounts;
+    private long evictingAt = -1;
+    private boolean evictingHealthy;
+    private boolean evictingAllowed = true;
 
     Observers(Simulation sim) {
         this.sim = sim;
@@ -48,6 +53,12 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
         boolean managed = Simulation.CLUSTER.equals(i.tags().get(CloudInstance.TAG_CLUSTER));
         if (state.equals("shutting-down") || state.equals("stopping")) {
             String reason = reason(i, cause);
+            if (managed && cause.equals("api") && state.equals("shutting-down")) {
+                sim.checks.terminatedByGantry(i);
+            }
+            if (managed && i.request() != null && !i.request().nodePool().limits().isEmpty()) {
+                sim.checks.placement.capacityFreed(sim.clock.instant());
+            }
             if (managed) {
                 sim.recorder.ended(reason);
                 sim.recorder.log(sim.clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()
@@ -101,17 +112,46 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     @Override
     public void evicting(Pod pod, List<PodDisruptionBudget> pdbs) {
+        Pdbs.Counts counts = pdbCounts();
         boolean allowed = true;
         for (PodDisruptionBudget b : pdbs) {
-            if (b.covers(pod) && Pdbs.healthy(sim.cluster, b) - 1 < Pdbs.minAvailable(sim.cluster, b)) {
+            if (b.covers(pod) && counts.healthy(b) - 1 < Pdbs.minAvailable(b, counts.expected(b))) {
                 allowed = false;
             }
         }
-        sim.invariants.evicting(pod, allowed);
+        // Judged when the eviction goes through: an attempt the API server refuses (429, the budget is spent) is how
+        // a drain learns that it must wait, not a violation (counting attempts flagged spot-storm under other seeds).
+        evictingAllowed = allowed;
+        evictingAt = sim.cluster.version();
+        evictingHealthy = pod.isBound() && isHealthy(pod, sim.cluster.node(pod.nodeName()));
+    }
+
+    private Pdbs.Counts pdbCounts() {
+        if (pdbCounts == null || pdbCounts.version() != sim.cluster.version()) {
+            pdbCounts = Pdbs.count(sim.cluster, owner -> {
+                Workloads.Deployment d = sim.workloads.deployment(owner);
+                return d == null ? null : d.replicas;
+            });
+        }
+        return pdbCounts;
     }
 
     @Override
     public void evicted(Pod pod) {
+        sim.invariants.evicting(pod, evictingAllowed);
+        // The eviction removed exactly this pod: move the counts along rather than count again.
+        if (pdbCounts != null && pdbCounts.version() == evictingAt && sim.cluster.version() == evictingAt + 1) {
+            for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
+                int[] c = pdbCounts.byPdb().get(b.namespace() + "/" + b.name());
+                if (c != null && b.covers(pod)) {
+                    if (pod.ownerName() == null || sim.workloads.deployment(pod.namespace() + "/" + pod.ownerName()) == null) {
+                        c[0]--; // expected pods follow the controllers' scale: only an uncontrolled pod's leaving lowers them
+                    }
+                    c[1] -= evictingHealthy ? 1 : 0;
+                }
+            }
+            pdbCounts = new Pdbs.Counts(sim.cluster.version(), pdbCounts.byPdb());
+        }
         sim.recorder.evictions++;
         clusterChanged();
     }
@@ -143,8 +183,9 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     /** Recomputes every PDB's disruptionsAllowed from the pods that are healthy now (the disruption controller). */
     void pdbs() {
+        Pdbs.Counts counts = pdbCounts();
         for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
-            int allowed = Math.max(0, Pdbs.healthy(sim.cluster, b) - Pdbs.minAvailable(sim.cluster, b));
+            int allowed = Math.max(0, counts.healthy(b) - Pdbs.minAvailable(b, counts.expected(b)));
             if (allowed != b.disruptionsAllowed()) {
                 sim.cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
                         b.maxUnavailable(), allowed));

@@ -16,7 +16,8 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 /**
  * PodDisruptionBudgets: read from manifests (the config loader accepts them but does not model them yet), and counted
  * as the disruption controller counts them: healthy pods (Running on a Ready node) against the minimum available that
- * {@code minAvailable} or {@code maxUnavailable} (integer or percentage of the selected pods) implies.
+ * {@code minAvailable} or {@code maxUnavailable} (an integer, or a percentage of the pods the budget expects: its
+ * controllers' replicas) implies.
  */
 final class Pdbs {
     private Pdbs() {
@@ -47,23 +48,66 @@ final class Pdbs {
         return o == null ? null : String.valueOf(o);
     }
 
-    static int healthy(InMemoryCluster cluster, PodDisruptionBudget b) {
-        int n = 0;
-        for (Pod p : cluster.pods()) {
-            if (b.covers(p) && p.isBound() && Observers.isHealthy(p, cluster.node(p.nodeName()))) {
-                n++;
-            }
+    /**
+     * Per PDB (namespace/name): how many pods it expects (the disruption controller's {@code expectedPods}: the desired
+     * replicas of each controller owning a selected pod, plus the selected pods no controller owns) and how many of the
+     * selected pods are healthy.
+     */
+    record Counts(long version, Map<String, int[]> byPdb) {
+        int healthy(PodDisruptionBudget b) {
+            int[] c = byPdb.get(b.namespace() + "/" + b.name());
+            return c == null ? 0 : c[1];
         }
-        return n;
+
+        int expected(PodDisruptionBudget b) {
+            int[] c = byPdb.get(b.namespace() + "/" + b.name());
+            return c == null ? 0 : c[0];
+        }
     }
 
-    static int minAvailable(InMemoryCluster cluster, PodDisruptionBudget b) {
-        int selected = (int) cluster.pods().stream().filter(b::covers).count();
+    /**
+     * Counts every PDB's expected and healthy pods in one pass over the pods. {@code replicas} gives a controller's
+     * desired replicas by namespace/name (null for an owner the simulation does not control: its pods count one each).
+     * Expected pods follow the controllers' scale, not the pods that exist, so an eviction does not lower the minimum
+     * before its replacement is created (counting existing pods let eight evictions in one instant through a budget
+     * of 80% of 20).
+     */
+    static Counts count(InMemoryCluster cluster, java.util.function.Function<String, Integer> replicas) {
+        long version = cluster.version();
+        List<PodDisruptionBudget> budgets = cluster.podDisruptionBudgets();
+        Map<String, int[]> out = new java.util.HashMap<>();
+        Map<String, java.util.Set<String>> owners = new java.util.HashMap<>();
+        budgets.forEach(b -> out.put(b.namespace() + "/" + b.name(), new int[2]));
+        if (!budgets.isEmpty()) {
+            for (Pod p : cluster.pods()) {
+                for (PodDisruptionBudget b : budgets) {
+                    if (b.covers(p)) {
+                        String key = b.namespace() + "/" + b.name();
+                        int[] c = out.get(key);
+                        String owner = p.ownerName() == null ? null : p.namespace() + "/" + p.ownerName();
+                        Integer scale = owner == null ? null : replicas.apply(owner);
+                        if (scale == null) {
+                            c[0]++;
+                        } else if (owners.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(owner)) {
+                            c[0] += scale;
+                        }
+                        if (p.isBound() && Observers.isHealthy(p, cluster.node(p.nodeName()))) {
+                            c[1]++;
+                        }
+                    }
+                }
+            }
+        }
+        return new Counts(version, out);
+    }
+
+    /** The minimum available the budget implies over {@code expected} pods. */
+    static int minAvailable(PodDisruptionBudget b, int expected) {
         if (b.minAvailable() != null) {
-            return amount(b.minAvailable(), selected, true);
+            return amount(b.minAvailable(), expected, true);
         }
         if (b.maxUnavailable() != null) {
-            return selected - amount(b.maxUnavailable(), selected, false);
+            return expected - amount(b.maxUnavailable(), expected, false);
         }
         return 0;
     }

@@ -56,6 +56,8 @@ final class Recorder {
     private double lowerBoundPerHour;
 
     int interruptionsReceived;
+    /** Spot warnings whose two minutes ran out (EC2 reclaimed the instance): what the two figures below are out of. */
+    int reclaimed;
     int drainedBeforeDeadline;
     int replacementReadyBeforeDeadline;
     int evictions;
@@ -109,8 +111,14 @@ final class Recorder {
         }
     }
 
+    /** Told of every pod created pending (the placement invariant watches it). */
+    java.util.function.Consumer<Pod> onCreatedPending = p -> { };
+
     void podCreated(Pod p) {
         podsCreated++;
+        if (!p.isBound()) {
+            onCreatedPending.accept(p);
+        }
         createdAt.put(p.uid(), p.status().createdAt());
     }
 

@@ -18,6 +18,7 @@ import java.util.Set;
 /** Carries out a scenario's events against the simulated world. */
 final class ScenarioActions {
     private final Simulation sim;
+    private final Set<String> spotWarned = new HashSet<>();
 
     ScenarioActions(Simulation sim) {
         this.sim = sim;
@@ -111,6 +112,10 @@ final class ScenarioActions {
     private void interrupt(Scenario.Interrupt in) {
         Instant now = sim.clock.instant();
         List<SimInstance> targets = matching(in.capacityType(), in.zone(), in.nodePool());
+        if (in.kind().equals("spot")) {
+            // EC2 warns an instance once: a second wave picks instances whose two minutes are not already running.
+            targets = targets.stream().filter(i -> !spotWarned.contains(i.id())).toList();
+        }
         targets = targets.subList(0, Math.min(in.count(), targets.size()));
         sim.recorder.log(now, "scenario", in.kind() + " warnings for " + targets.size() + " instances"
                 + (in.zone() == null ? "" : " in " + in.zone()));
@@ -131,6 +136,7 @@ final class ScenarioActions {
 
     /** The warning goes out now; EC2 reclaims the instance two minutes later, drained or not. */
     private void spotWarning(SimInstance i, String json) {
+        spotWarned.add(i.id());
         send(json);
         Set<String> owners = new HashSet<>();
         Node node = sim.cluster.node(i.dnsName());
@@ -143,6 +149,7 @@ final class ScenarioActions {
             Node n = sim.cluster.node(i.dnsName());
             boolean drained = n == null || sim.cluster.pods().stream().noneMatch(p -> n.name().equals(p.nodeName())
                     && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal());
+            sim.recorder.reclaimed++;
             if (drained) {
                 sim.recorder.drainedBeforeDeadline++;
             } else {

@@ -176,6 +176,14 @@ public final class SimQueue implements WorkQueue, Redelivery {
         return sent;
     }
 
+    /**
+     * Messages dropped by the queue's retention before they reached the dead-letter queue (none: this queue keeps
+     * messages until they are deleted or dead-lettered).
+     */
+    public long expiredUndelivered() {
+        return 0;
+    }
+
     /** FIFO messages dropped as duplicates within the deduplication window. */
     public long duplicateCount() {
         return duplicates;

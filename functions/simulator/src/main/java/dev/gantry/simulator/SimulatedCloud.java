@@ -51,6 +51,7 @@ public final class SimulatedCloud implements CloudProvider {
     private final SplittableRandom jitter;
     private final Map<String, SimInstance> byId = new LinkedHashMap<>();
     private final Map<String, SimInstance> byClaim = new LinkedHashMap<>();
+    private final java.util.Set<String> dnsNames = new java.util.HashSet<>();
 
     public SimulatedCloud(String cluster, String region, EventLoop loop, long seed, Observer observer) {
         this.cluster = cluster;
@@ -99,9 +100,13 @@ public final class SimulatedCloud implements CloudProvider {
 
     private SimInstance start(LaunchRequest request, InstanceType type, Offering o, Instant now) {
         String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
-        int a = ids.nextInt(256);
-        int b = ids.nextInt(256);
-        String dns = "ip-10-0-" + a + "-" + b + "." + region + ".compute.internal";
+        String dns;
+        do {
+            // Private DNS names are unique in a VPC: redraw on a collision (about ten in 1,000 instances of a /16).
+            int a = ids.nextInt(256);
+            int b = ids.nextInt(256);
+            dns = "ip-10-0-" + a + "-" + b + "." + region + ".compute.internal";
+        } while (!dnsNames.add(dns));
         Map<String, String> tags = Map.of(CloudInstance.TAG_CLUSTER, cluster,
                 CloudInstance.TAG_NODEPOOL, request.nodePool().name(), CloudInstance.TAG_NODECLAIM, request.claimName());
         SimInstance i = new SimInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, tags, request);

@@ -51,6 +51,7 @@ public final class Summary {
         o.set("consolidation", consolidation(sim));
         ObjectNode interruptions = o.putObject("interruptions");
         interruptions.put("received", r.interruptionsReceived);
+        interruptions.put("reclaimed", r.reclaimed);
         interruptions.put("drainedBeforeDeadline", r.drainedBeforeDeadline);
         interruptions.put("replacementReadyBeforeDeadline", r.replacementReadyBeforeDeadline);
         o.put("evictions", r.evictions);
@@ -195,8 +196,10 @@ public final class Summary {
         row(b, "churn", String.format("%.2f disruptions/h, %.2f pod restarts/h; cost %.2f× the lower bound",
                 c.get("disruptionsPerHour").asDouble(), c.get("podRestartsPerHour").asDouble(), cost.get("overLowerBound").asDouble()));
         var i = root.get("interruptions");
-        row(b, "interruptions", i.get("received") + " received, " + i.get("drainedBeforeDeadline") + " drained before the deadline, "
-                + i.get("replacementReadyBeforeDeadline") + " replaced before it");
+        row(b, "interruptions", i.get("received") + " received, " + i.get("drainedBeforeDeadline") + " drained before the deadline"
+                + percent(i.get("drainedBeforeDeadline").asInt(), i.get("reclaimed").asInt()) + ", "
+                + i.get("replacementReadyBeforeDeadline") + " replaced before it"
+                + percent(i.get("replacementReadyBeforeDeadline").asInt(), i.get("reclaimed").asInt()));
         row(b, "evictions", root.get("evictions").asText());
         StringBuilder inv = new StringBuilder();
         int total = 0;
@@ -213,6 +216,11 @@ public final class Summary {
         row(b, "queues", q.get("provisioningRuns") + " provisioning runs (" + q.get("provisioningRunsFailed") + " failed), "
                 + q.get("hintsSent") + " hints (" + q.get("hintsDeduplicated") + " deduplicated), " + q.get("deadLetters") + " dead letters");
         return b.toString();
+    }
+
+    /** " (97% of 100 reclaimed)", or nothing when no instance was reclaimed. */
+    private static String percent(int n, int of) {
+        return of == 0 ? "" : String.format(" (%d%% of %d reclaimed)", Math.round(100.0 * n / of), of);
     }
 
     private static String stats(com.fasterxml.jackson.databind.JsonNode p) {

@@ -42,6 +42,8 @@ final class Workloads {
     private final Runnable changed;
     private final Map<String, Deployment> deployments = new LinkedHashMap<>();
     private long nextPod = 1;
+    private boolean dirty = true;
+    private long reconciledAt = -1;
 
     Workloads(InMemoryCluster cluster, EventLoop loop, Webhook webhook, Recorder recorder, Runnable changed) {
         this.cluster = cluster;
@@ -65,6 +67,7 @@ final class Workloads {
             Pod first = replicas.getFirst();
             deployments.put(key, new Deployment(first.namespace(), first.ownerName(), first, replicas.size()));
         });
+        dirty = true;
         reconcile();
     }
 
@@ -74,6 +77,7 @@ final class Workloads {
 
     void scale(String key, int replicas) {
         deployments.get(key).replicas = replicas;
+        dirty = true;
         reconcile();
     }
 
@@ -85,18 +89,25 @@ final class Workloads {
         }
     }
 
-    /** One pass of the controllers; called every second. */
+    /** One pass of the controllers; called every second. Nothing to do while no pod or node changed since the last. */
     void reconcile() {
+        if (!dirty && cluster.version() == reconciledAt) {
+            return;
+        }
+        dirty = false;
         Set<String> nodes = new java.util.HashSet<>();
         cluster.nodes().forEach(n -> nodes.add(n.name()));
+        Map<String, List<Pod>> owned = new java.util.HashMap<>();
         for (Pod p : cluster.pods()) {
             if (p.isBound() && !nodes.contains(p.nodeName())) {
                 cluster.removePod(p.key()); // pod GC: its node is gone
                 changed.run();
+            } else if (CONTROLLED.contains(p.ownerKind())) {
+                owned.computeIfAbsent(p.namespace() + "/" + p.ownerName(), k -> new ArrayList<>()).add(p);
             }
         }
         for (Deployment d : deployments.values()) {
-            List<Pod> mine = ownedBy(d);
+            List<Pod> mine = owned.getOrDefault(d.key(), List.of());
             for (int i = mine.size(); i < d.replicas; i++) {
                 create(d.template, d.name + "-" + Long.toString(nextPod, 36));
             }
@@ -112,6 +123,7 @@ final class Workloads {
                 changed.run();
             }
         }
+        reconciledAt = cluster.version();
     }
 
     private List<Pod> ownedBy(Deployment d) {

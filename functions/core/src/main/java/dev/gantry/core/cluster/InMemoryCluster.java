@@ -17,6 +17,10 @@ import java.util.TreeMap;
  * A Kubernetes API object store in memory, behind the same ports as the real cluster: for the simulator and for tests
  * of the application services. Evictions honour PodDisruptionBudgets the way the Eviction API does (a budget with no
  * disruptions left answers {@link EvictionResult#BLOCKED_BY_PDB}); an evicted pod is removed. Thread-safe.
+ *
+ * <p>Built for a simulated cluster of tens of thousands of pods: pods are indexed by node ({@link #podsOn} costs the
+ * node's pods, as the API server's field selector does), the {@link #pods()} and {@link #nodes()} snapshots are kept
+ * until the next change, and {@link #version()} tells readers that cache what they derived whether anything changed.
  */
 public final class InMemoryCluster implements ClusterReader, ClusterWriter {
     private final Map<String, Pod> pods = new TreeMap<>();
@@ -26,19 +30,64 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
     private final Set<String> volumeAttachments = new HashSet<>();
     private final Map<String, Map<String, String>> namespaces = new TreeMap<>();
     private final List<String> events = new ArrayList<>();
+    private final Map<String, Map<String, Pod>> podsByNode = new java.util.HashMap<>();
+    private List<Pod> podsSnapshot;
+    private List<Node> nodesSnapshot;
+    private long version;
+
+    /** Changes whenever a pod or a node is added, changed or removed (not on PDB, DaemonSet or event writes). */
+    public synchronized long version() {
+        return version;
+    }
+
+    private void podsChanged() {
+        podsSnapshot = null;
+        version++;
+    }
+
+    private void nodesChanged() {
+        nodesSnapshot = null;
+        version++;
+    }
+
+    private void index(Pod old, Pod now) {
+        if (old != null && old.nodeName() != null) {
+            Map<String, Pod> on = podsByNode.get(old.nodeName());
+            if (on != null) {
+                on.remove(old.key());
+                if (on.isEmpty()) {
+                    podsByNode.remove(old.nodeName());
+                }
+            }
+        }
+        if (now != null && now.nodeName() != null) {
+            podsByNode.computeIfAbsent(now.nodeName(), k -> new TreeMap<>()).put(now.key(), now);
+        }
+    }
+
+    private Pod dropPod(String key) {
+        Pod old = pods.remove(key);
+        if (old != null) {
+            index(old, null);
+            podsChanged();
+        }
+        return old;
+    }
 
     // --- setup and inspection, for the simulator and tests ---
 
     public synchronized void putPod(Pod pod) {
-        pods.put(pod.key(), pod);
+        index(pods.put(pod.key(), pod), pod);
+        podsChanged();
     }
 
     public synchronized void removePod(String key) {
-        pods.remove(key);
+        dropPod(key);
     }
 
     public synchronized void putNode(Node node) {
         nodes.put(node.name(), node);
+        nodesChanged();
     }
 
     public synchronized void putDaemonSet(DaemonSet ds) {
@@ -74,12 +123,29 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
 
     @Override
     public synchronized List<Pod> pods() {
-        return List.copyOf(pods.values());
+        if (podsSnapshot == null) {
+            podsSnapshot = List.copyOf(pods.values());
+        }
+        return podsSnapshot;
+    }
+
+    @Override
+    public synchronized List<Pod> podsOn(String node) {
+        Map<String, Pod> on = podsByNode.get(node);
+        return on == null ? List.of() : List.copyOf(on.values());
     }
 
     @Override
     public synchronized List<Node> nodes() {
-        return List.copyOf(nodes.values());
+        if (nodesSnapshot == null) {
+            nodesSnapshot = List.copyOf(nodes.values());
+        }
+        return nodesSnapshot;
+    }
+
+    @Override
+    public synchronized java.util.Optional<Node> findNode(String name) {
+        return java.util.Optional.ofNullable(nodes.get(name));
     }
 
     @Override
@@ -141,6 +207,7 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         } else {
             nodes.put(name, updated);
         }
+        nodesChanged();
     }
 
     @Override
@@ -162,13 +229,13 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
             pdbs.put(b.namespace() + "/" + b.name(), new PodDisruptionBudget(b.namespace(), b.name(), b.selector(),
                     b.minAvailable(), b.maxUnavailable(), b.disruptionsAllowed() - 1));
         }
-        pods.remove(pod.key());
+        dropPod(pod.key());
         return EvictionResult.EVICTED;
     }
 
     @Override
     public synchronized void deletePod(Pod pod) {
-        pods.remove(pod.key());
+        dropPod(pod.key());
     }
 
     /**
@@ -183,11 +250,13 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         }
         if (n.finalizers().isEmpty()) {
             nodes.remove(name);
+            nodesChanged();
             return;
         }
         if (n.deletionTimestamp() == null) {
             nodes.put(name, new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(),
                     n.ready(), n.unschedulable(), true, n.createdAt(), n.finalizers(), java.time.Instant.EPOCH));
+            nodesChanged();
         }
     }
 
@@ -199,9 +268,11 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         }
         if (n.finalizers().isEmpty()) {
             nodes.remove(name);
+            nodesChanged();
         } else if (n.deletionTimestamp() == null) {
             nodes.put(name, new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(),
                     n.ready(), n.unschedulable(), true, n.createdAt(), n.finalizers(), at));
+            nodesChanged();
         }
     }
 

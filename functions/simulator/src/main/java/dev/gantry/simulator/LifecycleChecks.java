@@ -1,0 +1,171 @@
+package dev.gantry.simulator;
+
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.disruption.DisruptionBudgets;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.sweep.Housekeeping;
+import dev.gantry.core.termination.TerminationMarkers;
+import dev.gantry.core.termination.TerminationService;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The invariants on claims and instances, from one look at the store and EC2:
+ * <ul>
+ *   <li><b>stuckClaims</b>: a claim in a non-terminal state past what its state allows. Launching: its creation plus
+ *       the sweep's {@link Housekeeping#LAUNCH_TIMEOUT} plus one sweep interval. Launched (no node yet): its launch
+ *       plus {@link Housekeeping#REGISTRATION_TIMEOUT} plus one sweep. Registered (not initialized): its registration
+ *       plus the registration timeout plus one sweep. Draining or Terminating: no slice begun for
+ *       {@link TerminationService#STALLED_AFTER} plus one sweep (the sweep must have resumed it), or, when the drain has
+ *       a grace period (the pool's {@code terminationGracePeriod}, or an interruption's deadline, whichever ends first),
+ *       still not Terminated 10 minutes after it ended. A drain without either may wait for a PDB for ever, as
+ *       Karpenter's does, as long as it keeps making progress.</li>
+ *   <li><b>duplicateLaunches</b>: more than one live instance tagged with one claim's name, or a claim whose recorded
+ *       instance is not the live one tagged with its name.</li>
+ *   <li><b>leakedInstances</b>: a live instance with the cluster's tag that no live claim owns (by recorded instance
+ *       id, or by name for a claim still Launching), for more than {@link #LEAK_AFTER} in a row.</li>
+ *   <li><b>disruptionBudgetExceeded</b>: more of a pool's nodes deleting at once for a budgeted reason (Empty,
+ *       Underutilized, Drifted) than the pool's budgets allow for it at that time, counted on the pool's registered
+ *       nodes. Expiry and interruptions are forceful and are not budgeted.</li>
+ * </ul>
+ * Each is counted once per episode (per claim, instance or pool and reason).
+ */
+final class LifecycleChecks {
+    static final Duration LEAK_AFTER = Duration.ofMinutes(10);
+    static final Duration DRAIN_SLACK = Duration.ofMinutes(10);
+
+    private final Simulation sim;
+    private final Duration sweep;
+    private final Map<String, Instant> unownedSince = new HashMap<>();
+
+    LifecycleChecks(Simulation sim) {
+        this.sim = sim;
+        this.sweep = Simulation.DEPLOYED.sweepRate();
+    }
+
+    void check(Instant now, List<SimInstance> live, Checks.Episodes episodes) {
+        List<NodeClaim> claims = sim.store.list(now);
+        Map<String, NodeClaim> byName = new HashMap<>();
+        Map<String, NodeClaim> byInstance = new HashMap<>();
+        for (NodeClaim c : claims) {
+            byName.put(c.name(), c);
+            if (c.instanceId() != null && c.state() != NodeClaimState.Terminated) {
+                byInstance.put(c.instanceId(), c);
+            }
+            stuck(c, now, episodes);
+        }
+        instances(live, byName, byInstance, now, episodes);
+        budgets(claims, now, episodes);
+    }
+
+    private void stuck(NodeClaim c, Instant now, Checks.Episodes episodes) {
+        String why = switch (c.state()) {
+            case Launching -> past(c.createdAt(), Housekeeping.LAUNCH_TIMEOUT.plus(sweep), now, "Launching since");
+            case Launched -> past(c.launchedAt(), Housekeeping.REGISTRATION_TIMEOUT.plus(sweep), now, "Launched, no node, since");
+            case Registered -> past(c.registeredAt(), Housekeeping.REGISTRATION_TIMEOUT.plus(sweep), now, "Registered, not initialized, since");
+            case Draining, Terminating -> draining(c, now);
+            default -> null;
+        };
+        episodes.episode(why != null, "stuckClaims", c.name(), () -> "nodeclaim/" + c.name() + " " + why);
+    }
+
+    private static String past(Instant since, Duration allowed, Instant now, String what) {
+        if (since == null || now.isBefore(since.plus(allowed))) {
+            return null;
+        }
+        return what + " " + since + " (" + Duration.between(since, now).toSeconds() + " s, allowed " + allowed.toSeconds() + " s)";
+    }
+
+    private String draining(NodeClaim c, Instant now) {
+        Instant last = c.progressAt() != null ? c.progressAt() : c.deletionRequestedAt();
+        String stalled = past(last, TerminationService.STALLED_AFTER.plus(sweep), now, c.state() + ", no termination slice since");
+        if (stalled != null) {
+            return stalled;
+        }
+        Instant began = c.deletionRequestedAt();
+        if (began == null) {
+            return null;
+        }
+        Optional<Duration> grace = Optional.ofNullable(sim.pools.get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod());
+        Optional<Instant> deadline = sim.store.marker(TerminationMarkers.deadline(c.name()));
+        Instant end = dev.gantry.core.termination.TerminationDecision.graceExpiry(began, grace, deadline);
+        if (end == null || now.isBefore(end.plus(DRAIN_SLACK))) {
+            return null;
+        }
+        return c.state() + " since " + began + " (" + c.deletionReason() + "), its grace period ended at " + end;
+    }
+
+    private void instances(List<SimInstance> live, Map<String, NodeClaim> byName, Map<String, NodeClaim> byInstance,
+                           Instant now, Checks.Episodes episodes) {
+        Map<String, Integer> perClaim = new HashMap<>();
+        Map<String, SimInstance> tagged = new HashMap<>();
+        for (SimInstance i : live) {
+            String claim = i.tags().get(CloudInstance.TAG_NODECLAIM);
+            perClaim.merge(claim, 1, Integer::sum);
+            tagged.put(claim, i);
+            NodeClaim byTag = byName.get(claim);
+            NodeClaim owner = byInstance.get(i.id());
+            boolean owned = owner != null || (byTag != null && byTag.state() == NodeClaimState.Launching && byTag.instanceId() == null);
+            if (owned) {
+                unownedSince.remove(i.id());
+            } else {
+                Instant since = unownedSince.computeIfAbsent(i.id(), k -> now);
+                episodes.episode(!now.isBefore(since.plus(LEAK_AFTER)), "leakedInstances", i.id(), () -> i.id() + " ("
+                        + i.type().name() + ", launched " + i.launchTime() + ") has had no live nodeclaim since " + since);
+            }
+        }
+        unownedSince.keySet().retainAll(live.stream().map(SimInstance::id).toList());
+        perClaim.forEach((claim, n) -> episodes.episode(n > 1, "duplicateLaunches", claim,
+                () -> n + " live instances for nodeclaim/" + claim));
+        for (NodeClaim c : byName.values()) {
+            SimInstance t = tagged.get(c.name());
+            boolean mismatch = t != null && c.instanceId() != null && c.state() != NodeClaimState.Terminated
+                    && !c.instanceId().equals(t.id()) && sim.cloud.instance(c.instanceId()).map(SimInstance::isAlive).orElse(false);
+            episodes.episode(mismatch, "duplicateLaunches", c.name() + " recorded", () -> "nodeclaim/" + c.name()
+                    + " records " + c.instanceId() + " but " + t.id() + " was launched for it too, and both run");
+        }
+    }
+
+    private void budgets(List<NodeClaim> claims, Instant now, Checks.Episodes episodes) {
+        Map<String, Integer> nodes = new HashMap<>();
+        Map<String, Integer> deleting = new HashMap<>();
+        for (NodeClaim c : claims) {
+            if (c.state() == NodeClaimState.Terminated || c.nodeName() == null) {
+                continue;
+            }
+            nodes.merge(c.nodePool(), 1, Integer::sum);
+            NodePool.Reason r = c.state().isDeleting() ? reason(c.deletionReason()) : null;
+            if (r != null) {
+                deleting.merge(c.nodePool() + "/" + r, 1, Integer::sum);
+            }
+        }
+        for (NodePool pool : sim.pools.values()) {
+            int total = nodes.getOrDefault(pool.name(), 0);
+            for (NodePool.Reason r : NodePool.Reason.values()) {
+                int n = deleting.getOrDefault(pool.name() + "/" + r, 0);
+                int allowed = DisruptionBudgets.allowed(pool, r, total, 0, now);
+                episodes.episode(n > allowed, "disruptionBudgetExceeded", pool.name() + "/" + r, () -> "NodePool "
+                        + pool.name() + " has " + n + " of " + total + " nodes deleting for " + r + ", its budgets allow " + allowed);
+            }
+        }
+    }
+
+    /** The budgeted reason a deletion was started for, or null for a forceful one (expiry, interruption, repair…). */
+    static NodePool.Reason reason(String deletionReason) {
+        if (deletionReason == null) {
+            return null;
+        }
+        return switch (deletionReason) {
+            case "empty", "emptiness" -> NodePool.Reason.Empty;
+            case "underutilized", "consolidation" -> NodePool.Reason.Underutilized;
+            case "drifted", "drift" -> NodePool.Reason.Drifted;
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,172 @@
+package dev.gantry.simulator;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.scheduling.SchedulingInput;
+import dev.gantry.core.scheduling.SchedulingResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * The invariant <b>podsNotPlacedInTime</b>: every pod is bound within {@link #allowed()} of its capacity becoming
+ * available, that is one boot ({@link #BOOT}: EC2 start, kubelet registration, Ready) plus one provisioning batch
+ * window plus one sweep interval plus {@link #SLACK}.
+ *
+ * <p>"Its capacity becoming available" is the latest of: the pod's creation; the end of an EC2 fault window
+ * (insufficient capacity or throttling) or of an API-server outage; and, when a pool has limits, the end of one of its
+ * instances (capacity under the limit came free). While EC2 is throttling or the API server is down, no capacity is
+ * available. A pod still pending when its time is up is checked once: if it fits somewhere now (an existing Ready
+ * node, or a new node of some pool from offerings not under an insufficient-capacity fault, within the pool's limits,
+ * as the core scheduler plans it with every overdue pod together) it is a violation; if it fits nowhere (too big,
+ * limits, every offering unavailable, a constraint nothing satisfies) it is checked again every {@link #RECHECK},
+ * and its time starts again at the first check that finds it placeable.
+ */
+final class Placement {
+    static final Duration BOOT = Duration.ofSeconds(60);
+    static final Duration SLACK = Duration.ofSeconds(30);
+    static final Duration RECHECK = Duration.ofSeconds(15);
+
+    /** A pending pod and when it is next looked at; {@code from} null while it was last found to fit nowhere. */
+    private record Watch(String key, String uid, Instant due, Instant from) {
+    }
+
+    private final Simulation sim;
+    private final PriorityQueue<Watch> watches = new PriorityQueue<>((a, b) -> {
+        int c = a.due().compareTo(b.due());
+        return c != 0 ? c : a.key().compareTo(b.key());
+    });
+    private Instant capacityEvent = Instant.MIN;
+    private boolean unavailable;
+
+    Placement(Simulation sim) {
+        this.sim = sim;
+    }
+
+    static Duration allowed() {
+        return BOOT.plus(EventSources.BATCH_IDLE).plus(Simulation.DEPLOYED.sweepRate()).plus(SLACK);
+    }
+
+    /** A pod was created pending. */
+    void created(Pod p, Instant now) {
+        watches.add(new Watch(p.key(), p.uid(), now.plus(allowed()), now));
+    }
+
+    /** Capacity may have come free now (an instance of a pool with limits ended). */
+    void capacityFreed(Instant now) {
+        capacityEvent = now;
+    }
+
+    void check(Instant now, Checks.Episodes episodes) {
+        boolean down = sim.api.isDown() || sim.cloud.faults().throttling(now);
+        Instant faultEnded = sim.cloud.faults().lastEnded(now);
+        if (faultEnded.isAfter(capacityEvent)) {
+            capacityEvent = faultEnded;
+        }
+        if (down) {
+            unavailable = true;
+            return; // nothing is due while no capacity can be had; when it returns, every clock starts from then
+        }
+        if (unavailable) {
+            unavailable = false;
+            capacityEvent = now;
+        }
+        if (watches.isEmpty() || watches.peek().due().isAfter(now)) {
+            return;
+        }
+        List<Watch> overdue = new ArrayList<>();
+        List<Pod> pods = new ArrayList<>();
+        while (!watches.isEmpty() && !watches.peek().due().isAfter(now)) {
+            Watch w = watches.poll();
+            Pod p = sim.cluster.pod(w.key());
+            if (p == null || !p.uid().equals(w.uid()) || p.isBound() || p.status().isTerminal() || p.status().deletingSince() != null) {
+                continue;
+            }
+            Instant from = w.from() == null ? null : (capacityEvent.isAfter(w.from()) ? capacityEvent : w.from());
+            if (from != null && now.isBefore(from.plus(allowed()))) {
+                watches.add(new Watch(w.key(), w.uid(), from.plus(allowed()), from)); // capacity came later than it
+                continue;
+            }
+            overdue.add(w);
+            pods.add(p);
+        }
+        if (pods.isEmpty()) {
+            return;
+        }
+        Set<String> placeable = placeable(pods, now);
+        for (int i = 0; i < overdue.size(); i++) {
+            Watch w = overdue.get(i);
+            Pod p = pods.get(i);
+            if (placeable.contains(p.key()) && w.from() != null) {
+                episodes.violated("podsNotPlacedInTime", "pod " + p.key() + " fits (" + p.requests()
+                        + ") but is still pending " + Duration.between(w.from(), now).toSeconds() + " s after its capacity became available"
+                        + " (allowed " + allowed().toSeconds() + " s)");
+            } else if (placeable.contains(p.key())) {
+                watches.add(new Watch(w.key(), w.uid(), now.plus(allowed()), now)); // fits from now on
+            } else {
+                watches.add(new Watch(w.key(), w.uid(), now.plus(RECHECK), null));
+            }
+        }
+    }
+
+    /** Which of these pods the core scheduler places now, on Ready nodes or new capacity the pools may launch. */
+    private Set<String> placeable(List<Pod> pods, Instant now) {
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        for (Pod p : sim.cluster.pods()) {
+            if (p.isBound()) {
+                byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
+        for (Node n : sim.cluster.nodes()) {
+            if (n.ready() && !n.deleting() && !n.unschedulable()) {
+                nodes.add(new SchedulingInput.ExistingNode(n, byNode.getOrDefault(n.name(), List.of())));
+            }
+        }
+        Map<String, Resources> usage = new HashMap<>();
+        Map<String, Integer> count = new HashMap<>();
+        for (SimInstance i : sim.liveInstances()) {
+            String pool = i.tags().get(CloudInstance.TAG_NODEPOOL);
+            usage.merge(pool, i.type().capacity(), Resources::plus);
+            count.merge(pool, 1, Integer::sum);
+        }
+        List<SchedulingInput.PoolOffer> offers = new ArrayList<>();
+        for (NodePool pool : sim.config.nodePools()) {
+            NodeClass nc = sim.config.nodeClassOf(pool).orElse(null);
+            if (nc != null) {
+                List<InstanceType> types = new ArrayList<>();
+                for (InstanceType t : sim.catalog.instanceTypes(nc)) {
+                    List<Offering> offerings = new ArrayList<>();
+                    boolean touched = false;
+                    for (Offering o : t.offerings()) {
+                        boolean ice = sim.cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now);
+                        touched |= ice;
+                        offerings.add(ice ? o.unavailable() : o);
+                    }
+                    types.add(touched ? t.withOfferings(offerings) : t);
+                }
+                offers.add(new SchedulingInput.PoolOffer(pool, types, usage.getOrDefault(pool.name(), Resources.ZERO),
+                        count.getOrDefault(pool.name(), 0)));
+            }
+        }
+        SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, List.of(), sim.cluster.daemonSets(), offers,
+                sim.cluster.namespaceLabels()));
+        Set<String> out = new HashSet<>();
+        r.existingNodes().values().forEach(l -> l.forEach(p -> out.add(p.key())));
+        r.newClaims().forEach(c -> c.pods().forEach(p -> out.add(p.key())));
+        return out;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.gantry.simulator;
+
+import java.nio.file.Path;
+
+/** Runs scenarios under several seeds and prints the invariant counts that are not zero (a quick hunt for defects). */
+public final class SeedSweepRun {
+    private SeedSweepRun() {
+    }
+
+    public static void main(String[] args) {
+        int seeds = Integer.parseInt(args[0]);
+        for (int a = 1; a < args.length; a++) {
+            Scenario s = ScenarioReader.read(Path.of(args[a]));
+            for (long seed = 1; seed <= seeds; seed++) {
+                Scenario x = new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), seed * 7919, s.config(),
+                        s.manifests(), s.webhook(), s.events());
+                Simulation.Result r = new Simulation(x, v -> { }, Progress.none()).run();
+                StringBuilder b = new StringBuilder();
+                r.simulation().invariants.counts().forEach((k, v) -> { if (v > 0) b.append(' ').append(k).append('=').append(v); });
+                System.out.println(s.name() + " seed " + x.seed() + ":" + (b.isEmpty() ? " ok" : b));
+                r.simulation().invariants.kept().stream().limit(3).forEach(v -> System.out.println("    " + v));
+            }
+        }
+    }
+}
