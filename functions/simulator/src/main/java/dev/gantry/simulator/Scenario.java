@@ -1,8 +1,12 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.runtime.Latency;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A scenario file, read: where the cluster starts, what configuration Gantry runs with, and what happens when. Paths
@@ -10,9 +14,13 @@ import java.util.List;
  * them stable.
  *
  * @param webhook false for sweep-only detection (the backstop path)
+ * @param faults  the {@code faults:} section: rates and targeted faults
+ * @param chaos   {@code faults: {chaos: true}}: add {@link FaultPlan#chaos(long)} for the run's seed
+ * @param latency the {@code latency:} section: what port calls cost
  */
 public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
-                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, FaultPlan faults,
+                       boolean chaos, LatencySpec latency) {
     public Scenario {
         zones = List.copyOf(zones);
         config = List.copyOf(config);
@@ -20,8 +28,43 @@ public record Scenario(Path file, String name, String region, List<String> zones
         events = List.copyOf(events);
     }
 
+    public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
+                    List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
+        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, FaultPlan.NONE, false,
+                LatencySpec.AWS);
+    }
+
     public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events);
+        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, faults, chaos,
+                latency);
+    }
+
+    /** This scenario with the chaos mix switched on or off. */
+    public Scenario withChaos(boolean on) {
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, faults, on, latency);
+    }
+
+    public Scenario withLatency(LatencySpec l) {
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, faults, chaos, l);
+    }
+
+    /** The faults this run injects: the file's, plus the chaos mix for this seed when it is on. */
+    public FaultPlan effectiveFaults() {
+        return chaos ? faults.plus(FaultPlan.chaos(seed)) : faults;
+    }
+
+    /** What port calls cost: AWS-like defaults, per-kind overrides, all scaled ({@code scale: 0}: instant). */
+    public record LatencySpec(Map<CallKind, Latency.Range> overrides, double scale) {
+        public static final LatencySpec AWS = new LatencySpec(Map.of(), 1);
+        public static final LatencySpec NONE = new LatencySpec(Map.of(), 0);
+
+        public LatencySpec {
+            overrides = Map.copyOf(overrides);
+        }
+
+        public Latency build(long seed) {
+            return scale == 0 ? Latency.none() : Latency.of(overrides, scale, seed);
+        }
     }
 
     /** Something that happens at {@code at} after the start; {@code line} is where the scenario says so. */
