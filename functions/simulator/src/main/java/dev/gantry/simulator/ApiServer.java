@@ -224,8 +224,10 @@ final class ApiServer implements ClusterReader, ClusterWriter {
 
     private EvictionResult evictNow(Pod pod) {
         Pod current = cluster.pod(pod.key());
-        if (current != null) {
-            observer.evicting(current, cluster.podDisruptionBudgets());
+        List<PodDisruptionBudget> pdbs = cluster.podDisruptionBudgets();
+        // The checks judge evictions the API server lets through; one its PDB status refuses (429) evicts nothing.
+        if (current != null && pdbs.stream().noneMatch(b -> b.covers(current) && b.disruptionsAllowed() <= 0)) {
+            observer.evicting(current, pdbs);
         }
         EvictionResult r = cluster.evict(pod);
         if (r == EvictionResult.EVICTED) {

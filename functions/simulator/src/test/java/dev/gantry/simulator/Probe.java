@@ -1,0 +1,23 @@
+package dev.gantry.simulator;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+class Probe {
+    @Test
+    @EnabledIfSystemProperty(named = "probe", matches = ".+")
+    void probe() {
+        String[] a = System.getProperty("probe").split(":");
+        Scenario s = ScenarioReader.read(Path.of("../../samples/scenarios/" + a[0] + ".yaml"));
+        if (a.length > 1) s = s.withSeed(Long.parseLong(a[1]));
+        if (a.length > 2) s = s.withChaos(true);
+        Simulation.Result r = new Simulation(s, System.out::println, Progress.none()).run();
+        System.out.println(r.summary().table());
+        String grep = System.getProperty("probe.grep", "");
+        if (!grep.isEmpty()) {
+            r.simulation().recorder.timeline.stream().filter(e -> (e.kind() + " " + e.text()).matches(".*(" + grep + ").*"))
+                    .limit(300).forEach(e -> System.out.println("TL " + e));
+        }
+    }
+}
