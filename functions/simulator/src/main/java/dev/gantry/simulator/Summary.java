@@ -91,6 +91,7 @@ public final class Summary {
         ObjectNode fs = rt.putObject("functions");
         sim.runtime.stats().forEach((name, st) -> fs.putObject(name)
                 .put("invocations", st.invocations)
+                .put("peakConcurrent", st.peakConcurrent)
                 .put("longestSeconds", round(st.longest.toMillis() / 1000.0, 3))
                 .put("longestShareOfTimeout", round(st.longestShare, 3))
                 .put("over70PercentOfTimeout", st.over70Percent)
@@ -179,7 +180,8 @@ public final class Summary {
         var rt = root.get("runtime");
         rt.get("functions").properties().forEach(e -> {
             var v = e.getValue();
-            row(b, "λ " + e.getKey(), v.get("invocations") + " invocations, longest " + v.get("longestSeconds") + " s ("
+            row(b, "λ " + e.getKey(), v.get("invocations") + " invocations (at most " + v.get("peakConcurrent")
+                    + " at once), longest " + v.get("longestSeconds") + " s ("
                     + Math.round(v.get("longestShareOfTimeout").asDouble() * 100) + "% of timeout), "
                     + v.get("over70PercentOfTimeout") + " over 70%, " + v.get("timedOut") + " timed out, "
                     + v.get("crashed") + " crashed");

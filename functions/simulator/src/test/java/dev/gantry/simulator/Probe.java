@@ -9,7 +9,7 @@ class Probe {
     @EnabledIfSystemProperty(named = "probe", matches = ".+")
     void probe() {
         String[] a = System.getProperty("probe").split(":");
-        Scenario s = ScenarioReader.read(Path.of("../../samples/scenarios/" + a[0] + ".yaml"));
+        Scenario s = ScenarioReader.read(a[0].startsWith("/") ? Path.of(a[0]) : Path.of("../../samples/scenarios/" + a[0] + ".yaml"));
         if (a.length > 1) s = s.withSeed(Long.parseLong(a[1]));
         if (a.length > 2) s = s.withChaos(true);
         Simulation.Result r = new Simulation(s, System.out::println, Progress.none()).run();

@@ -56,9 +56,11 @@ public final class LambdaRuntime {
         public long invocations;
         public long killedByTimeout;
         public long crashed;
+        /** Invocations that finished (were not killed) having used more than 70% of their timeout. */
         public long over70Percent;
         public Duration longest = Duration.ZERO;
         public double longestShare;
+        public int peakConcurrent;
     }
 
     /** One invocation in flight. */
@@ -158,6 +160,8 @@ public final class LambdaRuntime {
             }
         });
         live.add(inv);
+        FunctionStats fs = stats.computeIfAbsent(function, k -> new FunctionStats());
+        fs.peakConcurrent = Math.max(fs.peakConcurrent, inFlight(function));
         inv.thread.start();
         loop.at(inv.deadline(), "timeout of " + inv.thread.getName(), () -> {
             if (!inv.done) {
@@ -177,10 +181,10 @@ public final class LambdaRuntime {
                 s.longest = took;
                 s.longestShare = share;
             }
-            if (share > 0.7) {
+            boolean killed = error[0] instanceof Killed;
+            if (share > 0.7 && !killed) {
                 s.over70Percent++;
             }
-            boolean killed = error[0] instanceof Killed;
             if (inv.timedOut) {
                 s.killedByTimeout++;
             } else if (killed) {
