@@ -26,13 +26,18 @@ import org.crac.Resource;
  * so if the run fails (a transient error: throttling, an unreachable API server) only the batch's last hint is reported
  * failed, and it is made visible again after a short, backed-off delay ({@link #retryDelay}) rather than the queue's
  * six-minute visibility timeout, which would hold the cluster's whole FIFO group that long; the other hints are
- * acknowledged, since that one retry covers them (the run is idempotent, and claims it recorded are resumed). Emits
- * PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
+ * acknowledged, since that one retry covers them (the run is idempotent, and claims it recorded are resumed). A run
+ * that cannot report anything (the function times out, or its runtime crashes) would hold the group for the whole
+ * visibility timeout just the same, so before it starts the run shortens every record's visibility to the invocation's
+ * remaining time plus {@link #HOLD_MARGIN}: a dead invocation's batch comes back a few seconds after its deadline.
+ * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
     /** The first retry after a failed run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}. */
     public static final Duration RETRY_DELAY = Duration.ofSeconds(10);
     public static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(2);
+    /** How long after the invocation's deadline its batch comes back if it could not answer (a timeout, a crash). */
+    public static final Duration HOLD_MARGIN = Duration.ofSeconds(15);
 
     private final HintBatchService service;
     private final HintCodec codec;
@@ -86,6 +91,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         if (!hints.isEmpty()) {
+            holdForThisInvocation(event, context);
             try {
                 report(service.handle(hints));
             } catch (RuntimeException e) {
@@ -103,6 +109,27 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /**
+     * Every record stays hidden only while this invocation can still answer for it: its remaining time plus
+     * {@link #HOLD_MARGIN}. Best effort: a record whose visibility could not be changed keeps the queue's timeout.
+     */
+    private void holdForThisInvocation(SQSEvent event, Context context) {
+        if (context == null) {
+            return; // a direct call, not an invocation: no deadline
+        }
+        Duration hold = Duration.ofMillis(Math.max(0, context.getRemainingTimeInMillis())).plus(HOLD_MARGIN);
+        // SQS takes whole seconds.
+        Duration seconds = Duration.ofSeconds((hold.toMillis() + 999) / 1000);
+        for (SQSEvent.SQSMessage m : event.getRecords()) {
+            try {
+                redelivery.redeliverAfter(m.getReceiptHandle(), seconds);
+            } catch (RuntimeException e) {
+                System.err.println("provisioner: could not limit message " + m.getMessageId()
+                        + "'s visibility to this invocation: " + e.getClass().getSimpleName());
+            }
+        }
     }
 
     /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */

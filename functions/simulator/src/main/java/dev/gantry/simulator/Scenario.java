@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
                        List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, FaultPlan faults,
-                       boolean chaos, LatencySpec latency) {
+                       boolean chaos, LatencySpec latency, double chaosIntensity) {
     public Scenario {
         zones = List.copyOf(zones);
         config = List.copyOf(config);
@@ -31,26 +31,33 @@ public record Scenario(Path file, String name, String region, List<String> zones
     public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
                     List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
         this(file, name, region, zones, duration, seed, config, manifests, webhook, events, FaultPlan.NONE, false,
-                LatencySpec.AWS);
+                LatencySpec.AWS, 1);
     }
 
     public Scenario withSeed(long newSeed) {
         return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, faults, chaos,
-                latency);
+                latency, chaosIntensity);
     }
 
     /** This scenario with the chaos mix switched on or off. */
     public Scenario withChaos(boolean on) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, faults, on, latency);
+        return withChaos(on, 1);
+    }
+
+    /** The chaos mix with every rate times {@code intensity}. */
+    public Scenario withChaos(boolean on, double intensity) {
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, faults, on, latency,
+                intensity);
     }
 
     public Scenario withLatency(LatencySpec l) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, faults, chaos, l);
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, faults, chaos, l,
+                chaosIntensity);
     }
 
     /** The faults this run injects: the file's, plus the chaos mix for this seed when it is on. */
     public FaultPlan effectiveFaults() {
-        return chaos ? faults.plus(FaultPlan.chaos(seed)) : faults;
+        return chaos ? faults.plus(FaultPlan.chaos(seed).times(chaosIntensity)) : faults;
     }
 
     /** What port calls cost: AWS-like defaults, per-kind overrides, all scaled ({@code scale: 0}: instant). */

@@ -99,7 +99,7 @@ public final class ScenarioReader {
         Scenario.LatencySpec latency = top.containsKey("latency") ? latency(top.get("latency").getValueNode())
                 : Scenario.LatencySpec.AWS;
         return new Scenario(path, name, region, zones, duration, seed, config, manifests, webhook, events, faults, chaos,
-                latency);
+                latency, 1);
     }
 
     private FaultPlan faults(Map<String, NodeTuple> f) {

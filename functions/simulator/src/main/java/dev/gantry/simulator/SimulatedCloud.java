@@ -90,6 +90,11 @@ public final class SimulatedCloud implements CloudProvider {
     private Faults injected = new Faults(FaultPlan.NONE, 0);
     private SplittableRandom backoff = new SplittableRandom(0);
     long tokenMismatches;
+    /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
+    java.util.function.ToIntFunction<SimInstance> podsOn = i -> 0;
+    /** TerminateInstances calls that ended an instance whose node still ran pods, and the first few of them. */
+    long terminatedWithPods;
+    final List<String> terminatedWithPodsExamples = new ArrayList<>();
 
     public SimulatedCloud(String cluster, String region, EventLoop loop, long seed, Observer observer) {
         this.cluster = cluster;
@@ -253,6 +258,14 @@ public final class SimulatedCloud implements CloudProvider {
             }
             if (!cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER))) {
                 observer.unmanagedTouched(id);
+            }
+            int pods = i.isAlive() ? podsOn.applyAsInt(i) : 0;
+            if (pods > 0) {
+                terminatedWithPods++;
+                if (terminatedWithPodsExamples.size() < 10) {
+                    terminatedWithPodsExamples.add(loop.now() + " " + id + " (" + i.tags.get(CloudInstance.TAG_NODECLAIM)
+                            + ") with " + pods + " pods running");
+                }
             }
             end(i, "api");
         }

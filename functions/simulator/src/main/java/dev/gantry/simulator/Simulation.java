@@ -130,6 +130,11 @@ public final class Simulation {
         api.runtime(runtime, faults);
         this.cloud = new SimulatedCloud(CLUSTER, scenario.region(), loop, scenario.seed(), observers);
         cloud.runtime(runtime, faults);
+        cloud.podsOn = i -> {
+            var node = cluster.node(i.dnsName());
+            return node == null ? 0 : (int) cluster.pods().stream().filter(p -> node.name().equals(p.nodeName())
+                    && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal()).count();
+        };
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
         this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region());

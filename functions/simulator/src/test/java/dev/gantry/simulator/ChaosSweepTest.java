@@ -14,7 +14,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <ul>
  *   <li>{@code -Dgantry.chaos.seeds=50} runs the chaos mix over that many seeds of each scenario in
  *       {@code -Dgantry.chaos.scenarios} (default quickstart, spot-storm, diurnal) and prints the violations per
- *       invariant, per scenario and in all, with the first violations and the seeds they came from;</li>
+ *       invariant, per scenario and in all, with the first violations and the seeds they came from
+ *       ({@code -Dgantry.chaos.intensity=3} multiplies every rate);</li>
  *   <li>{@code -Dgantry.figures=quickstart,spot-storm,diurnal,zero-nodes} prints p99 time-to-schedule and the
  *       functions' longest invocations with instant invocations and with AWS-like latency.</li>
  * </ul>
@@ -32,12 +33,13 @@ class ChaosSweepTest {
         String[] names = System.getProperty("gantry.chaos.scenarios", "quickstart,spot-storm,diurnal").split(",");
         Map<String, Long> total = new LinkedHashMap<>();
         List<String> firsts = new ArrayList<>();
+        double intensity = Double.parseDouble(System.getProperty("gantry.chaos.intensity", "1"));
         for (String name : names) {
             Map<String, Long> counts = new LinkedHashMap<>();
             Map<String, Long> extra = new LinkedHashMap<>();
             long wall = System.nanoTime();
             for (long seed = 1; seed <= seeds; seed++) {
-                Scenario s = scenario(name).withSeed(seed).withChaos(true);
+                Scenario s = scenario(name).withSeed(seed).withChaos(true, intensity);
                 Simulation.Result r = new Simulation(s, v -> { }, Progress.none()).run();
                 r.simulation().invariants.counts().forEach((k, v) -> counts.merge(k, (long) v, Long::sum));
                 JsonNode q = r.summary().tree().get("queues");
@@ -46,6 +48,32 @@ class ChaosSweepTest {
                 extra.merge("pendingAtEnd", r.summary().tree().get("pods").get("pendingAtEnd").asLong(), Long::sum);
                 r.summary().tree().get("runtime").get("functions").properties().forEach(e ->
                         extra.merge("over70%:" + e.getKey(), e.getValue().get("over70PercentOfTimeout").asLong(), Long::sum));
+                Simulation sim = r.simulation();
+                int pending = r.summary().tree().get("pods").get("pendingAtEnd").asInt();
+                if (pending > 0 && firsts.size() < 40) {
+                    firsts.add(name + " seed " + seed + ": " + pending + " pods pending at the end");
+                }
+                extra.merge("terminatedWithPods", sim.cloud.terminatedWithPods, Long::sum);
+                for (String x : sim.cloud.terminatedWithPodsExamples) {
+                    if (firsts.size() < 40) {
+                        firsts.add(name + " seed " + seed + ": terminated with pods: " + x);
+                    }
+                }
+                extra.merge("killedInvocations", sim.eventSources.killedInvocations, Long::sum);
+                java.time.Instant end = sim.clock.instant();
+                for (dev.gantry.core.lifecycle.NodeClaim c : sim.store.list(end)) {
+                    boolean stuckDeleting = c.state().isDeleting() && c.state() != dev.gantry.core.lifecycle.NodeClaimState.Terminated
+                            && c.deletionRequestedAt() != null && c.deletionRequestedAt().plus(java.time.Duration.ofMinutes(20)).isBefore(end);
+                    boolean stuckLaunching = c.state() == dev.gantry.core.lifecycle.NodeClaimState.Launching
+                            && c.createdAt().plus(java.time.Duration.ofMinutes(15)).isBefore(end);
+                    if (stuckDeleting || stuckLaunching) {
+                        extra.merge("stuckClaimsAtEnd", 1L, Long::sum);
+                        if (firsts.size() < 40) {
+                            firsts.add(name + " seed " + seed + ": stuck claim " + c.name() + " " + c.state() + " since "
+                                    + (stuckDeleting ? c.deletionRequestedAt() : c.createdAt()) + " reason " + c.deletionReason());
+                        }
+                    }
+                }
                 for (Invariants.Violation v : r.simulation().invariants.kept()) {
                     if (firsts.size() < 40) {
                         firsts.add(name + " seed " + seed + ": " + v);

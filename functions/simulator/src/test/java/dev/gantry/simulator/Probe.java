@@ -4,6 +4,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+/**
+ * A debugging aid, off by default: {@code -Dprobe=NAME[:SEED[:CHAOS_INTENSITY]]} runs a sample scenario (or an absolute
+ * path) and prints its summary and violations; {@code -Dprobe.grep=REGEX} also prints the matching timeline lines.
+ */
 class Probe {
     @Test
     @EnabledIfSystemProperty(named = "probe", matches = ".+")
@@ -11,7 +15,7 @@ class Probe {
         String[] a = System.getProperty("probe").split(":");
         Scenario s = ScenarioReader.read(a[0].startsWith("/") ? Path.of(a[0]) : Path.of("../../samples/scenarios/" + a[0] + ".yaml"));
         if (a.length > 1) s = s.withSeed(Long.parseLong(a[1]));
-        if (a.length > 2) s = s.withChaos(true);
+        if (a.length > 2) s = s.withChaos(true, Double.parseDouble(a[2]));
         Simulation.Result r = new Simulation(s, System.out::println, Progress.none()).run();
         System.out.println(r.summary().table());
         String grep = System.getProperty("probe.grep", "");

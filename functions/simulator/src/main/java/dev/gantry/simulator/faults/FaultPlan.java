@@ -68,6 +68,17 @@ public record FaultPlan(double crash, double hang, List<String> functions, doubl
         return base * (0.5 + r.nextDouble());
     }
 
+    /** Every rate times {@code k} (capped at 1); lags, outages and targets unchanged. */
+    public FaultPlan times(double k) {
+        return new FaultPlan(cap(crash * k), cap(hang * k), functions, cap(ec2Throttle * k), cap(ec2Error * k), cap(ice * k),
+                describeLag, cap(apiThrottle * k), cap(apiError * k), cap(partialList * k), apiOutages, apiOutageFor,
+                cap(dynamoThrottle * k), cap(dynamoConflict * k), indexLag, cap(duplicates * k), at);
+    }
+
+    private static double cap(double p) {
+        return Math.min(1, p);
+    }
+
     /** This plan with another's rates added ({@code chaos: true} beside explicit figures). */
     public FaultPlan plus(FaultPlan o) {
         return new FaultPlan(crash + o.crash, hang + o.hang, functions.isEmpty() ? o.functions : functions,
