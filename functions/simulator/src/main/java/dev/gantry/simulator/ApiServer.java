@@ -259,7 +259,12 @@ final class ApiServer implements ClusterReader, ClusterWriter {
         }
         cluster.deleteNodeAt(name, clock.instant());
         if (webhook != null) {
-            webhook.nodeDeleted(n);
+            // The API server calls the webhook within the delete request, not the invocation.
+            if (runtime != null) {
+                runtime.detached(() -> webhook.nodeDeleted(n));
+            } else {
+                webhook.nodeDeleted(n);
+            }
         }
     }
 

@@ -60,6 +60,8 @@ class ChaosSweepTest {
                     }
                 }
                 extra.merge("killedInvocations", sim.eventSources.killedInvocations, Long::sum);
+                extra.merge("spotReclaimedBeforeDrained", sim.recorder.timeline.stream().filter(e -> e.kind().equals("deadline")).count(),
+                        Long::sum);
                 java.time.Instant end = sim.clock.instant();
                 for (dev.gantry.core.lifecycle.NodeClaim c : sim.store.list(end)) {
                     boolean stuckDeleting = c.state().isDeleting() && c.state() != dev.gantry.core.lifecycle.NodeClaimState.Terminated

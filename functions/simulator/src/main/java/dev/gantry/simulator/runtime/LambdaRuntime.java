@@ -124,6 +124,7 @@ public final class LambdaRuntime {
     private final Map<String, FunctionStats> stats = new LinkedHashMap<>();
     private final List<Invocation> live = new ArrayList<>();
     private Invocation running;
+    private int detached;
     private boolean shuttingDown;
 
     public LambdaRuntime(EventLoop loop, Latency latency) {
@@ -202,7 +203,20 @@ public final class LambdaRuntime {
 
     /** The invocation making the current call, or null when the caller is not an invocation. */
     public Invocation current() {
-        return running != null && Thread.currentThread() == running.thread ? running : null;
+        return running != null && detached == 0 && Thread.currentThread() == running.thread ? running : null;
+    }
+
+    /**
+     * Runs {@code body} as someone else's work, though an invocation's thread runs it: what the API server does
+     * inside a request (calling an admission webhook, say) costs the invocation nothing beyond the request itself.
+     */
+    public void detached(Runnable body) {
+        detached++;
+        try {
+            body.run();
+        } finally {
+            detached--;
+        }
     }
 
     /** A port call returning {@code T}; {@code items} sizes the answer for its latency. */
