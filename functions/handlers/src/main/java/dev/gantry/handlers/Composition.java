@@ -51,7 +51,8 @@ public final class Composition {
     private KubeCluster cluster;
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
-    private WorkQueue terminationQueue;
+    private SqsWorkQueue terminationQueue;
+    private SqsWorkQueue interruptionQueue;
     private SqsWorkQueue provisioningQueue;
 
     public Composition(Environment env) {
@@ -162,6 +163,20 @@ public final class Composition {
     public synchronized Redelivery provisioningRedelivery() {
         provisioningQueue();
         return provisioningQueue;
+    }
+
+    /** Early redelivery of a failed record on the interruption queue (the interruption handler's own messages). */
+    public synchronized Redelivery interruptionRedelivery() {
+        if (interruptionQueue == null) {
+            interruptionQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.INTERRUPTION_QUEUE_URL));
+        }
+        return interruptionQueue;
+    }
+
+    /** Early redelivery of a failed slice on the termination queue (the termination handler's own messages). */
+    public synchronized Redelivery terminationRedelivery() {
+        terminationQueue();
+        return terminationQueue;
     }
 
     public synchronized WorkQueue terminationQueue() {

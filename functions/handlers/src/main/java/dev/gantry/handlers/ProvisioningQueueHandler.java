@@ -34,10 +34,10 @@ import org.crac.Resource;
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
     /** The first retry after a failed run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}. */
-    public static final Duration RETRY_DELAY = Duration.ofSeconds(10);
-    public static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(2);
+    public static final Duration RETRY_DELAY = SqsRecords.RETRY_DELAY;
+    public static final Duration MAX_RETRY_DELAY = SqsRecords.MAX_RETRY_DELAY;
     /** How long after the invocation's deadline its batch comes back if it could not answer (a timeout, a crash). */
-    public static final Duration HOLD_MARGIN = Duration.ofSeconds(15);
+    public static final Duration HOLD_MARGIN = SqsRecords.HOLD_MARGIN;
 
     private final HintBatchService service;
     private final HintCodec codec;
@@ -91,7 +91,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         if (!hints.isEmpty()) {
-            holdForThisInvocation(event, context);
+            SqsRecords.holdForThisInvocation("provisioner", event, context, redelivery);
             try {
                 report(service.handle(hints));
             } catch (RuntimeException e) {
@@ -111,43 +111,13 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
     }
 
-    /**
-     * Every record stays hidden only while this invocation can still answer for it: its remaining time plus
-     * {@link #HOLD_MARGIN}. Best effort: a record whose visibility could not be changed keeps the queue's timeout.
-     */
-    private void holdForThisInvocation(SQSEvent event, Context context) {
-        if (context == null) {
-            return; // a direct call, not an invocation: no deadline
-        }
-        Duration hold = Duration.ofMillis(Math.max(0, context.getRemainingTimeInMillis())).plus(HOLD_MARGIN);
-        // SQS takes whole seconds.
-        Duration seconds = Duration.ofSeconds((hold.toMillis() + 999) / 1000);
-        for (SQSEvent.SQSMessage m : event.getRecords()) {
-            try {
-                redelivery.redeliverAfter(m.getReceiptHandle(), seconds);
-            } catch (RuntimeException e) {
-                System.err.println("provisioner: could not limit message " + m.getMessageId()
-                        + "'s visibility to this invocation: " + e.getClass().getSimpleName());
-            }
-        }
-    }
-
     /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */
     static Duration retryDelay(Duration first, int receiveCount) {
-        Duration d = first;
-        for (int i = 1; i < receiveCount && d.compareTo(MAX_RETRY_DELAY) < 0; i++) {
-            d = d.multipliedBy(2);
-        }
-        return d.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : d;
+        return SqsRecords.retryDelay(first, receiveCount);
     }
 
     private static int receiveCount(SQSEvent.SQSMessage m) {
-        String n = m.getAttributes() == null ? null : m.getAttributes().get("ApproximateReceiveCount");
-        try {
-            return n == null ? 1 : Math.max(1, Integer.parseInt(n));
-        } catch (NumberFormatException e) {
-            return 1;
-        }
+        return SqsRecords.receiveCount(m);
     }
 
     private void report(ProvisioningOutcome o) {

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.TerminationCodec;
 import dev.gantry.core.termination.TerminationRequest;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
@@ -30,6 +31,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     private final Clock clock;
     private final WorkQueue requeue;
     private final Duration reserve;
+    private final Redelivery redelivery;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -41,7 +43,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     private TerminationQueueHandler(Composition c) {
         this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
-                c.terminationQueue(), RESERVE);
+                c.terminationQueue(), RESERVE, c.terminationRedelivery());
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -53,6 +55,17 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     /** @param requeue the termination queue, for the records a short invocation leaves for the next */
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
                                    WorkQueue requeue, Duration reserve) {
+        this(service, codec, metrics, clock, requeue, reserve, Redelivery.NONE);
+    }
+
+    /**
+     * @param redelivery the termination queue's ChangeMessageVisibility: a failed slice comes back in seconds, not after
+     *                   the queue's six-minute visibility timeout (a spot drain has two), and a batch is held only for
+     *                   this invocation's remaining time ({@link SqsRecords})
+     */
+    public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                   WorkQueue requeue, Duration reserve, Redelivery redelivery) {
+        this.redelivery = redelivery;
         this.service = service;
         this.codec = codec;
         this.metrics = metrics;
@@ -63,7 +76,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsRecords.eachIndependently("termination", event, m -> {
+        return SqsRecords.eachIndependently("termination", event, context, redelivery, m -> {
             TerminationRequest request = codec.decode(m.getBody());
             if (requeue != null && SqsRecords.shortOfTime(context, reserve)) {
                 // Same claim and step: if this message is delivered again as well, only one of the two runs.

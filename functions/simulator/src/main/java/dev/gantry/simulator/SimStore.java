@@ -39,7 +39,7 @@ final class SimStore implements NodeClaimStore {
     static final int SDK_ATTEMPTS = 3;
 
     /** DynamoDB throttled every attempt of a call. */
-    static final class Throttled extends RuntimeException {
+    static class Throttled extends RuntimeException {
         Throttled(String what) {
             super("ProvisionedThroughputExceededException: " + what + ": the level of configured provisioned throughput "
                     + "for the table was exceeded");
@@ -47,6 +47,13 @@ final class SimStore implements NodeClaimStore {
     }
 
     private record Version(Instant writtenAt, NodeClaim claim) {
+    }
+
+    /** A targeted fault: every attempt of the call fails, so it surfaces at once. */
+    private static final class Targeted extends Throttled {
+        Targeted(String what) {
+            super(what + " (injected at this call)");
+        }
     }
 
     private final NodeClaimStore store;
@@ -74,14 +81,17 @@ final class SimStore implements NodeClaimStore {
         for (int attempt = 1; ; attempt++) {
             try {
                 Supplier<T> once = () -> {
-                    if (faults.targetedError() || faults.draw("dynamoThrottle", faults.plan().dynamoThrottle())) {
+                    if (faults.targetedError()) {
+                        throw new Targeted(what);
+                    }
+                    if (faults.draw("dynamoThrottle", faults.plan().dynamoThrottle())) {
                         throw new Throttled(what);
                     }
                     return body.get();
                 };
                 return runtime == null ? once.get() : runtime.call(kind, once, items);
             } catch (Throttled t) {
-                if (attempt >= SDK_ATTEMPTS) {
+                if (t instanceof Targeted || attempt >= SDK_ATTEMPTS) {
                     throttled++;
                     throw t;
                 }

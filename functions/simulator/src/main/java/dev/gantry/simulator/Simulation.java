@@ -147,7 +147,7 @@ public final class Simulation {
                 sweep::registerNodes, clock);
         InterruptionService interruptions = new InterruptionService(claims, api, api, termination, lifecycleHints, pools, clock);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
-                provisioningQueue, terminationQueue);
+                provisioningQueue, interruptionQueue, terminationQueue);
         this.eventSources = new EventSources(loop, runtime, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         this.checks = new Checks(this);

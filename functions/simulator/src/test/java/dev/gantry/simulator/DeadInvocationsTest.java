@@ -14,6 +14,10 @@ class DeadInvocationsTest {
     Path dir;
 
     private Simulation.Result run(String faults) throws IOException {
+        return run(faults, "");
+    }
+
+    private Simulation.Result run(String faults, String events) throws IOException {
         Path samples = Path.of("../../samples").toAbsolutePath().normalize();
         Path f = dir.resolve("dead.yaml");
         Files.writeString(f, """
@@ -27,7 +31,8 @@ class DeadInvocationsTest {
                 %s
                 events:
                   - {at: 0s, apply: %s/workloads/seed002-nginx.yaml}
-                """.formatted(samples, faults, samples));
+                %s
+                """.formatted(samples, faults, samples, events));
         return new Simulation(ScenarioReader.read(f), v -> { }, Progress.none()).run();
     }
 
@@ -44,5 +49,21 @@ class DeadInvocationsTest {
                 .min().orElseThrow();
         assertThat(firstLaunch).isBetween(60L, 120L);
         assertThat(sim.pendingPods()).isZero();
+    }
+
+    /**
+     * Regression (#11 §4, found by the chaos mix): one failed call in the interruption handler (here an API error on
+     * its second port call) failed the spot warning's record, which came back after the queue's 3-minute visibility
+     * timeout: past the warning's 2 minutes, so EC2 reclaimed the node with its pods on it. A failed record now comes
+     * back after 10 s.
+     */
+    @Test
+    void aSpotWarningWhoseHandlingFailedOnceIsRetriedInSecondsAndTheNodeDrainsBeforeTheReclaim() throws IOException {
+        Simulation sim = run("  at: [{function: interruption, invocation: 1, call: 2, fault: error}]",
+                "  - {at: 10m, interrupt: {capacityType: spot, count: 1}}").simulation();
+        assertThat(sim.faults.injected()).containsEntry("targetedError", 1L);
+        assertThat(sim.recorder.interruptionsReceived).isEqualTo(1);
+        assertThat(sim.recorder.timeline).noneMatch(e -> e.kind().equals("deadline"));
+        assertThat(sim.recorder.drainedBeforeDeadline).isEqualTo(1);
     }
 }
