@@ -60,6 +60,11 @@ class ChaosSweepTest {
                     }
                 }
                 extra.merge("killedInvocations", sim.eventSources.killedInvocations, Long::sum);
+                for (Recorder.Entry e : sim.recorder.timeline) {
+                    if (e.kind().equals("deadline") && firsts.size() < 40) {
+                        firsts.add(name + " seed " + seed + " t=" + e.t() + ": " + e.text());
+                    }
+                }
                 extra.merge("spotReclaimedBeforeDrained", sim.recorder.timeline.stream().filter(e -> e.kind().equals("deadline")).count(),
                         Long::sum);
                 java.time.Instant end = sim.clock.instant();
