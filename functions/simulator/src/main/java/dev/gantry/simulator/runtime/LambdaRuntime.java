@@ -318,7 +318,7 @@ public final class LambdaRuntime {
         Object r;
         try {
             put(inv.wake, go);
-            r = take(back);
+            r = awaitBaton(inv);
         } finally {
             System.setOut(stdout);
             System.setErr(stderr);
@@ -335,6 +335,28 @@ public final class LambdaRuntime {
         boolean go = take(inv.wake);
         if (!go || inv.dead) {
             throw new Killed(inv.cause);
+        }
+    }
+
+    /** Real time an invocation may run between two port calls before the simulation gives up on it. */
+    private static final long STUCK_MINUTES = 10;
+
+    /**
+     * Waits for the invocation to wait again or end. An invocation that blocks outside a port call (on a lock another,
+     * parked, invocation holds) would hang the simulation: fail loudly instead.
+     */
+    private Object awaitBaton(Invocation inv) {
+        while (true) {
+            try {
+                Object r = back.poll(STUCK_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
+                if (r == null) {
+                    throw new IllegalStateException(inv.thread.getName() + " ran " + STUCK_MINUTES
+                            + " minutes of real time without a port call: blocked outside the simulation's control?");
+                }
+                return r;
+            } catch (InterruptedException e) {
+                // The baton must not be dropped: keep waiting.
+            }
         }
     }
 
