@@ -56,6 +56,7 @@ public final class Composition {
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
     private SqsWorkQueue terminationQueue;
+    private SqsWorkQueue interruptionQueue;
     private SqsWorkQueue provisioningQueue;
 
     public Composition(Environment env) {
@@ -204,16 +205,24 @@ public final class Composition {
         return provisioningQueue;
     }
 
-    public synchronized WorkQueue terminationQueue() {
-        if (terminationQueue == null) {
-            terminationQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.TERMINATION_QUEUE_URL));
+    /** Early redelivery of a failed record on the interruption queue (the interruption handler's own messages). */
+    public synchronized Redelivery interruptionRedelivery() {
+        if (interruptionQueue == null) {
+            interruptionQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.INTERRUPTION_QUEUE_URL));
         }
-        return terminationQueue;
+        return interruptionQueue;
     }
 
     /** Early redelivery of a failed slice on the termination queue (the termination handler's own messages). */
     public synchronized Redelivery terminationRedelivery() {
         terminationQueue();
+        return terminationQueue;
+    }
+
+    public synchronized WorkQueue terminationQueue() {
+        if (terminationQueue == null) {
+            terminationQueue = new SqsWorkQueue(SqsWorkQueue.client(region), env.require(Environment.TERMINATION_QUEUE_URL));
+        }
         return terminationQueue;
     }
 

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.handlers.lifecycle.LifecycleParts;
+import dev.gantry.core.work.Redelivery;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +29,7 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     private final EventBridgeCodec reader;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
+    private final Redelivery redelivery;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -39,20 +41,32 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
 
     private InterruptionQueueHandler(Composition c) {
         this(LifecycleParts.interruption(c), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
-                c.clock());
+                c.clock(), c.interruptionRedelivery());
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
+    /** Without early redelivery: a failed record waits out the queue's visibility timeout (direct calls, tests). */
     public InterruptionQueueHandler(InterruptionService service, EventBridgeCodec reader, EmbeddedMetrics metrics, Clock clock) {
+        this(service, reader, metrics, clock, Redelivery.NONE);
+    }
+
+    /**
+     * @param redelivery the interruption queue's ChangeMessageVisibility: a failed record comes back in seconds (a
+     *                   spot warning is worth two minutes, the queue's visibility timeout is three), and a batch is
+     *                   held only for this invocation's remaining time ({@link SqsRecords})
+     */
+    public InterruptionQueueHandler(InterruptionService service, EventBridgeCodec reader, EmbeddedMetrics metrics, Clock clock,
+                                    Redelivery redelivery) {
         this.service = service;
         this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
+        this.redelivery = redelivery;
     }
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsRecords.eachIndependently("interruption", event, m -> {
+        return SqsRecords.eachIndependently("interruption", event, context, redelivery, m -> {
             boolean sliceNow = !SqsRecords.shortOfTime(context, RESERVE);
             for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()), sliceNow)) {
                 o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));

@@ -26,13 +26,18 @@ import org.crac.Resource;
  * so if the run fails (a transient error: throttling, an unreachable API server) only the batch's last hint is reported
  * failed, and it is made visible again after a short, backed-off delay ({@link #retryDelay}) rather than the queue's
  * six-minute visibility timeout, which would hold the cluster's whole FIFO group that long; the other hints are
- * acknowledged, since that one retry covers them (the run is idempotent, and claims it recorded are resumed). Emits
- * PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
+ * acknowledged, since that one retry covers them (the run is idempotent, and claims it recorded are resumed). A run
+ * that cannot report anything (the function times out, or its runtime crashes) would hold the group for the whole
+ * visibility timeout just the same, so before it starts the run shortens every record's visibility to the invocation's
+ * remaining time plus {@link #HOLD_MARGIN}: a dead invocation's batch comes back a few seconds after its deadline.
+ * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
     /** The first retry after a failed run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}. */
-    public static final Duration RETRY_DELAY = Duration.ofSeconds(10);
-    public static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(2);
+    public static final Duration RETRY_DELAY = SqsRecords.RETRY_DELAY;
+    public static final Duration MAX_RETRY_DELAY = SqsRecords.MAX_RETRY_DELAY;
+    /** How long after the invocation's deadline its batch comes back if it could not answer (a timeout, a crash). */
+    public static final Duration HOLD_MARGIN = SqsRecords.HOLD_MARGIN;
 
     private final HintBatchService service;
     private final HintCodec codec;
@@ -86,6 +91,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         if (!hints.isEmpty()) {
+            SqsRecords.holdForThisInvocation("provisioner", event, context, redelivery);
             try {
                 report(service.handle(hints));
             } catch (RuntimeException e) {
@@ -107,20 +113,11 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */
     static Duration retryDelay(Duration first, int receiveCount) {
-        Duration d = first;
-        for (int i = 1; i < receiveCount && d.compareTo(MAX_RETRY_DELAY) < 0; i++) {
-            d = d.multipliedBy(2);
-        }
-        return d.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : d;
+        return SqsRecords.retryDelay(first, receiveCount);
     }
 
     private static int receiveCount(SQSEvent.SQSMessage m) {
-        String n = m.getAttributes() == null ? null : m.getAttributes().get("ApproximateReceiveCount");
-        try {
-            return n == null ? 1 : Math.max(1, Integer.parseInt(n));
-        } catch (NumberFormatException e) {
-            return 1;
-        }
+        return SqsRecords.receiveCount(m);
     }
 
     private void report(ProvisioningOutcome o) {

@@ -65,10 +65,14 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     /** @param requeue the termination queue, for the records a short invocation leaves for the next */
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
                                    WorkQueue requeue, Duration reserve) {
-        this(service, codec, metrics, clock, requeue, reserve, null);
+        this(service, codec, metrics, clock, requeue, reserve, Redelivery.NONE);
     }
 
-    /** @param redelivery the termination queue's ChangeMessageVisibility, to retry a failed slice soon; null for none */
+    /**
+     * @param redelivery the termination queue's ChangeMessageVisibility: a failed slice comes back in seconds, not after
+     *                   the queue's six-minute visibility timeout (a spot drain has two), and a batch is held only for
+     *                   this invocation's remaining time ({@link SqsRecords})
+     */
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
                                    WorkQueue requeue, Duration reserve, Redelivery redelivery) {
         this.redelivery = redelivery;
@@ -91,7 +95,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsRecords.eachIndependently("termination", event, m -> {
+        return SqsRecords.eachIndependently("termination", event, context, redelivery, m -> {
             if (codec.isConsolidation(m.getBody())) {
                 ConsolidationRequest step = codec.decodeConsolidation(m.getBody());
                 if (consolidation == null) {
@@ -111,12 +115,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                 System.out.println("termination: message " + m.getMessageId() + " left for the next invocation");
                 return;
             }
-            try {
-                countIfFinished(metrics, clock, service.slice(request));
-            } catch (RuntimeException e) {
-                retrySoon(m);
-                throw e;
-            }
+            countIfFinished(metrics, clock, service.slice(request));
         });
     }
 
@@ -134,30 +133,6 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                     "ConsolidationSavingsPerHourUsd", o.savingsPerHour()));
             case ABORTED -> metrics.emit(clock.instant(), Map.of(), Map.of("ConsolidationCommandsAborted", 1.0));
             default -> { }
-        }
-    }
-
-    /** Brings the failed record's redelivery forward; if that fails too, the visibility timeout applies. */
-    private void retrySoon(SQSEvent.SQSMessage m) {
-        if (redelivery == null || m.getReceiptHandle() == null) {
-            return;
-        }
-        Duration after = ProvisioningQueueHandler.retryDelay(ProvisioningQueueHandler.RETRY_DELAY, receiveCount(m));
-        try {
-            redelivery.redeliverAfter(m.getReceiptHandle(), after);
-            System.err.println("termination: message " + m.getMessageId() + " retried in " + after.toSeconds() + " s");
-        } catch (RuntimeException visibility) {
-            System.err.println("termination: could not shorten the retry (the queue's visibility timeout applies): "
-                    + visibility.getClass().getSimpleName());
-        }
-    }
-
-    private static int receiveCount(SQSEvent.SQSMessage m) {
-        String n = m.getAttributes() == null ? null : m.getAttributes().get("ApproximateReceiveCount");
-        try {
-            return n == null ? 1 : Math.max(1, Integer.parseInt(n));
-        } catch (NumberFormatException e) {
-            return 1;
         }
     }
 

@@ -138,6 +138,34 @@ class ProvisioningQueueHandlerTest {
         assertThat(cloud.requests).isEmpty();
     }
 
+    /**
+     * Regression (#11, found by the simulator's crash and timeout faults): a provisioner invocation that dies (its
+     * timeout, a runtime crash) answers nothing, so its batch held the cluster's FIFO group for the queue's six-minute
+     * visibility timeout. The batch is now held only for the invocation's remaining time plus a margin.
+     */
+    @Test
+    void everyRecordIsHeldOnlyForTheInvocationsRemainingTimeSoADeadInvocationReleasesTheGroupSoon() {
+        List<String> redelivered = new ArrayList<>();
+        Provisioner p = new Provisioner(cluster, cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, cluster, store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> redelivered.add(receipt + " " + after), Duration.ofSeconds(10));
+        SQSEvent event = batch(HINT, HINT);
+        event.getRecords().forEach(m -> m.setReceiptHandle("r-" + m.getMessageId()));
+
+        SQSBatchResponse r = h.handleRequest(event, remaining(59_500));
+
+        assertThat(failed(r)).isEmpty();
+        assertThat(redelivered).containsExactly("r-m1 PT1M15S", "r-m2 PT1M15S"); // 59.5 s + 15 s, in whole seconds
+    }
+
+    private static com.amazonaws.services.lambda.runtime.Context remaining(int millis) {
+        return (com.amazonaws.services.lambda.runtime.Context) java.lang.reflect.Proxy.newProxyInstance(
+                ProvisioningQueueHandlerTest.class.getClassLoader(),
+                new Class<?>[] {com.amazonaws.services.lambda.runtime.Context.class},
+                (proxy, method, args) -> method.getName().equals("getRemainingTimeInMillis") ? millis : null);
+    }
+
     @Test
     void theRetryDelayDoublesPerReceiveUpToTwoMinutes() {
         Duration first = ProvisioningQueueHandler.RETRY_DELAY;

@@ -84,8 +84,8 @@ final class Checks {
             }
             lifecycle.check(now, live, episodes);
             placement.check(now, episodes);
-            messagesLost(sim.provisioningQueue.expiredUndelivered() + sim.interruptionQueue.expiredUndelivered()
-                    + sim.terminationQueue.expiredUndelivered());
+            messagesLost(sim.provisioningQueue.expiredCount() + sim.interruptionQueue.expiredCount()
+                    + sim.terminationQueue.expiredCount());
         }
         // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
         // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes

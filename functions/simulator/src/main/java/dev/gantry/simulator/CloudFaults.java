@@ -9,6 +9,11 @@ import java.util.SplittableRandom;
 /**
  * The EC2 faults a scenario switches on: insufficient capacity for some offerings, and API throttling, each for a
  * window of virtual time. Throttling draws from its own seeded stream, so switching it on does not shift other draws.
+ * These are the scenario's {@code fault:} event actions; the {@code faults:} section's rates (5xx, ICE on every
+ * offering, Describe lag) are {@link dev.gantry.simulator.faults.FaultPlan}'s, applied in {@link SimulatedCloud}.
+ *
+ * <p>Not modelled: ICE that depends on how much is asked for (a window covers an offering entirely), and capacity
+ * coming back gradually at the end of a window.
  */
 final class CloudFaults {
     private record Ice(Set<String> types, Set<String> zones, Set<String> capacityTypes, Instant until) {

@@ -14,26 +14,40 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import dev.gantry.simulator.runtime.LambdaRuntime;
 
 /**
- * Lambda's event sources, invoking the real handlers ({@link Handlers}) with the events Lambda delivers. An SQS event
- * source polls its queue and hands a batch over as an {@link SQSEvent}; the records the {@link SQSBatchResponse} names
- * come back after their visibility timeout (or sooner, when the handler changed it), the others are deleted; a handler
- * that throws fails the whole batch. The provisioning queue is batched as the deployed FIFO event source sees it: the
- * queue's delivery delay (plus the batching window, none for FIFO) after the first message, everything that arrived
- * by then, at most the batch size ({@link DeploymentSettings}); one batch of the cluster's group at a time, since the
- * queue holds the group while a batch is in flight. The interruption and termination queues are delivered as their
- * messages become visible. EventBridge's schedule invokes the sweep at the deployed rate with a Scheduled Event. What
+ * Lambda's event sources, invoking the real handlers ({@link Handlers}) with the events Lambda delivers, through the
+ * {@link LambdaRuntime}: invocations take the time their port calls cost, run concurrently, and are killed at their
+ * function's timeout. An SQS event source polls its queue and hands a batch over as an {@link SQSEvent}; the records
+ * the {@link SQSBatchResponse} names come back after their visibility timeout (or sooner, when the handler changed
+ * it), the others are deleted; a handler that throws fails the whole batch; a killed invocation answers nothing, so
+ * its whole batch comes back after the visibility timeout (or what the handler set before it died). The provisioning
+ * queue is batched as the deployed FIFO event source sees it: the queue's delivery delay (plus the batching window,
+ * none for FIFO) after the first message, everything that arrived by then, at most the batch size
+ * ({@link DeploymentSettings}); one batch of the cluster's group at a time, since the queue holds the group while a
+ * batch is in flight. The interruption and termination queues are delivered as their messages become visible, in as
+ * many concurrent invocations as the event source's maximum concurrency and the function's reserved concurrency
+ * allow (the lower of the two; none set: {@value #ACCOUNT_CONCURRENCY}, the account's default). EventBridge's
+ * schedule invokes the sweep at the deployed rate with a Scheduled Event; while a sweep still runs, the reserved
+ * concurrency of 1 throttles the next, and Lambda retries that asynchronous event once the running one is done. What
  * the handlers log goes to the timeline where it is a decision ({@link FunctionLogs}).
+ *
+ * <p>Not modelled: the SQS poller's gradual scale-up (Lambda adds concurrency by up to 300 a minute; here the limit
+ * applies at once), throttling when reserved concurrency is below the event source's maximum (the deployment keeps
+ * reserved concurrency at or above it, see {@code EventSourceSettings}), asynchronous retries of a failed sweep
+ * (EventBridge's next scheduled run is the retry), and Lambda's own at-least-once invocation of one batch.
  */
 final class EventSources {
     static final String ACCOUNT = "111122223333";
+    static final int ACCOUNT_CONCURRENCY = 1000;
     private static final DeploymentSettings DEPLOYED = Simulation.DEPLOYED;
     static final Duration BATCH_IDLE = DEPLOYED.provisioningQueue().deliveryDelay()
             .plus(DEPLOYED.provisioningQueue().eventSource().maxBatchingWindow());
     static final Duration BATCH_MAX = BATCH_IDLE;
 
     private final EventLoop loop;
+    private final LambdaRuntime runtime;
     private final String region;
     private final SimQueue provisioning;
     private final SimQueue interruption;
@@ -45,12 +59,16 @@ final class EventSources {
     private Instant windowOpened;
     private Instant lastArrival;
     private long invocations;
+    private int pendingSweeps;
     int provisioningRuns;
     int failedRuns;
+    long killedInvocations;
+    long sweepsThrottled;
 
-    EventSources(EventLoop loop, String region, SimQueue provisioning, SimQueue interruption, SimQueue termination,
-                 Handlers handlers, Recorder recorder, Observers observers, Runnable newInvocation) {
+    EventSources(EventLoop loop, LambdaRuntime runtime, String region, SimQueue provisioning, SimQueue interruption,
+                 SimQueue termination, Handlers handlers, Recorder recorder, Observers observers, Runnable newInvocation) {
         this.loop = loop;
+        this.runtime = runtime;
         this.region = region;
         this.provisioning = provisioning;
         this.interruption = interruption;
@@ -65,7 +83,15 @@ final class EventSources {
     }
 
     void startSweeps(Instant first) {
-        loop.every(first, DEPLOYED.sweepRate(), "sweep", this::sweep);
+        loop.every(first, DEPLOYED.sweepRate(), "sweep", this::scheduledSweep);
+    }
+
+    /** How many invocations of the queue's consumer may run at once. */
+    static int concurrency(QueueSettings q) {
+        FunctionSettings f = DEPLOYED.function(q.consumer());
+        int esm = q.eventSource().maxConcurrency() == null ? ACCOUNT_CONCURRENCY : q.eventSource().maxConcurrency();
+        int reserved = f.reservedConcurrency() == null ? ACCOUNT_CONCURRENCY : f.reservedConcurrency();
+        return Math.min(esm, reserved);
     }
 
     private void arrival() {
@@ -94,6 +120,9 @@ final class EventSources {
 
     private void deliverProvisioning() {
         QueueSettings q = DEPLOYED.provisioningQueue();
+        if (runtime.inFlight(q.consumer()) >= concurrency(q)) {
+            return; // the end of the running invocation polls again
+        }
         List<SimQueue.Message> batch = provisioning.receive(q.eventSource().batchSize());
         if (batch.isEmpty()) {
             return;
@@ -101,64 +130,81 @@ final class EventSources {
         provisioningRuns++;
         newInvocation.run();
         observers.failedScheduling.clear();
-        FunctionLogs.Captured<SQSBatchResponse> run = invoke(q, provisioning, batch, handlers.provisioner()::handleRequest);
-        if (run.error() != null || !run.result().getBatchItemFailures().isEmpty()) {
-            failedRuns++;
-        }
-        if (!observers.failedScheduling.isEmpty()) {
-            String first = observers.failedScheduling.firstEntry().getValue();
-            recorder.log(loop.now(), "unschedulable", observers.failedScheduling.size() + " pods cannot be placed: " + first);
-        }
-        for (String line : run.out()) {
-            // The handler's own line for a claim whose launch failed: "provisioner: nodeclaim/NAME failed: CODE".
-            if (line.startsWith("provisioner: nodeclaim/") && line.contains(" failed: ")) {
-                recorder.log(loop.now(), "launch-failed", line.substring("provisioner: ".length()).replace(" failed: ", ": "));
+        invoke(q, provisioning, batch, handlers.provisioner()::handleRequest, run -> {
+            if (run.error() != null || run.result() == null || !run.result().getBatchItemFailures().isEmpty()) {
+                failedRuns++;
             }
-        }
-        if (provisioning.hasVisible()) {
-            arrival();
-        }
+            if (!observers.failedScheduling.isEmpty()) {
+                String first = observers.failedScheduling.firstEntry().getValue();
+                recorder.log(loop.now(), "unschedulable", observers.failedScheduling.size() + " pods cannot be placed: " + first);
+            }
+            for (String line : run.out()) {
+                // The handler's own line for a claim whose launch failed: "provisioner: nodeclaim/NAME failed: CODE".
+                if (line.startsWith("provisioner: nodeclaim/") && line.contains(" failed: ")) {
+                    recorder.log(loop.now(), "launch-failed", line.substring("provisioner: ".length()).replace(" failed: ", ": "));
+                }
+            }
+            if (provisioning.hasVisible()) {
+                arrival();
+            }
+        });
     }
 
     private void deliverInterruptions() {
-        QueueSettings q = DEPLOYED.interruptionQueue();
-        List<SimQueue.Message> batch = interruption.receive(q.eventSource().batchSize());
-        if (!batch.isEmpty()) {
-            invoke(q, interruption, batch, handlers.interruption()::handleRequest);
-        }
+        deliverStandard(DEPLOYED.interruptionQueue(), interruption, handlers.interruption()::handleRequest, this::deliverInterruptions);
     }
 
     private void deliverTerminations() {
-        QueueSettings q = DEPLOYED.terminationQueue();
-        List<SimQueue.Message> batch = termination.receive(q.eventSource().batchSize());
-        if (!batch.isEmpty()) {
-            invoke(q, termination, batch, handlers.termination()::handleRequest);
+        deliverStandard(DEPLOYED.terminationQueue(), termination, handlers.termination()::handleRequest, this::deliverTerminations);
+    }
+
+    /** Starts invocations while messages are visible and concurrency allows; each one's end polls again. */
+    private void deliverStandard(QueueSettings q, SimQueue queue, BiFunction<SQSEvent, LambdaContext, SQSBatchResponse> handler,
+                                 Runnable again) {
+        while (runtime.inFlight(q.consumer()) < concurrency(q)) {
+            List<SimQueue.Message> batch = queue.receive(q.eventSource().batchSize());
+            if (batch.isEmpty()) {
+                return;
+            }
+            invoke(q, queue, batch, handler, run -> {
+                if (queue.hasVisible()) {
+                    again.run();
+                }
+            });
         }
     }
 
-    /** One invocation of the queue's consumer with the batch; then deletes what succeeded and releases the rest. */
-    private FunctionLogs.Captured<SQSBatchResponse> invoke(QueueSettings q, SimQueue queue, List<SimQueue.Message> batch,
-                                                           BiFunction<SQSEvent, LambdaContext, SQSBatchResponse> handler) {
+    /** One invocation of the queue's consumer with the batch; at its end, deletes what succeeded and releases the rest. */
+    private void invoke(QueueSettings q, SimQueue queue, List<SimQueue.Message> batch,
+                        BiFunction<SQSEvent, LambdaContext, SQSBatchResponse> handler,
+                        java.util.function.Consumer<LambdaRuntime.Outcome<SQSBatchResponse>> after) {
         SQSEvent event = sqsEvent(q, queue, batch);
+        FunctionSettings f = DEPLOYED.function(q.consumer());
         LambdaContext context = context(q.consumer());
-        FunctionLogs.Captured<SQSBatchResponse> run = FunctionLogs.capture(() -> handler.apply(event, context));
-        Set<String> failed = new HashSet<>();
-        if (run.error() != null) {
-            batch.forEach(m -> failed.add(Long.toString(m.id())));
-            recorder.log(loop.now(), "error", q.consumer() + " invocation failed, batch of " + batch.size()
-                    + " redelivered: " + run.error());
-        } else if (run.result() != null && run.result().getBatchItemFailures() != null) {
-            run.result().getBatchItemFailures().forEach(f -> failed.add(f.getItemIdentifier()));
-        }
-        for (SimQueue.Message m : batch) {
-            if (failed.contains(Long.toString(m.id()))) {
-                queue.release(m);
-            } else {
-                queue.delete(m);
+        runtime.start(q.consumer(), f.timeout(), inv -> handler.apply(event, context), (inv, run) -> {
+            Set<String> failed = new HashSet<>();
+            if (run.killed()) {
+                killedInvocations++;
+                batch.forEach(m -> failed.add(Long.toString(m.id())));
+                recorder.log(loop.now(), "error", run.error().getMessage() + "; its batch of " + batch.size()
+                        + " comes back after the visibility timeout");
+            } else if (run.error() != null) {
+                batch.forEach(m -> failed.add(Long.toString(m.id())));
+                recorder.log(loop.now(), "error", q.consumer() + " invocation failed, batch of " + batch.size()
+                        + " redelivered: " + run.error());
+            } else if (run.result() != null && run.result().getBatchItemFailures() != null) {
+                run.result().getBatchItemFailures().forEach(x -> failed.add(x.getItemIdentifier()));
             }
-        }
-        run.err().forEach(line -> recorder.log(loop.now(), "error", line));
-        return run;
+            for (SimQueue.Message m : batch) {
+                if (failed.contains(Long.toString(m.id()))) {
+                    queue.release(m);
+                } else {
+                    queue.delete(m);
+                }
+            }
+            run.err().forEach(line -> recorder.log(loop.now(), "error", line));
+            after.accept(run);
+        });
     }
 
     /** The batch as the SQS event source delivers it to the function. */
@@ -191,6 +237,15 @@ final class EventSources {
         return new LambdaContext(f, region, loop.clock(), ++invocations);
     }
 
+    private void scheduledSweep() {
+        if (runtime.inFlight("sweep") >= DEPLOYED.function("sweep").reservedConcurrency()) {
+            sweepsThrottled++;
+            pendingSweeps++;
+            return;
+        }
+        sweep();
+    }
+
     private void sweep() {
         Map<String, Object> scheduled = new LinkedHashMap<>();
         scheduled.put("version", "0");
@@ -203,8 +258,23 @@ final class EventSources {
         scheduled.put("resources", List.of("arn:aws:events:" + region + ":" + ACCOUNT + ":rule/gantry-sweep"));
         scheduled.put("detail", Map.of());
         LambdaContext context = context("sweep");
-        FunctionLogs.Captured<Map<String, Object>> run = FunctionLogs.capture(() -> handlers.sweep().handleRequest(scheduled, context));
+        runtime.start("sweep", DEPLOYED.function("sweep").timeout(), inv -> handlers.sweep().handleRequest(scheduled, context),
+                (inv, run) -> {
+                    sweepEnded(run);
+                    if (pendingSweeps > 0) {
+                        pendingSweeps--;
+                        sweep(); // Lambda retries the throttled asynchronous event
+                    }
+                });
+    }
+
+    private void sweepEnded(LambdaRuntime.Outcome<Map<String, Object>> run) {
         run.err().forEach(line -> recorder.log(loop.now(), "error", line));
+        if (run.killed()) {
+            killedInvocations++;
+            recorder.log(loop.now(), "error", run.error().getMessage());
+            return;
+        }
         if (run.error() != null) {
             // EventBridge's next scheduled run is the retry.
             recorder.log(loop.now(), "error", "sweep failed: " + run.error().getMessage());

@@ -21,9 +21,9 @@ import java.time.Clock;
 
 /**
  * Gantry's real Lambda handlers, built with their public constructors over the simulation's services and queues, as
- * the composition root builds them over the real clients: the provisioner shortens a failed run's retry through the
- * provisioning queue's ChangeMessageVisibility, the termination handler a failed slice's through the termination
- * queue's, and re-queues what a short invocation leaves.
+ * the composition root builds them over the real clients: each queue handler changes its own messages' visibility
+ * through its queue (a failed run's or record's short retry, a batch held only for the invocation's remaining time),
+ * and the termination handler re-queues what a short invocation leaves.
  * Their embedded-metric lines are discarded (the simulation measures for itself).
  */
 record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler interruption,
@@ -31,13 +31,13 @@ record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler i
 
     static Handlers wire(String cluster, Clock clock, HintBatchService hintBatches, InterruptionService interruptions,
                          TerminationService terminations, SweepService sweep, SimQueue provisioningQueue,
-                         SimQueue terminationQueue, ConsolidationService consolidation) {
+                         SimQueue interruptionQueue, SimQueue terminationQueue, ConsolidationService consolidation) {
         ObjectMapper json = new ObjectMapper();
         EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
         return new Handlers(
                 new ProvisioningQueueHandler(hintBatches, new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
                         provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY),
-                new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock),
+                new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock, interruptionQueue),
                 new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
                         TerminationQueueHandler.RESERVE, terminationQueue).withConsolidation(consolidation),
                 new SweepHandler(sweep, metrics, clock));

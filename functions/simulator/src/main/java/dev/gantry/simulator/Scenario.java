@@ -1,10 +1,14 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.runtime.Latency;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A scenario file, read: where the cluster starts, what configuration Gantry runs with, and what happens when. Paths
@@ -16,29 +20,35 @@ import java.util.List;
  *                 CapacityBuffers are used
  * @param consolidation the operator's consolidation settings ({@code consolidation: {spotToSpot, strategy}}; default
  *                      Gantry's engine, spot-to-spot off)
+ * @param faults  the {@code faults:} section: rates and targeted faults
+ * @param chaos   {@code faults: {chaos: true}}: add {@link FaultPlan#chaos(long)} for the run's seed
+ * @param latency the {@code latency:} section: what port calls cost
  */
 public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
                        List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, Headroom headroom,
-                       ConsolidationSettings consolidation) {
+                       ConsolidationSettings consolidation, FaultPlan faults,
+                       boolean chaos, LatencySpec latency, double chaosIntensity) {
     /** Where virtual time starts unless a scenario says otherwise (a Sunday). */
     public static final Instant DEFAULT_START = Instant.parse("2025-06-01T00:00:00Z");
 
     public Scenario {
         consolidation = consolidation == null ? ConsolidationSettings.DEFAULT : consolidation;
+        headroom = headroom == null ? Headroom.DEFAULT : headroom;
         zones = List.copyOf(zones);
         config = List.copyOf(config);
         manifests = List.copyOf(manifests);
         events = List.copyOf(events);
-        headroom = headroom == null ? Headroom.DEFAULT : headroom;
     }
 
     public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
                     List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
-        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, Headroom.DEFAULT, ConsolidationSettings.DEFAULT);
+        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, null, null, FaultPlan.NONE, false,
+                LatencySpec.AWS, 1);
     }
 
     public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, headroom, consolidation);
+        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, headroom, consolidation, faults, chaos,
+                latency, chaosIntensity);
     }
 
     /** The same scenario with its CapacityBuffers ignored: the baseline a buffer is measured against. */
@@ -47,7 +57,8 @@ public record Scenario(Path file, String name, String region, List<String> zones
     }
 
     Scenario withHeadroom(Headroom h) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, h, consolidation);
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, h, consolidation, faults,
+                chaos, latency, chaosIntensity);
     }
 
     /**
@@ -71,6 +82,41 @@ public record Scenario(Path file, String name, String region, List<String> zones
     public record Window(Duration from, Duration until) {
         public boolean contains(Duration t) {
             return t.compareTo(from) >= 0 && t.compareTo(until) < 0;
+        }
+    }
+
+    /** This scenario with the chaos mix switched on or off. */
+    public Scenario withChaos(boolean on) {
+        return withChaos(on, 1);
+    }
+
+    /** The chaos mix with every rate times {@code intensity}. */
+    public Scenario withChaos(boolean on, double intensity) {
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, headroom, consolidation, faults, on, latency,
+                intensity);
+    }
+
+    public Scenario withLatency(LatencySpec l) {
+        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, headroom, consolidation, faults, chaos, l,
+                chaosIntensity);
+    }
+
+    /** The faults this run injects: the file's, plus the chaos mix for this seed when it is on. */
+    public FaultPlan effectiveFaults() {
+        return chaos ? faults.plus(FaultPlan.chaos(seed).times(chaosIntensity)) : faults;
+    }
+
+    /** What port calls cost: AWS-like defaults, per-kind overrides, all scaled ({@code scale: 0}: instant). */
+    public record LatencySpec(Map<CallKind, Latency.Range> overrides, double scale) {
+        public static final LatencySpec AWS = new LatencySpec(Map.of(), 1);
+        public static final LatencySpec NONE = new LatencySpec(Map.of(), 0);
+
+        public LatencySpec {
+            overrides = Map.copyOf(overrides);
+        }
+
+        public Latency build(long seed) {
+            return scale == 0 ? Latency.none() : Latency.of(overrides, scale, seed);
         }
     }
 

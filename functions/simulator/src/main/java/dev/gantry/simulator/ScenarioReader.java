@@ -2,6 +2,9 @@ package dev.gantry.simulator;
 
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.model.KubeDuration;
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.runtime.Latency;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +31,12 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  */
 public final class ScenarioReader {
     private static final Set<String> TOP = Set.of("name", "region", "zones", "duration", "seed", "config", "cluster", "webhook", "events",
-            "start", "ramp", "learnWeeks", "consolidation");
+            "start", "ramp", "learnWeeks", "consolidation",
+            "faults", "latency");
+    private static final Set<String> FAULT_FIELDS = Set.of("chaos", "crash", "hang", "functions", "ec2Throttle", "ec2Error",
+            "ice", "describeLag", "apiThrottle", "apiError", "partialList", "apiOutages", "apiOutageFor", "dynamoThrottle",
+            "dynamoConflict", "indexLag", "duplicates", "at");
+    private static final Set<String> FUNCTIONS = Set.of("provisioner", "interruption", "termination", "sweep");
     private static final List<String> ACTIONS = List.of("apply", "scale", "interrupt", "awsEvent", "deleteNode",
             "terminateAllNodes", "fault", "delete");
 
@@ -98,8 +106,18 @@ public final class ScenarioReader {
             }
             consolidation = new ConsolidationSettings(spotToSpot, strategy);
         }
+        FaultPlan faults = FaultPlan.NONE;
+        boolean chaos = false;
+        if (top.containsKey("faults")) {
+            Node fn = top.get("faults").getValueNode();
+            Map<String, NodeTuple> f = map(fn, FAULT_FIELDS, "faults.");
+            chaos = f.containsKey("chaos") && bool(f.get("chaos").getValueNode());
+            faults = faults(f);
+        }
+        Scenario.LatencySpec latency = top.containsKey("latency") ? latency(top.get("latency").getValueNode())
+                : Scenario.LatencySpec.AWS;
         return new Scenario(path, name, region, zones, duration, seed, config, manifests, webhook, events,
-                headroom(top, duration), consolidation);
+                headroom(top, duration), consolidation, faults, chaos, latency, 1);
     }
 
     /** {@code start} (an RFC 3339 UTC instant), {@code ramp: {from, until}} and {@code learnWeeks}. */
@@ -134,6 +152,116 @@ public final class ScenarioReader {
             weeks = (int) w;
         }
         return new Scenario.Headroom(start, ramp, weeks, true);
+    }
+
+    private FaultPlan faults(Map<String, NodeTuple> f) {
+        List<String> functions = optStrings(f, "functions");
+        for (int i = 0; i < functions.size(); i++) {
+            if (!FUNCTIONS.contains(functions.get(i))) {
+                throw error(seq(f.get("functions").getValueNode()).get(i), "unknown function '" + functions.get(i)
+                        + "' (expected one of " + new java.util.TreeSet<>(FUNCTIONS) + ")");
+            }
+        }
+        List<FaultPlan.Target> at = new ArrayList<>();
+        if (f.containsKey("at")) {
+            for (Node t : seq(f.get("at").getValueNode())) {
+                Map<String, NodeTuple> m = map(t, Set.of("function", "invocation", "call", "fault"), "faults.at[].");
+                String function = string(require(m, "function", t));
+                if (!FUNCTIONS.contains(function)) {
+                    throw error(m.get("function").getValueNode(), "unknown function '" + function + "' (expected one of "
+                            + new java.util.TreeSet<>(FUNCTIONS) + ")");
+                }
+                long invocation = positive(require(m, "invocation", t));
+                long call = positive(require(m, "call", t));
+                String what = m.containsKey("fault") ? string(m.get("fault").getValueNode()) : "crash";
+                if (!FaultPlan.Target.KINDS.contains(what)) {
+                    throw error(m.get("fault").getValueNode(), "fault must be one of " + FaultPlan.Target.KINDS + ", not '" + what + "'");
+                }
+                at.add(new FaultPlan.Target(function, invocation, (int) call, what));
+            }
+        }
+        return new FaultPlan(rate(f, "crash"), rate(f, "hang"), functions, rate(f, "ec2Throttle"), rate(f, "ec2Error"),
+                rate(f, "ice"), optDuration(f, "describeLag"), rate(f, "apiThrottle"), rate(f, "apiError"),
+                rate(f, "partialList"), (int) optInt(f, "apiOutages", 0), optDuration(f, "apiOutageFor"),
+                rate(f, "dynamoThrottle"), rate(f, "dynamoConflict"), optDuration(f, "indexLag"), rate(f, "duplicates"), at);
+    }
+
+    private Scenario.LatencySpec latency(Node n) {
+        Set<String> allowed = new java.util.HashSet<>();
+        allowed.add("scale");
+        Map<String, CallKind> kinds = new LinkedHashMap<>();
+        for (CallKind k : CallKind.values()) {
+            kinds.put(k.yamlName(), k);
+        }
+        allowed.addAll(kinds.keySet());
+        Map<String, NodeTuple> m = map(n, allowed, "latency.");
+        double scale = 1;
+        Map<CallKind, Latency.Range> overrides = new LinkedHashMap<>();
+        for (Map.Entry<String, NodeTuple> e : m.entrySet()) {
+            Node v = e.getValue().getValueNode();
+            if (e.getKey().equals("scale")) {
+                scale = number(v);
+                if (scale < 0) {
+                    throw error(v, "scale must not be negative");
+                }
+                continue;
+            }
+            String text = string(v);
+            String[] parts = text.split("\\.\\.", -1);
+            if (parts.length > 2) {
+                throw error(v, "'" + text + "' is not a latency (like 20ms, or 1s..2s)");
+            }
+            Duration min = durationText(v, parts[0].trim());
+            Duration max = parts.length == 2 ? durationText(v, parts[1].trim()) : min;
+            if (max.compareTo(min) < 0) {
+                throw error(v, "the upper bound " + parts[1].trim() + " is below the lower bound " + parts[0].trim());
+            }
+            overrides.put(kinds.get(e.getKey()), new Latency.Range(min, max));
+        }
+        return new Scenario.LatencySpec(overrides, scale);
+    }
+
+    private Duration durationText(Node n, String text) {
+        try {
+            if (text.endsWith("ms") && text.length() > 2) {
+                return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+            }
+            return KubeDuration.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw error(n, "'" + text + "' is not a duration (like 20ms, 1s)");
+        }
+    }
+
+    private double rate(Map<String, NodeTuple> m, String k) {
+        if (!m.containsKey(k)) {
+            return 0;
+        }
+        Node v = m.get(k).getValueNode();
+        double p = number(v);
+        if (p < 0 || p > 1) {
+            throw error(v, k + " must be a probability between 0 and 1, got " + string(v));
+        }
+        return p;
+    }
+
+    private double number(Node n) {
+        try {
+            return Double.parseDouble(string(n));
+        } catch (NumberFormatException e) {
+            throw error(n, "expected a number, got '" + string(n) + "'");
+        }
+    }
+
+    private long positive(Node n) {
+        long v = integer(n);
+        if (v < 1) {
+            throw error(n, "expected a positive integer (counting from 1), got " + v);
+        }
+        return v;
+    }
+
+    private Duration optDuration(Map<String, NodeTuple> m, String k) {
+        return m.containsKey(k) ? duration(m.get(k).getValueNode()) : Duration.ZERO;
     }
 
     private Scenario.Event event(Node n, Duration total) {

@@ -2,6 +2,10 @@ package dev.gantry.simulator;
 
 import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.runtime.LambdaRuntime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +25,16 @@ import java.util.function.Consumer;
  * deleted; after {@code maxReceiveCount} receives it moves to the dead-letter list. Each receive hands out a fresh
  * receipt handle; like SQS's ChangeMessageVisibility ({@link Redelivery}), only the latest one of a message still in
  * flight may change when it comes back.
+ *
+ * <p>Retention: a message older than the queue's retention (counted from its first send) is deleted by SQS, wherever
+ * it is; one that expires before reaching the dead-letter queue is lost, and counted ({@link #expiredCount()}).
+ * At-least-once: with the fault plan's {@code duplicates} rate, a standard queue hands out a second copy of a message
+ * it delivers (to another consumer, or to the same one later), as SQS occasionally does; FIFO queues deliver exactly
+ * once. Sends and ChangeMessageVisibility calls made from an invocation cost their latency.
+ *
+ * <p>Not modelled: the dead-letter queue's own retention (SQS keeps the original enqueue time, so a dead letter
+ * older than the DLQ's retention would expire at once; the deployed DLQ retention is far longer than any source
+ * retention); a duplicate's message id (here a new one, in SQS the same); long polling and empty receives.
  */
 public final class SimQueue implements WorkQueue, Redelivery {
     static final Duration DEDUP_WINDOW = Duration.ofMinutes(5);
@@ -33,14 +47,16 @@ public final class SimQueue implements WorkQueue, Redelivery {
         final long id;
         final String body;
         final String groupId;
+        final Instant sentAt;
         Instant visibleAt;
         int receives;
         boolean inFlight;
 
-        Entry(long id, String body, String groupId, Instant visibleAt) {
+        Entry(long id, String body, String groupId, Instant sentAt, Instant visibleAt) {
             this.id = id;
             this.body = body;
             this.groupId = groupId;
+            this.sentAt = sentAt;
             this.visibleAt = visibleAt;
         }
     }
@@ -57,6 +73,11 @@ public final class SimQueue implements WorkQueue, Redelivery {
     private long nextId = 1;
     private long sent;
     private long duplicates;
+    private long expired;
+    private long duplicateDeliveries;
+    private Duration retention = Duration.ofDays(14);
+    private LambdaRuntime runtime;
+    private Faults faults = new Faults(FaultPlan.NONE, 0);
 
     public SimQueue(String name, boolean fifo, Duration visibilityTimeout, int maxReceiveCount, Clock clock) {
         this.name = name;
@@ -66,6 +87,31 @@ public final class SimQueue implements WorkQueue, Redelivery {
         this.clock = clock;
     }
 
+    /** How long SQS keeps a message. */
+    void retention(Duration d) {
+        this.retention = d;
+    }
+
+    /** Calls from invocations cost time on {@code r}; {@code f} injects duplicates and targeted send errors. */
+    void runtime(LambdaRuntime r, Faults f) {
+        this.runtime = r;
+        this.faults = f;
+    }
+
+    private void call(CallKind kind, Runnable body) {
+        Runnable once = () -> {
+            if (faults.targetedError()) {
+                throw new IllegalStateException("SqsException: " + name + ": service unavailable (injected at this call)");
+            }
+            body.run();
+        };
+        if (runtime == null) {
+            once.run();
+        } else {
+            runtime.call(kind, once);
+        }
+    }
+
     /** Told the instant at which a message becomes receivable (on send, and when a visibility timeout will run out). */
     void onVisible(Consumer<Instant> listener) {
         this.onVisible = listener;
@@ -73,6 +119,10 @@ public final class SimQueue implements WorkQueue, Redelivery {
 
     @Override
     public void send(String body, String groupId, String deduplicationId, Duration delay) {
+        call(CallKind.SQS_SEND, () -> sendNow(body, groupId, deduplicationId, delay));
+    }
+
+    private void sendNow(String body, String groupId, String deduplicationId, Duration delay) {
         Instant now = clock.instant();
         if (fifo && deduplicationId != null) {
             Instant seen = dedup.get(deduplicationId);
@@ -83,7 +133,7 @@ public final class SimQueue implements WorkQueue, Redelivery {
             dedup.put(deduplicationId, now);
         }
         Instant visible = fifo || delay == null ? now : now.plus(delay);
-        entries.add(new Entry(nextId++, body, fifo ? groupId : null, visible));
+        entries.add(new Entry(nextId++, body, fifo ? groupId : null, now, visible));
         sent++;
         onVisible.accept(visible);
     }
@@ -91,6 +141,7 @@ public final class SimQueue implements WorkQueue, Redelivery {
     /** Up to {@code max} receivable messages, now in flight. Messages received too often go to the dead letters. */
     public List<Message> receive(int max) {
         Instant now = clock.instant();
+        expire();
         Set<String> busyGroups = new HashSet<>();
         for (Entry e : entries) {
             if (e.inFlight && now.isBefore(e.visibleAt) && e.groupId != null) {
@@ -114,7 +165,31 @@ public final class SimQueue implements WorkQueue, Redelivery {
             e.visibleAt = now.plus(visibilityTimeout);
             out.add(new Message(e.id, e.body, e.groupId, e.receives, receiptHandle(e)));
         }
+        if (!fifo) {
+            for (Message m : out) {
+                if (faults.draw("duplicates", faults.plan().duplicates())) {
+                    duplicateDeliveries++;
+                    Entry original = entries.stream().filter(x -> x.id == m.id()).findFirst().orElseThrow();
+                    Entry copy = new Entry(nextId++, m.body(), null, original.sentAt, now);
+                    entries.add(copy);
+                    onVisible.accept(now);
+                }
+            }
+        }
         return out;
+    }
+
+    /** Deletes what outlived the retention period: lost, unless it is already a dead letter. */
+    void expire() {
+        Instant now = clock.instant();
+        Iterator<Entry> it = entries.iterator();
+        while (it.hasNext()) {
+            Entry e = it.next();
+            if (!now.isBefore(e.sentAt.plus(retention))) {
+                it.remove();
+                expired++;
+            }
+        }
     }
 
     private String receiptHandle(Entry e) {
@@ -129,6 +204,10 @@ public final class SimQueue implements WorkQueue, Redelivery {
      */
     @Override
     public void redeliverAfter(String receiptHandle, Duration after) {
+        call(CallKind.SQS_CHANGE_VISIBILITY, () -> redeliverNow(receiptHandle, after));
+    }
+
+    private void redeliverNow(String receiptHandle, Duration after) {
         Instant now = clock.instant();
         for (Entry e : entries) {
             if (receiptHandle(e).equals(receiptHandle) && e.inFlight && now.isBefore(e.visibleAt)) {
@@ -176,12 +255,14 @@ public final class SimQueue implements WorkQueue, Redelivery {
         return sent;
     }
 
-    /**
-     * Messages dropped by the queue's retention before they reached the dead-letter queue (none: this queue keeps
-     * messages until they are deleted or dead-lettered).
-     */
-    public long expiredUndelivered() {
-        return 0;
+    /** Messages SQS deleted at the end of their retention before they reached the dead-letter queue: lost. */
+    public long expiredCount() {
+        return expired;
+    }
+
+    /** Second copies handed out (at-least-once delivery). */
+    public long duplicateDeliveries() {
+        return duplicateDeliveries;
     }
 
     /** FIFO messages dropped as duplicates within the deduplication window. */

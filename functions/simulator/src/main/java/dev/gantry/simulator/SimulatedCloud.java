@@ -11,6 +11,10 @@ import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.runtime.LambdaRuntime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * EC2 behind the {@link CloudProvider} port. A launch takes the claim's first option that has capacity, in its
@@ -27,9 +34,36 @@ import java.util.SplittableRandom;
  * unavailable); it is idempotent by claim name, as CreateFleet is by ClientToken. The instance is running about
  * 10 s later; the {@link Observer} (the simulated kubelet) decides when its node registers. Terminations go through
  * shutting-down to terminated in 5 s. Every call may be throttled while a throttle fault is on.
+ *
+ * <p>What the real adapter ({@code Ec2CloudProvider}) and the SDK under it add, modelled here so that the core sees
+ * the same errors: every call costs its latency ({@link CallKind}) when made from an invocation; the SDK's standard
+ * retry mode makes up to {@value #SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff,
+ * before the error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable);
+ * an ICE fault fails every offering of a CreateFleet as {@link InsufficientCapacity}. A ClientToken (the claim name)
+ * reused with the same parameters returns the first fleet's instance, as EC2 does; reused with other parameters (a
+ * resumed claim planned with other options) EC2 answers IdempotentParameterMismatch, and the adapter looks the
+ * claim's instance up by tag (DescribeInstances, so subject to Describe lag), returning it when found and otherwise
+ * failing with a non-retryable IdempotentParameterMismatch, as {@code Ec2CloudProvider} does. Describe lag: an
+ * instance launched in the last {@link FaultPlan#describeLag()} is missing from DescribeInstances (list, by id, by
+ * tag), as EC2's eventual consistency allows.
+ *
+ * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
+ * request-rate token buckets behind RequestLimitExceeded (throttling is a per-attempt draw, not a bucket); partial
+ * fleet answers that launch some but not all of a request (Gantry asks for one instance); Describe lag on state
+ * changes (only on launch); the SDK's client-side retry quota.
  */
 public final class SimulatedCloud implements CloudProvider {
     static final Duration SHUTDOWN = Duration.ofSeconds(5);
+    /** The SDK's standard retry mode: three attempts in all. */
+    static final int SDK_ATTEMPTS = 3;
+    private static final Set<String> SDK_RETRIES = Set.of("RequestLimitExceeded", "InternalError", "Unavailable");
+
+    /** A fault that fails every attempt of one call, retries included (a targeted {@code error}). */
+    private static final class Targeted extends CloudException {
+        Targeted(String action) {
+            super("RequestLimitExceeded", action + ": request limit exceeded (injected at this call)", true);
+        }
+    }
 
     /** What the rest of the simulation hears from EC2. */
     public interface Observer {
@@ -52,6 +86,16 @@ public final class SimulatedCloud implements CloudProvider {
     private final Map<String, SimInstance> byId = new LinkedHashMap<>();
     private final Map<String, SimInstance> byClaim = new LinkedHashMap<>();
     private final java.util.Set<String> dnsNames = new java.util.HashSet<>();
+    private final Map<String, String> tokens = new LinkedHashMap<>();
+    private LambdaRuntime runtime;
+    private Faults injected = new Faults(FaultPlan.NONE, 0);
+    private SplittableRandom backoff = new SplittableRandom(0);
+    long tokenMismatches;
+    /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
+    java.util.function.ToIntFunction<SimInstance> podsOn = i -> 0;
+    /** TerminateInstances calls that ended an instance whose node still ran pods, and the first few of them. */
+    long terminatedWithPods;
+    final List<String> terminatedWithPodsExamples = new ArrayList<>();
 
     public SimulatedCloud(String cluster, String region, EventLoop loop, long seed, Observer observer) {
         this.cluster = cluster;
@@ -67,14 +111,82 @@ public final class SimulatedCloud implements CloudProvider {
         return faults;
     }
 
+    /** Calls from invocations cost time on {@code r}; {@code f} injects the fault plan's EC2 faults. */
+    void runtime(LambdaRuntime r, Faults f) {
+        this.runtime = r;
+        this.injected = f;
+        this.backoff = f.stream("ec2Backoff");
+    }
+
+    /** One SDK call: attempts (each a port call with its latency and faults) until success or the SDK gives up. */
+    private <T> T sdk(CallKind kind, String action, Supplier<T> body, ToIntFunction<T> items) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Supplier<T> once = () -> {
+                    throttle(action);
+                    if (injected.targetedError()) {
+                        throw new Targeted(action);
+                    }
+                    if (injected.draw("ec2Error", injected.plan().ec2Error())) {
+                        boolean internal = injected.stream("ec2ErrorCode").nextBoolean();
+                        throw new CloudException(internal ? "InternalError" : "Unavailable", action
+                                + (internal ? ": an internal error has occurred" : ": the service is unavailable"), true);
+                    }
+                    return body.get();
+                };
+                return runtime == null ? once.get() : runtime.call(kind, once, items);
+            } catch (Targeted t) {
+                throw t;
+            } catch (CloudException e) {
+                if (e instanceof InsufficientCapacity || !SDK_RETRIES.contains(e.code()) || attempt >= SDK_ATTEMPTS) {
+                    throw e;
+                }
+                // Full jitter: up to base x 2^attempt; throttling has the SDK's longer base.
+                long base = e.code().equals("RequestLimitExceeded") ? 500 : 100;
+                long ceiling = Math.min(20_000, base << attempt);
+                if (runtime != null) {
+                    runtime.sleep(Duration.ofMillis(backoff.nextLong(ceiling + 1)));
+                }
+            }
+        }
+    }
+
     @Override
     public LaunchResult launch(LaunchRequest request) {
-        throttle("CreateFleet");
+        return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request), r -> 0);
+    }
+
+    /** What identifies a CreateFleet's parameters for its ClientToken. */
+    private static String parameters(LaunchRequest r) {
+        return r.nodePool().name() + "|" + r.options().stream().map(InstanceType::name).toList() + "|"
+                + r.requirements() + "|" + new java.util.TreeMap<>(r.labels()) + "|" + r.taints();
+    }
+
+    private LaunchResult createFleet(LaunchRequest request) {
         SimInstance existing = byClaim.get(request.claimName());
         if (existing != null) {
-            return new LaunchResult(existing.view(), List.of());
+            if (parameters(request).equals(tokens.get(request.claimName()))) {
+                return new LaunchResult(existing.view(), List.of());
+            }
+            // EC2: IdempotentParameterMismatch. The adapter then finds the claim's instance by tag.
+            tokenMismatches++;
+            Instant now = loop.now();
+            if (existing.isAlive() && describable(existing, now)) {
+                return new LaunchResult(existing.view(), List.of());
+            }
+            throw new CloudException("IdempotentParameterMismatch", "CreateFleet: client token " + request.claimName()
+                    + " was used before with other parameters", false);
         }
         Instant now = loop.now();
+        if (injected.draw("ice", injected.plan().ice())) {
+            List<OfferingKey> all = new ArrayList<>();
+            for (InstanceType type : request.options()) {
+                for (Offering o : allowed(type, request)) {
+                    all.add(new OfferingKey(type.name(), o.zone(), o.capacityType()));
+                }
+            }
+            throw new InsufficientCapacity("InsufficientInstanceCapacity", all);
+        }
         List<OfferingKey> unavailable = new ArrayList<>();
         for (InstanceType type : request.options()) {
             for (Offering o : allowed(type, request)) {
@@ -83,6 +195,7 @@ public final class SimulatedCloud implements CloudProvider {
                     continue;
                 }
                 SimInstance i = start(request, type, o, now);
+                tokens.put(request.claimName(), parameters(request));
                 return new LaunchResult(i.view(), unavailable);
             }
         }
@@ -128,9 +241,21 @@ public final class SimulatedCloud implements CloudProvider {
         return Duration.ofMillis(base + jitter.nextLong(10_000));
     }
 
+    /** Whether DescribeInstances shows the instance yet (Describe lag after launch). */
+    private boolean describable(SimInstance i, Instant now) {
+        Duration lag = injected.plan().describeLag();
+        return lag.isZero() || i.launchTime == null || !now.isBefore(i.launchTime.plus(lag));
+    }
+
     @Override
     public void terminate(List<String> instanceIds) {
-        throttle("TerminateInstances");
+        sdk(CallKind.TERMINATE_INSTANCES, "TerminateInstances", () -> {
+            terminateNow(instanceIds);
+            return Boolean.TRUE;
+        }, x -> 0);
+    }
+
+    private void terminateNow(List<String> instanceIds) {
         for (String id : instanceIds) {
             SimInstance i = byId.get(id);
             if (i == null) {
@@ -139,21 +264,31 @@ public final class SimulatedCloud implements CloudProvider {
             if (!cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER))) {
                 observer.unmanagedTouched(id);
             }
+            int pods = i.isAlive() ? podsOn.applyAsInt(i) : 0;
+            if (pods > 0) {
+                terminatedWithPods++;
+                if (terminatedWithPodsExamples.size() < 10) {
+                    terminatedWithPodsExamples.add(loop.now() + " " + id + " (" + i.tags.get(CloudInstance.TAG_NODECLAIM)
+                            + ") with " + pods + " pods running");
+                }
+            }
             end(i, "api");
         }
     }
 
     @Override
     public List<CloudInstance> listInstances() {
-        throttle("DescribeInstances");
-        return byId.values().stream().filter(i -> cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER)))
-                .filter(i -> !i.state.equals("terminated")).map(SimInstance::view).toList();
+        return sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> {
+            Instant now = loop.now();
+            return byId.values().stream().filter(i -> cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER)))
+                    .filter(i -> !i.state.equals("terminated")).filter(i -> describable(i, now)).map(SimInstance::view).toList();
+        }, List::size);
     }
 
     @Override
     public Optional<CloudInstance> describe(String instanceId) {
-        throttle("DescribeInstances");
-        return Optional.ofNullable(byId.get(instanceId)).map(SimInstance::view);
+        return sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> Optional.ofNullable(byId.get(instanceId))
+                .filter(i -> describable(i, loop.now())).map(SimInstance::view), o -> o.isPresent() ? 1 : 0);
     }
 
     /** EC2 ends the instance itself (spot reclaim, failure, an outage): shutting-down now, terminated shortly. */
@@ -193,7 +328,7 @@ public final class SimulatedCloud implements CloudProvider {
     }
 
     private void throttle(String action) {
-        if (faults.throttle(loop.now())) {
+        if (faults.throttle(loop.now()) || injected.draw("ec2Throttle", injected.plan().ec2Throttle())) {
             throw new CloudException("RequestLimitExceeded", action + ": request limit exceeded", true);
         }
     }

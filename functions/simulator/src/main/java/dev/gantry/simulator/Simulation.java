@@ -34,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.runtime.LambdaRuntime;
 
 /**
  * One simulated cluster, wired: Gantry's real Lambda handlers (provisioner, interruption, termination, sweep) and the
@@ -60,7 +62,13 @@ public final class Simulation {
     final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
     final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
     /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
-    final QueueHints lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), store, CLUSTER);
+    final QueueHints lifecycleHints;
+    /** The Lambda runtime the handlers run in: port calls take time, invocations overlap and time out. */
+    final LambdaRuntime runtime;
+    /** The faults this run injects (the scenario's, plus the chaos mix when it is on). */
+    final Faults faults;
+    /** The store as the handlers reach it (latency, throttling, lost answers, index lag); {@link #store} is the truth. */
+    final SimStore claims;
     final ApiServer api;
     final Webhook webhook;
     final SimulatedCloud cloud;
@@ -134,38 +142,73 @@ public final class Simulation {
         }
         this.config = new GantryConfig(loaded.nodePools(), classes, scenario.region(), scenario.zones());
         this.catalog = BuiltInCatalog.load(scenario.region(), scenario.zones(), new DeterministicSpotPriceModel(scenario.seed()));
+        this.faults = new Faults(scenario.effectiveFaults(), scenario.seed());
+        this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.seed()));
+        runtime.faults(faults);
+        faults.runtime(runtime);
+        this.claims = new SimStore(store, clock::instant, faults);
+        claims.runtime(runtime, faults);
+        for (SimQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
+            q.runtime(runtime, faults);
+        }
+        provisioningQueue.retention(DEPLOYED.provisioningQueue().retention());
+        interruptionQueue.retention(DEPLOYED.interruptionQueue().retention());
+        terminationQueue.retention(DEPLOYED.terminationQueue().retention());
+        this.lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), claims, CLUSTER);
         this.eventBridge = new EventBridge(scenario.region());
         this.observers = new Observers(this);
         this.api = new ApiServer(cluster, clock, observers);
         this.webhook = new Webhook(scenario.webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
                 line -> recorder.log(clock.instant(), "error", line));
         api.webhook(webhook);
+        api.runtime(runtime, faults);
         this.cloud = new SimulatedCloud(CLUSTER, scenario.region(), loop, scenario.seed(), observers);
+        cloud.runtime(runtime, faults);
+        cloud.podsOn = i -> {
+            var node = cluster.node(i.dnsName());
+            return node == null ? 0 : (int) cluster.pods().stream().filter(p -> node.name().equals(p.nodeName())
+                    && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal()).count();
+        };
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
         this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region());
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
-        TerminationService termination = new TerminationService(api, api, store, cloud, terminationQueue, pools, clock);
-        // One launch at a time: the simulation is single-threaded on its virtual clock, so runs stay reproducible.
+        TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
         this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
-                workloads, history, store, DEPLOYED.sweepRate());
-        Provisioner provisioner = new Provisioner(api, api, store, crashing, catalog, config, clock, 1)
+                workloads, history, claims, DEPLOYED.sweepRate());
+        // One launch at a time: invocations run one thread at a time on the virtual clock, so runs stay reproducible.
+        Provisioner provisioner = new Provisioner(api, api, claims, crashing, catalog, config, clock, 1)
                 .withHeadroom(headroom.port()).withDemandHistory(history);
-        SweepService sweep = new SweepService(CLUSTER, api, api, store, cloud, termination, lifecycleHints, pools, this::facts, clock)
+        SweepService sweep = new SweepService(CLUSTER, api, api, claims, cloud, termination, lifecycleHints, pools, this::facts, clock)
                 .withHeadroom(headroom.port());
-        HintBatchService hintBatches = new HintBatchService(provisioner, api, store, termination::startForDeletedNode,
+        HintBatchService hintBatches = new HintBatchService(provisioner, api, claims, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
-        InterruptionService interruptions = new InterruptionService(store, api, api, termination, lifecycleHints, pools, clock);
+        InterruptionService interruptions = new InterruptionService(claims, api, api, termination, lifecycleHints, pools, clock);
         // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
-        ConsolidationService consolidation = new ConsolidationService(api, api, store, termination, lifecycleHints,
+        ConsolidationService consolidation = new ConsolidationService(api, api, claims, termination, lifecycleHints,
                 terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.consolidation(), clock)
                 .withJournal((what, line, savings) -> recorder.consolidation(clock.instant(), what, line, savings));
         sweep.withConsolidation(consolidation);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
-                provisioningQueue, terminationQueue, consolidation);
-        this.eventSources = new EventSources(loop, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
+                provisioningQueue, interruptionQueue, terminationQueue, consolidation);
+        this.eventSources = new EventSources(loop, runtime, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         this.checks = new Checks(this);
+    }
+
+    /** The fault plan's API-server outages, at seeded instants between a tenth and four fifths of the run. */
+    private void scheduleApiOutages(Instant end) {
+        var r = faults.stream("apiOutage");
+        long span = Duration.between(START, end).toSeconds();
+        for (int i = 0; i < faults.plan().apiOutages(); i++) {
+            Instant at = START.plus(Duration.ofSeconds(span / 10 + r.nextLong(Math.max(1, span * 7 / 10))));
+            Duration lasting = faults.plan().apiOutageFor().isZero() ? Duration.ofMinutes(2) : faults.plan().apiOutageFor();
+            loop.at(at, "api outage", () -> {
+                api.downUntil(at.plus(lasting));
+                faults.count("apiOutage");
+                recorder.log(at, "fault", "API server down for " + lasting.toSeconds() + " s");
+            });
+        }
     }
 
     /** Registration's instance facts, from the same catalogue the provisioner plans with. */
@@ -216,6 +259,7 @@ public final class Simulation {
             }
         });
         eventSources.startSweeps(start.plus(Duration.ofSeconds(30)));
+        scheduleApiOutages(end);
         Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.duration().toSeconds() / 480));
         loop.every(start, samplePeriod, "sample", checks::sample);
         if (statusAt != null) {
@@ -226,6 +270,8 @@ public final class Simulation {
             checks.step(step);
             progress.update(this);
         });
+        runtime.shutdown();
+        List.of(provisioningQueue, interruptionQueue, terminationQueue).forEach(SimQueue::expire);
         checks.atEnd();
         progress.done(this);
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
@@ -237,6 +283,14 @@ public final class Simulation {
         public boolean violated() {
             return simulation.invariants.total() > 0;
         }
+    }
+
+    /**
+     * Messages SQS deleted at the end of their retention before they reached a dead-letter queue: work lost without
+     * an alarm (#11 §5 "no message lost").
+     */
+    long messagesLost() {
+        return provisioningQueue.expiredCount() + interruptionQueue.expiredCount() + terminationQueue.expiredCount();
     }
 
     int pendingPods() {

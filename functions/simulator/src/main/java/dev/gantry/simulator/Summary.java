@@ -70,6 +70,20 @@ public final class Summary {
                 + sim.terminationQueue.deadLetters().size());
         q.put("throttledCalls", sim.cloud.faults().throttledCalls());
         q.put("crashesAfterLaunch", sim.crashing.crashes());
+        ObjectNode dl = q.putObject("deadLettersByQueue");
+        for (SimQueue x : List.of(sim.provisioningQueue, sim.interruptionQueue, sim.terminationQueue)) {
+            dl.put(x.name(), x.deadLetters().size());
+        }
+        q.put("messagesLost", sim.messagesLost());
+        q.put("duplicateDeliveries", sim.provisioningQueue.duplicateDeliveries() + sim.interruptionQueue.duplicateDeliveries()
+                + sim.terminationQueue.duplicateDeliveries());
+        runtime(o.putObject("runtime"), sim);
+        ObjectNode f = o.putObject("faults");
+        f.put("chaos", sim.scenario.chaos());
+        sim.faults.injected().forEach(f::put);
+        f.put("ec2TokenMismatches", sim.cloud.tokenMismatches);
+        f.put("dynamoThrottledCalls", sim.claims.throttled);
+        f.put("dynamoLostAnswers", sim.claims.lostAnswers);
         return new Summary(o);
     }
 
@@ -127,6 +141,22 @@ public final class Summary {
         c.put("disruptionsPerHour", round(disruptions / hours, 2));
         c.put("podRestartsPerHour", round(r.evictions / hours, 2));
         return c;
+    }
+
+    /** Per function: how long its invocations took against the deployed timeout (#11: at least 30% margin). */
+    private static void runtime(ObjectNode rt, Simulation sim) {
+        rt.put("latency", !sim.scenario.latency().build(0).instant());
+        rt.put("invocationsKilled", sim.eventSources.killedInvocations);
+        rt.put("sweepsThrottled", sim.eventSources.sweepsThrottled);
+        ObjectNode fs = rt.putObject("functions");
+        sim.runtime.stats().forEach((name, st) -> fs.putObject(name)
+                .put("invocations", st.invocations)
+                .put("peakConcurrent", st.peakConcurrent)
+                .put("longestSeconds", round(st.longest.toMillis() / 1000.0, 3))
+                .put("longestShareOfTimeout", round(st.longestShare, 3))
+                .put("over70PercentOfTimeout", st.over70Percent)
+                .put("timedOut", st.killedByTimeout)
+                .put("crashed", st.crashed));
     }
 
     private static ObjectNode percentiles(List<Double> values) {
@@ -214,7 +244,26 @@ public final class Summary {
                 + ": every pod scheduled again after " + r.get("allPodsScheduledAfterSeconds") + " s"));
         var q = root.get("queues");
         row(b, "queues", q.get("provisioningRuns") + " provisioning runs (" + q.get("provisioningRunsFailed") + " failed), "
-                + q.get("hintsSent") + " hints (" + q.get("hintsDeduplicated") + " deduplicated), " + q.get("deadLetters") + " dead letters");
+                + q.get("hintsSent") + " hints (" + q.get("hintsDeduplicated") + " deduplicated), " + q.get("deadLetters") + " dead letters"
+                + ", " + q.get("messagesLost") + " lost, " + q.get("duplicateDeliveries") + " delivered twice");
+        var rt = root.get("runtime");
+        rt.get("functions").properties().forEach(e -> {
+            var v = e.getValue();
+            row(b, "λ " + e.getKey(), v.get("invocations") + " invocations (at most " + v.get("peakConcurrent")
+                    + " at once), longest " + v.get("longestSeconds") + " s ("
+                    + Math.round(v.get("longestShareOfTimeout").asDouble() * 100) + "% of timeout), "
+                    + v.get("over70PercentOfTimeout") + " over 70%, " + v.get("timedOut") + " timed out, "
+                    + v.get("crashed") + " crashed");
+        });
+        StringBuilder fl = new StringBuilder();
+        root.get("faults").properties().forEach(e -> {
+            if (!e.getKey().equals("chaos") && e.getValue().asLong() > 0) {
+                fl.append(fl.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+            }
+        });
+        if (!fl.isEmpty() || root.get("faults").get("chaos").asBoolean()) {
+            row(b, "faults", (root.get("faults").get("chaos").asBoolean() ? "chaos: " : "") + (fl.isEmpty() ? "none hit" : fl));
+        }
         return b.toString();
     }
 

@@ -26,7 +26,7 @@ class SampleScenariosTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"quickstart", "seed000-provisioner", "seed001-auto-mode", "spot-storm", "zero-nodes", "diurnal",
-            "throttle-blip"})
+            "throttle-blip", "chaos"})
     void sampleScenarioRunsWithoutInvariantViolations(String name) {
         Simulation.Result r = run(name);
         assertThat(r.simulation().invariants.kept()).as(name).isEmpty();
@@ -159,5 +159,27 @@ class SampleScenariosTest {
         ObjectNode tree = r.summary().tree();
         tree.remove("wallSeconds");
         return tree.toPrettyString();
+    }
+
+    @Test
+    void chaosInjectsEveryKindOfFaultItCanInAnHourAndTheTargetedTerminationCrash() {
+        Simulation sim = run("chaos").simulation();
+        assertThat(sim.faults.injected()).containsKeys("crash", "apiThrottle", "dynamoThrottle", "apiOutage");
+        assertThat(sim.recorder.timeline).anySatisfy(e -> assertThat(e.text()).startsWith("termination invocation 2 crashed at call 3"));
+        assertThat(sim.runtime.stats().get("termination").crashed).isPositive();
+    }
+
+    @Test
+    void invocationsFinishWithAtLeastThirtyPercentOfTheirTimeoutLeftInTheSampleScenarios() {
+        for (String name : java.util.List.of("quickstart", "spot-storm", "zero-nodes", "diurnal")) {
+            run(name).summary().tree().get("runtime").get("functions").properties().forEach(e ->
+                    assertThat(e.getValue().get("over70PercentOfTimeout").asInt()).as(name + " " + e.getKey()).isZero());
+        }
+    }
+
+    @Test
+    void terminationInvocationsNeverExceedTheEventSourcesMaximumConcurrency() {
+        var f = run("spot-storm").simulation().runtime.stats().get("termination");
+        assertThat(f.peakConcurrent).isBetween(1, 5);
     }
 }

@@ -65,4 +65,32 @@ class SimQueueTest {
         assertThat(q.receive(10)).isEmpty();
         assertThat(q.deadLetters()).containsExactly("later");
     }
+
+    @Test
+    void aMessageOlderThanTheRetentionIsDeletedAndCountedAsLost() {
+        SimQueue q = new SimQueue("q", false, Duration.ofMinutes(3), 5, clock);
+        q.retention(Duration.ofMinutes(5));
+        q.send("spot warning", null, null, null);
+        SimQueue.Message m = q.receive(1).getFirst();
+        q.release(m); // the consumer failed it
+        clock.advance(Duration.ofMinutes(3));
+        assertThat(q.receive(1)).singleElement().extracting(SimQueue.Message::receiveCount).isEqualTo(2);
+        clock.advance(Duration.ofMinutes(3));
+        assertThat(q.receive(1)).isEmpty();
+        assertThat(q.expiredCount()).isEqualTo(1);
+        assertThat(q.deadLetters()).isEmpty();
+    }
+
+    @Test
+    void aStandardQueueDeliversSomeMessagesTwiceAtTheDuplicateRate() {
+        SimQueue q = new SimQueue("q", false, Duration.ofMinutes(3), 5, clock);
+        q.runtime(null, new dev.gantry.simulator.faults.Faults(new dev.gantry.simulator.faults.FaultPlan(0, 0,
+                java.util.List.of(), 0, 0, 0, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0, Duration.ZERO, 1,
+                java.util.List.of()), 1));
+        q.send("drain node-1", null, null, null);
+        SimQueue.Message first = q.receive(1).getFirst();
+        SimQueue.Message copy = q.receive(1).getFirst();
+        assertThat(copy.body()).isEqualTo(first.body());
+        assertThat(q.duplicateDeliveries()).isEqualTo(2); // the copy was duplicated as well
+    }
 }

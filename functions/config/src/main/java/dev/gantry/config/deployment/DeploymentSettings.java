@@ -18,8 +18,10 @@ import java.util.Optional;
  *       batching window), and it is also the webhook's deduplication bucket ({@link #hintDeduplicationBucket()}).</li>
  *   <li><b>interruption</b> (standard, consumer {@code interruption}): visibility 3 min (6 x 30 s); retention 1 h.
  *       A spot warning is worthless after its 2 minutes, but an AWS Health scheduled change comes days ahead: a
- *       message that keeps failing must live through its 5 receives (15 min) and reach the dead-letter queue, where
- *       the alarm fires, instead of expiring unseen (retention was 5 min, so it expired after 2 receives).</li>
+ *       message that keeps failing must live through its 5 receives (15 min at most; the handler brings a failed
+ *       record back after 10 s, doubling per receive, so it is usually dead-lettered within 5 min) and reach the
+ *       dead-letter queue, where the alarm fires, instead of expiring unseen (retention was 5 min, so it expired
+ *       after 2 receives).</li>
  *   <li><b>termination</b> (standard, consumer {@code termination}): visibility 6 min (6 x 60 s); retention 1 day;
  *       each drain step re-enqueues itself with a per-message delay, so a message lives one step. At most 5 drains
  *       at once (event-source cap, which does not throttle) bounds eviction pressure on the API server.</li>

@@ -1,0 +1,69 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a dead invocation (timed out, crashed) costs, under the deployed settings. */
+class DeadInvocationsTest {
+    @TempDir
+    Path dir;
+
+    private Simulation.Result run(String faults) throws IOException {
+        return run(faults, "");
+    }
+
+    private Simulation.Result run(String faults, String events) throws IOException {
+        Path samples = Path.of("../../samples").toAbsolutePath().normalize();
+        Path f = dir.resolve("dead.yaml");
+        Files.writeString(f, """
+                name: dead
+                region: ap-northeast-2
+                zones: [ap-northeast-2a, ap-northeast-2b]
+                duration: 15m
+                seed: 2
+                config: [%s/nodepools/seed002-v1beta1.yaml]
+                faults:
+                %s
+                events:
+                  - {at: 0s, apply: %s/workloads/seed002-nginx.yaml}
+                %s
+                """.formatted(samples, faults, samples, events));
+        return new Simulation(ScenarioReader.read(f), v -> { }, Progress.none()).run();
+    }
+
+    /**
+     * Regression (#11 §3/§6.3): the first provisioner invocation hangs until its 60 s timeout. Its batch used to hold
+     * the cluster's FIFO group for the queue's 6-minute visibility, so the first pod waited over 6 minutes; the handler
+     * now holds the batch only for its remaining time plus 15 s, and the retry provisions about 75 s in.
+     */
+    @Test
+    void aProvisionerThatTimesOutHoldsTheFifoGroupOnlyUntilShortlyAfterItsDeadline() throws IOException {
+        Simulation sim = run("  at: [{function: provisioner, invocation: 1, call: 4, fault: hang}]").simulation();
+        assertThat(sim.runtime.stats().get("provisioner").killedByTimeout).isEqualTo(1);
+        long firstLaunch = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
+                .min().orElseThrow();
+        assertThat(firstLaunch).isBetween(60L, 120L);
+        assertThat(sim.pendingPods()).isZero();
+    }
+
+    /**
+     * Regression (#11 §4, found by the chaos mix): one failed call in the interruption handler (here an API error on
+     * its second port call) failed the spot warning's record, which came back after the queue's 3-minute visibility
+     * timeout: past the warning's 2 minutes, so EC2 reclaimed the node with its pods on it. A failed record now comes
+     * back after 10 s.
+     */
+    @Test
+    void aSpotWarningWhoseHandlingFailedOnceIsRetriedInSecondsAndTheNodeDrainsBeforeTheReclaim() throws IOException {
+        Simulation sim = run("  at: [{function: interruption, invocation: 1, call: 2, fault: error}]",
+                "  - {at: 10m, interrupt: {capacityType: spot, count: 1}}").simulation();
+        assertThat(sim.faults.injected()).containsEntry("targetedError", 1L);
+        assertThat(sim.recorder.interruptionsReceived).isEqualTo(1);
+        assertThat(sim.recorder.timeline).noneMatch(e -> e.kind().equals("deadline"));
+        assertThat(sim.recorder.drainedBeforeDeadline).isEqualTo(1);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.gantry.simulator.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.simulator.EventLoop;
+import dev.gantry.simulator.VirtualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LambdaRuntimeTest {
+    private static final Instant T0 = Instant.parse("2025-06-01T00:00:00Z");
+    private final VirtualClock clock = new VirtualClock(T0);
+    private final EventLoop loop = new EventLoop(clock);
+    private final List<String> trace = new ArrayList<>();
+
+    /** Every call of every kind costs exactly {@code ms}. */
+    private static Latency fixed(long ms) {
+        Map<CallKind, Latency.Range> m = new java.util.EnumMap<>(CallKind.class);
+        for (CallKind k : CallKind.values()) {
+            m.put(k, new Latency.Range(Duration.ofMillis(ms), Duration.ofMillis(ms)));
+        }
+        return Latency.of(m, 1, 1);
+    }
+
+    private long ms() {
+        return Duration.between(T0, clock.instant()).toMillis();
+    }
+
+    private void run() {
+        loop.runUntil(T0.plus(Duration.ofMinutes(5)), step -> { });
+    }
+
+    @Test
+    void eachPortCallCostsItsLatencyAndTheHandlerSeesTimePass() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
+        List<Long> seen = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            rt.call(CallKind.KUBE_GET, () -> seen.add(ms()));
+            rt.call(CallKind.KUBE_GET, () -> seen.add(ms()));
+            seen.add(ms());
+            return "ok";
+        }, (inv, o) -> trace.add("end " + o.result() + " at " + ms())));
+        run();
+        assertThat(seen).containsExactly(0L, 100L, 200L);
+        assertThat(trace).containsExactly("end ok at 200");
+        assertThat(rt.stats().get("f").longest).isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void twoInvocationsInterleaveAtTheirPortCallsInVirtualTimeOrder() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
+        loop.at(T0, "a", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                rt.call(CallKind.KUBE_GET, () -> trace.add("a" + n + "@" + ms()));
+            }
+            return null;
+        }, (inv, o) -> { }));
+        loop.at(T0.plusMillis(50), "b", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            for (int i = 0; i < 2; i++) {
+                int n = i;
+                rt.call(CallKind.KUBE_GET, () -> trace.add("b" + n + "@" + ms()));
+            }
+            return null;
+        }, (inv, o) -> { }));
+        run();
+        assertThat(trace).containsExactly("a0@0", "b0@50", "a1@100", "b1@150", "a2@200");
+        assertThat(rt.stats().get("f").peakConcurrent).isEqualTo(2);
+    }
+
+    @Test
+    void anInvocationPastItsTimeoutIsKilledWhereItStandsAndItsEarlierEffectsStay() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(400));
+        List<LambdaRuntime.Outcome<String>> outcomes = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(1), inv -> {
+            try {
+                for (int i = 0; ; i++) {
+                    int n = i;
+                    rt.call(CallKind.KUBE_PATCH, () -> trace.add("patch " + n));
+                }
+            } catch (Exception e) {
+                trace.add("the handler caught " + e); // a handler's catch (Exception) must not see the kill
+                return "caught";
+            } finally {
+                rt.call(CallKind.SQS_SEND, () -> trace.add("a dead invocation's send"));
+            }
+        }, (inv, o) -> outcomes.add(o)));
+        run();
+        assertThat(trace).containsExactly("patch 0", "patch 1", "patch 2");
+        assertThat(outcomes).singleElement().satisfies(o -> {
+            assertThat(o.killed()).isTrue();
+            assertThat(o.error()).isInstanceOf(Killed.class).hasMessageContaining("timed out after 1 s");
+        });
+        assertThat(rt.stats().get("f").killedByTimeout).isEqualTo(1);
+        assertThat(rt.stats().get("f").longestShare).isEqualTo(1.0);
+    }
+
+    @Test
+    void aTargetedCrashKillsTheInvocationAfterTheCallTookEffect() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
+        rt.faults((inv, kind) -> inv.number() == 2 && inv.calls() == 2 ? LambdaRuntime.Decision.CRASH : LambdaRuntime.Decision.NONE);
+        List<Boolean> killed = new ArrayList<>();
+        for (int n = 0; n < 3; n++) {
+            loop.at(T0.plusSeconds(n), "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+                for (int i = 1; i <= 3; i++) {
+                    int c = i;
+                    rt.call(CallKind.DYNAMO_WRITE, () -> trace.add(inv.number() + "." + c));
+                }
+                return null;
+            }, (inv, o) -> killed.add(o.killed())));
+        }
+        run();
+        assertThat(trace).containsExactly("1.1", "1.2", "1.3", "2.1", "2.2", "3.1", "3.2", "3.3");
+        assertThat(killed).containsExactly(false, true, false);
+        assertThat(rt.stats().get("f").crashed).isEqualTo(1);
+    }
+
+    @Test
+    void aHungCallHoldsTheInvocationUntilItsDeadline() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
+        rt.faults((inv, kind) -> inv.calls() == 1 ? LambdaRuntime.Decision.HANG : LambdaRuntime.Decision.NONE);
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(30), inv -> {
+            rt.call(CallKind.CREATE_FLEET, () -> trace.add("launched"));
+            return null;
+        }, (inv, o) -> trace.add("killed=" + o.killed() + " at " + ms())));
+        run();
+        assertThat(trace).containsExactly("killed=true at 30000");
+    }
+
+    @Test
+    void callsOutsideAnInvocationCostNothing() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(500));
+        assertThat(rt.call(CallKind.KUBE_LIST, () -> ms(), x -> 1)).isZero();
+        assertThat(ms()).isZero();
+        assertThatThrownBy(() -> rt.crash("no invocation")).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void whatAnInvocationPrintsIsItsOwnEvenWhenInvocationsOverlap() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
+        List<List<String>> outs = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            loop.at(T0, name, () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+                System.out.println(name + " before");
+                rt.call(CallKind.KUBE_GET, () -> { });
+                System.out.println(name + " after");
+                return null;
+            }, (inv, o) -> outs.add(o.out())));
+        }
+        run();
+        assertThat(outs).containsExactly(List.of("a before", "a after"), List.of("b before", "b after"));
+    }
+}
