@@ -20,8 +20,11 @@ import java.util.Optional;
 /**
  * Which nodes consolidation may consider (Karpenter v1.14's candidate rules), and a verdict for each one it may not.
  * A candidate is managed and initialized, not deleting or nominated, free of {@code karpenter.sh/do-not-disrupt} on
- * the node and its pods, every pod evictable under its PodDisruptionBudget, priced, in a pool whose
- * {@code consolidateAfter} is not Never and has passed since the node's last pod event (or its initialization).
+ * the node, in its pool's template annotations and on its active pods (mirror and daemon pods included; a duration
+ * protects a pod while it is younger, see {@link DoNotDisrupt}), every pod the drain would evict allowed by its
+ * PodDisruptionBudget (terminal, terminating and mirror pods, and pods tolerating {@code karpenter.sh/disrupted}, are
+ * not evicted), priced, in a pool whose {@code consolidateAfter} is not Never and has passed since the node's last pod
+ * event (or, with none, its initialization).
  */
 final class Candidates {
     final List<Candidate> all = new ArrayList<>();
