@@ -120,7 +120,7 @@ class KarpenterConsolidationSuiteTest {
     }
 
     @Test
-    @DisplayName("consolidation_test.go Budgets: budgets per reason - an Underutilized budget of 0 leaves the Empty budget alone, and the other way round")
+    @DisplayName("nodepool.go GetAllowedDisruptionsByReason: a budget with reasons limits only those reasons (Underutilized 0 leaves Empty alone, and the other way round)")
     void budgetsApplyOnlyToTheirReasons() {
         TestCluster c = SuiteFixtures.budgets(TestCluster.standard(), Optional.of(Duration.ZERO),
                 budget("0", NodePool.Reason.Underutilized), budget("100%"));
@@ -135,7 +135,7 @@ class KarpenterConsolidationSuiteTest {
     }
 
     @Test
-    @DisplayName("consolidation_test.go Budgets: a Drifted-only budget does not limit consolidation")
+    @DisplayName("nodepool.go GetAllowedDisruptionsByReason: a Drifted-only budget does not limit consolidation")
     void aDriftedBudgetDoesNotLimitConsolidation() {
         TestCluster c = SuiteFixtures.budgets(TestCluster.standard(), Optional.of(Duration.ZERO),
                 budget("0", NodePool.Reason.Drifted), budget("100%"));
@@ -600,7 +600,7 @@ class KarpenterConsolidationSuiteTest {
     // ----- singlenodeconsolidation_test.go Context "Candidate Shuffling" -----
 
     @Test
-    @DisplayName("singlenodeconsolidation_test.go Candidate Shuffling: should sort candidates by savings ratio descending, interwoven by NodePool")
+    @DisplayName("singlenodeconsolidation_test.go Candidate Shuffling: should sort candidates by savings ratio descending (then interwoven by NodePool)")
     void singleNodeTakesTheIthCandidateOfEveryPoolBeforeTheNext() {
         TestCluster c = TestCluster.standard();
         SuiteFixtures.pool(c, "other", NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized, Optional.of(Duration.ZERO));
