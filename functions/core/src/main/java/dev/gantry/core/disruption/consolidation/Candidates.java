@@ -55,21 +55,20 @@ final class Candidates {
             Map<String, String> labels = n.node().labels();
             String typeName = labels.get(WellKnownLabels.INSTANCE_TYPE);
             InstanceType type = offer.instanceTypes().stream().filter(t -> t.name().equals(typeName)).findFirst().orElse(null);
-            if (type == null) {
-                out.verdicts.add(Verdict.unconsolidatable(n.name(), "Instance Type \"" + typeName + "\" not found"));
-                continue;
-            }
             String ct = labels.get(WellKnownLabels.CAPACITY_TYPE);
             String zone = labels.get(WellKnownLabels.ZONE);
-            if (ct == null || zone == null) {
-                out.verdicts.add(Verdict.unconsolidatable(n.name(), "Node does not have label \""
-                        + (ct == null ? WellKnownLabels.CAPACITY_TYPE : WellKnownLabels.ZONE) + "\""));
-                continue;
-            }
-            double price = price(type, zone, ct);
             List<Pod> reschedulable = n.pods().stream().filter(EvictionCost::reschedulable).toList();
             double disruption = EvictionCost.reschedule(reschedulable);
             boolean empty = disruption <= EvictionCost.PER_NODE;
+            // Karpenter's Emptiness needs no price: an empty node goes even when its type or labels cannot be priced.
+            String unpriced = type == null ? "Instance Type \"" + typeName + "\" not found"
+                    : ct == null || zone == null ? "Node does not have label \""
+                    + (ct == null ? WellKnownLabels.CAPACITY_TYPE : WellKnownLabels.ZONE) + "\"" : null;
+            if (unpriced != null && !empty) {
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), unpriced));
+                continue;
+            }
+            double price = unpriced == null ? price(type, zone, ct) : 0;
             if (!empty && pool.disruption().consolidationPolicy() == NodePool.ConsolidationPolicy.WhenEmpty) {
                 out.verdicts.add(Verdict.unconsolidatable(n.name(), "NodePool \"" + pool.name()
                         + "\" has consolidation policy WhenEmpty, but node is not empty"));
