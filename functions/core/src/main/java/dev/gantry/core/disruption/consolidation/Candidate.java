@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * A node consolidation may disrupt, with what Karpenter precomputes for it.
  *
- * @param price        the node's offering price (its type in its zone and capacity type)
+ * @param type         its instance type; null only for an empty node the catalogue cannot price (emptiness needs no price)
+ * @param price        the node's offering price (its type in its zone and capacity type; 0 when it cannot be priced)
  * @param disruption   Karpenter's RescheduleDisruptionCost: 1 + the positive eviction costs of {@code reschedulable}
  * @param index        its position among the simulation's nodes
  */

@@ -20,8 +20,11 @@ import java.util.Optional;
 /**
  * Which nodes consolidation may consider (Karpenter v1.14's candidate rules), and a verdict for each one it may not.
  * A candidate is managed and initialized, not deleting or nominated, free of {@code karpenter.sh/do-not-disrupt} on
- * the node and its pods, every pod evictable under its PodDisruptionBudget, priced, in a pool whose
- * {@code consolidateAfter} is not Never and has passed since the node's last pod event (or its initialization).
+ * the node, in its pool's template annotations and on its active pods (mirror and daemon pods included; a duration
+ * protects a pod while it is younger, see {@link DoNotDisrupt}), every pod the drain would evict allowed by its
+ * PodDisruptionBudget (terminal, terminating and mirror pods, and pods tolerating {@code karpenter.sh/disrupted}, are
+ * not evicted), priced, in a pool whose {@code consolidateAfter} is not Never and has passed since the node's last pod
+ * event (or, with none, its initialization).
  */
 final class Candidates {
     final List<Candidate> all = new ArrayList<>();
@@ -52,21 +55,20 @@ final class Candidates {
             Map<String, String> labels = n.node().labels();
             String typeName = labels.get(WellKnownLabels.INSTANCE_TYPE);
             InstanceType type = offer.instanceTypes().stream().filter(t -> t.name().equals(typeName)).findFirst().orElse(null);
-            if (type == null) {
-                out.verdicts.add(Verdict.unconsolidatable(n.name(), "Instance Type \"" + typeName + "\" not found"));
-                continue;
-            }
             String ct = labels.get(WellKnownLabels.CAPACITY_TYPE);
             String zone = labels.get(WellKnownLabels.ZONE);
-            if (ct == null || zone == null) {
-                out.verdicts.add(Verdict.unconsolidatable(n.name(), "Node does not have label \""
-                        + (ct == null ? WellKnownLabels.CAPACITY_TYPE : WellKnownLabels.ZONE) + "\""));
-                continue;
-            }
-            double price = price(type, zone, ct);
             List<Pod> reschedulable = n.pods().stream().filter(EvictionCost::reschedulable).toList();
             double disruption = EvictionCost.reschedule(reschedulable);
             boolean empty = disruption <= EvictionCost.PER_NODE;
+            // Karpenter's Emptiness needs no price: an empty node goes even when its type or labels cannot be priced.
+            String unpriced = type == null ? "Instance Type \"" + typeName + "\" not found"
+                    : ct == null || zone == null ? "Node does not have label \""
+                    + (ct == null ? WellKnownLabels.CAPACITY_TYPE : WellKnownLabels.ZONE) + "\"" : null;
+            if (unpriced != null && !empty) {
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), unpriced));
+                continue;
+            }
+            double price = unpriced == null ? price(type, zone, ct) : 0;
             if (!empty && pool.disruption().consolidationPolicy() == NodePool.ConsolidationPolicy.WhenEmpty) {
                 out.verdicts.add(Verdict.unconsolidatable(n.name(), "NodePool \"" + pool.name()
                         + "\" has consolidation policy WhenEmpty, but node is not empty"));

@@ -168,7 +168,7 @@ class KarpenterCandidateFilteringTest {
     }
 
     @Test
-    @DisplayName("suite_test.go: can replace nodes, PDB namespace must match")
+    @DisplayName("consolidation_test.go Replace: can replace nodes, PDB namespace must match")
     void aPdbInAnotherNamespaceDoesNotBlock() {
         TestCluster c = oneNode(p -> p);
         c.pdbs.add(new PodDisruptionBudget("other", "web", LabelSelector.of(Map.of("app", "web")), null, "0", 0));

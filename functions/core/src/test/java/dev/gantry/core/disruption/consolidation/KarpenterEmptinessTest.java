@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -180,6 +181,19 @@ class KarpenterEmptinessTest {
         ConsolidationCommand cmd = c.decide().command().orElseThrow();
         assertThat(cmd.method()).isEqualTo(Method.EMPTY);
         assertThat(cmd.reason()).isEqualTo(NodePool.Reason.Empty);
+    }
+
+    @Test
+    @DisplayName("consolidation_test.go Events: ... we don't emit for empty node consolidation (emptiness.go ShouldDisrupt needs no instance type, capacity type or zone)")
+    void anEmptyNodeGoesEvenWhenItCannotBePriced() {
+        TestCluster c = TestCluster.standard();
+        c.node("type", "2xlarge").node("ct", "2xlarge").node("zone", "2xlarge").node("busy", "small", c.pod(900));
+        claim(c, "type", n -> SuiteFixtures.withNode(n, x -> SuiteFixtures.withLabels(x, Map.of(WellKnownLabels.INSTANCE_TYPE, "gone"))));
+        claim(c, "ct", n -> SuiteFixtures.withNode(n, x -> SuiteFixtures.withLabels(x, Map.of(), WellKnownLabels.CAPACITY_TYPE)));
+        claim(c, "zone", n -> SuiteFixtures.withNode(n, x -> SuiteFixtures.withLabels(x, Map.of(), WellKnownLabels.ZONE)));
+        ConsolidationCommand cmd = c.decide().command().orElseThrow();
+        assertThat(cmd.method()).isEqualTo(Method.EMPTY);
+        assertThat(cmd.nodes()).containsExactlyInAnyOrder("type", "ct", "zone");
     }
 
     @Test
