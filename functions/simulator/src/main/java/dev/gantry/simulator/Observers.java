@@ -15,8 +15,9 @@ import java.util.TreeMap;
  * the EventBridge rule forwards them) and the recorder; what Gantry asks of the API server reaches the invariants.
  */
 final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
-    /** The reasons of the Node Events the interruption handler records for the events it acts on. */
+    /** Each node's last consolidation verdict on the timeline (its event's reason and message). */
     private final java.util.Map<String, String> kept = new java.util.HashMap<>();
+    /** The reasons of the Node Events the interruption handler records for the events it acts on. */
     private static final Set<String> INTERRUPTIONS = Set.of("SpotInterruption", "ScheduledChange",
             "RebalanceRecommendation", "InstanceStateChange");
     private final Simulation sim;

@@ -97,12 +97,13 @@ class SampleScenariosTest {
     }
 
     @Test
-    void diurnalSimulatesADayWellInsideNinetySeconds() {
+    void diurnalSimulatesADayWellInsideThreeMinutes() {
         JsonNode s = summary("diurnal");
         assertThat(s.get("simulatedSeconds").asLong()).isEqualTo(86_400);
-        // 30 s before consolidation; its decisions (a full re-placement search whenever the cluster changed) took the
-        // day to 28-60 s on the shared 2-core machine.
-        assertThat(s.get("wallSeconds").asDouble()).isLessThan(90.0);
+        // A guard against pathological slowness, not a target: under 30 s before consolidation; its decisions (a full
+        // re-placement search whenever the cluster changed; the web pods' zone spread sends every trial through the
+        // scheduler) took the day to 28-83 s on the shared 2-core machine.
+        assertThat(s.get("wallSeconds").asDouble()).isLessThan(180.0);
         assertThat(s.get("cost").get("total").asDouble()).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble());
     }
 
