@@ -27,7 +27,10 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Reads a scenario file, keeping line numbers: every problem is a {@link ScenarioException} naming the line (unknown
- * fields, wrong types, an event with no action or two, a referenced file that does not exist).
+ * fields, wrong types, an event with no action or two, a referenced file that does not exist). Besides the events, a
+ * scenario may carry a {@code faults:} section (rates per port call, lags, outages, {@code at:} faults at a chosen call
+ * of a chosen invocation, {@code chaos: true} for the seeded mix; see {@link FaultPlan}) and a {@code latency:}
+ * section ({@code scale}, and per call kind a duration or {@code min..max}; see {@link CallKind}).
  */
 public final class ScenarioReader {
     private static final Set<String> TOP = Set.of("name", "region", "zones", "duration", "seed", "config", "cluster", "webhook", "events",

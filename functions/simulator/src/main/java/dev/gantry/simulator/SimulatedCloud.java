@@ -43,7 +43,9 @@ import java.util.function.ToIntFunction;
  * reused with the same parameters returns the first fleet's instance, as EC2 does; reused with other parameters (a
  * resumed claim planned with other options) EC2 answers IdempotentParameterMismatch, and the adapter looks the
  * claim's instance up by tag (DescribeInstances, so subject to Describe lag), returning it when found and otherwise
- * failing with a non-retryable IdempotentParameterMismatch, as {@code Ec2CloudProvider} does. Describe lag: an
+ * failing with a non-retryable IdempotentParameterMismatch, as {@code Ec2CloudProvider} does (the claim is closed, and
+ * the instance, once listed, is drained or collected by the sweep as an orphan: retrying instead would fail every
+ * provisioning run until the sweep's launch timeout when the instance is really gone). Describe lag: an
  * instance launched in the last {@link FaultPlan#describeLag()} is missing from DescribeInstances (list, by id, by
  * tag), as EC2's eventual consistency allows.
  *

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       {@code -Dgantry.chaos.scenarios} (default quickstart, spot-storm, diurnal) and prints the violations per
  *       invariant, per scenario and in all, with the first violations and the seeds they came from
  *       ({@code -Dgantry.chaos.intensity=3} multiplies every rate);</li>
+ *   <li>{@code -Dgantry.crashpoints=spot-storm} crashes (and, separately, hangs) each function's 2nd invocation at each
+ *       of its first {@code -Dgantry.crashpoints.calls=25} port calls, one run each, and prints what broke;</li>
  *   <li>{@code -Dgantry.figures=quickstart,spot-storm,diurnal,zero-nodes} prints p99 time-to-schedule and the
  *       functions' longest invocations with instant invocations and with AWS-like latency.</li>
  * </ul>
@@ -110,6 +112,58 @@ class ChaosSweepTest {
                         t.get("pods").get("timeToScheduleSeconds").get("p50").asDouble(), r.simulation().invariants.total(),
                         t.get("pods").get("pendingAtEnd").asInt(), t.get("wallSeconds").asDouble(), fn);
             }
+        }
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "gantry.crashpoints", matches = ".+")
+    void crashAtEveryCallOfEveryHandler() {
+        int calls = Integer.parseInt(System.getProperty("gantry.crashpoints.calls", "25"));
+        for (String name : System.getProperty("gantry.crashpoints").split(",")) {
+            Scenario base = scenario(name);
+            int runs = 0;
+            List<String> broken = new ArrayList<>();
+            for (String function : List.of("provisioner", "interruption", "termination", "sweep")) {
+                for (String what : List.of("crash", "hang")) {
+                    for (int call = 1; call <= calls; call++) {
+                        var plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0, java.time.Duration.ZERO,
+                                0, 0, 0, 0, java.time.Duration.ZERO, 0, 0, java.time.Duration.ZERO, 0,
+                                List.of(new dev.gantry.simulator.faults.FaultPlan.Target(function, 2, call, what)));
+                        Scenario s = new Scenario(base.file(), base.name(), base.region(), base.zones(), base.duration(),
+                                base.seed(), base.config(), base.manifests(), base.webhook(), base.events(), plan, false,
+                                base.latency(), 1);
+                        Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
+                        runs++;
+                        if (!sim.faults.injected().containsKey(what)) {
+                            break; // the invocation made fewer calls
+                        }
+                        List<String> why = new ArrayList<>();
+                        sim.invariants.counts().forEach((k, v) -> {
+                            if (v > 0) {
+                                why.add(k + "=" + v);
+                            }
+                        });
+                        if (sim.pendingPods() > 0) {
+                            why.add("pendingAtEnd=" + sim.pendingPods());
+                        }
+                        if (sim.cloud.terminatedWithPods > 0) {
+                            why.add("terminatedWithPods=" + sim.cloud.terminatedWithPods);
+                        }
+                        long reclaimed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("deadline")).count();
+                        if (reclaimed > 0) {
+                            why.add("spotReclaimedBeforeDrained=" + reclaimed);
+                        }
+                        if (sim.messagesLost() > 0) {
+                            why.add("messagesLost=" + sim.messagesLost());
+                        }
+                        if (!why.isEmpty()) {
+                            broken.add(function + " invocation 2 " + what + " at call " + call + ": " + why);
+                        }
+                    }
+                }
+            }
+            System.out.println("crashpoints " + name + ": " + runs + " runs, " + broken.size() + " with findings");
+            broken.forEach(b -> System.out.println("  " + b));
         }
     }
 }
