@@ -130,7 +130,7 @@ class ChaosSweepTest {
                                 0, 0, 0, 0, java.time.Duration.ZERO, 0, 0, java.time.Duration.ZERO, 0,
                                 List.of(new dev.gantry.simulator.faults.FaultPlan.Target(function, 2, call, what)));
                         Scenario s = new Scenario(base.file(), base.name(), base.region(), base.zones(), base.duration(),
-                                base.seed(), base.config(), base.manifests(), base.webhook(), base.events(), plan, false,
+                                base.seed(), base.config(), base.manifests(), base.webhook(), base.events(), base.headroom(), base.consolidation(), plan, false,
                                 base.latency(), 1);
                         Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
                         runs++;
