@@ -49,10 +49,34 @@ public final class StatusSources {
         List<Pod> pods = cluster.pods();
         List<Node> nodes = cluster.nodes();
         List<StatusSnapshot.GantryEvent> events = events(kube);
-        BufferTargets targets = config.bufferTargets().with(clusterTargets(kube, config.buffers()));
+        Buffers buffers = buffers(kube, config);
+        BufferTargets targets = buffers.targets().with(clusterTargets(kube, buffers.buffers()));
         Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, events);
-        return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, config.buffers(),
+        return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, buffers.buffers(),
                 targets, demand.read(now), bootLead);
+    }
+
+    /** The buffers status shows, and the PodTemplates and workloads they refer to. */
+    record Buffers(List<CapacityBuffer> buffers, BufferTargets targets) {
+    }
+
+    /**
+     * The bundle's buffers, then the cluster's CapacityBuffers (when the CRD is installed) that the bundle does not define,
+     * as the provisioner and the sweep see them: a buffer defined in both places keeps the bundle's version. A cluster
+     * buffer that does not read cleanly is left out with a warning on stderr, as the functions log it.
+     */
+    static Buffers buffers(KubernetesClient kube, LoadResult config) {
+        List<String> docs = new dev.gantry.kube.KubeBuffers(kube).documents();
+        if (docs.isEmpty()) {
+            return new Buffers(config.buffers(), config.bufferTargets());
+        }
+        LoadResult cluster = ConfigLoader.loadString("cluster", String.join("\n---\n", docs), LoadOptions.DEFAULT);
+        cluster.errors().forEach(d -> System.err.println("warning: cluster CapacityBuffer left out: " + d));
+        List<CapacityBuffer> all = new ArrayList<>(config.buffers());
+        Set<String> keys = new HashSet<>();
+        config.buffers().forEach(b -> keys.add(b.key()));
+        cluster.buffers().stream().filter(b -> keys.add(b.key())).forEach(all::add);
+        return new Buffers(all, cluster.bufferTargets().with(config.bufferTargets()));
     }
 
     static List<StatusSnapshot.GantryEvent> events(KubernetesClient kube) {
