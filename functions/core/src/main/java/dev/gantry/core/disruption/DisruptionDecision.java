@@ -111,7 +111,7 @@ public final class DisruptionDecision {
                 }
             } else if (since == null) {
                 out.add(new SetEmptySince(c.node().name(), now));
-            } else if (after.isPresent() && !now.isBefore(since.plus(after.get())) && !blocked(c) && !awaitingPods(c, now)) {
+            } else if (after.isPresent() && !now.isBefore(since.plus(after.get())) && !blocked(pool, c, now) && !awaitingPods(c, now)) {
                 ready.add(c);
             }
         }
@@ -142,9 +142,14 @@ public final class DisruptionDecision {
         return c.pods().stream().noneMatch(p -> !p.status().isTerminal() && !p.isDaemon() && !p.isMirror());
     }
 
-    private static boolean blocked(Candidate c) {
-        return "true".equals(c.node().annotations().get(dev.gantry.core.model.Pod.DO_NOT_DISRUPT))
-                || c.pods().stream().anyMatch(p -> !p.status().isTerminal() && p.doNotDisrupt());
+    /**
+     * Karpenter's do-not-disrupt, as consolidation reads it: on the node, in the pool's template annotations (which
+     * Karpenter copies onto its nodes), or on an active pod ("true", or a duration the pod is still younger than).
+     */
+    private static boolean blocked(NodePool pool, Candidate c, Instant now) {
+        String key = dev.gantry.core.model.Pod.DO_NOT_DISRUPT;
+        return "true".equals(c.node().annotations().get(key)) || "true".equals(pool.template().annotations().get(key))
+                || c.pods().stream().anyMatch(p -> dev.gantry.core.disruption.consolidation.DoNotDisrupt.active(p, now));
     }
 
     /** The node's empty-since label, or null when absent, cleared or unreadable. */

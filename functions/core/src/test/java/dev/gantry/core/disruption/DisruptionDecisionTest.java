@@ -95,6 +95,27 @@ class DisruptionDecisionTest {
     }
 
     @Test
+    void aDurationDoNotDisruptKeepsAnEmptyNodeOnlyWhileItsPodIsYoungerThanIt() {
+        Pod guarded = daemon("ds", "node-a").toBuilder().annotations(Map.of(Pod.DO_NOT_DISRUPT, "10m"))
+                .status(new Pod.Status("Running", false, T0, null, null)).build();
+        NodePool p = whenEmpty(Duration.ZERO);
+        assertThat(decide(p, List.of(emptySince("a", T0, guarded)), T0.plus(Duration.ofMinutes(9)))).isEmpty();
+        assertThat(decide(p, List.of(emptySince("a", T0, guarded)), T0.plus(Duration.ofMinutes(10))))
+                .containsExactly(new Disrupt("a", "empty", false));
+    }
+
+    @Test
+    void doNotDisruptInThePoolsTemplateAnnotationsKeepsItsEmptyNodes() {
+        NodePool p = whenEmpty(Duration.ZERO);
+        NodePool.Template t = p.template();
+        NodePool guarded = new NodePool(p.name(), p.annotations(), new NodePool.Template(t.labels(),
+                Map.of(Pod.DO_NOT_DISRUPT, "true"), t.taints(), t.startupTaints(), t.requirements(), t.nodeClassRef(),
+                t.expireAfter(), t.terminationGracePeriod()), p.disruption(), p.limits(), p.weight(), p.convertedFrom());
+        assertThat(decide(guarded, List.of(emptySince("a", T0)), T0.plusSeconds(60))).isEmpty();
+        assertThat(decide(p, List.of(emptySince("a", T0)), T0.plusSeconds(60))).containsExactly(new Disrupt("a", "empty", false));
+    }
+
+    @Test
     void budgetsLimitEmptinessToTenPercentOfTenNodesOldestFirst() {
         List<Candidate> c = new ArrayList<>();
         for (int i = 0; i < 10; i++) {

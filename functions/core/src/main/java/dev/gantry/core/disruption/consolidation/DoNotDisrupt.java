@@ -12,11 +12,11 @@ import java.time.Instant;
  * {@code "0s"}) does not protect. Only active pods count: a terminal or terminating pod never blocks.
  * Gantry knows a pod's creation time, not its start time, so a duration is counted from creation.
  */
-final class DoNotDisrupt {
+public final class DoNotDisrupt {
     private DoNotDisrupt() {
     }
 
-    static boolean active(Pod p, Instant now) {
+    public static boolean active(Pod p, Instant now) {
         String v = p.annotations().get(Pod.DO_NOT_DISRUPT);
         if (v == null || p.status().isTerminal() || p.status().deletingSince() != null) {
             return false;
