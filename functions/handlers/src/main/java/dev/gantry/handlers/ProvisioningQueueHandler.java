@@ -30,6 +30,9 @@ import org.crac.Resource;
  * that cannot report anything (the function times out, or its runtime crashes) would hold the group for the whole
  * visibility timeout just the same, so before it starts the run shortens every record's visibility to the invocation's
  * remaining time plus {@link #HOLD_MARGIN}: a dead invocation's batch comes back a few seconds after its deadline.
+ * A run does not wait for that: it starts no launch once less than {@link #RESERVE} of the invocation is left, and when
+ * it left claims for later (a burst of hundreds of nodes), the batch's last hint is reported failed and made visible
+ * again at once ({@link #CONTINUE_AFTER}), so the next run carries on where this one stopped.
  * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
@@ -38,6 +41,13 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     public static final Duration MAX_RETRY_DELAY = SqsRecords.MAX_RETRY_DELAY;
     /** How long after the invocation's deadline its batch comes back if it could not answer (a timeout, a crash). */
     public static final Duration HOLD_MARGIN = SqsRecords.HOLD_MARGIN;
+    /**
+     * The invocation time a run keeps back: no launch (nor pod Event) starts once less is left. A CreateFleet under way
+     * takes 1-2 s (more with the SDK's throttling retries), then the run records pool usage and answers.
+     */
+    public static final Duration RESERVE = Duration.ofSeconds(15);
+    /** When the hint of a run that left claims for later comes back: at once. */
+    public static final Duration CONTINUE_AFTER = Duration.ZERO;
 
     private final HintBatchService service;
     private final HintCodec codec;
@@ -93,7 +103,17 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         if (!hints.isEmpty()) {
             SqsRecords.holdForThisInvocation("provisioner", event, context, redelivery);
             try {
-                report(service.handle(hints));
+                java.time.Instant stopBy = context == null ? java.time.Instant.MAX
+                        : clock.instant().plusMillis(context.getRemainingTimeInMillis()).minus(RESERVE);
+                ProvisioningOutcome outcome = service.handle(hints, stopBy);
+                report(outcome);
+                if (outcome.deferred() > 0) {
+                    SQSEvent.SQSMessage next = hintMessages.getLast();
+                    System.out.println("provisioner: out of time, " + outcome.deferred()
+                            + " claims left for the next run (message " + next.getMessageId() + ")");
+                    continueWith(next);
+                    failures.add(new SQSBatchResponse.BatchItemFailure(next.getMessageId()));
+                }
             } catch (RuntimeException e) {
                 SQSEvent.SQSMessage retry = hintMessages.getLast();
                 Duration after = retryDelay(firstRetry, receiveCount(retry));
@@ -109,6 +129,16 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** Makes {@code m} visible again at once; if that fails, the queue's visibility timeout brings it back. */
+    private void continueWith(SQSEvent.SQSMessage m) {
+        try {
+            redelivery.redeliverAfter(m.getReceiptHandle(), CONTINUE_AFTER);
+        } catch (RuntimeException visibility) {
+            System.err.println("provisioner: could not make the next run's hint visible (the queue's visibility timeout "
+                    + "applies): " + visibility.getClass().getSimpleName());
+        }
     }
 
     /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */

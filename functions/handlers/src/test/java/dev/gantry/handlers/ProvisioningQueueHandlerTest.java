@@ -159,6 +159,33 @@ class ProvisioningQueueHandlerTest {
         assertThat(redelivered).containsExactly("r-m1 PT1M15S", "r-m2 PT1M15S"); // 59.5 s + 15 s, in whole seconds
     }
 
+    /**
+     * Regression (#11, found by the simulator's scale burst): a run with hundreds of launches ran past the provisioner's
+     * 60 s timeout and was killed; it now starts no launch within {@link ProvisioningQueueHandler#RESERVE} of its
+     * deadline and has its last hint redelivered at once, so the next run launches the rest.
+     */
+    @Test
+    void aRunOutOfTimeLaunchesNothingMoreAndHasItsLastHintRedeliveredAtOnceForTheNextRun() {
+        cluster.putPod(Pod.builder("default", "web").uid("u1").requests(Resources.of(500, 512L << 20))
+                .status(new Pod.Status("Pending", true, NOW.minusSeconds(10), null, null)).build());
+        List<String> redelivered = new ArrayList<>();
+        Provisioner p = new Provisioner(cluster, cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, cluster, store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> redelivered.add(receipt + " " + after), Duration.ofSeconds(10));
+        SQSEvent event = batch(HINT, HINT);
+        event.getRecords().forEach(m -> m.setReceiptHandle("r-" + m.getMessageId()));
+
+        SQSBatchResponse r = h.handleRequest(event, remaining(10_000));
+
+        assertThat(cloud.requests).isEmpty();
+        assertThat(store.list(NOW)).isEmpty();
+        assertThat(failed(r)).containsExactly("m2");
+        assertThat(redelivered).containsExactly("r-m1 PT25S", "r-m2 PT25S", "r-m2 PT0S");
+        assertThat(handler(cluster).handleRequest(batch(HINT), remaining(60_000)).getBatchItemFailures()).isEmpty();
+        assertThat(cloud.requests).hasSize(1);
+    }
+
     private static com.amazonaws.services.lambda.runtime.Context remaining(int millis) {
         return (com.amazonaws.services.lambda.runtime.Context) java.lang.reflect.Proxy.newProxyInstance(
                 ProvisioningQueueHandlerTest.class.getClassLoader(),

@@ -48,6 +48,14 @@ public final class HintBatchService {
 
     /** Errors propagate (retryable by the ports' contracts): the caller reports the batch failed so it is redelivered. */
     public ProvisioningOutcome handle(List<ProvisioningHint> hints) {
+        return handle(hints, Instant.MAX);
+    }
+
+    /**
+     * As {@link #handle(List)}, with a run that starts no launch after {@code stopBy} ({@link Provisioner#provision(
+     * Instant, Instant)}): when its outcome has {@code deferred} claims, the caller asks for the next run at once.
+     */
+    public ProvisioningOutcome handle(List<ProvisioningHint> hints, Instant stopBy) {
         Instant now = clock.instant();
         if (hints.stream().anyMatch(h -> h.reason() == ProvisioningHint.Reason.NODE_DELETED)) {
             for (Node n : reader.nodes()) {
@@ -60,6 +68,6 @@ public final class HintBatchService {
             registerNodes.run();
         }
         store.setMarker(SweepService.LAST_HINT, now);
-        return provisioner.provision(now);
+        return provisioner.provision(now, stopBy);
     }
 }

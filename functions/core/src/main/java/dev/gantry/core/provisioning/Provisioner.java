@@ -55,6 +55,8 @@ public final class Provisioner {
     public static final int MAX_ROUNDS = 3;
     /** Launches (and Kubernetes Events) in flight at once: well inside EC2's CreateFleet request-rate bucket. */
     public static final int DEFAULT_PARALLELISM = 8;
+    /** How long after a run's stop time its pod Events may still start (they are quick, and best effort). */
+    public static final Duration EVENTS_AFTER_STOP = Duration.ofSeconds(10);
 
     private final ClusterReader reader;
     private final ClusterWriter writer;
@@ -65,6 +67,7 @@ public final class Provisioner {
     private final Clock clock;
     private final int parallelism;
     private Headroom headroom = Headroom.NONE;
+    private Fanout fanout = Fanout.THREADS;
     private DemandHistoryStore demand;
 
     public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
@@ -88,6 +91,12 @@ public final class Provisioner {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /** How launches and Events run side by side (default {@link Fanout#THREADS}). */
+    public Provisioner withFanout(Fanout fanout) {
+        this.fanout = Objects.requireNonNull(fanout, "fanout");
+        return this;
+    }
+
     /** The buffers to keep warm (default {@link Headroom#NONE}). */
     public Provisioner withHeadroom(Headroom headroom) {
         this.headroom = Objects.requireNonNull(headroom, "headroom");
@@ -105,11 +114,23 @@ public final class Provisioner {
         return provision(clock.instant());
     }
 
-    /** One provisioning run as of {@code now}: resume interrupted launches, plan, launch, nominate. */
+    /** One provisioning run as of {@code now}, with no time limit: resume interrupted launches, plan, launch, nominate. */
     public ProvisioningOutcome provision(Instant now) {
+        return provision(now, Instant.MAX);
+    }
+
+    /**
+     * One provisioning run as of {@code now} that starts no launch after {@code stopBy} (the invocation's deadline less
+     * what a launch already under way and the run's Events need), and no pod Event after {@code stopBy} plus
+     * {@link #EVENTS_AFTER_STOP} (an Event not sent is dropped, the nomination stands). A planned claim whose launch
+     * would start later is not recorded: its pods stay pending for the next run, and {@link ProvisioningOutcome#deferred()} says how many
+     * claims wait for it, so the caller can ask for that run at once rather than be killed at its deadline.
+     */
+    public ProvisioningOutcome provision(Instant now, Instant stopBy) {
+        Objects.requireNonNull(stopBy, "stopBy");
         ClusterView view = ClusterView.read(reader);
         RunLog log = new RunLog(view.pending(), now);
-        resumeLaunching(now, log);
+        resumeLaunching(now, stopBy, log);
         List<Pod> virtual = virtualPods(now);
         SchedulingResult last = null;
         int rounds = 0;
@@ -132,17 +153,23 @@ public final class Provisioner {
                     log.nominate(p, claim, !launchedFor.getOrDefault(claim, Set.of()).contains(p.key()))));
             boolean outOfCapacity = false;
             boolean lastRound = rounds == MAX_ROUNDS;
-            for (Step step : Parallel.map(last.newClaims(), parallelism, plan -> launchPlan(plan, now))) {
-                outOfCapacity |= apply(step, log, lastRound);
+            for (Step step : fanout.map(last.newClaims(), parallelism,
+                    plan -> clock.instant().isBefore(stopBy) ? launchPlan(plan, now) : null)) {
+                if (step == null) {
+                    log.defer();
+                } else {
+                    outOfCapacity |= apply(step, log, lastRound);
+                }
             }
-            if (!outOfCapacity) {
+            if (!outOfCapacity || log.deferred() > 0) {
                 break;
             }
         }
         if (last != null) {
             last.unschedulable().forEach(u -> log.unschedulable(u.pod(), u.reason()));
         }
-        log.emitEvents(writer, parallelism);
+        Instant eventsBy = stopBy.isAfter(Instant.MAX.minus(EVENTS_AFTER_STOP)) ? Instant.MAX : stopBy.plus(EVENTS_AFTER_STOP);
+        log.emitEvents(writer, fanout, parallelism, () -> clock.instant().isBefore(eventsBy));
         recordUsage(view, now);
         return log.outcome(rounds);
     }
@@ -213,9 +240,13 @@ public final class Provisioner {
     }
 
     /** Claims recorded but not known launched: launch again (the same instance comes back) and record it. */
-    private void resumeLaunching(Instant now, RunLog log) {
+    private void resumeLaunching(Instant now, Instant stopBy, RunLog log) {
         for (NodeClaim c : store.list(now)) {
             if (c.state() != NodeClaimState.Launching) {
+                continue;
+            }
+            if (!clock.instant().isBefore(stopBy)) {
+                log.defer(); // still Launching: the next run resumes it
                 continue;
             }
             var pool = config.nodePool(c.nodePool());

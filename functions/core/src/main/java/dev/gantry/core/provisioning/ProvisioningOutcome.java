@@ -15,10 +15,12 @@ import java.util.Map;
  * @param unschedulable    pod key to the reason no capacity could be planned for it
  * @param failed           claims whose launch failed for good, with the provider's error code
  * @param rounds           how many plans were made (more than one after insufficient capacity)
+ * @param deferred         claims left unlaunched because the run ran short of time (planned ones not recorded, and
+ *                         resumable ones left Launching): a further run is needed at once
  */
 public record ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, List<LaunchedClaim> launched,
                                   List<String> resumed, Map<String, String> nominations, Map<String, String> unschedulable,
-                                  List<FailedLaunch> failed, int rounds) {
+                                  List<FailedLaunch> failed, int rounds, int deferred) {
     public ProvisioningOutcome {
         launched = List.copyOf(launched);
         resumed = List.copyOf(resumed);

@@ -25,6 +25,7 @@ final class RunLog {
     private final List<ProvisioningOutcome.LaunchedClaim> launched = new ArrayList<>();
     private final List<String> resumed = new ArrayList<>();
     private final List<ProvisioningOutcome.FailedLaunch> failed = new ArrayList<>();
+    private int deferred;
 
     RunLog(List<Pod> pendingPods, Instant now) {
         this.pending = pendingPods.size();
@@ -72,8 +73,20 @@ final class RunLog {
         }
     }
 
-    /** Kubernetes Events on the pods: where each is going, or why it cannot be placed. Best effort by contract. */
-    void emitEvents(ClusterWriter writer, int parallelism) {
+    /** A claim left for the next run: the run is short of time. */
+    void defer() {
+        deferred++;
+    }
+
+    int deferred() {
+        return deferred;
+    }
+
+    /**
+     * Kubernetes Events on the pods: where each is going, or why it cannot be placed. Best effort by contract, so an
+     * Event that would start once {@code inTime} says no is dropped (the pod's nomination stands).
+     */
+    void emitEvents(ClusterWriter writer, Fanout fanout, int parallelism, java.util.function.BooleanSupplier inTime) {
         List<Runnable> events = new ArrayList<>();
         nominations.forEach((key, claim) -> {
             if (silent.contains(key)) {
@@ -88,13 +101,22 @@ final class RunLog {
             events.add(() -> writer.event("Pod", p.namespace(), p.name(), "Warning", "FailedScheduling",
                     "Failed to schedule pod, " + reason));
         });
-        Parallel.map(events, parallelism, e -> {
+        List<Boolean> sent = fanout.map(events, parallelism, e -> {
+            if (!inTime.getAsBoolean()) {
+                return false;
+            }
             e.run();
-            return null;
+            return true;
         });
+        long dropped = sent.stream().filter(b -> !b).count();
+        if (dropped > 0) {
+            System.getLogger(RunLog.class.getName()).log(System.Logger.Level.WARNING,
+                    dropped + " of " + events.size() + " pod Events dropped: the run is out of time");
+        }
     }
 
     ProvisioningOutcome outcome(int rounds) {
-        return new ProvisioningOutcome(pending, oldestAge, launched, resumed, nominations, unschedulable, failed, rounds);
+        return new ProvisioningOutcome(pending, oldestAge, launched, resumed, nominations, unschedulable, failed, rounds,
+                deferred);
     }
 }

@@ -25,6 +25,7 @@ import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -182,6 +183,43 @@ class ProvisionerTest {
         assertThat(store.list(T0)).hasSize(40).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched));
         assertThat(out.nominations()).hasSize(40);
         assertThat(cluster.events()).hasSize(40);
+    }
+
+    @Test
+    void aRunShortOfTimeStartsNoLaunchAfterItsStopTimeAndLeavesTheRestToTheNextRun() {
+        for (int i = 0; i < 40; i++) {
+            cluster.putPod(pending("p-" + i, 1500, 256).build());
+        }
+        SlowCloud slow = new SlowCloud(cloud, clock, Duration.ofSeconds(1)); // each CreateFleet takes a second
+        Provisioner p = new Provisioner(cluster, cluster, store, slow, provider(), config(pool("default", null)), clock, 1);
+
+        ProvisioningOutcome first = p.provision(T0, T0.plusSeconds(10));
+
+        assertThat(first.launched()).hasSize(10);
+        assertThat(first.deferred()).isEqualTo(30);
+        assertThat(first.nominations()).hasSize(10);
+        assertThat(cluster.events()).hasSize(10);
+        assertThat(store.list(T0)).hasSize(10).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched));
+        ProvisioningOutcome next = p.provision(clock.instant(), Instant.MAX);
+
+        assertThat(next.launched()).hasSize(30);
+        assertThat(next.deferred()).isZero();
+        assertThat(cloud.instances()).hasSize(40);
+        assertThat(store.list(T0)).hasSize(40);
+    }
+
+    @Test
+    void aRunOutOfTimeLeavesAnInterruptedLaunchLaunchingForTheNextRun() {
+        cluster.putPod(pending("a", 500, 256).build());
+        Provisioner p = new Provisioner(cluster, cluster, store, new ThrottledOnce(cloud), provider(),
+                config(pool("default", null)), clock);
+        assertThatThrownBy(p::provision).isInstanceOf(CloudException.class);
+
+        ProvisioningOutcome late = p.provision(T0, T0);
+
+        assertThat(late.deferred()).isEqualTo(1);
+        assertThat(cloud.instances()).isEmpty();
+        assertThat(store.list(T0)).singleElement().extracting(NodeClaim::state).isEqualTo(NodeClaimState.Launching);
     }
 
     @Test
@@ -360,6 +398,31 @@ class ProvisionerTest {
                 throw new IllegalStateException("crash between CreateFleet and the store update");
             }
             return super.update(claim);
+        }
+    }
+
+    /** Takes {@code each} of the clock's time per launch, as CreateFleet takes a second or two. */
+    private record SlowCloud(RecordingCloud delegate, ProvisioningFixtures.ManualClock clock, Duration each)
+            implements dev.gantry.core.cloud.CloudProvider {
+        @Override
+        public LaunchResult launch(LaunchRequest request) {
+            clock.advance(each);
+            return delegate.launch(request);
+        }
+
+        @Override
+        public void terminate(List<String> ids) {
+            delegate.terminate(ids);
+        }
+
+        @Override
+        public List<CloudInstance> listInstances() {
+            return delegate.listInstances();
+        }
+
+        @Override
+        public java.util.Optional<CloudInstance> describe(String instanceId) {
+            return delegate.describe(instanceId);
         }
     }
 

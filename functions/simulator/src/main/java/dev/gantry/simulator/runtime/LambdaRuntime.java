@@ -76,6 +76,7 @@ public final class LambdaRuntime {
         private final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
         private Thread thread;
         private int calls;
+        private int lanes = 1;
         private long token;
         private boolean dead;
         private boolean timedOut;
@@ -246,11 +247,36 @@ public final class LambdaRuntime {
             inv.cause = inv.function + " invocation " + inv.number + " crashed at call " + inv.calls + " (" + kind.yamlName() + ")";
             throw new Killed(inv.cause);
         }
-        sleep(latency.draw(kind, error == null && result != null ? items.applyAsInt(result) : 0));
+        Duration cost = latency.draw(kind, error == null && result != null ? items.applyAsInt(result) : 0);
+        sleep(inv.lanes == 1 ? cost : Duration.ofMillis(Math.round(cost.toMillis() / (double) inv.lanes)));
         if (error != null) {
             throw error;
         }
         return result;
+    }
+
+    /**
+     * Runs {@code body}, whose port calls the current invocation makes on {@code lanes} lanes at once (a fan-out of
+     * independent launches, say), though they run one after another on its thread, in order: each call costs
+     * {@code 1/lanes} of its latency, so the fan-out takes what {@code lanes} lanes would take together, and its
+     * effects land spread over that time in call order. Deterministic; a lane's own waits are not modelled (a call
+     * that waits for another lane's call costs the same as any other). Outside an invocation, {@code body} just runs.
+     */
+    public <T> T sharing(int lanes, Supplier<T> body) {
+        if (lanes < 1) {
+            throw new IllegalArgumentException("lanes must be at least 1, got " + lanes);
+        }
+        Invocation inv = current();
+        if (inv == null) {
+            return body.get();
+        }
+        int before = inv.lanes;
+        inv.lanes = lanes;
+        try {
+            return body.get();
+        } finally {
+            inv.lanes = before;
+        }
     }
 
     public void call(CallKind kind, Runnable body) {

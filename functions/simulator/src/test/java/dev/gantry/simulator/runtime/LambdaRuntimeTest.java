@@ -52,6 +52,27 @@ class LambdaRuntimeTest {
     }
 
     @Test
+    void callsMadeOnEightLanesCostAnEighthEachInCallOrderAndFullPriceAfterwards() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(800));
+        List<Long> seen = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            rt.sharing(8, () -> {
+                for (int i = 0; i < 16; i++) {
+                    rt.call(CallKind.CREATE_FLEET, () -> seen.add(ms()));
+                }
+                return null;
+            });
+            rt.call(CallKind.KUBE_GET, () -> seen.add(ms()));
+            return "ok";
+        }, (inv, o) -> trace.add("end at " + ms())));
+        run();
+        // Sixteen 800 ms launches on eight lanes take what two rounds take (1.6 s), not 12.8 s.
+        assertThat(seen.subList(0, 3)).containsExactly(0L, 100L, 200L);
+        assertThat(seen.get(16)).isEqualTo(1600L);
+        assertThat(trace).containsExactly("end at 2400");
+    }
+
+    @Test
     void twoInvocationsInterleaveAtTheirPortCallsInVirtualTimeOrder() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
         loop.at(T0, "a", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
