@@ -7,13 +7,16 @@ import org.junit.jupiter.api.Test;
 
 /** The consolidation scenarios: each saves what it should, within its churn, with every invariant held. */
 class ConsolidationScenariosTest {
+    // Each run's HTML report goes to the build directory (the pom passes gantry.reports.dir; "target" from an IDE).
 
     private static JsonNode summary(String name) {
         Simulation.Result r = SampleScenariosTest.run(name);
         System.out.println(name + "\n" + r.summary().table());
         r.simulation().invariants.kept().forEach(v -> System.out.println("  violation: " + v));
         try {
-            java.nio.file.Files.writeString(java.nio.file.Path.of("target", "consolidation-" + name.replace('/', '-') + ".html"), HtmlReport.render(r));
+            java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("gantry.reports.dir", "target"));
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(dir.resolve("consolidation-" + name.replace('/', '-') + ".html"), HtmlReport.render(r));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -27,7 +27,16 @@ record Candidate(ClusterNode cluster, NodePool pool, InstanceType type, String c
     }
 
     boolean isEmpty() {
-        return disruption <= EvictionCost.PER_NODE;
+        return empty(disruption, reschedulable);
+    }
+
+    /**
+     * Empty: no pod with a positive eviction cost, and no reserved (headroom) pod. A buffer's virtual pod has the lowest
+     * priority, so its eviction cost is not positive, yet removing its node must re-place it like any pod: a node that
+     * holds one is weighed as underutilized, never deleted as empty.
+     */
+    static boolean empty(double disruption, List<Pod> reschedulable) {
+        return disruption <= EvictionCost.PER_NODE && reschedulable.stream().noneMatch(Reserved::marked);
     }
 
     boolean spot() {

@@ -59,7 +59,7 @@ final class Candidates {
             String zone = labels.get(WellKnownLabels.ZONE);
             List<Pod> reschedulable = n.pods().stream().filter(EvictionCost::reschedulable).toList();
             double disruption = EvictionCost.reschedule(reschedulable);
-            boolean empty = disruption <= EvictionCost.PER_NODE;
+            boolean empty = Candidate.empty(disruption, reschedulable);
             // Karpenter's Emptiness needs no price: an empty node goes even when its type or labels cannot be priced.
             String unpriced = type == null ? "Instance Type \"" + typeName + "\" not found"
                     : ct == null || zone == null ? "Node does not have label \""

@@ -79,6 +79,11 @@ final class Reserved {
         return in.withNodes(nodes);
     }
 
+    /** Whether {@code p} is a reserved pod bound by {@link #bind}. */
+    static boolean marked(Pod p) {
+        return "true".equals(p.annotations().get(MARK));
+    }
+
     /** Whether a verdict's node holds only reserved pods (among its reschedulable ones). */
     static boolean onlyReserved(ClusterNode n) {
         Set<Boolean> kinds = new HashSet<>();

@@ -246,6 +246,26 @@ class ConsolidationServiceTest {
     }
 
     @Test
+    void aNodeHoldingOnlyABuffersLowestPriorityPodIsNotEmptyAndStaysWhenThePodFitsNowhereElse() {
+        // Regression: a virtual pod's priority (BufferPods.PRIORITY, below any real pod) clamps its eviction cost to
+        // zero, so its node counted as empty and was removed without re-placing it; the sweep's backstop then launched
+        // the buffer's node again, every five minutes (headroom-sized: 108 removals, 121 launches in a day).
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a");
+        c.node("b", 1500);
+        Pod virtual = Pod.builder("default", "buffer-0").uid("v0").owner("CapacityBuffer", "buffer")
+                .priority(dev.gantry.core.headroom.BufferPods.PRIORITY).requests(Resources.of(1800, ConsolidationWorld.GI)).build();
+
+        ConsolidationReport r = c.service.sweep(List.of(virtual));
+
+        assertThat(r.decided()).isZero();
+        assertThat(r.verdicts()).anySatisfy(v -> {
+            assertThat(v.node()).isEqualTo("node-a");
+            assertThat(v.reason()).contains("holds headroom");
+        });
+    }
+
+    @Test
     void anUnchangedVerdictIsRecordedAsAnEventOnceNotEverySweep() {
         ConsolidationWorld c = new ConsolidationWorld(false);
         c.node("a", 1500);
