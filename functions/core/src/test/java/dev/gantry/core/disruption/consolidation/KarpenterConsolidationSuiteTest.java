@@ -307,4 +307,23 @@ class KarpenterConsolidationSuiteTest {
         onPod.node("a", "2xlarge", onPod.pod(500), onPod.pod(500).annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")));
         assertThat(onPod.decide().command()).isEmpty();
     }
+
+    @Test
+    @DisplayName("a replacement counts against the pool's limits beside the node it replaces, which stays up until the replacement is ready")
+    void aPoolAtItsCpuLimitIsNotConsolidatedByAReplacementThatWouldPassIt() {
+        for (int limit : new int[] {8, 9}) {
+            TestCluster c = TestCluster.standard();
+            NodePool p = c.pools.get("default");
+            c.pools.put("default", new NodePool(p.name(), p.annotations(), p.template(), p.disruption(),
+                    Map.of(Resources.CPU, dev.gantry.core.model.Quantity.parse(Integer.toString(limit))), p.weight(), null));
+            c.node("a", "2xlarge", c.pod(500));
+            for (ConsolidationDecision d : List.of(c.decide(), c.reference())) {
+                if (limit == 8) {
+                    assertThat(d.command()).as("8 cpu up, a 1 cpu replacement would make 9 of 8").isEmpty();
+                } else {
+                    assertThat(command(d).replacements()).extracting(r -> r.instanceType().name()).containsExactly("small");
+                }
+            }
+        }
+    }
 }
