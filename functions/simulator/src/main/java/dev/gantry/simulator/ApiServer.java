@@ -79,6 +79,11 @@ final class ApiServer implements ClusterReader, ClusterWriter {
         downUntil = until;
     }
 
+    /** When the latest outage ended (or ends); {@link Instant#MIN} if there was none. */
+    Instant downUntil() {
+        return downUntil;
+    }
+
     boolean isDown() {
         return clock.instant().isBefore(downUntil);
     }

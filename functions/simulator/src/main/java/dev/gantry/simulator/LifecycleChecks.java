@@ -22,7 +22,8 @@ import java.util.Optional;
  *       the sweep's {@link Housekeeping#LAUNCH_TIMEOUT} plus one sweep interval. Launched (no node yet): its launch
  *       plus {@link Housekeeping#REGISTRATION_TIMEOUT} plus one sweep. Registered (not initialized): its registration
  *       plus the registration timeout plus one sweep. Draining or Terminating: no slice begun for
- *       {@link TerminationService#STALLED_AFTER} plus one sweep (the sweep must have resumed it), or, when the drain has
+ *       {@link TerminationService#STALLED_AFTER} plus one sweep (the sweep must have resumed it; counted from the end of
+ *       an API-server outage when one ended later than the last slice), or, when the drain has
  *       a grace period (the pool's {@code terminationGracePeriod}, or an interruption's deadline, whichever ends first),
  *       still not Terminated 10 minutes after it ended. A drain without either may wait for a PDB for ever, as
  *       Karpenter's does, as long as it keeps making progress.</li>
@@ -84,6 +85,12 @@ final class LifecycleChecks {
 
     private String draining(NodeClaim c, Instant now) {
         Instant last = c.progressAt() != null ? c.progressAt() : c.deletionRequestedAt();
+        // An API-server outage stops every flow and the sweep that resumes them (the sweep fails at its first list, a
+        // slice at its first eviction), as it would in a real cluster: a stall's clock starts again when it ends.
+        Instant outageEnd = sim.api.downUntil();
+        if (last != null && outageEnd.isAfter(last)) {
+            last = outageEnd;
+        }
         String stalled = past(last, TerminationService.STALLED_AFTER.plus(sweep), now, c.state() + ", no termination slice since");
         if (stalled != null) {
             return stalled;
