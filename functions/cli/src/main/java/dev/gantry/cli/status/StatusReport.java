@@ -150,6 +150,9 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
         return out;
     }
 
+    /** Event reasons that explain a non-decision (a node kept), not a decision. */
+    static final java.util.Set<String> EXPLANATIONS = java.util.Set.of("Unconsolidatable", "DisruptionBlocked");
+
     private static List<Decision> decisions(StatusSnapshot s) {
         List<Decision> out = new ArrayList<>();
         for (NodeClaim c : s.claims()) {
@@ -164,7 +167,9 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
             }
         }
         for (GantryEvent e : s.events()) {
-            if (!e.kind().equals("Pod")) {
+            // Consolidation's explanations of why a node stays are re-sent every 15 minutes per node: they are not
+            // decisions, and would push the launches and disruptions out of the last 20.
+            if (!e.kind().equals("Pod") && !EXPLANATIONS.contains(e.reason())) {
                 out.add(new Decision(e.at(), "event", e.kind().toLowerCase(java.util.Locale.ROOT) + "/" + e.key(),
                         e.reason() + ": " + e.message()));
             }
