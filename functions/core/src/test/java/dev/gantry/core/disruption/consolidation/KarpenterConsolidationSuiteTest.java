@@ -6,10 +6,15 @@ import static dev.gantry.core.disruption.consolidation.SuiteFixtures.lastPodEven
 import static dev.gantry.core.disruption.consolidation.SuiteFixtures.nodes;
 import static dev.gantry.core.disruption.consolidation.SuiteFixtures.pod;
 import static dev.gantry.core.disruption.consolidation.SuiteFixtures.why;
+import static dev.gantry.core.disruption.consolidation.SuiteFixtures.command;
+import static dev.gantry.core.disruption.consolidation.SuiteFixtures.type;
+import static dev.gantry.core.disruption.consolidation.SuiteFixtures.offering;
+import static dev.gantry.core.disruption.consolidation.SuiteFixtures.require;
+import static dev.gantry.core.disruption.consolidation.SuiteFixtures.ZONE_A;
+import static dev.gantry.core.disruption.consolidation.SuiteFixtures.ZONE_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.catalog.InstanceType;
-import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Node;
@@ -43,33 +48,6 @@ import org.junit.jupiter.api.Test;
  */
 class KarpenterConsolidationSuiteTest {
     private static final Instant NOW = TestCluster.NOW;
-
-    private static ConsolidationCommand command(ConsolidationDecision d) {
-        assertThat(d.command()).as("a command; verdicts %s", d.verdicts()).isPresent();
-        return d.command().get();
-    }
-
-    private static InstanceType type(String name, int cpu, Offering... offerings) {
-        return new InstanceType(name, Map.of(WellKnownLabels.ARCH, "amd64", WellKnownLabels.OS, "linux"),
-                new Resources(cpu * 1000L, cpu * 2L * TestCluster.GI, 100 * TestCluster.GI, 110, Map.of()), Resources.ZERO,
-                List.of(offerings));
-    }
-
-    private static Offering offering(String zone, String capacityType, double price, boolean available) {
-        return new Offering(zone, null, capacityType, price, available);
-    }
-
-    private static final String ZONE_A = TestCluster.ZONES.get(0);
-    private static final String ZONE_B = TestCluster.ZONES.get(1);
-
-    /** The default pool with a template requirement. */
-    private static void require(TestCluster c, Requirement r) {
-        NodePool p = c.pools.get("default");
-        NodePool.Template t = p.template();
-        c.pools.put("default", new NodePool(p.name(), p.annotations(), new NodePool.Template(t.labels(), t.annotations(),
-                t.taints(), t.startupTaints(), List.of(r), t.nodeClassRef(), t.expireAfter(), t.terminationGracePeriod()),
-                p.disruption(), p.limits(), p.weight(), null));
-    }
 
     // ----- Context "Budgets" -----
 

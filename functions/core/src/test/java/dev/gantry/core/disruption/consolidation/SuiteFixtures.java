@@ -1,9 +1,15 @@
 package dev.gantry.core.disruption.consolidation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.time.Instant;
@@ -136,5 +142,34 @@ final class SuiteFixtures {
 
     static String why(ConsolidationDecision d, String node) {
         return d.verdict(node).map(Verdict::reason).orElse("(no verdict; command " + nodes(d) + ")");
+    }
+
+    // Shared by the two halves of the ported consolidation_test.go (Suite: Budgets, Replace; Moves: the rest).
+
+    static ConsolidationCommand command(ConsolidationDecision d) {
+        assertThat(d.command()).as("a command; verdicts %s", d.verdicts()).isPresent();
+        return d.command().get();
+    }
+
+    static InstanceType type(String name, int cpu, Offering... offerings) {
+        return new InstanceType(name, Map.of(WellKnownLabels.ARCH, "amd64", WellKnownLabels.OS, "linux"),
+                new Resources(cpu * 1000L, cpu * 2L * TestCluster.GI, 100 * TestCluster.GI, 110, Map.of()), Resources.ZERO,
+                List.of(offerings));
+    }
+
+    static Offering offering(String zone, String capacityType, double price, boolean available) {
+        return new Offering(zone, null, capacityType, price, available);
+    }
+
+    static final String ZONE_A = TestCluster.ZONES.get(0);
+    static final String ZONE_B = TestCluster.ZONES.get(1);
+
+    /** The default pool with a template requirement. */
+    static void require(TestCluster c, Requirement r) {
+        NodePool p = c.pools.get("default");
+        NodePool.Template t = p.template();
+        c.pools.put("default", new NodePool(p.name(), p.annotations(), new NodePool.Template(t.labels(), t.annotations(),
+                t.taints(), t.startupTaints(), List.of(r), t.nodeClassRef(), t.expireAfter(), t.terminationGracePeriod()),
+                p.disruption(), p.limits(), p.weight(), null));
     }
 }
