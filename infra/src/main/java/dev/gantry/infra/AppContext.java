@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.gantry.config.deployment.ConsolidationVariables;
 import dev.gantry.config.deployment.DeploymentSettings;
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import software.amazon.awscdk.RemovalPolicy;
 
 /**
@@ -15,7 +17,9 @@ import software.amazon.awscdk.RemovalPolicy;
  * {@code assetsDir} (default {@value #DEFAULT_ASSETS}), {@code vpcId} with {@code functionSubnetIds}
  * (comma-separated), {@code scheduleRate} (e.g. {@code 1 minute}, {@code 5 minutes}), {@code tableRemoval}
  * ({@code retain} or {@code destroy}), {@code cniPolicy} ({@code true}/{@code false}), {@code tokenRotation} (any
- * text; a new value re-runs the attach step after the webhook token was changed).
+ * text; a new value re-runs the attach step after the webhook token was changed), {@code spotToSpotConsolidation}
+ * ({@code true}/{@code false}, default false: Karpenter's SpotToSpotConsolidation feature gate),
+ * {@code consolidationStrategy} ({@code gantry} or {@code karpenter}, default gantry).
  * Relative paths resolve against the directory the app runs in ({@code infra/} under {@code cdk synth}).
  */
 public final class AppContext {
@@ -36,8 +40,11 @@ public final class AppContext {
         String cluster = string(context, "clusterName", null);
         Path config = baseDir.resolve(string(context, "config", DEFAULT_CONFIG));
         Path assets = baseDir.resolve(string(context, "assetsDir", DEFAULT_ASSETS));
+        DeploymentSettings settings = DeploymentSettings.DEFAULT
+                .withSweepRate(rate(string(context, "scheduleRate", "1 minute")))
+                .withConsolidation(consolidation(context, DeploymentSettings.DEFAULT.consolidation()));
         GantryAutoscalerProps props = GantryAutoscalerProps.of(cluster, assets, config, validator)
-                .withSettings(DeploymentSettings.DEFAULT.withSweepRate(rate(string(context, "scheduleRate", "1 minute"))))
+                .withSettings(settings)
                 .withTableRemoval(removal(string(context, "tableRemoval", "retain")))
                 .withCniPolicy(bool(string(context, "cniPolicy", "true"), "cniPolicy"))
                 .withTokenRotation(string(context, "tokenRotation", ""));
@@ -49,6 +56,23 @@ public final class AppContext {
         List<String> ids = subnets == null ? List.of()
                 : Arrays.stream(subnets.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
         return props.withNetwork(new FunctionNetwork(vpcId, ids));
+    }
+
+    /** Karpenter's SpotToSpotConsolidation gate and the strategy; the words are {@link ConsolidationVariables}'s. */
+    private static ConsolidationSettings consolidation(Function<String, Object> context, ConsolidationSettings fallback) {
+        String spot = string(context, "spotToSpotConsolidation", String.valueOf(fallback.spotToSpot()));
+        String strategy = string(context, "consolidationStrategy", ConsolidationVariables.word(fallback.strategy()));
+        boolean spotToSpot;
+        try {
+            spotToSpot = ConsolidationVariables.spotToSpot(spot);
+        } catch (IllegalArgumentException e) {
+            throw new SynthInputException("context spotToSpotConsolidation: " + e.getMessage());
+        }
+        try {
+            return new ConsolidationSettings(spotToSpot, ConsolidationVariables.strategy(strategy));
+        } catch (IllegalArgumentException e) {
+            throw new SynthInputException("context consolidationStrategy: " + e.getMessage());
+        }
     }
 
     static java.time.Duration rate(String text) {

@@ -1,6 +1,7 @@
 package dev.gantry.infra;
 
 import dev.gantry.config.deployment.ClusterManifests;
+import dev.gantry.config.deployment.ConsolidationVariables;
 import dev.gantry.config.deployment.DeploymentSettings;
 import dev.gantry.config.deployment.EventSourceSettings;
 import java.util.LinkedHashMap;
@@ -72,6 +73,9 @@ public final class GantryAutoscaler extends Construct {
                 "GANTRY_NODE_ROLE_NAME", nodes.role().getRoleName(),
                 "GANTRY_INSTANCE_PROFILE_NAME", nodes.instanceProfile().getInstanceProfileName());
         Map<String, String> withConfig = Map.of("GANTRY_CONFIG", config.s3Url());
+        // The sweep decides consolidation and the termination function re-validates it: both run the deployed settings.
+        Map<String, String> consolidating = new java.util.HashMap<>(withConfig);
+        consolidating.putAll(ConsolidationVariables.of(settings.consolidation()));
         GantryFunction.Placement placement = placement(props.network());
 
         GantryFunction webhook = function(FunctionSpec.of(settings.function("webhook"),
@@ -84,9 +88,9 @@ public final class GantryAutoscaler extends Construct {
         GantryFunction interrupter = function(FunctionSpec.of(settings.function("interruption"),
                 HANDLERS + "InterruptionQueueHandler").withEnvironment(withConfig), props, env, placement);
         GantryFunction terminator = function(FunctionSpec.of(settings.function("termination"),
-                HANDLERS + "TerminationQueueHandler").withEnvironment(withConfig), props, env, placement);
+                HANDLERS + "TerminationQueueHandler").withEnvironment(consolidating), props, env, placement);
         GantryFunction sweep = function(FunctionSpec.of(settings.function("sweep"), HANDLERS + "SweepHandler")
-                .withEnvironment(withConfig), props, env, placement);
+                .withEnvironment(consolidating), props, env, placement);
         // Auth NONE: the API server cannot sign SigV4. The secret path token is what authenticates it.
         webhookUrl = webhook.alias().addFunctionUrl(FunctionUrlOptions.builder()
                 .authType(FunctionUrlAuthType.NONE).build());

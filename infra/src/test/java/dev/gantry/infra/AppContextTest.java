@@ -89,4 +89,23 @@ class AppContextTest {
         assertThatThrownBy(() -> read(Map.of("clusterName", "c", "tableRemoval", "snapshot")))
                 .isInstanceOf(SynthInputException.class).hasMessageContaining("retain or destroy");
     }
+
+    @Test
+    void consolidationContextKeysGoIntoTheSettingsAndAbsentKeysKeepTheDeploymentDefault() {
+        assertThat(read(Map.of("clusterName", "c")).settings().consolidation())
+                .isEqualTo(dev.gantry.config.deployment.DeploymentSettings.DEFAULT.consolidation());
+        assertThat(read(Map.of("clusterName", "c", "spotToSpotConsolidation", true, "consolidationStrategy", "karpenter"))
+                .settings().consolidation()).isEqualTo(new dev.gantry.core.disruption.consolidation.ConsolidationSettings(
+                true, dev.gantry.core.disruption.consolidation.ConsolidationSettings.Strategy.KARPENTER));
+    }
+
+    @Test
+    void rejectsConsolidationValuesOutsideTheirWordsNamingTheKey() {
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "spotToSpotConsolidation", "yes")))
+                .isInstanceOf(SynthInputException.class)
+                .hasMessage("context spotToSpotConsolidation: expected true or false, got 'yes'");
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "consolidationStrategy", "greedy")))
+                .isInstanceOf(SynthInputException.class)
+                .hasMessage("context consolidationStrategy: expected gantry or karpenter, got 'greedy'");
+    }
 }

@@ -5,7 +5,9 @@ import static dev.gantry.infra.TemplateQueries.map;
 import static dev.gantry.infra.TemplateQueries.ref;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.config.deployment.ConsolidationVariables;
 import dev.gantry.config.deployment.DeploymentSettings;
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.config.deployment.EventSourceSettings;
 import dev.gantry.config.deployment.FunctionSettings;
 import dev.gantry.config.deployment.QueueSettings;
@@ -74,8 +76,10 @@ class DeploymentSettingsTemplateTest {
         assertThat(QUEUE_CHECKS.keySet()).isEqualTo(components(QueueSettings.class));
         assertThat(EVENT_SOURCE_CHECKS.keySet()).isEqualTo(components(EventSourceSettings.class));
         assertThat(FUNCTION_CHECKS.keySet()).isEqualTo(components(FunctionSettings.class));
-        // queues and functions are checked one by one below, sweepRate by the schedule test.
-        assertThat(components(DeploymentSettings.class)).containsExactlyInAnyOrder("queues", "functions", "sweepRate");
+        // queues and functions are checked one by one below, sweepRate by the schedule test, consolidation by the
+        // environment test.
+        assertThat(components(DeploymentSettings.class)).containsExactlyInAnyOrder("queues", "functions", "sweepRate",
+                "consolidation");
     }
 
     @Test
@@ -114,6 +118,30 @@ class DeploymentSettingsTemplateTest {
         long minutes = S.sweepRate().toMinutes();
         assertThat(S.sweepRate()).isEqualTo(Duration.ofMinutes(minutes));
         assertThat(schedule.get("ScheduleExpression")).isEqualTo("rate(" + minutes + (minutes == 1 ? " minute)" : " minutes)"));
+    }
+
+    @Test
+    void theFunctionsThatConsolidateCarryTheConsolidationSettingsAndNoOtherDoes() {
+        assertConsolidationEnvironment(q, S.consolidation());
+        TemplateQueries karpenterSpot = new TemplateQueries(SynthFixture.with(Map.of("spotToSpotConsolidation", "true",
+                "consolidationStrategy", "karpenter")).template);
+        assertConsolidationEnvironment(karpenterSpot, new ConsolidationSettings(true, ConsolidationSettings.Strategy.KARPENTER));
+    }
+
+    private static void assertConsolidationEnvironment(TemplateQueries t, ConsolidationSettings expected) {
+        Map<String, Map<String, Object>> functions = t.properties("AWS::Lambda::Function");
+        for (FunctionSettings f : S.functions()) {
+            Map<String, Object> p = functions.get(only(functions, "Gantry" + constructId(f.name()) + "Function", null));
+            Map<String, Object> variables = map(map(p.get("Environment")).get("Variables"));
+            if (ConsolidationVariables.CONSUMERS.contains(f.name())) {
+                assertThat(variables).as(f.name()).containsAllEntriesOf(ConsolidationVariables.of(expected));
+            } else {
+                assertThat(variables).as(f.name()).doesNotContainKeys(ConsolidationVariables.SPOT_TO_SPOT,
+                        ConsolidationVariables.STRATEGY);
+            }
+        }
+        assertThat(ConsolidationVariables.of(expected)).containsEntry("GANTRY_SPOT_TO_SPOT_CONSOLIDATION",
+                String.valueOf(expected.spotToSpot()));
     }
 
     private static Set<String> components(Class<? extends Record> type) {

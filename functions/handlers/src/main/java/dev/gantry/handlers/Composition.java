@@ -59,9 +59,14 @@ public final class Composition {
     private SqsWorkQueue interruptionQueue;
     private SqsWorkQueue provisioningQueue;
 
+    private final dev.gantry.core.disruption.consolidation.ConsolidationSettings consolidation;
+
+    /** @throws IllegalStateException naming the variable when a required one is unset or a setting is malformed */
     public Composition(Environment env) {
         this.env = env;
         this.region = Region.of(env.require(Environment.REGION));
+        // Read at once, so a malformed value fails the cold start, not the first consolidation.
+        this.consolidation = env.consolidation();
     }
 
     public static Composition fromSystem() {
@@ -72,6 +77,8 @@ public final class Composition {
     public ObjectMapper json() { return json; }
     public Region region() { return region; }
     public String clusterName() { return env.require(Environment.CLUSTER_NAME); }
+    /** Spot-to-spot and strategy, from {@link Environment#SPOT_TO_SPOT_CONSOLIDATION} and {@link Environment#CONSOLIDATION_STRATEGY}. */
+    public dev.gantry.core.disruption.consolidation.ConsolidationSettings consolidationSettings() { return consolidation; }
 
     /** The NodePools and NodeClasses from {@code GANTRY_CONFIG}; fails initialisation when the YAML has errors. */
     public synchronized GantryConfig config() {

@@ -26,6 +26,10 @@ public final class Environment {
     public static final String NODE_ROLE_NAME = "GANTRY_NODE_ROLE_NAME";
     public static final String INSTANCE_PROFILE_NAME = "GANTRY_INSTANCE_PROFILE_NAME";
     public static final String CONFIG = "GANTRY_CONFIG";
+    /** Spot-to-spot consolidation, {@code true} or {@code false} (unset: the deployment default). */
+    public static final String SPOT_TO_SPOT_CONSOLIDATION = dev.gantry.config.deployment.ConsolidationVariables.SPOT_TO_SPOT;
+    /** The consolidation strategy, {@code gantry} or {@code karpenter} (unset: the deployment default). */
+    public static final String CONSOLIDATION_STRATEGY = dev.gantry.config.deployment.ConsolidationVariables.STRATEGY;
     public static final String REGION = "AWS_REGION";
 
     private final Map<String, String> values;
@@ -47,6 +51,21 @@ public final class Environment {
     /** @throws IllegalStateException naming the variable when it is unset or blank */
     public String require(String name) {
         return optional(name).orElseThrow(() -> new IllegalStateException("environment variable " + name + " is not set"));
+    }
+
+    /**
+     * The consolidation settings the deployment set ({@link dev.gantry.config.deployment.DeploymentSettings#DEFAULT}'s
+     * for an unset variable).
+     *
+     * @throws IllegalStateException naming the variable when its value is not one of its words
+     */
+    public dev.gantry.core.disruption.consolidation.ConsolidationSettings consolidation() {
+        try {
+            return dev.gantry.config.deployment.ConsolidationVariables.read(this::optional,
+                    dev.gantry.config.deployment.DeploymentSettings.DEFAULT.consolidation());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
     }
 
     public Optional<String> optional(String name) {

@@ -32,7 +32,7 @@ public record Scenario(Path file, String name, String region, List<String> zones
     public static final Instant DEFAULT_START = Instant.parse("2025-06-01T00:00:00Z");
 
     public Scenario {
-        consolidation = consolidation == null ? ConsolidationSettings.DEFAULT : consolidation;
+        consolidation = consolidation == null ? Simulation.DEPLOYED.consolidation() : consolidation;
         headroom = headroom == null ? Headroom.DEFAULT : headroom;
         zones = List.copyOf(zones);
         config = List.copyOf(config);

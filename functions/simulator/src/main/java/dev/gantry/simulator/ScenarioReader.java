@@ -93,19 +93,20 @@ public final class ScenarioReader {
                 events.add(event(e, duration));
             }
         }
-        ConsolidationSettings consolidation = ConsolidationSettings.DEFAULT;
+        // A scenario that sets nothing runs the deployed settings (DeploymentSettings, as the CDK app deploys them).
+        ConsolidationSettings consolidation = Simulation.DEPLOYED.consolidation();
         if (top.containsKey("consolidation")) {
             Node c = top.get("consolidation").getValueNode();
             Map<String, NodeTuple> m = map(c, Set.of("spotToSpot", "strategy"), "consolidation.");
-            boolean spotToSpot = m.containsKey("spotToSpot") && bool(m.get("spotToSpot").getValueNode());
-            ConsolidationSettings.Strategy strategy = ConsolidationSettings.Strategy.GANTRY;
+            boolean spotToSpot = m.containsKey("spotToSpot") ? bool(m.get("spotToSpot").getValueNode()) : consolidation.spotToSpot();
+            ConsolidationSettings.Strategy strategy = consolidation.strategy();
             if (m.containsKey("strategy")) {
                 String v = string(m.get("strategy").getValueNode());
                 if (!v.equals("gantry") && !v.equals("karpenter")) {
                     throw new ScenarioException(file, m.get("strategy").getValueNode().getStartMark().map(x -> x.getLine() + 1).orElse(1),
                             "consolidation.strategy: is gantry or karpenter, not '" + v + "'");
                 }
-                strategy = v.equals("karpenter") ? ConsolidationSettings.Strategy.KARPENTER : strategy;
+                strategy = dev.gantry.config.deployment.ConsolidationVariables.strategy(v);
             }
             consolidation = new ConsolidationSettings(spotToSpot, strategy);
         }

@@ -1,5 +1,6 @@
 package dev.gantry.config.deployment;
 
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,13 +40,18 @@ import java.util.Optional;
  *       reserved concurrency 1 so two sweeps never act on the same state at once; every minute.</li>
  *   <li><b>attach</b>: applies the in-cluster objects; on delete it also waits for the final sweep (which may first
  *       have to wait out a running sweep, since the sweep runs one at a time), hence 5 minutes.</li>
+ *   <li><b>consolidation</b>: spot-to-spot replacement off (Karpenter's {@code SpotToSpotConsolidation} feature gate
+ *       is off by default too), Gantry's engine. The sweep decides and the termination function re-validates with
+ *       it ({@link ConsolidationVariables} carries it to them).</li>
  * </ul>
  *
- * @param queues    the work queues
- * @param functions the functions
- * @param sweepRate how often the sweep runs (EventBridge's finest rate is 1 minute)
+ * @param queues        the work queues
+ * @param functions     the functions
+ * @param sweepRate     how often the sweep runs (EventBridge's finest rate is 1 minute)
+ * @param consolidation the operator's consolidation settings (spot-to-spot, strategy)
  */
-public record DeploymentSettings(List<QueueSettings> queues, List<FunctionSettings> functions, Duration sweepRate) {
+public record DeploymentSettings(List<QueueSettings> queues, List<FunctionSettings> functions, Duration sweepRate,
+                                 ConsolidationSettings consolidation) {
     /** Lambda's SQS guidance: visibility at least 6x the function timeout (plus the batching window). */
     public static final int VISIBILITY_PER_TIMEOUT = 6;
     /** Slack between a failing message's last receive and its expiry (late first receive, clock skew). */
@@ -70,12 +76,18 @@ public record DeploymentSettings(List<QueueSettings> queues, List<FunctionSettin
                     new FunctionSettings("termination", 512, Duration.ofSeconds(60), null),
                     new FunctionSettings("sweep", 1024, Duration.ofSeconds(50), 1),
                     new FunctionSettings("attach", 512, Duration.ofMinutes(5), null)),
-            Duration.ofMinutes(1));
+            Duration.ofMinutes(1), ConsolidationSettings.DEFAULT);
 
     public DeploymentSettings {
         queues = List.copyOf(queues);
         functions = List.copyOf(functions);
         Objects.requireNonNull(sweepRate, "sweepRate");
+        Objects.requireNonNull(consolidation, "consolidation");
+    }
+
+    /** With the default consolidation settings. */
+    public DeploymentSettings(List<QueueSettings> queues, List<FunctionSettings> functions, Duration sweepRate) {
+        this(queues, functions, sweepRate, ConsolidationSettings.DEFAULT);
     }
 
     /** @throws IllegalArgumentException when there is no queue of that name */
@@ -113,14 +125,18 @@ public record DeploymentSettings(List<QueueSettings> queues, List<FunctionSettin
     }
 
     public DeploymentSettings withSweepRate(Duration rate) {
-        return new DeploymentSettings(queues, functions, rate);
+        return new DeploymentSettings(queues, functions, rate, consolidation);
+    }
+
+    public DeploymentSettings withConsolidation(ConsolidationSettings c) {
+        return new DeploymentSettings(queues, functions, sweepRate, c);
     }
 
     /** The same settings with {@code function} replacing the one of its name. */
     public DeploymentSettings with(FunctionSettings function) {
         function(function.name());
         return new DeploymentSettings(queues, functions.stream()
-                .map(f -> f.name().equals(function.name()) ? function : f).toList(), sweepRate);
+                .map(f -> f.name().equals(function.name()) ? function : f).toList(), sweepRate, consolidation);
     }
 
     /**

@@ -80,4 +80,11 @@ class DeploymentSettingsTest {
         assertThatThrownBy(() -> D.function("nope")).hasMessage("no function named nope");
         assertThatThrownBy(() -> new EventSourceSettings(10, Duration.ZERO, 1)).hasMessageContaining("2 to 1000");
     }
+
+    @Test
+    void consolidationDefaultsToKarpentersFeatureGateOffAndGantrysEngine() {
+        assertThat(D.consolidation()).isEqualTo(new dev.gantry.core.disruption.consolidation.ConsolidationSettings(false,
+                dev.gantry.core.disruption.consolidation.ConsolidationSettings.Strategy.GANTRY));
+        assertThat(D.withSweepRate(Duration.ofMinutes(2)).consolidation()).isEqualTo(D.consolidation());
+    }
 }

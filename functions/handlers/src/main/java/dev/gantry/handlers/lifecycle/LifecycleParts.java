@@ -3,7 +3,6 @@ package dev.gantry.handlers.lifecycle;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.InstanceType;
-import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.interruption.InterruptionService;
@@ -39,12 +38,13 @@ public final class LifecycleParts {
 
     /**
      * Consolidation's execution: decided in the sweep, carried on by termination-queue messages; replacements are
-     * recorded for the provisioner to launch (a hint nudges it).
+     * recorded for the provisioner to launch (a hint nudges it). Spot-to-spot and the strategy are the deployment's
+     * ({@link Composition#consolidationSettings()}).
      */
     public static ConsolidationService consolidation(Composition c) {
         Provisioner p = c.provisioner();
         return new ConsolidationService(c.cluster(), c.cluster(), c.store(), c.termination(), hints(c), c.terminationQueue(),
-                p::poolOffers, p::recordReplacement, ConsolidationSettings.DEFAULT, c.clock());
+                p::poolOffers, p::recordReplacement, c.consolidationSettings(), c.clock());
     }
 
     /** Instance-type labels and extended resources from the catalogue, under the first NodeClass (they do not depend on it). */
