@@ -199,19 +199,35 @@ public final class TerminationService {
 
     /** @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on */
     private Slice slice(TerminationRequest request, boolean inline) {
+        for (int attempt = 0; ; attempt++) {
+            Optional<Slice> done = trySlice(request, inline, attempt == SLICE_ATTEMPTS - 1);
+            if (done.isPresent()) {
+                return done.get();
+            }
+        }
+    }
+
+    /**
+     * One attempt at a slice; empty when its claim write lost to a writer that is not the flow (a consolidation
+     * command recording its hand-over, the sweep, an interruption's deadline), so the slice must be decided again on a
+     * fresh read: that writer does not carry the drain on, and bailing out would leave it to the sweep's resume,
+     * {@link #STALLED_AFTER} later. A write lost to another slice of this flow (a duplicate delivery, or a concurrent
+     * finish) ends the attempt as before: that slice carries the flow on.
+     */
+    private Optional<Slice> trySlice(TerminationRequest request, boolean inline, boolean last) {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(request.claim(), now);
         if (found.isEmpty() || found.get().state() == NodeClaimState.Terminated) {
-            return new Slice(request.claim(), List.of(), 0, 0, true, null);
+            return Optional.of(new Slice(request.claim(), List.of(), 0, 0, true, null));
         }
         NodeClaim claim = found.get();
         if (!claim.state().isDeleting()) {
             LOG.log(System.Logger.Level.WARNING, "termination: nodeclaim " + claim.name()
                     + " is not marked for deletion; message ignored");
-            return new Slice(claim.name(), List.of(), 0, 0, false, null);
+            return Optional.of(new Slice(claim.name(), List.of(), 0, 0, false, null));
         }
         if (request.step() < claim.drainStep()) {
-            return new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason()); // a duplicate
+            return Optional.of(new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason())); // a duplicate
         }
         Optional<Node> node = nodeOf(claim);
         List<Pod> pods = node.map(n -> podsOn(n.name())).orElse(List.of());
@@ -227,15 +243,29 @@ public final class TerminationService {
             delay = Optional.of(FINISH_CHECK); // the caller's own retry would find the claim deleting and skip it
         }
         int next = delay.isPresent() ? request.step() + 1 : request.step();
+        NodeClaim read = claim;
         try {
             claim = store.update(claim.sliceBegun(next, now));
         } catch (NodeClaimStore.Conflict lost) {
-            // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on.
-            return new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason());
+            Optional<NodeClaim> fresh = store.get(read.name(), now);
+            boolean flowMoved = fresh.isEmpty() || fresh.get().drainStep() != read.drainStep()
+                    || !java.util.Objects.equals(fresh.get().progressAt(), read.progressAt())
+                    || fresh.get().state() == NodeClaimState.Terminated;
+            if (flowMoved) {
+                // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on.
+                return Optional.of(new Slice(read.name(), List.of(), 0, 0, false, read.deletionReason()));
+            }
+            if (last) {
+                throw lost; // the message is redelivered
+            }
+            return Optional.empty();
         }
         delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
-        return execute(claim, commands, now);
+        return Optional.of(execute(claim, commands, now));
     }
+
+    /** Tries of one slice whose claim write keeps losing to writers outside the flow. */
+    private static final int SLICE_ATTEMPTS = 3;
 
     private Slice execute(NodeClaim claim, List<TerminationCommand> commands, Instant now) {
         int evicted = 0;

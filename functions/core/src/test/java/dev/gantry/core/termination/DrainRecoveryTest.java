@@ -132,6 +132,70 @@ class DrainRecoveryTest {
         assertThat(w.cloud.terminated).containsExactly("i-a");
     }
 
+    @Test
+    void aSliceWhoseClaimWriteLosesToAWriterOutsideTheFlowRunsOnAFreshReadInsteadOfWaitingForTheSweep() {
+        // A consolidation command hands its node over (marks it Draining, queues the first slice) and then records
+        // its own phase on the claim: the slice, run meanwhile by another invocation, read the claim before that
+        // write and lost its own. Nothing else would carry the drain on until the sweep's resume, minutes later.
+        LifecycleWorld w = new LifecycleWorld(pool());
+        w.addNode("a", "default");
+        w.cluster.putPod(doNotDisrupt("keep"));
+        boolean[] raced = {false};
+        NodeClaimStore racing = new DelegatingStore(w.store) {
+            @Override
+            public NodeClaim update(NodeClaim claim) {
+                if (!raced[0] && claim.progressAt() != null) {
+                    raced[0] = true;
+                    NodeClaim stored = w.store.get("a", w.clock.instant()).orElseThrow();
+                    w.store.update(stored.notReadySince(w.clock.instant())); // someone else's write, not a slice
+                }
+                return super.update(claim);
+            }
+        };
+        TerminationService termination = new TerminationService(w.cluster, w.cluster, racing, w.cloud, w.queue,
+                Map.of("default", pool()), w.clock);
+        termination.start("a", "underutilized", null, false, false);
+        TerminationRequest first = TerminationRequestOf.last(w);
+        int sent = w.queue.sent.size();
+
+        TerminationService.Slice slice = termination.slice(first);
+
+        assertThat(raced[0]).isTrue();
+        assertThat(slice.commands()).as("the slice decided again and acted").isNotEmpty();
+        assertThat(w.queue.sent).as("its continuation").hasSize(sent + 1);
+        assertThat(w.claim("a").drainStep()).isEqualTo(first.step() + 1);
+        assertThat(w.cluster.node("node-a").taints()).contains(Taint.DISRUPTED);
+    }
+
+    @Test
+    void aSliceWhoseClaimWriteLosesToAnotherDeliveryOfItsStepLeavesTheFlowToIt() {
+        LifecycleWorld w = new LifecycleWorld(pool());
+        w.addNode("a", "default");
+        w.cluster.putPod(doNotDisrupt("keep"));
+        w.termination.start("a", "underutilized", null, false, false);
+        TerminationRequest first = TerminationRequestOf.last(w);
+        boolean[] raced = {false};
+        NodeClaimStore racing = new DelegatingStore(w.store) {
+            @Override
+            public NodeClaim update(NodeClaim claim) {
+                if (!raced[0] && claim.progressAt() != null) {
+                    raced[0] = true;
+                    w.termination.slice(first); // SQS delivered the message twice, and the other copy won
+                }
+                return super.update(claim);
+            }
+        };
+        TerminationService termination = new TerminationService(w.cluster, w.cluster, racing, w.cloud, w.queue,
+                Map.of("default", pool()), w.clock);
+        int sent = w.queue.sent.size();
+
+        TerminationService.Slice slice = termination.slice(first);
+
+        assertThat(raced[0]).isTrue();
+        assertThat(slice.commands()).isEmpty();
+        assertThat(w.queue.sent).as("one chain of continuations: the winner's").hasSize(sent + 1);
+    }
+
     /** Parses the last sent continuation. */
     static final class TerminationRequestOf {
         static TerminationRequest last(LifecycleWorld w) {
