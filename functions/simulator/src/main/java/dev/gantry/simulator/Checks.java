@@ -11,6 +11,7 @@ import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Quantity;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.scheduling.LowerBound;
+import dev.gantry.core.scheduling.PackingBound;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -52,10 +53,12 @@ final class Checks {
     };
     private Instant lastThorough = Instant.MIN;
     private long messagesLost;
-    private Resources boundDemand;
     private long demandVersion = -1;
     private Instant demandAt = Instant.MIN;
     private double lowerBound;
+    /** {@link PackingBound} for the same pods, over every pool's types at once (recomputed with {@link #lowerBound}). */
+    private double packingBound;
+    private Map<Resources, Integer> boundShapes;
     private Instant recoveringSince;
     private final java.util.Set<String> open = new java.util.HashSet<>();
 
@@ -74,7 +77,8 @@ final class Checks {
         Instant now = sim.clock.instant();
         sim.invariants.at(step, sim.t());
         List<SimInstance> live = sim.liveInstances();
-        sim.recorder.rates(now, live.stream().mapToDouble(SimInstance::pricePerHour).sum(), lowerBound(), live.size());
+        double fractional = lowerBound();
+        sim.recorder.rates(now, live.stream().mapToDouble(SimInstance::pricePerHour).sum(), fractional, packingBound, live.size());
         limits(live);
         if (!now.isBefore(lastThorough.plus(EVERY))) {
             lastThorough = now;
@@ -238,16 +242,19 @@ final class Checks {
         demandVersion = sim.cluster.version();
         demandAt = now;
         Resources demand = Resources.ZERO;
+        Map<Resources, Integer> shapes = new HashMap<>();
         for (Pod p : sim.cluster.pods()) {
             if (!p.isDaemon() && !p.status().isTerminal()) {
                 demand = demand.plus(p.requests());
+                shapes.merge(p.requests(), 1, Integer::sum);
             }
         }
-        if (demand.equals(boundDemand)) {
+        if (shapes.equals(boundShapes)) {
             return lowerBound;
         }
-        boundDemand = demand;
+        boundShapes = shapes;
         double best = Double.POSITIVE_INFINITY;
+        List<PackingBound.Column> columns = new java.util.ArrayList<>();
         for (NodePool pool : sim.config.nodePools()) {
             NodeClass nc = sim.config.nodeClassOf(pool).orElse(null);
             if (nc == null) {
@@ -259,9 +266,34 @@ final class Checks {
             if (b > 0) {
                 best = Math.min(best, b);
             }
+            Resources daemons = certainDaemons(pool);
+            for (InstanceType t : types) {
+                var o = t.cheapestOffering(pool.requirements());
+                if (o != null) {
+                    columns.add(new PackingBound.Column(t.allocatable().minus(daemons), o.pricePerHour()));
+                }
+            }
         }
         lowerBound = best == Double.POSITIVE_INFINITY ? 0 : best;
+        packingBound = PackingBound.of(shapes, columns);
         return lowerBound;
+    }
+
+    /**
+     * What the DaemonSets certain to run on every node of the pool request: those with no node selector or affinity
+     * (one empty term) that tolerate the pool's taints. A DaemonSet that only might land is left out, so the packing
+     * bound stays a bound.
+     */
+    private Resources certainDaemons(NodePool pool) {
+        Resources r = Resources.ZERO;
+        for (dev.gantry.core.model.DaemonSet ds : sim.cluster.daemonSets()) {
+            Pod t = ds.template();
+            if (dev.gantry.core.model.Toleration.firstUntolerated(t.tolerations(), pool.template().taints()) == null
+                    && t.nodeRequirementTerms().stream().anyMatch(dev.gantry.core.requirements.Requirements::isEmpty)) {
+                r = r.plus(t.requests());
+            }
+        }
+        return r;
     }
 
     void sample() {

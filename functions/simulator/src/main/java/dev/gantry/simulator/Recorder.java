@@ -50,6 +50,9 @@ final class Recorder {
     final Map<String, Integer> terminatedByReason = new LinkedHashMap<>();
     double cost;
     double lowerBoundCost;
+    /** The integral of the packing bound (whole pods on whole nodes with their DaemonSets): never above any real day's cost. */
+    double packingBoundCost;
+    private double packingBoundPerHour;
     double peakPerHour;
     private Instant lastCostAt;
     private double perHour;
@@ -161,10 +164,12 @@ final class Recorder {
     }
 
     /** Integrates cost up to {@code now} at the rates in force, then sets the new rates. */
-    void rates(Instant now, double newPerHour, double newLowerBoundPerHour, int nodes) {
+    void rates(Instant now, double newPerHour, double newLowerBoundPerHour, double newPackingBoundPerHour, int nodes) {
         double hours = Duration.between(lastCostAt, now).toMillis() / 3_600_000.0;
         cost += perHour * hours;
         lowerBoundCost += lowerBoundPerHour * hours;
+        packingBoundCost += packingBoundPerHour * hours;
+        packingBoundPerHour = newPackingBoundPerHour;
         lastCostAt = now;
         perHour = newPerHour;
         lowerBoundPerHour = newLowerBoundPerHour;

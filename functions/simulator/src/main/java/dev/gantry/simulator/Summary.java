@@ -48,6 +48,8 @@ public final class Summary {
         cost.put("lowerBoundTotal", round(r.lowerBoundCost, 4));
         headroom(o, sim);
         cost.put("overLowerBound", r.lowerBoundCost > 0 ? round(r.cost / r.lowerBoundCost, 3) : 0);
+        cost.put("packingBoundTotal", round(r.packingBoundCost, 4));
+        cost.put("overPackingBound", r.packingBoundCost > 0 ? round(r.cost / r.packingBoundCost, 3) : 0);
         o.set("consolidation", consolidation(sim));
         ObjectNode interruptions = o.putObject("interruptions");
         interruptions.put("received", r.interruptionsReceived);
@@ -216,8 +218,9 @@ public final class Summary {
         row(b, "nodes", nodes.get("launched") + " launched, " + nodes.get("terminated") + " terminated"
                 + (reasons.isEmpty() ? "" : " (" + reasons + ")") + ", peak " + nodes.get("peak") + ", " + nodes.get("atEnd") + " at the end");
         var cost = root.get("cost");
-        row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f", cost.get("total").asDouble(),
-                cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble()));
+        row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f (fractional), $%.2f (packing, %.2f×)",
+                cost.get("total").asDouble(), cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble(),
+                cost.get("packingBoundTotal").asDouble(), cost.get("overPackingBound").asDouble()));
         headroomRows(b, root.get("headroom"));
         var c = root.get("consolidation");
         row(b, "consolidation", c.get("decided") + " commands decided, " + c.get("handed") + " executed, " + c.get("aborted")
