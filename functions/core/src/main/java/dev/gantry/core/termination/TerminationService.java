@@ -50,6 +50,8 @@ public final class TerminationService {
      * then does nothing, unless finishing failed).
      */
     static final Duration FINISH_CHECK = Duration.ofSeconds(15);
+    /** Attempts at one slice whose claim write keeps losing to writes that began no slice. */
+    static final int SLICE_ATTEMPTS = 3;
     private static final System.Logger LOG = System.getLogger(TerminationService.class.getName());
 
     private final ClusterReader reader;
@@ -197,21 +199,38 @@ public final class TerminationService {
         return slice(request, false);
     }
 
-    /** @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on */
+    /**
+     * Runs the slice; when its claim write loses to a write that began no slice (a consolidation command recording its
+     * progress on the claim, the sweep marking it NotReady), decides again on the fresh claim, up to
+     * {@link #SLICE_ATTEMPTS} times. Giving up on such a conflict would break the chain: this message's step is the
+     * flow's current one, and no other message carries it on.
+     *
+     * @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on
+     */
     private Slice slice(TerminationRequest request, boolean inline) {
+        for (int attempt = 1; ; attempt++) {
+            Optional<Slice> done = attempt(request, inline, attempt == SLICE_ATTEMPTS);
+            if (done.isPresent()) {
+                return done.get();
+            }
+        }
+    }
+
+    /** One attempt at a slice; empty when its claim write lost to a write that began no slice (try again). */
+    private Optional<Slice> attempt(TerminationRequest request, boolean inline, boolean last) {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(request.claim(), now);
         if (found.isEmpty() || found.get().state() == NodeClaimState.Terminated) {
-            return new Slice(request.claim(), List.of(), 0, 0, true, null);
+            return Optional.of(new Slice(request.claim(), List.of(), 0, 0, true, null));
         }
         NodeClaim claim = found.get();
         if (!claim.state().isDeleting()) {
             LOG.log(System.Logger.Level.WARNING, "termination: nodeclaim " + claim.name()
                     + " is not marked for deletion; message ignored");
-            return new Slice(claim.name(), List.of(), 0, 0, false, null);
+            return Optional.of(new Slice(claim.name(), List.of(), 0, 0, false, null));
         }
         if (request.step() < claim.drainStep()) {
-            return new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason()); // a duplicate
+            return Optional.of(new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason())); // a duplicate
         }
         Optional<Node> node = nodeOf(claim);
         List<Pod> pods = node.map(n -> podsOn(n.name())).orElse(List.of());
@@ -227,14 +246,23 @@ public final class TerminationService {
             delay = Optional.of(FINISH_CHECK); // the caller's own retry would find the claim deleting and skip it
         }
         int next = delay.isPresent() ? request.step() + 1 : request.step();
+        NodeClaim read = claim;
         try {
             claim = store.update(claim.sliceBegun(next, now));
         } catch (NodeClaimStore.Conflict lost) {
-            // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on.
-            return new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason());
+            Optional<NodeClaim> fresh = store.get(request.claim(), now);
+            boolean sliceBegan = fresh.isEmpty() || fresh.get().drainStep() != read.drainStep()
+                    || !java.util.Objects.equals(fresh.get().progressAt(), read.progressAt())
+                    || !fresh.get().state().isDeleting() || fresh.get().state() == NodeClaimState.Terminated;
+            if (sliceBegan || last) {
+                // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on. (Out
+                // of attempts, the sweep resumes the flow if nothing else does.)
+                return Optional.of(new Slice(read.name(), List.of(), 0, 0, false, read.deletionReason()));
+            }
+            return Optional.empty(); // the claim changed for another reason: decide again on what it is now
         }
         delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
-        return execute(claim, commands, now);
+        return Optional.of(execute(claim, commands, now));
     }
 
     private Slice execute(NodeClaim claim, List<TerminationCommand> commands, Instant now) {

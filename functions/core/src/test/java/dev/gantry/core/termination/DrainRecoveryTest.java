@@ -132,6 +132,37 @@ class DrainRecoveryTest {
         assertThat(w.cloud.terminated).containsExactly("i-a");
     }
 
+    @Test
+    void aSliceWhoseClaimWriteLosesToAWriteThatBeganNoSliceStillCarriesTheFlowOn() {
+        LifecycleWorld w = new LifecycleWorld(pool());
+        w.addNode("a", "default");
+        w.cluster.putPod(doNotDisrupt("keep"));
+        w.termination.start("a", "underutilized", null, false, false); // queued, as a consolidation hands a node over
+        TerminationRequest first = TerminationRequestOf.last(w);
+        boolean[] raced = {false};
+        NodeClaimStore racing = new DelegatingStore(w.store) {
+            @Override
+            public NodeClaim update(NodeClaim claim) {
+                if (!raced[0] && claim.progressAt() != null) {
+                    raced[0] = true;
+                    // Between the slice's read and its write, the sweep records the node NotReady on the claim.
+                    w.store.update(w.claim("a").notReadySince(w.clock.instant()));
+                }
+                return super.update(claim);
+            }
+        };
+        TerminationService termination = new TerminationService(w.cluster, w.cluster, racing, w.cloud, w.queue,
+                Map.of("default", pool()), w.clock);
+        int sent = w.queue.sent.size();
+
+        termination.slice(first);
+
+        assertThat(raced[0]).isTrue();
+        assertThat(w.claim("a").drainStep()).as("the slice began on the fresh claim").isEqualTo(first.step() + 1);
+        assertThat(w.queue.sent).as("the flow's next message").hasSize(sent + 1);
+        assertThat(w.cluster.node("node-a").taints()).contains(Taint.DISRUPTED);
+    }
+
     /** Parses the last sent continuation. */
     static final class TerminationRequestOf {
         static TerminationRequest last(LifecycleWorld w) {
