@@ -202,8 +202,9 @@ public final class TerminationService {
     /**
      * Runs the slice; when its claim write loses to a write that began no slice (a consolidation command recording its
      * progress on the claim, the sweep marking it NotReady), decides again on the fresh claim, up to
-     * {@link #SLICE_ATTEMPTS} times. Giving up on such a conflict would break the chain: this message's step is the
-     * flow's current one, and no other message carries it on.
+     * {@link #SLICE_ATTEMPTS} times; when the conflict hides its own write (DynamoDB took it, the answer was lost, and
+     * the SDK's retry failed the condition), carries on as if it had succeeded. Giving up in either case would break
+     * the chain: this message's step is the flow's current one, and no other message carries it on.
      *
      * @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on
      */
@@ -247,10 +248,18 @@ public final class TerminationService {
         }
         int next = delay.isPresent() ? request.step() + 1 : request.step();
         NodeClaim read = claim;
+        NodeClaim begun = claim.sliceBegun(next, now);
         try {
-            claim = store.update(claim.sliceBegun(next, now));
+            claim = store.update(begun);
         } catch (NodeClaimStore.Conflict lost) {
             Optional<NodeClaim> fresh = store.get(request.claim(), now);
+            boolean ours = fresh.isPresent() && fresh.get().version() == read.version() + 1
+                    && fresh.get().drainStep() == next && now.equals(fresh.get().progressAt());
+            if (ours) {
+                // Our own write took effect and only its answer was lost (the SDK's retry then failed the condition).
+                delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
+                return Optional.of(execute(fresh.get(), commands, now));
+            }
             boolean sliceBegan = fresh.isEmpty() || fresh.get().drainStep() != read.drainStep()
                     || !java.util.Objects.equals(fresh.get().progressAt(), read.progressAt())
                     || !fresh.get().state().isDeleting() || fresh.get().state() == NodeClaimState.Terminated;

@@ -163,6 +163,37 @@ class DrainRecoveryTest {
         assertThat(w.cluster.node("node-a").taints()).contains(Taint.DISRUPTED);
     }
 
+    @Test
+    void aSliceWhoseOwnClaimWriteTookEffectButWhoseAnswerWasLostCarriesTheFlowOn() {
+        LifecycleWorld w = new LifecycleWorld(pool());
+        w.addNode("a", "default");
+        w.cluster.putPod(doNotDisrupt("keep"));
+        w.termination.start("a", "underutilized", null, false, false);
+        TerminationRequest first = TerminationRequestOf.last(w);
+        boolean[] lost = {false};
+        NodeClaimStore lossy = new DelegatingStore(w.store) {
+            @Override
+            public NodeClaim update(NodeClaim claim) {
+                NodeClaim stored = super.update(claim);
+                if (!lost[0] && claim.progressAt() != null) {
+                    lost[0] = true; // DynamoDB wrote it; the answer was lost and the SDK's retry failed its condition
+                    throw new NodeClaimStore.Conflict("nodeclaim a is no longer at version " + claim.version());
+                }
+                return stored;
+            }
+        };
+        TerminationService termination = new TerminationService(w.cluster, w.cluster, lossy, w.cloud, w.queue,
+                Map.of("default", pool()), w.clock);
+        int sent = w.queue.sent.size();
+
+        termination.slice(first);
+
+        assertThat(lost[0]).isTrue();
+        assertThat(w.queue.sent).as("the flow's next message").hasSize(sent + 1);
+        assertThat(TerminationRequestOf.last(w).step()).isEqualTo(first.step() + 1);
+        assertThat(w.cluster.node("node-a").taints()).contains(Taint.DISRUPTED);
+    }
+
     /** Parses the last sent continuation. */
     static final class TerminationRequestOf {
         static TerminationRequest last(LifecycleWorld w) {
