@@ -6,7 +6,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A debugging aid, off by default: {@code -Dprobe=NAME[:SEED[:CHAOS_INTENSITY]]} runs a sample scenario (or an absolute
- * path) and prints its summary and violations; {@code -Dprobe.grep=REGEX} also prints the matching timeline lines.
+ * path) and prints its summary and violations; {@code -Dprobe.grep=REGEX} also prints the matching timeline lines, and
+ * {@code -Dprobe.out=FILE} writes the whole timeline to a file.
  */
 class Probe {
     @Test
@@ -23,6 +24,16 @@ class Probe {
         if (!claims.isEmpty()) {
             r.simulation().store.list(java.time.Instant.MIN).stream().filter(c -> c.name().matches(".*(" + claims + ").*"))
                     .forEach(c -> System.out.println("CLAIM " + c));
+        }
+        String out = System.getProperty("probe.out", "");
+        if (!out.isEmpty()) {
+            try (var w = java.nio.file.Files.newBufferedWriter(Path.of(out))) {
+                for (Recorder.Entry e : r.simulation().recorder.timeline) {
+                    w.write(e.t() + " " + e.kind() + " " + e.text() + "\n");
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
         String grep = System.getProperty("probe.grep", "");
         if (!grep.isEmpty()) {

@@ -50,6 +50,8 @@ public final class TerminationService {
      * then does nothing, unless finishing failed).
      */
     static final Duration FINISH_CHECK = Duration.ofSeconds(15);
+    /** Attempts at one slice whose claim write keeps losing to writes that began no slice. */
+    static final int SLICE_ATTEMPTS = 3;
     private static final System.Logger LOG = System.getLogger(TerminationService.class.getName());
 
     private final ClusterReader reader;
@@ -197,24 +199,26 @@ public final class TerminationService {
         return slice(request, false);
     }
 
-    /** @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on */
+    /**
+     * Runs the slice; when its claim write loses to a write that began no slice (a consolidation command recording its
+     * progress on the claim, the sweep marking it NotReady), decides again on the fresh claim, up to
+     * {@link #SLICE_ATTEMPTS} times; when the conflict hides its own write (DynamoDB took it, the answer was lost, and
+     * the SDK's retry failed the condition), carries on as if it had succeeded. Giving up in either case would break
+     * the chain: this message's step is the flow's current one, and no other message carries it on.
+     *
+     * @param inline run by {@link #start}, not from a queue message: there is no redelivery to fall back on
+     */
     private Slice slice(TerminationRequest request, boolean inline) {
-        for (int attempt = 0; ; attempt++) {
-            Optional<Slice> done = trySlice(request, inline, attempt == SLICE_ATTEMPTS - 1);
+        for (int attempt = 1; ; attempt++) {
+            Optional<Slice> done = attempt(request, inline, attempt == SLICE_ATTEMPTS);
             if (done.isPresent()) {
                 return done.get();
             }
         }
     }
 
-    /**
-     * One attempt at a slice; empty when its claim write lost to a writer that is not the flow (a consolidation
-     * command recording its hand-over, the sweep, an interruption's deadline), so the slice must be decided again on a
-     * fresh read: that writer does not carry the drain on, and bailing out would leave it to the sweep's resume,
-     * {@link #STALLED_AFTER} later. A write lost to another slice of this flow (a duplicate delivery, or a concurrent
-     * finish) ends the attempt as before: that slice carries the flow on.
-     */
-    private Optional<Slice> trySlice(TerminationRequest request, boolean inline, boolean last) {
+    /** One attempt at a slice; empty when its claim write lost to a write that began no slice (try again). */
+    private Optional<Slice> attempt(TerminationRequest request, boolean inline, boolean last) {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(request.claim(), now);
         if (found.isEmpty() || found.get().state() == NodeClaimState.Terminated) {
@@ -244,28 +248,33 @@ public final class TerminationService {
         }
         int next = delay.isPresent() ? request.step() + 1 : request.step();
         NodeClaim read = claim;
+        NodeClaim begun = claim.sliceBegun(next, now);
         try {
-            claim = store.update(claim.sliceBegun(next, now));
+            claim = store.update(begun);
         } catch (NodeClaimStore.Conflict lost) {
-            Optional<NodeClaim> fresh = store.get(read.name(), now);
-            boolean flowMoved = fresh.isEmpty() || fresh.get().drainStep() != read.drainStep()
+            Optional<NodeClaim> fresh = store.get(request.claim(), now);
+            boolean ours = fresh.isPresent() && fresh.get().version() == read.version() + 1
+                    && fresh.get().drainStep() == next && now.equals(fresh.get().progressAt());
+            if (ours) {
+                // Our own write took effect and only its answer was lost (the SDK's retry then failed the condition).
+                delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
+                return Optional.of(execute(fresh.get(), commands, now));
+            }
+            boolean sliceBegan = fresh.isEmpty() || fresh.get().drainStep() != read.drainStep()
                     || !java.util.Objects.equals(fresh.get().progressAt(), read.progressAt())
-                    || fresh.get().state() == NodeClaimState.Terminated;
-            if (flowMoved) {
+                    || !fresh.get().state().isDeleting() || fresh.get().state() == NodeClaimState.Terminated;
+            if (sliceBegan) {
                 // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on.
                 return Optional.of(new Slice(read.name(), List.of(), 0, 0, false, read.deletionReason()));
             }
             if (last) {
-                throw lost; // the message is redelivered
+                throw lost; // out of attempts: the message is redelivered
             }
-            return Optional.empty();
+            return Optional.empty(); // the claim changed for another reason: decide again on what it is now
         }
         delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
         return Optional.of(execute(claim, commands, now));
     }
-
-    /** Tries of one slice whose claim write keeps losing to writers outside the flow. */
-    private static final int SLICE_ATTEMPTS = 3;
 
     private Slice execute(NodeClaim claim, List<TerminationCommand> commands, Instant now) {
         int evicted = 0;

@@ -133,37 +133,64 @@ class DrainRecoveryTest {
     }
 
     @Test
-    void aSliceWhoseClaimWriteLosesToAWriterOutsideTheFlowRunsOnAFreshReadInsteadOfWaitingForTheSweep() {
-        // A consolidation command hands its node over (marks it Draining, queues the first slice) and then records
-        // its own phase on the claim: the slice, run meanwhile by another invocation, read the claim before that
-        // write and lost its own. Nothing else would carry the drain on until the sweep's resume, minutes later.
+    void aSliceWhoseClaimWriteLosesToAWriteThatBeganNoSliceStillCarriesTheFlowOn() {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
+        w.termination.start("a", "underutilized", null, false, false); // queued, as a consolidation hands a node over
+        TerminationRequest first = TerminationRequestOf.last(w);
         boolean[] raced = {false};
         NodeClaimStore racing = new DelegatingStore(w.store) {
             @Override
             public NodeClaim update(NodeClaim claim) {
                 if (!raced[0] && claim.progressAt() != null) {
                     raced[0] = true;
-                    NodeClaim stored = w.store.get("a", w.clock.instant()).orElseThrow();
-                    w.store.update(stored.notReadySince(w.clock.instant())); // someone else's write, not a slice
+                    // Between the slice's read and its write, the sweep records the node NotReady on the claim.
+                    w.store.update(w.claim("a").notReadySince(w.clock.instant()));
                 }
                 return super.update(claim);
             }
         };
         TerminationService termination = new TerminationService(w.cluster, w.cluster, racing, w.cloud, w.queue,
                 Map.of("default", pool()), w.clock);
-        termination.start("a", "underutilized", null, false, false);
-        TerminationRequest first = TerminationRequestOf.last(w);
         int sent = w.queue.sent.size();
 
-        TerminationService.Slice slice = termination.slice(first);
+        termination.slice(first);
 
         assertThat(raced[0]).isTrue();
-        assertThat(slice.commands()).as("the slice decided again and acted").isNotEmpty();
-        assertThat(w.queue.sent).as("its continuation").hasSize(sent + 1);
-        assertThat(w.claim("a").drainStep()).isEqualTo(first.step() + 1);
+        assertThat(w.claim("a").drainStep()).as("the slice began on the fresh claim").isEqualTo(first.step() + 1);
+        assertThat(w.queue.sent).as("the flow's next message").hasSize(sent + 1);
+        assertThat(w.cluster.node("node-a").taints()).contains(Taint.DISRUPTED);
+    }
+
+    @Test
+    void aSliceWhoseOwnClaimWriteTookEffectButWhoseAnswerWasLostCarriesTheFlowOn() {
+        LifecycleWorld w = new LifecycleWorld(pool());
+        w.addNode("a", "default");
+        w.cluster.putPod(doNotDisrupt("keep"));
+        w.termination.start("a", "underutilized", null, false, false);
+        TerminationRequest first = TerminationRequestOf.last(w);
+        boolean[] lost = {false};
+        NodeClaimStore lossy = new DelegatingStore(w.store) {
+            @Override
+            public NodeClaim update(NodeClaim claim) {
+                NodeClaim stored = super.update(claim);
+                if (!lost[0] && claim.progressAt() != null) {
+                    lost[0] = true; // DynamoDB wrote it; the answer was lost and the SDK's retry failed its condition
+                    throw new NodeClaimStore.Conflict("nodeclaim a is no longer at version " + claim.version());
+                }
+                return stored;
+            }
+        };
+        TerminationService termination = new TerminationService(w.cluster, w.cluster, lossy, w.cloud, w.queue,
+                Map.of("default", pool()), w.clock);
+        int sent = w.queue.sent.size();
+
+        termination.slice(first);
+
+        assertThat(lost[0]).isTrue();
+        assertThat(w.queue.sent).as("the flow's next message").hasSize(sent + 1);
+        assertThat(TerminationRequestOf.last(w).step()).isEqualTo(first.step() + 1);
         assertThat(w.cluster.node("node-a").taints()).contains(Taint.DISRUPTED);
     }
 
@@ -180,7 +207,11 @@ class DrainRecoveryTest {
             public NodeClaim update(NodeClaim claim) {
                 if (!raced[0] && claim.progressAt() != null) {
                     raced[0] = true;
-                    w.termination.slice(first); // SQS delivered the message twice, and the other copy won
+                    // SQS delivered the message twice, and the other copy, a moment later, won. (Two copies at the
+                    // same instant would write the same item, indistinguishable from this slice's own lost answer:
+                    // then both carry on, and the next step's conflict folds the chains into one.)
+                    w.clock.advance(java.time.Duration.ofMillis(1));
+                    w.termination.slice(first);
                 }
                 return super.update(claim);
             }
