@@ -29,8 +29,12 @@ import java.util.Set;
  * <p>"Its capacity becoming available" is the latest of: the pod's creation; the end of an EC2 fault window
  * (insufficient capacity or throttling) or of an API-server outage; and, when a pool has limits, the end of one of its
  * instances (capacity under the limit came free). While EC2 is throttling or the API server is down, no capacity is
- * available. A pod still pending when its time is up is checked once: if it fits somewhere now (an existing Ready
- * node, or a new node of some pool from offerings not under an insufficient-capacity fault, within the pool's limits,
+ * available. An offering EC2 answered insufficient capacity for (an injected ICE, or one inside a fault window) is
+ * not available for {@link #ICE_CACHE_TTL} after that answer: that ICE is all the autoscaler learns, and Karpenter's
+ * reference behaviour is to leave the offering out of its plans for that long (re-planning at once onto the pool's
+ * other offerings, which stay available here, so a pod that fits one of them is still due). A pod still pending when
+ * its time is up is checked once: if it fits somewhere now (an existing Ready node, or a new node of some pool from
+ * offerings neither under an insufficient-capacity fault nor recently answered ICE, within the pool's limits,
  * as the core scheduler plans it with every overdue pod together) it is a violation; if it fits nowhere (too big,
  * limits, every offering unavailable, a constraint nothing satisfies) it is checked again every {@link #RECHECK},
  * and its time starts again at the first check that finds it placeable.
@@ -39,6 +43,13 @@ final class Placement {
     static final Duration BOOT = Duration.ofSeconds(60);
     static final Duration SLACK = Duration.ofSeconds(30);
     static final Duration RECHECK = Duration.ofSeconds(15);
+    /**
+     * How long an offering EC2 answered insufficient capacity for stays out of the capacity a pod may count on: the
+     * TTL of Karpenter's unavailable-offerings cache ({@code UnavailableOfferingsTTL} in aws/karpenter-provider-aws
+     * {@code pkg/cache/unavailableofferings.go}), a literal here rather than Gantry's own constant, so that a longer
+     * mark in Gantry is still caught.
+     */
+    static final Duration ICE_CACHE_TTL = Duration.ofMinutes(3);
 
     /** A pending pod and when it is next looked at; {@code from} null while it was last found to fit nowhere. */
     private record Watch(String key, String uid, Instant due, Instant from) {
@@ -152,7 +163,8 @@ final class Placement {
                     List<Offering> offerings = new ArrayList<>();
                     boolean touched = false;
                     for (Offering o : t.offerings()) {
-                        boolean ice = sim.cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now);
+                        boolean ice = sim.cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now)
+                                || sim.cloud.answeredIceWithin(t.name(), o.zone(), o.capacityType(), ICE_CACHE_TTL, now);
                         touched |= ice;
                         offerings.add(ice ? o.unavailable() : o);
                     }

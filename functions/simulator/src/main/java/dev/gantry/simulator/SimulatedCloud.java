@@ -39,7 +39,9 @@ import java.util.function.ToIntFunction;
  * the same errors: every call costs its latency ({@link CallKind}) when made from an invocation; the SDK's standard
  * retry mode makes up to {@value #SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff,
  * before the error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable);
- * an ICE fault fails every offering of a CreateFleet as {@link InsufficientCapacity}. A ClientToken (the claim name)
+ * a CreateFleet asks for one capacity type and at most {@value #MAX_INSTANCE_TYPES} types, as the adapter's
+ * {@code FleetPlan} builds it (spot when allowed and offered, else on-demand), and an ICE fault fails every offering
+ * it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type, which it did not ask for). A ClientToken (the claim name)
  * reused with the same parameters returns the first fleet's instance, as EC2 does; reused with other parameters (a
  * resumed claim planned with other options) EC2 answers IdempotentParameterMismatch, and the adapter looks the
  * claim's instance up by tag (DescribeInstances, so subject to Describe lag), returning it when found and otherwise
@@ -56,6 +58,10 @@ import java.util.function.ToIntFunction;
  */
 public final class SimulatedCloud implements CloudProvider {
     static final Duration SHUTDOWN = Duration.ofSeconds(5);
+    /** The most instance types one CreateFleet carries, as the adapter's {@code FleetPlan.MAX_INSTANCE_TYPES}. */
+    static final int MAX_INSTANCE_TYPES = 60;
+    /** When EC2 last answered insufficient capacity for each offering. */
+    private final Map<OfferingKey, Instant> lastIce = new java.util.HashMap<>();
     /** The SDK's standard retry mode: three attempts in all. */
     static final int SDK_ATTEMPTS = 3;
     private static final Set<String> SDK_RETRIES = Set.of("RequestLimitExceeded", "InternalError", "Unavailable");
@@ -180,35 +186,71 @@ public final class SimulatedCloud implements CloudProvider {
                     + " was used before with other parameters", false);
         }
         Instant now = loop.now();
+        List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES).toList();
+        String capacityType = capacityType(options, request);
+        if (capacityType == null) {
+            throw new InsufficientCapacity("NoAvailableOffering", List.of()); // the adapter's answer: nothing to ask for
+        }
         if (injected.draw("ice", injected.plan().ice())) {
             List<OfferingKey> all = new ArrayList<>();
-            for (InstanceType type : request.options()) {
-                for (Offering o : allowed(type, request)) {
+            for (InstanceType type : options) {
+                for (Offering o : allowed(type, request, capacityType)) {
                     all.add(new OfferingKey(type.name(), o.zone(), o.capacityType()));
                 }
             }
+            answeredIce(all, now);
             throw new InsufficientCapacity("InsufficientInstanceCapacity", all);
         }
         List<OfferingKey> unavailable = new ArrayList<>();
-        for (InstanceType type : request.options()) {
-            for (Offering o : allowed(type, request)) {
+        for (InstanceType type : options) {
+            for (Offering o : allowed(type, request, capacityType)) {
                 if (faults.noCapacity(type.name(), o.zone(), o.capacityType(), now)) {
                     unavailable.add(new OfferingKey(type.name(), o.zone(), o.capacityType()));
                     continue;
                 }
                 SimInstance i = start(request, type, o, now);
                 tokens.put(request.claimName(), parameters(request));
+                answeredIce(unavailable, now);
                 return new LaunchResult(i.view(), unavailable);
             }
         }
+        answeredIce(unavailable, now);
         throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
     }
 
-    private static List<Offering> allowed(InstanceType type, LaunchRequest request) {
-        ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
+    private void answeredIce(List<OfferingKey> offerings, Instant now) {
+        offerings.forEach(k -> lastIce.put(k, now));
+    }
+
+    /**
+     * Whether EC2 answered insufficient capacity for this offering within {@code ttl} before {@code now} (an injected
+     * ICE or one inside a fault window): what a Karpenter-compatible autoscaler keeps in its unavailable-offerings cache.
+     */
+    boolean answeredIceWithin(String type, String zone, String capacityType, Duration ttl, Instant now) {
+        Instant at = lastIce.get(new OfferingKey(type, zone, capacityType));
+        return at != null && now.isBefore(at.plus(ttl));
+    }
+
+    /**
+     * The one capacity type a CreateFleet asks for, as the adapter's {@code FleetPlan} chooses it: spot when the claim
+     * allows it and one of the options has an available spot offering in an allowed zone (Karpenter prefers spot),
+     * else on-demand when allowed and offered; null when neither is. An ICE therefore names offerings of that type only,
+     * and the re-plan may fall back to the other.
+     */
+    private static String capacityType(List<InstanceType> options, LaunchRequest request) {
         ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
+        for (String c : List.of(WellKnownLabels.CAPACITY_SPOT, WellKnownLabels.CAPACITY_ON_DEMAND)) {
+            if (capacityTypes.has(c) && options.stream().anyMatch(t -> !allowed(t, request, c).isEmpty())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static List<Offering> allowed(InstanceType type, LaunchRequest request, String capacityType) {
+        ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
         return type.offerings().stream()
-                .filter(o -> o.available() && zones.has(o.zone()) && capacityTypes.has(o.capacityType()))
+                .filter(o -> o.available() && zones.has(o.zone()) && o.capacityType().equals(capacityType))
                 .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
                 .toList();
     }

@@ -112,4 +112,28 @@ class SimulatedCloudTest {
                 });
         assertThat(c.instances()).isEmpty();
     }
+
+    @Test
+    void anIceFaultNamesOnlyTheCapacityTypeTheFleetAskedForSoOnDemandStaysOpenForTheReplan() {
+        FaultPlan ice = new FaultPlan(0, 0, List.of(), 0, 0, 1, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0,
+                Duration.ZERO, 0, List.of());
+        SimulatedCloud c = cloud(ice);
+        List<InstanceType> options = types.subList(0, 2);
+        assertThat(options).allSatisfy(t -> assertThat(t.offerings()).anyMatch(o -> o.capacityType().equals("on-demand")));
+
+        assertThatThrownBy(() -> c.launch(request("claim-a", options)))
+                .isInstanceOfSatisfying(InsufficientCapacity.class, e -> assertThat(e.offerings()).isNotEmpty()
+                        .allSatisfy(o -> assertThat(o.capacityType()).isEqualTo("spot")));
+    }
+
+    @Test
+    void withEverySpotOfferingMarkedUnavailableTheFleetAsksForOnDemand() {
+        SimulatedCloud c = cloud(FaultPlan.NONE);
+        List<InstanceType> noSpot = types.subList(0, 2).stream().map(t -> t.withOfferings(t.offerings().stream()
+                .map(o -> o.capacityType().equals("spot") ? o.unavailable() : o).toList())).toList();
+
+        LaunchResult r = c.launch(request("claim-a", noSpot));
+
+        assertThat(r.instance().capacityType()).isEqualTo("on-demand");
+    }
 }
