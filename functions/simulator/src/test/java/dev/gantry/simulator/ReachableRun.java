@@ -74,6 +74,11 @@ public final class ReachableRun {
                 System.out.printf("%8d min %7d s   $%6.2f   %6.3f×    %6.3f×%n", delayMin, overlap, c, c / fractional, c / packing);
             }
         }
+        kinds.stream().sorted(Comparator.comparingDouble(kd -> kd.price() / kd.holds())).limit(8)
+                .forEach(kd -> System.out.printf("  %-14s holds %3d  $%.4f/h  $%.4f a pod%n", kd.name(), kd.holds(), kd.price(), kd.price() / kd.holds()));
+        for (int n : new int[] {4, 20, 80}) {
+            System.out.println("  cheapest fleet for " + n + ": " + fleet(n, kinds).stream().map(Kind::name).toList());
+        }
         if (args.length > 1 && args[1].equals("--sim")) {
             timeline(s, steps, end);
         }
@@ -174,9 +179,19 @@ public final class ReachableRun {
     private static void timeline(Scenario s, List<long[]> steps, long end) {
         Simulation sim = new Simulation(s, x -> { }, Progress.none());
         List<double[]> marks = new ArrayList<>();
+        List<String> fleets = new ArrayList<>();
         for (long[] st : steps) {
-            sim.loop.at(sim.start.plus(Duration.ofSeconds(st[0])), "mark", () -> marks.add(new double[] {sim.recorder.cost,
-                    sim.recorder.packingBoundCost, sim.recorder.lowerBoundCost, sim.liveInstances().size()}));
+            sim.loop.at(sim.start.plus(Duration.ofSeconds(st[0])), "mark", () -> {
+                marks.add(new double[] {sim.recorder.cost, sim.recorder.packingBoundCost, sim.recorder.lowerBoundCost, sim.liveInstances().size()});
+                // The fleet just before this step's change: each node's type and how many of the deployment's pods it runs.
+                java.util.Map<String, Long> perNode = new java.util.TreeMap<>();
+                sim.cluster.pods().stream().filter(p -> !p.isDaemon() && p.isBound()).forEach(p -> perNode.merge(p.nodeName(), 1L, Long::sum));
+                java.util.Map<String, Integer> byTypeAndLoad = new java.util.TreeMap<>();
+                for (SimInstance i : sim.liveInstances()) {
+                    byTypeAndLoad.merge(i.type().name() + ":" + perNode.getOrDefault(i.dnsName(), 0L), 1, Integer::sum);
+                }
+                fleets.add(byTypeAndLoad.toString());
+            });
         }
         sim.run();
         marks.add(new double[] {sim.recorder.cost, sim.recorder.packingBoundCost, sim.recorder.lowerBoundCost, sim.liveInstances().size()});
@@ -189,5 +204,9 @@ public final class ReachableRun {
                     marks.get(k + 1)[3], c, b, b > 0 ? c / b : 0, (c - b) * hours);
         }
         System.out.println(sim.recorder.cost + " total; packing bound " + sim.recorder.packingBoundCost);
+        System.out.println("fleet before each step (type:pods × nodes):");
+        for (int k = 0; k < fleets.size(); k++) {
+            System.out.println("  " + Progress.clock(steps.get(k)[0]) + " " + fleets.get(k));
+        }
     }
 }

@@ -51,7 +51,65 @@ final class GantrySearch {
                 best = better(best, round.repack(prefix));
             }
         }
+        best = better(best, groups(round, ordered, best));
         return best != null ? best : bestSingle(round, ordered);
+    }
+
+    /** How many groups beyond the prefixes are tried per decision at most. */
+    static final int MAX_GROUPS = 24;
+    /** The largest group tried beyond the prefixes. */
+    static final int MAX_GROUP = 8;
+
+    /**
+     * Moves the prefixes cannot see: the savings-ratio order puts half-empty small nodes first, so a prefix always
+     * holds them and a budget of a few nodes never reaches a run of full nodes of a dear type (the diurnal day's
+     * afternoon: twenty full m5a.large, three of which re-pack strictly cheaper onto a c6a.xlarge and an m5a.large,
+     * held for hours because the first three candidates were other nodes). Per pool, groups of as many candidates as
+     * its budget admits (at most {@value #MAX_GROUP}): the first ones of each instance type, then consecutive runs of
+     * the order; each is tried as a Karpenter move (delete, or m-to-1) and as a re-pack, under the same rules.
+     */
+    static ConsolidationCommand groups(Round round, List<Candidate> ordered, ConsolidationCommand inHand) {
+        java.util.Map<String, List<Candidate>> byPool = new java.util.TreeMap<>();
+        ordered.forEach(c -> byPool.computeIfAbsent(c.pool().name(), k -> new java.util.ArrayList<>()).add(c));
+        java.util.LinkedHashSet<List<String>> seen = new java.util.LinkedHashSet<>();
+        List<List<Candidate>> groups = new java.util.ArrayList<>();
+        for (var e : byPool.entrySet()) {
+            int m = Math.min(MAX_GROUP, Math.min(round.budget.getOrDefault(e.getKey(), 0), e.getValue().size()));
+            if (m < 2) {
+                continue;
+            }
+            java.util.Map<String, List<Candidate>> byType = new java.util.LinkedHashMap<>();
+            for (Candidate c : e.getValue()) {
+                if (c.type() != null) {
+                    byType.computeIfAbsent(c.type().name() + "/" + c.capacityType(), k -> new java.util.ArrayList<>()).add(c);
+                }
+            }
+            byType.values().stream().filter(l -> l.size() >= 2).forEach(l -> groups.add(l.subList(0, Math.min(m, l.size()))));
+            for (int i = m; i + m <= e.getValue().size(); i += m) {
+                groups.add(e.getValue().subList(i, i + m));
+            }
+        }
+        ConsolidationCommand best = null;
+        int tried = 0;
+        for (List<Candidate> g : groups) {
+            if (tried == MAX_GROUPS) {
+                break;
+            }
+            if (!seen.add(g.stream().map(Candidate::name).sorted().toList())) {
+                continue;
+            }
+            double price = g.stream().mapToDouble(Candidate::price).sum();
+            double have = Math.max(inHand == null ? 0 : inHand.savings(), best == null ? 0 : best.savings());
+            if (price <= have || price - round.sim.leftoverBound(g) <= have) {
+                continue;
+            }
+            tried++;
+            best = better(best, round.evaluate(g, Method.MULTI_NODE));
+            if (g.size() > 2) {
+                best = better(best, round.repack(g));
+            }
+        }
+        return best;
     }
 
     /** How many working single-node moves are compared before the best is taken. */
