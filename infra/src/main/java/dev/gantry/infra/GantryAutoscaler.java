@@ -112,6 +112,8 @@ public final class GantryAutoscaler extends Construct {
 
         provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
                 ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), table, config.readStatement());
+        // A node-deleted hint: the provisioner starts the node's termination flow, whose first step it queues itself.
+        termination.queue().grantSendMessages(provisioner.role());
         // Interruption and termination prime SnapStart with the provisioner's primer (ProvisionerPrimer.of), which
         // reads live offerings and prices: without pricing:GetProducts every snapshot logs a denied Pricing call.
         interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,
@@ -147,8 +149,13 @@ public final class GantryAutoscaler extends Construct {
                             : WorkQueue.seconds(es.maxBatchingWindow()))
                     .maxConcurrency(es.maxConcurrency())
                     .reportBatchItemFailures(true).build();
-            Alias consumer = functions.get(q.settings().consumer()).alias();
+            GantryFunction function = functions.get(q.settings().consumer());
+            Alias consumer = function.alias();
             consumer.addEventSource(source);
+            // The event source's consume grant covers it too, but the handler calls ChangeMessageVisibility itself (each
+            // invocation holds its records only for its own time; a failed record comes back in seconds): granted in
+            // its own right, so it does not hang on how the function is triggered.
+            q.queue().grant(function.role(), "sqs:ChangeMessageVisibility");
             consumer.getNode().getChildren().stream().filter(c -> c instanceof EventSourceMapping)
                     .forEach(m -> m.getNode().addDependency(attach.resource()));
         }

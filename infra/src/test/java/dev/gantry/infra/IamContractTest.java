@@ -63,6 +63,7 @@ class IamContractTest {
     private static final Map<Pattern, String> TEST_RESOURCES = Map.of(
             Pattern.compile(":table/(gantry|gantry-lifecycle-it)(/|$)"), ":table/" + SynthesizedRoles.TABLE + "$2",
             Pattern.compile(":termination-[0-9]+$"), ":termination",
+            Pattern.compile(":interruption-[0-9]+$"), ":interruption",
             Pattern.compile(":(provisioning|hints)-[0-9]+\\.fifo$"), ":provisioning.fifo");
 
     /** The config object the tests read (S3ConfigSourceTest), which plays the deployed bundle (GANTRY_CONFIG). */
@@ -150,6 +151,36 @@ class IamContractTest {
                 "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
                 "eks:DescribeCluster", "pricing:GetProducts", "s3:GetObject", "secretsmanager:GetSecretValue",
                 "lambda:InvokeFunction");
+        // The handlers' own ChangeMessageVisibility (each invocation holds its records for its own time only; a failed
+        // record or run comes back in seconds): granted only through the event sources' consume grants.
+        for (String consumer : List.of("provisioner", "interruption", "termination")) {
+            assertThat(gantryCalls()).as(consumer + " sqs:ChangeMessageVisibility on its own queue")
+                    .anyMatch(c -> function(c).equals(consumer) && c.call().equals("sqs:ChangeMessageVisibility"));
+        }
+        assertThat(gantryCalls()).as("the provisioner starts the drain of a deleted node: it sends to the termination queue")
+                .anyMatch(c -> function(c).equals("provisioner") && c.call().equals("sqs:SendMessage")
+                        && c.authorizations().stream().anyMatch(a -> a.resource().endsWith(":termination")));
+    }
+
+    @Test
+    void aFunctionMayChangeTheVisibilityOfMessagesOnlyOnTheQueueItConsumes() {
+        Map<String, String> own = Map.of("provisioner", ":provisioning.fifo", "interruption", ":interruption",
+                "termination", ":termination");
+        own.forEach((function, queue) -> {
+            IamCall change = recorded(function, "sqs:ChangeMessageVisibility");
+            assertThat(change.authorizations()).extracting(IamRequest::resource).allMatch(r -> r.endsWith(queue));
+            assertThat(roles.evaluator(function).firstDenial(change.authorizations())).as(function).isEmpty();
+            own.values().stream().filter(q -> !q.equals(queue)).forEach(other -> {
+                IamCall elsewhere = change(change, a -> true, a -> new IamRequest(a.action(),
+                        a.resource().replaceFirst(Pattern.quote(queue) + "$", other), a.context()));
+                assertThat(roles.evaluator(function).firstDenial(elsewhere.authorizations())).as(function + " on " + other)
+                        .isPresent();
+            });
+        });
+        for (String other : List.of("webhook", "sweep", "attach")) {
+            assertThat(roles.evaluator(other).firstDenial(recorded("termination", "sqs:ChangeMessageVisibility")
+                    .authorizations())).as(other).isPresent();
+        }
     }
 
     // --- negative tests: a recorded call, changed in one respect, is denied (and unchanged it is allowed) ---

@@ -102,7 +102,10 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
      */
     ClusterReader reader;
     SqsClient sqs;
+    /** EventBridge's side of the interruption queue: its sends are neither Gantry's messages nor a function's calls. */
+    private SqsClient eventBridge;
     String terminationQueue;
+    String interruptionQueue;
     String provisioningQueue;
     String clusterPartition;
     private final List<RecordedRequest> kubeRequests = new ArrayList<>();
@@ -143,7 +146,10 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         store = new DynamoNodeClaimStore(emulators.dynalite.dynamoDbClient(), Emulators.TABLE, clusterPartition);
         sqs = SqsClient.builder().endpointOverride(emulators.sqs.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.addExecutionInterceptor(sent)).build();
+        eventBridge = SqsClient.builder().endpointOverride(emulators.sqs.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(creds).httpClient(UrlConnectionHttpClient.create()).build();
         terminationQueue = sqs.createQueue(r -> r.queueName("termination-" + world)).queueUrl();
+        interruptionQueue = sqs.createQueue(r -> r.queueName("interruption-" + world)).queueUrl();
         provisioningQueue = sqs.createQueue(r -> r.queueName("provisioning-" + world + ".fifo")
                 .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))).queueUrl();
         pools.clear();
@@ -153,6 +159,7 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     @Override
     public void afterEach(ExtensionContext context) {
         sqs.close();
+        eventBridge.close();
         for (AutoCloseable c : functionClients) {
             try {
                 c.close();
@@ -232,13 +239,36 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         return new EmbeddedMetrics(JSON, clusterPartition, new PrintStream(metricsOut, true));
     }
 
+    /**
+     * As the composition root builds it: a failed record is brought back early with ChangeMessageVisibility on the
+     * interruption queue, signed as the interruption function (so the IAM contract sees the call).
+     */
     InterruptionQueueHandler interruptionHandler() {
         return new InterruptionQueueHandler(new InterruptionService(store("interruption"), reader, cluster, terminationService("interruption"), hints("interruption"), pools, clock),
-                new EventBridgeCodec(JSON), metrics(), clock);
+                new EventBridgeCodec(JSON), metrics(), clock, new SqsWorkQueue(sqs("interruption"), interruptionQueue));
     }
 
+    /** As the composition root builds it: its own queue re-enqueues the rest and brings a failed slice back early. */
     TerminationQueueHandler terminationHandler() {
-        return new TerminationQueueHandler(terminationService(), new TerminationCodec(JSON), metrics(), clock);
+        SqsWorkQueue own = new SqsWorkQueue(sqs("termination"), terminationQueue);
+        return new TerminationQueueHandler(terminationService(), new TerminationCodec(JSON), metrics(), clock, own,
+                TerminationQueueHandler.RESERVE, own);
+    }
+
+    /**
+     * A Lambda context at the start of an invocation of {@code function}: its deployed timeout is left. With it, the
+     * handlers hold each record only for the invocation (ChangeMessageVisibility), as they do in Lambda.
+     */
+    static com.amazonaws.services.lambda.runtime.Context invocation(String function) {
+        int millis = Math.toIntExact(dev.gantry.config.deployment.DeploymentSettings.DEFAULT.function(function).timeout().toMillis());
+        return (com.amazonaws.services.lambda.runtime.Context) java.lang.reflect.Proxy.newProxyInstance(
+                LifecycleRig.class.getClassLoader(), new Class<?>[] {com.amazonaws.services.lambda.runtime.Context.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getRemainingTimeInMillis" -> millis;
+                    case "getFunctionName" -> function;
+                    case "getAwsRequestId" -> "req-" + function;
+                    default -> null;
+                });
     }
 
     SweepHandler sweepHandler() {
@@ -247,11 +277,78 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
                 pools, facts, clock), metrics(), clock, cloud("sweep")::collectLaunchTemplates);
     }
 
+    /**
+     * The provisioner as the composition root builds it, over the rig's pools (no NodeClass: enough for runs that find
+     * nothing to launch), holding and retrying its hints on the FIFO provisioning queue as the provisioner function.
+     */
+    dev.gantry.handlers.ProvisioningQueueHandler provisioningHandler() {
+        var config = new dev.gantry.core.provisioning.GantryConfig(List.copyOf(pools.values()), List.of(), "us-east-1", Ec2State.ZONES);
+        var provisioner = new dev.gantry.core.provisioning.Provisioner(reader, cluster, store("provisioner"), cloud("provisioner"),
+                dev.gantry.config.catalog.BuiltInCatalog.load("us-east-1", Ec2State.ZONES), config, clock);
+        TerminationService termination = terminationService("provisioner");
+        return new dev.gantry.handlers.ProvisioningQueueHandler(new dev.gantry.core.provisioning.HintBatchService(provisioner,
+                reader, store("provisioner"), termination::startForDeletedNode, clock), new HintCodec(JSON), metrics(), clock,
+                dev.gantry.handlers.SnapStartPrimer.NONE, new SqsWorkQueue(sqs("provisioner"), provisioningQueue),
+                dev.gantry.handlers.ProvisioningQueueHandler.RETRY_DELAY);
+    }
+
+    /**
+     * Sends one hint as the webhook would, receives it as the provisioner's event source mapping, invokes the
+     * provisioner in an invocation, and deletes it unless it failed.
+     */
+    SQSBatchResponse provision(String hintJson) {
+        eventBridge.sendMessage(s -> s.queueUrl(provisioningQueue).messageBody(hintJson).messageGroupId(clusterPartition)
+                .messageDeduplicationId(java.util.UUID.randomUUID().toString()));
+        Message m = receiveAll("provisioner", provisioningQueue, 1).getFirst();
+        SQSBatchResponse response = provisioningHandler().handleRequest(sqsEvent(m), invocation("provisioner"));
+        if (response.getBatchItemFailures().isEmpty()) {
+            sqs("provisioner").deleteMessage(r -> r.queueUrl(provisioningQueue).receiptHandle(m.receiptHandle()));
+        }
+        return response;
+    }
+
     // --- driving ---
 
-    /** Delivers an interruption-queue event, as Lambda would. */
+    /**
+     * Delivers an interruption-queue event, as EventBridge and Lambda would: each record's body is put on the ElasticMQ
+     * interruption queue, received back by the event source mapping (with the function's role), handed to the handler
+     * in an invocation (the records keep the event's message ids, with the queue's receipt handles), and deleted unless
+     * it failed.
+     */
     SQSBatchResponse deliver(SQSEvent event) {
-        return interruptionHandler().handleRequest(event, null);
+        Map<String, SQSEvent.SQSMessage> byQueueId = new java.util.LinkedHashMap<>();
+        for (SQSEvent.SQSMessage r : event.getRecords()) {
+            byQueueId.put(eventBridge.sendMessage(s -> s.queueUrl(interruptionQueue).messageBody(r.getBody())).messageId(), r);
+        }
+        List<Message> got = receiveAll("interruption", interruptionQueue, byQueueId.size());
+        for (Message m : got) {
+            SQSEvent.SQSMessage record = byQueueId.get(m.messageId());
+            record.setReceiptHandle(m.receiptHandle());
+            record.setAttributes(Map.of("ApproximateReceiveCount", m.attributes().getOrDefault(
+                    software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1")));
+        }
+        SQSBatchResponse response = interruptionHandler().handleRequest(event, invocation("interruption"));
+        java.util.Set<String> failed = new java.util.HashSet<>();
+        response.getBatchItemFailures().forEach(f -> failed.add(f.getItemIdentifier()));
+        for (Message m : got) {
+            if (!failed.contains(byQueueId.get(m.messageId()).getMessageId())) {
+                sqs("interruption").deleteMessage(r -> r.queueUrl(interruptionQueue).receiptHandle(m.receiptHandle()));
+            }
+        }
+        return response;
+    }
+
+    private List<Message> receiveAll(String function, String queueUrl, int n) {
+        List<Message> got = new ArrayList<>();
+        for (int polls = 0; got.size() < n && polls < 10; polls++) {
+            got.addAll(sqs(function).receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)
+                    .messageSystemAttributeNames(software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName
+                            .APPROXIMATE_RECEIVE_COUNT)).messages());
+        }
+        if (got.size() != n) {
+            throw new AssertionError("expected " + n + " messages on " + queueUrl + ", received " + got.size());
+        }
+        return got;
     }
 
     /**
@@ -261,13 +358,14 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
     SQSBatchResponse continueTermination() {
         // The event source mapping polls with the function's own role.
         List<Message> got = sqs("termination").receiveMessage(r -> r.queueUrl(terminationQueue).maxNumberOfMessages(10)
-                .waitTimeSeconds(1)).messages();
+                .waitTimeSeconds(1).messageSystemAttributeNames(
+                        software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
         if (got.size() != 1) {
             throw new AssertionError("expected one termination message waiting, got " + got.size());
         }
         Message m = got.getFirst();
         clock.advance(sent.delayOf(terminationQueue, m.body()));
-        SQSBatchResponse response = terminationHandler().handleRequest(sqsEvent(m), null);
+        SQSBatchResponse response = terminationHandler().handleRequest(sqsEvent(m), invocation("termination"));
         if (response.getBatchItemFailures().isEmpty()) {
             sqs("termination").deleteMessage(r -> r.queueUrl(terminationQueue).receiptHandle(m.receiptHandle()));
         }
@@ -284,9 +382,16 @@ final class LifecycleRig implements BeforeEachCallback, AfterEachCallback {
         record.setMessageId(m.messageId());
         record.setReceiptHandle(m.receiptHandle());
         record.setBody(m.body());
+        record.setAttributes(Map.of("ApproximateReceiveCount", m.attributes().getOrDefault(
+                software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1")));
         SQSEvent e = new SQSEvent();
         e.setRecords(List.of(record));
         return e;
+    }
+
+    /** The IAM view of the SQS and DynamoDB calls the functions made so far (what infra's IamContractTest evaluates). */
+    List<dev.gantry.testing.iam.IamCall> iamCalls() {
+        return iam.calls();
     }
 
     // --- EC2 ---
