@@ -15,7 +15,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *   <li>{@code -Dgantry.chaos.seeds=50} runs the chaos mix over that many seeds of each scenario in
  *       {@code -Dgantry.chaos.scenarios} (default quickstart, spot-storm, diurnal) and prints the violations per
  *       invariant, per scenario and in all, with the first violations and the seeds they came from
- *       ({@code -Dgantry.chaos.intensity=3} multiplies every rate);</li>
+ *       ({@code -Dgantry.chaos.intensity=3} multiplies every rate; {@code -Dgantry.chaos.from=26} starts at that seed, so
+ *       two JVMs can share a sweep);</li>
  *   <li>{@code -Dgantry.crashpoints=spot-storm} crashes (and, separately, hangs) each function's 2nd invocation at each
  *       of its first {@code -Dgantry.crashpoints.calls=25} port calls, one run each, and prints what broke;</li>
  *   <li>{@code -Dgantry.figures=quickstart,spot-storm,diurnal,zero-nodes} prints p99 time-to-schedule and the
@@ -36,11 +37,12 @@ class ChaosSweepTest {
         Map<String, Long> total = new LinkedHashMap<>();
         List<String> firsts = new ArrayList<>();
         double intensity = Double.parseDouble(System.getProperty("gantry.chaos.intensity", "1"));
+        long from = Long.parseLong(System.getProperty("gantry.chaos.from", "1"));
         for (String name : names) {
             Map<String, Long> counts = new LinkedHashMap<>();
             Map<String, Long> extra = new LinkedHashMap<>();
             long wall = System.nanoTime();
-            for (long seed = 1; seed <= seeds; seed++) {
+            for (long seed = from; seed < from + seeds; seed++) {
                 Scenario s = scenario(name).withSeed(seed).withChaos(true, intensity);
                 Simulation.Result r = new Simulation(s, v -> { }, Progress.none()).run();
                 r.simulation().invariants.counts().forEach((k, v) -> counts.merge(k, (long) v, Long::sum));

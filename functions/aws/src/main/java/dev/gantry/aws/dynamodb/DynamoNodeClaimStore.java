@@ -35,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * <p>Every write is one single-item {@code PutItem}. Claims carry a {@code version}: create is conditional on
  * {@code attribute_not_exists(sk)}, update on {@code version = :expected}; a failed condition is the port's
  * {@link NodeClaimStore.Conflict}. There are no transactions: nothing needs two items to change together, and the
- * emulators have none. Unavailable offerings and markers are last-write-wins puts.
+ * emulators have none. Markers are last-write-wins puts; an unavailable offering's put keeps the later mark.
  *
  * <p>Per-pool usage (capacity and nodes counted against a NodePool's limits) is stored as a <em>snapshot</em> item per
  * pool, written after each provisioning run, never as a counter: without transactions a counter cannot change
@@ -50,6 +50,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  */
 public final class DynamoNodeClaimStore implements NodeClaimStore {
     private static final String UNTIL = "until";
+    private static final String UNTIL_MILLIS = "untilMillis";
     private static final String AT = "at";
     private static final String AT_MILLIS = "atMillis";
 
@@ -140,8 +141,17 @@ public final class DynamoNodeClaimStore implements NodeClaimStore {
         item.put("zone", s(offering.zone()));
         item.put("capacityType", s(offering.capacityType()));
         item.put(UNTIL, s(until.toString()));
+        item.put(UNTIL_MILLIS, n(Long.toString(until.toEpochMilli())));
         item.put(DynamoTables.TTL, NodeClaimItem.ttl(until));
-        dynamo.putItem(b -> b.tableName(table).item(item));
+        try {
+            // The later mark wins: epoch millis compare as numbers (ISO text with and without fractions would not).
+            dynamo.putItem(b -> b.tableName(table).item(item)
+                    .conditionExpression("attribute_not_exists(#sk) OR attribute_not_exists(#um) OR #um < :um")
+                    .expressionAttributeNames(Map.of("#sk", DynamoTables.SORT_KEY, "#um", UNTIL_MILLIS))
+                    .expressionAttributeValues(Map.of(":um", n(Long.toString(until.toEpochMilli())))));
+        } catch (ConditionalCheckFailedException later) {
+            // a mark that runs out later is already stored: keep it
+        }
     }
 
     @Override

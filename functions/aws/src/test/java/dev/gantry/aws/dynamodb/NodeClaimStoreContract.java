@@ -221,12 +221,16 @@ public abstract class NodeClaimStoreContract {
     }
 
     @Test
-    void theLastUnavailableMarkForAnOfferingWins() {
+    void theLaterUnavailableMarkForAnOfferingWinsWhicheverIsWrittenLast() {
         OfferingKey spot = new OfferingKey("c5.large", "us-east-1b", "spot");
+        OfferingKey od = new OfferingKey("c5.large", "us-east-1b", "on-demand");
         store.markUnavailable(spot, T0.plus(Duration.ofMinutes(3)));
-        store.markUnavailable(spot, T0.plus(Duration.ofMinutes(1)));
+        store.markUnavailable(spot, T0.plus(Duration.ofMinutes(1))); // decided earlier, written later
+        store.markUnavailable(od, T0.plus(Duration.ofMinutes(1)));
+        store.markUnavailable(od, T0.plus(Duration.ofMinutes(3)));
 
-        assertThat(store.unavailableOfferings(T0.plus(Duration.ofMinutes(2)))).isEmpty();
+        assertThat(store.unavailableOfferings(T0.plus(Duration.ofMinutes(2)))).containsExactlyInAnyOrder(spot, od);
+        assertThat(store.unavailableOfferings(T0.plus(Duration.ofMinutes(3)))).isEmpty();
     }
 
     @Test

@@ -68,7 +68,7 @@ public final class InMemoryNodeClaimStore implements NodeClaimStore {
 
     @Override
     public synchronized void markUnavailable(OfferingKey offering, Instant until) {
-        unavailable.put(offering, until);
+        unavailable.merge(offering, until, (stored, given) -> given.isAfter(stored) ? given : stored);
     }
 
     @Override

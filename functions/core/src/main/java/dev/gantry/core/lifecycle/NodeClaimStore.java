@@ -45,7 +45,11 @@ public interface NodeClaimStore {
     /** Every claim that has not expired, ordered by name. */
     List<NodeClaim> list(Instant now);
 
-    /** Records that an offering failed with insufficient capacity (or similar) until {@code until}. Last write wins. */
+    /**
+     * Records that an offering failed with insufficient capacity (or similar) until {@code until}. The later mark wins,
+     * whatever the order of the writes: a mark decided earlier but written later (a slow invocation, an SDK retry)
+     * never shortens one a later failure set, since writers run concurrently (provisioning, interruptions).
+     */
     void markUnavailable(OfferingKey offering, Instant until);
 
     /** Offerings marked unavailable whose mark has not yet run out. */

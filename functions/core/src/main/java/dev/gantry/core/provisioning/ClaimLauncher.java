@@ -62,7 +62,7 @@ final class ClaimLauncher {
         try {
             result = cloud.launch(request);
         } catch (InsufficientCapacity ice) {
-            ice.offerings().forEach(o -> store.markUnavailable(o, now.plus(Provisioner.UNAVAILABLE_FOR)));
+            markUnavailable(ice.offerings());
             close(claim, "launch-failed", now);
             return new Result(claim, null, true, ice.code());
         } catch (CloudException e) {
@@ -72,7 +72,7 @@ final class ClaimLauncher {
             close(claim, "launch-failed", now);
             return Result.failed(claim, e.code());
         }
-        result.unavailable().forEach(o -> store.markUnavailable(o, now.plus(Provisioner.UNAVAILABLE_FOR)));
+        markUnavailable(result.unavailable());
         CloudInstance i = result.instance();
         double price = price(request.options(), i).orElse(claim.pricePerHour());
         NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant());
@@ -86,6 +86,15 @@ final class ClaimLauncher {
         }
         return new Result(claim, new ProvisioningOutcome.LaunchedClaim(claim.name(), claim.nodePool(), i.instanceId(),
                 i.instanceType(), i.zone(), i.capacityType(), price), false, null);
+    }
+
+    /**
+     * Marks offerings EC2 just answered insufficient capacity for, counted from that answer (the clock now), not from
+     * the run's start: a run that launches for a minute would otherwise mark its late failures for a minute less.
+     */
+    private void markUnavailable(List<dev.gantry.core.catalog.OfferingKey> offerings) {
+        Instant answered = clock.instant();
+        offerings.forEach(o -> store.markUnavailable(o, answered.plus(Provisioner.UNAVAILABLE_FOR)));
     }
 
     /** Closes a claim that never got an instance: Terminated with {@code reason}, kept for the retention period. */

@@ -255,6 +255,21 @@ class ProvisionerTest {
     }
 
     @Test
+    void anOfferingIsUnavailableForThreeMinutesFromTheIceAnswerNotFromTheRunsStart() {
+        cluster.putPod(pending("a", 500, 256).build());
+        cloud.fail("t4g.small", ZONE_A, "spot");
+        SlowCloud slow = new SlowCloud(cloud, clock, Duration.ofSeconds(40)); // the CreateFleet answers 40 s into the run
+        Provisioner p = new Provisioner(cluster, cluster, store, slow, provider(), config(pool("default", null)), clock, 1);
+
+        p.provision(T0, Instant.MAX);
+
+        OfferingKey iced = new OfferingKey("t4g.small", ZONE_A, "spot");
+        Instant answered = T0.plusSeconds(40);
+        assertThat(store.unavailableOfferings(answered.plus(Duration.ofMinutes(3)).minusMillis(1))).containsExactly(iced);
+        assertThat(store.unavailableOfferings(answered.plus(Duration.ofMinutes(3)))).isEmpty();
+    }
+
+    @Test
     void poolWithNoCapacityLeftIsClosedAndTheNextPoolIsPlanned() {
         cluster.putPod(pending("a", 500, 256).build());
         cloud.fail("t4g.small", ZONE_A, "spot");
