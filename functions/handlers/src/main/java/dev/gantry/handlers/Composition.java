@@ -192,9 +192,15 @@ public final class Composition {
 
     private Ec2Client ec2;
 
+    /**
+     * The EC2 client, in the SDK's standard retry mode (3 attempts, exponential backoff with full jitter, 1 s base for
+     * throttling): pinned here, since the SDK's own default is the legacy mode unless AWS_RETRY_MODE or the profile say
+     * otherwise, and it is the mode the simulator models. Longer waits belong to the queues (SqsRecords' retries).
+     */
     private synchronized Ec2Client ec2() {
         if (ec2 == null) {
-            ec2 = Ec2Client.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+            ec2 = Ec2Client.builder().region(region).httpClient(UrlConnectionHttpClient.create())
+                    .overrideConfiguration(c -> c.retryStrategy(software.amazon.awssdk.core.retry.RetryMode.STANDARD)).build();
         }
         return ec2;
     }

@@ -36,9 +36,19 @@ import org.crac.Resource;
  * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
-    /** The first retry after a failed run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}. */
-    public static final Duration RETRY_DELAY = SqsRecords.RETRY_DELAY;
-    public static final Duration MAX_RETRY_DELAY = SqsRecords.MAX_RETRY_DELAY;
+    /**
+     * The first retry after a failed run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}, and a retry
+     * waits between half and all of that ({@link #jittered}). A run that failed on throttling or an outage gets its
+     * answer from the SDK's own retries within seconds; what is left is waiting for the fault to end, and every retry
+     * costs only a few calls (one solve, one CreateFleet per node), well under EC2's refill rates. The cap keeps the
+     * first run after a fault within 20 s of its end (it was up to 40 s, and then one run's duration, with 10 s
+     * doubling to 2 minutes); the doubling with jitter keeps to AWS's guidance (capped exponential backoff with
+     * jitter) and stops the provisioners of many clusters in one account, whose runs failed together, from retrying in
+     * step against the account's shared buckets. Five receives then cover a fault of about 1.5 to 2 minutes before the
+     * hint is dead-lettered; the sweep's backstop hint (every minute) covers a longer one.
+     */
+    public static final Duration RETRY_DELAY = Duration.ofSeconds(5);
+    public static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(20);
     /** How long after the invocation's deadline its batch comes back if it could not answer (a timeout, a crash). */
     public static final Duration HOLD_MARGIN = SqsRecords.HOLD_MARGIN;
     /**
@@ -116,7 +126,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
                 }
             } catch (RuntimeException e) {
                 SQSEvent.SQSMessage retry = hintMessages.getLast();
-                Duration after = retryDelay(firstRetry, receiveCount(retry));
+                Duration after = jittered(retryDelay(firstRetry, receiveCount(retry)), retry.getMessageId(), receiveCount(retry));
                 System.err.println("provisioner: run failed, retrying with message " + retry.getMessageId() + " in "
                         + after.toSeconds() + " s (" + (hints.size() - 1) + " other hints acknowledged): " + e);
                 try {
@@ -143,7 +153,19 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */
     static Duration retryDelay(Duration first, int receiveCount) {
-        return SqsRecords.retryDelay(first, receiveCount);
+        return SqsRecords.retryDelay(first, MAX_RETRY_DELAY, receiveCount);
+    }
+
+    /**
+     * Equal jitter in SQS's unit, whole seconds: between half of {@code delay} (rounded up) and all of it, drawn from
+     * the message id and the receive, so that a retry is reproducible and different hints (clusters) spread out.
+     */
+    static Duration jittered(Duration delay, String messageId, int receiveCount) {
+        long full = Math.max(1, delay.toSeconds());
+        long half = (full + 1) / 2;
+        long h = (String.valueOf(messageId).hashCode() * 0x9e3779b97f4a7c15L) ^ (receiveCount * 0xbf58476d1ce4e5b9L);
+        h ^= h >>> 31;
+        return Duration.ofSeconds(half + Math.floorMod(h, full - half + 1));
     }
 
     private static int receiveCount(SQSEvent.SQSMessage m) {

@@ -99,11 +99,16 @@ final class SqsRecords {
 
     /** {@code first} doubled for every earlier receive, capped at {@link #MAX_RETRY_DELAY}. */
     static Duration retryDelay(Duration first, int receiveCount) {
+        return retryDelay(first, MAX_RETRY_DELAY, receiveCount);
+    }
+
+    /** {@code first} doubled for every earlier receive, capped at {@code max}. */
+    static Duration retryDelay(Duration first, Duration max, int receiveCount) {
         Duration d = first;
-        for (int i = 1; i < receiveCount && d.compareTo(MAX_RETRY_DELAY) < 0; i++) {
+        for (int i = 1; i < receiveCount && d.compareTo(max) < 0; i++) {
             d = d.multipliedBy(2);
         }
-        return d.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : d;
+        return d.compareTo(max) > 0 ? max : d;
     }
 
     static int receiveCount(SQSEvent.SQSMessage m) {

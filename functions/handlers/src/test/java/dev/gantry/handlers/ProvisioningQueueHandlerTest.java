@@ -134,7 +134,9 @@ class ProvisioningQueueHandlerTest {
         SQSBatchResponse r = h.handleRequest(event, null);
 
         assertThat(failed(r)).containsExactly("m2", "m3"); // the malformed record, and the one hint that carries the retry
-        assertThat(redelivered).containsExactly("r-m3 PT40S"); // third receive: 10 s doubled twice
+        // Third receive: 10 s doubled twice is 40 s, capped at 20 s, less up to half (jitter).
+        assertThat(redelivered).singleElement().asString().startsWith("r-m3 PT").satisfies(line -> assertThat(
+                Duration.parse(line.substring("r-m3 ".length()))).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(20)));
         assertThat(cloud.requests).isEmpty();
     }
 
@@ -194,13 +196,50 @@ class ProvisioningQueueHandlerTest {
     }
 
     @Test
-    void theRetryDelayDoublesPerReceiveUpToTwoMinutes() {
+    void theRetryDelayDoublesPerReceiveUpToTwentySeconds() {
         Duration first = ProvisioningQueueHandler.RETRY_DELAY;
-        assertThat(ProvisioningQueueHandler.retryDelay(first, 1)).isEqualTo(Duration.ofSeconds(10));
-        assertThat(ProvisioningQueueHandler.retryDelay(first, 2)).isEqualTo(Duration.ofSeconds(20));
-        assertThat(ProvisioningQueueHandler.retryDelay(first, 4)).isEqualTo(Duration.ofSeconds(80));
-        assertThat(ProvisioningQueueHandler.retryDelay(first, 5)).isEqualTo(Duration.ofMinutes(2));
-        assertThat(ProvisioningQueueHandler.retryDelay(first, 1000)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 1)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 2)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 3)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 4)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(ProvisioningQueueHandler.retryDelay(first, 1000)).isEqualTo(Duration.ofSeconds(20));
+    }
+
+    /**
+     * Regression (#11, the throttle-blip measurements): with 10 s doubling to 2 minutes, the step under way when an EC2
+     * fault ended was up to 40 s for a 60 s fault and 2 minutes for a longer one, all of it waited after the fault was
+     * over. Whatever the fault's length (up to 3 minutes) and however long a failing run takes, the first run after
+     * the fault now starts within the run that was under way at its end plus one capped step (at most 20 s).
+     */
+    @Test
+    void afterAnEc2FaultEndsTheNextRunStartsWithinOneRunAndTwentySeconds() {
+        for (int runSeconds : new int[] {2, 5, 12}) {
+            for (int fault = 10; fault <= 180; fault++) {
+                long t = 0;
+                int receive = 1;
+                while (t < fault) { // a run that starts during the fault fails
+                    Duration wait = ProvisioningQueueHandler.retryDelay(ProvisioningQueueHandler.RETRY_DELAY, receive++);
+                    t += runSeconds + wait.toSeconds(); // the longest wait jitter allows
+                }
+                assertThat(t - fault).as("fault %d s, runs of %d s", fault, runSeconds).isLessThanOrEqualTo(runSeconds + 20);
+            }
+        }
+    }
+
+    @Test
+    void aRetryWaitsBetweenHalfAndAllOfItsDelayInWholeSecondsAndHintsSpreadOut() {
+        java.util.Set<Duration> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            Duration d = ProvisioningQueueHandler.jittered(Duration.ofSeconds(20), "m-" + i, 3);
+            assertThat(d).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(20));
+            assertThat(d.getNano()).isZero();
+            seen.add(d);
+        }
+        assertThat(seen).as("spread over the range").hasSizeGreaterThan(8);
+        assertThat(ProvisioningQueueHandler.jittered(Duration.ofSeconds(20), "m-1", 3))
+                .as("reproducible").isEqualTo(ProvisioningQueueHandler.jittered(Duration.ofSeconds(20), "m-1", 3));
+        assertThat(ProvisioningQueueHandler.jittered(Duration.ofSeconds(5), "m-1", 1)).isBetween(Duration.ofSeconds(3),
+                Duration.ofSeconds(5));
     }
 
     /**

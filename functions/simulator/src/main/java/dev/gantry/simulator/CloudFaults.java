@@ -1,14 +1,20 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.faults.RequestTokenBucket;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * The EC2 faults a scenario switches on: insufficient capacity for some offerings, and API throttling, each for a
- * window of virtual time. Throttling draws from its own seeded stream, so switching it on does not shift other draws.
+ * The EC2 faults a scenario switches on, each for a window of virtual time: insufficient capacity for some offerings;
+ * throttling, either as a share of calls refused ({@code probability}, a per-attempt draw) or as a noisy neighbour
+ * draining each API's request token bucket ({@code neighbour}, see {@link RequestTokenBucket}: a call succeeds when
+ * it finds a token, as at AWS); and an outage, in which EC2 answers every call Unavailable. Throttling draws from its
+ * own seeded streams, so switching it on does not shift other draws.
  * These are the scenario's {@code fault:} event actions; the {@code faults:} section's rates (5xx, ICE on every
  * offering, Describe lag) are {@link dev.gantry.simulator.faults.FaultPlan}'s, applied in {@link SimulatedCloud}.
  *
@@ -26,12 +32,28 @@ final class CloudFaults {
     private record Throttle(double probability, Instant until) {
     }
 
+    private record Window(Instant from, Instant until) {
+        boolean open(Instant now) {
+            return !now.isBefore(from) && now.isBefore(until);
+        }
+    }
+
+    private record Neighbour(double demand, Window window) {
+    }
+
     private final List<Ice> ice = new ArrayList<>();
     private final List<Throttle> throttles = new ArrayList<>();
+    private final List<Neighbour> neighbours = new ArrayList<>();
+    private final List<Window> outages = new ArrayList<>();
+    /** Each API's request bucket, from the first neighbour window on. */
+    private final Map<String, RequestTokenBucket> buckets = new LinkedHashMap<>();
     private final SplittableRandom random;
+    private final long seed;
     private long throttled;
+    private long refused;
 
     CloudFaults(long seed) {
+        this.seed = seed;
         this.random = new SplittableRandom(seed ^ 0x7411a5L);
     }
 
@@ -42,6 +64,46 @@ final class CloudFaults {
 
     void addThrottle(double probability, Instant until) {
         throttles.add(new Throttle(probability, until));
+    }
+
+    /** A noisy neighbour sending {@code demand} times each API's refill rate from {@code from} until {@code until}. */
+    void addNeighbour(double demand, Instant from, Instant until) {
+        Neighbour n = new Neighbour(demand, new Window(from, until));
+        neighbours.add(n);
+        buckets.values().forEach(b -> b.neighbour(demand, from, until));
+    }
+
+    /** EC2 answers every call Unavailable from {@code from} until {@code until}. */
+    void addOutage(Instant from, Instant until) {
+        outages.add(new Window(from, until));
+    }
+
+    /** Whether EC2 is out now (every call fails). */
+    boolean outage(Instant now) {
+        if (outages.stream().anyMatch(w -> w.open(now))) {
+            refused++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether this attempt of {@code action} finds no token in its bucket (only once a neighbour has come). */
+    boolean noToken(String action, Instant now) {
+        if (neighbours.isEmpty()) {
+            return false;
+        }
+        RequestTokenBucket b = buckets.computeIfAbsent(action, a -> {
+            // Drained when the first neighbour window opens: the window is the time the bucket is drained.
+            RequestTokenBucket fresh = new RequestTokenBucket(RequestTokenBucket.Limits.forAction(a), 0,
+                    neighbours.getFirst().window().from(), seed ^ a.hashCode() * 0x9e3779b97f4a7c15L);
+            neighbours.forEach(n -> fresh.neighbour(n.demand(), n.window().from(), n.window().until()));
+            return fresh;
+        });
+        if (b.take(now)) {
+            return false;
+        }
+        throttled++;
+        return true;
     }
 
     boolean noCapacity(String type, String zone, String capacityType, Instant now) {
@@ -63,9 +125,11 @@ final class CloudFaults {
         return false;
     }
 
-    /** Whether a throttle window is open now (an accessor for the invariants; draws nothing). */
+    /** Whether a throttle, neighbour or outage window is open now (an accessor for the invariants; draws nothing). */
     boolean throttling(Instant now) {
-        return throttles.stream().anyMatch(t -> now.isBefore(t.until()) && t.probability() > 0);
+        return throttles.stream().anyMatch(t -> now.isBefore(t.until()) && t.probability() > 0)
+                || neighbours.stream().anyMatch(n -> n.window().open(now) && n.demand() > 0)
+                || outages.stream().anyMatch(w -> w.open(now));
     }
 
     /** The end of the latest fault window (insufficient capacity or throttling) that has ended by now, or MIN. */
@@ -77,10 +141,20 @@ final class CloudFaults {
         for (Throttle t : throttles) {
             last = !now.isBefore(t.until()) && t.until().isAfter(last) ? t.until() : last;
         }
+        List<Window> windows = new ArrayList<>(outages);
+        neighbours.forEach(n -> windows.add(n.window()));
+        for (Window w : windows) {
+            last = !now.isBefore(w.until()) && w.until().isAfter(last) ? w.until() : last;
+        }
         return last;
     }
 
     long throttledCalls() {
         return throttled;
+    }
+
+    /** Calls refused by an outage. */
+    long refusedCalls() {
+        return refused;
     }
 }

@@ -163,7 +163,19 @@ public record Scenario(Path file, String name, String region, List<String> zones
             implements Action {
     }
 
+    /** EC2 refuses a share of call attempts with RequestLimitExceeded (a per-attempt draw). */
     public record Throttle(double probability, Duration lasting) implements Action {
+    }
+
+    /**
+     * A noisy neighbour in the account sends {@code demand} times each EC2 API's refill rate for a while: it drains the
+     * request token buckets, and a call of ours succeeds when it finds a token ({@code fault: {throttle: {neighbour:}}}).
+     */
+    public record NoisyNeighbour(double demand, Duration lasting) implements Action {
+    }
+
+    /** EC2 answers every call Unavailable for a while ({@code fault: {outage:}}). */
+    public record Ec2Outage(Duration lasting) implements Action {
     }
 
     public record ApiServerDown(Duration lasting) implements Action {

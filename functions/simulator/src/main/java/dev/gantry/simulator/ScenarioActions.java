@@ -58,6 +58,15 @@ final class ScenarioActions {
                 sim.recorder.log(now, "fault", "EC2 throttles " + Math.round(t.probability() * 100) + "% of calls for "
                         + t.lasting().toSeconds() + " s");
             }
+            case Scenario.NoisyNeighbour n -> {
+                sim.cloud.faults().addNeighbour(n.demand(), now, now.plus(n.lasting()));
+                sim.recorder.log(now, "fault", "a noisy neighbour asks EC2 for " + n.demand() + "x each API's refill rate for "
+                        + n.lasting().toSeconds() + " s (our calls succeed when they find a token)");
+            }
+            case Scenario.Ec2Outage o -> {
+                sim.cloud.faults().addOutage(now, now.plus(o.lasting()));
+                sim.recorder.log(now, "fault", "EC2 outage: every call refused for " + o.lasting().toSeconds() + " s");
+            }
             case Scenario.ApiServerDown d -> {
                 sim.api.downUntil(now.plus(d.lasting()));
                 sim.recorder.log(now, "fault", "API server down for " + d.lasting().toSeconds() + " s");

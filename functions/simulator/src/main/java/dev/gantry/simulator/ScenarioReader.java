@@ -326,9 +326,9 @@ public final class ScenarioReader {
     }
 
     private Scenario.Action fault(Node v) {
-        Map<String, NodeTuple> m = map(v, Set.of("ice", "throttle", "apiServerDown", "crashAfterLaunch"), "fault.");
+        Map<String, NodeTuple> m = map(v, Set.of("ice", "throttle", "outage", "apiServerDown", "crashAfterLaunch"), "fault.");
         if (m.size() != 1) {
-            throw error(v, "a fault has one of ice, throttle, apiServerDown, crashAfterLaunch");
+            throw error(v, "a fault has one of ice, throttle, outage, apiServerDown, crashAfterLaunch");
         }
         Map.Entry<String, NodeTuple> e = m.entrySet().iterator().next();
         Node b = e.getValue().getValueNode();
@@ -339,13 +339,25 @@ public final class ScenarioReader {
                         duration(require(i, "for", b)));
             }
             case "throttle" -> {
-                Map<String, NodeTuple> t = map(b, Set.of("probability", "for"), "throttle.");
+                Map<String, NodeTuple> t = map(b, Set.of("probability", "neighbour", "for"), "throttle.");
+                if (t.containsKey("probability") == t.containsKey("neighbour")) {
+                    throw error(b, "a throttle has one of probability (a share of calls refused) or neighbour (how many "
+                            + "times each API's refill rate a noisy neighbour asks for)");
+                }
+                if (t.containsKey("neighbour")) {
+                    double demand = Double.parseDouble(string(t.get("neighbour").getValueNode()));
+                    if (demand < 0) {
+                        throw error(t.get("neighbour").getValueNode(), "neighbour must not be negative");
+                    }
+                    yield new Scenario.NoisyNeighbour(demand, duration(require(t, "for", b)));
+                }
                 double p = Double.parseDouble(string(require(t, "probability", b)));
                 if (p < 0 || p > 1) {
                     throw error(t.get("probability").getValueNode(), "probability must be between 0 and 1");
                 }
                 yield new Scenario.Throttle(p, duration(require(t, "for", b)));
             }
+            case "outage" -> new Scenario.Ec2Outage(duration(require(map(b, Set.of("for"), "outage."), "for", b)));
             case "apiServerDown" -> new Scenario.ApiServerDown(duration(require(map(b, Set.of("for"), "apiServerDown."), "for", b)));
             default -> new Scenario.CrashAfterLaunch((int) optInt(map(b, Set.of("count"), "crashAfterLaunch."), "count", 1));
         };

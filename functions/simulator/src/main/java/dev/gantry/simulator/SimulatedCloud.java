@@ -52,8 +52,8 @@ import java.util.function.ToIntFunction;
  * tag), as EC2's eventual consistency allows.
  *
  * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
- * request-rate token buckets behind RequestLimitExceeded (throttling is a per-attempt draw, not a bucket); partial
- * fleet answers that launch some but not all of a request (Gantry asks for one instance); Describe lag on state
+ * request-rate token buckets before a neighbour fault first drains them (until then throttling is a per-attempt draw);
+ * partial fleet answers that launch some but not all of a request (Gantry asks for one instance); Describe lag on state
  * changes (only on launch); the SDK's client-side retry quota.
  */
 public final class SimulatedCloud implements CloudProvider {
@@ -130,6 +130,16 @@ public final class SimulatedCloud implements CloudProvider {
     private <T> T sdk(CallKind kind, String action, Supplier<T> body, ToIntFunction<T> items) {
         for (int attempt = 1; ; attempt++) {
             try {
+                CloudException refused = refusal(action);
+                if (refused != null) {
+                    // Answered at once, as EC2 does: an empty bucket or an outage costs no fleet launch's latency.
+                    if (runtime == null) {
+                        throw refused;
+                    }
+                    runtime.call(CallKind.EC2_REFUSED, () -> {
+                        throw refused;
+                    }, x -> 0);
+                }
                 Supplier<T> once = () -> {
                     throttle(action);
                     if (injected.targetedError()) {
@@ -369,6 +379,18 @@ public final class SimulatedCloud implements CloudProvider {
     private void setState(SimInstance i, String state, String cause) {
         i.state = state;
         observer.stateChanged(i, state, cause);
+    }
+
+    /** What EC2 answers this attempt before doing anything, or null: an outage's Unavailable, an empty bucket's throttle. */
+    private CloudException refusal(String action) {
+        Instant now = loop.now();
+        if (faults.outage(now)) {
+            return new CloudException("Unavailable", action + ": the service is unavailable (outage)", true);
+        }
+        if (faults.noToken(action, now)) {
+            return new CloudException("RequestLimitExceeded", action + ": request limit exceeded (token bucket empty)", true);
+        }
+        return null;
     }
 
     private void throttle(String action) {

@@ -71,6 +71,7 @@ public final class Summary {
         q.put("deadLetters", sim.provisioningQueue.deadLetters().size() + sim.interruptionQueue.deadLetters().size()
                 + sim.terminationQueue.deadLetters().size());
         q.put("throttledCalls", sim.cloud.faults().throttledCalls());
+        q.put("outageRefusedCalls", sim.cloud.faults().refusedCalls());
         q.put("crashesAfterLaunch", sim.crashing.crashes());
         ObjectNode dl = q.putObject("deadLettersByQueue");
         for (SimQueue x : List.of(sim.provisioningQueue, sim.interruptionQueue, sim.terminationQueue)) {

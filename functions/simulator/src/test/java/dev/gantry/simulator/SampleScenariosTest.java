@@ -57,7 +57,7 @@ class SampleScenariosTest {
 
     @Test
     void zeroNodesRetriesTheCrashedRunWithinSecondsNotAfterTheQueuesVisibilityTimeout() {
-        // The provisioning handler fails only the batch's last hint and brings it back after 10 s
+        // The provisioning handler fails only the batch's last hint and brings it back after 5 s or so
         // (ChangeMessageVisibility); with the whole batch waiting out the 6-minute visibility, this took 393 s.
         JsonNode first = summary("zero-nodes").get("recoveries").get(0);
         assertThat(first.get("allPodsScheduledAfterSeconds").asLong()).isLessThan(120L);
@@ -108,25 +108,48 @@ class SampleScenariosTest {
     }
 
     @Test
-    void aSixtySecondThrottlingBlipCostsTheBurstNoMoreThanTheBlipAndOneRetryStep() {
-        // Every EC2 call refused for 60 s as 60 pods appear: nothing can launch before the blip ends. Both bounds come
-        // from the fault-free run of the same scenario, measured here: its p99 is the time before the launch (pending to
-        // RunInstances: the batch window and the provisioner's calls, which cost their latency) plus the node's boot
-        // and the bind. With the blip, the launch waits out the 60 s, so the p99 is at least the fault-free one plus the
-        // blip less that pre-launch part (which overlaps the blip); the provisioner's failed runs come back after 10,
-        // 20, 40 s, so it overshoots the blip by one retry step at most. The queue's 6-minute visibility instead gave
-        // the fault-free p99 plus some 300 s (388 s where 88 s was fault-free, without latency).
+    void aSixtySecondEc2OutageCostsTheBurstNoMoreThanTheOutageAndOneCappedRetryStep() {
+        // Every EC2 call refused for 60 s as 60 pods appear (the throttle-blip scenario with its fault made an outage):
+        // nothing can launch before it ends. Both bounds come from the fault-free run of the same scenario, measured
+        // here: its p99 is the time before the launch (pending to CreateFleet: the batch window and the provisioner's
+        // calls, which cost their latency) plus the node's boot and the bind. With the outage, the launch waits it out,
+        // so the p99 is at least the fault-free one plus the outage less that pre-launch part (which overlaps it); the
+        // provisioner's failed runs come back after 5, 10, 20, 20 s (less up to half: jitter), so the first run after
+        // the outage starts within one capped step (20 s) of its end. With 10 s doubling to 2 minutes the step at the
+        // end of the outage was 40 s (p99 103-136 s over five seeds against 33-38 s); with the queue's 6-minute
+        // visibility, the fault-free p99 plus some 300 s.
         Scenario blip = ScenarioReader.read(Path.of("../../samples/scenarios/throttle-blip.yaml"));
         Simulation.Result without = new Simulation(ThrottleBlipRun.withoutThrottle(blip), v -> { }, Progress.none()).run();
         JsonNode fault = without.summary().tree();
         double p99Without = fault.get("pods").get("timeToScheduleSeconds").get("p99").asDouble();
         double preLaunch = fault.get("reaction").get("pendingToLaunchSeconds").get("max").asDouble();
-        double p99With = summary("throttle-blip").get("pods").get("timeToScheduleSeconds").get("p99").asDouble();
-        System.out.printf("throttle-blip: p99 time to schedule %.1f s without the blip (%.1f s of it before the launch),"
-                + " %.1f s with it (%.1f s over)%n", p99Without, preLaunch, p99With, p99With - p99Without);
+        double p99Outage = ThrottleBlipRun.p99(ThrottleBlipRun.asOutage(blip));
+        System.out.printf("ec2 outage: p99 time to schedule %.1f s without it (%.1f s of it before the launch),"
+                + " %.1f s with it (%.1f s over)%n", p99Without, preLaunch, p99Outage, p99Outage - p99Without);
         assertThat(preLaunch).as("the pre-launch part of the fault-free p99").isLessThan(p99Without);
-        assertThat(p99With).isGreaterThanOrEqualTo(p99Without - preLaunch + 60);
-        assertThat(p99With).isLessThanOrEqualTo(p99Without + 60 + 20);
+        assertThat(p99Outage).isGreaterThanOrEqualTo(p99Without - preLaunch + 60);
+        assertThat(p99Outage).isLessThanOrEqualTo(p99Without + 60
+                + dev.gantry.handlers.ProvisioningQueueHandler.MAX_RETRY_DELAY.toSeconds());
+    }
+
+    @Test
+    void aSixtySecondThrottlingBlipAtMostDoublesTheP99TimeToScheduleOverFiveSeeds() {
+        // The sample's blip: a noisy neighbour asks for 4x each EC2 API's refill rate for 60 s, so the buckets stay
+        // drained and a call of ours succeeds when it comes in after a refill before the neighbour takes it (about one
+        // attempt in four; the SDK makes three). Issue #11's target: p99 with the blip at most twice the p99 without,
+        // as medians over five seeds (one seed is luck: on the sample's own, every launch found a token).
+        Scenario blip = ScenarioReader.read(Path.of("../../samples/scenarios/throttle-blip.yaml"));
+        java.util.List<Double> without = new java.util.ArrayList<>();
+        java.util.List<Double> with = new java.util.ArrayList<>();
+        for (long k = 0; k < 5; k++) {
+            without.add(ThrottleBlipRun.p99(ThrottleBlipRun.withSeed(ThrottleBlipRun.withoutThrottle(blip), blip.seed() + k)));
+            with.add(ThrottleBlipRun.p99(ThrottleBlipRun.withSeed(blip, blip.seed() + k)));
+        }
+        double ratio = ThrottleBlipRun.median(with) / ThrottleBlipRun.median(without);
+        System.out.printf("throttle-blip: p99 time to schedule without the blip %s, with it %s: medians %.2fx%n", without,
+                with, ratio);
+        assertThat(with).as("the neighbour cost something on some seed").anyMatch(w -> w > 1.2 * ThrottleBlipRun.median(without));
+        assertThat(ratio).isLessThanOrEqualTo(2.0);
     }
 
     @ParameterizedTest

@@ -16,7 +16,10 @@ import java.util.Optional;
  *   <li><b>provisioning</b> (FIFO, one message group per cluster, consumer {@code provisioner}): visibility 6 min
  *       (6 x the provisioner's 60 s); retention 1 h: a hint older than that is stale, the sweep recomputes from the
  *       cluster; delivery delay 1 s lets a burst of pending pods land in one batch (FIFO event sources support no
- *       batching window), and it is also the webhook's deduplication bucket ({@link #hintDeduplicationBucket()}).</li>
+ *       batching window), and it is also the webhook's deduplication bucket ({@link #hintDeduplicationBucket()}).
+ *       8 receives, not 5: a failed run's hint comes back after 5 to 20 s (the provisioner's capped, jittered backoff),
+ *       so 8 receives outlast an EC2 throttling blip or outage of about 3 minutes before the hint is dead-lettered and
+ *       the alarm fires; 8 x 6 min + 5 min still fits the 1 h retention.</li>
  *   <li><b>interruption</b> (standard, consumer {@code interruption}): visibility 3 min (6 x 30 s); retention 1 h.
  *       A spot warning is worthless after its 2 minutes, but an AWS Health scheduled change comes days ahead: a
  *       message that keeps failing must live through its 5 receives (15 min at most; the handler brings a failed
@@ -26,7 +29,7 @@ import java.util.Optional;
  *   <li><b>termination</b> (standard, consumer {@code termination}): visibility 6 min (6 x 60 s); retention 1 day;
  *       each drain step re-enqueues itself with a per-message delay, so a message lives one step. At most 5 drains
  *       at once (event-source cap, which does not throttle) bounds eviction pressure on the API server.</li>
- *   <li>Every queue dead-letters after 5 receives and keeps dead letters 14 days (SQS's maximum).</li>
+ *   <li>The other queues dead-letter after 5 receives; every queue keeps dead letters 14 days (SQS's maximum).</li>
  *   <li><b>webhook</b>: 512 MB keeps JSON parsing well under the API server's 2 s webhook timeout; 3 s because the
  *       API server has given up after 2 s anyway; reserved concurrency 10 caps the cost of a flood.</li>
  *   <li><b>provisioner</b>: the scheduling solve is CPU-bound and 2048 MB buys more than one vCPU; 60 s covers a
@@ -58,12 +61,14 @@ public record DeploymentSettings(List<QueueSettings> queues, List<FunctionSettin
     public static final Duration DEAD_LETTER_MARGIN = Duration.ofMinutes(5);
     private static final Duration DLQ_RETENTION = Duration.ofDays(14);
     private static final int RECEIVES = 5;
+    /** A failed run's hint comes back after 5 to 20 s: 8 receives outlast an EC2 fault of some 3 minutes. */
+    private static final int PROVISIONING_RECEIVES = 8;
     private static final EventSourceSettings BATCH_OF_TEN = new EventSourceSettings(10, Duration.ZERO, null);
 
     public static final DeploymentSettings DEFAULT = new DeploymentSettings(
             List.of(
                     new QueueSettings("provisioning", true, Duration.ofMinutes(6), Duration.ofHours(1),
-                            Duration.ofSeconds(1), RECEIVES, DLQ_RETENTION, "provisioner", BATCH_OF_TEN),
+                            Duration.ofSeconds(1), PROVISIONING_RECEIVES, DLQ_RETENTION, "provisioner", BATCH_OF_TEN),
                     new QueueSettings("interruption", false, Duration.ofMinutes(3), Duration.ofHours(1),
                             Duration.ZERO, RECEIVES, DLQ_RETENTION, "interruption", BATCH_OF_TEN),
                     new QueueSettings("termination", false, Duration.ofMinutes(6), Duration.ofDays(1),

@@ -10,6 +10,8 @@ public enum CallKind {
     CREATE_FLEET("ec2", 1_000, 2_000, 0),
     DESCRIBE_INSTANCES("ec2", 150, 250, 500),
     TERMINATE_INSTANCES("ec2", 200, 400, 0),
+    /** An EC2 request refused before any work (RequestLimitExceeded from an empty token bucket, an outage's 503). */
+    EC2_REFUSED("ec2", 20, 80, 0),
     KUBE_LIST("kube", 50, 80, 100),
     KUBE_GET("kube", 20, 50, 0),
     KUBE_PATCH("kube", 20, 50, 0),
