@@ -114,8 +114,10 @@ class SampleScenariosTest {
         // RunInstances: the batch window and the provisioner's calls, which cost their latency) plus the node's boot
         // and the bind. With the blip, the launch waits out the 60 s, so the p99 is at least the fault-free one plus the
         // blip less that pre-launch part (which overlaps the blip); the provisioner's failed runs come back after 10,
-        // 20, 40 s, so it overshoots the blip by one retry step at most. The queue's 6-minute visibility instead gave
-        // the fault-free p99 plus some 300 s (388 s where 88 s was fault-free, without latency).
+        // 20, 40 s, so it overshoots the blip by one retry step at most: the step that straddles the blip's end, which is
+        // the 40 s one (each failed run takes 3-8 s, its launches' three SDK attempts on 8 lanes at once, so the first
+        // two steps and their runs end inside the 60 s). The queue's 6-minute visibility instead gave the fault-free
+        // p99 plus some 300 s (388 s where 88 s was fault-free, without latency).
         Scenario blip = ScenarioReader.read(Path.of("../../samples/scenarios/throttle-blip.yaml"));
         Simulation.Result without = new Simulation(ThrottleBlipRun.withoutThrottle(blip), v -> { }, Progress.none()).run();
         JsonNode fault = without.summary().tree();
@@ -126,7 +128,7 @@ class SampleScenariosTest {
                 + " %.1f s with it (%.1f s over)%n", p99Without, preLaunch, p99With, p99With - p99Without);
         assertThat(preLaunch).as("the pre-launch part of the fault-free p99").isLessThan(p99Without);
         assertThat(p99With).isGreaterThanOrEqualTo(p99Without - preLaunch + 60);
-        assertThat(p99With).isLessThanOrEqualTo(p99Without + 60 + 20);
+        assertThat(p99With).isLessThanOrEqualTo(p99Without + 60 + 40);
     }
 
     @ParameterizedTest
