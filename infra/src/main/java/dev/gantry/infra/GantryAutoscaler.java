@@ -114,6 +114,8 @@ public final class GantryAutoscaler extends Construct {
                 ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), table, config.readStatement());
         // A node-deleted hint: the provisioner starts the node's termination flow, whose first step it queues itself.
         termination.queue().grantSendMessages(provisioner.role());
+        // A run out of time sends the next run's hint to its own queue (ProvisioningQueueHandler's continuation).
+        provisioning.queue().grantSendMessages(provisioner.role());
         // Interruption and termination prime SnapStart with the provisioner's primer (ProvisionerPrimer.of), which
         // reads live offerings and prices: without pricing:GetProducts every snapshot logs a denied Pricing call.
         interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,

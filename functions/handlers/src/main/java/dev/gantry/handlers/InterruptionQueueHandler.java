@@ -18,7 +18,8 @@ import java.util.Map;
  * malformed body, or a failure while acting on it, fails that record alone (SQS retries it, then dead-letters it);
  * the rest of the batch succeeds. Events for instances Gantry does not own are acknowledged with a debug line.
  * Emits InterruptionEvents with dimension Kind, and NodesTerminated when a flow finishes within the message. Each event
- * starts its drain's first slice at once, unless less than {@link #RESERVE} of the invocation's time is left: then the
+ * starts its drain's first slice at once, unless one taking {@link #RESERVE} could end past the invocation's usable
+ * share ({@link InvocationBudget}: 70% of its time, 21 s of the function's 30 s timeout): then the
  * claim is marked and the slice queued for the termination handler, so a batch always finishes inside the timeout.
  */
 public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
@@ -66,8 +67,9 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        InvocationBudget budget = InvocationBudget.of(context, clock);
         return SqsRecords.eachIndependently("interruption", event, context, redelivery, m -> {
-            boolean sliceNow = !SqsRecords.shortOfTime(context, RESERVE);
+            boolean sliceNow = !budget.tooLateFor(RESERVE);
             for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()), sliceNow)) {
                 o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
                 o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));

@@ -9,6 +9,8 @@ import dev.gantry.config.codec.MalformedMessage;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.provisioning.ProvisioningOutcome;
+import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.work.WorkQueue;
 import dev.gantry.core.work.Redelivery;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
@@ -30,9 +32,13 @@ import org.crac.Resource;
  * that cannot report anything (the function times out, or its runtime crashes) would hold the group for the whole
  * visibility timeout just the same, so before it starts the run shortens every record's visibility to the invocation's
  * remaining time plus {@link #HOLD_MARGIN}: a dead invocation's batch comes back a few seconds after its deadline.
- * A run does not wait for that: it starts no launch once less than {@link #RESERVE} of the invocation is left, and when
- * it left claims for later (a burst of hundreds of nodes), the batch's last hint is reported failed and made visible
- * again at once ({@link #CONTINUE_AFTER}), so the next run carries on where this one stopped.
+ * A run does not wait for that: it uses at most 70% of the invocation ({@link InvocationBudget}), so it starts no
+ * launch once one taking {@link #SLOWEST_LAUNCH}, and the pod Events after it ({@link Provisioner#EVENTS_AFTER_STOP}),
+ * could end past that share. When it left claims for later (a burst of hundreds of nodes), it sends a fresh
+ * continuation hint to its own queue ({@link ProvisioningHint.Reason#CONTINUE}, a deduplication id of its own) and
+ * acknowledges the whole batch, so the next run carries on where this one stopped, on a message received once: a burst
+ * that needs more runs than the queue's maxReceiveCount never dead-letters its hint. Only if that send fails is the
+ * batch's last hint reported failed and made visible again at once ({@link #CONTINUE_AFTER}).
  * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
@@ -52,10 +58,11 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     /** How long after the invocation's deadline its batch comes back if it could not answer (a timeout, a crash). */
     public static final Duration HOLD_MARGIN = SqsRecords.HOLD_MARGIN;
     /**
-     * The invocation time a run keeps back: no launch (nor pod Event) starts once less is left. A CreateFleet under way
-     * takes 1-2 s (more with the SDK's throttling retries), then the run records pool usage and answers.
+     * The longest one launch is expected to take: a CreateFleet takes 1-2 s, more with the SDK's throttling retries,
+     * and its claim's two writes. No launch starts unless it, and the run's pod Events after it, end inside the
+     * invocation's usable share: with the 60 s timeout, launches start during the first 27 s and the run ends by 42 s.
      */
-    public static final Duration RESERVE = Duration.ofSeconds(15);
+    public static final Duration SLOWEST_LAUNCH = Duration.ofSeconds(5);
     /** When the hint of a run that left claims for later comes back: at once. */
     public static final Duration CONTINUE_AFTER = Duration.ZERO;
 
@@ -66,6 +73,8 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     private final SnapStartPrimer primer;
     private final Redelivery redelivery;
     private final Duration firstRetry;
+    private final WorkQueue continuations;
+    private final String cluster;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public ProvisioningQueueHandler() {
@@ -74,7 +83,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     private ProvisioningQueueHandler(Composition c) {
         this(c.hintBatches(), new HintCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
-                ProvisionerPrimer.of(c), c.provisioningRedelivery(), RETRY_DELAY);
+                ProvisionerPrimer.of(c), c.provisioningRedelivery(), RETRY_DELAY, c.provisioningQueue(), c.clusterName());
         Core.getGlobalContext().register(this);
     }
 
@@ -84,9 +93,27 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         this(service, codec, metrics, clock, primer, Redelivery.NONE, RETRY_DELAY);
     }
 
-    /** @param firstRetry the delay before the first retry of a failed run (doubling per receive) */
+    /**
+     * Without a continuation queue: a run that ran out of time has its batch's last hint redelivered at once (each
+     * such run counts one more receive of that message).
+     *
+     * @param firstRetry the delay before the first retry of a failed run (doubling per receive)
+     */
     public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
                                     SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry) {
+        this(service, codec, metrics, clock, primer, redelivery, firstRetry, null, null);
+    }
+
+    /**
+     * @param firstRetry    the delay before the first retry of a failed run (doubling per receive)
+     * @param continuations the provisioning queue itself, where a run that ran out of time sends the hint for the next
+     * @param cluster       the cluster's name: the FIFO message group of its hints
+     */
+    public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                    SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
+                                    WorkQueue continuations, String cluster) {
+        this.continuations = continuations;
+        this.cluster = cluster;
         this.service = service;
         this.codec = codec;
         this.metrics = metrics;
@@ -98,6 +125,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        InvocationBudget budget = InvocationBudget.of(context, clock);
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         List<ProvisioningHint> hints = new ArrayList<>();
         List<SQSEvent.SQSMessage> hintMessages = new ArrayList<>();
@@ -113,16 +141,20 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         if (!hints.isEmpty()) {
             SqsRecords.holdForThisInvocation("provisioner", event, context, redelivery);
             try {
-                java.time.Instant stopBy = context == null ? java.time.Instant.MAX
-                        : clock.instant().plusMillis(context.getRemainingTimeInMillis()).minus(RESERVE);
-                ProvisioningOutcome outcome = service.handle(hints, stopBy);
+                ProvisioningOutcome outcome = service.handle(hints,
+                        budget.startBy(SLOWEST_LAUNCH.plus(Provisioner.EVENTS_AFTER_STOP)));
                 report(outcome);
                 if (outcome.deferred() > 0) {
-                    SQSEvent.SQSMessage next = hintMessages.getLast();
-                    System.out.println("provisioner: out of time, " + outcome.deferred()
-                            + " claims left for the next run (message " + next.getMessageId() + ")");
-                    continueWith(next);
-                    failures.add(new SQSBatchResponse.BatchItemFailure(next.getMessageId()));
+                    SQSEvent.SQSMessage last = hintMessages.getLast();
+                    if (!sendContinuation(last)) {
+                        System.out.println("provisioner: out of time, " + outcome.deferred()
+                                + " claims left for the next run (message " + last.getMessageId() + " again)");
+                        continueWith(last);
+                        failures.add(new SQSBatchResponse.BatchItemFailure(last.getMessageId()));
+                    } else {
+                        System.out.println("provisioner: out of time, " + outcome.deferred()
+                                + " claims left for the next run (a continuation hint sent)");
+                    }
                 }
             } catch (RuntimeException e) {
                 SQSEvent.SQSMessage retry = hintMessages.getLast();
@@ -139,6 +171,26 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /**
+     * Sends the next run's hint, a message of its own (its deduplication id derives from {@code last}'s message id, so
+     * it is never collapsed into an earlier continuation); false if there is no queue or the send failed.
+     */
+    private boolean sendContinuation(SQSEvent.SQSMessage last) {
+        if (continuations == null) {
+            return false;
+        }
+        ProvisioningHint next = new ProvisioningHint(ProvisioningHint.Reason.CONTINUE, "", cluster,
+                "continue/" + last.getMessageId(), clock.instant());
+        try {
+            continuations.send(codec.encode(next), cluster, next.deduplicationId(), Duration.ZERO);
+            return true;
+        } catch (RuntimeException e) {
+            System.err.println("provisioner: could not send the next run's hint, redelivering message "
+                    + last.getMessageId() + " instead: " + e.getClass().getSimpleName());
+            return false;
+        }
     }
 
     /** Makes {@code m} visible again at once; if that fails, the queue's visibility timeout brings it back. */

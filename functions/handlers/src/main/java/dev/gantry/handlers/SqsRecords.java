@@ -25,14 +25,6 @@ final class SqsRecords {
     private SqsRecords() {
     }
 
-    /**
-     * Whether less than {@code reserve} of the invocation's time is left, so a record started now might not finish
-     * before the Lambda timeout kills it. A null context (a direct call, a test) is never short of time.
-     */
-    static boolean shortOfTime(com.amazonaws.services.lambda.runtime.Context context, java.time.Duration reserve) {
-        return context != null && context.getRemainingTimeInMillis() < reserve.toMillis();
-    }
-
     /** The first retry after a failed record or run; each further receive doubles it, up to {@link #MAX_RETRY_DELAY}. */
     static final Duration RETRY_DELAY = Duration.ofSeconds(10);
     static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(2);

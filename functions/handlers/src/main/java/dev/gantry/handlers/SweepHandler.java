@@ -17,8 +17,9 @@ import java.util.function.IntSupplier;
  */
 public final class SweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     /**
-     * Drains the sweep starts run their first slice inline only while more than this is left of the invocation (50 s
-     * timeout); later ones are queued for the termination handler.
+     * Drains the sweep starts run their first slice inline only while one taking this long would end inside the
+     * invocation's usable 70% ({@link InvocationBudget}: 35 s of the function's 50 s timeout); later ones are queued for
+     * the termination handler.
      */
     public static final java.time.Duration RESERVE = java.time.Duration.ofSeconds(20);
 
@@ -68,8 +69,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
             System.out.println("sweep: final sweep terminated " + n + " instances");
             return Map.of("finalSweep", true, "terminated", n);
         }
-        SweepReport r = service.sweep(context == null ? java.time.Instant.MAX
-                : clock.instant().plusMillis(context.getRemainingTimeInMillis()).minus(RESERVE));
+        SweepReport r = service.sweep(InvocationBudget.of(context, clock).startBy(RESERVE));
         System.out.println("sweep: " + r);
         int templatesDeleted = 0;
         try {

@@ -25,12 +25,16 @@ import java.util.Map;
  * seconds} (ChangeMessageVisibility) instead of the queue's 6-minute visibility timeout: a slice that finishes the
  * flow sends no next message, so when its TerminateInstances was throttled, only this redelivery carries the flow on
  * (found by the simulator's stuck-claim invariant: a node deleted during a 30% EC2 throttle stayed Draining, and
- * billing, for five minutes). The records of a batch run one after another, so once less than {@link #RESERVE} of the invocation's
- * time is left, the rest are sent to the queue again (at once) and acknowledged, for the next invocation: a slice is
- * never cut off by the timeout. Emits NodesTerminated when a flow finishes.
+ * billing, for five minutes). The records of a batch run one after another, so once a slice taking {@link #RESERVE} would
+ * end past the invocation's {@link InvocationBudget usable share} (70% of its time), the rest are sent to the queue again
+ * (at once) and acknowledged, for the next invocation: a slice is never cut off by the timeout, and the invocation
+ * keeps 30% of it to spare. Emits NodesTerminated when a flow finishes.
  */
 public final class TerminationQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
-    /** A slice's worst case (50 eviction calls and its reads) with margin, inside the function's 60 s timeout. */
+    /**
+     * A slice's worst case (50 eviction calls and its reads) with margin: no slice starts later than this before the
+     * end of the invocation's usable 70% (42 s of the function's 60 s timeout).
+     */
     public static final Duration RESERVE = Duration.ofSeconds(15);
 
     private final TerminationService service;
@@ -95,13 +99,14 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        InvocationBudget budget = InvocationBudget.of(context, clock);
         return SqsRecords.eachIndependently("termination", event, context, redelivery, m -> {
             if (codec.isConsolidation(m.getBody())) {
                 ConsolidationRequest step = codec.decodeConsolidation(m.getBody());
                 if (consolidation == null) {
                     throw new dev.gantry.config.codec.MalformedMessage("consolidation messages are not handled here", null);
                 }
-                if (requeue != null && SqsRecords.shortOfTime(context, reserve)) {
+                if (requeue != null && budget.tooLateFor(reserve)) {
                     requeue.send(step.toJson(), null, null, Duration.ZERO);
                     return;
                 }
@@ -109,7 +114,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                 return;
             }
             TerminationRequest request = codec.decode(m.getBody());
-            if (requeue != null && SqsRecords.shortOfTime(context, reserve)) {
+            if (requeue != null && budget.tooLateFor(reserve)) {
                 // Same claim and step: if this message is delivered again as well, only one of the two runs.
                 requeue.send(request.toJson(), null, null, Duration.ZERO);
                 System.out.println("termination: message " + m.getMessageId() + " left for the next invocation");

@@ -163,29 +163,81 @@ class ProvisioningQueueHandlerTest {
 
     /**
      * Regression (#11, found by the simulator's scale burst): a run with hundreds of launches ran past the provisioner's
-     * 60 s timeout and was killed; it now starts no launch within {@link ProvisioningQueueHandler#RESERVE} of its
-     * deadline and has its last hint redelivered at once, so the next run launches the rest.
+     * 60 s timeout and was killed; it now starts no launch unless it ends inside 70% of the invocation
+     * ({@link ProvisioningQueueHandler#SLOWEST_LAUNCH} and the pod Events after it), acknowledges its batch, and sends
+     * a fresh hint for the next run, which launches the rest.
      */
     @Test
-    void aRunOutOfTimeLaunchesNothingMoreAndHasItsLastHintRedeliveredAtOnceForTheNextRun() {
+    void aRunOutOfTimeLaunchesNothingMoreAcknowledgesItsBatchAndSendsAFreshHintForTheNextRun() {
         cluster.putPod(Pod.builder("default", "web").uid("u1").requests(Resources.of(500, 512L << 20))
                 .status(new Pod.Status("Pending", true, NOW.minusSeconds(10), null, null)).build());
         List<String> redelivered = new ArrayList<>();
+        List<String> sent = new ArrayList<>();
         Provisioner p = new Provisioner(cluster, cluster, store, cloud, TYPES, CONFIG, CLOCK);
         ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, cluster, store, n -> { }, CLOCK),
                 new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
-                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> redelivered.add(receipt + " " + after), Duration.ofSeconds(10));
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> redelivered.add(receipt + " " + after), Duration.ofSeconds(10),
+                (body, group, dedup, delay) -> sent.add(group + " " + dedup.length() + " " + delay + " " + body), "c");
         SQSEvent event = batch(HINT, HINT);
         event.getRecords().forEach(m -> m.setReceiptHandle("r-" + m.getMessageId()));
 
-        SQSBatchResponse r = h.handleRequest(event, remaining(10_000));
+        // 20 s left: 70% is 14 s, less than a launch and its Events need.
+        SQSBatchResponse r = h.handleRequest(event, remaining(20_000));
 
         assertThat(cloud.requests).isEmpty();
         assertThat(store.list(NOW)).isEmpty();
-        assertThat(failed(r)).containsExactly("m2");
-        assertThat(redelivered).containsExactly("r-m1 PT25S", "r-m2 PT25S", "r-m2 PT0S");
-        assertThat(handler(cluster).handleRequest(batch(HINT), remaining(60_000)).getBatchItemFailures()).isEmpty();
+        assertThat(failed(r)).as("the whole batch acknowledged").isEmpty();
+        assertThat(redelivered).containsExactly("r-m1 PT35S", "r-m2 PT35S"); // only the holds: nothing redelivered at once
+        assertThat(sent).singleElement().satisfies(m -> assertThat(m).startsWith("c 64 PT0S ")
+                .contains("\"reason\":\"continue\""));
+        String continuation = sent.getFirst().substring(sent.getFirst().indexOf('{'));
+        assertThat(handler(cluster).handleRequest(batch(continuation), remaining(60_000)).getBatchItemFailures()).isEmpty();
         assertThat(cloud.requests).hasSize(1);
+    }
+
+    /**
+     * Regression (#11 §7): a run that ran out of time used to report its batch's last hint failed, so the same message
+     * came back with one more receive each time; a burst needing more runs than the queue's maxReceiveCount would
+     * dead-letter it. Against ElasticMQ with a redrive policy of 2 receives, four runs out of time in a row continue
+     * through fresh messages, and the fifth launches. The provisioner's client is signed as the provisioner, so infra's
+     * IamContractTest checks its SendMessage to its own queue against the provisioner role's policies.
+     */
+    @Test
+    void aBurstNeedingMoreRunsThanTheQueuesMaxReceiveCountNeverDeadLettersItsHint() throws Exception {
+        cluster.putPod(Pod.builder("default", "web").uid("u1").requests(Resources.of(500, 512L << 20))
+                .status(new Pod.Status("Pending", true, NOW.minusSeconds(10), null, null)).build());
+        SqsClient sqs = elasticMq.sqsClient();
+        String id = String.valueOf(System.nanoTime());
+        String dlq = sqs.createQueue(b -> b.queueName("provisioning-dlq-" + id + ".fifo")
+                .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))).queueUrl();
+        String dlqArn = sqs.getQueueAttributes(b -> b.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes().get(QueueAttributeName.QUEUE_ARN);
+        String url = sqs.createQueue(b -> b.queueName("provisioning-" + id + ".fifo").attributes(Map.of(
+                QueueAttributeName.FIFO_QUEUE, "true", QueueAttributeName.VISIBILITY_TIMEOUT, "360",
+                QueueAttributeName.REDRIVE_POLICY, "{\"maxReceiveCount\":\"2\",\"deadLetterTargetArn\":\"" + dlqArn + "\"}"))).queueUrl();
+        SqsClient asProvisioner = SqsClient.builder().endpointOverride(elasticMq.endpoint())
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("provisioner", "secret")))
+                .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(new dev.gantry.testing.IamCallRecorder())).build();
+        SqsWorkQueue queue = new SqsWorkQueue(asProvisioner, url);
+        new SqsWorkQueue(sqs, url).send(HINT, "cluster", "d0", Duration.ZERO);
+        Provisioner p = new Provisioner(cluster, cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, cluster, store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, queue, Duration.ofSeconds(1), queue, "cluster");
+
+        int runs = 0;
+        for (int run = 1; run <= 5 && sqsHasVisible(sqs, url); run++) {
+            deliver(sqs, url, h, 1, remaining(run < 5 ? 20_000 : 60_000)); // four runs out of time, then one with time
+            runs++;
+        }
+
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(dlq).waitTimeSeconds(1)).messages()).as("dead letters").isEmpty();
+        assertThat(runs).isEqualTo(5);
+        assertThat(cloud.requests).hasSize(1);
+        asProvisioner.close();
     }
 
     private static com.amazonaws.services.lambda.runtime.Context remaining(int millis) {
@@ -281,8 +333,28 @@ class ProvisioningQueueHandlerTest {
         assertThat(sqs.receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(0)).messages()).isEmpty();
     }
 
+    /** Whether a message becomes visible on the queue within 3 s (the attributes count it without receiving it). */
+    private static boolean sqsHasVisible(SqsClient sqs, String url) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            String n = sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                    .attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
+            if (!"0".equals(n)) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
     /** Receives up to {@code expected} messages within 8 s, runs the handler on them, then acks as Lambda does. */
     private static SQSBatchResponse deliver(SqsClient sqs, String url, ProvisioningQueueHandler h, int expected) throws Exception {
+        return deliver(sqs, url, h, expected, null);
+    }
+
+    /** As above, in an invocation with {@code context}'s remaining time. */
+    private static SQSBatchResponse deliver(SqsClient sqs, String url, ProvisioningQueueHandler h, int expected,
+                                            com.amazonaws.services.lambda.runtime.Context context) throws Exception {
         List<software.amazon.awssdk.services.sqs.model.Message> got = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
         while (got.size() < expected && System.nanoTime() < deadline) {
@@ -299,7 +371,7 @@ class ProvisioningQueueHandlerTest {
             r.setAttributes(Map.of("ApproximateReceiveCount", m.attributesAsStrings().getOrDefault("ApproximateReceiveCount", "1")));
             return r;
         }).toList());
-        SQSBatchResponse response = h.handleRequest(event, null);
+        SQSBatchResponse response = h.handleRequest(event, context);
         Set<String> failed = new java.util.HashSet<>(failed(response));
         got.stream().filter(m -> !failed.contains(m.messageId()))
                 .forEach(m -> sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle())));

@@ -36,7 +36,7 @@ record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler i
         EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
         return new Handlers(
                 new ProvisioningQueueHandler(hintBatches, new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
-                        provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY),
+                        provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY, provisioningQueue, cluster),
                 new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock, interruptionQueue),
                 new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
                         TerminationQueueHandler.RESERVE, terminationQueue).withConsolidation(consolidation),

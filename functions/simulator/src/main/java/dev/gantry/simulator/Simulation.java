@@ -176,10 +176,15 @@ public final class Simulation {
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
         this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
                 workloads, history, claims, DEPLOYED.sweepRate());
-        // One launch at a time. The deployed parallelism (8 lanes, each port call charged 1/8 through
-        // LambdaRuntime#sharing) is built and tested, but with it the chaos sample finds a drain with no slice for 240 s
-        // that is not yet understood (see the closing note); until then the simulator stays on the slower, harsher side.
-        Provisioner provisioner = new Provisioner(api, api, claims, crashing, catalog, config, clock, 1)
+        // The deployed parallelism: launches and pod Events fan out on 8 lanes of the invocation, each call at its full
+        // latency, interleaved with everything else on the loop (LambdaRuntime#fanOut), as Fanout.THREADS runs them.
+        Provisioner provisioner = new Provisioner(api, api, claims, crashing, catalog, config, clock, Provisioner.DEFAULT_PARALLELISM)
+                .withFanout(new dev.gantry.core.provisioning.Fanout() {
+                    @Override
+                    public <T, R> List<R> map(List<T> items, int parallelism, java.util.function.Function<T, R> task) {
+                        return runtime.fanOut(items, parallelism, task);
+                    }
+                })
                 .withHeadroom(headroom.port()).withDemandHistory(history);
         SweepService sweep = new SweepService(CLUSTER, api, api, claims, cloud, termination, lifecycleHints, pools, this::facts, clock)
                 .withHeadroom(headroom.port());

@@ -24,7 +24,9 @@ public record ProvisioningHint(Reason reason, String namespace, String name, Str
     public enum Reason {
         POD_CREATED("pod-created"), POD_UNSCHEDULABLE("pod-unschedulable"), NODE_CREATED("node-created"),
         NODE_DELETED("node-deleted"), BACKSTOP("backstop"), INTERRUPTION("interruption"), REBALANCE("rebalance"),
-        REPLACEMENT("replacement");
+        REPLACEMENT("replacement"),
+        /** A run that ran out of time asks for the next one, which carries on where it stopped. */
+        CONTINUE("continue");
 
         private final String wire;
 

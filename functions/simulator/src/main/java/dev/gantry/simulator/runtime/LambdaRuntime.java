@@ -17,9 +17,10 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * Lambda's runtime on the virtual clock. Each invocation runs on its own (virtual) thread, and a strict baton passes
- * between the {@link EventLoop} and the invocations, so exactly one thread runs at a time and every interleaving is
- * decided by the loop's order, not the JVM's scheduler: a run depends only on its seed.
+ * Lambda's runtime on the virtual clock. Each invocation runs on its own (virtual) thread, plus one per lane while it
+ * fans out ({@link #fanOut}: the provisioner's launches, 8 at a time), and a strict baton passes between the
+ * {@link EventLoop} and those threads, so exactly one thread runs at a time and every interleaving is decided by the
+ * loop's order, not the JVM's scheduler: a run depends only on its seed.
  *
  * <p>A port call made from an invocation ({@link #call}) costs its {@link Latency}: the call takes effect when it is
  * made, then the invocation parks and the loop resumes it when the answer arrives, with other invocations, the cluster
@@ -32,7 +33,10 @@ import java.util.function.ToIntFunction;
  * timeout) is the caller's {@code onEnd}. {@link CallFaults} may crash an invocation at a call (after the call's
  * effect, before its answer) or make a call hang until the deadline.
  *
- * <p>Not modelled: CPU time (only port calls take time, so a handler that loops without calling a port is instant),
+ * <p>Not modelled: service-side rate limits shared by concurrent calls (EC2's request-rate token buckets for
+ * CreateFleet and the mutating actions, the API server's priority-and-fairness queues): eight concurrent CreateFleet
+ * calls each cost one full latency and are never throttled for being concurrent (throttling is a fault the scenario
+ * injects at a rate, not a consequence of the call rate); CPU time (only port calls take time, so a handler that loops without calling a port is instant),
  * cold starts and SnapStart restores, and the runtime's freeze between invocations.
  */
 public final class LambdaRuntime {
@@ -69,20 +73,17 @@ public final class LambdaRuntime {
         private final long number;
         private final Instant started;
         private final Duration timeout;
-        private final SynchronousQueue<Boolean> wake = new SynchronousQueue<>();
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
         private final ByteArrayOutputStream err = new ByteArrayOutputStream();
         private final PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
         private final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
-        private Thread thread;
+        private Strand main;
+        private final List<Strand> lanes = new ArrayList<>();
         private int calls;
-        private int lanes = 1;
-        private long token;
         private boolean dead;
         private boolean timedOut;
         private boolean done;
         private String cause;
-        private Runnable onEnd;
 
         private Invocation(String function, long number, Instant started, Duration timeout) {
             this.function = function;
@@ -114,17 +115,35 @@ public final class LambdaRuntime {
         }
     }
 
+    /**
+     * One thread of an invocation: its handler's own, or a lane of a fan-out ({@link #fanOut}). Each parks at its port
+     * calls and is resumed on its own; the invocation's deadline, or a crash on any of them, kills them all.
+     */
+    private static final class Strand {
+        private final Invocation inv;
+        private final SynchronousQueue<Boolean> wake = new SynchronousQueue<>();
+        /** Where the strand hands the baton back to whoever resumed it (the loop, or the strand starting its lanes). */
+        private final SynchronousQueue<Object> back = new SynchronousQueue<>();
+        private Thread thread;
+        private long token;
+        private boolean done;
+        private Runnable onDone = () -> { };
+
+        private Strand(Invocation inv) {
+            this.inv = inv;
+        }
+    }
+
     private static final Object PARKED = new Object();
     private static final Object DONE = new Object();
 
     private final EventLoop loop;
     private final Latency latency;
     private CallFaults faults = CallFaults.NONE;
-    private final SynchronousQueue<Object> back = new SynchronousQueue<>();
     private final Map<String, Long> numbers = new LinkedHashMap<>();
     private final Map<String, FunctionStats> stats = new LinkedHashMap<>();
     private final List<Invocation> live = new ArrayList<>();
-    private Invocation running;
+    private Strand running;
     private int detached;
     private boolean shuttingDown;
 
@@ -150,30 +169,33 @@ public final class LambdaRuntime {
         Invocation inv = new Invocation(function, n, loop.now(), timeout);
         Object[] result = new Object[1];
         Throwable[] error = new Throwable[1];
-        inv.thread = Thread.ofVirtual().name("sim-" + function + "-" + n).unstarted(() -> {
+        Strand main = new Strand(inv);
+        inv.main = main;
+        main.thread = Thread.ofVirtual().name("sim-" + function + "-" + n).unstarted(() -> {
             try {
-                take(inv.wake);
+                take(main.wake);
                 result[0] = body.apply(inv);
             } catch (Throwable t) {
                 error[0] = t;
             } finally {
                 inv.done = true;
-                put(back, DONE);
+                main.done = true;
+                put(main.back, DONE);
             }
         });
         live.add(inv);
         FunctionStats fs = stats.computeIfAbsent(function, k -> new FunctionStats());
         fs.peakConcurrent = Math.max(fs.peakConcurrent, inFlight(function));
-        inv.thread.start();
-        loop.at(inv.deadline(), "timeout of " + inv.thread.getName(), () -> {
+        main.thread.start();
+        loop.at(inv.deadline(), "timeout of " + main.thread.getName(), () -> {
             if (!inv.done) {
                 inv.dead = true;
                 inv.timedOut = true;
                 inv.cause = function + " invocation " + n + " timed out after " + timeout.toSeconds() + " s";
-                resume(inv, false);
+                killAll(inv);
             }
         });
-        inv.onEnd = () -> {
+        main.onDone = () -> {
             live.remove(inv);
             FunctionStats s = stats.computeIfAbsent(function, k -> new FunctionStats());
             s.invocations++;
@@ -195,16 +217,16 @@ public final class LambdaRuntime {
             if (!shuttingDown) {
                 @SuppressWarnings("unchecked") T r = (T) result[0];
                 Outcome<T> o = new Outcome<>(r, error[0], killed, lines(inv.out), lines(inv.err));
-                loop.at(loop.now(), "end of " + inv.thread.getName(), () -> onEnd.accept(inv, o));
+                loop.at(loop.now(), "end of " + main.thread.getName(), () -> onEnd.accept(inv, o));
             }
         };
-        resume(inv, true);
+        resume(main, true);
         return inv;
     }
 
     /** The invocation making the current call, or null when the caller is not an invocation. */
     public Invocation current() {
-        return running != null && detached == 0 && Thread.currentThread() == running.thread ? running : null;
+        return running != null && detached == 0 && Thread.currentThread() == running.thread ? running.inv : null;
     }
 
     /**
@@ -226,6 +248,7 @@ public final class LambdaRuntime {
         if (inv == null) {
             return body.get();
         }
+        Strand strand = running;
         if (inv.dead) {
             throw new Killed(inv.cause);
         }
@@ -233,7 +256,7 @@ public final class LambdaRuntime {
         Decision d = faults.decide(inv, kind);
         if (d == Decision.HANG) {
             inv.cause = inv.function + " invocation " + inv.number + " hung at call " + inv.calls + " (" + kind.yamlName() + ")";
-            park(inv); // nothing resumes it but the deadline
+            park(strand); // nothing resumes it but the deadline
         }
         T result = null;
         RuntimeException error = null;
@@ -247,8 +270,7 @@ public final class LambdaRuntime {
             inv.cause = inv.function + " invocation " + inv.number + " crashed at call " + inv.calls + " (" + kind.yamlName() + ")";
             throw new Killed(inv.cause);
         }
-        Duration cost = latency.draw(kind, error == null && result != null ? items.applyAsInt(result) : 0);
-        sleep(inv.lanes == 1 ? cost : Duration.ofMillis(Math.round(cost.toMillis() / (double) inv.lanes)));
+        sleep(latency.draw(kind, error == null && result != null ? items.applyAsInt(result) : 0));
         if (error != null) {
             throw error;
         }
@@ -256,26 +278,112 @@ public final class LambdaRuntime {
     }
 
     /**
-     * Runs {@code body}, whose port calls the current invocation makes on {@code lanes} lanes at once (a fan-out of
-     * independent launches, say), though they run one after another on its thread, in order: each call costs
-     * {@code 1/lanes} of its latency, so the fan-out takes what {@code lanes} lanes would take together, and its
-     * effects land spread over that time in call order. Deterministic; a lane's own waits are not modelled (a call
-     * that waits for another lane's call costs the same as any other). Outside an invocation, {@code body} just runs.
+     * {@code task} applied to every item on {@code lanes} lanes of the current invocation at once, as the functions'
+     * own fan-out ({@code Fanout.THREADS}: virtual threads, at most {@code lanes} at a time) runs them: each lane is a
+     * thread of the invocation that takes the next item when it is done with one, every port call on it costs its
+     * full latency, and lanes interleave at their calls with each other and with everything else on the loop. Results
+     * keep the input order; every task runs to the end even when one fails, then the first failure is rethrown. A
+     * crash on one lane kills the invocation (all its lanes), as does its deadline: calls under way on other lanes
+     * keep their effect and get no answer. Outside an invocation, the tasks run one after another.
      */
-    public <T> T sharing(int lanes, Supplier<T> body) {
+    public <T, R> List<R> fanOut(List<T> items, int lanes, Function<T, R> task) {
         if (lanes < 1) {
             throw new IllegalArgumentException("lanes must be at least 1, got " + lanes);
         }
         Invocation inv = current();
-        if (inv == null) {
-            return body.get();
+        int width = Math.min(lanes, items.size());
+        if (inv == null || width <= 1 || running != inv.main) {
+            return sequentially(items, task);
         }
-        int before = inv.lanes;
-        inv.lanes = lanes;
-        try {
-            return body.get();
-        } finally {
-            inv.lanes = before;
+        Strand parent = running;
+        Object[] results = new Object[items.size()];
+        RuntimeException[] errors = new RuntimeException[items.size()];
+        int[] next = {0};
+        int[] open = {width};
+        boolean[] joining = {false};
+        long joinToken = ++parent.token;
+        for (int l = 0; l < width; l++) {
+            Strand lane = new Strand(inv);
+            lane.thread = Thread.ofVirtual().name(parent.thread.getName() + "-lane" + (l + 1)).unstarted(() -> {
+                try {
+                    take(lane.wake);
+                    while (!inv.dead && next[0] < items.size()) {
+                        int i = next[0]++;
+                        try {
+                            results[i] = task.apply(items.get(i));
+                        } catch (RuntimeException e) {
+                            errors[i] = e;
+                        }
+                    }
+                } catch (Killed k) {
+                    // the invocation died: this lane stops where it stands
+                } finally {
+                    lane.done = true;
+                    put(lane.back, DONE);
+                }
+            });
+            lane.onDone = () -> {
+                inv.lanes.remove(lane);
+                if (--open[0] == 0 && joining[0] && !inv.dead) {
+                    loop.at(loop.now(), "join " + parent.thread.getName(), () -> {
+                        if (!parent.done && !inv.dead && parent.token == joinToken) {
+                            resume(parent, true);
+                        }
+                    });
+                } else if (inv.dead && !shuttingDown) {
+                    loop.at(loop.now(), "kill " + parent.thread.getName(), () -> killAll(inv));
+                }
+            };
+            inv.lanes.add(lane);
+            lane.thread.start();
+            resume(lane, true); // runs on this thread's baton until the lane's first wait
+        }
+        if (open[0] > 0 && !inv.dead) {
+            joining[0] = true;
+            park(parent);
+        }
+        if (inv.dead) {
+            throw new Killed(inv.cause);
+        }
+        for (RuntimeException e : errors) {
+            if (e != null) {
+                throw e;
+            }
+        }
+        List<R> out = new ArrayList<>(items.size());
+        for (Object r : results) {
+            @SuppressWarnings("unchecked") R cast = (R) r;
+            out.add(cast);
+        }
+        return out;
+    }
+
+    private static <T, R> List<R> sequentially(List<T> items, Function<T, R> task) {
+        List<R> out = new ArrayList<>(items.size());
+        RuntimeException first = null;
+        for (T item : items) {
+            try {
+                out.add(task.apply(item));
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+                out.add(null);
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return out;
+    }
+
+    /** Unwinds every thread of a dead invocation: its lanes first, then its handler's. */
+    private void killAll(Invocation inv) {
+        for (Strand lane : List.copyOf(inv.lanes)) {
+            if (!lane.done) {
+                resume(lane, false);
+            }
+        }
+        if (!inv.main.done) {
+            resume(inv.main, false);
         }
     }
 
@@ -292,13 +400,14 @@ public final class LambdaRuntime {
         if (inv == null || d.isZero() || d.isNegative()) {
             return;
         }
-        long token = ++inv.token;
-        loop.at(loop.now().plus(d), "resume " + inv.thread.getName(), () -> {
-            if (!inv.done && !inv.dead && inv.token == token) {
-                resume(inv, true);
+        Strand strand = running;
+        long token = ++strand.token;
+        loop.at(loop.now().plus(d), "resume " + strand.thread.getName(), () -> {
+            if (!strand.done && !inv.dead && strand.token == token) {
+                resume(strand, true);
             }
         });
-        park(inv);
+        park(strand);
     }
 
     /** Kills the current invocation now (a crash); throws {@link Killed}. */
@@ -324,7 +433,7 @@ public final class LambdaRuntime {
             if (!inv.done) {
                 inv.dead = true;
                 inv.cause = "the simulation ended";
-                resume(inv, false);
+                killAll(inv);
             }
         }
     }
@@ -334,33 +443,37 @@ public final class LambdaRuntime {
         return stats;
     }
 
-    /** On the loop: hands the baton to {@code inv} until it waits again or ends. */
-    private void resume(Invocation inv, boolean go) {
+    /**
+     * Hands the baton to {@code strand} until it waits again or ends: from the loop, or from a strand starting its
+     * fan-out's lanes (which gets the baton back after each lane's first wait).
+     */
+    private void resume(Strand strand, boolean go) {
         PrintStream stdout = System.out;
         PrintStream stderr = System.err;
-        running = inv;
-        System.setOut(inv.outStream);
-        System.setErr(inv.errStream);
+        Strand before = running;
+        running = strand;
+        System.setOut(strand.inv.outStream);
+        System.setErr(strand.inv.errStream);
         Object r;
         try {
-            put(inv.wake, go);
-            r = awaitBaton(inv);
+            put(strand.wake, go);
+            r = awaitBaton(strand);
         } finally {
             System.setOut(stdout);
             System.setErr(stderr);
-            running = null;
+            running = before;
         }
         if (r == DONE) {
-            inv.onEnd.run();
+            strand.onDone.run();
         }
     }
 
-    /** On the invocation: gives the baton back and waits for it; a kill signal throws {@link Killed}. */
-    private void park(Invocation inv) {
-        put(back, PARKED);
-        boolean go = take(inv.wake);
-        if (!go || inv.dead) {
-            throw new Killed(inv.cause);
+    /** On the strand: gives the baton back and waits for it; a kill signal throws {@link Killed}. */
+    private void park(Strand strand) {
+        put(strand.back, PARKED);
+        boolean go = take(strand.wake);
+        if (!go || strand.inv.dead) {
+            throw new Killed(strand.inv.cause);
         }
     }
 
@@ -371,10 +484,10 @@ public final class LambdaRuntime {
      * Waits for the invocation to wait again or end. An invocation that blocks outside a port call (on a lock another,
      * parked, invocation holds) would hang the simulation: fail loudly instead.
      */
-    private Object awaitBaton(Invocation inv) {
+    private Object awaitBaton(Strand inv) {
         while (true) {
             try {
-                Object r = back.poll(STUCK_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
+                Object r = inv.back.poll(STUCK_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
                 if (r == null) {
                     throw new IllegalStateException(inv.thread.getName() + " ran " + STUCK_MINUTES
                             + " minutes of real time without a port call: blocked outside the simulation's control?");

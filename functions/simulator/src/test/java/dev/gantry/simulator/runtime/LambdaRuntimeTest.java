@@ -52,24 +52,92 @@ class LambdaRuntimeTest {
     }
 
     @Test
-    void callsMadeOnEightLanesCostAnEighthEachInCallOrderAndFullPriceAfterwards() {
+    void aFanOutOnEightLanesRunsItsCallsSideBySideEachAtFullLatencyAndKeepsItsResultsInOrder() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(800));
         List<Long> seen = new ArrayList<>();
+        List<List<Integer>> results = new ArrayList<>();
         loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
-            rt.sharing(8, () -> {
-                for (int i = 0; i < 16; i++) {
-                    rt.call(CallKind.CREATE_FLEET, () -> seen.add(ms()));
-                }
-                return null;
-            });
+            List<Integer> items = java.util.stream.IntStream.range(0, 17).boxed().toList();
+            results.add(rt.fanOut(items, 8, i -> {
+                rt.call(CallKind.CREATE_FLEET, () -> seen.add(ms()));
+                return i * 10;
+            }));
             rt.call(CallKind.KUBE_GET, () -> seen.add(ms()));
             return "ok";
         }, (inv, o) -> trace.add("end at " + ms())));
         run();
-        // Sixteen 800 ms launches on eight lanes take what two rounds take (1.6 s), not 12.8 s.
-        assertThat(seen.subList(0, 3)).containsExactly(0L, 100L, 200L);
+        // Seventeen 800 ms launches on eight lanes: eight at 0, eight at 800, the last at 1600; it ends at 2400.
+        assertThat(seen.subList(0, 8)).containsOnly(0L);
+        assertThat(seen.subList(8, 16)).containsOnly(800L);
         assertThat(seen.get(16)).isEqualTo(1600L);
-        assertThat(trace).containsExactly("end at 2400");
+        assertThat(seen.get(17)).as("the handler goes on when the last lane is done").isEqualTo(2400L);
+        assertThat(results.getFirst()).containsExactly(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160);
+        assertThat(trace).containsExactly("end at 3200");
+    }
+
+    @Test
+    void aFanOutRunsEveryTaskEvenWhenOneFailsThenRethrowsTheFirstFailure() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
+        List<String> outcome = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            try {
+                rt.fanOut(List.of(1, 2, 3, 4), 2, i -> {
+                    rt.call(CallKind.CREATE_FLEET, () -> trace.add("launch " + i));
+                    if (i == 2) {
+                        throw new IllegalStateException("throttled " + i);
+                    }
+                    return i;
+                });
+            } catch (IllegalStateException e) {
+                outcome.add(e.getMessage() + " at " + ms());
+            }
+            return null;
+        }, (inv, o) -> { }));
+        run();
+        assertThat(trace).containsExactlyInAnyOrder("launch 1", "launch 2", "launch 3", "launch 4");
+        assertThat(outcome).containsExactly("throttled 2 at 200");
+    }
+
+    @Test
+    void aCrashOnOneLaneKillsTheWholeInvocationAndItsOtherLanesCallsKeepTheirEffect() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(500));
+        rt.faults((inv, kind) -> inv.calls() == 5 ? LambdaRuntime.Decision.CRASH : LambdaRuntime.Decision.NONE);
+        List<LambdaRuntime.Outcome<String>> outcomes = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            rt.fanOut(List.of(1, 2, 3, 4, 5, 6, 7, 8), 4, i -> {
+                rt.call(CallKind.CREATE_FLEET, () -> trace.add("launch " + i + " at " + ms()));
+                return i;
+            });
+            rt.call(CallKind.SQS_SEND, () -> trace.add("after the fan-out"));
+            return "ok";
+        }, (inv, o) -> outcomes.add(o)));
+        run();
+        // Four launches at 0; the fifth call (the first lane's next) crashes after its effect; nothing runs after.
+        assertThat(trace).containsExactly("launch 1 at 0", "launch 2 at 0", "launch 3 at 0", "launch 4 at 0", "launch 5 at 500");
+        assertThat(outcomes).singleElement().satisfies(o -> assertThat(o.killed()).isTrue());
+        assertThat(rt.stats().get("f").crashed).isEqualTo(1);
+        assertThat(rt.inFlight("f")).isZero();
+    }
+
+    @Test
+    void anInvocationKilledAtItsDeadlineDuringAFanOutLeavesEveryLaneWhereItStood() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(400));
+        List<LambdaRuntime.Outcome<String>> outcomes = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(1), inv -> {
+            rt.fanOut(List.of(1, 2, 3, 4, 5, 6, 7, 8), 2, i -> {
+                rt.call(CallKind.CREATE_FLEET, () -> trace.add("launch " + i + " at " + ms()));
+                return i;
+            });
+            return "ok";
+        }, (inv, o) -> outcomes.add(o)));
+        run();
+        assertThat(trace).containsExactly("launch 1 at 0", "launch 2 at 0", "launch 3 at 400", "launch 4 at 400",
+                "launch 5 at 800", "launch 6 at 800");
+        assertThat(outcomes).singleElement().satisfies(o -> {
+            assertThat(o.killed()).isTrue();
+            assertThat(o.error()).hasMessageContaining("timed out after 1 s");
+        });
+        assertThat(rt.stats().get("f").killedByTimeout).isEqualTo(1);
     }
 
     @Test
