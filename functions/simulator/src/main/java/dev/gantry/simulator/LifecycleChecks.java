@@ -22,8 +22,10 @@ import java.util.Optional;
  *       the sweep's {@link Housekeeping#LAUNCH_TIMEOUT} plus one sweep interval. Launched (no node yet): its launch
  *       plus {@link Housekeeping#REGISTRATION_TIMEOUT} plus one sweep. Registered (not initialized): its registration
  *       plus the registration timeout plus one sweep. Draining or Terminating: no slice begun for
- *       {@link TerminationService#STALLED_AFTER} plus one sweep (the sweep must have resumed it; counted from the end of
- *       an API-server outage when one ended later than the last slice), or, when the drain has
+ *       {@link TerminationService#STALLED_AFTER} plus two sweeps (a sweep must have resumed it; two, because any one
+ *       sweep may fail, a crash or a timeout, and a flow must not hang on one; that is 4 minutes, far inside the
+ *       issue's "terminationGracePeriod plus 10 min"; counted from the end of an API-server outage when one ended later
+ *       than the last slice), or, when the drain has
  *       a grace period (the pool's {@code terminationGracePeriod}, or an interruption's deadline, whichever ends first),
  *       still not Terminated 10 minutes after it ended. A drain without either may wait for a PDB for ever, as
  *       Karpenter's does, as long as it keeps making progress.</li>
@@ -91,7 +93,8 @@ final class LifecycleChecks {
         if (last != null && outageEnd.isAfter(last)) {
             last = outageEnd;
         }
-        String stalled = past(last, TerminationService.STALLED_AFTER.plus(sweep), now, c.state() + ", no termination slice since");
+        String stalled = past(last, TerminationService.STALLED_AFTER.plus(sweep).plus(sweep), now,
+                c.state() + ", no termination slice since");
         if (stalled != null) {
             return stalled;
         }

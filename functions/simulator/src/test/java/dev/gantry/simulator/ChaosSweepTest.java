@@ -46,6 +46,13 @@ class ChaosSweepTest {
                 Scenario s = scenario(name).withSeed(seed).withChaos(true, intensity);
                 Simulation.Result r = new Simulation(s, v -> { }, Progress.none()).run();
                 r.simulation().invariants.counts().forEach((k, v) -> counts.merge(k, (long) v, Long::sum));
+                Map<String, Integer> found = new LinkedHashMap<>();
+                r.simulation().invariants.counts().forEach((k, v) -> {
+                    if (v > 0) {
+                        found.put(k, v);
+                    }
+                });
+                System.out.printf("chaos %s seed %d: %s%n", name, seed, found.isEmpty() ? "clean" : found);
                 JsonNode q = r.summary().tree().get("queues");
                 extra.merge("messagesLost", q.get("messagesLost").asLong(), Long::sum);
                 extra.merge("deadLetters", q.get("deadLetters").asLong(), Long::sum);

@@ -78,12 +78,12 @@ class InvariantsTest {
 
     @Test
     void aDrainTheSweepCannotResumeDuringAnApiOutageIsResumedAfterItAndIsNotStuck() {
-        // Marked Draining with no message sent; the API server is down from 150 s to 240 s after, over the moment the
-        // sweep would resume it (STALLED_AFTER, 180 s) and the end of the stall's allowance (240 s).
+        // Marked Draining with no message sent; the API server is down from 110 s to 240 s after, over the moment the
+        // sweep would resume it (STALLED_AFTER, 120 s) and the end of the stall's allowance (240 s).
         Map<String, Integer> counts = run(s -> {
             s.store.update(initialized(s).getFirst().draining("test", now(s)));
-            Instant down = now(s).plus(Duration.ofSeconds(150));
-            s.loop.at(down, "test outage", () -> s.api.downUntil(down.plus(Duration.ofSeconds(90))));
+            Instant down = now(s).plus(Duration.ofSeconds(110));
+            s.loop.at(down, "test outage", () -> s.api.downUntil(down.plus(Duration.ofSeconds(130))));
         });
         assertThat(counts.get("stuckClaims")).isZero();
     }

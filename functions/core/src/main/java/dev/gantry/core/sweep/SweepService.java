@@ -111,9 +111,13 @@ public final class SweepService {
     public SweepReport sweep(Instant inlineUntil) {
         Instant now = clock.instant();
         refresh.run();
+        // Stalled drains first: a sweep that fails further on (a crash, an API-server error) has still resumed them,
+        // so a flow never depends on one sweep getting to its end.
+        List<NodeClaim> stored = store.list(now);
+        int resumed = resumeStalled(stored, now);
         List<Node> nodes = reader.nodes();
         List<Pod> pods = reader.pods();
-        int[] reg = register(store.list(now), nodes, now);
+        int[] reg = register(stored, nodes, now);
         List<NodeClaim> claims = store.list(now);
         Map<String, Integer> terminated = new java.util.TreeMap<>();
         int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
@@ -125,7 +129,6 @@ public final class SweepService {
         List<NodeClaim> after = store.list(now);
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
-        int resumed = resumeStalled(after, now);
         return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost, resumed,
                 consolidated);
     }

@@ -42,9 +42,10 @@ public final class TerminationService {
     public static final Duration RETENTION = Duration.ofHours(1);
     /**
      * A deleting claim with no slice begun for this long has lost its flow, and the sweep resumes it. Well above the
-     * longest healthy gap: a continuation's delay (at most 15 s) plus a slice's run (the handler's 60 s timeout).
+     * longest healthy gap: a continuation's delay (at most 15 s) plus a slice's run (the handler's 60 s timeout). Short
+     * enough that two sweeps (a minute apart) get the chance before a drain has stood still for four minutes.
      */
-    public static final Duration STALLED_AFTER = Duration.ofMinutes(3);
+    public static final Duration STALLED_AFTER = Duration.ofMinutes(2);
     /**
      * When a slice run by {@link #start} finishes the flow, its safety-net message comes back after this long (and
      * then does nothing, unless finishing failed).

@@ -105,6 +105,8 @@ public final class LifecycleFixtures {
         public final List<String> terminated = new ArrayList<>();
         /** How many of the next terminate calls fail (as a throttled or unreachable EC2 would). */
         public int failTerminations;
+        /** How many of the next DescribeInstances lists fail. */
+        public int failLists;
 
         public void add(String id, Instant launchTime, Map<String, String> tags) {
             instances.put(id, new CloudInstance(id, "m5.large", "us-east-1a", "spot", "running", launchTime, null, tags));
@@ -133,6 +135,10 @@ public final class LifecycleFixtures {
 
         @Override
         public synchronized List<CloudInstance> listInstances() {
+            if (failLists > 0) {
+                failLists--;
+                throw new dev.gantry.core.cloud.CloudException("RequestLimitExceeded", "throttled", true);
+            }
             return List.copyOf(instances.values());
         }
 

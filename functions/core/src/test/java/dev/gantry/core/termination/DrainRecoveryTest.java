@@ -73,6 +73,21 @@ class DrainRecoveryTest {
     }
 
     @Test
+    void aSweepThatFailsPartWayHasStillResumedAStalledDrain() {
+        LifecycleWorld w = new LifecycleWorld(pool());
+        w.addNode("a", "default");
+        w.cluster.putPod(doNotDisrupt("keep"));
+        w.termination.start("a", "emptiness", null, false);
+        w.queue.sent.clear(); // the continuation went to the dead-letter queue
+        w.clock.advance(TerminationService.STALLED_AFTER);
+        w.cloud.failLists = 1; // EC2 throttles the sweep's DescribeInstances: the sweep fails half-way
+
+        assertThatThrownBy(() -> w.sweep.sweep()).isInstanceOf(CloudException.class);
+
+        assertThat(w.queue.sent).singleElement().satisfies(s -> assertThat(s.body()).startsWith("{\"claim\":\"a\","));
+    }
+
+    @Test
     void aDuplicateContinuationIsDroppedSoTheFlowStaysOneChain() {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
