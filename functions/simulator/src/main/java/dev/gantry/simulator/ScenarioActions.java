@@ -143,34 +143,66 @@ final class ScenarioActions {
         sim.interruptionQueue.send(json, null, null, null);
     }
 
-    /** The warning goes out now; EC2 reclaims the instance two minutes later, drained or not. */
+    /**
+     * The warning goes out now; EC2 reclaims the instance two minutes later, drained or not. At that deadline the node
+     * counts as drained when none of its pods is left on it, and as replaced when, besides, no pod of the workloads it
+     * ran is pending that was created by the time it was drained (its pods' replacements, and any older backlog of
+     * those workloads): the replacements of pods evicted later from other nodes do not count against it. Its drain's
+     * end is looked for every {@link #DRAIN_POLL}.
+     */
     private void spotWarning(SimInstance i, String json) {
         spotWarned.add(i.id());
         send(json);
         Set<String> owners = new HashSet<>();
         Node node = sim.cluster.node(i.dnsName());
-        for (Pod p : sim.cluster.pods()) {
-            if (node != null && node.name().equals(p.nodeName()) && !p.isDaemon() && p.ownerName() != null) {
-                owners.add(p.namespace() + "/" + p.ownerName());
+        String nodeName = node == null ? null : node.name();
+        if (nodeName != null) {
+            for (Pod p : sim.cluster.podsOn(nodeName)) {
+                if (!p.isDaemon() && p.ownerName() != null) {
+                    owners.add(p.namespace() + "/" + p.ownerName());
+                }
             }
         }
+        Instant deadline = sim.clock.instant().plus(Duration.ofMinutes(2));
+        Instant[] drainedAt = {null};
+        Runnable[] poll = new Runnable[1];
+        poll[0] = () -> {
+            if (drainedAt[0] == null && drained(nodeName)) {
+                drainedAt[0] = sim.clock.instant();
+            } else if (drainedAt[0] == null && sim.clock.instant().plus(DRAIN_POLL).isBefore(deadline)) {
+                sim.loop.after(DRAIN_POLL, "drain poll " + i.id(), poll[0]);
+            }
+        };
+        poll[0].run();
         sim.loop.after(Duration.ofMinutes(2), "ec2 reclaims " + i.id(), () -> {
-            Node n = sim.cluster.node(i.dnsName());
-            boolean drained = n == null || sim.cluster.pods().stream().noneMatch(p -> n.name().equals(p.nodeName())
-                    && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal());
+            boolean drained = drained(nodeName);
+            if (drained && drainedAt[0] == null) {
+                drainedAt[0] = sim.clock.instant();
+            }
             sim.recorder.reclaimed++;
             if (drained) {
                 sim.recorder.drainedBeforeDeadline++;
             } else {
                 sim.recorder.log(sim.clock.instant(), "deadline", i.id() + " reclaimed with pods still on it");
             }
-            boolean replaced = sim.cluster.pods().stream().noneMatch(p -> !p.isBound() && p.ownerName() != null
-                    && owners.contains(p.namespace() + "/" + p.ownerName()));
+            Instant by = drainedAt[0] == null ? null : drainedAt[0].plus(DRAIN_POLL);
+            boolean replaced = by != null && sim.cluster.pods().stream().noneMatch(p -> !p.isBound() && p.ownerName() != null
+                    && !p.status().isTerminal() && owners.contains(p.namespace() + "/" + p.ownerName())
+                    && (p.status().createdAt() == null || !p.status().createdAt().isAfter(by)));
             if (replaced) {
                 sim.recorder.replacementReadyBeforeDeadline++;
             }
             sim.cloud.end(i, "spot-reclaim");
         });
+    }
+
+    /** How often a warned node is looked at for the end of its drain. */
+    static final Duration DRAIN_POLL = Duration.ofSeconds(2);
+
+    private boolean drained(String nodeName) {
+        Node n = nodeName == null ? null : sim.cluster.node(nodeName);
+        return n == null || sim.cluster.podsOn(n.name()).stream().noneMatch(p -> !p.isDaemon() && !p.isMirror()
+                && !p.status().isTerminal());
     }
 
     private void awsEvent(Scenario.AwsEvent a, int line) {

@@ -38,7 +38,7 @@ class Probe {
         String grep = System.getProperty("probe.grep", "");
         if (!grep.isEmpty()) {
             r.simulation().recorder.timeline.stream().filter(e -> (e.kind() + " " + e.text()).matches(".*(" + grep + ").*"))
-                    .limit(300).forEach(e -> System.out.println("TL " + e));
+                    .limit(Long.getLong("probe.limit", 300)).forEach(e -> System.out.println("TL " + e));
         }
     }
 }

@@ -8,15 +8,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The scale scenarios under the deployed settings (issue #11 §7), each printing its summary; all of them run with
- * {@code -Dgantry.scale=true}.
+ * The scale scenarios under the deployed settings (issue #11 §7), each printing its summary. The two bursts (about
+ * 15-20 s each) run in the default build; the interruption storm (about 55 s) and the expiry (about 150 s) need
+ * {@code -Dgantry.scale=true}. Besides the invariants, every function's longest invocation must end within 70% of its
+ * timeout, and none may time out.
  * <p>
- * <b>Open finding, not a pass:</b> since port calls cost AWS-like latency, the burst and the interruption storm fail
- * their {@code podsNotPlacedInTime} invariant (pods still pending 151 s after their capacity became available) and the
- * storm replaces only about 20% of its interrupted nodes before their deadline. Part of the cause is the simulator's
- * one-launch-at-a-time provisioner (production launches 8 at a time; the 8-lane model exists, {@code
- * LambdaRuntime#sharing}, but is not switched on); part is not yet understood. They are kept out of the default run
- * until that is resolved, so the suite stays green without hiding what they find.
+ * <b>Open finding, not a pass:</b> the expiry scenario fails podsNotPlacedInTime. It asks for 10,000 pods at once
+ * (500 nodes), and one provisioner launches about 2.7 nodes a second (8 CreateFleet calls at a time, one instance each,
+ * within 70% of its 60 s timeout): the last of them launch some 185 s in, past the 151 s a pod may wait. Its sweep also
+ * used 72% of its timeout once, starting 500 expiry drains in one run. Batching identical launches into one CreateFleet
+ * of many instances (as Karpenter does) is what would lift the launch rate; it is not done.
  */
 class ScaleScenariosTest {
     private static Simulation.Result run(String name) {
@@ -29,10 +30,14 @@ class ScaleScenariosTest {
     private static void invariantsHold(Simulation.Result r) {
         assertThat(r.simulation().invariants.kept()).isEmpty();
         assertThat(r.simulation().invariants.total()).isZero();
+        // Every invocation ends with at least 30% of its timeout to spare (#11 §7).
+        r.summary().tree().get("runtime").get("functions").properties().forEach(e -> {
+            assertThat(e.getValue().get("longestShareOfTimeout").asDouble()).as(e.getKey()).isLessThanOrEqualTo(0.7);
+            assertThat(e.getValue().get("timedOut").asInt()).as(e.getKey()).isZero();
+        });
     }
 
     @Test
-    @EnabledIfSystemProperty(named = "gantry.scale", matches = "true")
     void aFiveThousandPodBurstIsScheduledWithinOneBootAndOneBatch() {
         Simulation.Result r = run("burst");
         invariantsHold(r);
@@ -58,7 +63,6 @@ class ScaleScenariosTest {
     }
 
     @Test
-    @EnabledIfSystemProperty(named = "gantry.scale", matches = "true")
     void aBurstMixingRequiredPodAntiAffinityIntoTheBatchIsScheduledAsFast() {
         Simulation.Result r = run("burst-anti-affinity");
         invariantsHold(r);

@@ -171,11 +171,18 @@ final class Packer {
         return values;
     }
 
-    /** Sorts pods as Karpenter does (CPU, then memory, descending) with the pod key as a tie-break for determinism. */
+    /**
+     * Sorts pods as Karpenter does (CPU, then memory, descending); among equal pods the oldest first, as the
+     * kube-scheduler's queue takes them, then the pod key for determinism. By key alone, a pod whose name sorts late
+     * lost every free slot to newer equal pods for as long as they kept coming: in the simulator's spot storm, the
+     * first 1,000 pods of a ten-minute build-up waited 620 s while the nodes launched for them ran newer pods.
+     */
     static List<Pod> ordered(List<Pod> pods) {
         List<Pod> sorted = new ArrayList<>(pods);
         sorted.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
                 .thenComparingLong(p -> -p.requests().memoryBytes())
+                .thenComparing(p -> p.status() == null || p.status().createdAt() == null ? java.time.Instant.MAX
+                        : p.status().createdAt())
                 .thenComparing(Pod::key));
         return sorted;
     }

@@ -38,6 +38,21 @@ class ExistingNodesTest {
 
     @ParameterizedTest
     @EnumSource(Strategy.class)
+    void theOldestOfEqualPodsTakesTheRoomLeftOnAnExistingNode(Strategy s) {
+        // Regression (#11 §7): equal pods went by key, so a pod whose name sorts late lost every free slot to newer
+        // pods while they kept coming (the simulator's spot storm: 1,000 pods waited 620 s). The kube-scheduler's
+        // queue takes the oldest first, and so does the plan.
+        java.time.Instant t0 = java.time.Instant.parse("2025-06-01T00:00:00Z");
+        var old = pod("z-old", 2000, 1024).status(new dev.gantry.core.model.Pod.Status("Pending", true, t0, null, null)).build();
+        var newer = pod("a-new", 2000, 1024).status(new dev.gantry.core.model.Pod.Status("Pending", true, t0.plusSeconds(60), null, null)).build();
+        var r = scenario().pods(newer, old).node(existing(node("n1", ZONE_A, 4, 16), pod("bound", 1500, 1024).build()))
+                .pool(pool("default")).solve(s);
+        assertThat(nodeOf(r, "z-old")).isEqualTo("n1");
+        assertThat(nodeOf(r, "a-new")).isNull();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
     void countsPodsAlreadyBoundToTheNode(Strategy s) {
         var r = scenario().pods(pod("a", 2000, 1024).build())
                 .node(existing(node("n1", ZONE_A, 4, 16), pod("bound", 3000, 1024).build())).pool(pool("default")).solve(s);
