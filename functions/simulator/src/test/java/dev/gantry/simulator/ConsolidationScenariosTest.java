@@ -34,6 +34,10 @@ class ConsolidationScenariosTest {
         assertThat(s.get("consolidation").get("handed").asInt()).isPositive();
         assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
         assertThat(s.get("cost").get("overLowerBound").asDouble()).as("1.63 before consolidation").isLessThan(1.55);
+        // The packing bound (whole pods, DaemonSets on every node) is a bound: above the fractional one, below the day.
+        double packing = s.get("cost").get("packingBoundTotal").asDouble();
+        assertThat(packing).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble()).isLessThan(s.get("cost").get("total").asDouble());
+        assertThat(s.get("cost").get("overPackingBound").asDouble()).as("1.26 before Gantry's groups beyond the prefixes").isLessThan(1.21);
     }
 
     @Test

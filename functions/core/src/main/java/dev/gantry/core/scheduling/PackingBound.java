@@ -52,8 +52,9 @@ public final class PackingBound {
         return Math.max(linear(pods, cols), cover(pods, cols));
     }
 
+    /** Every resource, extended ones and ephemeral storage included: a pod no room holds is in no placement's cost. */
     private static boolean fits(Resources pod, Resources room) {
-        return pod.cpuMillis() <= room.cpuMillis() && pod.memoryBytes() <= room.memoryBytes() && pod.pods() <= room.pods();
+        return pod.fitsIn(room);
     }
 
     private static final List<ToLongFunction<Resources>> DIMS = List.of(Resources::cpuMillis, Resources::memoryBytes, Resources::pods);

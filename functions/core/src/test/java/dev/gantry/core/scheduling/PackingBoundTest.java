@@ -42,6 +42,8 @@ class PackingBoundTest {
         List<PackingBound.Column> cols = List.of(new PackingBound.Column(new Resources(2000, 4 * GI, 0, 10, Map.of()), 0.1));
         assertThat(PackingBound.of(Map.of(pod(4000, GI), 3, pod(500, GI), 1), cols)).isCloseTo(0.1, within(1e-9));
         assertThat(PackingBound.of(Map.of(pod(4000, GI), 3), cols)).isZero();
+        // A GPU pod on a catalogue without GPUs is never placed, so it adds nothing.
+        assertThat(PackingBound.of(Map.of(pod(100, GI).with("nvidia.com/gpu", 1), 5), cols)).isZero();
     }
 
     @Test
