@@ -79,13 +79,13 @@ final class SqsRecords {
         }
         long millis = Math.max(0, context.getRemainingTimeInMillis()) + HOLD_MARGIN.toMillis();
         Duration hold = Duration.ofSeconds((millis + 999) / 1000);
-        for (SQSEvent.SQSMessage m : event.getRecords()) {
-            try {
-                redelivery.redeliverAfter(m.getReceiptHandle(), hold);
-            } catch (RuntimeException e) {
-                System.err.println(function + ": could not limit message " + m.getMessageId()
-                        + "'s visibility to this invocation: " + e.getClass().getSimpleName());
-            }
+        // One request for the whole batch: a run that dies between per-message calls would leave the rest at the
+        // queue's timeout, and on the provisioning queue one such message holds the cluster's FIFO group for minutes.
+        try {
+            redelivery.redeliverAllAfter(event.getRecords().stream().map(SQSEvent.SQSMessage::getReceiptHandle).toList(), hold);
+        } catch (RuntimeException e) {
+            System.err.println(function + ": could not limit every message's visibility to this invocation: "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 

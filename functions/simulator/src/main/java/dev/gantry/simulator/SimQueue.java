@@ -152,7 +152,9 @@ public final class SimQueue implements WorkQueue, Redelivery {
         Iterator<Entry> it = entries.iterator();
         while (it.hasNext() && out.size() < max) {
             Entry e = it.next();
-            if (now.isBefore(e.visibleAt) || (e.groupId != null && busyGroups.contains(e.groupId) && !e.inFlight)) {
+            // A FIFO group with a message in flight returns none of its messages, not even one whose own visibility
+            // ran out: SQS unlocks the group only when every in-flight message is deleted or visible again.
+            if (now.isBefore(e.visibleAt) || (e.groupId != null && busyGroups.contains(e.groupId))) {
                 continue;
             }
             if (e.receives >= maxReceiveCount) {
@@ -205,6 +207,30 @@ public final class SimQueue implements WorkQueue, Redelivery {
     @Override
     public void redeliverAfter(String receiptHandle, Duration after) {
         call(CallKind.SQS_CHANGE_VISIBILITY, () -> redeliverNow(receiptHandle, after));
+    }
+
+    /**
+     * ChangeMessageVisibilityBatch: one call (one latency, one fault draw) per 10 handles, as SQS takes them; every
+     * entry is attempted, and the ones not in flight are reported together, as SQS's per-entry failures.
+     */
+    @Override
+    public void redeliverAllAfter(List<String> receiptHandles, Duration after) {
+        for (int from = 0; from < receiptHandles.size(); from += 10) {
+            List<String> chunk = receiptHandles.subList(from, Math.min(receiptHandles.size(), from + 10));
+            call(CallKind.SQS_CHANGE_VISIBILITY, () -> {
+                List<String> failed = new ArrayList<>();
+                for (String h : chunk) {
+                    try {
+                        redeliverNow(h, after);
+                    } catch (IllegalStateException e) {
+                        failed.add(h);
+                    }
+                }
+                if (!failed.isEmpty()) {
+                    throw new IllegalStateException("receipt handles " + failed + " are not in flight");
+                }
+            });
+        }
     }
 
     private void redeliverNow(String receiptHandle, Duration after) {

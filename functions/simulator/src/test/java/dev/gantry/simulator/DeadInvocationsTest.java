@@ -52,6 +52,31 @@ class DeadInvocationsTest {
     }
 
     /**
+     * Regression (chaos spot-storm seed 28): the handler held its batch with one ChangeMessageVisibility per record, so a
+     * provisioner that crashed after the first left the others at the queue's 6-minute visibility, and one of them held
+     * the cluster's FIFO group that long. The batch is now held in one ChangeMessageVisibilityBatch request, its first
+     * call; a crash at the second call comes back at the invocation's deadline plus 15 s.
+     */
+    @Test
+    void aProvisionerThatCrashesRightAfterHoldingItsBatchHoldsTheFifoGroupOnlyUntilShortlyAfterItsDeadline()
+            throws IOException {
+        // Pods keep arriving while the first run launches, so the second run receives several hints at once.
+        Simulation sim = run("  at: [{function: provisioner, invocation: 2, call: 2, fault: crash}]", """
+                  - {at: 2s, scale: {deployment: default/nginx, replicas: 6}}
+                  - {at: 3s, scale: {deployment: default/nginx, replicas: 9}}
+                  - {at: 4s, scale: {deployment: default/nginx, replicas: 12}}
+                """).simulation();
+        assertThat(sim.runtime.stats().get("provisioner").crashed).isEqualTo(1);
+        assertThat(sim.recorder.timeline).as("the crashed run had held a batch of several hints")
+                .anyMatch(e -> e.kind().equals("error") && e.text().matches("provisioner invocation 2 crashed .* batch of [2-9].*"));
+        long lastLaunch = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
+                .max().orElseThrow();
+        assertThat(lastLaunch).as("the crashed run's hints came back at its deadline plus 15 s, not after 6 minutes")
+                .isLessThan(120L);
+        assertThat(sim.pendingPods()).isZero();
+    }
+
+    /**
      * Regression (#11 §4, found by the chaos mix): one failed call in the interruption handler (here an API error on
      * its second port call) failed the spot warning's record, which came back after the queue's 3-minute visibility
      * timeout: past the warning's 2 minutes, so EC2 reclaimed the node with its pods on it. A failed record now comes

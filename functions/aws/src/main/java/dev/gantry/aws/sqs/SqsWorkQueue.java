@@ -84,6 +84,35 @@ public final class SqsWorkQueue implements WorkQueue, Redelivery {
                 .visibilityTimeout(Math.min(seconds, (int) MAX_VISIBILITY.getSeconds())));
     }
 
+    /** SQS's limit on entries per batch request. */
+    static final int MAX_BATCH = 10;
+
+    /** ChangeMessageVisibilityBatch, 10 entries a request; entries SQS reports failed are thrown together at the end. */
+    @Override
+    public void redeliverAllAfter(java.util.List<String> receiptHandles, Duration after) {
+        Duration capped = after.isNegative() ? Duration.ZERO : after.compareTo(MAX_VISIBILITY) > 0 ? MAX_VISIBILITY : after;
+        int seconds = (int) Math.min(capped.getSeconds() + (capped.getNano() > 0 ? 1 : 0), MAX_VISIBILITY.getSeconds());
+        java.util.List<String> failures = new java.util.ArrayList<>();
+        for (int from = 0; from < receiptHandles.size(); from += MAX_BATCH) {
+            java.util.List<String> chunk = receiptHandles.subList(from, Math.min(receiptHandles.size(), from + MAX_BATCH));
+            java.util.List<software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry> entries =
+                    new java.util.ArrayList<>();
+            for (int i = 0; i < chunk.size(); i++) {
+                if (chunk.get(i) == null || chunk.get(i).isBlank()) {
+                    throw new IllegalArgumentException("receiptHandle must not be blank");
+                }
+                int id = from + i;
+                entries.add(software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id("m" + id).receiptHandle(chunk.get(i)).visibilityTimeout(seconds).build());
+            }
+            var response = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(queueUrl).entries(entries));
+            response.failed().forEach(f -> failures.add(f.id() + ": " + f.code() + " " + f.message()));
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("ChangeMessageVisibilityBatch failed for " + failures);
+        }
+    }
+
     static int delaySeconds(Duration delay) {
         Duration capped = delay.compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay;
         long seconds = capped.getSeconds() + (capped.getNano() > 0 ? 1 : 0);

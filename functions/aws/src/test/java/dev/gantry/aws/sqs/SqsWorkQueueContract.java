@@ -76,6 +76,39 @@ public abstract class SqsWorkQueueContract {
     }
 
     @Test
+    void redeliverAllAfterMakesAWholeFifoBatchVisibleAgainInOneRequest() throws InterruptedException {
+        String url = createQueue("hints.fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "true",
+                QueueAttributeName.VISIBILITY_TIMEOUT, "360"));
+        SqsWorkQueue queue = new SqsWorkQueue(sqs(), url);
+        for (int i = 1; i <= 12; i++) { // more than one batch request's 10 entries
+            queue.send("hint-" + i, "cluster-" + i, "d" + i, Duration.ZERO); // one group each: a FIFO group hides its later messages while one is in flight
+        }
+        List<Message> first = receiveAtLeast(url, 12, Duration.ofSeconds(5));
+        assertThat(first).hasSize(12);
+
+        queue.redeliverAllAfter(first.stream().map(Message::receiptHandle).toList(), Duration.ofSeconds(1));
+
+        assertThat(receiveAtLeast(url, 12, Duration.ofSeconds(8))).extracting(Message::body)
+                .containsExactlyInAnyOrderElementsOf(first.stream().map(Message::body).toList());
+    }
+
+    @Test
+    void redeliverAllAfterReportsAnEntryItCouldNotChangeAndStillChangesTheOthers() throws InterruptedException {
+        String url = createQueue("hints.fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "true",
+                QueueAttributeName.VISIBILITY_TIMEOUT, "360"));
+        SqsWorkQueue queue = new SqsWorkQueue(sqs(), url);
+        queue.send("hint-1", "cluster-a", "d1", Duration.ZERO);
+        queue.send("hint-2", "cluster-a", "d2", Duration.ZERO);
+        List<Message> first = receiveAtLeast(url, 2, Duration.ofSeconds(5));
+        delete(url, first.get(0)); // its handle is no longer in flight
+
+        assertThatThrownBy(() -> queue.redeliverAllAfter(first.stream().map(Message::receiptHandle).toList(),
+                Duration.ofSeconds(1))).hasMessageContaining("ChangeMessageVisibilityBatch failed");
+
+        assertThat(receiveAtLeast(url, 1, Duration.ofSeconds(5))).extracting(Message::body).containsExactly("hint-2");
+    }
+
+    @Test
     void deliversEachGroupInTheOrderSent() throws InterruptedException {
         String url = fifoQueue();
         SqsWorkQueue queue = new SqsWorkQueue(sqs(), url);

@@ -1,6 +1,7 @@
 package dev.gantry.core.work;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Makes a message a handler received, and is about to report failed, visible again after {@code after} instead of
@@ -15,4 +16,28 @@ public interface Redelivery {
 
     /** @param after from now; SQS takes whole seconds, 0 to 12 hours */
     void redeliverAfter(String receiptHandle, Duration after);
+
+    /**
+     * The same for several messages, in as few requests as the queue allows (SQS: ChangeMessageVisibilityBatch, 10
+     * entries a request), so an invocation that dies part-way through is less likely to leave some of them at the
+     * queue's whole timeout. Every handle is attempted; the failures are then thrown together. This default makes one
+     * call per message.
+     */
+    default void redeliverAllAfter(List<String> receiptHandles, Duration after) {
+        RuntimeException failed = null;
+        for (String handle : receiptHandles) {
+            try {
+                redeliverAfter(handle, after);
+            } catch (RuntimeException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
 }
