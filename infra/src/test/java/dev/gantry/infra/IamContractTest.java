@@ -151,10 +151,12 @@ class IamContractTest {
                 "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
                 "eks:DescribeCluster", "pricing:GetProducts", "s3:GetObject", "secretsmanager:GetSecretValue",
                 "lambda:InvokeFunction");
-        // The handlers' own ChangeMessageVisibility (each invocation holds its records for its own time only; a failed
-        // record or run comes back in seconds): granted only through the event sources' consume grants.
+        // The handlers' own ChangeMessageVisibility (each invocation holds its records for its own time only, in one
+        // batch request; a failed record or run comes back in seconds): granted explicitly to each consumer.
         for (String consumer : List.of("provisioner", "interruption", "termination")) {
-            assertThat(gantryCalls()).as(consumer + " sqs:ChangeMessageVisibility on its own queue")
+            assertThat(gantryCalls()).as(consumer + " holds its batch: sqs:ChangeMessageVisibilityBatch on its own queue")
+                    .anyMatch(c -> function(c).equals(consumer) && c.call().equals("sqs:ChangeMessageVisibilityBatch"));
+            assertThat(gantryCalls()).as(consumer + " brings a failed record back: sqs:ChangeMessageVisibility")
                     .anyMatch(c -> function(c).equals(consumer) && c.call().equals("sqs:ChangeMessageVisibility"));
         }
         assertThat(gantryCalls()).as("the provisioner starts the drain of a deleted node: it sends to the termination queue")
@@ -167,7 +169,7 @@ class IamContractTest {
         Map<String, String> own = Map.of("provisioner", ":provisioning.fifo", "interruption", ":interruption",
                 "termination", ":termination");
         own.forEach((function, queue) -> {
-            IamCall change = recorded(function, "sqs:ChangeMessageVisibility");
+            IamCall change = recorded(function, "sqs:ChangeMessageVisibilityBatch"); // authorized as ChangeMessageVisibility
             assertThat(change.authorizations()).extracting(IamRequest::resource).allMatch(r -> r.endsWith(queue));
             assertThat(roles.evaluator(function).firstDenial(change.authorizations())).as(function).isEmpty();
             own.values().stream().filter(q -> !q.equals(queue)).forEach(other -> {
