@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.simulator.runtime.Outcome;
 
 /**
  * Lambda's event sources, invoking the real handlers ({@link Handlers}) with the events Lambda delivers, through the
@@ -177,7 +178,7 @@ final class EventSources {
     /** One invocation of the queue's consumer with the batch; at its end, deletes what succeeded and releases the rest. */
     private void invoke(QueueSettings q, SimQueue queue, List<SimQueue.Message> batch,
                         BiFunction<SQSEvent, LambdaContext, SQSBatchResponse> handler,
-                        java.util.function.Consumer<LambdaRuntime.Outcome<SQSBatchResponse>> after) {
+                        java.util.function.Consumer<Outcome<SQSBatchResponse>> after) {
         SQSEvent event = sqsEvent(q, queue, batch);
         FunctionSettings f = DEPLOYED.function(q.consumer());
         LambdaContext context = context(q.consumer());
@@ -268,7 +269,7 @@ final class EventSources {
                 });
     }
 
-    private void sweepEnded(LambdaRuntime.Outcome<Map<String, Object>> run) {
+    private void sweepEnded(Outcome<Map<String, Object>> run) {
         run.err().forEach(line -> recorder.log(loop.now(), "error", line));
         if (run.killed()) {
             killedInvocations++;

@@ -1,5 +1,6 @@
 package dev.gantry.simulator.faults;
 
+import dev.gantry.simulator.runtime.CallFaults;
 import dev.gantry.simulator.runtime.CallKind;
 import dev.gantry.simulator.runtime.LambdaRuntime;
 import java.util.LinkedHashMap;
@@ -11,7 +12,7 @@ import java.util.SplittableRandom;
  * shifts no other draw), and the count of what was injected, for the summary. The simulated services ask here
  * before each call; the runtime asks here whether an invocation crashes or hangs at a call.
  */
-public final class Faults implements LambdaRuntime.CallFaults {
+public final class Faults implements CallFaults {
     private final FaultPlan plan;
     private final Map<String, SplittableRandom> streams = new LinkedHashMap<>();
     private final Map<String, Long> injected = new LinkedHashMap<>();
@@ -74,32 +75,32 @@ public final class Faults implements LambdaRuntime.CallFaults {
     }
 
     @Override
-    public LambdaRuntime.Decision decide(LambdaRuntime.Invocation inv, CallKind kind) {
+    public CallFaults.Decision decide(LambdaRuntime.Invocation inv, CallKind kind) {
         for (FaultPlan.Target t : plan.at()) {
             if (matches(t, inv)) {
                 switch (t.what()) {
                     case "crash" -> {
                         count("crash");
-                        return LambdaRuntime.Decision.CRASH;
+                        return CallFaults.Decision.CRASH;
                     }
                     case "hang" -> {
                         count("hang");
-                        return LambdaRuntime.Decision.HANG;
+                        return CallFaults.Decision.HANG;
                     }
                     default -> { }
                 }
             }
         }
         if (!plan.functions().isEmpty() && !plan.functions().contains(inv.function())) {
-            return LambdaRuntime.Decision.NONE;
+            return CallFaults.Decision.NONE;
         }
         if (draw("crash", plan.crash())) {
-            return LambdaRuntime.Decision.CRASH;
+            return CallFaults.Decision.CRASH;
         }
         if (draw("hang", plan.hang())) {
-            return LambdaRuntime.Decision.HANG;
+            return CallFaults.Decision.HANG;
         }
-        return LambdaRuntime.Decision.NONE;
+        return CallFaults.Decision.NONE;
     }
 
     /** What was injected, by kind, in the order first seen. */

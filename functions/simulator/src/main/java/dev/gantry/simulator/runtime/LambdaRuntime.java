@@ -40,33 +40,6 @@ import java.util.function.ToIntFunction;
  * cold starts and SnapStart restores, and the runtime's freeze between invocations.
  */
 public final class LambdaRuntime {
-    /** What a call should suffer, decided before it is made. */
-    public enum Decision { NONE, CRASH, HANG }
-
-    /** Decides, per call, whether an invocation crashes or hangs there. */
-    @FunctionalInterface
-    public interface CallFaults {
-        CallFaults NONE = (inv, kind) -> Decision.NONE;
-
-        Decision decide(Invocation invocation, CallKind kind);
-    }
-
-    /** How an invocation ended: its result, or what it threw; {@code killed} when it timed out or crashed. */
-    public record Outcome<T>(T result, Throwable error, boolean killed, List<String> out, List<String> err) {
-    }
-
-    /** One function's invocations so far. */
-    public static final class FunctionStats {
-        public long invocations;
-        public long killedByTimeout;
-        public long crashed;
-        /** Invocations that finished (were not killed) having used more than 70% of their timeout. */
-        public long over70Percent;
-        public Duration longest = Duration.ZERO;
-        public double longestShare;
-        public int peakConcurrent;
-    }
-
     /** One invocation in flight. */
     public static final class Invocation {
         private final String function;
@@ -253,8 +226,8 @@ public final class LambdaRuntime {
             throw new Killed(inv.cause);
         }
         inv.calls++;
-        Decision d = faults.decide(inv, kind);
-        if (d == Decision.HANG) {
+        CallFaults.Decision d = faults.decide(inv, kind);
+        if (d == CallFaults.Decision.HANG) {
             inv.cause = inv.function + " invocation " + inv.number + " hung at call " + inv.calls + " (" + kind.yamlName() + ")";
             park(strand); // nothing resumes it but the deadline
         }
@@ -265,7 +238,7 @@ public final class LambdaRuntime {
         } catch (RuntimeException e) {
             error = e;
         }
-        if (d == Decision.CRASH) {
+        if (d == CallFaults.Decision.CRASH) {
             inv.dead = true;
             inv.cause = inv.function + " invocation " + inv.number + " crashed at call " + inv.calls + " (" + kind.yamlName() + ")";
             throw new Killed(inv.cause);

@@ -101,8 +101,8 @@ class LambdaRuntimeTest {
     @Test
     void aCrashOnOneLaneKillsTheWholeInvocationAndItsOtherLanesCallsKeepTheirEffect() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(500));
-        rt.faults((inv, kind) -> inv.calls() == 5 ? LambdaRuntime.Decision.CRASH : LambdaRuntime.Decision.NONE);
-        List<LambdaRuntime.Outcome<String>> outcomes = new ArrayList<>();
+        rt.faults((inv, kind) -> inv.calls() == 5 ? CallFaults.Decision.CRASH : CallFaults.Decision.NONE);
+        List<Outcome<String>> outcomes = new ArrayList<>();
         loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
             rt.fanOut(List.of(1, 2, 3, 4, 5, 6, 7, 8), 4, i -> {
                 rt.call(CallKind.CREATE_FLEET, () -> trace.add("launch " + i + " at " + ms()));
@@ -122,7 +122,7 @@ class LambdaRuntimeTest {
     @Test
     void anInvocationKilledAtItsDeadlineDuringAFanOutLeavesEveryLaneWhereItStood() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(400));
-        List<LambdaRuntime.Outcome<String>> outcomes = new ArrayList<>();
+        List<Outcome<String>> outcomes = new ArrayList<>();
         loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(1), inv -> {
             rt.fanOut(List.of(1, 2, 3, 4, 5, 6, 7, 8), 2, i -> {
                 rt.call(CallKind.CREATE_FLEET, () -> trace.add("launch " + i + " at " + ms()));
@@ -165,7 +165,7 @@ class LambdaRuntimeTest {
     @Test
     void anInvocationPastItsTimeoutIsKilledWhereItStandsAndItsEarlierEffectsStay() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(400));
-        List<LambdaRuntime.Outcome<String>> outcomes = new ArrayList<>();
+        List<Outcome<String>> outcomes = new ArrayList<>();
         loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(1), inv -> {
             try {
                 for (int i = 0; ; i++) {
@@ -192,7 +192,7 @@ class LambdaRuntimeTest {
     @Test
     void aTargetedCrashKillsTheInvocationAfterTheCallTookEffect() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
-        rt.faults((inv, kind) -> inv.number() == 2 && inv.calls() == 2 ? LambdaRuntime.Decision.CRASH : LambdaRuntime.Decision.NONE);
+        rt.faults((inv, kind) -> inv.number() == 2 && inv.calls() == 2 ? CallFaults.Decision.CRASH : CallFaults.Decision.NONE);
         List<Boolean> killed = new ArrayList<>();
         for (int n = 0; n < 3; n++) {
             loop.at(T0.plusSeconds(n), "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
@@ -212,7 +212,7 @@ class LambdaRuntimeTest {
     @Test
     void aHungCallHoldsTheInvocationUntilItsDeadline() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
-        rt.faults((inv, kind) -> inv.calls() == 1 ? LambdaRuntime.Decision.HANG : LambdaRuntime.Decision.NONE);
+        rt.faults((inv, kind) -> inv.calls() == 1 ? CallFaults.Decision.HANG : CallFaults.Decision.NONE);
         loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(30), inv -> {
             rt.call(CallKind.CREATE_FLEET, () -> trace.add("launched"));
             return null;
