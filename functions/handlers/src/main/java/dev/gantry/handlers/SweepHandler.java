@@ -22,6 +22,13 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
      * the termination handler.
      */
     public static final java.time.Duration RESERVE = java.time.Duration.ofSeconds(20);
+    /**
+     * No disruption (expiry, emptiness) is started, not even marked and queued, once the usable 70% has less than this
+     * left: what follows it in a sweep (the consolidation step, the last store read, the template clean-up) must still
+     * end inside the budget. The disruptions left are decided again by the next sweep (issue #11 §7: 500 nodes
+     * expiring at once took one sweep to 72% of its timeout).
+     */
+    public static final java.time.Duration START_RESERVE = java.time.Duration.ofSeconds(10);
 
     private final SweepService service;
     private final EmbeddedMetrics metrics;
@@ -69,7 +76,8 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
             System.out.println("sweep: final sweep terminated " + n + " instances");
             return Map.of("finalSweep", true, "terminated", n);
         }
-        SweepReport r = service.sweep(InvocationBudget.of(context, clock).startBy(RESERVE));
+        InvocationBudget budget = InvocationBudget.of(context, clock);
+        SweepReport r = service.sweep(budget.startBy(RESERVE), budget.startBy(START_RESERVE));
         System.out.println("sweep: " + r);
         int templatesDeleted = 0;
         try {

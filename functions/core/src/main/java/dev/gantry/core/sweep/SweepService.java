@@ -109,6 +109,17 @@ public final class SweepService {
      * marked and queued for the termination handler, so a sweep with much to start still ends inside its timeout.
      */
     public SweepReport sweep(Instant inlineUntil) {
+        return sweep(inlineUntil, Instant.MAX);
+    }
+
+    /**
+     * One sweep that also starts no disruption (expiry, emptiness) after {@code startUntil}: each one it starts costs a
+     * few writes and a queue message, and 500 nodes expiring at once would otherwise run the sweep past its budget.
+     * Those left are decided again, from a fresh snapshot, by the next sweep (a minute later): the decision is a
+     * function of the state, so nothing needs carrying over. Karpenter's expiration deletes every expired claim at
+     * once; Gantry spreads the starts over sweeps when there are too many for one invocation.
+     */
+    public SweepReport sweep(Instant inlineUntil, Instant startUntil) {
         Instant now = clock.instant();
         refresh.run();
         // Stalled drains first: a sweep that fails further on (a crash, an API-server error) has still resumed them,
@@ -124,7 +135,7 @@ public final class SweepService {
         Optional<dev.gantry.core.headroom.HeadroomPlan> plan = headroomPlan(now);
         Optional<dev.gantry.core.headroom.BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(dev.gantry.core.headroom.BufferRoom::unplaced).orElse(List.of()), now);
-        int[] dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil);
+        int[] dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil, startUntil);
         dev.gantry.core.disruption.execution.ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
@@ -343,7 +354,7 @@ public final class SweepService {
 
     private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods,
                           Optional<dev.gantry.core.headroom.BufferRoom> room, Instant now, Map<String, Integer> terminated,
-                          Instant inlineUntil) {
+                          Instant inlineUntil, Instant startUntil) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
             if (p.isBound()) {
@@ -360,7 +371,12 @@ public final class SweepService {
         int disrupted = 0;
         java.util.function.Predicate<String> holding = room.<java.util.function.Predicate<String>>map(r -> r.holders()::contains)
                 .orElse(n -> true);
+        int deferred = 0;
         for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, holding, now)) {
+            if (c instanceof DisruptionCommand.Disrupt && !clock.instant().isBefore(startUntil)) {
+                deferred++; // out of time for this sweep: the next one decides it again
+                continue;
+            }
             switch (c) {
                 case DisruptionCommand.SetEmptySince s -> {
                     patch(s.node(), NodePatch.labels(Map.of(DisruptionDecision.EMPTY_SINCE,
@@ -380,6 +396,10 @@ public final class SweepService {
                     disrupted++;
                 }
             }
+        }
+        if (deferred > 0) {
+            System.getLogger(SweepService.class.getName()).log(System.Logger.Level.INFO,
+                    "sweep: " + deferred + " disruptions left for the next sweep (out of time)");
         }
         return new int[] {marks, disrupted};
     }

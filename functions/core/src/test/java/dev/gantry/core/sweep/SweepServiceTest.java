@@ -326,6 +326,27 @@ class SweepServiceTest {
     }
 
     @Test
+    void expiriesASweepHasNoTimeLeftToStartAreLeftUntouchedForTheNextSweep() {
+        NodePool p = poolWith("default", new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmpty, Optional.empty(),
+                List.of(NodePool.Budget.DEFAULT)), Optional.of(Duration.ofHours(1)), Optional.empty(), Map.of());
+        LifecycleWorld w = new LifecycleWorld(p);
+        for (String n : List.of("a", "b", "c")) {
+            w.addNode(n, "default");
+            w.cluster.putPod(pod("web-" + n, "node-" + n));
+        }
+
+        assertThat(w.sweep.sweep(w.clock.instant(), w.clock.instant()).disrupted()).isZero(); // out of time at once
+        assertThat(List.of("a", "b", "c")).allSatisfy(n -> assertThat(w.claim(n).state()).isEqualTo(NodeClaimState.Initialized));
+        assertThat(w.hints.sent).isEmpty();
+        assertThat(w.queue.sent).isEmpty();
+
+        w.clock.advance(Duration.ofMinutes(1));
+        assertThat(w.sweep.sweep(w.clock.instant(), java.time.Instant.MAX).disrupted()).isEqualTo(3);
+        assertThat(List.of("a", "b", "c")).allSatisfy(n -> assertThat(w.claim(n).deletionReason()).isEqualTo("expired"));
+        assertThat(w.hints.sent).hasSize(3);
+    }
+
+    @Test
     void finalSweepTerminatesEveryInstanceGantryLaunchedAndNothingElse() {
         LifecycleWorld w = new LifecycleWorld(quiet());
         w.addNode("a", "default");
