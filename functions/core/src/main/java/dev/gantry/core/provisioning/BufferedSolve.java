@@ -26,7 +26,7 @@ import java.util.Map;
 record BufferedSolve(SchedulingResult real, SchedulingResult virtual) {
 
     static BufferedSolve solve(SchedulingInput input, List<Pod> virtualPods) {
-        SchedulingResult real = Scheduler.solve(input);
+        SchedulingResult real = Scheduler.solveForLaunch(input);
         if (virtualPods.isEmpty()) {
             return new BufferedSolve(real, null);
         }

@@ -59,6 +59,15 @@ public final class Scheduler {
         return placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9 ? withStrategy(reference, "gantry(greedy)") : ours;
     }
 
+    /**
+     * The plan the provisioner launches: {@link #solve(SchedulingInput)}, or, when strictly cheaper net of the nodes it
+     * lets consolidation delete, a launch that also leaves room for a few small consolidatable nodes' pods (see
+     * {@link Absorbing}). Only for launching: a plan that re-places bound pods (consolidation's simulation) uses solve.
+     */
+    public static SchedulingResult solveForLaunch(SchedulingInput input) {
+        return Absorbing.improve(input, solve(input));
+    }
+
     private static SchedulingResult withStrategy(SchedulingResult r, String strategy) {
         return new SchedulingResult(r.existingNodes(), r.inFlightClaims(), r.newClaims(), r.unschedulable(),
                 r.totalPricePerHour(), r.lowerBoundPerHour(), strategy);

@@ -1,0 +1,184 @@
+package dev.gantry.core.scheduling;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A launch that leaves room for the pods of a few small consolidatable nodes, when that is strictly cheaper than
+ * launching for the pending pods alone and keeping those nodes. Scale-ups come in small batches (a diurnal ramp adds
+ * four or five pods every half hour), and the cheapest fleet for each batch alone is small nodes, each paying its
+ * DaemonSets and kube-reserved: a day of them runs 1.2-1.3× the packing bound, and with a 10% budget (one node below
+ * eleven) consolidation cannot merge full small nodes, as no single node replaces one strictly cheaper. Planning the
+ * batch together with a donor's pods (say four pending pods and an m5a.large's three onto one m5a.xlarge: $0.172/h
+ * against $0.137 + $0.086) lets consolidation's plainest move, deleting the donor because its pods fit elsewhere,
+ * follow a few seconds after the launch initialises.
+ * <p>
+ * The plan launches for its pending pods only ({@code pods}), but each claim's requests, and so its instance-type
+ * options, count the donors' pods too. Donors are nodes consolidation would take: managed, initialized, not deleting,
+ * not receiving pending pods in the plain plan, in a pool that consolidates underutilized nodes, with no
+ * {@code karpenter.sh/do-not-disrupt} on the node, its pool's template or any pod, and running only pods a ReplicaSet
+ * re-creates. PDBs are not in the scheduler's input: a donor they block stays, and the launch then costs what it was
+ * planned to cost (never more than the donor saves, as the move is only taken with the donor's price counted against it).
+ * At most {@value #MAX_DONORS} donors, chosen greedily, worst price per pod first.
+ */
+final class Absorbing {
+    /** At most this many donors per plan (each is one consolidation command, at a 1-node budget one after another). */
+    static final int MAX_DONORS = 3;
+    /** Each greedy step tries this many of the remaining donors. */
+    static final int TRIED_PER_STEP = 6;
+
+    private Absorbing() {
+    }
+
+    record Donor(SchedulingInput.ExistingNode node, double price, List<Pod> pods) {
+        double pricePerPod() {
+            return price / pods.size();
+        }
+    }
+
+    /** The cheaper of {@code plain} and the best plan that absorbs donors, net of the donors' prices. */
+    static SchedulingResult improve(SchedulingInput input, SchedulingResult plain) {
+        if (plain.newClaims().isEmpty()) {
+            return plain;
+        }
+        List<Donor> donors = donors(input, plain);
+        if (donors.isEmpty()) {
+            return plain;
+        }
+        Set<String> pendingKeys = new HashSet<>();
+        input.pending().forEach(p -> pendingKeys.add(p.key()));
+        SchedulingResult best = plain;
+        double bestNet = plain.totalPricePerHour();
+        List<Donor> chosen = new ArrayList<>();
+        List<Donor> left = new ArrayList<>(donors);
+        while (chosen.size() < MAX_DONORS && !left.isEmpty()) {
+            Donor stepDonor = null;
+            SchedulingResult stepPlan = null;
+            double stepNet = bestNet;
+            for (Donor d : left.subList(0, Math.min(TRIED_PER_STEP, left.size()))) {
+                List<Donor> with = new ArrayList<>(chosen);
+                with.add(d);
+                SchedulingResult r = plan(input, with, pendingKeys, plain);
+                if (r == null) {
+                    continue;
+                }
+                double net = r.totalPricePerHour() - with.stream().mapToDouble(Donor::price).sum();
+                if (net < stepNet - 1e-9) {
+                    stepNet = net;
+                    stepDonor = d;
+                    stepPlan = r;
+                }
+            }
+            if (stepDonor == null) {
+                break;
+            }
+            chosen.add(stepDonor);
+            left.remove(stepDonor);
+            best = stepPlan;
+            bestNet = stepNet;
+        }
+        return best;
+    }
+
+    /** The plan for the pending pods and the donors' pods without the donors, as a launch for the pending pods; or null. */
+    private static SchedulingResult plan(SchedulingInput input, List<Donor> donors, Set<String> pendingKeys, SchedulingResult plain) {
+        Set<String> gone = new HashSet<>();
+        List<Pod> pods = new ArrayList<>(input.pending());
+        for (Donor d : donors) {
+            gone.add(d.node().node().name());
+            d.pods().forEach(p -> pods.add(p.withNodeName(null)));
+        }
+        List<SchedulingInput.ExistingNode> nodes = input.nodes().stream().filter(n -> !gone.contains(n.node().name())).toList();
+        SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, input.inFlight(), input.daemonSets(),
+                input.pools(), input.namespaceLabels()));
+        if (!r.unschedulable().isEmpty() && r.unschedulable().size() > plain.unschedulable().size()) {
+            return null;
+        }
+        if (r.unschedulable().stream().anyMatch(u -> !pendingKeys.contains(u.pod().key()))) {
+            return null; // a donor's pod would have nowhere to go
+        }
+        List<SchedulingResult.NodeClaimPlan> claims = new ArrayList<>();
+        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
+            List<Pod> mine = c.pods().stream().filter(p -> pendingKeys.contains(p.key())).toList();
+            if (mine.isEmpty()) {
+                return null; // a claim for donors' pods alone is a replacement, consolidation's to decide
+            }
+            claims.add(new SchedulingResult.NodeClaimPlan(c.name(), c.nodePool(), c.requirements(), c.instanceTypeOptions(),
+                    c.instanceType(), c.offering(), mine, c.requests()));
+        }
+        return new SchedulingResult(pendingOnly(r.existingNodes(), pendingKeys), pendingOnly(r.inFlightClaims(), pendingKeys),
+                claims, r.unschedulable(), r.totalPricePerHour(), r.lowerBoundPerHour(), r.strategy() + "+absorb");
+    }
+
+    private static Map<String, List<Pod>> pendingOnly(Map<String, List<Pod>> placed, Set<String> pendingKeys) {
+        Map<String, List<Pod>> out = new LinkedHashMap<>();
+        placed.forEach((node, pods) -> {
+            List<Pod> mine = pods.stream().filter(p -> pendingKeys.contains(p.key())).toList();
+            if (!mine.isEmpty()) {
+                out.put(node, mine);
+            }
+        });
+        return out;
+    }
+
+    /** The nodes consolidation would take, worst price per pod first. */
+    static List<Donor> donors(SchedulingInput input, SchedulingResult plain) {
+        Map<String, SchedulingInput.PoolOffer> pools = new LinkedHashMap<>();
+        input.pools().forEach(o -> pools.put(o.pool().name(), o));
+        List<Donor> out = new ArrayList<>();
+        for (SchedulingInput.ExistingNode n : input.nodes()) {
+            var node = n.node();
+            SchedulingInput.PoolOffer offer = pools.get(node.labels().get(WellKnownLabels.NODEPOOL));
+            if (offer == null || !node.managed() || !node.initialized() || node.deleting()
+                    || plain.existingNodes().containsKey(node.name())) {
+                continue;
+            }
+            NodePool pool = offer.pool();
+            if (pool.disruption().consolidationPolicy() == NodePool.ConsolidationPolicy.WhenEmpty
+                    || pool.disruption().consolidateAfter().isEmpty()
+                    || node.annotations().containsKey(Pod.DO_NOT_DISRUPT)
+                    || pool.template().annotations().containsKey(Pod.DO_NOT_DISRUPT)) {
+                continue;
+            }
+            if (n.pods().stream().anyMatch(p -> p.annotations().containsKey(Pod.DO_NOT_DISRUPT))) {
+                continue;
+            }
+            List<Pod> movable = n.pods().stream().filter(p -> !p.isDaemon() && !p.isMirror() && !p.status().isTerminal()).toList();
+            if (movable.isEmpty() || movable.stream().anyMatch(p -> !"ReplicaSet".equals(p.ownerKind()) || p.status().deletingSince() != null)) {
+                continue; // empty nodes are emptiness's; other owners may not come back
+            }
+            double price = price(offer, node.labels());
+            if (price > 0) {
+                out.add(new Donor(n, price, movable));
+            }
+        }
+        out.sort(Comparator.comparingDouble(Donor::pricePerPod).reversed().thenComparing(d -> d.node().node().name()));
+        return out;
+    }
+
+    private static double price(SchedulingInput.PoolOffer offer, Map<String, String> labels) {
+        String type = labels.get(WellKnownLabels.INSTANCE_TYPE);
+        String zone = labels.get(WellKnownLabels.ZONE);
+        String ct = labels.get(WellKnownLabels.CAPACITY_TYPE);
+        for (InstanceType t : offer.instanceTypes()) {
+            if (t.name().equals(type)) {
+                for (Offering o : t.offerings()) {
+                    if (o.zone().equals(zone) && o.capacityType().equals(ct)) {
+                        return o.pricePerHour();
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+}
