@@ -59,7 +59,10 @@ final class LifecycleChecks {
         for (NodeClaim c : claims) {
             byName.put(c.name(), c);
             if (c.instanceId() != null && c.state() != NodeClaimState.Terminated) {
-                byInstance.put(c.instanceId(), c);
+                NodeClaim other = byInstance.put(c.instanceId(), c);
+                // One instance handed to two live claims (a batch's replay gone wrong): as bad as two for one claim.
+                episodes.episode(other != null, "duplicateLaunches", c.instanceId() + " shared", () -> c.instanceId()
+                        + " is recorded by nodeclaim/" + c.name() + " and nodeclaim/" + other.name());
             }
             stuck(c, now, episodes);
         }
@@ -115,13 +118,22 @@ final class LifecycleChecks {
                            Instant now, Checks.Episodes episodes) {
         Map<String, Integer> perClaim = new HashMap<>();
         Map<String, SimInstance> tagged = new HashMap<>();
+        java.util.Set<String> pendingLaunches = new java.util.HashSet<>();
+        byName.values().forEach(c -> {
+            if (c.state() == NodeClaimState.Launching && c.launchToken() != null && c.instanceId() == null) {
+                pendingLaunches.add(c.launchToken());
+            }
+        });
         for (SimInstance i : live) {
             String claim = i.tags().get(CloudInstance.TAG_NODECLAIM);
-            perClaim.merge(claim, 1, Integer::sum);
-            tagged.put(claim, i);
-            NodeClaim byTag = byName.get(claim);
+            if (claim != null) { // an instance of a launch of several carries its launch token instead
+                perClaim.merge(claim, 1, Integer::sum);
+                tagged.put(claim, i);
+            }
+            NodeClaim byTag = claim == null ? null : byName.get(claim);
             NodeClaim owner = byInstance.get(i.id());
-            boolean owned = owner != null || (byTag != null && byTag.state() == NodeClaimState.Launching && byTag.instanceId() == null);
+            boolean owned = owner != null || (byTag != null && byTag.state() == NodeClaimState.Launching && byTag.instanceId() == null)
+                    || pendingLaunches.contains(i.tags().get(CloudInstance.TAG_LAUNCH));
             if (owned) {
                 unownedSince.remove(i.id());
             } else {

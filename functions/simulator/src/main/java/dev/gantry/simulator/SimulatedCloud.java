@@ -41,8 +41,10 @@ import java.util.function.ToIntFunction;
  * before the error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable);
  * a CreateFleet asks for one capacity type and at most {@value #MAX_INSTANCE_TYPES} types, as the adapter's
  * {@code FleetPlan} builds it (spot when allowed and offered, else on-demand), and an ICE fault fails every offering
- * it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type, which it did not ask for). A ClientToken (the claim name)
- * reused with the same parameters returns the first fleet's instance, as EC2 does; reused with other parameters (a
+ * it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type, which it did not ask for).
+ * A CreateFleet launches the request's count of instances (TotalTargetCapacity), tagged with the claim name when it is
+ * one and with the launch token ({@code gantry.dev/launch}) when several. A ClientToken (the claim name or launch token)
+ * reused with the same parameters returns the first fleet's instances, as EC2 does; reused with other parameters (a
  * resumed claim planned with other options) EC2 answers IdempotentParameterMismatch, and the adapter looks the
  * claim's instance up by tag (DescribeInstances, so subject to Describe lag), returning it when found and otherwise
  * failing with a non-retryable IdempotentParameterMismatch, as {@code Ec2CloudProvider} does (the claim is closed, and
@@ -53,7 +55,8 @@ import java.util.function.ToIntFunction;
  *
  * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
  * request-rate token buckets before a neighbour fault first drains them (until then throttling is a per-attempt draw);
- * partial fleet answers that launch some but not all of a request (Gantry asks for one instance); Describe lag on state
+ * partial fleet answers while capacity remains (a fleet takes its cheapest offerings with capacity, as many instances
+ * from each as it needs; it comes back short only when every allowed offering is out of capacity); Describe lag on state
  * changes (only on launch); the SDK's client-side retry quota.
  */
 public final class SimulatedCloud implements CloudProvider {
@@ -92,7 +95,8 @@ public final class SimulatedCloud implements CloudProvider {
     private final SplittableRandom ids;
     private final SplittableRandom jitter;
     private final Map<String, SimInstance> byId = new LinkedHashMap<>();
-    private final Map<String, SimInstance> byClaim = new LinkedHashMap<>();
+    /** The instances each ClientToken launched. */
+    private final Map<String, List<SimInstance>> byToken = new LinkedHashMap<>();
     private final java.util.Set<String> dnsNames = new java.util.HashSet<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
     private LambdaRuntime runtime;
@@ -174,25 +178,28 @@ public final class SimulatedCloud implements CloudProvider {
         return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request), r -> 0);
     }
 
-    /** What identifies a CreateFleet's parameters for its ClientToken. */
+    /** What identifies a CreateFleet's parameters for its ClientToken (the count included: TotalTargetCapacity). */
     private static String parameters(LaunchRequest r) {
         return r.nodePool().name() + "|" + r.options().stream().map(InstanceType::name).toList() + "|"
-                + r.requirements() + "|" + new java.util.TreeMap<>(r.labels()) + "|" + r.taints();
+                + r.requirements() + "|" + new java.util.TreeMap<>(r.labels()) + "|" + r.taints() + "|" + r.count();
     }
 
     private LaunchResult createFleet(LaunchRequest request) {
-        SimInstance existing = byClaim.get(request.claimName());
+        String token = request.claimName();
+        List<SimInstance> existing = byToken.get(token);
         if (existing != null) {
-            if (parameters(request).equals(tokens.get(request.claimName()))) {
-                return new LaunchResult(existing.view(), List.of());
+            if (parameters(request).equals(tokens.get(token))) {
+                return new LaunchResult(existing.stream().map(SimInstance::view).toList(), List.of());
             }
-            // EC2: IdempotentParameterMismatch. The adapter then finds the claim's instance by tag.
+            // EC2: IdempotentParameterMismatch. The adapter then finds the token's instances by tag.
             tokenMismatches++;
             Instant now = loop.now();
-            if (existing.isAlive() && describable(existing, now)) {
-                return new LaunchResult(existing.view(), List.of());
+            List<CloudInstance> found = existing.stream().filter(i -> i.isAlive() && describable(i, now))
+                    .map(SimInstance::view).toList();
+            if (!found.isEmpty()) {
+                return new LaunchResult(found, List.of());
             }
-            throw new CloudException("IdempotentParameterMismatch", "CreateFleet: client token " + request.claimName()
+            throw new CloudException("IdempotentParameterMismatch", "CreateFleet: client token " + token
                     + " was used before with other parameters", false);
         }
         Instant now = loop.now();
@@ -212,20 +219,28 @@ public final class SimulatedCloud implements CloudProvider {
             throw new InsufficientCapacity("InsufficientInstanceCapacity", all);
         }
         List<OfferingKey> unavailable = new ArrayList<>();
+        List<SimInstance> launched = new ArrayList<>();
         for (InstanceType type : options) {
             for (Offering o : allowed(type, request, capacityType)) {
+                if (launched.size() >= request.count()) {
+                    break;
+                }
                 if (faults.noCapacity(type.name(), o.zone(), o.capacityType(), now)) {
                     unavailable.add(new OfferingKey(type.name(), o.zone(), o.capacityType()));
                     continue;
                 }
-                SimInstance i = start(request, type, o, now);
-                tokens.put(request.claimName(), parameters(request));
-                answeredIce(unavailable, now);
-                return new LaunchResult(i.view(), unavailable);
+                while (launched.size() < request.count()) {
+                    launched.add(start(request, type, o, now));
+                }
             }
         }
         answeredIce(unavailable, now);
-        throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
+        if (launched.isEmpty()) {
+            throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
+        }
+        tokens.put(token, parameters(request));
+        byToken.put(token, List.copyOf(launched));
+        return new LaunchResult(launched.stream().map(SimInstance::view).toList(), unavailable);
     }
 
     private void answeredIce(List<OfferingKey> offerings, Instant now) {
@@ -274,11 +289,12 @@ public final class SimulatedCloud implements CloudProvider {
             int b = ids.nextInt(256);
             dns = "ip-10-0-" + a + "-" + b + "." + region + ".compute.internal";
         } while (!dnsNames.add(dns));
+        // One CreateFleet tags all its instances alike: a launch of several carries its token, not a claim name.
         Map<String, String> tags = Map.of(CloudInstance.TAG_CLUSTER, cluster,
-                CloudInstance.TAG_NODEPOOL, request.nodePool().name(), CloudInstance.TAG_NODECLAIM, request.claimName());
+                CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
+                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName());
         SimInstance i = new SimInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, tags, request);
         byId.put(id, i);
-        byClaim.put(request.claimName(), i);
         loop.after(Duration.ofMillis(8_000 + jitter.nextLong(4_000)), "ec2 running " + id, () -> {
             if (i.state.equals("pending")) {
                 setState(i, "running", "boot");

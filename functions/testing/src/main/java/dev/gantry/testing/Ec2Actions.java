@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
 final class Ec2Actions {
     /** The system tag EC2 puts on an instance launched from a launch template: the template's id. */
     static final String LAUNCHED_FROM = "aws:ec2launchtemplate:id";
+    /** The largest TotalTargetCapacity the stub accepts for a fleet of type instant (EC2's instant-fleet maximum). */
+    static final int MAX_INSTANT_FLEET_CAPACITY = 1000;
     private final Ec2State state;
     private final Clock clock;
 
@@ -49,18 +51,47 @@ final class Ec2Actions {
         return r;
     }
 
+    /**
+     * CreateFleet of type instant, as strict as EC2: TotalTargetCapacity is required, at least 1 and at most
+     * {@link #MAX_INSTANT_FLEET_CAPACITY}; the instances are taken override by override (as many from each as it has
+     * capacity for, see {@link Ec2State#limitCapacity}), and the answer lists one {@code fleetInstanceSet} item per
+     * override used, with all its {@code instanceIds}, and one {@code errorSet} item per override that failed; a fleet
+     * that gets fewer instances than asked for is not an error. A ClientToken seen before returns the first answer when
+     * every other parameter is the same, and {@code IdempotentParameterMismatch} when any differs.
+     */
     private StubResponse createFleet(RecordedRequest q) {
         String token = q.param("ClientToken");
+        java.util.SortedMap<String, String> parameters = new java.util.TreeMap<>(q.params());
+        parameters.remove("ClientToken");
         var previous = state.fleetFor(token);
         if (previous.isPresent()) {
-            return Ec2Responses.createFleet(previous.get());
+            if (!previous.get().parameters().equals(parameters)) {
+                return Ec2Responses.error("IdempotentParameterMismatch", "The client token you have provided is "
+                        + "associated with a resource that is already deleted or has different parameters: " + token);
+            }
+            return Ec2Responses.createFleet(previous.get().fleet());
+        }
+        String capacity = q.param("TargetCapacitySpecification.TotalTargetCapacity");
+        int wanted;
+        try {
+            wanted = capacity == null ? 0 : Integer.parseInt(capacity);
+        } catch (NumberFormatException e) {
+            wanted = 0;
+        }
+        if (capacity == null) {
+            return Ec2Responses.error("MissingParameter",
+                    "The request must contain the parameter TargetCapacitySpecification.TotalTargetCapacity");
+        }
+        if (wanted < 1 || wanted > MAX_INSTANT_FLEET_CAPACITY) {
+            return Ec2Responses.error("InvalidParameterValue", "TotalTargetCapacity " + capacity
+                    + " is not valid for a fleet of type instant: it must be between 1 and " + MAX_INSTANT_FLEET_CAPACITY);
         }
         String lifecycle = "spot".equals(q.param("TargetCapacitySpecification.DefaultTargetCapacityType"))
                 ? "spot" : "on-demand";
-        int wanted = Integer.parseInt(q.params().getOrDefault("TargetCapacitySpecification.TotalTargetCapacity", "1"));
         Map<String, String> tags = tags(q, "instance");
         List<FleetInstance> launched = new ArrayList<>();
         List<FleetError> errors = new ArrayList<>();
+        int count = 0;
         for (int c = 1; !q.paramsWithPrefix("LaunchTemplateConfigs." + c + ".").isEmpty(); c++) {
             String config = "LaunchTemplateConfigs." + c + ".";
             String ltId = q.param(config + "LaunchTemplateSpecification.LaunchTemplateId");
@@ -82,7 +113,7 @@ final class Ec2Actions {
             instanceTags.put(LAUNCHED_FROM, template.get().id());
             instanceTags.put("aws:ec2launchtemplate:version", String.valueOf(template.get().version()));
             for (SortedMap<String, String> o : q.members(config + "Overrides")) {
-                if (launched.size() >= wanted) {
+                if (count >= wanted) {
                     break;
                 }
                 String subnetId = o.get("SubnetId");
@@ -90,18 +121,29 @@ final class Ec2Actions {
                         subnetId == null ? null : state.subnet(subnetId).map(s -> s.zone()).orElse(null));
                 FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
                 var failure = state.launchFailure(o.get("InstanceType"), zone);
-                if (failure.isPresent()) {
-                    errors.add(new FleetError(override, lifecycle, failure.get(), failure.get() + ": there is no "
-                            + "capacity for " + o.get("InstanceType") + " in " + zone + " (stub)."));
+                int room = state.capacityLeft(o.get("InstanceType"), zone);
+                if (failure.isPresent() || room == 0) {
+                    String code = failure.orElse("InsufficientInstanceCapacity");
+                    errors.add(new FleetError(override, lifecycle, code, code + ": there is no capacity for "
+                            + o.get("InstanceType") + " in " + zone + " (stub)."));
                     continue;
                 }
-                Instance instance = state.launch(o.get("InstanceType"), zone, subnetId,
-                        o.getOrDefault("ImageId", imageId), lifecycle, instanceTags, clock.instant());
-                launched.add(new FleetInstance(override, lifecycle, instance.id()));
+                List<String> ids = new ArrayList<>();
+                while (count < wanted && ids.size() < room) {
+                    ids.add(state.launch(o.get("InstanceType"), zone, subnetId, o.getOrDefault("ImageId", imageId),
+                            lifecycle, instanceTags, clock.instant()).id());
+                    count++;
+                }
+                launched.add(new FleetInstance(override, lifecycle, ids));
+                if (count < wanted) {
+                    // The pool ran dry part-way: EC2 reports it among the errors of a fleet it fulfils in part.
+                    errors.add(new FleetError(override, lifecycle, "InsufficientInstanceCapacity", "There is no more "
+                            + "capacity for " + o.get("InstanceType") + " in " + zone + " (stub)."));
+                }
             }
         }
         Fleet fleet = new Fleet("fleet-" + UUID.randomUUID(), launched, errors);
-        state.rememberFleet(token, fleet);
+        state.rememberFleet(token, new Ec2State.RememberedFleet(parameters, fleet));
         return Ec2Responses.createFleet(fleet);
     }
 

@@ -27,7 +27,12 @@ public final class Ec2Responses {
     public record FleetOverride(String launchTemplateId, String launchTemplateName, String version,
                                 String instanceType, String subnetId, String zone) {}
 
-    public record FleetInstance(FleetOverride override, String lifecycle, String instanceId) {}
+    /** The instances one override launched: EC2 groups a fleet's instances by override, each with all its ids. */
+    public record FleetInstance(FleetOverride override, String lifecycle, List<String> instanceIds) {
+        public FleetInstance {
+            instanceIds = List.copyOf(instanceIds);
+        }
+    }
 
     public record FleetError(FleetOverride override, String lifecycle, String errorCode, String errorMessage) {}
 
@@ -63,7 +68,7 @@ public final class Ec2Responses {
             for (FleetInstance i : fleet.instances()) {
                 x.open("item");
                 overrides(x, i.override());
-                x.leaf("lifecycle", i.lifecycle()).items("instanceIds", List.of(i.instanceId()))
+                x.leaf("lifecycle", i.lifecycle()).items("instanceIds", i.instanceIds())
                         .leaf("instanceType", i.override().instanceType()).close("item");
             }
             x.close("fleetInstanceSet");

@@ -43,7 +43,8 @@ public final class Ec2State {
     private final Map<String, LaunchTemplate> launchTemplates = new LinkedHashMap<>();
     private final Map<String, Instance> instances = new LinkedHashMap<>();
     private final Map<String, String> launchFailures = new HashMap<>();
-    private final Map<String, Ec2Responses.Fleet> fleetsByToken = new HashMap<>();
+    private final Map<String, RememberedFleet> fleetsByToken = new HashMap<>();
+    private final Map<String, Integer> capacityLeft = new HashMap<>();
     private final Map<String, String> instanceProfiles = new HashMap<>();
     private long nextId = 1;
 
@@ -133,6 +134,7 @@ public final class Ec2State {
 
     public synchronized Ec2State clearLaunchFailures() {
         launchFailures.clear();
+        capacityLeft.clear();
         return this;
     }
 
@@ -173,17 +175,36 @@ public final class Ec2State {
     synchronized Optional<String> launchFailure(String type, String zone) {
         return Optional.ofNullable(launchFailures.get(type + "/" + zone));
     }
-    synchronized Optional<Ec2Responses.Fleet> fleetFor(String clientToken) {
+    /** A fleet's answer and the request parameters (all but the ClientToken) it was created with. */
+    record RememberedFleet(java.util.SortedMap<String, String> parameters, Ec2Responses.Fleet fleet) {}
+
+    synchronized Optional<RememberedFleet> fleetFor(String clientToken) {
         return Optional.ofNullable(clientToken == null ? null : fleetsByToken.get(clientToken));
     }
-    synchronized void rememberFleet(String clientToken, Ec2Responses.Fleet fleet) {
+    synchronized void rememberFleet(String clientToken, RememberedFleet fleet) {
         if (clientToken != null) {
             fleetsByToken.put(clientToken, fleet);
         }
     }
 
+    /**
+     * Leaves only {@code instances} more instances of the (type, zone) offering to launch: a fleet that wants more
+     * gets what is left there (and an InsufficientInstanceCapacity error for it once none is), which is how EC2
+     * fulfils a fleet in part. Cleared by {@link #clearLaunchFailures()}.
+     */
+    public synchronized Ec2State limitCapacity(String instanceType, String zone, int instances) {
+        capacityLeft.put(instanceType + "/" + zone, instances);
+        return this;
+    }
+
+    /** How many more instances the offering can launch ({@link Integer#MAX_VALUE} when not limited). */
+    synchronized int capacityLeft(String type, String zone) {
+        return capacityLeft.getOrDefault(type + "/" + zone, Integer.MAX_VALUE);
+    }
+
     synchronized Instance launch(String type, String zone, String subnetId, String imageId, String lifecycle,
                                  Map<String, String> tags, Instant now) {
+        capacityLeft.computeIfPresent(type + "/" + zone, (k, left) -> left - 1);
         long n = nextId++;
         Instance instance = new Instance(String.format("i-0%016x", 0xabcd0000L + n), type, zone, subnetId, imageId,
                 lifecycle, "running", now, "10.0.%d.%d".formatted(n / 250, n % 250 + 4), tags);

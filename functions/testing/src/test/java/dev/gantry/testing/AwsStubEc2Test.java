@@ -49,13 +49,17 @@ class AwsStubEc2Test {
     }
 
     private CreateFleetResponse launch(String token, String... typeAndSubnet) {
+        return launch(token, 1, typeAndSubnet);
+    }
+
+    private CreateFleetResponse launch(String token, int capacity, String... typeAndSubnet) {
         FleetLaunchTemplateOverridesRequest[] overrides = new FleetLaunchTemplateOverridesRequest[typeAndSubnet.length / 2];
         for (int i = 0; i < overrides.length; i++) {
             overrides[i] = FleetLaunchTemplateOverridesRequest.builder().instanceType(typeAndSubnet[2 * i])
                     .subnetId(typeAndSubnet[2 * i + 1]).build();
         }
         return ec2.createFleet(CreateFleetRequest.builder().type(FleetType.INSTANT).clientToken(token)
-                .targetCapacitySpecification(t -> t.totalTargetCapacity(1)
+                .targetCapacitySpecification(t -> t.totalTargetCapacity(capacity)
                         .defaultTargetCapacityType(DefaultTargetCapacityType.SPOT))
                 .spotOptions(s -> s.allocationStrategy("price-capacity-optimized"))
                 .launchTemplateConfigs(FleetLaunchTemplateConfigRequest.builder()
@@ -119,6 +123,58 @@ class AwsStubEc2Test {
         assertThat(response.instances()).isEmpty();
         assertThat(response.errors()).hasSize(1);
         assertThat(stub.ec2().instances()).isEmpty();
+    }
+
+    @Test
+    void aFleetOfSeveralListsTheInstancesOfEachOverrideTogetherAndReportsThePoolThatRanDry() {
+        stub.ec2().limitCapacity("m5.large", "us-east-1a", 2);
+
+        CreateFleetResponse response = launch("claim-many", 5, "m5.large", "subnet-0000000000000000a",
+                "m5.large", "subnet-0000000000000000b");
+
+        assertThat(response.instances()).hasSize(2);
+        assertThat(response.instances().get(0).instanceIds()).hasSize(2);
+        assertThat(response.instances().get(0).launchTemplateAndOverrides().overrides().availabilityZone()).isEqualTo("us-east-1a");
+        assertThat(response.instances().get(1).instanceIds()).hasSize(3);
+        assertThat(response.errors()).singleElement().satisfies(e -> {
+            assertThat(e.errorCode()).isEqualTo("InsufficientInstanceCapacity");
+            assertThat(e.launchTemplateAndOverrides().overrides().availabilityZone()).isEqualTo("us-east-1a");
+        });
+        assertThat(stub.ec2().instances()).hasSize(5);
+    }
+
+    @Test
+    void aFleetAnswersInPartWhenEveryPoolRunsDryBeforeItsTargetCapacity() {
+        stub.ec2().limitCapacity("m5.large", "us-east-1a", 3);
+
+        CreateFleetResponse response = launch("claim-short", 5, "m5.large", "subnet-0000000000000000a");
+
+        assertThat(response.instances()).singleElement().satisfies(i -> assertThat(i.instanceIds()).hasSize(3));
+        assertThat(response.errors()).hasSize(1);
+    }
+
+    @Test
+    void aTotalTargetCapacityOutsideWhatAnInstantFleetTakesIsRejected() {
+        for (int capacity : new int[] {0, 1001}) {
+            assertThatThrownBy(() -> launch("claim-cap" + capacity, capacity, "m5.large", "subnet-0000000000000000a"))
+                    .isInstanceOfSatisfying(Ec2Exception.class, e ->
+                            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+        }
+        assertThat(stub.ec2().instances()).isEmpty();
+    }
+
+    @Test
+    void aClientTokenReusedWithOtherParametersIsAnIdempotentParameterMismatch() {
+        launch("claim-reused", 2, "m5.large", "subnet-0000000000000000a");
+
+        assertThatThrownBy(() -> launch("claim-reused", 3, "m5.large", "subnet-0000000000000000a"))
+                .isInstanceOfSatisfying(Ec2Exception.class, e ->
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("IdempotentParameterMismatch"));
+        assertThatThrownBy(() -> launch("claim-reused", 2, "c5.large", "subnet-0000000000000000a"))
+                .isInstanceOf(Ec2Exception.class);
+        assertThat(launch("claim-reused", 2, "m5.large", "subnet-0000000000000000a").instances().getFirst().instanceIds())
+                .hasSize(2);
+        assertThat(stub.ec2().instances()).hasSize(2);
     }
 
     @Test

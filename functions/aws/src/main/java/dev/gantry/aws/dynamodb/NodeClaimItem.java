@@ -57,6 +57,7 @@ final class NodeClaimItem {
         item.put("drainStep", n(Integer.toString(c.drainStep())));
         putInstant(item, "lastPodEventAt", c.lastPodEventAt());
         putString(item, "podSet", c.podSet());
+        putString(item, "launchToken", c.launchToken());
         if (c.fromConsolidation()) {
             item.put("fromConsolidation", AttributeValue.fromBool(true));
         }
@@ -83,7 +84,7 @@ final class NodeClaimItem {
                 item.containsKey("drainStep") ? Integer.parseInt(item.get("drainStep").n()) : 0, instant(item, "progressAt"),
                 instant(item, "notReadySince"), instant(item, "lastPodEventAt"), string(item, "podSet"),
                 item.containsKey("fromConsolidation") && Boolean.TRUE.equals(item.get("fromConsolidation").bool()),
-                item.containsKey("consolidation") ? mark(item.get("consolidation").m()) : null);
+                item.containsKey("consolidation") ? mark(item.get("consolidation").m()) : null, string(item, "launchToken"));
     }
 
     private static AttributeValue mark(ConsolidationMark m) {

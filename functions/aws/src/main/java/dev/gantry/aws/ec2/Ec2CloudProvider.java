@@ -25,7 +25,9 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * The {@link CloudProvider} over EC2: resolves the NodeClass (subnets, security groups, AMIs), ensures the launch
- * templates, and launches one instance per claim with CreateFleet ({@code instant}), ClientToken = claim name.
+ * templates, and launches with CreateFleet ({@code instant}): one instance per claim with ClientToken = claim name,
+ * or several identical ones in one fleet (TotalTargetCapacity = the count) under the batch's launch token, as
+ * Karpenter's CreateFleet batcher does.
  * Gantry's instances carry {@code gantry.dev/*} tags only, never Karpenter's, so a Karpenter in the same account
  * neither lists nor garbage-collects them.
  */
@@ -66,11 +68,17 @@ public final class Ec2CloudProvider implements CloudProvider {
         }
         CreateFleetResponse response;
         try {
-            response = ec2.createFleet(FleetRequests.build(plan, names, request.claimName(), tags));
+            response = ec2.createFleet(FleetRequests.build(plan, names, request.claimName(), request.count(), tags));
         } catch (SdkException e) {
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
-                return instances.byClaim(request.claimName()).map(i -> new LaunchResult(i, List.of()))
-                        .orElseThrow(() -> Ec2Errors.toCloud("CreateFleet", e));
+                // Launched before under this token with other parameters: its live instances, found by tag.
+                List<CloudInstance> found = request.count() == 1
+                        ? instances.byClaim(request.claimName()).map(List::of).orElse(List.of())
+                        : instances.byLaunch(request.claimName());
+                if (found.isEmpty()) {
+                    throw Ec2Errors.toCloud("CreateFleet", e);
+                }
+                return new LaunchResult(found, List.of());
             }
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.NOT_FOUND) {
                 // A cached template was deleted (idle templates are collected): the retry recreates it.
@@ -126,8 +134,17 @@ public final class Ec2CloudProvider implements CloudProvider {
                 default -> { }
             }
         }
-        Optional<CreateFleetInstance> launched = response.instances().stream()
-                .filter(i -> !i.instanceIds().isEmpty()).findFirst();
+        List<CloudInstance> launched = new ArrayList<>();
+        for (CreateFleetInstance i : response.instances()) {
+            FleetLaunchTemplateOverrides o = i.launchTemplateAndOverrides() == null ? null
+                    : i.launchTemplateAndOverrides().overrides();
+            // EC2 answers before an instance is describable (eventual consistency), so each is built from the fleet's
+            // answer, at the type and zone it got; the sweep reads the full records later.
+            for (String id : i.instanceIds()) {
+                launched.add(new CloudInstance(id, i.instanceTypeAsString(), o == null ? null : o.availabilityZone(),
+                        plan.capacityType(), "pending", config.clock().instant(), null, tags));
+            }
+        }
         if (launched.isEmpty()) {
             if (!unavailable.isEmpty()) {
                 throw new InsufficientCapacity(firstError, unavailable);
@@ -137,14 +154,8 @@ public final class Ec2CloudProvider implements CloudProvider {
                     || Ec2Errors.classify(code) == Ec2Errors.Kind.RETRYABLE;
             throw new CloudException(code, "CreateFleet launched no instance", retryable);
         }
-        CreateFleetInstance i = launched.get();
-        FleetLaunchTemplateOverrides o = i.launchTemplateAndOverrides().overrides();
-        // EC2 answers before the instance is describable (eventual consistency), so the instance is built from the
-        // fleet's answer; the sweep reads the full record later.
-        CloudInstance instance = new CloudInstance(i.instanceIds().getFirst(), i.instanceTypeAsString(),
-                o == null ? null : o.availabilityZone(), plan.capacityType(), "pending", config.clock().instant(),
-                null, tags);
-        return new LaunchResult(instance, unavailable);
+        // Fewer than asked for (EC2 fulfilled the fleet in part): what launched, with the offerings that failed.
+        return new LaunchResult(launched, unavailable);
     }
 
     @Override

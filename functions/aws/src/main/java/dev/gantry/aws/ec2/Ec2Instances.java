@@ -31,6 +31,12 @@ final class Ec2Instances {
                 SelectorFilters.filter("instance-state-name", LIVE_STATES.toArray(String[]::new)))).stream().findFirst();
     }
 
+    /** The live instances a launch of several produced, by its launch token. */
+    List<CloudInstance> byLaunch(String token) {
+        return query(List.of(clusterFilter(), SelectorFilters.filter("tag:" + CloudInstance.TAG_LAUNCH, token),
+                SelectorFilters.filter("instance-state-name", LIVE_STATES.toArray(String[]::new))));
+    }
+
     Optional<CloudInstance> describe(String instanceId) {
         try {
             return ec2.describeInstances(r -> r.instanceIds(instanceId)).reservations().stream()

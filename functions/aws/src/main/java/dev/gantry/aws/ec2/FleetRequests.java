@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.ec2.model.TagSpecification;
 
 /**
  * Builds the CreateFleet request for a {@link FleetPlan}, as Karpenter does (pkg/providers/instance/types.go):
- * type {@code instant}, one unit of capacity of the plan's capacity type, {@code price-capacity-optimized} for spot and
+ * type {@code instant}, the launch's count of units of the plan's capacity type, {@code price-capacity-optimized} for spot and
  * {@code lowest-price} for on-demand, one launch template config per plan group at {@code $Latest}. No per-override
  * Priority: it only matters to the "prioritized" strategies Karpenter uses with node overlays, which Gantry lacks.
  */
@@ -25,9 +25,11 @@ final class FleetRequests {
 
     /**
      * @param templateNames the launch template name of each plan group, in the same order
-     * @param clientToken   the claim name: EC2 returns the first fleet's answer to a repeat, so a retry launches nothing
+     * @param clientToken   the claim name (or a batch's launch token): EC2 returns the first fleet's answer to a repeat,
+     *                      so a retry launches nothing
+     * @param count         the total target capacity: how many instances (1 for one claim)
      */
-    static CreateFleetRequest build(FleetPlan plan, List<String> templateNames, String clientToken,
+    static CreateFleetRequest build(FleetPlan plan, List<String> templateNames, String clientToken, int count,
                                     Map<String, String> tags) {
         List<FleetLaunchTemplateConfigRequest> configs = new ArrayList<>();
         for (int i = 0; i < plan.groups().size(); i++) {
@@ -42,7 +44,7 @@ final class FleetRequests {
         }
         boolean spot = WellKnownLabels.CAPACITY_SPOT.equals(plan.capacityType());
         CreateFleetRequest.Builder b = CreateFleetRequest.builder().type(FleetType.INSTANT).clientToken(clientToken)
-                .targetCapacitySpecification(t -> t.totalTargetCapacity(1).defaultTargetCapacityType(
+                .targetCapacitySpecification(t -> t.totalTargetCapacity(count).defaultTargetCapacityType(
                         spot ? DefaultTargetCapacityType.SPOT : DefaultTargetCapacityType.ON_DEMAND))
                 .launchTemplateConfigs(configs)
                 .tagSpecifications(tagSpec(ResourceType.INSTANCE, tags), tagSpec(ResourceType.VOLUME, tags),

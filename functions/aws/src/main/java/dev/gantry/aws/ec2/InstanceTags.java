@@ -14,11 +14,20 @@ import java.util.TreeMap;
 final class InstanceTags {
     private InstanceTags() {}
 
-    /** The instance's and its volumes' tags, for CreateFleet. */
+    /**
+     * The instance's and its volumes' tags, for CreateFleet. A fleet tags all its instances alike, so a launch of
+     * several carries its launch token ({@code gantry.dev/launch}) instead of a claim name, and {@code Name} is then the
+     * NodeClass's or the nodepool's name.
+     */
     static Map<String, String> forClaim(String cluster, LaunchRequest request) {
         Map<String, String> tags = forTemplate(cluster, request);
-        tags.put(CloudInstance.TAG_NODECLAIM, request.claimName());
-        tags.putIfAbsent("Name", request.claimName());
+        if (request.count() == 1) {
+            tags.put(CloudInstance.TAG_NODECLAIM, request.claimName());
+            tags.putIfAbsent("Name", request.claimName());
+        } else {
+            tags.put(CloudInstance.TAG_LAUNCH, request.claimName());
+            tags.putIfAbsent("Name", request.nodePool().name());
+        }
         return tags;
     }
 

@@ -297,6 +297,17 @@ public abstract class NodeClaimStoreContract {
     }
 
     @Test
+    void roundTripsTheLaunchTokenABatchedClaimSharesWithItsBatch() {
+        NodeClaim claim = launching("default-b").withLaunchToken("default-a");
+
+        NodeClaim created = store.create(claim);
+
+        assertThat(created.launchToken()).isEqualTo("default-a");
+        assertThat(store.get("default-b", T0).orElseThrow().launchKey()).isEqualTo("default-a");
+        assertThat(store.get("default-b", T0).orElseThrow()).isEqualTo(claim.withVersion(1));
+    }
+
+    @Test
     void roundTripsAClaimWithOnlyItsRequiredFields() {
         NodeClaim bare = new NodeClaim("bare", 0, "default", null, NodeClaimState.Launching, List.of(), List.of(),
                 List.of(), null, null, null, null, 0.0, null, null, null, null, null, null, null, null, null, 0, null, null);

@@ -14,6 +14,12 @@ public record CloudInstance(String instanceId, String instanceType, String zone,
     public static final String TAG_CLUSTER = "gantry.dev/cluster";
     public static final String TAG_NODEPOOL = "gantry.dev/nodepool";
     public static final String TAG_NODECLAIM = "gantry.dev/nodeclaim";
+    /**
+     * The launch token (the CreateFleet ClientToken) on every instance a launch of several produced: such instances
+     * carry no {@link #TAG_NODECLAIM}, since one CreateFleet tags all its instances alike; the claims that share the
+     * token say which instance is whose.
+     */
+    public static final String TAG_LAUNCH = "gantry.dev/launch";
 
     public CloudInstance {
         tags = Map.copyOf(tags == null ? Map.of() : tags);

@@ -13,9 +13,21 @@ import java.util.Optional;
 public interface CloudProvider {
 
     /**
-     * Launches one instance for the claim. Idempotent: the claim name is the ClientToken, so calling again for the
-     * same claim returns the instance launched the first time rather than launching another. Offerings that failed
-     * along the way (while another option succeeded) come back in {@link LaunchResult#unavailable()}.
+     * Launches {@link LaunchRequest#count()} identical instances in one call (one CreateFleet with that total target
+     * capacity, as Karpenter's CreateFleet batcher merges identical requests).
+     * <ul>
+     *   <li>Idempotent: {@link LaunchRequest#claimName()} is the ClientToken, so calling again with the same request
+     *       returns the instances launched the first time rather than launching more. Called again with other
+     *       parameters under the same token (a resumed claim whose options changed), it returns the token's live
+     *       instances found by tag when there are any ({@link CloudInstance#TAG_NODECLAIM} for one instance,
+     *       {@link CloudInstance#TAG_LAUNCH} for several), and fails with a non-retryable
+     *       {@code IdempotentParameterMismatch} otherwise.</li>
+     *   <li>Partial fulfilment is not an error: the result holds between 1 and {@code count} instances, each with the
+     *       type, zone and capacity type it really got, and the offerings that failed in
+     *       {@link LaunchResult#unavailable()}. Which claim gets which instance is the caller's to decide.</li>
+     *   <li>Tags: one instance carries {@link CloudInstance#TAG_NODECLAIM} = the claim name; several carry
+     *       {@link CloudInstance#TAG_LAUNCH} = the token instead. Both carry the cluster and nodepool tags.</li>
+     * </ul>
      */
     LaunchResult launch(LaunchRequest request);
 

@@ -9,19 +9,36 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything needed to launch a claim's instance.
+ * Everything needed to launch {@code count} identical instances in one call.
  *
+ * @param claimName     the launch's ClientToken: the claim's name for one instance; for several, the launch token the
+ *                      claims of the batch share (the name of its first claim, see {@code NodeClaim#launchToken})
  * @param options       instance types in order of preference (cheapest compatible offering first, at most 60)
- * @param requirements  the claim's requirements: they decide the allowed zones and capacity types
+ * @param requirements  the claims' requirements: they decide the allowed zones and capacity types
  * @param labels        node labels to register with (pool, capacity type, template labels…; the instance-specific
  *                      labels are added by the launcher once the type is known)
  * @param taints        template taints plus startup taints, registered with the node
+ * @param count         how many instances (1 for one claim; EC2's TotalTargetCapacity)
  */
 public record LaunchRequest(String claimName, NodePool nodePool, NodeClass nodeClass, List<InstanceType> options,
-                            Requirements requirements, Map<String, String> labels, List<Taint> taints) {
+                            Requirements requirements, Map<String, String> labels, List<Taint> taints, int count) {
     public LaunchRequest {
         options = List.copyOf(options);
         labels = Map.copyOf(labels);
         taints = List.copyOf(taints);
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, got " + count);
+        }
+    }
+
+    /** One instance for one claim. */
+    public LaunchRequest(String claimName, NodePool nodePool, NodeClass nodeClass, List<InstanceType> options,
+                         Requirements requirements, Map<String, String> labels, List<Taint> taints) {
+        this(claimName, nodePool, nodeClass, options, requirements, labels, taints, 1);
+    }
+
+    /** The same launch, for {@code n} instances under the token {@code token}. */
+    public LaunchRequest batch(String token, int n) {
+        return new LaunchRequest(token, nodePool, nodeClass, options, requirements, labels, taints, n);
     }
 }

@@ -29,6 +29,9 @@ import java.util.Objects;
  * @param fromConsolidation launched by consolidation as a replacement: not consolidated itself within
  *                      {@code consolidateAfter} of initializing
  * @param consolidation the consolidation command this claim takes part in (candidate or replacement), or null
+ * @param launchToken   the ClientToken of the CreateFleet that launches the claim together with the others holding
+ *                      the same token (the name of the batch's first claim), or null when it launches alone under its
+ *                      own name: see {@link #launchKey()}
  */
 public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                         List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
@@ -36,7 +39,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                         String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
                         Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
                         int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
-                        boolean fromConsolidation, ConsolidationMark consolidation) {
+                        boolean fromConsolidation, ConsolidationMark consolidation, String launchToken) {
 
     public NodeClaim {
         Objects.requireNonNull(name, "name");
@@ -60,7 +63,34 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         this(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId, instanceType,
                 zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, null, null,
-                false, null);
+                false, null, null);
+    }
+
+    /** A claim without a launch token (it launches alone, under its own name). */
+    public NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
+                     List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
+                     String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
+                     String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
+                     Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
+                     int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
+                     boolean fromConsolidation, ConsolidationMark consolidation) {
+        this(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId, instanceType,
+                zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, consolidation, null);
+    }
+
+    /** The ClientToken this claim's instance is launched under: its launch token, or its own name when alone. */
+    public String launchKey() {
+        return launchToken != null ? launchToken : name;
+    }
+
+    /** The claim launched with the others sharing {@code token} (null: alone, under its own name). */
+    public NodeClaim withLaunchToken(String token) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, consolidation, token);
     }
 
     /** The sweep saw the node's pods change to {@code fingerprint} at {@code at}. */
@@ -68,7 +98,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, at,
-                fingerprint, fromConsolidation, consolidation);
+                fingerprint, fromConsolidation, consolidation, launchToken);
     }
 
     /** Marks the claim as a consolidation replacement. */
@@ -76,7 +106,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, true, consolidation);
+                lastPodEventAt, podSet, true, consolidation, launchToken);
     }
 
     /** The claim with its part in a consolidation command set (null: none). */
@@ -84,7 +114,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, fromConsolidation, mark);
+                lastPodEventAt, podSet, fromConsolidation, mark, launchToken);
     }
 
     /** A new claim about to be launched. */
@@ -93,7 +123,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                                       String expectedZone, String expectedCapacityType, double expectedPrice, Instant now) {
         return new NodeClaim(name, 0, nodePool, nodeClassHash, NodeClaimState.Launching, requirements, instanceTypeOptions,
                 pods, null, expectedType, expectedZone, expectedCapacityType, expectedPrice, null, now, null, null, null,
-                null, null, null, null, 0, null, null, null, null, false, null);
+                null, null, null, null, 0, null, null, null, null, false, null, null);
     }
 
     /** Whether readers must treat the record as gone. */
@@ -104,26 +134,26 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
     public NodeClaim withVersion(long v) {
         return new NodeClaim(name, v, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     /** CreateFleet returned this instance. */
     public NodeClaim launched(String id, String type, String inZone, String capacity, double price, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Launched, requirements, instanceTypeOptions,
                 pods, id, type, inZone, capacity, price, nodeName, createdAt, now, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     public NodeClaim registered(String node, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     public NodeClaim initialized(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Initialized, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, now,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     /** Deletion begins (idempotent: keeps the first reason and time). */
@@ -133,27 +163,27 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         }
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Draining, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     public NodeClaim terminating(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminating, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     /** A termination slice begins: the flow's next message is for step {@code nextStep}. */
     public NodeClaim sliceBegun(int nextStep, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     /** The sweep saw the node not Ready since {@code since}, or Ready again ({@code null}). */
     public NodeClaim notReadySince(Instant since) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 
     /** Finished: kept for {@code retention} so late events find it, then expired. */
@@ -161,6 +191,6 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminated, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
                 initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention),
-                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation);
+                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
     }
 }

@@ -10,6 +10,7 @@ import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.scheduling.SchedulingResult;
@@ -46,10 +47,85 @@ final class ClaimLauncher {
      * under the planned name is returned as it is: an earlier delivery of the same batch recorded it.
      */
     NodeClaim record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now) {
-        return FreshClaimNames.record(store, plan.name(), name -> NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
-                plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
-                plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
-                plan.offering().capacityType(), plan.pricePerHour(), now), now);
+        return record(plan, nodeClassHash, now, false, null).claim();
+    }
+
+    /** A recorded claim, and whether this call created it (rather than finding an earlier delivery's in flight). */
+    record Recorded(NodeClaim claim, boolean created) {
+    }
+
+    /**
+     * {@link #record(SchedulingResult.NodeClaimPlan, String, Instant)} for a claim launched in a batch: it gets the
+     * launch token {@code token}, or its own name when {@code token} is null (the batch's first claim, whose name is
+     * fresh and so never the token of another launch). Not batched: no token, the claim launches under its name.
+     */
+    Recorded record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now, boolean batched, String token) {
+        NodeClaim[] made = new NodeClaim[1];
+        NodeClaim c = FreshClaimNames.record(store, plan.name(), name -> {
+            NodeClaim n = NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
+                    plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
+                    plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
+                    plan.offering().capacityType(), plan.pricePerHour(), now);
+            made[0] = batched ? n.withLaunchToken(token == null ? name : token) : n;
+            return made[0];
+        }, now);
+        return new Recorded(c, made[0] != null && c.withVersion(0).equals(made[0]));
+    }
+
+    /**
+     * Launches the Launching claims among {@code members}, the stored claims sharing one launch key, with one call for
+     * {@code members.size()} instances (a batch is recorded whole before its launch, so that count is the same on every
+     * replay of the token). The instances not yet held by a member go to the Launching members, both in order (ids,
+     * names): a replay after a crash between the launch and the writes gets the same instances back and hands out
+     * those still unrecorded. A member left without one (EC2 fulfilled the fleet in part) is closed as out of
+     * capacity, like an insufficient-capacity answer, so that its pods are planned again. Errors as in
+     * {@link #launch(NodeClaim, LaunchRequest, Instant)}, for every Launching member.
+     */
+    List<Result> launchBatch(List<NodeClaim> members, LaunchRequest request, Instant now) {
+        List<NodeClaim> launching = members.stream().filter(c -> c.state() == NodeClaimState.Launching)
+                .sorted(java.util.Comparator.comparing(NodeClaim::name)).toList();
+        if (launching.isEmpty()) {
+            return List.of();
+        }
+        if (members.size() == 1 && launching.getFirst().launchToken() == null) {
+            return List.of(launch(launching.getFirst(), request, now));
+        }
+        String token = launching.getFirst().launchKey();
+        LaunchResult result;
+        try {
+            result = cloud.launch(request.batch(token, members.size()));
+        } catch (InsufficientCapacity ice) {
+            markUnavailable(ice.offerings());
+            launching.forEach(c -> close(c, "launch-failed", now));
+            return launching.stream().map(c -> new Result(c, null, true, ice.code())).toList();
+        } catch (CloudException e) {
+            if (e.retryable()) {
+                throw e;
+            }
+            launching.forEach(c -> close(c, "launch-failed", now));
+            return launching.stream().map(c -> Result.failed(c, e.code())).toList();
+        }
+        markUnavailable(result.unavailable());
+        java.util.Set<String> held = new java.util.HashSet<>();
+        members.forEach(c -> {
+            if (c.instanceId() != null) {
+                held.add(c.instanceId());
+            }
+        });
+        List<CloudInstance> free = result.instances().stream().filter(i -> !held.contains(i.instanceId()))
+                .sorted(java.util.Comparator.comparing(CloudInstance::instanceId)).toList();
+        List<Result> out = new java.util.ArrayList<>();
+        for (int k = 0; k < launching.size(); k++) {
+            NodeClaim c = launching.get(k);
+            if (k < free.size()) {
+                out.add(recordLaunched(c, free.get(k), request, now));
+            } else {
+                close(c, "launch-failed", now);
+                out.add(new Result(c, null, true, result.unavailable().isEmpty() ? "PartialFulfilment"
+                        : "InsufficientInstanceCapacity"));
+            }
+        }
+        return out;
     }
 
     /**
@@ -73,7 +149,11 @@ final class ClaimLauncher {
             return Result.failed(claim, e.code());
         }
         markUnavailable(result.unavailable());
-        CloudInstance i = result.instance();
+        return recordLaunched(claim, result.instance(), request, now);
+    }
+
+    /** Records {@code i} as the claim's instance, at the type, zone and capacity type it really got. */
+    private Result recordLaunched(NodeClaim claim, CloudInstance i, LaunchRequest request, Instant now) {
         double price = price(request.options(), i).orElse(claim.pricePerHour());
         NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant());
         try {

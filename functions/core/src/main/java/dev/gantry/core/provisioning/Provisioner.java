@@ -55,6 +55,12 @@ public final class Provisioner {
     public static final int MAX_ROUNDS = 3;
     /** Launches (and Kubernetes Events) in flight at once: well inside EC2's CreateFleet request-rate bucket. */
     public static final int DEFAULT_PARALLELISM = 8;
+    /**
+     * The most claims one CreateFleet launches. Claims planned alike (same pool, options and requirements) launch
+     * together as one fleet of that many instances, as Karpenter's CreateFleet batcher merges identical requests; far
+     * below EC2's target-capacity quota per fleet, and small enough that one answer is quickly recorded.
+     */
+    public static final int MAX_BATCH = 100;
     /** How long after a run's stop time its pod Events may still start (they are quick, and best effort). */
     public static final Duration EVENTS_AFTER_STOP = Duration.ofSeconds(10);
 
@@ -69,6 +75,7 @@ public final class Provisioner {
     private Headroom headroom = Headroom.NONE;
     private Fanout fanout = Fanout.THREADS;
     private DemandHistoryStore demand;
+    private int batchSize = MAX_BATCH;
 
     public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                        InstanceTypeProvider instanceTypes, GantryConfig config, Clock clock) {
@@ -94,6 +101,15 @@ public final class Provisioner {
     /** How launches and Events run side by side (default {@link Fanout#THREADS}). */
     public Provisioner withFanout(Fanout fanout) {
         this.fanout = Objects.requireNonNull(fanout, "fanout");
+        return this;
+    }
+
+    /** At most {@code n} claims per CreateFleet (default {@link #MAX_BATCH}; 1: every claim launches alone). */
+    public Provisioner withBatchSize(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("batch size must be at least 1, got " + n);
+        }
+        this.batchSize = n;
         return this;
     }
 
@@ -153,11 +169,15 @@ public final class Provisioner {
                     log.nominate(p, claim, !launchedFor.getOrDefault(claim, Set.of()).contains(p.key()))));
             boolean outOfCapacity = false;
             boolean lastRound = rounds == MAX_ROUNDS;
-            for (Step step : fanout.map(last.newClaims(), parallelism,
-                    plan -> clock.instant().isBefore(stopBy) ? launchPlan(plan, now) : null)) {
-                if (step == null) {
-                    log.defer();
-                } else {
+            List<List<SchedulingResult.NodeClaimPlan>> batches = batches(last.newClaims());
+            List<List<Step>> launched = fanout.map(batches, parallelism,
+                    batch -> clock.instant().isBefore(stopBy) ? launchPlans(batch, now) : null);
+            for (int b = 0; b < batches.size(); b++) {
+                if (launched.get(b) == null) {
+                    batches.get(b).forEach(p -> log.defer());
+                    continue;
+                }
+                for (Step step : launched.get(b)) {
                     outOfCapacity |= apply(step, log, lastRound);
                 }
             }
@@ -239,32 +259,115 @@ public final class Provisioner {
         }
     }
 
-    /** Claims recorded but not known launched: launch again (the same instance comes back) and record it. */
+    /**
+     * Claims recorded but not known launched: launch again (the same instances come back) and record them. Claims that
+     * share a launch key are one launch, resumed together with the count they were recorded with.
+     */
     private void resumeLaunching(Instant now, Instant stopBy, RunLog log) {
-        for (NodeClaim c : store.list(now)) {
-            if (c.state() != NodeClaimState.Launching) {
-                continue;
+        List<NodeClaim> all = store.list(now);
+        Map<String, List<NodeClaim>> byKey = new java.util.LinkedHashMap<>();
+        all.forEach(c -> byKey.computeIfAbsent(c.launchKey(), k -> new java.util.ArrayList<>()).add(c));
+        Set<String> done = new java.util.HashSet<>();
+        for (NodeClaim c : all) {
+            if (c.state() == NodeClaimState.Launching && done.add(c.launchKey())) {
+                resumeLaunch(byKey.get(c.launchKey()), now, stopBy, log);
             }
-            if (!clock.instant().isBefore(stopBy)) {
-                log.defer(); // still Launching: the next run resumes it
-                continue;
-            }
-            var pool = config.nodePool(c.nodePool());
-            var nodeClass = pool.flatMap(config::nodeClassOf);
-            if (nodeClass.isEmpty()) {
+        }
+    }
+
+    /** Resumes one launch: {@code members} are the stored claims of one launch key, some of them Launching. */
+    private void resumeLaunch(List<NodeClaim> members, Instant now, Instant stopBy, RunLog log) {
+        List<NodeClaim> launching = members.stream().filter(c -> c.state() == NodeClaimState.Launching).toList();
+        if (!clock.instant().isBefore(stopBy)) {
+            launching.forEach(c -> log.defer()); // still Launching: the next run resumes them
+            return;
+        }
+        NodeClaim first = launching.getFirst();
+        var pool = config.nodePool(first.nodePool());
+        var nodeClass = pool.flatMap(config::nodeClassOf);
+        if (nodeClass.isEmpty()) {
+            for (NodeClaim c : launching) {
                 launcher.close(c, "launch-abandoned", now);
                 log.record(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"), true);
-                continue;
             }
-            LaunchRequest request = LaunchRequests.forClaim(c, pool.get(), nodeClass.get(),
-                    inputs.types(pool.get(), Set.of()));
-            ClaimLauncher.Result r = launcher.launch(c, request, now);
+            return;
+        }
+        LaunchRequest request = LaunchRequests.forClaim(first, pool.get(), nodeClass.get(),
+                inputs.types(pool.get(), Set.of()));
+        for (ClaimLauncher.Result r : launcher.launchBatch(members, request, now)) {
             log.record(r, true);
         }
     }
 
-    /** What became of one planned claim. {@code result} is null when an earlier delivery already launched it. */
-    private record Step(SchedulingResult.NodeClaimPlan plan, NodeClaim claim, ClaimLauncher.Result result) {
+    /**
+     * The new claims in launches: claims planned alike (pool, options in order, requirements: so the same labels,
+     * taints and CreateFleet) go together, at most {@link #withBatchSize batch size} a launch, in plan order.
+     */
+    private List<List<SchedulingResult.NodeClaimPlan>> batches(List<SchedulingResult.NodeClaimPlan> plans) {
+        Map<String, List<List<SchedulingResult.NodeClaimPlan>>> byKey = new java.util.LinkedHashMap<>();
+        for (SchedulingResult.NodeClaimPlan p : plans) {
+            String key = p.nodePool() + "|" + p.instanceTypeOptions().stream().map(t -> t.name()).toList() + "|"
+                    + p.requirements().toList();
+            List<List<SchedulingResult.NodeClaimPlan>> chunks = byKey.computeIfAbsent(key, k -> new java.util.ArrayList<>());
+            if (chunks.isEmpty() || chunks.getLast().size() >= batchSize) {
+                chunks.add(new java.util.ArrayList<>());
+            }
+            chunks.getLast().add(p);
+        }
+        return byKey.values().stream().flatMap(List::stream).toList();
+    }
+
+    /**
+     * Records and launches one batch of planned claims with one CreateFleet. Runs on a worker: touches only the store
+     * and the cloud (and resumes, alone, a claim an earlier delivery left Launching under another launch).
+     */
+    private List<Step> launchPlans(List<SchedulingResult.NodeClaimPlan> batch, Instant now) {
+        if (batch.size() == 1) {
+            return List.of(launchPlan(batch.getFirst(), now));
+        }
+        var pool = config.nodePool(batch.getFirst().nodePool()).orElseThrow();
+        var nodeClass = config.nodeClassOf(pool).orElseThrow();
+        String hash = NodeClassHash.of(nodeClass);
+        String token = null;
+        List<NodeClaim> members = new java.util.ArrayList<>();
+        NodeClaim[] recorded = new NodeClaim[batch.size()];
+        SchedulingResult.NodeClaimPlan firstMine = null;
+        for (int i = 0; i < batch.size(); i++) {
+            ClaimLauncher.Recorded r = launcher.record(batch.get(i), hash, now, true, token);
+            recorded[i] = r.claim();
+            if (r.created()) {
+                token = token == null ? r.claim().name() : token;
+                firstMine = firstMine == null ? batch.get(i) : firstMine;
+                members.add(r.claim());
+            }
+        }
+        Map<String, ClaimLauncher.Result> results = new HashMap<>();
+        if (!members.isEmpty()) {
+            LaunchRequest request = LaunchRequests.forPlan(firstMine, token, pool, nodeClass);
+            launcher.launchBatch(members, request, now).forEach(r -> results.put(r.claim().name(), r));
+        }
+        List<Step> steps = new java.util.ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            NodeClaim c = recorded[i];
+            ClaimLauncher.Result r = results.get(c.name());
+            if (r == null && c.state() == NodeClaimState.Launching && !members.contains(c)) {
+                // An earlier delivery's claim, still Launching under its own launch: the next run resumes it.
+                steps.add(new Step(batch.get(i), c, null, true));
+                continue;
+            }
+            steps.add(new Step(batch.get(i), c, r, false));
+        }
+        return steps;
+    }
+
+    /**
+     * What became of one planned claim. {@code result} is null when an earlier delivery already launched it, or
+     * ({@code deferred}) left it Launching under a launch of its own, which the next run resumes.
+     */
+    private record Step(SchedulingResult.NodeClaimPlan plan, NodeClaim claim, ClaimLauncher.Result result, boolean deferred) {
+        Step(SchedulingResult.NodeClaimPlan plan, NodeClaim claim, ClaimLauncher.Result result) {
+            this(plan, claim, result, false);
+        }
     }
 
     /** Records and launches one planned claim. Runs on a worker: touches only the store and the cloud. */
@@ -283,6 +386,9 @@ public final class Provisioner {
         List<Pod> pods = step.plan().pods().stream().filter(p -> !BufferPods.isVirtual(p)).toList();
         String name = step.claim().name();
         ClaimLauncher.Result r = step.result();
+        if (step.deferred()) {
+            log.defer();
+        }
         if (r == null) {
             if (step.claim().state().isInFlight()) {
                 pods.forEach(p -> log.nominate(p, name, false));

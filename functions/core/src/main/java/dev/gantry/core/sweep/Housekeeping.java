@@ -64,8 +64,14 @@ public final class Housekeeping {
         List<HousekeepingCommand> out = new ArrayList<>();
         Map<String, NodeClaim> byInstance = new HashMap<>();
         Map<String, NodeClaim> byName = new HashMap<>();
+        // Launches of several whose claims still wait for their instance: the provisioner's replay of the token hands
+        // those instances out, so they are not leaked meanwhile (the launch timeout closes the claims if it never comes).
+        Set<String> pendingLaunches = new HashSet<>();
         for (NodeClaim c : claims) {
             byName.put(c.name(), c);
+            if (c.state() == NodeClaimState.Launching && c.launchToken() != null) {
+                pendingLaunches.add(c.launchToken());
+            }
             // A live claim wins over a closed one for the same instance (an orphan adopted for its drain, say).
             if (c.instanceId() != null && (!byInstance.containsKey(c.instanceId())
                     || byInstance.get(c.instanceId()).state() == NodeClaimState.Terminated)) {
@@ -90,7 +96,8 @@ public final class Housekeeping {
                 byTag.put(tag, i);
             }
             NodeClaim owner = byInstance.getOrDefault(i.instanceId(), byName.get(tag));
-            boolean owned = owner != null && owner.state() != NodeClaimState.Terminated;
+            boolean owned = (owner != null && owner.state() != NodeClaimState.Terminated)
+                    || (owner == null && pendingLaunches.contains(i.tags().get(CloudInstance.TAG_LAUNCH)));
             if (!owned && i.launchTime() != null && !now.isBefore(i.launchTime().plus(MIN_AGE))) {
                 Node node = nodeByInstance.get(i.instanceId());
                 out.add(node == null ? new TerminateLeaked(i.instanceId()) : new DrainOrphan(i.instanceId(), node.name()));

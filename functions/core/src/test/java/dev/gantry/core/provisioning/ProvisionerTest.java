@@ -159,7 +159,8 @@ class ProvisionerTest {
                 cluster.putPod(pending(zone + "-" + i, 1500, 256).nodeSelector(Map.of(WellKnownLabels.ZONE, zone)).build());
             }
         }
-        Provisioner sequential = new Provisioner(cluster, cluster, store, cloud, provider(), config(pool("default", null)), clock, 1);
+        Provisioner sequential = new Provisioner(cluster, cluster, store, cloud, provider(), config(pool("default", null)), clock, 1)
+                .withBatchSize(1);
 
         ProvisioningOutcome out = sequential.provision();
 
@@ -191,7 +192,8 @@ class ProvisionerTest {
             cluster.putPod(pending("p-" + i, 1500, 256).build());
         }
         SlowCloud slow = new SlowCloud(cloud, clock, Duration.ofSeconds(1)); // each CreateFleet takes a second
-        Provisioner p = new Provisioner(cluster, cluster, store, slow, provider(), config(pool("default", null)), clock, 1);
+        Provisioner p = new Provisioner(cluster, cluster, store, slow, provider(), config(pool("default", null)), clock, 1)
+                .withBatchSize(1);
 
         ProvisioningOutcome first = p.provision(T0, T0.plusSeconds(10));
 

@@ -20,16 +20,19 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A cloud that behaves like CreateFleet for tests: the claim name is the ClientToken (a second launch returns the first
- * instance), the cheapest allowed offering of the options is tried first and offerings set to fail are skipped (and
+ * A cloud that behaves like CreateFleet for tests: the claim name (or launch token) is the ClientToken (a second launch
+ * returns the first instances), a launch gets its count of instances, the cheapest allowed offering of the options is
+ * tried first (as many from each as its capacity allows, see {@link #limit}) and offerings set to fail are skipped (and
  * reported), and when none is left it throws {@link InsufficientCapacity}. Records every launch request.
  */
 final class RecordingCloud implements CloudProvider {
     private final Clock clock;
-    private final Map<String, CloudInstance> byToken = new LinkedHashMap<>();
+    private final Map<String, List<CloudInstance>> byToken = new LinkedHashMap<>();
+    private final Map<OfferingKey, Integer> capacity = new java.util.HashMap<>();
     private final List<LaunchRequest> requests = new ArrayList<>();
     private final Set<OfferingKey> failing = new HashSet<>();
     private int next = 1;
+    private int capacityLeft = Integer.MAX_VALUE;
 
     RecordingCloud(Clock clock) {
         this.clock = clock;
@@ -39,36 +42,60 @@ final class RecordingCloud implements CloudProvider {
         failing.add(new OfferingKey(type, zone, capacityType));
     }
 
+    /** Only {@code n} more instances of the offering: a fleet wanting more gets what is left (partial fulfilment). */
+    void limit(String type, String zone, String capacityType, int n) {
+        capacity.put(new OfferingKey(type, zone, capacityType), n);
+    }
+
+    /** Only {@code n} more instances in all: EC2 out of capacity for everything this launch may use. */
+    void limitTotal(int n) {
+        capacityLeft = n;
+    }
+
     List<LaunchRequest> requests() {
         return List.copyOf(requests);
     }
 
     /** Instances actually created (not counting idempotent repeats). */
     List<CloudInstance> instances() {
-        return List.copyOf(byToken.values());
+        return byToken.values().stream().flatMap(List::stream).toList();
     }
 
     @Override
     public synchronized LaunchResult launch(LaunchRequest request) {
         requests.add(request);
-        CloudInstance existing = byToken.get(request.claimName());
+        List<CloudInstance> existing = byToken.get(request.claimName());
         if (existing != null) {
             return new LaunchResult(existing, List.of());
         }
         List<OfferingKey> failed = new ArrayList<>();
+        List<CloudInstance> launched = new ArrayList<>();
         for (Candidate c : candidates(request)) {
             OfferingKey key = new OfferingKey(c.type().name(), c.offering().zone(), c.offering().capacityType());
-            if (failing.contains(key)) {
+            if (capacityLeft == 0) {
+                break;
+            }
+            if (failing.contains(key) || capacity.getOrDefault(key, Integer.MAX_VALUE) == 0) {
                 failed.add(key);
                 continue;
             }
-            CloudInstance i = new CloudInstance(String.format("i-%017x", next++), key.instanceType(), key.zone(),
-                    key.capacityType(), "pending", clock.instant(), null,
-                    Map.of(CloudInstance.TAG_NODECLAIM, request.claimName(), CloudInstance.TAG_NODEPOOL, request.nodePool().name()));
-            byToken.put(request.claimName(), i);
-            return new LaunchResult(i, failed);
+            while (launched.size() < request.count() && capacity.getOrDefault(key, Integer.MAX_VALUE) > 0 && capacityLeft > 0) {
+                capacity.computeIfPresent(key, (k, n) -> n - 1);
+                capacityLeft = capacityLeft == Integer.MAX_VALUE ? capacityLeft : capacityLeft - 1;
+                launched.add(new CloudInstance(String.format("i-%017x", next++), key.instanceType(), key.zone(),
+                        key.capacityType(), "pending", clock.instant(), null, Map.of(
+                        request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName(),
+                        CloudInstance.TAG_NODEPOOL, request.nodePool().name())));
+            }
+            if (launched.size() == request.count()) {
+                break;
+            }
         }
-        throw new InsufficientCapacity("InsufficientInstanceCapacity", failed);
+        if (launched.isEmpty()) {
+            throw new InsufficientCapacity("InsufficientInstanceCapacity", failed);
+        }
+        byToken.put(request.claimName(), List.copyOf(launched));
+        return new LaunchResult(launched, failed);
     }
 
     private record Candidate(InstanceType type, Offering offering) {
@@ -102,6 +129,6 @@ final class RecordingCloud implements CloudProvider {
 
     @Override
     public Optional<CloudInstance> describe(String instanceId) {
-        return byToken.values().stream().filter(i -> i.instanceId().equals(instanceId)).findFirst();
+        return instances().stream().filter(i -> i.instanceId().equals(instanceId)).findFirst();
     }
 }

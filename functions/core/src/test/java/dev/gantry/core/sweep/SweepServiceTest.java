@@ -69,6 +69,24 @@ class SweepServiceTest {
     }
 
     @Test
+    void anInstanceOfABatchWhoseClaimsStillWaitForItsWritesIsNotCollectedAsLeaked() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        // A crash between the batch's CreateFleet and its writes: the claims are Launching, the instances carry only
+        // the launch token, and the provisioner's replay will hand them out.
+        w.store.create(NodeClaim.launching("default-a", "default", "h", List.of(), List.of(), List.of("default/a"),
+                "m5.large", "us-east-1a", "spot", 0, T0.minusSeconds(60)).withLaunchToken("default-a"));
+        w.store.create(NodeClaim.launching("default-b", "default", "h", List.of(), List.of(), List.of("default/b"),
+                "m5.large", "us-east-1a", "spot", 0, T0.minusSeconds(60)).withLaunchToken("default-a"));
+        w.cloud.add("i-a", T0.minusSeconds(59), Map.of(CloudInstance.TAG_CLUSTER, CLUSTER, CloudInstance.TAG_LAUNCH, "default-a"));
+        w.cloud.add("i-b", T0.minusSeconds(59), Map.of(CloudInstance.TAG_CLUSTER, CLUSTER, CloudInstance.TAG_LAUNCH, "default-a"));
+        w.cloud.add("i-old", T0.minusSeconds(59), Map.of(CloudInstance.TAG_CLUSTER, CLUSTER, CloudInstance.TAG_LAUNCH, "gone"));
+
+        assertThat(w.sweep.sweep().leakedTerminated()).isEqualTo(1);
+
+        assertThat(w.cloud.terminated).containsExactly("i-old");
+    }
+
+    @Test
     void aClaimThatNeverRegistersIsTerminatedAfterFifteenMinutes() {
         LifecycleWorld w = new LifecycleWorld(quiet());
         NodeClaim c = NodeClaim.launching("a", "default", "h", List.of(), List.of(), List.of("default/web"), "m5.large",

@@ -1,0 +1,123 @@
+package dev.gantry.aws.ec2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.testing.AwsStub;
+import dev.gantry.testing.Ec2State;
+import dev.gantry.testing.MutableClock;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Launches of several identical instances in one CreateFleet (issue #11 §7), with the real SDK against the stub: the
+ * fleet's total target capacity, its answer of many instances, partial fulfilment and ClientToken idempotency.
+ */
+class Ec2CloudProviderFleetTest {
+    private static final List<String> OD = List.of("on-demand");
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
+    private AwsStub stub;
+    private StubClients clients;
+    private Ec2CloudProvider provider;
+
+    @BeforeEach
+    void start() {
+        stub = AwsStub.start(Ec2State.withDefaults(), clock);
+        clients = StubClients.of(stub);
+        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+    }
+
+    @AfterEach
+    void stop() {
+        clients.close();
+        stub.close();
+    }
+
+    private static LaunchRequest fleet(String token, int count) {
+        return LaunchFixtures.request("unused", OD).batch(token, count);
+    }
+
+    @Test
+    void aLaunchOfSeveralIsOneCreateFleetForThemAllTaggedWithItsTokenAndReturnsEveryInstance() {
+        LaunchResult result = provider.launch(fleet("general-batch1", 5));
+
+        assertThat(stub.requests("CreateFleet")).singleElement().satisfies(r -> {
+            assertThat(r.param("TargetCapacitySpecification.TotalTargetCapacity")).isEqualTo("5");
+            assertThat(r.param("ClientToken")).isEqualTo("general-batch1");
+        });
+        assertThat(result.instances()).hasSize(5).extracting(CloudInstance::instanceId).doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(stub.ec2().instances().stream().map(i -> i.id()).toList());
+        assertThat(result.instances()).allSatisfy(i -> {
+            assertThat(i.instanceType()).isEqualTo("c5.large");
+            assertThat(i.zone()).isNotNull();
+        });
+        assertThat(stub.ec2().instances()).allSatisfy(i -> assertThat(i.tags())
+                .containsEntry(CloudInstance.TAG_LAUNCH, "general-batch1").doesNotContainKey(CloudInstance.TAG_NODECLAIM));
+    }
+
+    @Test
+    void aFleetFulfilledInPartReturnsWhatLaunchedAtTheTypeEachGotAndTheOfferingsThatRanOut() {
+        for (String zone : Ec2State.ZONES) {
+            stub.ec2().failLaunches("c5.large", zone, "InsufficientInstanceCapacity");
+        }
+        stub.ec2().limitCapacity("m5.large", "us-east-1b", 2);
+        stub.ec2().failLaunches("m5.large", "us-east-1a", "InsufficientInstanceCapacity");
+        stub.ec2().failLaunches("m5.large", "us-east-1c", "InsufficientInstanceCapacity");
+
+        LaunchResult result = provider.launch(fleet("general-part1", 4));
+
+        assertThat(result.instances()).hasSize(2).allSatisfy(i -> {
+            assertThat(i.instanceType()).isEqualTo("m5.large");
+            assertThat(i.zone()).isEqualTo("us-east-1b");
+        });
+        assertThat(result.unavailable()).contains(new OfferingKey("c5.large", "us-east-1a", "on-demand"),
+                new OfferingKey("m5.large", "us-east-1b", "on-demand"));
+    }
+
+    @Test
+    void replayingALaunchOfSeveralReturnsTheSameInstancesAndLaunchesNoMore() {
+        List<String> first = provider.launch(fleet("general-again", 3)).instances().stream().map(CloudInstance::instanceId).toList();
+
+        List<String> again = provider.launch(fleet("general-again", 3)).instances().stream().map(CloudInstance::instanceId).toList();
+
+        assertThat(again).containsExactlyInAnyOrderElementsOf(first);
+        assertThat(stub.ec2().instances()).hasSize(3);
+    }
+
+    @Test
+    void aTokenReusedWithOtherParametersGetsTheLaunchsLiveInstancesFoundByItsTag() {
+        List<String> first = provider.launch(fleet("general-moved", 3)).instances().stream().map(CloudInstance::instanceId).toList();
+        NodeClass nc = LaunchFixtures.al2023();
+        LaunchRequest changed = LaunchFixtures.request("unused", LaunchFixtures.pool(), nc, LaunchFixtures.types(nc, "m5.large"),
+                OD, Ec2State.ZONES).batch("general-moved", 3); // a resumed batch whose options changed meanwhile
+
+        LaunchResult result = provider.launch(changed);
+
+        assertThat(result.instances()).extracting(CloudInstance::instanceId).containsExactlyInAnyOrderElementsOf(first);
+        assertThat(stub.ec2().instances()).hasSize(3);
+        assertThat(stub.requests("DescribeInstances")).anySatisfy(r -> assertThat(r.params())
+                .containsValue("tag:" + CloudInstance.TAG_LAUNCH).containsValue("general-moved"));
+    }
+
+    @Test
+    void aTokenReusedWithOtherParametersAndNoLiveInstanceLeftFailsForGood() {
+        List<String> first = provider.launch(fleet("general-gone", 2)).instances().stream().map(CloudInstance::instanceId).toList();
+        first.forEach(id -> stub.ec2().setInstanceState(id, "terminated"));
+
+        assertThatThrownBy(() -> provider.launch(fleet("general-gone", 3)))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("IdempotentParameterMismatch");
+                    assertThat(e.retryable()).isFalse();
+                });
+    }
+}
