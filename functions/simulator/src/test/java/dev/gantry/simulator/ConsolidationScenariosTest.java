@@ -37,7 +37,9 @@ class ConsolidationScenariosTest {
         // The packing bound (whole pods, DaemonSets on every node) is a bound: above the fractional one, below the day.
         double packing = s.get("cost").get("packingBoundTotal").asDouble();
         assertThat(packing).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble()).isLessThan(s.get("cost").get("total").asDouble());
-        assertThat(s.get("cost").get("overPackingBound").asDouble()).as("1.26 before Gantry's groups beyond the prefixes").isLessThan(1.21);
+        assertThat(s.get("cost").get("overPackingBound").asDouble())
+                .as("1.18 before launches left room for small consolidatable nodes' pods (issue #14's 1.15)").isLessThanOrEqualTo(1.15);
+        assertThat(s.get("consolidation").get("podRestartsPerHour").asDouble()).as("churn: 6.83 restarts/h before, 7.21 after").isLessThan(8);
     }
 
     @Test

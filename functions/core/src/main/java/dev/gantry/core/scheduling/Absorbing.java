@@ -27,13 +27,14 @@ import java.util.Set;
  * options, count the donors' pods too. Donors are nodes consolidation would take: managed, initialized, not deleting,
  * not receiving pending pods in the plain plan, in a pool that consolidates underutilized nodes, with no
  * {@code karpenter.sh/do-not-disrupt} on the node, its pool's template or any pod, and running only pods a ReplicaSet
- * re-creates. PDBs are not in the scheduler's input: a donor they block stays, and the launch then costs what it was
- * planned to cost (never more than the donor saves, as the move is only taken with the donor's price counted against it).
- * At most {@value #MAX_DONORS} donors, chosen greedily, worst price per pod first.
+ * re-creates. PDBs are not in the scheduler's input: a donor they block stays until they allow, and meanwhile the launch
+ * costs more than the plain plan's by less than the donor's price (the move is only taken net of it).
+ * At most {@value #MAX_DONORS} donors, chosen greedily (each step tries the {@value #TRIED_PER_STEP} worst priced per
+ * pod), kept while each makes the plan strictly cheaper net. The diurnal day: at most 3 donors $26.47, 5 $26.04, 8 $26.04.
  */
 final class Absorbing {
     /** At most this many donors per plan (each is one consolidation command, at a 1-node budget one after another). */
-    static final int MAX_DONORS = 3;
+    static final int MAX_DONORS = 5;
     /** Each greedy step tries this many of the remaining donors. */
     static final int TRIED_PER_STEP = 6;
 

@@ -1,0 +1,131 @@
+package dev.gantry.core.scheduling;
+
+import static dev.gantry.core.scheduling.Fixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.DaemonSet;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Scheduler#solveForLaunch}: a launch leaves room for a small consolidatable node's pods when that is strictly
+ * cheaper net of the node, so consolidation can then delete it. The catalogue is priced flat per vCPU, as EC2's is
+ * within a family, and a DaemonSet of 250m runs on every node: a c.large (2 vCPU, $0.10) holds one 1-vCPU pod, a
+ * c.xlarge ($0.20) three, a c.2xlarge ($0.40) seven. The pool launches on-demand only.
+ */
+class AbsorbingTest {
+    private static final String ZONE = ZONES.get(0);
+    private static final List<InstanceType> TYPES = List.of(type("c.large", 2, 4, 0.10), type("c.xlarge", 4, 8, 0.20),
+            type("c.2xlarge", 8, 16, 0.40));
+    private static final DaemonSet AGENT = daemonSet("agent", 250, 64);
+
+    private static Pod web(String name) {
+        return pod(name, 1000, 512).owner("ReplicaSet", "web-1").build();
+    }
+
+    private static Node managed(String name, String type) {
+        Node n = node(name, ZONE, type.equals("c.large") ? 2 : 4, type.equals("c.large") ? 4 : 8);
+        Map<String, String> labels = new HashMap<>(n.labels());
+        labels.put(WellKnownLabels.NODEPOOL, "default");
+        labels.put(Node.INITIALIZED_LABEL, "true");
+        labels.put(Node.REGISTERED_LABEL, "true");
+        labels.put(WellKnownLabels.INSTANCE_TYPE, type);
+        return new Node(n.name(), n.providerId(), labels, n.annotations(), n.taints(), n.allocatable(), n.ready(), false, false,
+                n.createdAt());
+    }
+
+    /** A node with the DaemonSet's pod bound, and {@code pods}. */
+    private static SchedulingInput.ExistingNode running(Node n, Pod... pods) {
+        List<Pod> all = new ArrayList<>(List.of(pods));
+        all.add(pod("agent-" + n.name(), 250, 64).owner("DaemonSet", "agent").build());
+        return existing(n, all.toArray(Pod[]::new));
+    }
+
+    private static SchedulingInput.PoolOffer offer(NodePool.ConsolidationPolicy policy) {
+        NodePool p = pool("default").req(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand").build();
+        NodePool withPolicy = new NodePool(p.name(), p.annotations(), p.template(),
+                new NodePool.Disruption(policy, Optional.of(Duration.ZERO), List.of()), p.limits(), p.weight(), p.convertedFrom());
+        return new SchedulingInput.PoolOffer(withPolicy, TYPES);
+    }
+
+    private static SchedulingInput input(SchedulingInput.PoolOffer offer, SchedulingInput.ExistingNode... nodes) {
+        List<Pod> pending = new ArrayList<>(List.of(web("new-1"), web("new-2")));
+        return new SchedulingInput(pending, List.of(nodes), List.of(), List.of(AGENT), List.of(offer), Map.of());
+    }
+
+    /** What the plan's claims request for pods (their requests less one DaemonSet each), in millicores. */
+    private static long podCpu(SchedulingResult r) {
+        return r.newClaims().stream().mapToLong(c -> c.requests().cpuMillis() - AGENT.template().requests().cpuMillis()).sum();
+    }
+
+    @Test
+    void aLaunchLeavesRoomForASmallConsolidatableNodesPodsWhenThatIsCheaperNetOfTheNode() {
+        // Two pending pods alone: $0.20 (a c.xlarge, or two c.large). With the c.large's pod too, one c.xlarge holds all
+        // three: $0.20 - $0.10 for the node consolidation then deletes.
+        SchedulingInput in = input(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized),
+                running(managed("small", "c.large"), web("bound-1")));
+        SchedulingResult plain = Scheduler.solve(in);
+        assertThat(podCpu(plain)).isEqualTo(2000);
+
+        SchedulingResult r = Scheduler.solveForLaunch(in);
+        assertThat(r.newClaims()).hasSize(1);
+        SchedulingResult.NodeClaimPlan claim = r.newClaims().getFirst();
+        assertThat(claim.pods()).extracting(Pod::name).containsExactlyInAnyOrder("new-1", "new-2");
+        assertThat(podCpu(r)).as("room for the donor's pod too").isEqualTo(3000);
+        assertThat(claim.instanceType().name()).isEqualTo("c.xlarge");
+        assertThat(claim.instanceTypeOptions()).allSatisfy(t -> assertThat(t.allocatable().cpuMillis()).isGreaterThanOrEqualTo(3250));
+        assertThat(r.existingNodes()).doesNotContainKey("small");
+        assertThat(r.unschedulable()).isEmpty();
+    }
+
+    @Test
+    void aNodeWhosePodsCostNoMoreThanTheirShareOfABiggerLaunchIsKept() {
+        // A full c.xlarge (three pods, $0.20): five pods need $0.40 whichever way, so leaving room saves nothing.
+        SchedulingInput in = input(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized),
+                running(managed("full", "c.xlarge"), web("bound-1"), web("bound-2"), web("bound-3")));
+        assertThat(podCpu(Scheduler.solveForLaunch(in))).isEqualTo(2000);
+    }
+
+    @Test
+    void aNodeWithADoNotDisruptPodIsNoDonor() {
+        Pod protectedPod = pod("bound-1", 1000, 512).owner("ReplicaSet", "web-1")
+                .annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")).build();
+        SchedulingInput in = input(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized),
+                running(managed("small", "c.large"), protectedPod));
+        assertThat(podCpu(Scheduler.solveForLaunch(in))).isEqualTo(2000);
+    }
+
+    @Test
+    void aNodeInAWhenEmptyPoolIsNoDonor() {
+        SchedulingInput in = input(offer(NodePool.ConsolidationPolicy.WhenEmpty), running(managed("small", "c.large"), web("bound-1")));
+        assertThat(podCpu(Scheduler.solveForLaunch(in))).isEqualTo(2000);
+    }
+
+    @Test
+    void aNodeRunningAPodNoControllerRecreatesIsNoDonor() {
+        SchedulingInput in = input(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized),
+                running(managed("small", "c.large"), pod("bare", 1000, 512).build()));
+        assertThat(podCpu(Scheduler.solveForLaunch(in))).isEqualTo(2000);
+    }
+
+    @Test
+    void aPlanThatLaunchesNothingIsLeftAlone() {
+        SchedulingInput in = new SchedulingInput(List.of(web("new-1")), List.of(running(managed("roomy", "c.xlarge")),
+                running(managed("small", "c.large"), web("bound-1"))), List.of(), List.of(AGENT),
+                List.of(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized)), Map.of());
+        SchedulingResult r = Scheduler.solveForLaunch(in);
+        assertThat(r.newClaims()).isEmpty();
+        assertThat(r.existingNodes()).containsKey("roomy");
+    }
+}
