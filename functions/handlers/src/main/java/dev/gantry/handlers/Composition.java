@@ -1,6 +1,7 @@
 package dev.gantry.handlers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.aws.client.ClientTimeouts;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
@@ -10,6 +11,7 @@ import dev.gantry.aws.pricing.LiveInstanceTypeProvider;
 import dev.gantry.aws.s3.S3ConfigSource;
 import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.config.deployment.CallTimeouts;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -28,7 +30,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.pricing.PricingClient;
@@ -157,7 +158,9 @@ public final class Composition {
     public synchronized CloudProvider cloud() {
         if (cloud == null) {
             EksClusterInfo info = eks();
-            cloud = new Ec2CloudProvider(ec2(), SsmClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build(),
+            CallTimeouts.Budget ssm = CallTimeouts.DEFAULT.ssm();
+            cloud = new Ec2CloudProvider(ec2(), SsmClient.builder().region(region).httpClient(ClientTimeouts.http(ssm))
+                    .overrideConfiguration(ClientTimeouts.override(ssm)).build(),
                     new Ec2LauncherConfig(clusterName(), info.kubernetesVersion(), info.endpoint(), info.certificateAuthorityData(),
                             info.serviceIpv4Cidr(), env.optional(Environment.INSTANCE_PROFILE_NAME).orElse(null), clock));
         }
@@ -174,7 +177,9 @@ public final class Composition {
     public synchronized InstanceTypeProvider instanceTypes() {
         if (instanceTypes == null) {
             // The Price List API is served from us-east-1 for every commercial region.
-            PricingClient pricing = PricingClient.builder().region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create()).build();
+            CallTimeouts.Budget control = CallTimeouts.DEFAULT.control();
+            PricingClient pricing = PricingClient.builder().region(Region.US_EAST_1).httpClient(ClientTimeouts.http(control))
+                    .overrideConfiguration(ClientTimeouts.override(control)).build();
             // Expired prices and offerings are refreshed on a virtual thread while runs keep the last values, so no
             // provisioning run waits for the Price List API's pages.
             instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), config().zones()), ec2(), pricing, clock,
@@ -194,13 +199,14 @@ public final class Composition {
 
     /**
      * The EC2 client, in the SDK's standard retry mode (3 attempts, exponential backoff with full jitter, 1 s base for
-     * throttling): pinned here, since the SDK's own default is the legacy mode unless AWS_RETRY_MODE or the profile say
-     * otherwise, and it is the mode the simulator models. Longer waits belong to the queues (SqsRecords' retries).
+     * throttling), with {@link CallTimeouts#ec2()}'s attempt and call timeouts ({@link ClientTimeouts}). Longer waits
+     * belong to the queues (SqsRecords' retries).
      */
     private synchronized Ec2Client ec2() {
         if (ec2 == null) {
-            ec2 = Ec2Client.builder().region(region).httpClient(UrlConnectionHttpClient.create())
-                    .overrideConfiguration(c -> c.retryStrategy(software.amazon.awssdk.core.retry.RetryMode.STANDARD)).build();
+            CallTimeouts.Budget b = CallTimeouts.DEFAULT.ec2();
+            ec2 = Ec2Client.builder().region(region).httpClient(ClientTimeouts.http(b))
+                    .overrideConfiguration(ClientTimeouts.override(b)).build();
         }
         return ec2;
     }

@@ -30,8 +30,9 @@ import org.crac.Resource;
  * six-minute visibility timeout, which would hold the cluster's whole FIFO group that long; the other hints are
  * acknowledged, since that one retry covers them (the run is idempotent, and claims it recorded are resumed). A run
  * that cannot report anything (the function times out, or its runtime crashes) would hold the group for the whole
- * visibility timeout just the same, so before it starts the run shortens every record's visibility to the invocation's
- * remaining time plus {@link #HOLD_MARGIN}: a dead invocation's batch comes back a few seconds after its deadline.
+ * visibility timeout just the same, so before it starts the run shortens every record's visibility to a short
+ * {@link #LEASE} and renews it while the run lives ({@link Heartbeat}): a dead invocation's batch comes back within
+ * seconds of its death, not at the queue's timeout nor at the invocation's deadline.
  * A run does not wait for that: it uses at most 70% of the invocation ({@link InvocationBudget}), so it starts no
  * launch once one taking {@link #SLOWEST_LAUNCH}, and the pod Events after it ({@link Provisioner#EVENTS_AFTER_STOP}),
  * could end past that share. When it left claims for later (a burst of hundreds of nodes), it sends a fresh
@@ -63,6 +64,14 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
      * invocation's usable share: with the 60 s timeout, launches start during the first 27 s and the run ends by 42 s.
      */
     public static final Duration SLOWEST_LAUNCH = Duration.ofSeconds(5);
+    /**
+     * How long a run's batch is hidden at a time while the run lives ({@link #holdWhileRunning}): a dead run's batch
+     * comes back at most this long after its last renewal. Two runs dying in a row then cost about a minute, inside a
+     * pod's allowance (one boot plus one batch), where the hold to the deadline plus 15 s cost up to 2 x 75 s.
+     */
+    public static final Duration LEASE = Duration.ofSeconds(30);
+    /** How often the lease is renewed: three renewals per lease, so one failed renewal loses nothing. */
+    public static final Duration RENEW_EVERY = Duration.ofSeconds(10);
     /** When the hint of a run that left claims for later comes back: at once. */
     public static final Duration CONTINUE_AFTER = Duration.ZERO;
 
@@ -75,6 +84,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     private final Duration firstRetry;
     private final WorkQueue continuations;
     private final String cluster;
+    private final Heartbeat heartbeat;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public ProvisioningQueueHandler() {
@@ -83,7 +93,8 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     private ProvisioningQueueHandler(Composition c) {
         this(c.hintBatches(), new HintCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
-                ProvisionerPrimer.of(c), c.provisioningRedelivery(), RETRY_DELAY, c.provisioningQueue(), c.clusterName());
+                ProvisionerPrimer.of(c), c.provisioningRedelivery(), RETRY_DELAY, c.provisioningQueue(), c.clusterName(),
+                Heartbeat.THREAD);
         Core.getGlobalContext().register(this);
     }
 
@@ -112,6 +123,14 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
                                     SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
                                     WorkQueue continuations, String cluster) {
+        this(service, codec, metrics, clock, primer, redelivery, firstRetry, continuations, cluster, null);
+    }
+
+    /** @param heartbeat renews the batch's short hold while the run lives ({@link #LEASE}); null: one hold to the deadline */
+    public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                    SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
+                                    WorkQueue continuations, String cluster, Heartbeat heartbeat) {
+        this.heartbeat = heartbeat;
         this.continuations = continuations;
         this.cluster = cluster;
         this.service = service;
@@ -139,10 +158,11 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         if (!hints.isEmpty()) {
-            SqsRecords.holdForThisInvocation("provisioner", event, context, redelivery);
             try {
-                ProvisioningOutcome outcome = service.handle(hints,
-                        budget.startBy(SLOWEST_LAUNCH.plus(Provisioner.EVENTS_AFTER_STOP)));
+                ProvisioningOutcome outcome;
+                try (Heartbeat.Beat lease = holdWhileRunning(event, context)) {
+                    outcome = service.handle(hints, budget.startBy(SLOWEST_LAUNCH.plus(Provisioner.EVENTS_AFTER_STOP)));
+                }
                 report(outcome);
                 if (outcome.deferred() > 0) {
                     SQSEvent.SQSMessage last = hintMessages.getLast();
@@ -171,6 +191,34 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             }
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /**
+     * Hides the batch while the run lives. With a {@link Heartbeat}: for {@link #LEASE} (never past the invocation's
+     * deadline plus {@link #HOLD_MARGIN}), renewed every {@link #RENEW_EVERY}, so a run that dies (a crash, the
+     * timeout) holds the cluster's FIFO group at most {@link #LEASE} longer. Without one: once, for the invocation's
+     * remaining time plus {@link #HOLD_MARGIN}. One ChangeMessageVisibilityBatch request each time; a failed one is
+     * logged and the next beat tries again. The returned beat is stopped before the run's answer is decided, so no
+     * renewal can undo a retry's delay.
+     */
+    private Heartbeat.Beat holdWhileRunning(SQSEvent event, Context context) {
+        if (heartbeat == null || context == null || redelivery == Redelivery.NONE || event.getRecords() == null) {
+            SqsRecords.holdForThisInvocation("provisioner", event, context, redelivery);
+            return () -> { };
+        }
+        List<String> handles = event.getRecords().stream().map(SQSEvent.SQSMessage::getReceiptHandle).toList();
+        Runnable renew = () -> {
+            long untilDeadline = Math.max(0, context.getRemainingTimeInMillis()) + HOLD_MARGIN.toMillis();
+            Duration hold = Duration.ofSeconds((Math.min(LEASE.toMillis(), untilDeadline) + 999) / 1000);
+            try {
+                redelivery.redeliverAllAfter(handles, hold);
+            } catch (RuntimeException e) {
+                System.err.println("provisioner: could not renew the batch's hold: " + e.getClass().getSimpleName()
+                        + ": " + e.getMessage());
+            }
+        };
+        renew.run();
+        return heartbeat.start(RENEW_EVERY, renew);
     }
 
     /**

@@ -141,6 +141,52 @@ class ProvisioningQueueHandlerTest {
     }
 
     /**
+     * Regression (chaos diurnal seed 7): two runs dying in a row each held the cluster's FIFO group for their remaining
+     * time plus 15 s. With a heartbeat the batch is held for a 30 s lease, renewed while the run lives, and the
+     * heartbeat is stopped before a failed run sets its retry's delay, so no renewal undoes it.
+     */
+    @Test
+    void withAHeartbeatTheBatchIsHeldForAShortRenewedLeaseThatStopsBeforeTheRetryDelayIsSet() {
+        List<String> log = new ArrayList<>();
+        Provisioner p = new Provisioner(new Unreachable(), cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        Heartbeat heartbeat = (every, beat) -> {
+            log.add("beating every " + every);
+            beat.run(); // one renewal while the run lives
+            return () -> log.add("stopped");
+        };
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, new Unreachable(), store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> log.add(receipt + " " + after), Duration.ofSeconds(10),
+                null, "c", heartbeat);
+        SQSEvent event = batch(HINT, HINT);
+        event.getRecords().forEach(m -> m.setReceiptHandle("r-" + m.getMessageId()));
+
+        SQSBatchResponse r = h.handleRequest(event, remaining(59_500));
+
+        assertThat(failed(r)).containsExactly("m2");
+        assertThat(log).hasSize(7);
+        assertThat(log.subList(0, 6)).containsExactly("r-m1 PT30S", "r-m2 PT30S", "beating every PT10S",
+                "r-m1 PT30S", "r-m2 PT30S", "stopped");
+        assertThat(log.getLast()).startsWith("r-m2 PT").isNotEqualTo("r-m2 PT30S");
+    }
+
+    @Test
+    void aLeaseNeverOutlastsTheInvocationsDeadlinePlusTheMargin() {
+        List<String> log = new ArrayList<>();
+        Provisioner p = new Provisioner(cluster, cluster, store, cloud, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, cluster, store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> log.add(receipt + " " + after), Duration.ofSeconds(10),
+                null, "c", (every, beat) -> () -> { });
+        SQSEvent event = batch(HINT);
+        event.getRecords().forEach(m -> m.setReceiptHandle("r-" + m.getMessageId()));
+
+        h.handleRequest(event, remaining(5_000));
+
+        assertThat(log).containsExactly("r-m1 PT20S"); // 5 s left plus 15 s, not the 30 s lease
+    }
+
+    /**
      * Regression (#11, found by the simulator's crash and timeout faults): a provisioner invocation that dies (its
      * timeout, a runtime crash) answers nothing, so its batch held the cluster's FIFO group for the queue's six-minute
      * visibility timeout. The batch is now held only for the invocation's remaining time plus a margin.

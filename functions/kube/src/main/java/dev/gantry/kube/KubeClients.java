@@ -13,12 +13,15 @@ import java.util.function.Supplier;
  * because a Lambda has none of them and a stray {@code ~/.kube/config} on a developer machine must not leak in.
  */
 public final class KubeClients {
-    /** Lambda budgets are seconds; a hung API server must fail fast and be retried through SQS. */
-    static final int CONNECT_TIMEOUT_MS = 3_000;
-    static final int REQUEST_TIMEOUT_MS = 10_000;
-    /** One quick retry for a blip; anything longer is the queue's job. */
-    static final int RETRY_BACKOFF_LIMIT = 1;
-    static final int RETRY_BACKOFF_INTERVAL_MS = 200;
+    /**
+     * Lambda budgets are seconds; a hung API server must fail fast and be retried through SQS. The same figures are
+     * {@code CallTimeouts.DEFAULT.kube()} (config module), which the simulator models; a handlers test keeps them equal.
+     */
+    public static final int CONNECT_TIMEOUT_MS = 3_000;
+    public static final int REQUEST_TIMEOUT_MS = 10_000;
+    /** One quick retry for a blip (a 5xx, a timed-out request); anything longer is the queue's job. */
+    public static final int RETRY_BACKOFF_LIMIT = 1;
+    public static final int RETRY_BACKOFF_INTERVAL_MS = 200;
 
     private KubeClients() {
     }

@@ -197,7 +197,7 @@ public final class Simulation {
                 .withJournal((what, line, savings) -> recorder.consolidation(clock.instant(), what, line, savings));
         sweep.withConsolidation(consolidation);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
-                provisioningQueue, interruptionQueue, terminationQueue, consolidation);
+                provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         this.checks = new Checks(this);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       invariant, per scenario and in all, with the first violations and the seeds they came from
  *       ({@code -Dgantry.chaos.intensity=3} multiplies every rate; {@code -Dgantry.chaos.from=26} starts at that seed, so
  *       two JVMs can share a sweep);</li>
- *   <li>{@code -Dgantry.crashpoints=spot-storm} crashes (and, separately, hangs) each function's 2nd invocation at each
+ *   <li>{@code -Dgantry.crashpoints=spot-storm} crashes (and, separately, hangs and freezes) each function's 2nd invocation at each
  *       of its first {@code -Dgantry.crashpoints.calls=25} port calls, one run each, and prints what broke;</li>
  *   <li>{@code -Dgantry.figures=quickstart,spot-storm,diurnal,zero-nodes} prints p99 time-to-schedule and the
  *       functions' longest invocations with instant invocations and with AWS-like latency.</li>
@@ -133,7 +133,7 @@ class ChaosSweepTest {
             int runs = 0;
             List<String> broken = new ArrayList<>();
             for (String function : List.of("provisioner", "interruption", "termination", "sweep")) {
-                for (String what : List.of("crash", "hang")) {
+                for (String what : List.of("crash", "hang", "freeze")) {
                     for (int call = 1; call <= calls; call++) {
                         var plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0, java.time.Duration.ZERO,
                                 0, 0, 0, 0, java.time.Duration.ZERO, 0, 0, java.time.Duration.ZERO, 0,

@@ -72,9 +72,11 @@ public final class DynamoNodeClaimStore implements NodeClaimStore {
         this.pageSize = pageSize;
     }
 
-    /** A production client: URL-connection HTTP, the given region, the default credentials chain. */
+    /** A production client: URL-connection HTTP with {@code CallTimeouts.DEFAULT.dynamodb()}, the given region, the default credentials chain. */
     public static DynamoDbClient client(Region region) {
-        return DynamoDbClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+        dev.gantry.config.deployment.CallTimeouts.Budget b = dev.gantry.config.deployment.CallTimeouts.DEFAULT.dynamodb();
+        return DynamoDbClient.builder().region(region).httpClient(dev.gantry.aws.client.ClientTimeouts.http(b))
+                .overrideConfiguration(dev.gantry.aws.client.ClientTimeouts.override(b)).build();
     }
 
     /** A client for an emulator or LocalStack at {@code endpoint}, with explicit credentials. */

@@ -48,9 +48,11 @@ public record EksClusterInfo(String name, String endpoint, String certificateAut
         return new String(Base64.getDecoder().decode(certificateAuthorityData), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** A production client: URL-connection HTTP, the given region, the default credentials chain. */
+    /** A production client: URL-connection HTTP with {@code CallTimeouts.DEFAULT.control()}, the given region, the default credentials chain. */
     public static EksClient client(Region region) {
-        return EksClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+        dev.gantry.config.deployment.CallTimeouts.Budget b = dev.gantry.config.deployment.CallTimeouts.DEFAULT.control();
+        return EksClient.builder().region(region).httpClient(dev.gantry.aws.client.ClientTimeouts.http(b))
+                .overrideConfiguration(dev.gantry.aws.client.ClientTimeouts.override(b)).build();
     }
 
     /** A client for a stub or LocalStack at {@code endpoint}, with explicit credentials. */

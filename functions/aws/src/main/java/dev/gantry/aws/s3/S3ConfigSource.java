@@ -45,9 +45,11 @@ public final class S3ConfigSource implements Supplier<String> {
         return new S3ConfigSource(s3, path.substring(0, slash), path.substring(slash + 1));
     }
 
-    /** A production client: URL-connection HTTP, the given region, the default credentials chain. */
+    /** A production client: URL-connection HTTP with {@code CallTimeouts.DEFAULT.control()}, the given region, the default credentials chain. */
     public static S3Client client(Region region) {
-        return S3Client.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+        dev.gantry.config.deployment.CallTimeouts.Budget b = dev.gantry.config.deployment.CallTimeouts.DEFAULT.control();
+        return S3Client.builder().region(region).httpClient(dev.gantry.aws.client.ClientTimeouts.http(b))
+                .overrideConfiguration(dev.gantry.aws.client.ClientTimeouts.override(b)).build();
     }
 
     /** A client for a stub or LocalStack at {@code endpoint}: path-style addressing, explicit credentials. */

@@ -43,9 +43,11 @@ public final class SqsWorkQueue implements WorkQueue, Redelivery {
         this.fifo = queueUrl.endsWith(".fifo");
     }
 
-    /** A production client: URL-connection HTTP, the given region, the default credentials chain. */
+    /** A production client: URL-connection HTTP with {@code CallTimeouts.DEFAULT.sqs()}, the given region, the default credentials chain. */
     public static SqsClient client(Region region) {
-        return SqsClient.builder().region(region).httpClient(UrlConnectionHttpClient.create()).build();
+        dev.gantry.config.deployment.CallTimeouts.Budget b = dev.gantry.config.deployment.CallTimeouts.DEFAULT.sqs();
+        return SqsClient.builder().region(region).httpClient(dev.gantry.aws.client.ClientTimeouts.http(b))
+                .overrideConfiguration(dev.gantry.aws.client.ClientTimeouts.override(b)).build();
     }
 
     /** A client for an emulator or LocalStack at {@code endpoint}, with explicit credentials. */

@@ -9,7 +9,8 @@ import java.util.SplittableRandom;
  * draws from its own seeded stream) and targeted faults at a chosen port call. All rates are probabilities per call.
  *
  * @param crash          an invocation dies at a call, after the call took effect and before its answer
- * @param hang           a call never answers: the invocation is killed at its deadline
+ * @param hang           a call attempt gets no answer: the client gives up on it at its attempt timeout and retries
+ *                       ({@code CallTimeouts}; the call fails once its attempts or its budget are spent)
  * @param functions      the functions crash and hang apply to (empty: all)
  * @param ec2Throttle    an EC2 call attempt fails with RequestLimitExceeded (the SDK retries it)
  * @param ec2Error       an EC2 call attempt fails with a 5xx (InternalError or Unavailable; the SDK retries it)
@@ -35,11 +36,18 @@ public record FaultPlan(double crash, double hang, List<String> functions, doubl
 
     /**
      * A fault at call {@code call} (1-based) of the {@code invocation}-th (1-based) invocation of {@code function}.
-     * {@code what}: {@code crash}, {@code hang}, or {@code error} (the call fails with its service's retryable error,
-     * every retry included: throttling for EC2 and DynamoDB, 503 for the API server, a send error for SQS).
+     * {@code what}: {@code crash}, {@code hang} (that attempt gets no answer; the client retries), {@code freeze} (the
+     * invocation stops there until its deadline kills it: a runtime that stopped making progress), or {@code error}
+     * (the call fails with its service's retryable error, every retry included: throttling for EC2 and DynamoDB, 503
+     * for the API server, a send error for SQS).
+     *
+     * <p>A freeze is a targeted fault only, not a rate of the chaos mix: with every client's wait bounded
+     * ({@code CallTimeouts}), an invocation that stops making progress until Lambda kills it is a defect of our own
+     * (a loop, a deadlock) to find and fix, not a fault of the services to survive; a runtime that dies (out of
+     * memory, a crash of the process) is the {@code crash} fault, which the mix has.
      */
     public record Target(String function, long invocation, int call, String what) {
-        public static final List<String> KINDS = List.of("crash", "hang", "error");
+        public static final List<String> KINDS = List.of("crash", "hang", "freeze", "error");
     }
 
     public FaultPlan {

@@ -51,6 +51,7 @@ public final class Faults implements CallFaults {
     }
 
     /** A seeded stream for choices other than yes/no (which 5xx, when an outage starts). */
+    @Override
     public SplittableRandom stream(String kind) {
         return streams.computeIfAbsent(kind, k -> new SplittableRandom(seed ^ k.hashCode() * 0x9e3779b97f4a7c15L));
     }
@@ -86,6 +87,10 @@ public final class Faults implements CallFaults {
                     case "hang" -> {
                         count("hang");
                         return CallFaults.Decision.HANG;
+                    }
+                    case "freeze" -> {
+                        count("freeze");
+                        return CallFaults.Decision.FREEZE;
                     }
                     default -> { }
                 }

@@ -1,5 +1,6 @@
 package dev.gantry.simulator.runtime;
 
+import dev.gantry.config.deployment.CallTimeouts;
 import dev.gantry.simulator.EventLoop;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -31,7 +32,10 @@ import java.util.function.ToIntFunction;
  * resumed with {@link Killed}, which unwinds the handler, and every later call in it throws {@link Killed} too. What it
  * did stays done; what the event source does about its batch (nothing: the messages come back after their visibility
  * timeout) is the caller's {@code onEnd}. {@link CallFaults} may crash an invocation at a call (after the call's
- * effect, before its answer) or make a call hang until the deadline.
+ * effect, before its answer), leave an attempt of a call unanswered (a {@code hang}: the client gives up on it at its
+ * {@link CallTimeouts} attempt timeout and retries, as the production clients are built to; see {@link UnansweredAttempts}),
+ * or freeze the whole invocation at a call until Lambda kills it at its deadline (a {@code freeze}: a runtime that
+ * stopped making progress, which no client timeout ends).
  *
  * <p>Not modelled: service-side rate limits shared by concurrent calls (EC2's request-rate token buckets for
  * CreateFleet and the mutating actions, the API server's priority-and-fairness queues): eight concurrent CreateFleet
@@ -55,6 +59,7 @@ public final class LambdaRuntime {
         private int calls;
         private boolean dead;
         private boolean timedOut;
+        private boolean frozen;
         private boolean done;
         private String cause;
 
@@ -113,6 +118,7 @@ public final class LambdaRuntime {
     private final EventLoop loop;
     private final Latency latency;
     private CallFaults faults = CallFaults.NONE;
+    private final UnansweredAttempts unanswered = new UnansweredAttempts(CallTimeouts.DEFAULT);
     private final Map<String, Long> numbers = new LinkedHashMap<>();
     private final Map<String, FunctionStats> stats = new LinkedHashMap<>();
     private final List<Invocation> live = new ArrayList<>();
@@ -146,14 +152,14 @@ public final class LambdaRuntime {
         inv.main = main;
         main.thread = Thread.ofVirtual().name("sim-" + function + "-" + n).unstarted(() -> {
             try {
-                take(main.wake);
+                Baton.take(main.wake);
                 result[0] = body.apply(inv);
             } catch (Throwable t) {
                 error[0] = t;
             } finally {
                 inv.done = true;
                 main.done = true;
-                put(main.back, DONE);
+                Baton.put(main.back, DONE);
             }
         });
         live.add(inv);
@@ -227,9 +233,16 @@ public final class LambdaRuntime {
         }
         inv.calls++;
         CallFaults.Decision d = faults.decide(inv, kind);
-        if (d == CallFaults.Decision.HANG) {
-            inv.cause = inv.function + " invocation " + inv.number + " hung at call " + inv.calls + " (" + kind.yamlName() + ")";
-            park(strand); // nothing resumes it but the deadline
+        Instant callStarted = loop.now();
+        for (int attempt = 1; d == CallFaults.Decision.HANG || d == CallFaults.Decision.FREEZE; attempt++) {
+            if (d == CallFaults.Decision.FREEZE) {
+                inv.cause = inv.function + " invocation " + inv.number + " froze at call " + inv.calls + " (" + kind.yamlName() + ")";
+                inv.frozen = true;
+                park(strand); // nothing resumes it but the deadline
+            }
+            unanswered.attempt(kind, body, callStarted, attempt, faults, loop::now, this::sleep);
+            inv.calls++; // the client's retry is another request
+            d = faults.decide(inv, kind);
         }
         T result = null;
         RuntimeException error = null;
@@ -279,7 +292,7 @@ public final class LambdaRuntime {
             Strand lane = new Strand(inv);
             lane.thread = Thread.ofVirtual().name(parent.thread.getName() + "-lane" + (l + 1)).unstarted(() -> {
                 try {
-                    take(lane.wake);
+                    Baton.take(lane.wake);
                     while (!inv.dead && next[0] < items.size()) {
                         int i = next[0]++;
                         try {
@@ -292,7 +305,7 @@ public final class LambdaRuntime {
                     // the invocation died: this lane stops where it stands
                 } finally {
                     lane.done = true;
-                    put(lane.back, DONE);
+                    Baton.put(lane.back, DONE);
                 }
             });
             lane.onDone = () -> {
@@ -383,6 +396,29 @@ public final class LambdaRuntime {
         park(strand);
     }
 
+    /**
+     * Runs {@code task} every {@code every} beside the current invocation, as a thread of its own process would: on the
+     * loop, at no cost, until the returned stop is run or the invocation ends, dies or freezes. Outside an invocation,
+     * nothing runs.
+     */
+    public Runnable beat(Duration every, Runnable task) {
+        Invocation inv = current();
+        if (inv == null) {
+            return () -> { };
+        }
+        boolean[] stopped = {false};
+        Runnable[] next = new Runnable[1];
+        next[0] = () -> loop.at(loop.now().plus(every), "heartbeat of " + inv.function + " invocation " + inv.number, () -> {
+            if (stopped[0] || inv.done || inv.dead || inv.frozen || shuttingDown) {
+                return;
+            }
+            task.run();
+            next[0].run();
+        });
+        next[0].run();
+        return () -> stopped[0] = true;
+    }
+
     /** Kills the current invocation now (a crash); throws {@link Killed}. */
     public void crash(String why) {
         Invocation inv = current();
@@ -429,7 +465,7 @@ public final class LambdaRuntime {
         System.setErr(strand.inv.errStream);
         Object r;
         try {
-            put(strand.wake, go);
+            Baton.put(strand.wake, go);
             r = awaitBaton(strand);
         } finally {
             System.setOut(stdout);
@@ -443,54 +479,16 @@ public final class LambdaRuntime {
 
     /** On the strand: gives the baton back and waits for it; a kill signal throws {@link Killed}. */
     private void park(Strand strand) {
-        put(strand.back, PARKED);
-        boolean go = take(strand.wake);
+        Baton.put(strand.back, PARKED);
+        boolean go = Baton.take(strand.wake);
         if (!go || strand.inv.dead) {
             throw new Killed(strand.inv.cause);
         }
     }
 
-    /** Real time an invocation may run between two port calls before the simulation gives up on it. */
-    private static final long STUCK_MINUTES = 10;
-
-    /**
-     * Waits for the invocation to wait again or end. An invocation that blocks outside a port call (on a lock another,
-     * parked, invocation holds) would hang the simulation: fail loudly instead.
-     */
+    /** Waits for the strand to wait again or end (see {@link Baton#poll}). */
     private Object awaitBaton(Strand inv) {
-        while (true) {
-            try {
-                Object r = inv.back.poll(STUCK_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
-                if (r == null) {
-                    throw new IllegalStateException(inv.thread.getName() + " ran " + STUCK_MINUTES
-                            + " minutes of real time without a port call: blocked outside the simulation's control?");
-                }
-                return r;
-            } catch (InterruptedException e) {
-                // The baton must not be dropped: keep waiting.
-            }
-        }
-    }
-
-    private static <T> T take(SynchronousQueue<T> q) {
-        while (true) {
-            try {
-                return q.take();
-            } catch (InterruptedException e) {
-                // The baton must not be dropped: keep waiting.
-            }
-        }
-    }
-
-    private static <T> void put(SynchronousQueue<T> q, T v) {
-        while (true) {
-            try {
-                q.put(v);
-                return;
-            } catch (InterruptedException e) {
-                // as above
-            }
-        }
+        return Baton.poll(inv.back, inv.thread.getName());
     }
 
     private static List<String> lines(ByteArrayOutputStream s) {

@@ -210,15 +210,53 @@ class LambdaRuntimeTest {
     }
 
     @Test
-    void aHungCallHoldsTheInvocationUntilItsDeadline() {
+    void aFrozenInvocationStaysWhereItStandsUntilItsDeadline() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
-        rt.faults((inv, kind) -> inv.calls() == 1 ? CallFaults.Decision.HANG : CallFaults.Decision.NONE);
+        rt.faults((inv, kind) -> inv.calls() == 1 ? CallFaults.Decision.FREEZE : CallFaults.Decision.NONE);
         loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(30), inv -> {
             rt.call(CallKind.CREATE_FLEET, () -> trace.add("launched"));
             return null;
         }, (inv, o) -> trace.add("killed=" + o.killed() + " at " + ms())));
         run();
         assertThat(trace).containsExactly("killed=true at 30000");
+    }
+
+    @Test
+    void aHungAttemptEndsAtTheClientsAttemptTimeoutAndItsRetryAnswers() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
+        rt.faults((inv, kind) -> inv.calls() == 1 ? CallFaults.Decision.HANG : CallFaults.Decision.NONE);
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            rt.call(CallKind.CREATE_FLEET, () -> trace.add("launched"));
+            trace.add("answered at " + ms());
+            return null;
+        }, (inv, o) -> trace.add("killed=" + o.killed())));
+        run();
+        long attempt = dev.gantry.config.deployment.CallTimeouts.DEFAULT.ec2().attempt().toMillis();
+        assertThat(trace).contains("launched").last().isEqualTo("killed=false");
+        long answered = Long.parseLong(trace.stream().filter(t -> t.startsWith("answered at ")).findFirst().orElseThrow()
+                .substring("answered at ".length()));
+        assertThat(answered).as("the attempt timeout, the SDK's backoff (at most 200 ms), the retry's latency")
+                .isBetween(attempt + 10, attempt + 210);
+    }
+
+    @Test
+    void aCallNoneOfWhoseAttemptsIsAnsweredFailsWithinItsBudgetAndTheInvocationLivesOn() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(10));
+        rt.faults((inv, kind) -> CallFaults.Decision.HANG);
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            try {
+                rt.call(CallKind.SQS_SEND, () -> { });
+            } catch (CallTimedOut e) {
+                trace.add("timed out at " + ms());
+            }
+            return null;
+        }, (inv, o) -> trace.add("killed=" + o.killed())));
+        run();
+        dev.gantry.config.deployment.CallTimeouts.Budget sqs = dev.gantry.config.deployment.CallTimeouts.DEFAULT.sqs();
+        assertThat(trace).hasSize(2).last().isEqualTo("killed=false");
+        long at = Long.parseLong(trace.getFirst().substring("timed out at ".length()));
+        assertThat(at).isGreaterThanOrEqualTo(sqs.attempt().multipliedBy(sqs.attempts() - 1).toMillis())
+                .isLessThanOrEqualTo(sqs.call().toMillis());
     }
 
     @Test
