@@ -14,15 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Launches the cheapest allowed offering of the first option; idempotent by claim name. Records requests. */
+/**
+ * Launches the request's count of instances in the cheapest allowed offering of the first option; idempotent by
+ * ClientToken (claim name or launch token). Records requests.
+ */
 final class FirstOfferingCloud implements CloudProvider {
     final List<LaunchRequest> requests = new ArrayList<>();
     final Map<String, CloudInstance> byClaim = new LinkedHashMap<>();
+    private final Map<String, List<CloudInstance>> byToken = new LinkedHashMap<>();
 
     @Override
     public synchronized LaunchResult launch(LaunchRequest r) {
         requests.add(r);
-        CloudInstance done = byClaim.get(r.claimName());
+        List<CloudInstance> done = byToken.get(r.claimName());
         if (done != null) {
             return new LaunchResult(done, List.of());
         }
@@ -31,10 +35,16 @@ final class FirstOfferingCloud implements CloudProvider {
         if (o == null) {
             throw new InsufficientCapacity("NoAvailableOffering", List.of());
         }
-        CloudInstance i = new CloudInstance(String.format("i-%017x", byClaim.size() + 1), t.name(), o.zone(), o.capacityType(),
-                "pending", Instant.EPOCH, null, Map.of(CloudInstance.TAG_NODECLAIM, r.claimName()));
-        byClaim.put(r.claimName(), i);
-        return new LaunchResult(i, List.of());
+        List<CloudInstance> launched = new ArrayList<>();
+        for (int n = 0; n < r.count(); n++) {
+            CloudInstance i = new CloudInstance(String.format("i-%017x", byClaim.size() + 1), t.name(), o.zone(),
+                    o.capacityType(), "pending", Instant.EPOCH, null, Map.of(r.count() == 1 ? CloudInstance.TAG_NODECLAIM
+                    : CloudInstance.TAG_LAUNCH, r.claimName()));
+            byClaim.put(r.count() == 1 ? r.claimName() : i.instanceId(), i);
+            launched.add(i);
+        }
+        byToken.put(r.claimName(), List.copyOf(launched));
+        return new LaunchResult(launched, List.of());
     }
 
     @Override public void terminate(List<String> ids) { }

@@ -34,6 +34,12 @@ import java.util.Set;
  * claim is recorded before it is launched, the launch is idempotent by claim name, and a claim left in Launching is
  * launched again (getting the same instance) at the start of the next run.
  *
+ * <p>Claims planned alike (same pool, options and requirements) launch together, up to {@link #MAX_BATCH} in one
+ * CreateFleet, as Karpenter's CreateFleet batcher merges identical requests. Where Gantry differs: Karpenter sends no
+ * ClientToken and tags each instance with its NodeClaim after registration (its tagging controller); Gantry keeps the
+ * ClientToken (the batch's launch token, recorded on every member before the call) so that a crash between the call and
+ * the store writes is resumed by replaying it, and its instances carry the token rather than a claim name.
+ *
  * <p>When a launch finds no capacity, its offerings are marked unavailable for {@link #UNAVAILABLE_FOR}, the claim is
  * closed ({@code launch-failed}) and what is still pending is planned again, up to {@link #MAX_ROUNDS} plans a run.
  *

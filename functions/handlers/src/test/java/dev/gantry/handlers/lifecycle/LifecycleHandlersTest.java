@@ -237,6 +237,26 @@ class LifecycleHandlersTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void aSweepWithLessThanItsStartReserveLeftStartsNoExpiryAndTheNextSweepDoes() throws Exception {
+        NodePool expiring = new NodePool("default", Map.of(), new NodePool.Template(null, null, null, null, null,
+                new NodePool.NodeClassRef(null, null, "default"), Optional.of(java.time.Duration.ofMinutes(30)),
+                Optional.empty()), null, null, null, null);
+        SweepService sweep = new SweepService("demo", cluster, cluster, store, cloud, terminations, hints,
+                Map.of("default", expiring), type -> Optional.of(InstanceFacts.NONE), clock);
+        SweepHandler handler = new SweepHandler(sweep, null, clock);
+        Map<String, Object> scheduled = JSON.readValue(Events.load("sweep/scheduled-event.json"), Map.class);
+        // The usable 70% less START_RESERVE is already gone: the claim launched an hour ago is expired but not started.
+        long late = (long) (SweepHandler.START_RESERVE.toMillis() / 0.7) - 1;
+
+        assertThat(handler.handleRequest(scheduled, new TimedContext(late))).containsEntry("disrupted", 0);
+        assertThat(store.get("default-x7k2p", NOW).orElseThrow().state()).isEqualTo(NodeClaimState.Initialized);
+
+        assertThat(handler.handleRequest(scheduled, new TimedContext(50_000))).containsEntry("disrupted", 1);
+        assertThat(store.get("default-x7k2p", NOW).orElseThrow().deletionReason()).isEqualTo("expired");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void theScheduledEventRunsASweepAndFinalSweepTerminatesEverything() throws Exception {
         SweepService sweep = new SweepService("demo", cluster, cluster, store, cloud, terminations, hints, Map.of("default", pool),
                 type -> Optional.of(InstanceFacts.NONE), clock);
