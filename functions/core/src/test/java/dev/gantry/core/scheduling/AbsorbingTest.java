@@ -120,6 +120,20 @@ class AbsorbingTest {
     }
 
     @Test
+    void aPlanLaunchingForMoreThanASmallBatchIsLeftAlone() {
+        // 26 pending pods: three c.2xlarge and a c.xlarge plus a c.large or a fourth c.2xlarge ($1.60); with the donor's
+        // pod, 27 fit three c.2xlarge and two c.xlarge ($1.60 - $0.10). Past MAX_LAUNCHED_PODS no trial is made.
+        List<Pod> pending = new ArrayList<>();
+        for (int i = 0; i < 26; i++) {
+            pending.add(web("new-" + i));
+        }
+        SchedulingInput in = new SchedulingInput(pending, List.of(running(managed("small", "c.large"), web("bound-1"))), List.of(),
+                List.of(AGENT), List.of(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized)), Map.of());
+        assertThat(Absorbing.MAX_LAUNCHED_PODS).isLessThan(26);
+        assertThat(podCpu(Scheduler.solveForLaunch(in))).isEqualTo(26000);
+    }
+
+    @Test
     void aPlanThatLaunchesNothingIsLeftAlone() {
         SchedulingInput in = new SchedulingInput(List.of(web("new-1")), List.of(running(managed("roomy", "c.xlarge")),
                 running(managed("small", "c.large"), web("bound-1"))), List.of(), List.of(AGENT),
