@@ -16,6 +16,7 @@ class ChaosRegressionSeedsTest {
     @CsvSource(delimiter = '|', value = {
             "spot-storm | 7  | a slice's claim write lost to a consolidation mark and dropped the drain (DrainRecoveryTest)",
             "spot-storm | 4  | a slice's own write, its answer lost, dropped the drain and held the cpu limit (DrainRecoveryTest)",
+            "spot-storm | 46 | a hung batch hold left the batch at the queue's 6 minutes, holding the FIFO group (DeadInvocationsTest)",
             "quickstart | 16 | ICE on every offering the pods allow: they wait out the 3-minute mark as in Karpenter (Placement)",
     })
     void aSeedThatOnceFoundADefectHoldsEveryInvariant(String scenario, long seed, String found) {
