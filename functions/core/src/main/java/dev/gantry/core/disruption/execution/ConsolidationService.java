@@ -61,8 +61,14 @@ public final class ConsolidationService {
     public static final Duration POLL = Duration.ofSeconds(10);
     /** How long replacements may take to initialize before the command gives up (Karpenter waits about as long). */
     public static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(10);
-    /** A command whose leader has not moved for this long lost its message: the sweep sends it again. */
-    public static final Duration STALLED_AFTER = Duration.ofMinutes(3);
+    /**
+     * A command whose leader has not moved for this long lost its message: the sweep sends it again. As the drain's
+     * ({@link dev.gantry.core.termination.TerminationService#STALLED_AFTER}): every step, each Launching poll included,
+     * moves the leader on, so the longest healthy gap is a message's delay (at most {@link #VALIDATION_DELAY}) plus one
+     * handler run (60 s); two minutes is well above it and gives two sweeps (a minute apart) the chance before a
+     * command has stood still for four minutes, holding its candidates tainted.
+     */
+    public static final Duration STALLED_AFTER = Duration.ofMinutes(2);
     /**
      * Pod events written per sweep at most (one conditional write each): in a busy cluster the rest wait for a later
      * sweep, and meanwhile this sweep's decision counts them from now, so no node is consolidated early.

@@ -184,6 +184,20 @@ class ConsolidationServiceTest {
     }
 
     @Test
+    void aCommandStalledForTwoMinutesIsResumedAsADrainIsButOneWithinAHealthyGapIsNot() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.w.queue.sent.clear(); // the message is lost
+        // The longest healthy gap: the validation delay plus one handler run (60 s timeout).
+        c.w.clock.advance(ConsolidationService.VALIDATION_DELAY.plusSeconds(60));
+        assertThat(c.service.sweep(List.of()).resumed()).isZero();
+
+        c.w.clock.advance(java.time.Duration.ofMinutes(2).minus(ConsolidationService.VALIDATION_DELAY.plusSeconds(60)));
+        assertThat(c.service.sweep(List.of()).resumed()).as("as TerminationService.STALLED_AFTER").isEqualTo(1);
+    }
+
+    @Test
     void aFollowerWrittenBeforeACrashIsReleasedByTheSweep() {
         ConsolidationWorld c = new ConsolidationWorld();
         c.node("a", 500);
