@@ -106,7 +106,7 @@ class PlanCommandTest {
         int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",
                 "--pods", "../../samples/workloads/seed002-nginx.yaml", "--strategy", "random");
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("'random' is not a strategy (gantry, karpenter-greedy)");
+        assertThat(err.toString()).contains("'random' is not a strategy (gantry, karpenter)");
     }
 
     @Test
