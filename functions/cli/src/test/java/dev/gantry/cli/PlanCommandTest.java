@@ -90,7 +90,8 @@ class PlanCommandTest {
         }
         assertThat(cpus).isLessThanOrEqualTo(20);
         assertThat(doc.get("unschedulable")).isNotEmpty();
-        assertThat(doc.get("unschedulable").get(0).get("reason").asText()).isEqualTo("NodePool default would exceed its cpu limit (20)");
+        assertThat(doc.get("unschedulable").get(0).get("reason").asText()).isEqualTo(
+                "NodePool default would exceed its cpu limit (20): 0 in use, 20 for new nodes, a node for the pod adds at least 4");
     }
 
     @Test
