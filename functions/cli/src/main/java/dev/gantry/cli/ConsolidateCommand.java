@@ -64,6 +64,9 @@ public final class ConsolidateCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
     String output;
 
+    @picocli.CommandLine.Mixin
+    dev.gantry.cli.prices.PriceOptions priceOptions = new dev.gantry.cli.prices.PriceOptions();
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -75,13 +78,20 @@ public final class ConsolidateCommand implements Callable<Integer> {
             err.println("gantry consolidate: --output is table or json, --strategy is gantry or karpenter");
             return 2;
         }
-        Optional<LoadResult> read = PlanInput.load("consolidate", nodePools, cluster, err);
+        CatalogSource catalogs = new CatalogSource(region, zones, priceOptions.source()).check(err::println);
+        Optional<LoadResult> read = PlanInput.load("consolidate", nodePools, cluster, region, err);
         if (read.isEmpty()) {
             return 2;
         }
         LoadResult loaded = read.get();
         Instant now = Instant.now();
-        SchedulingInput snapshot = PlanInput.from(loaded, new CatalogSource(region, zones), err::println);
+        if (loaded.nodes().isEmpty()) {
+            // Nothing found is not success: "every node stays" about no node at all passed CI vacuously.
+            err.println("gantry consolidate: no Node in " + cluster + ": give the output of kubectl get nodes,pods,pdb -A -o yaml");
+            err.flush();
+            return 2;
+        }
+        SchedulingInput snapshot = PlanInput.from(loaded, catalogs, err::println);
         List<ClusterNode> nodes = new ArrayList<>();
         for (SchedulingInput.ExistingNode n : snapshot.nodes()) {
             boolean managed = n.node().labels().containsKey(WellKnownLabels.NODEPOOL);
@@ -102,7 +112,8 @@ public final class ConsolidateCommand implements Callable<Integer> {
             before += p;
         }
         double after = before - d.command().map(ConsolidationCommand::savings).orElse(0.0);
-        out.print(output.equals("json") ? json(d, prices, before, after, millis) : table(d, prices, before, after, millis));
+        out.print(output.equals("json") ? PriceNotes.withPrices(json(d, prices, before, after, millis), catalogs.prices())
+                : table(d, prices, before, after, millis) + PriceNotes.lines(catalogs.prices()));
         out.flush();
         err.flush();
         return 0;

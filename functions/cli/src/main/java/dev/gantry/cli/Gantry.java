@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code gantry} command line. Subcommands are listed in {@link #SUBCOMMANDS}; add new ones there.
- * Exit codes: 0 success, 1 an unexpected failure, 2 invalid input (usage or configuration errors).
+ * Exit codes: 0 success, 1 an unexpected failure, 2 invalid input (usage or configuration errors, a {@link CliFailure}).
  */
 @Command(name = "gantry", mixinStandardHelpOptions = true, version = "gantry 0.1.0",
         description = "A Karpenter-compatible node autoscaler for Amazon EKS: validate, plan and simulate.")
@@ -29,6 +29,12 @@ public final class Gantry implements Runnable {
         }
         // Never a stack trace: an unexpected failure is one line on stderr and exit 1.
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            if (ex instanceof CliFailure f) {
+                f.render("gantry " + line.getCommandName() + ": ").forEach(line.getErr()::println);
+                line.getOut().flush();
+                line.getErr().flush();
+                return 2;
+            }
             line.getErr().println("gantry: internal error: " + ex);
             return 1;
         });

@@ -2,6 +2,7 @@ package dev.gantry.cli;
 
 import dev.gantry.cli.plan.PlanInput;
 import dev.gantry.cli.plan.PlanReport;
+import dev.gantry.cli.prices.PriceOptions;
 import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.scheduling.Scheduler;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Spec;
  * the pods placed on existing nodes, the unschedulable pods with their reasons, and the price. Exit 2 on bad input.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
-        description = "Plan the nodes Gantry would launch for pending pods, using the built-in instance catalogue.")
+        description = "Plan the nodes Gantry would launch for pending pods, using the built-in instance catalogue "
+                + "(or --prices FILE, --live-prices).")
 public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--nodepools", required = true, description = "NodePool/NodeClass YAML file or directory.")
     List<Path> nodePools;
@@ -46,8 +48,12 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
     String output;
 
-    @Option(names = "--strategy", defaultValue = "gantry", description = "gantry or karpenter-greedy (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--strategy", defaultValue = "gantry", description = "gantry or karpenter (Karpenter's greedy "
+            + "algorithm; the older spelling karpenter-greedy is still accepted) (default: ${DEFAULT-VALUE}).")
     String strategy;
+
+    @picocli.CommandLine.Mixin
+    PriceOptions priceOptions = new PriceOptions();
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -58,7 +64,7 @@ public final class PlanCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Scheduler.Strategy chosen;
         try {
-            chosen = Scheduler.Strategy.parse(strategy);
+            chosen = Strategies.plan(strategy, err);
             if (!output.equals("json") && !output.equals("table")) {
                 throw new IllegalArgumentException("'" + output + "' is not an output (table, json)");
             }
@@ -69,16 +75,17 @@ public final class PlanCommand implements Callable<Integer> {
         List<Path> manifests = new ArrayList<>(pods);
         manifests.addAll(nodes);
         manifests.addAll(daemonSets);
-        Optional<LoadResult> read = PlanInput.load("plan", nodePools, manifests, err);
+        CatalogSource catalogs = new CatalogSource(region, zones, priceOptions.source()).check(err::println);
+        Optional<LoadResult> read = PlanInput.load("plan", nodePools, manifests, region, err);
         if (read.isEmpty()) {
             return 2;
         }
         LoadResult loaded = read.get();
-        SchedulingInput input = PlanInput.from(loaded, new CatalogSource(region, zones), err::println);
+        SchedulingInput input = PlanInput.from(loaded, catalogs, err::println);
         long t0 = System.nanoTime();
         SchedulingResult result = Scheduler.solve(input, chosen);
         long solveMillis = (System.nanoTime() - t0) / 1_000_000;
-        PlanReport report = new PlanReport(result, solveMillis);
+        PlanReport report = new PlanReport(result, solveMillis, catalogs.prices());
         out.print(output.equals("json") ? report.json() : report.table());
         out.flush();
         err.flush();

@@ -33,7 +33,6 @@ import picocli.CommandLine.Spec;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -126,14 +125,8 @@ public final class StatusCommand implements Callable<Integer> {
             }
         } catch (StatusException e) {
             return fail(err, e.getMessage());
-        } catch (SdkClientException e) {
-            String m = firstLine(e.getMessage());
-            return fail(err, m.contains("credentials") ? "no AWS credentials: " + m : "cannot reach AWS: " + m);
-        } catch (AwsServiceException e) {
-            return fail(err, (e.awsErrorDetails() == null ? "" : e.awsErrorDetails().serviceName() + ": ")
-                    + firstLine(e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage()));
         } catch (SdkException e) {
-            return fail(err, "AWS: " + firstLine(e.getMessage()));
+            return fail(err, AwsErrors.describe(e));
         } catch (ClusterException | KubernetesClientException e) {
             return fail(err, "cannot read the cluster: " + firstLine(e.getMessage()));
         }

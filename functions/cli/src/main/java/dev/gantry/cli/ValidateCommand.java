@@ -1,12 +1,14 @@
 package dev.gantry.cli;
 
 import dev.gantry.cli.validate.CatalogSource;
+import dev.gantry.cli.validate.InputFiles;
 import dev.gantry.cli.validate.ValidationReport;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.config.validate.CatalogCheck;
+import dev.gantry.config.validate.ZoneCheck;
 import dev.gantry.core.catalog.Catalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -19,7 +21,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gantry validate}: loads Karpenter configuration and manifests, checks every NodePool against the instance
- * catalogue, and prints one line per object (exit 0) or one line per problem (exit 2). Warnings go to stderr.
+ * catalogue, and prints one line per object and how many objects and files were read (exit 0), or one line per
+ * problem (exit 2). Warnings go to stderr. Reading no object at all (an empty file, a directory without YAML) is exit 2:
+ * nothing found is not success.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Check NodePool, EC2NodeClass, NodeClass, Provisioner and AWSNodeTemplate YAML (and workload "
@@ -58,12 +62,14 @@ public final class ValidateCommand implements Callable<Integer> {
             err.println("gantry validate: give at least one FILE or DIR (or --catalogue)");
             return 2;
         }
+        CatalogSource catalogs = new CatalogSource(region, zones).check(err::println);
         LoadResult result = ConfigLoader.load(paths, new LoadOptions(strict));
         List<CatalogCheck.PoolCheck> checks = List.of();
-        if (result.ok() && !result.nodePools().isEmpty()) {
-            checks = CatalogCheck.perPool(new CatalogSource(region, zones)::forPool).check(result);
+        List<dev.gantry.config.Diagnostic> zoneErrors = result.ok() ? ZoneCheck.check(result, region) : List.of();
+        if (result.ok() && zoneErrors.isEmpty() && !result.nodePools().isEmpty()) {
+            checks = CatalogCheck.perPool(catalogs::forPool).check(result);
         }
-        ValidationReport report = new ValidationReport(result, checks);
+        ValidationReport report = new ValidationReport(result, checks, zoneErrors);
         report.warnings().forEach(w -> err.println("warning: " + w));
         if (!report.errors().isEmpty()) {
             report.errors().forEach(e -> err.println(e));
@@ -71,14 +77,25 @@ public final class ValidateCommand implements Callable<Integer> {
             return 2;
         }
         report.objectLines().forEach(out::println);
+        int files = InputFiles.count(paths);
+        String read = ValidationReport.counted(result.objects().size(), files);
+        out.println(read);
         out.flush();
+        if (result.objects().isEmpty()) {
+            // Nothing found is not success: a CI step pointed at the wrong directory must fail, not pass vacuously.
+            err.println("gantry validate: nothing to validate: " + read + " (" + InputFiles.describe(paths) + ")");
+            err.flush();
+            return 2;
+        }
         err.flush();
         return 0;
     }
 
     private void describeCatalogue(PrintWriter out, PrintWriter err) {
         String r = region == null ? "us-east-1" : region;
-        Catalog c = BuiltInCatalog.load(r, BuiltInCatalog.defaultZones(r));
+        new CatalogSource(r, zones).check(err::println);
+        Catalog c = BuiltInCatalog.load(r, zones == null || zones.isEmpty() ? BuiltInCatalog.defaultZones(r)
+                : zones.stream().map(z -> z.trim().length() <= 2 ? r + z.trim() : z.trim()).toList());
         c.warnings().forEach(w -> err.println("warning: " + w));
         out.println("catalogue " + r + ": " + c.specs().size() + " instance types, " + c.excludedCount()
                 + " excluded for lack of vCPU, memory or architecture data: " + String.join(", ", c.excludedNames()));

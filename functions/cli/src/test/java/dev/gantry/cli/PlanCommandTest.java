@@ -90,7 +90,8 @@ class PlanCommandTest {
         }
         assertThat(cpus).isLessThanOrEqualTo(20);
         assertThat(doc.get("unschedulable")).isNotEmpty();
-        assertThat(doc.get("unschedulable").get(0).get("reason").asText()).isEqualTo("NodePool default would exceed its cpu limit (20)");
+        assertThat(doc.get("unschedulable").get(0).get("reason").asText()).isEqualTo(
+                "NodePool default would exceed its cpu limit (20): 0 in use, 20 for new nodes, a node for the pod adds at least 4");
     }
 
     @Test
@@ -106,7 +107,7 @@ class PlanCommandTest {
         int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",
                 "--pods", "../../samples/workloads/seed002-nginx.yaml", "--strategy", "random");
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("'random' is not a strategy (gantry, karpenter-greedy)");
+        assertThat(err.toString()).contains("'random' is not a strategy (gantry, karpenter)");
     }
 
     @Test

@@ -30,12 +30,16 @@ class SimulateCommandTest {
         int code = run("simulate", "../../samples/scenarios/quickstart.yaml", "--quiet", "--summary-json", json.toString(),
                 "--report", html.toString());
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("invariants         all held");
+        assertThat(out.toString()).contains("invariants         all held")
+                .contains("prices             WARNING: no ap-northeast-2 prices in the built-in catalogue; costs use us-east-1's "
+                        + "on-demand prices, which differ by region");
         var summary = new ObjectMapper().readTree(json.toFile());
         for (String field : new String[] {"scenario", "seed", "simulatedSeconds", "wallSeconds", "pods", "reaction", "nodes",
-            "cost", "interruptions", "evictions", "invariants", "recoveries"}) {
+            "cost", "interruptions", "evictions", "invariants", "recoveries", "prices"}) {
             assertThat(summary.has(field)).as(field).isTrue();
         }
+        assertThat(summary.get("prices").get("approximate").asBoolean()).isTrue();
+        assertThat(summary.get("prices").get("pricedFrom").asText()).isEqualTo("us-east-1");
         String page = Files.readString(html);
         assertThat(page).contains("<svg", "Timeline of decisions", "nodeclaim/");
         assertThat(page.replace("http://www.w3.org/2000/svg", "")).doesNotContain("http://", "https://", "<script");

@@ -282,8 +282,42 @@ class StatusCommandTest {
     void missingCredentialsAreOneLineAndExitTwo() {
         int code = run("--cluster", CLUSTER, "--profile", "gantry-test-profile-that-does-not-exist");
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString().lines()).singleElement().asString().startsWith("gantry status: no AWS credentials: ");
+        assertThat(err.toString().lines()).containsExactly("gantry status: no AWS credentials for profile "
+                + "'gantry-test-profile-that-does-not-exist' in ~/.aws/config or ~/.aws/credentials");
         assertThat(err.toString()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void noCredentialsAnywhereIsOneShortLineThatSaysHowToProvideThem() {
+        String id = System.clearProperty("aws.accessKeyId");
+        String secret = System.clearProperty("aws.secretAccessKey");
+        System.setProperty("aws.disableEc2Metadata", "true");
+        System.setProperty("aws.sharedCredentialsFile", "/nonexistent/gantry-test-credentials");
+        System.setProperty("aws.configFile", "/nonexistent/gantry-test-config");
+        try {
+            int code = run("--cluster", CLUSTER);
+            assertThat(code).isEqualTo(2);
+            assertThat(err.toString().lines()).containsExactly("gantry status: no AWS credentials: set AWS_ACCESS_KEY_ID and "
+                    + "AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (or --profile) naming a profile in ~/.aws/config (aws configure, aws sso login)");
+        } finally {
+            System.setProperty("aws.accessKeyId", id);
+            System.setProperty("aws.secretAccessKey", secret);
+            System.clearProperty("aws.disableEc2Metadata");
+            System.clearProperty("aws.sharedCredentialsFile");
+            System.clearProperty("aws.configFile");
+        }
+    }
+
+    @Test
+    void anEndpointThatDoesNotResolveNamesTheHostNotAMissingCause() {
+        CommandLine cl = Gantry.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute("status", "--region", "us-east-1", "--cluster", CLUSTER, "--kubeconfig", kubeconfig.toString(),
+                "--cloudformation-endpoint", "http://gantry-test.invalid");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly("gantry status: cannot reach AWS: the host gantry-test.invalid "
+                + "does not resolve (no network, or a region without this service)");
     }
 
     @Test

@@ -151,4 +151,30 @@ class ValidateCommandTest {
         assertThat(run("validate")).isEqualTo(2);
         assertThat(err.toString()).contains("give at least one FILE or DIR");
     }
+
+    @Test
+    void anEmptyDirectoryIsNotSuccessItSaysWhatWasRead(@TempDir Path dir) {
+        assertThat(run("validate", dir.toString())).isEqualTo(2);
+        assertThat(out.toString().lines()).containsExactly("0 objects in 0 files");
+        assertThat(err.toString().lines()).containsExactly("gantry validate: nothing to validate: 0 objects in 0 files (" + dir + ")");
+    }
+
+    @Test
+    void anEmptyFileIsNotSuccess(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("empty.yaml"), "# nothing here\n");
+        assertThat(run("validate", f.toString())).isEqualTo(2);
+        assertThat(out.toString().lines()).containsExactly("0 objects in 1 file");
+    }
+
+    @Test
+    void aGoodRunEndsWithWhatWasRead() {
+        assertThat(run("validate", "../../samples/nodepools/seed001-v1.yaml")).isZero();
+        assertThat(out.toString().lines()).last().isEqualTo("2 objects in 1 file");
+    }
+
+    @Test
+    void aRegionThatIsNotAwssIsRefused() {
+        assertThat(run("validate", "--region", "mars-west-1", "../../samples/nodepools/seed001-v1.yaml")).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly("gantry validate: --region: 'mars-west-1' is not an AWS region");
+    }
 }

@@ -32,8 +32,9 @@ import java.util.Set;
  * available. An offering EC2 answered insufficient capacity for (an injected ICE, or one inside a fault window) is
  * not available for {@link #ICE_CACHE_TTL} after that answer: that ICE is all the autoscaler learns, and Karpenter's
  * reference behaviour is to leave the offering out of its plans for that long (re-planning at once onto the pool's
- * other offerings, which stay available here, so a pod that fits one of them is still due). A pod still pending when
- * its time is up is checked once: if it fits somewhere now (an existing Ready node, or a new node of some pool from
+ * other offerings, which stay available here, so a pod that fits one of them is still due). A pod still pending after
+ * its time is up ({@link #late}: strictly after, since a pod bound at its deadline by a later step of the same instant
+ * is in time) is checked once: if it fits somewhere now (an existing Ready node, or a new node of some pool from
  * offerings neither under an insufficient-capacity fault nor recently answered ICE, within the pool's limits,
  * as the core scheduler plans it with every overdue pod together) it is a violation; if it fits nowhere (too big,
  * limits, every offering unavailable, a constraint nothing satisfies) it is checked again every {@link #RECHECK},
@@ -51,8 +52,11 @@ final class Placement {
      */
     static final Duration ICE_CACHE_TTL = Duration.ofMinutes(3);
 
-    /** A pending pod and when it is next looked at; {@code from} null while it was last found to fit nowhere. */
-    private record Watch(String key, String uid, Instant due, Instant from) {
+    /**
+     * A pending pod and when it is next looked at; {@code from} null while it was last found to fit nowhere, else when
+     * its capacity became available, {@code since} saying why then.
+     */
+    private record Watch(String key, String uid, Instant due, Instant from, String since) {
     }
 
     private final Simulation sim;
@@ -61,6 +65,7 @@ final class Placement {
         return c != 0 ? c : a.key().compareTo(b.key());
     });
     private Instant capacityEvent = Instant.MIN;
+    private String capacityCause = "";
     private boolean unavailable;
 
     Placement(Simulation sim) {
@@ -73,12 +78,13 @@ final class Placement {
 
     /** A pod was created pending. */
     void created(Pod p, Instant now) {
-        watches.add(new Watch(p.key(), p.uid(), now.plus(allowed()), now));
+        watches.add(new Watch(p.key(), p.uid(), now.plus(allowed()), now, "its creation"));
     }
 
     /** Capacity may have come free now (an instance of a pool with limits ended). */
     void capacityFreed(Instant now) {
         capacityEvent = now;
+        capacityCause = "an instance of a pool with limits ended";
     }
 
     void check(Instant now, Checks.Episodes episodes) {
@@ -86,6 +92,7 @@ final class Placement {
         Instant faultEnded = sim.cloud.faults().lastEnded(now);
         if (faultEnded.isAfter(capacityEvent)) {
             capacityEvent = faultEnded;
+            capacityCause = "an EC2 fault window ended";
         }
         if (down) {
             unavailable = true;
@@ -94,21 +101,25 @@ final class Placement {
         if (unavailable) {
             unavailable = false;
             capacityEvent = now;
+            capacityCause = "EC2 and the API server answered again";
         }
-        if (watches.isEmpty() || watches.peek().due().isAfter(now)) {
+        // Strictly after the deadline: a pod bound at its deadline, by a step later in the same instant, is in time.
+        if (watches.isEmpty() || !late(watches.peek().due(), now)) {
             return;
         }
         List<Watch> overdue = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
-        while (!watches.isEmpty() && !watches.peek().due().isAfter(now)) {
+        while (!watches.isEmpty() && late(watches.peek().due(), now)) {
             Watch w = watches.poll();
             Pod p = sim.cluster.pod(w.key());
             if (p == null || !p.uid().equals(w.uid()) || p.isBound() || p.status().isTerminal() || p.status().deletingSince() != null) {
                 continue;
             }
-            Instant from = w.from() == null ? null : (capacityEvent.isAfter(w.from()) ? capacityEvent : w.from());
-            if (from != null && now.isBefore(from.plus(allowed()))) {
-                watches.add(new Watch(w.key(), w.uid(), from.plus(allowed()), from)); // capacity came later than it
+            boolean later = w.from() != null && capacityEvent.isAfter(w.from());
+            Instant from = w.from() == null ? null : later ? capacityEvent : w.from();
+            if (from != null && !late(from.plus(allowed()), now)) {
+                // capacity came later than it thought
+                watches.add(new Watch(w.key(), w.uid(), from.plus(allowed()), from, later ? capacityCause : w.since()));
                 continue;
             }
             overdue.add(w);
@@ -122,15 +133,31 @@ final class Placement {
             Watch w = overdue.get(i);
             Pod p = pods.get(i);
             if (placeable.contains(p.key()) && w.from() != null) {
-                episodes.violated("podsNotPlacedInTime", "pod " + p.key() + " fits (" + p.requests()
-                        + ") but is still pending " + Duration.between(w.from(), now).toSeconds() + " s after its capacity became available"
-                        + " (allowed " + allowed().toSeconds() + " s)");
+                episodes.violated("podsNotPlacedInTime", message(p, w.from(), w.since(), sim.start, now));
             } else if (placeable.contains(p.key())) {
-                watches.add(new Watch(w.key(), w.uid(), now.plus(allowed()), now)); // fits from now on
+                watches.add(new Watch(w.key(), w.uid(), now.plus(allowed()), now, "a check found it placeable")); // fits from now on
             } else {
-                watches.add(new Watch(w.key(), w.uid(), now.plus(RECHECK), null));
+                watches.add(new Watch(w.key(), w.uid(), now.plus(RECHECK), null, null));
             }
         }
+    }
+
+    /** Whether {@code now} is past {@code deadline}: a pod still pending at its deadline itself is not yet late. */
+    static boolean late(Instant deadline, Instant now) {
+        return now.isAfter(deadline);
+    }
+
+    /**
+     * The violation, with enough to check it by hand: how long the pod has waited to the millisecond (whole seconds
+     * made "151 s ... (allowed 151 s)" of a wait of 151.4 s), from when and why then, and what the allowance is made of.
+     */
+    static String message(Pod p, Instant from, String since, Instant start, Instant now) {
+        long waitedMs = Duration.between(from, now).toMillis();
+        return String.format("pod %s fits (%s) but is still pending %.1f s after its capacity became available at %s "
+                        + "(%s; now %s); allowed %d s: boot %d s + batch %d s + sweep %d s + slack %d s", p.key(), p.requests(),
+                waitedMs / 1000.0, Progress.clock(Duration.between(start, from).toSeconds()), since,
+                Progress.clock(Duration.between(start, now).toSeconds()), allowed().toSeconds(), BOOT.toSeconds(),
+                EventSources.BATCH_IDLE.toSeconds(), Simulation.DEPLOYED.sweepRate().toSeconds(), SLACK.toSeconds());
     }
 
     /** Which of these pods the core scheduler places now, on Ready nodes or new capacity the pools may launch. */

@@ -29,6 +29,7 @@ public final class Summary {
         o.put("seed", sim.scenario.seed());
         o.put("simulatedSeconds", sim.scenario.duration().toSeconds());
         o.put("wallSeconds", round(wallSeconds, 2));
+        prices(o.putObject("prices"), sim);
         ObjectNode pods = o.putObject("pods");
         pods.put("created", r.podsCreated);
         pods.put("scheduled", r.podsScheduled);
@@ -88,6 +89,20 @@ public final class Summary {
         f.put("dynamoThrottledCalls", sim.claims.throttled);
         f.put("dynamoLostAnswers", sim.claims.lostAnswers);
         return new Summary(o);
+    }
+
+    /**
+     * Where the run's prices came from: the built-in catalogue has on-demand prices for us-east-1, GovCloud and
+     * cn-north-1 only, and prices any other region with us-east-1's ({@code approximate}), which the table says too.
+     */
+    private static void prices(ObjectNode p, Simulation sim) {
+        boolean borrowed = !sim.catalog.warnings().isEmpty();
+        p.put("region", sim.scenario.region());
+        p.put("pricedFrom", borrowed ? dev.gantry.core.catalog.PriceBook.FALLBACK_REGION : sim.scenario.region());
+        p.put("source", "built-in");
+        p.put("currency", sim.catalog.currency());
+        p.put("approximate", borrowed);
+        p.put("spot", "modelled from on-demand");
     }
 
     /**
@@ -204,6 +219,12 @@ public final class Summary {
         StringBuilder b = new StringBuilder();
         row(b, "scenario", root.get("scenario").asText() + " (seed " + root.get("seed").asLong() + ", "
                 + Progress.clock(root.get("simulatedSeconds").asLong()) + " simulated in " + root.get("wallSeconds").asDouble() + " s)");
+        var prices = root.get("prices");
+        row(b, "prices", prices.get("approximate").asBoolean()
+                ? "WARNING: no " + prices.get("region").asText() + " prices in the built-in catalogue; costs use "
+                        + prices.get("pricedFrom").asText() + "'s on-demand prices, which differ by region"
+                : prices.get("region").asText() + " on-demand, built-in (" + prices.get("currency").asText()
+                        + "); spot modelled from on-demand");
         var pods = root.get("pods");
         row(b, "pods", pods.get("created") + " created, " + pods.get("scheduled") + " scheduled, " + pods.get("pendingAtEnd")
                 + " pending at the end");

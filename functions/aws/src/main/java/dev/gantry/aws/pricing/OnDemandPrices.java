@@ -15,14 +15,15 @@ import software.amazon.awssdk.services.pricing.model.FilterType;
  * On-demand Linux prices for a region from the Price List API (GetProducts), filtered as Karpenter filters them:
  * shared tenancy, no pre-installed software, capacity status Used, market option OnDemand. The Pricing API lives in
  * a few regions only (us-east-1 for commercial ones): the client passed in must point there, not at the cluster's.
+ * Public for {@code gantry plan --live-prices} and {@code --prices FILE}, which read the same documents.
  */
-final class OnDemandPrices {
+public final class OnDemandPrices {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private OnDemandPrices() {}
 
     /** Instance type to USD (CNY in China) per hour. @throws IllegalStateException when nothing could be read */
-    static Map<String, Double> fetch(PricingClient pricing, String region) {
+    public static Map<String, Double> fetch(PricingClient pricing, String region) {
         List<Filter> filters = new ArrayList<>();
         Map.of("regionCode", region, "serviceCode", "AmazonEC2", "preInstalledSw", "NA", "operatingSystem", "Linux",
                         "capacitystatus", "Used", "marketoption", "OnDemand", "tenancy", "Shared",
@@ -42,7 +43,7 @@ final class OnDemandPrices {
     }
 
     /** Reads one price list document (a JSON text inside the response) into {@code out}; bad ones are skipped. */
-    static void parse(String product, String currency, Map<String, Double> out) {
+    public static void parse(String product, String currency, Map<String, Double> out) {
         try {
             JsonNode doc = JSON.readTree(product);
             String type = doc.path("product").path("attributes").path("instanceType").asText("");

@@ -4,6 +4,7 @@ import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
+import dev.gantry.config.validate.ZoneCheck;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
@@ -31,12 +32,22 @@ public final class PlanInput {
      * of a NodePool as one line on {@code err}; empty when the command should exit 2.
      */
     public static Optional<LoadResult> load(String command, List<Path> nodePools, List<Path> files, PrintWriter err) {
+        return load(command, nodePools, files, null, err);
+    }
+
+    /**
+     * As {@link #load(String, List, List, PrintWriter)}, and a NodePool zone that does not exist, or is outside
+     * {@code region} when one is given, is an error ({@link ZoneCheck}).
+     */
+    public static Optional<LoadResult> load(String command, List<Path> nodePools, List<Path> files, String region, PrintWriter err) {
         List<Path> all = new ArrayList<>(nodePools);
         all.addAll(files);
         LoadResult loaded = ConfigLoader.load(all, new LoadOptions(false));
         loaded.warnings().forEach(w -> err.println("warning: " + w));
-        if (!loaded.ok()) {
+        List<dev.gantry.config.Diagnostic> zones = loaded.ok() ? ZoneCheck.check(loaded, region) : List.of();
+        if (!loaded.ok() || !zones.isEmpty()) {
             loaded.errors().forEach(err::println);
+            zones.forEach(err::println);
             err.flush();
             return Optional.empty();
         }

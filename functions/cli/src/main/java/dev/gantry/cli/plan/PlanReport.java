@@ -2,6 +2,7 @@ package dev.gantry.cli.plan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.requirements.Requirement;
@@ -16,13 +17,20 @@ public final class PlanReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final SchedulingResult result;
     private final long solveMillis;
+    private final List<CatalogSource.PriceNote> prices;
 
     public PlanReport(SchedulingResult result, long solveMillis) {
-        this.result = result;
-        this.solveMillis = solveMillis;
+        this(result, solveMillis, List.of());
     }
 
-    /** The stable JSON shape: nodeClaims, existingNodes, unschedulable, totals. */
+    /** {@code prices}: where each region's prices came from, said in both outputs (borrowed prices as a warning). */
+    public PlanReport(SchedulingResult result, long solveMillis, List<CatalogSource.PriceNote> prices) {
+        this.result = result;
+        this.solveMillis = solveMillis;
+        this.prices = List.copyOf(prices);
+    }
+
+    /** The stable JSON shape: nodeClaims, existingNodes, unschedulable, totals, and where the prices came from. */
     public String json() {
         Map<String, Object> doc = new LinkedHashMap<>();
         List<Map<String, Object>> claims = new ArrayList<>();
@@ -66,6 +74,7 @@ public final class PlanReport {
         doc.put("lowerBoundPerHour", round(result.lowerBoundPerHour()));
         doc.put("solveMillis", solveMillis);
         doc.put("strategy", result.strategy());
+        doc.put("prices", prices.stream().map(CatalogSource.PriceNote::json).toList());
         try {
             return JSON.writeValueAsString(doc) + System.lineSeparator();
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -92,6 +101,7 @@ public final class PlanReport {
         b.append(String.format("%d new node(s), %d pod(s) placed, %d unschedulable; $%.4f/hour (lower bound $%.4f), solved in %d ms [%s]%n",
                 result.newClaims().size(), result.placedCount(), result.unschedulable().size(), result.totalPricePerHour(),
                 result.lowerBoundPerHour(), solveMillis, result.strategy()));
+        prices.forEach(p -> b.append(p.line()).append('\n'));
         return b.toString();
     }
 

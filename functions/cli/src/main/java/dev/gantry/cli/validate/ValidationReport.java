@@ -9,12 +9,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** What {@code gantry validate} prints: load and catalogue diagnostics, and one line per object. */
-public record ValidationReport(LoadResult result, List<CatalogCheck.PoolCheck> checks) {
+public record ValidationReport(LoadResult result, List<CatalogCheck.PoolCheck> checks, List<Diagnostic> zoneErrors) {
+    public ValidationReport(LoadResult result, List<CatalogCheck.PoolCheck> checks) {
+        this(result, checks, List.of());
+    }
+
     /** How many allowed instance type names a NodePool line shows. */
     static final int SHOWN_TYPES = 5;
 
     public List<Diagnostic> errors() {
         List<Diagnostic> out = new ArrayList<>(result.errors());
+        out.addAll(zoneErrors);
         checks.stream().filter(c -> c.error() != null).forEach(c -> out.add(c.error()));
         return out;
     }
@@ -43,6 +48,11 @@ public record ValidationReport(LoadResult result, List<CatalogCheck.PoolCheck> c
             out.add(b.toString());
         }
         return out;
+    }
+
+    /** {@code 3 objects in 2 files}, {@code 0 objects in 0 files}. */
+    public static String counted(int objects, int files) {
+        return objects + (objects == 1 ? " object" : " objects") + " in " + files + (files == 1 ? " file" : " files");
     }
 
     private static String ownerKindOf(String podOwnerKind) {

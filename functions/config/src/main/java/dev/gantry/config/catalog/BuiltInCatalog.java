@@ -85,13 +85,16 @@ public final class BuiltInCatalog {
     }
 
     /**
-     * Zones to assume when the scenario names none: {@code a}, {@code b} and {@code c} of the region, which every
-     * commercial region has.
+     * Zones to assume when nothing names them: for a region in {@link Regions}, three zones every account sees there
+     * (ap-northeast-1 has no {@code b} for accounts made since 2013, us-west-1 two zones); for any other region
+     * {@code a}, {@code b} and {@code c}, a guess that only a deployed Gantry should rely on, since it replaces them
+     * with the zones EC2 offers (the CLI asks for {@code --zones} instead).
      */
     public static List<String> defaultZones(String region) {
         if (region == null || region.isBlank()) {
             throw new IllegalArgumentException("region is blank");
         }
-        return List.of(region + "a", region + "b", region + "c");
+        return Regions.of(region).map(Regions.Region::defaultZones)
+                .orElseGet(() -> List.of(region + "a", region + "b", region + "c"));
     }
 }

@@ -84,11 +84,42 @@ public final class LabelRules {
         int slash = key.indexOf('/');
         String domain = slash < 0 ? key : key.substring(0, slash);
         if (domain.endsWith("karpenter.sh") && !KARPENTER_SH_EXCEPTIONS.contains(key)) {
-            return "label domain \"karpenter.sh\" is restricted";
+            return "label domain \"karpenter.sh\" is restricted" + didYouMean(key);
         }
         if (domain.endsWith("karpenter.k8s.aws") && !KARPENTER_K8S_AWS_EXCEPTIONS.contains(key)) {
-            return "label domain \"karpenter.k8s.aws\" is restricted";
+            return "label domain \"karpenter.k8s.aws\" is restricted" + didYouMean(key);
         }
         return null;
+    }
+
+    /** Every key Karpenter and Kubernetes give a meaning to, for suggestions. */
+    private static final Set<String> WELL_KNOWN_KEYS;
+
+    static {
+        Set<String> all = new java.util.TreeSet<>(KARPENTER_K8S_AWS_EXCEPTIONS);
+        all.addAll(KARPENTER_SH_EXCEPTIONS);
+        all.addAll(WellKnownLabels.WELL_KNOWN);
+        all.remove(WellKnownLabels.NODEPOOL);
+        all.remove(WellKnownLabels.HOSTNAME);
+        WELL_KNOWN_KEYS = java.util.Collections.unmodifiableSet(all);
+    }
+
+    /** {@code "; did you mean "k"?"} when {@code key} is a near miss of a well-known key, else empty. */
+    static String didYouMean(String key) {
+        String near = dev.gantry.config.yaml.Suggest.closest(key, WELL_KNOWN_KEYS);
+        return near == null ? "" : "; did you mean \"" + near + "\"?";
+    }
+
+    /**
+     * A warning for a key Karpenter accepts as a custom label but that is one or two letters away from a well-known one
+     * ({@code topology.kubernetes.io/zones}): a pool requiring it sets a label nothing reads, and leaves the real key
+     * unconstrained. Null for an exact well-known key, a restricted key (an error of its own) and anything else.
+     */
+    public static String nearMissWarning(String key) {
+        if (WELL_KNOWN_KEYS.contains(key) || restrictedProblem(key) != null) {
+            return null;
+        }
+        String hint = didYouMean(key);
+        return hint.isEmpty() ? null : "\"" + key + "\" is not a well-known label (a custom label the nodes will carry)" + hint;
     }
 }

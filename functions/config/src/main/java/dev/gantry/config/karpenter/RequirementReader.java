@@ -60,6 +60,8 @@ public final class RequirementReader {
             if (problem != null) {
                 r.error("key", problem);
                 ok = false;
+            } else if (nodePool && LabelRules.nearMissWarning(key) != null) {
+                r.warn("key", LabelRules.nearMissWarning(key));
             }
         }
         Operator operator = null;

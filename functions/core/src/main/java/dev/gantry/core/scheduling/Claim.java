@@ -31,8 +31,14 @@ final class Claim implements Slot {
     Resources requests = Resources.ZERO;
     final List<Pod> pods = new ArrayList<>();
     final List<HostPort> ports = new ArrayList<>();
-    /** Capacity counted against the pool's limits: the largest option, as any of them may be launched. */
+    /**
+     * Capacity counted against the pool's limits: component-wise the largest of the options the claim would be launched
+     * with ({@link #launchOptions}, at most {@link Scheduler#MAX_INSTANCE_TYPE_OPTIONS}), as CreateFleet may pick any of
+     * them. Karpenter subtracts the largest of every option; the types past the launch's cut can never be launched.
+     */
     Resources reserved = Resources.ZERO;
+    /** The capacity of the cheapest option, the type the claim is expected to launch (for limit reasons). */
+    private Resources expected = Resources.ZERO;
     /** Component-wise the most room any option has after DaemonSets: a cheap first test for a new pod. */
     private Resources maxRoom;
     private final Map<String, Set<String>> domainCache = new HashMap<>();
@@ -259,15 +265,9 @@ final class Claim implements Slot {
 
     private String whyNothingFits(PodConstraints c, Requirements next, Resources total, boolean limitHit) {
         if (limitHit) {
-            String which = null;
-            for (InstanceType t : options) {
-                if (total.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
-                    which = pool.exceededLimit(t.capacity(), reserved);
-                    break;
-                }
-            }
-            if (which != null) {
-                return "NodePool " + pool.name() + " would exceed its " + which;
+            String reason = limitReason(total);
+            if (reason != null) {
+                return reason;
             }
         }
         Resources need = pods.isEmpty() ? c.requests() : total;
@@ -282,6 +282,50 @@ final class Claim implements Slot {
             }
         }
         return "no instance type in NodePool " + pool.name() + " fits " + need + " with its requirements";
+    }
+
+    /**
+     * Why no option that holds {@code total} fits the pool's limits, with the figures of the limited resource in the
+     * way: what the pool's nodes and in-flight claims use ({@code in use}), what the claims of this plan are counted at
+     * (each at the largest type it may launch, Karpenter's accounting, and at its expected type) and the smallest node
+     * that holds the pod. When the limit only binds because of that accounting (at their expected types the claims
+     * leave room for that node), the pod is "waiting for capacity to be confirmed": the next run counts the launched
+     * nodes at their real types. Otherwise the limit is reached: "would exceed its ... limit".
+     */
+    private String limitReason(Resources total) {
+        InstanceType smallest = null;
+        String resource = null;
+        for (InstanceType t : options) {
+            if (total.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
+                String r = pool.exceededResource(t.capacity(), reserved);
+                if (r != null && (smallest == null || t.capacity().get(r) < smallest.capacity().get(r))) {
+                    smallest = t;
+                    resource = r;
+                }
+            }
+        }
+        if (smallest == null) {
+            return null;
+        }
+        long limit = pool.limit(resource);
+        String head = "NodePool " + pool.name() + " would exceed its " + resource + " limit (" + Resources.format(resource, limit) + ")";
+        if (limit == 0) {
+            return head;
+        }
+        long inUse = pool.offer.usage().get(resource);
+        long counted = pool.committed.get(resource) - inUse - reserved.get(resource);
+        long expectedNew = pool.expectedNew.get(resource) - expected.get(resource);
+        long need = smallest.capacity().get(resource);
+        String newNodes = Resources.format(resource, counted) + " counted at most for new nodes ("
+                + Resources.format(resource, expectedNew) + " expected)";
+        if (counted > expectedNew && inUse + expectedNew + need <= limit) {
+            return "NodePool " + pool.name() + " is waiting for capacity to be confirmed: " + resource + " "
+                    + Resources.format(resource, inUse) + " in use, " + newNodes + ", limit " + Resources.format(resource, limit)
+                    + "; a node for the pod (" + Resources.format(resource, need) + ") fits once their types are known";
+        }
+        return head + ": " + Resources.format(resource, inUse) + " in use, "
+                + (counted == 0 ? "" : counted > expectedNew ? newNodes + ", " : Resources.format(resource, counted) + " for new nodes, ")
+                + "a node for the pod adds at least " + Resources.format(resource, need);
     }
 
     private boolean portConflict(List<HostPort> wanted) {
@@ -321,13 +365,44 @@ final class Claim implements Slot {
             return; // reserved capacity only matters against limits
         }
         Resources newReserved = Resources.ZERO;
-        for (InstanceType t : options) {
+        for (InstanceType t : options.size() <= Scheduler.MAX_INSTANCE_TYPE_OPTIONS ? options
+                : launchOptions(Scheduler.MAX_INSTANCE_TYPE_OPTIONS)) {
             newReserved = newReserved.max(t.capacity());
         }
-        if (pool.hasLimits()) {
-            pool.committed = pool.committed.minus(reserved).plus(newReserved);
-        }
+        Resources newExpected = options.get(0).capacity();
+        pool.committed = pool.committed.minus(reserved).plus(newReserved);
+        pool.expectedNew = pool.expectedNew.minus(expected).plus(newExpected);
         reserved = newReserved;
+        expected = newExpected;
+    }
+
+    /**
+     * Near a limit: keeps only the options no larger than the cheapest one in any limited resource (the same size in
+     * other families, or smaller), so the claim counts against the limits what it is expected to launch rather than the
+     * largest type it could. Options still fit every pod placed and keep the requirements' minValues. Returns whether
+     * the reservation shrank.
+     */
+    boolean tighten() {
+        if (!pool.hasLimits() || pods.isEmpty() || options.size() <= 1) {
+            return false;
+        }
+        Resources expected = options.get(0).capacity();
+        List<InstanceType> kept = new ArrayList<>();
+        for (InstanceType t : options) {
+            if (pool.noLargerInLimits(t.capacity(), expected)) {
+                kept.add(t);
+            }
+        }
+        if (kept.size() == options.size()
+                || MinValues.any(requirements) && MinValues.truncate(kept, requirements, Scheduler.MAX_INSTANCE_TYPE_OPTIONS) == null) {
+            return false;
+        }
+        Resources before = reserved;
+        options = List.copyOf(kept);
+        maxRoom = null;
+        domainCache.clear();
+        updateReserved();
+        return !reserved.equals(before);
     }
 
     /**

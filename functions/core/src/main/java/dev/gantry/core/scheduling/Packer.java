@@ -329,6 +329,21 @@ final class Packer {
         return false;
     }
 
+    /**
+     * Near a pool's limits, before a pod is refused for them: every claim of the pool opened in this solve keeps only
+     * the options no larger than its cheapest ({@link Claim#tighten}), which frees what the conservative accounting
+     * held for types it is not expected to launch. Returns whether anything was freed.
+     */
+    private boolean tighten(PoolContext pool) {
+        boolean freed = false;
+        for (Claim claim : claims) {
+            if (claim.pool == pool) {
+                freed |= claim.tighten();
+            }
+        }
+        return freed;
+    }
+
     /** Opens a claim on the pool restricted to {@code options} for the pod; null on success, else the reason. */
     String openClaim(PodConstraints c, PoolContext pool, List<InstanceType> options) {
         if (!pool.nodeAllowed()) {
@@ -340,6 +355,9 @@ final class Packer {
             return t.failure();
         }
         Claim.Fit fit = claim.fit(c, t.pins());
+        if (!fit.ok() && !fit.lasting() && tighten(pool)) {
+            fit = claim.fit(c, t.pins()); // the pool's other claims now count what they are expected to launch
+        }
         if (!fit.ok()) {
             return fit.failure();
         }

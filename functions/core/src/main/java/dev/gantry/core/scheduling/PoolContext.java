@@ -42,6 +42,8 @@ final class PoolContext {
     private final Long nodeLimit;
     /** Usage of existing capacity plus the worst case of every claim opened this solve. */
     Resources committed;
+    /** What the claims opened this solve are expected to launch (each its cheapest option's capacity). */
+    Resources expectedNew = Resources.ZERO;
     int nodes;
 
     PoolContext(SchedulingInput.PoolOffer offer, List<DaemonSet> daemonSets) {
@@ -196,18 +198,36 @@ final class PoolContext {
         return true;
     }
 
-    /** The first limited resource a node of this capacity would push over its limit, with the limit, for a reason. */
-    String exceededLimit(Resources capacity, Resources reservedByClaim) {
+    /** Whether {@code capacity} is at most {@code bound} in every resource the pool limits. */
+    boolean noLargerInLimits(Resources capacity, Resources bound) {
+        if (limits == null) {
+            return true;
+        }
+        for (String r : limits.keySet()) {
+            if (capacity.get(r) > bound.get(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first limited resource a node of this capacity would push over its limit, or null. */
+    String exceededResource(Resources capacity, Resources reservedByClaim) {
         if (limits == null) {
             return null;
         }
         Resources after = committed.minus(reservedByClaim).plus(capacity);
         for (var e : limits.entrySet()) {
             if (after.get(e.getKey()) > e.getValue()) {
-                return e.getKey() + " limit (" + Resources.format(e.getKey(), e.getValue()) + ")";
+                return e.getKey();
             }
         }
         return null;
+    }
+
+    /** The pool's limit on {@code resource}, in {@link Resources} units (only for a limited resource). */
+    long limit(String resource) {
+        return limits.get(resource);
     }
 
     String name() {

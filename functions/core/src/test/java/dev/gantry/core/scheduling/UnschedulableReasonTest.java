@@ -37,7 +37,7 @@ class UnschedulableReasonTest {
     void namesTheLimitThatWouldBeExceeded(Strategy s) {
         var offer = new SchedulingInput.PoolOffer(pool("default").limit("cpu", "20").build(), catalogue(), Resources.of(19_000, 40 * GI), 4);
         var r = scenario().pods(pod("p", 2000, 1024).build()).pool(offer).solve(s);
-        assertThat(reasonFor(r, "p")).isEqualTo("NodePool default would exceed its cpu limit (20)");
+        assertThat(reasonFor(r, "p")).startsWith("NodePool default would exceed its cpu limit (20)");
     }
 
     @ParameterizedTest
