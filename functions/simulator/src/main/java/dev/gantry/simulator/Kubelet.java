@@ -1,6 +1,7 @@
 package dev.gantry.simulator;
 
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cloud.KubeletLabels;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.model.DaemonSet;
@@ -21,6 +22,10 @@ import java.util.TreeMap;
  * user data carries, as the EC2 adapter writes them, plus the kubelet's and the cloud controller's own), becomes Ready
  * a few seconds later (startup taints removed by their agents), and DaemonSet pods land on it. When the instance dies
  * the node goes NotReady after 40 s, and the cloud controller deletes the Node of a terminated instance 20 s later.
+ *
+ * <p>The kubelet validates its node labels at start-up as the real one does ({@link KubeletLabels#refusal}): a label
+ * in the {@code kubernetes.io} or {@code k8s.io} domain outside its allowed set, or an invalid key or value, and it
+ * exits before registering; systemd restarts it to the same end, so the instance runs and its node never joins.
  */
 final class Kubelet {
     static final Taint NOT_READY = new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule);
@@ -35,14 +40,20 @@ final class Kubelet {
     private final Webhook webhook;
     private final Runnable changed;
     private final String region;
+    private final java.util.function.Consumer<String> log;
+    /** Instances whose kubelet refused its node labels and never registered, with the first few reasons. */
+    long refusedToStart;
+    final List<String> refusals = new ArrayList<>();
 
-    Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region) {
+    Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region,
+            java.util.function.Consumer<String> log) {
         this.cluster = cluster;
         this.loop = loop;
         this.cloud = cloud;
         this.webhook = webhook;
         this.changed = changed;
         this.region = region;
+        this.log = log;
     }
 
     void launched(SimInstance i) {
@@ -51,6 +62,16 @@ final class Kubelet {
 
     private void register(SimInstance i) {
         if (!i.isAlive()) {
+            return;
+        }
+        String refused = KubeletLabels.refusal(userDataLabels(i));
+        if (refused != null) {
+            refusedToStart++;
+            String line = "kubelet on " + i.id() + " (" + i.dnsName() + ") does not start: " + refused;
+            if (refusals.size() < 10) {
+                refusals.add(line);
+            }
+            log.accept(line);
             return;
         }
         List<Taint> taints = new ArrayList<>(i.request().taints());
@@ -120,11 +141,25 @@ final class Kubelet {
     }
 
     /**
-     * Labels at registration: the user data's (as the EC2 adapter's NodeLabels writes them: the claim's labels without
-     * per-instance keys, the pool, the capacity type, and instance labels every option shares), the kubelet's
-     * (hostname, arch, os) and the cloud controller's (instance type, zone, region). The rest is the sweep's to add.
+     * Labels at registration: the user data's ({@link #userDataLabels}), the kubelet's (hostname, arch, os) and the
+     * cloud controller's (instance type, zone, region). The rest is the sweep's to add.
      */
     private Map<String, String> labels(SimInstance i) {
+        Map<String, String> labels = new TreeMap<>(userDataLabels(i));
+        labels.put(WellKnownLabels.HOSTNAME, i.dnsName());
+        putIfPresent(labels, WellKnownLabels.ARCH, i.type().labels().get(WellKnownLabels.ARCH));
+        putIfPresent(labels, WellKnownLabels.OS, i.type().labels().getOrDefault(WellKnownLabels.OS, "linux"));
+        labels.put(WellKnownLabels.INSTANCE_TYPE, i.type().name());
+        labels.put(WellKnownLabels.ZONE, i.zone());
+        labels.put(WellKnownLabels.REGION, region);
+        return labels;
+    }
+
+    /**
+     * The node labels the user data hands the kubelet, as the EC2 adapter's NodeLabels writes them: the claim's labels
+     * without per-instance keys, the pool, the capacity type, and instance labels every option shares.
+     */
+    private static Map<String, String> userDataLabels(SimInstance i) {
         LaunchRequest r = i.request();
         Map<String, String> labels = new TreeMap<>();
         r.labels().forEach((k, v) -> {
@@ -142,12 +177,6 @@ final class Kubelet {
                 labels.put(k, v);
             }
         });
-        labels.put(WellKnownLabels.HOSTNAME, i.dnsName());
-        putIfPresent(labels, WellKnownLabels.ARCH, i.type().labels().get(WellKnownLabels.ARCH));
-        putIfPresent(labels, WellKnownLabels.OS, i.type().labels().getOrDefault(WellKnownLabels.OS, "linux"));
-        labels.put(WellKnownLabels.INSTANCE_TYPE, i.type().name());
-        labels.put(WellKnownLabels.ZONE, i.zone());
-        labels.put(WellKnownLabels.REGION, region);
         return labels;
     }
 

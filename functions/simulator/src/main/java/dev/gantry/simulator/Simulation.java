@@ -171,7 +171,8 @@ public final class Simulation {
         };
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
-        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region());
+        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region(),
+                line -> recorder.log(clock.instant(), "error", line));
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
         this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
