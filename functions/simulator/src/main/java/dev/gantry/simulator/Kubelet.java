@@ -1,7 +1,7 @@
 package dev.gantry.simulator;
 
-import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.KubeletLabels;
+import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.model.DaemonSet;
@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -155,29 +154,10 @@ final class Kubelet {
         return labels;
     }
 
-    /**
-     * The node labels the user data hands the kubelet, as the EC2 adapter's NodeLabels writes them: the claim's labels
-     * without per-instance keys, the pool, the capacity type, and instance labels every option shares.
-     */
+    /** The node labels the user data hands the kubelet, as the EC2 adapter writes them ({@link NodeLabels}). */
     private static Map<String, String> userDataLabels(SimInstance i) {
         LaunchRequest r = i.request();
-        Map<String, String> labels = new TreeMap<>();
-        r.labels().forEach((k, v) -> {
-            if (!k.equals(WellKnownLabels.INSTANCE_TYPE) && !k.equals(WellKnownLabels.ZONE) && !k.equals(WellKnownLabels.ZONE_ID)
-                    && !k.startsWith("karpenter.k8s.aws/instance-")) {
-                labels.put(k, v);
-            }
-        });
-        labels.put(WellKnownLabels.NODEPOOL, r.nodePool().name());
-        labels.put(WellKnownLabels.CAPACITY_TYPE, i.capacityType());
-        InstanceType first = r.options().isEmpty() ? i.type() : r.options().getFirst();
-        first.labels().forEach((k, v) -> {
-            boolean shared = r.options().stream().allMatch(t -> Objects.equals(t.labels().get(k), v));
-            if (shared && k.startsWith("karpenter.k8s.aws/instance-")) {
-                labels.put(k, v);
-            }
-        });
-        return labels;
+        return NodeLabels.forUserData(r, i.capacityType(), r.options().isEmpty() ? List.of(i.type()) : r.options(), List.of());
     }
 
     private static void putIfPresent(Map<String, String> m, String k, String v) {

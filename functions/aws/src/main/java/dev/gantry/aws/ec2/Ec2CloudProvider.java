@@ -9,6 +9,7 @@ import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.model.NodeClass;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +102,7 @@ public final class Ec2CloudProvider implements CloudProvider {
         List<String> zones = g.overrides().stream().map(FleetPlan.Override::zone).distinct().toList();
         BootstrapOptions bootstrap = new BootstrapOptions(config.clusterName(), config.endpoint(),
                 config.certificateAuthority(), config.serviceCidr(), config.clusterDnsIp(),
-                NodeLabels.forGroup(request, plan.capacityType(), g.types(), zones), request.taints(), g.maxPods(),
+                NodeLabels.forUserData(request, plan.capacityType(), g.types(), zones), request.taints(), g.maxPods(),
                 nc.kubelet(), nc.userData());
         String family = nc.effectiveAmiFamily();
         return new LaunchTemplateSpec(family, g.imageId(), profile, sgs, nc.metadataOptions(),
