@@ -1,8 +1,6 @@
 package dev.gantry.simulator;
 
 import dev.gantry.core.cloud.KubeletLabels;
-import dev.gantry.core.cloud.NodeLabels;
-import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
@@ -154,10 +152,9 @@ final class Kubelet {
         return labels;
     }
 
-    /** The node labels the user data hands the kubelet, as the EC2 adapter writes them ({@link NodeLabels}). */
+    /** The node labels the user data hands the kubelet: as the EC2 adapter writes them ({@code NodeLabels}). */
     private static Map<String, String> userDataLabels(SimInstance i) {
-        LaunchRequest r = i.request();
-        return NodeLabels.forUserData(r, i.capacityType(), r.options().isEmpty() ? List.of(i.type()) : r.options(), List.of());
+        return i.userDataLabels();
     }
 
     private static void putIfPresent(Map<String, String> m, String k, String v) {

@@ -73,6 +73,23 @@ class NodeRegistrationScenariosTest {
         return sim.cluster.nodes().stream().filter(n -> n.labels().containsKey(WellKnownLabels.NODEPOOL)).toList();
     }
 
+    /**
+     * Regression (#21): claim names are the pool's name plus suffixes, and they are the CreateFleet ClientToken (EC2
+     * takes 64 characters) and the value of the node's nodeclaim label (63): a 63-character NodePool name never got a
+     * node. Claim names are now bounded.
+     */
+    @Test
+    void aNodePoolWithASixtyThreeCharacterNameLaunchesAndItsNodesJoin() throws IOException {
+        String name = "batch-" + "x".repeat(57);
+        Simulation sim = run(name, "team: web", "{team: web}");
+        assertThat(sim.pendingPods()).isZero();
+        assertThat(sim.invariants.kept()).isEmpty();
+        assertThat(gantryNodes(sim)).isNotEmpty().allSatisfy(n -> {
+            assertThat(n.labels()).containsEntry(WellKnownLabels.NODEPOOL, name);
+            assertThat(n.labels().get("gantry.dev/nodeclaim")).isNotNull().hasSizeLessThanOrEqualTo(63);
+        });
+    }
+
     @Test
     void aNodePoolLabelTheKubeletRefusesReachesItsNodesAtRegistrationAndThePodsThatSelectItRun() throws IOException {
         Simulation sim = run("workers", """
