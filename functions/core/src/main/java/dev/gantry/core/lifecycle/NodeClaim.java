@@ -35,7 +35,8 @@ import java.util.Objects;
  *                      own name: see {@link #launchKey()}
  * @param launchParameters what the launch under {@link #launchKey()} sends (subnets, offerings, launch templates,
  *                      tags), recorded on the claim whose name is that key before the first call, so that every
- *                      replay sends exactly the same; null until then, and on the other claims of a batch
+ *                      replay sends exactly the same; null until then, on the other claims of a batch, and once the
+ *                      launch is recorded (that claim is written last) or closed, when nothing can replay it
  */
 public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                         List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,

@@ -119,18 +119,23 @@ final class ClaimLauncher {
         });
         List<CloudInstance> free = result.instances().stream().filter(i -> !held.contains(i.instanceId()))
                 .sorted(java.util.Comparator.comparing(CloudInstance::instanceId)).toList();
-        List<Result> out = new java.util.ArrayList<>();
-        for (int k = 0; k < launching.size(); k++) {
+        // The claim holding the recorded parameters is written last, and lets them go: once it is written, no member
+        // is left Launching, so nothing will replay them (and a claim is not read with them for its whole life).
+        List<Integer> order = new java.util.ArrayList<>(java.util.stream.IntStream.range(0, launching.size()).boxed().toList());
+        List<NodeClaim> claims = launching;
+        order.sort(java.util.Comparator.comparing(k -> claims.get(k).launchParameters() != null));
+        Result[] out = new Result[launching.size()];
+        for (int k : order) {
             NodeClaim c = launching.get(k);
             if (k < free.size()) {
-                out.add(recordLaunched(c, free.get(k), request, now));
+                out[k] = recordLaunched(c, free.get(k), request, now);
             } else {
                 close(c, "launch-failed", now);
-                out.add(new Result(c, null, true, result.unavailable().isEmpty() ? "PartialFulfilment"
-                        : "InsufficientInstanceCapacity"));
+                out[k] = new Result(c, null, true, result.unavailable().isEmpty() ? "PartialFulfilment"
+                        : "InsufficientInstanceCapacity");
             }
         }
-        return out;
+        return List.of(out);
     }
 
     /**
@@ -197,10 +202,14 @@ final class ClaimLauncher {
         return new Prepared(parameters, updated);
     }
 
-    /** Records {@code i} as the claim's instance, at the type, zone and capacity type it really got. */
+    /**
+     * Records {@code i} as the claim's instance, at the type, zone and capacity type it really got, without the launch
+     * parameters it may hold (written last of its launch, it is the last that could need them).
+     */
     private Result recordLaunched(NodeClaim claim, CloudInstance i, LaunchRequest request, Instant now) {
         double price = price(request.options(), i).orElse(claim.pricePerHour());
-        NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant());
+        NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant())
+                .withLaunchParameters(null);
         try {
             store.update(launched);
         } catch (NodeClaimStore.Conflict c) {
@@ -222,10 +231,13 @@ final class ClaimLauncher {
         offerings.forEach(o -> store.markUnavailable(o, answered.plus(Provisioner.UNAVAILABLE_FOR)));
     }
 
-    /** Closes a claim that never got an instance: Terminated with {@code reason}, kept for the retention period. */
+    /**
+     * Closes a claim that never got an instance: Terminated with {@code reason}, kept for the retention period, without
+     * launch parameters (a closed claim is never launched again).
+     */
     void close(NodeClaim claim, String reason, Instant now) {
         try {
-            store.update(claim.draining(reason, now).terminated(now, Provisioner.RETENTION));
+            store.update(claim.draining(reason, now).terminated(now, Provisioner.RETENTION).withLaunchParameters(null));
         } catch (NodeClaimStore.Conflict ignored) {
             // Moved on meanwhile (closed or launched by another run): the stored value wins.
         }
