@@ -106,12 +106,14 @@ public final class GantryAutoscaler extends Construct {
 
         ControllerPolicy ec2 = new ControllerPolicy(this, cluster);
         PolicyStatement table = tableStatement(state);
+        // The provisioner alone records pending demand (the predicted buffers' input), with UpdateItem's atomic adds.
+        PolicyStatement provisionerTable = tableStatement(state, "dynamodb:UpdateItem");
         token.grantRead(webhook.role());
         // The webhook only sends hints; node deletions reach the termination flow through the provisioner.
         provisioning.queue().grantSendMessages(webhook.role());
 
         provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
-                ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), table, config.readStatement());
+                ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), provisionerTable, config.readStatement());
         // A node-deleted hint: the provisioner starts the node's termination flow, whose first step it queues itself.
         termination.queue().grantSendMessages(provisioner.role());
         // A run out of time sends the next run's hint to its own queue (ProvisioningQueueHandler's continuation).
@@ -202,11 +204,15 @@ public final class GantryAutoscaler extends Construct {
         return new GantryFunction.Placement(vpc, subnets, sg);
     }
 
-    /** Item reads and single-item conditional writes on the table and its instance-id index, nothing else. */
-    private static PolicyStatement tableStatement(StateTable state) {
-        return PolicyStatement.Builder.create().sid("AllowStateTable")
-                .actions(List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
-                        "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"))
+    /**
+     * What the claim store calls on the table and its instance-id index, nothing else: item reads, queries and
+     * single-item conditional puts (it never updates, deletes or checks an item on its own: expired items go by TTL),
+     * plus {@code extra} for one function's own use.
+     */
+    private static PolicyStatement tableStatement(StateTable state, String... extra) {
+        List<String> actions = new java.util.ArrayList<>(List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"));
+        actions.addAll(List.of(extra));
+        return PolicyStatement.Builder.create().sid("AllowStateTable").actions(actions)
                 .resources(List.of(state.table().getTableArn(), state.instanceIdIndexArn()))
                 .build();
     }

@@ -117,6 +117,25 @@ class IamContractTest {
                 .as("calls the deployed policies would deny (first denied check of each call, ids starred)").isEmpty();
     }
 
+    /**
+     * Regression (#21): every function could update, delete and condition-check the state table's items, though no
+     * code does (the claim store reads, queries and puts; only the provisioner's pending-demand history updates). Each
+     * table action a function is granted is now one its recorded calls use.
+     */
+    @Test
+    void eachFunctionIsGrantedOnlyTheTableActionsItsRecordedCallsUse() {
+        for (String function : List.of("provisioner", "interruption", "termination", "sweep")) {
+            TreeSet<String> granted = roles.statementsByFunction.get(function).stream().filter(st -> st.allow() && !st.notAction())
+                    .flatMap(st -> st.actions().stream()).filter(a -> a.startsWith("dynamodb:"))
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+            TreeSet<String> used = gantryCalls().stream().filter(c -> function(c).equals(function))
+                    .flatMap(c -> c.authorizations().stream()).map(IamRequest::action).filter(a -> a.startsWith("dynamodb:"))
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+            assertThat(granted).as("%s's table grants, against its recorded calls %s", function, used).isNotEmpty()
+                    .isSubsetOf(used);
+        }
+    }
+
     /** Granted actions no recorded call needed: not a failure (tests do not reach every path), but a list to read. */
     private static void printUnexercisedGrants(TreeSet<String> pairs) {
         roles.statementsByFunction.forEach((function, statements) -> {

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.MalformedMessage;
+import dev.gantry.config.deployment.CallTimeouts;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.provisioning.ProvisioningOutcome;
@@ -70,8 +71,15 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
      * pod's allowance (one boot plus one batch), where the hold to the deadline plus 15 s cost up to 2 x 75 s.
      */
     public static final Duration LEASE = Duration.ofSeconds(30);
-    /** How often the lease is renewed: three renewals per lease, so one failed renewal loses nothing. */
-    public static final Duration RENEW_EVERY = Duration.ofSeconds(10);
+    /**
+     * How often the lease is renewed, at a fixed rate ({@link Heartbeat}): often enough that two renewals failing in a
+     * row lose nothing. A renewal may land as early as its start, and the third after it may take the SQS call's whole
+     * budget ({@link CallTimeouts#DEFAULT}, 6 s) to land, so three periods plus that budget must fit in the lease:
+     * (30 s - 6 s) / 3 = 8 s, less a second of margin: 7 s. (Renewals 10 s apart after a beat that slept 10 s, each
+     * possibly hanging 6 s, came 16 s apart, and two slow ones let the lease lapse.)
+     */
+    public static final Duration RENEW_EVERY = LEASE.minus(CallTimeouts.DEFAULT.sqs().call()).dividedBy(3)
+            .minusSeconds(1);
     /** When the hint of a run that left claims for later comes back: at once. */
     public static final Duration CONTINUE_AFTER = Duration.ZERO;
 

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.aws.dynamodb.DynamoDemandHistoryStore;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.dynamodb.DynamoTables;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.NodeClass;
@@ -26,6 +28,7 @@ import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeClients;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Dynalite;
+import dev.gantry.testing.Ec2Resources;
 import dev.gantry.testing.Ec2State;
 import dev.gantry.testing.IamCallRecorder;
 import dev.gantry.testing.JsonResponses;
@@ -78,6 +81,9 @@ class ProvisioningIntegrationTest {
     private AwsStub stub;
     private DynamoNodeClaimStore store;
     private DynamoDbClient db;
+    private Ec2Client ec2;
+    private SsmClient ssm;
+    private String clusterName;
     private ProvisioningQueueHandler handler;
 
     @BeforeAll
@@ -107,20 +113,30 @@ class ProvisioningIntegrationTest {
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(c -> c.addExecutionInterceptor(new IamCallRecorder())).build();
         // A cluster name per test: the table is shared, the partition key keeps tests apart.
-        store = new DynamoNodeClaimStore(db, TABLE, "cluster-" + (++clusters));
-        Ec2Client ec2 = Ec2Client.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+        clusterName = "cluster-" + (++clusters);
+        store = new DynamoNodeClaimStore(db, TABLE, clusterName);
+        ec2 = Ec2Client.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-        SsmClient ssm = SsmClient.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
+        ssm = SsmClient.builder().endpointOverride(stub.endpoint()).region(Region.US_EAST_1).credentialsProvider(creds)
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+        handler = handler(pool(), newCloud());
+    }
+
+    /** A fresh EC2 adapter, as a new Lambda instance builds it (empty caches). */
+    private Ec2CloudProvider newCloud() {
         JsonResponses.EksCluster eks = JsonResponses.EksCluster.defaults();
-        Ec2CloudProvider cloud = new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", eks.endpoint(),
+        return new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", eks.endpoint(),
                 eks.caData(), eks.serviceCidr(), "gantry-node-profile", CLOCK));
+    }
+
+    /** The provisioner handler as the composition root builds it, over {@code pool} and {@code cloud}. */
+    private ProvisioningQueueHandler handler(NodePool pool, CloudProvider cloud) {
         KubeCluster cluster = new KubeCluster(KubeClients.forUrl(client.getConfiguration().getMasterUrl()), CLOCK);
-        GantryConfig config = new GantryConfig(List.of(pool()), List.of(nodeClass()), "us-east-1", Ec2State.ZONES);
+        GantryConfig config = new GantryConfig(List.of(pool), List.of(nodeClass()), "us-east-1", Ec2State.ZONES);
         Provisioner provisioner = new Provisioner(cluster, cluster, store, cloud, BuiltInCatalog.load("us-east-1", Ec2State.ZONES),
-                config, CLOCK);
+                config, CLOCK).withDemandHistory(new DynamoDemandHistoryStore(db, TABLE, clusterName));
         ObjectMapper json = new ObjectMapper();
-        handler = new ProvisioningQueueHandler(new HintBatchService(provisioner, cluster, store, n -> { }, CLOCK),
+        return new ProvisioningQueueHandler(new HintBatchService(provisioner, cluster, store, n -> { }, CLOCK),
                 new HintCodec(json), new EmbeddedMetrics(json, "test-cluster", new PrintStream(OutputStream.nullOutputStream())),
                 CLOCK, SnapStartPrimer.NONE);
     }
@@ -142,7 +158,11 @@ class ProvisioningIntegrationTest {
     }
 
     static NodePool pool() {
-        return new NodePool("general", Map.of(), new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(),
+        return pool("general");
+    }
+
+    static NodePool pool(String name) {
+        return new NodePool(name, Map.of(), new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(),
                 List.of(Requirement.of(WellKnownLabels.INSTANCE_TYPE, Operator.In, "c5.large", "m5.large"),
                         Requirement.of(WellKnownLabels.CAPACITY_TYPE, Operator.In, "spot", "on-demand")),
                 new NodePool.NodeClassRef(null, null, "default"), null, null), null, Map.of(), null, null);
@@ -235,6 +255,115 @@ class ProvisioningIntegrationTest {
                         "Nominated web-0: Pod should schedule on: nodeclaim/" + claim,
                         "Nominated web-1: Pod should schedule on: nodeclaim/" + claim,
                         "Nominated web-2: Pod should schedule on: nodeclaim/" + claim);
+    }
+
+    /**
+     * Regression (#21): a NodePool name of 49 or more characters made claim names (and so CreateFleet ClientTokens)
+     * longer than EC2's 64 characters, and 58 or more did so for every claim: EC2 refused each launch and the pods
+     * never got a node. Names are now at most 63 characters (a label value's limit: they are the nodeclaim label).
+     */
+    @Test
+    void aNodePoolWithASixtyThreeCharacterNameLaunchesUnderClientTokensEc2Accepts() {
+        String name = "batch-" + "x".repeat(57);
+        assertThat(name).hasSize(63);
+        handler = handler(pool(name), newCloud());
+        for (String zone : Ec2State.ZONES) { // the first launch fails for good: its claim is closed, its name spent
+            stub.ec2().failLaunches("c5.large", zone, "InvalidFleetConfiguration");
+            stub.ec2().failLaunches("m5.large", zone, "InvalidFleetConfiguration");
+        }
+        pendingPod("web-0", "500m", "512Mi");
+        handler.handleRequest(hints(1), null);
+        stub.ec2().clearLaunchFailures();
+
+        SQSBatchResponse r = handler.handleRequest(hints(1), null);
+
+        assertThat(r.getBatchItemFailures()).isEmpty();
+        assertThat(stub.requests("CreateFleet")).hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(f -> assertThat(f.param("ClientToken")).hasSizeLessThanOrEqualTo(64));
+        assertThat(store.list(NOW)).filteredOn(c -> c.state() == NodeClaimState.Launched).singleElement().satisfies(c -> {
+            assertThat(c.name()).startsWith("batch-xxx").hasSizeLessThanOrEqualTo(63);
+            assertThat(c.nodePool()).isEqualTo(name);
+            assertThat(stub.lastRequest("CreateFleet").param("ClientToken")).isEqualTo(c.name());
+        });
+        assertThat(stub.ec2().instances()).hasSize(1);
+    }
+
+    /**
+     * Regression (#21): a batch resumed after its run died between CreateFleet and the store writes rebuilt the call
+     * (here a new subnet with more free addresses: another override), so EC2 answered IdempotentParameterMismatch; the
+     * adapter then looked the instances up by tag, DescribeInstances did not list them yet, and the claims were closed
+     * while their instances ran. The resume now sends what the first call sent, recorded with the batch before it.
+     */
+    @Test
+    void aBatchResumedAfterItsRunDiedSendsWhatItsFirstCallSentThoughTheSubnetsChanged() {
+        stub.ec2().describeLag(java.time.Duration.ofMinutes(1)); // the clock is fixed: launched instances stay unlisted
+        for (int i = 0; i < 3; i++) {
+            pendingPod("big-" + i, "1500m", "1Gi"); // one a node: three claims planned alike, one CreateFleet of 3
+        }
+        handler = handler(pool(), new DiesAfterLaunch(newCloud()));
+        assertThat(handler.handleRequest(hints(1), null).getBatchItemFailures()).isNotEmpty();
+        assertThat(store.list(NOW)).hasSize(3).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launching));
+        stub.ec2().addSubnet(new Ec2Resources.Subnet("subnet-0000000000000000d", "us-east-1a", "use1-az1",
+                "vpc-0123456789abcdef0", "10.0.192.0/18", 60000, Map.of(Ec2State.DISCOVERY_TAG, Ec2State.CLUSTER)));
+
+        handler = handler(pool(), newCloud()); // the next invocation, on a fresh Lambda instance
+        SQSBatchResponse r = handler.handleRequest(hints(1), null);
+
+        assertThat(r.getBatchItemFailures()).isEmpty();
+        assertThat(stub.ec2().instances()).hasSize(3);
+        assertThat(store.list(NOW)).hasSize(3).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched))
+                .extracting(NodeClaim::instanceId).containsExactlyInAnyOrderElementsOf(
+                        stub.ec2().instances().stream().map(Ec2Resources.Instance::id).toList());
+        List<Map<String, String>> fleets = stub.requests("CreateFleet").stream().map(q -> (Map<String, String>) q.params()).toList();
+        assertThat(fleets).hasSize(2);
+        assertThat(fleets.get(1)).isEqualTo(fleets.get(0));
+        assertThat(fleets.get(0)).doesNotContainValue("subnet-0000000000000000d");
+    }
+
+    /** The provisioner's view of EC2 when its invocation dies right after the first CreateFleet answered. */
+    private static final class DiesAfterLaunch implements CloudProvider {
+        private final CloudProvider cloud;
+        private boolean died;
+
+        DiesAfterLaunch(CloudProvider cloud) {
+            this.cloud = cloud;
+        }
+
+        @Override
+        public dev.gantry.core.cloud.LaunchResult launch(dev.gantry.core.cloud.LaunchRequest request) {
+            return launch(request, prepare(request));
+        }
+
+        @Override
+        public dev.gantry.core.cloud.LaunchParameters prepare(dev.gantry.core.cloud.LaunchRequest request) {
+            return cloud.prepare(request);
+        }
+
+        @Override
+        public dev.gantry.core.cloud.LaunchResult launch(dev.gantry.core.cloud.LaunchRequest request,
+                                                         dev.gantry.core.cloud.LaunchParameters parameters) {
+            dev.gantry.core.cloud.LaunchResult r = cloud.launch(request, parameters);
+            if (!died) {
+                died = true;
+                throw new IllegalStateException("the invocation died before recording " + request.claimName());
+            }
+            return r;
+        }
+
+        @Override
+        public void terminate(List<String> instanceIds) {
+            cloud.terminate(instanceIds);
+        }
+
+        @Override
+        public List<dev.gantry.core.cloud.CloudInstance> listInstances() {
+            return cloud.listInstances();
+        }
+
+        @Override
+        public java.util.Optional<dev.gantry.core.cloud.CloudInstance> describe(String instanceId) {
+            return cloud.describe(instanceId);
+        }
     }
 
     @Test

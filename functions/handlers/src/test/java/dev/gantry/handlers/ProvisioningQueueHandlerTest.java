@@ -165,7 +165,7 @@ class ProvisioningQueueHandlerTest {
 
         assertThat(failed(r)).containsExactly("m2");
         assertThat(log).hasSize(7);
-        assertThat(log.subList(0, 6)).containsExactly("r-m1 PT30S", "r-m2 PT30S", "beating every PT10S",
+        assertThat(log.subList(0, 6)).containsExactly("r-m1 PT30S", "r-m2 PT30S", "beating every PT7S",
                 "r-m1 PT30S", "r-m2 PT30S", "stopped");
         assertThat(log.getLast()).startsWith("r-m2 PT").isNotEqualTo("r-m2 PT30S");
     }

@@ -71,6 +71,15 @@ class KubeClusterWritesTest {
                 .containsEntry("karpenter.sh/capacity-type", "spot").hasSize(6);
     }
 
+    /** Registration's patch for the labels the kubelet may not set itself (#21): empty values and restricted domains. */
+    @Test
+    void setsTheNodePoolLabelsTheKubeletMayNotSetItselfEmptyValuesIncluded() {
+        cluster.patchNode(node, NodePatch.labels(Map.of("node-role.kubernetes.io/worker", "",
+                "node-restriction.kubernetes.io/tier", "gold")));
+        assertThat(read().getMetadata().getLabels()).containsEntry("node-role.kubernetes.io/worker", "")
+                .containsEntry("node-restriction.kubernetes.io/tier", "gold").containsEntry("karpenter.sh/capacity-type", "spot");
+    }
+
     @Test
     void addsATaintAndKeepsTheOthersWithTheirTimeAdded() {
         cluster.patchNode(node, new NodePatch(null, List.of(Taint.DISRUPTED), null, true, null, null));

@@ -10,10 +10,11 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * The EC2 faults a scenario switches on, each for a window of virtual time: insufficient capacity for some offerings;
- * throttling, either as a share of calls refused ({@code probability}, a per-attempt draw) or as a noisy neighbour
- * draining each API's request token bucket ({@code neighbour}, see {@link RequestTokenBucket}: a call succeeds when
- * it finds a token, as at AWS); and an outage, in which EC2 answers every call Unavailable. Throttling draws from its
+ * EC2's request-rate limits and the faults a scenario switches on. Each API's request token bucket
+ * ({@link RequestTokenBucket}, EC2's published sizes) is always there: a call succeeds when it finds a token, as at
+ * AWS. The faults, each for a window of virtual time: insufficient capacity for some offerings; throttling, either as a
+ * share of calls refused ({@code probability}, a per-attempt draw) or as a noisy neighbour draining the buckets
+ * ({@code neighbour}); and an outage, in which EC2 answers every call Unavailable. Throttling draws from its
  * own seeded streams, so switching it on does not shift other draws.
  * These are the scenario's {@code fault:} event actions; the {@code faults:} section's rates (5xx, ICE on every
  * offering, Describe lag) are {@link dev.gantry.simulator.faults.FaultPlan}'s, applied in {@link SimulatedCloud}.
@@ -45,8 +46,9 @@ final class CloudFaults {
     private final List<Throttle> throttles = new ArrayList<>();
     private final List<Neighbour> neighbours = new ArrayList<>();
     private final List<Window> outages = new ArrayList<>();
-    /** Each API's request bucket, from the first neighbour window on. */
+    /** Each API's request bucket, from its first call on. */
     private final Map<String, RequestTokenBucket> buckets = new LinkedHashMap<>();
+    private final Map<String, Long> bucketRefusals = new LinkedHashMap<>();
     private final SplittableRandom random;
     private final long seed;
     private long throttled;
@@ -87,15 +89,15 @@ final class CloudFaults {
         return false;
     }
 
-    /** Whether this attempt of {@code action} finds no token in its bucket (only once a neighbour has come). */
+    /**
+     * Whether this attempt of {@code action} finds no token in its bucket. A bucket is full when first used (an API
+     * nobody called has refilled), and shared with every neighbour window, past ones included.
+     */
     boolean noToken(String action, Instant now) {
-        if (neighbours.isEmpty()) {
-            return false;
-        }
         RequestTokenBucket b = buckets.computeIfAbsent(action, a -> {
-            // Drained when the first neighbour window opens: the window is the time the bucket is drained.
-            RequestTokenBucket fresh = new RequestTokenBucket(RequestTokenBucket.Limits.forAction(a), 0,
-                    neighbours.getFirst().window().from(), seed ^ a.hashCode() * 0x9e3779b97f4a7c15L);
+            RequestTokenBucket.Limits limits = RequestTokenBucket.Limits.forAction(a);
+            RequestTokenBucket fresh = new RequestTokenBucket(limits, limits.capacity(), now,
+                    seed ^ a.hashCode() * 0x9e3779b97f4a7c15L);
             neighbours.forEach(n -> fresh.neighbour(n.demand(), n.window().from(), n.window().until()));
             return fresh;
         });
@@ -103,7 +105,13 @@ final class CloudFaults {
             return false;
         }
         throttled++;
+        bucketRefusals.merge(action, 1L, Long::sum);
         return true;
+    }
+
+    /** Attempts each API's bucket refused, by action (our own bursts and neighbours' alike). */
+    Map<String, Long> bucketRefusals() {
+        return bucketRefusals;
     }
 
     boolean noCapacity(String type, String zone, String capacityType, Instant now) {

@@ -2,6 +2,7 @@ package dev.gantry.simulator;
 
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import java.util.List;
@@ -51,8 +52,19 @@ final class CrashAfterLaunch implements CloudProvider {
 
     @Override
     public LaunchResult launch(LaunchRequest request) {
+        return launch(request, prepare(request));
+    }
+
+    @Override
+    public LaunchParameters prepare(LaunchRequest request) {
         checkAlive();
-        LaunchResult r = cloud.launch(request);
+        return cloud.prepare(request);
+    }
+
+    @Override
+    public LaunchResult launch(LaunchRequest request, LaunchParameters parameters) {
+        checkAlive();
+        LaunchResult r = cloud.launch(request, parameters);
         if (armed > 0) {
             armed--;
             crashes++;

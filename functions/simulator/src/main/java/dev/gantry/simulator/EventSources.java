@@ -184,21 +184,27 @@ final class EventSources {
         LambdaContext context = context(q.consumer());
         runtime.start(q.consumer(), f.timeout(), inv -> handler.apply(event, context), (inv, run) -> {
             Set<String> failed = new HashSet<>();
+            String why;
             if (run.killed()) {
                 killedInvocations++;
                 batch.forEach(m -> failed.add(Long.toString(m.id())));
+                why = "killed: " + run.error().getMessage();
                 recorder.log(loop.now(), "error", run.error().getMessage() + "; its batch of " + batch.size()
                         + " comes back after the visibility timeout");
             } else if (run.error() != null) {
                 batch.forEach(m -> failed.add(Long.toString(m.id())));
+                why = "threw: " + run.error();
                 recorder.log(loop.now(), "error", q.consumer() + " invocation failed, batch of " + batch.size()
                         + " redelivered: " + run.error());
-            } else if (run.result() != null && run.result().getBatchItemFailures() != null) {
-                run.result().getBatchItemFailures().forEach(x -> failed.add(x.getItemIdentifier()));
+            } else {
+                if (run.result() != null && run.result().getBatchItemFailures() != null) {
+                    run.result().getBatchItemFailures().forEach(x -> failed.add(x.getItemIdentifier()));
+                }
+                why = "reported failed: " + String.join(" | ", run.err().stream().limit(3).toList());
             }
             for (SimQueue.Message m : batch) {
                 if (failed.contains(Long.toString(m.id()))) {
-                    queue.release(m);
+                    queue.release(m, why);
                 } else {
                     queue.delete(m);
                 }

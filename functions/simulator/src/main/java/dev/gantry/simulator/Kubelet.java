@@ -1,7 +1,6 @@
 package dev.gantry.simulator;
 
-import dev.gantry.core.catalog.InstanceType;
-import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.KubeletLabels;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
@@ -13,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -21,6 +19,10 @@ import java.util.TreeMap;
  * user data carries, as the EC2 adapter writes them, plus the kubelet's and the cloud controller's own), becomes Ready
  * a few seconds later (startup taints removed by their agents), and DaemonSet pods land on it. When the instance dies
  * the node goes NotReady after 40 s, and the cloud controller deletes the Node of a terminated instance 20 s later.
+ *
+ * <p>The kubelet validates its node labels at start-up as the real one does ({@link KubeletLabels#refusal}): a label
+ * in the {@code kubernetes.io} or {@code k8s.io} domain outside its allowed set, or an invalid key or value, and it
+ * exits before registering; systemd restarts it to the same end, so the instance runs and its node never joins.
  */
 final class Kubelet {
     static final Taint NOT_READY = new Taint("node.kubernetes.io/not-ready", "", Taint.Effect.NoSchedule);
@@ -35,14 +37,20 @@ final class Kubelet {
     private final Webhook webhook;
     private final Runnable changed;
     private final String region;
+    private final java.util.function.Consumer<String> log;
+    /** Instances whose kubelet refused its node labels and never registered, with the first few reasons. */
+    long refusedToStart;
+    final List<String> refusals = new ArrayList<>();
 
-    Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region) {
+    Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region,
+            java.util.function.Consumer<String> log) {
         this.cluster = cluster;
         this.loop = loop;
         this.cloud = cloud;
         this.webhook = webhook;
         this.changed = changed;
         this.region = region;
+        this.log = log;
     }
 
     void launched(SimInstance i) {
@@ -51,6 +59,16 @@ final class Kubelet {
 
     private void register(SimInstance i) {
         if (!i.isAlive()) {
+            return;
+        }
+        String refused = KubeletLabels.refusal(userDataLabels(i));
+        if (refused != null) {
+            refusedToStart++;
+            String line = "kubelet on " + i.id() + " (" + i.dnsName() + ") does not start: " + refused;
+            if (refusals.size() < 10) {
+                refusals.add(line);
+            }
+            log.accept(line);
             return;
         }
         List<Taint> taints = new ArrayList<>(i.request().taints());
@@ -120,28 +138,11 @@ final class Kubelet {
     }
 
     /**
-     * Labels at registration: the user data's (as the EC2 adapter's NodeLabels writes them: the claim's labels without
-     * per-instance keys, the pool, the capacity type, and instance labels every option shares), the kubelet's
-     * (hostname, arch, os) and the cloud controller's (instance type, zone, region). The rest is the sweep's to add.
+     * Labels at registration: the user data's ({@link #userDataLabels}), the kubelet's (hostname, arch, os) and the
+     * cloud controller's (instance type, zone, region). The rest is the sweep's to add.
      */
     private Map<String, String> labels(SimInstance i) {
-        LaunchRequest r = i.request();
-        Map<String, String> labels = new TreeMap<>();
-        r.labels().forEach((k, v) -> {
-            if (!k.equals(WellKnownLabels.INSTANCE_TYPE) && !k.equals(WellKnownLabels.ZONE) && !k.equals(WellKnownLabels.ZONE_ID)
-                    && !k.startsWith("karpenter.k8s.aws/instance-")) {
-                labels.put(k, v);
-            }
-        });
-        labels.put(WellKnownLabels.NODEPOOL, r.nodePool().name());
-        labels.put(WellKnownLabels.CAPACITY_TYPE, i.capacityType());
-        InstanceType first = r.options().isEmpty() ? i.type() : r.options().getFirst();
-        first.labels().forEach((k, v) -> {
-            boolean shared = r.options().stream().allMatch(t -> Objects.equals(t.labels().get(k), v));
-            if (shared && k.startsWith("karpenter.k8s.aws/instance-")) {
-                labels.put(k, v);
-            }
-        });
+        Map<String, String> labels = new TreeMap<>(userDataLabels(i));
         labels.put(WellKnownLabels.HOSTNAME, i.dnsName());
         putIfPresent(labels, WellKnownLabels.ARCH, i.type().labels().get(WellKnownLabels.ARCH));
         putIfPresent(labels, WellKnownLabels.OS, i.type().labels().getOrDefault(WellKnownLabels.OS, "linux"));
@@ -149,6 +150,11 @@ final class Kubelet {
         labels.put(WellKnownLabels.ZONE, i.zone());
         labels.put(WellKnownLabels.REGION, region);
         return labels;
+    }
+
+    /** The node labels the user data hands the kubelet: as the EC2 adapter writes them ({@code NodeLabels}). */
+    private static Map<String, String> userDataLabels(SimInstance i) {
+        return i.userDataLabels();
     }
 
     private static void putIfPresent(Map<String, String> m, String k, String v) {

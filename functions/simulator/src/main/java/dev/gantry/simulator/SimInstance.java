@@ -23,12 +23,14 @@ public final class SimInstance {
     final Map<String, String> tags;
     /** What it was launched with (null for instances the simulation seeds, such as an unmanaged one). */
     final LaunchRequest request;
+    /** The node labels its launch template's user data hands the kubelet. */
+    final Map<String, String> userDataLabels;
     String state = "pending";
     Instant endedAt;
     String endCause;
 
     SimInstance(String id, InstanceType type, String zone, String capacityType, double pricePerHour, Instant launchTime,
-                String dnsName, Map<String, String> tags, LaunchRequest request) {
+                String dnsName, Map<String, String> tags, LaunchRequest request, Map<String, String> userDataLabels) {
         this.id = id;
         this.type = type;
         this.zone = zone;
@@ -38,6 +40,7 @@ public final class SimInstance {
         this.dnsName = dnsName;
         this.tags = Map.copyOf(tags);
         this.request = request;
+        this.userDataLabels = Map.copyOf(userDataLabels);
     }
 
     public CloudInstance view() {
@@ -54,6 +57,7 @@ public final class SimInstance {
     public String dnsName() { return dnsName; }
     public Map<String, String> tags() { return tags; }
     public LaunchRequest request() { return request; }
+    public Map<String, String> userDataLabels() { return userDataLabels; }
 
     /** Pending or running: costing money and (once registered) able to run pods. */
     public boolean isAlive() {

@@ -43,6 +43,10 @@ public final class SimQueue implements WorkQueue, Redelivery {
     public record Message(long id, String body, String groupId, int receiveCount, String receiptHandle) {
     }
 
+    /** A message that went to the dead-letter queue, with what each of its receives ended in. */
+    public record DeadLetter(long id, String body, List<String> receives) {
+    }
+
     private static final class Entry {
         final long id;
         final String body;
@@ -51,6 +55,8 @@ public final class SimQueue implements WorkQueue, Redelivery {
         Instant visibleAt;
         int receives;
         boolean inFlight;
+        /** Each receive's time and what its consumer made of it (for the dead-letter trace). */
+        final List<String> history = new ArrayList<>();
 
         Entry(long id, String body, String groupId, Instant sentAt, Instant visibleAt) {
             this.id = id;
@@ -68,7 +74,7 @@ public final class SimQueue implements WorkQueue, Redelivery {
     private final Clock clock;
     private final List<Entry> entries = new ArrayList<>();
     private final Map<String, Instant> dedup = new HashMap<>();
-    private final List<String> deadLetters = new ArrayList<>();
+    private final List<DeadLetter> deadLetters = new ArrayList<>();
     private Consumer<Instant> onVisible = t -> { };
     private long nextId = 1;
     private long sent;
@@ -159,11 +165,12 @@ public final class SimQueue implements WorkQueue, Redelivery {
             }
             if (e.receives >= maxReceiveCount) {
                 it.remove();
-                deadLetters.add(e.body);
+                deadLetters.add(new DeadLetter(e.id, e.body, List.copyOf(e.history)));
                 continue;
             }
             e.receives++;
             e.inFlight = true;
+            e.history.add(now.toString());
             e.visibleAt = now.plus(visibilityTimeout);
             out.add(new Message(e.id, e.body, e.groupId, e.receives, receiptHandle(e)));
         }
@@ -252,8 +259,17 @@ public final class SimQueue implements WorkQueue, Redelivery {
 
     /** The consumer failed this message: it becomes receivable again when its visibility timeout runs out. */
     public void release(Message m) {
+        release(m, "failed");
+    }
+
+    /** {@link #release(Message)}, noting {@code why} against this receive (what the dead-letter trace shows). */
+    public void release(Message m, String why) {
         for (Entry e : entries) {
             if (e.id == m.id()) {
+                if (!e.history.isEmpty()) {
+                    int last = e.history.size() - 1;
+                    e.history.set(last, e.history.get(last) + ": " + why);
+                }
                 onVisible.accept(e.visibleAt);
             }
         }
@@ -274,6 +290,11 @@ public final class SimQueue implements WorkQueue, Redelivery {
     }
 
     public List<String> deadLetters() {
+        return deadLetters.stream().map(DeadLetter::body).toList();
+    }
+
+    /** The dead letters with each receive's time and outcome, in the order they were moved. */
+    public List<DeadLetter> deadLetterTrace() {
         return List.copyOf(deadLetters);
     }
 

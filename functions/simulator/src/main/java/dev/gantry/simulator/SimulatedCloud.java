@@ -7,7 +7,9 @@ import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
@@ -33,36 +35,42 @@ import java.util.function.ToIntFunction;
  * cheapest allowed offering (offerings under an injected insufficient-capacity fault are skipped and reported
  * unavailable); it is idempotent by claim name, as CreateFleet is by ClientToken. The instance is running about
  * 10 s later; the {@link Observer} (the simulated kubelet) decides when its node registers. Terminations go through
- * shutting-down to terminated in 5 s. Every call may be throttled while a throttle fault is on.
+ * shutting-down to terminated in 5 s.
  *
  * <p>What the real adapter ({@code Ec2CloudProvider}) and the SDK under it add, modelled here so that the core sees
- * the same errors: every call costs its latency ({@link CallKind}) when made from an invocation; the SDK's standard
- * retry mode makes up to {@value #SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff,
- * before the error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable);
- * a CreateFleet asks for one capacity type and at most {@value #MAX_INSTANCE_TYPES} types, as the adapter's
- * {@code FleetPlan} builds it (spot when allowed and offered, else on-demand), and an ICE fault fails every offering
- * it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type, which it did not ask for).
- * A CreateFleet launches the request's count of instances (TotalTargetCapacity), tagged with the claim name when it is
- * one and with the launch token ({@code gantry.dev/launch}) when several. A ClientToken (the claim name or launch token)
- * reused with the same parameters returns the first fleet's instances, as EC2 does; reused with other parameters (a
- * resumed claim planned with other options) EC2 answers IdempotentParameterMismatch, and the adapter looks the
- * claim's instance up by tag (DescribeInstances, so subject to Describe lag), returning it when found and otherwise
- * failing with a non-retryable IdempotentParameterMismatch, as {@code Ec2CloudProvider} does (the claim is closed, and
- * the instance, once listed, is drained or collected by the sweep as an orphan: retrying instead would fail every
- * provisioning run until the sweep's launch timeout when the instance is really gone). Describe lag: an
- * instance launched in the last {@link FaultPlan#describeLag()} is missing from DescribeInstances (list, by id, by
- * tag), as EC2's eventual consistency allows.
+ * the same errors: every call costs its latency ({@link CallKind}) when made from an invocation, a CreateFleet more
+ * for a larger fleet; every attempt takes a token from its API's request-rate bucket ({@link CloudFaults}, EC2's
+ * published sizes, always on) and is refused RequestLimitExceeded when it finds none; the SDK's standard retry mode
+ * makes up to {@value #SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff, before the
+ * error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable); a launch is
+ * prepared ({@link #prepare}: one capacity type, at most {@value #MAX_INSTANCE_TYPES} types, spot when allowed and
+ * offered, else on-demand, as the adapter's {@code FleetPlan} builds it) and then sent as prepared, and an ICE fault
+ * fails every offering it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type,
+ * which it did not ask for). A CreateFleet launches the request's count of instances (TotalTargetCapacity), tagged
+ * with the claim name when it is one and with the launch token ({@code gantry.dev/launch}) when several. A ClientToken
+ * longer than {@value #MAX_CLIENT_TOKEN} characters is refused (InvalidParameterValue). A ClientToken reused with the
+ * same parameters (capacity type, launch template, every override with its subnet, tags and count) returns the first
+ * fleet's instances, as EC2 does; reused with any other parameter EC2 answers IdempotentParameterMismatch, and the
+ * adapter looks the token's instances up by tag with a DescribeInstances of its own (its latency, throttling and lag),
+ * returning those it lists and otherwise failing with a non-retryable IdempotentParameterMismatch, as
+ * {@code Ec2CloudProvider} does (the claim is closed, and the instance, once listed, is drained or collected by the
+ * sweep as an orphan). Describe lag: an instance launched in the last {@link FaultPlan#describeLag()} is missing from
+ * DescribeInstances (list, by id, by tag), as EC2's eventual consistency allows.
  *
  * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
- * request-rate token buckets before a neighbour fault first drains them (until then throttling is a per-attempt draw);
- * partial fleet answers while capacity remains (a fleet takes its cheapest offerings with capacity, as many instances
- * from each as it needs; it comes back short only when every allowed offering is out of capacity); Describe lag on state
- * changes (only on launch); the SDK's client-side retry quota.
+ * adapter's cached lookups behind {@link #prepare} (DescribeSubnets, DescribeSecurityGroups, SSM, CreateLaunchTemplate:
+ * here free, and one launch template and one subnet per zone); EC2's resource-rate buckets (RunInstances 1,000
+ * instances refilled at 2 a second, TerminateInstances 1,000 at 20), which no scenario comes near; partial fleet
+ * answers while capacity remains (a fleet takes its cheapest offerings with capacity, as many instances from each as
+ * it needs; it comes back short only when every allowed offering is out of capacity); Describe lag on state changes
+ * (only on launch); the SDK's client-side retry quota.
  */
 public final class SimulatedCloud implements CloudProvider {
     static final Duration SHUTDOWN = Duration.ofSeconds(5);
     /** The most instance types one CreateFleet carries, as the adapter's {@code FleetPlan.MAX_INSTANCE_TYPES}. */
     static final int MAX_INSTANCE_TYPES = 60;
+    /** EC2's longest ClientToken: "a unique, case-sensitive string of up to 64 ASCII characters". */
+    static final int MAX_CLIENT_TOKEN = 64;
     /** When EC2 last answered insufficient capacity for each offering. */
     private final Map<OfferingKey, Instant> lastIce = new java.util.HashMap<>();
     /** The SDK's standard retry mode: three attempts in all. */
@@ -99,6 +107,8 @@ public final class SimulatedCloud implements CloudProvider {
     private final Map<String, List<SimInstance>> byToken = new LinkedHashMap<>();
     private final java.util.Set<String> dnsNames = new java.util.HashSet<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
+    /** Every instance type a launch was prepared with, by name (a replay may name one its request no longer has). */
+    private final Map<String, InstanceType> known = new java.util.HashMap<>();
     private LambdaRuntime runtime;
     private Faults injected = new Faults(FaultPlan.NONE, 0);
     private SplittableRandom backoff = new SplittableRandom(0);
@@ -175,62 +185,135 @@ public final class SimulatedCloud implements CloudProvider {
 
     @Override
     public LaunchResult launch(LaunchRequest request) {
-        return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request), r -> 0);
+        return launch(request, prepare(request));
     }
 
-    /** What identifies a CreateFleet's parameters for its ClientToken (the count included: TotalTargetCapacity). */
-    private static String parameters(LaunchRequest r) {
-        return r.nodePool().name() + "|" + r.options().stream().map(InstanceType::name).toList() + "|"
-                + r.requirements() + "|" + new java.util.TreeMap<>(r.labels()) + "|" + r.taints() + "|" + r.count();
-    }
-
-    private LaunchResult createFleet(LaunchRequest request) {
-        String token = request.claimName();
-        List<SimInstance> existing = byToken.get(token);
-        if (existing != null) {
-            if (parameters(request).equals(tokens.get(token))) {
-                return new LaunchResult(existing.stream().map(SimInstance::view).toList(), List.of());
-            }
-            // EC2: IdempotentParameterMismatch. The adapter then finds the token's instances by tag.
-            tokenMismatches++;
-            Instant now = loop.now();
-            List<CloudInstance> found = existing.stream().filter(i -> i.isAlive() && describable(i, now))
-                    .map(SimInstance::view).toList();
-            if (!found.isEmpty()) {
-                return new LaunchResult(found, List.of());
-            }
-            throw new CloudException("IdempotentParameterMismatch", "CreateFleet: client token " + token
-                    + " was used before with other parameters", false);
-        }
-        Instant now = loop.now();
+    /**
+     * What the adapter's {@code prepare} resolves, without a call (the adapter's DescribeSubnets, DescribeSecurityGroups,
+     * SSM and CreateLaunchTemplate calls are cached and not modelled): the capacity type, and one launch template for all
+     * the options (named by what it writes into the user data: the NodeClass, its AMI family, the kubelet's labels and
+     * taints) whose overrides are the options in order, each in its allowed offerings of that capacity type, cheapest
+     * first, in the zone's one subnet ({@code subnet-<zone>}).
+     */
+    @Override
+    public LaunchParameters prepare(LaunchRequest request) {
         List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES).toList();
+        options.forEach(t -> known.put(t.name(), t));
         String capacityType = capacityType(options, request);
         if (capacityType == null) {
             throw new InsufficientCapacity("NoAvailableOffering", List.of()); // the adapter's answer: nothing to ask for
         }
-        if (injected.draw("ice", injected.plan().ice())) {
-            List<OfferingKey> all = new ArrayList<>();
-            for (InstanceType type : options) {
-                for (Offering o : allowed(type, request, capacityType)) {
-                    all.add(new OfferingKey(type.name(), o.zone(), o.capacityType()));
-                }
+        List<LaunchParameters.Override> overrides = new ArrayList<>();
+        List<InstanceType> types = new ArrayList<>();
+        for (InstanceType type : options) {
+            List<Offering> allowed = allowed(type, request, capacityType);
+            if (!allowed.isEmpty()) {
+                types.add(type);
             }
+            allowed.forEach(o -> overrides.add(new LaunchParameters.Override(type.name(), o.zone(), "subnet-" + o.zone())));
+        }
+        List<String> zones = overrides.stream().map(LaunchParameters.Override::zone).distinct().toList();
+        String family = request.nodeClass().effectiveAmiFamily();
+        String template = "sim/" + Integer.toHexString(java.util.Objects.hash(request.nodeClass().name(), family,
+                NodeLabels.forUserData(request, capacityType, types, zones), request.taints()));
+        Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
+                CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
+                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName()));
+        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, "ami-sim-" + family, 0,
+                overrides)), tags);
+    }
+
+    /**
+     * One CreateFleet sending {@code parameters}. A ClientToken reused with other parameters is EC2's
+     * IdempotentParameterMismatch, after which the adapter looks the token's instances up with a DescribeInstances of
+     * its own (its latency, its throttling, its lag).
+     */
+    @Override
+    public LaunchResult launch(LaunchRequest request, LaunchParameters parameters) {
+        if (parameters == null) {
+            return launch(request);
+        }
+        try {
+            return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request, parameters),
+                    r -> r.instances().size());
+        } catch (TokenReused reused) {
+            String token = request.claimName();
+            List<CloudInstance> found = sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> byToken(token),
+                    List::size);
+            if (found.isEmpty()) {
+                throw reused;
+            }
+            return new LaunchResult(found, List.of());
+        }
+    }
+
+    /** EC2 answered IdempotentParameterMismatch (not retried by the SDK: the same call fails the same way). */
+    private static final class TokenReused extends CloudException {
+        TokenReused(String token) {
+            super("IdempotentParameterMismatch", "CreateFleet: client token " + token
+                    + " was used before with other parameters", false);
+        }
+    }
+
+    /** What identifies a CreateFleet's parameters for its ClientToken: all it sends but the token. */
+    private static String parameters(LaunchParameters p, int count) {
+        StringBuilder b = new StringBuilder(p.capacityType()).append('|').append(count).append('|').append(p.sortedTags());
+        for (LaunchParameters.Template t : p.templates()) {
+            b.append('|').append(t.name()).append(',').append(t.imageId()).append(',').append(t.maxPods()).append(',')
+                    .append(t.overrides());
+        }
+        return b.toString();
+    }
+
+    /** The adapter's lookup by tag: the token's live instances that DescribeInstances lists now. */
+    private List<CloudInstance> byToken(String token) {
+        Instant now = loop.now();
+        return byId.values().stream().filter(i -> token.equals(i.tags.get(CloudInstance.TAG_LAUNCH))
+                        || token.equals(i.tags.get(CloudInstance.TAG_NODECLAIM)))
+                .filter(i -> cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER)) && !i.state.equals("terminated"))
+                .filter(i -> describable(i, now)).map(SimInstance::view).toList();
+    }
+
+    private LaunchResult createFleet(LaunchRequest request, LaunchParameters sent) {
+        String token = request.claimName();
+        if (token.length() > MAX_CLIENT_TOKEN) {
+            throw new CloudException("InvalidParameterValue", "CreateFleet: Value (" + token + ") for parameter "
+                    + "clientToken is invalid: at most " + MAX_CLIENT_TOKEN + " characters", false);
+        }
+        String parameters = parameters(sent, request.count());
+        List<SimInstance> existing = byToken.get(token);
+        if (existing != null) {
+            if (parameters.equals(tokens.get(token))) {
+                return new LaunchResult(existing.stream().map(SimInstance::view).toList(), List.of());
+            }
+            tokenMismatches++;
+            throw new TokenReused(token);
+        }
+        Instant now = loop.now();
+        List<LaunchParameters.Override> overrides = sent.templates().stream().flatMap(t -> t.overrides().stream()).toList();
+        if (injected.draw("ice", injected.plan().ice())) {
+            List<OfferingKey> all = overrides.stream()
+                    .map(o -> new OfferingKey(o.instanceType(), o.zone(), sent.capacityType())).distinct().toList();
             answeredIce(all, now);
             throw new InsufficientCapacity("InsufficientInstanceCapacity", all);
         }
         List<OfferingKey> unavailable = new ArrayList<>();
         List<SimInstance> launched = new ArrayList<>();
-        for (InstanceType type : options) {
-            for (Offering o : allowed(type, request, capacityType)) {
+        for (LaunchParameters.Template t : sent.templates()) {
+            for (LaunchParameters.Override o : t.overrides()) {
                 if (launched.size() >= request.count()) {
                     break;
                 }
-                if (faults.noCapacity(type.name(), o.zone(), o.capacityType(), now)) {
-                    unavailable.add(new OfferingKey(type.name(), o.zone(), o.capacityType()));
+                InstanceType type = known.get(o.instanceType());
+                Offering offering = type == null ? null : type.offerings().stream()
+                        .filter(x -> x.zone().equals(o.zone()) && x.capacityType().equals(sent.capacityType()))
+                        .findFirst().orElse(null);
+                if (offering == null || faults.noCapacity(type.name(), o.zone(), sent.capacityType(), now)) {
+                    unavailable.add(new OfferingKey(o.instanceType(), o.zone(), sent.capacityType()));
                     continue;
                 }
                 while (launched.size() < request.count()) {
-                    launched.add(start(request, type, o, now));
+                    launched.add(start(request, sent, t, type, offering, now));
                 }
             }
         }
@@ -238,7 +321,7 @@ public final class SimulatedCloud implements CloudProvider {
         if (launched.isEmpty()) {
             throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
         }
-        tokens.put(token, parameters(request));
+        tokens.put(token, parameters);
         byToken.put(token, List.copyOf(launched));
         return new LaunchResult(launched.stream().map(SimInstance::view).toList(), unavailable);
     }
@@ -280,7 +363,8 @@ public final class SimulatedCloud implements CloudProvider {
                 .toList();
     }
 
-    private SimInstance start(LaunchRequest request, InstanceType type, Offering o, Instant now) {
+    private SimInstance start(LaunchRequest request, LaunchParameters sent, LaunchParameters.Template template,
+                              InstanceType type, Offering o, Instant now) {
         String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
         String dns;
         do {
@@ -289,11 +373,11 @@ public final class SimulatedCloud implements CloudProvider {
             int b = ids.nextInt(256);
             dns = "ip-10-0-" + a + "-" + b + "." + region + ".compute.internal";
         } while (!dnsNames.add(dns));
-        // One CreateFleet tags all its instances alike: a launch of several carries its token, not a claim name.
-        Map<String, String> tags = Map.of(CloudInstance.TAG_CLUSTER, cluster,
-                CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
-                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName());
-        SimInstance i = new SimInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, tags, request);
+        // The kubelet's labels are the template's user data: written for its types and zones when it was prepared.
+        List<InstanceType> types = template.instanceTypes().stream().map(known::get).filter(java.util.Objects::nonNull).toList();
+        Map<String, String> userData = NodeLabels.forUserData(request, sent.capacityType(), types, template.zones());
+        SimInstance i = new SimInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, sent.tags(), request,
+                userData);
         byId.put(id, i);
         loop.after(Duration.ofMillis(8_000 + jitter.nextLong(4_000)), "ec2 running " + id, () -> {
             if (i.state.equals("pending")) {
@@ -387,7 +471,7 @@ public final class SimulatedCloud implements CloudProvider {
     void seedUnmanaged(InstanceType type, String zone) {
         String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
         SimInstance i = new SimInstance(id, type, zone, WellKnownLabels.CAPACITY_ON_DEMAND, 0, loop.now(),
-                "ip-10-1-0-1." + region + ".compute.internal", Map.of("eks:nodegroup-name", "system"), null);
+                "ip-10-1-0-1." + region + ".compute.internal", Map.of("eks:nodegroup-name", "system"), null, Map.of());
         i.state = "running";
         byId.put(id, i);
     }

@@ -171,7 +171,8 @@ public final class Simulation {
         };
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
-        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region());
+        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region(),
+                line -> recorder.log(clock.instant(), "error", line));
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
         this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
@@ -203,12 +204,15 @@ public final class Simulation {
         this.checks = new Checks(this);
     }
 
-    /** The fault plan's API-server outages, at seeded instants between a tenth and four fifths of the run. */
+    /**
+     * The fault plan's API-server outages, at seeded instants between a tenth and four fifths of the run (counted from
+     * the scenario's {@code start}, not the default one: a run that starts later would have them before it began).
+     */
     private void scheduleApiOutages(Instant end) {
         var r = faults.stream("apiOutage");
-        long span = Duration.between(START, end).toSeconds();
+        long span = Duration.between(start, end).toSeconds();
         for (int i = 0; i < faults.plan().apiOutages(); i++) {
-            Instant at = START.plus(Duration.ofSeconds(span / 10 + r.nextLong(Math.max(1, span * 7 / 10))));
+            Instant at = start.plus(Duration.ofSeconds(span / 10 + r.nextLong(Math.max(1, span * 7 / 10))));
             Duration lasting = faults.plan().apiOutageFor().isZero() ? Duration.ofMinutes(2) : faults.plan().apiOutageFor();
             loop.at(at, "api outage", () -> {
                 api.downUntil(at.plus(lasting));

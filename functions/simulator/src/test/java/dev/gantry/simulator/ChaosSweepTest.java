@@ -56,6 +56,13 @@ class ChaosSweepTest {
                 JsonNode q = r.summary().tree().get("queues");
                 extra.merge("messagesLost", q.get("messagesLost").asLong(), Long::sum);
                 extra.merge("deadLetters", q.get("deadLetters").asLong(), Long::sum);
+                for (SimQueue queue : List.of(r.simulation().provisioningQueue, r.simulation().interruptionQueue,
+                        r.simulation().terminationQueue)) {
+                    for (SimQueue.DeadLetter d : queue.deadLetterTrace()) {
+                        System.out.printf("dead letter %s seed %d %s message %d: %s%n", name, seed, queue.name(), d.id(), d.body());
+                        d.receives().forEach(x -> System.out.println("    receive " + x));
+                    }
+                }
                 extra.merge("pendingAtEnd", r.summary().tree().get("pods").get("pendingAtEnd").asLong(), Long::sum);
                 r.summary().tree().get("runtime").get("functions").properties().forEach(e ->
                         extra.merge("over70%:" + e.getKey(), e.getValue().get("over70PercentOfTimeout").asLong(), Long::sum));

@@ -50,6 +50,19 @@ class ScenarioFaultsTest {
         assertThat(s.effectiveFaults()).isEqualTo(f);
     }
 
+    /**
+     * Regression (#21): outages were placed from the default start (2025-06-01) rather than the scenario's, so in a run
+     * that starts later most of them fell before it began and all came at once at its first instant.
+     */
+    @Test
+    void apiOutagesFallBetweenATenthAndFourFifthsOfARunThatStartsOnAnotherDay() throws IOException {
+        Scenario s = ScenarioReader.read(write("start: 2025-06-09T00:00:00Z\nfaults: {apiOutages: 4, apiOutageFor: 10s}\n"));
+        Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
+        var outages = sim.recorder.timeline.stream().filter(e -> e.kind().equals("fault")
+                && e.text().startsWith("API server down")).map(Recorder.Entry::t).toList();
+        assertThat(outages).hasSize(4).allSatisfy(t -> assertThat(t).isBetween(60L, 480L));
+    }
+
     @Test
     void chaosAddsASeededMixThatDependsOnTheSeed() throws IOException {
         Scenario s = ScenarioReader.read(write("faults: {chaos: true}\n"));

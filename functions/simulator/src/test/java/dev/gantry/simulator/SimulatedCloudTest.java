@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
@@ -72,6 +73,63 @@ class SimulatedCloudTest {
                     assertThat(e.code()).isEqualTo("IdempotentParameterMismatch");
                     assertThat(e.retryable()).isFalse();
                 });
+    }
+
+    @Test
+    void aReplayOfTheRecordedParametersIsTheSameFleetThoughTheRequestWouldPrepareOthersNow() {
+        SimulatedCloud c = cloud(FaultPlan.NONE);
+        LaunchParameters sent = c.prepare(request("claim-a", types.subList(0, 3)));
+        LaunchResult first = c.launch(request("claim-a", types.subList(0, 3)), sent);
+
+        LaunchResult again = c.launch(request("claim-a", types.subList(0, 2)), sent);
+
+        assertThat(c.prepare(request("claim-a", types.subList(0, 2)))).isNotEqualTo(sent);
+        assertThat(again.instance().instanceId()).isEqualTo(first.instance().instanceId());
+        assertThat(c.tokenMismatches).isZero();
+    }
+
+    @Test
+    void aClientTokenReusedWithAnotherSubnetOrLaunchTemplateIsAMismatchAsAtEc2() {
+        SimulatedCloud c = cloud(FaultPlan.NONE);
+        LaunchParameters sent = c.prepare(request("claim-a", types.subList(0, 3)));
+        c.launch(request("claim-a", types.subList(0, 3)), sent);
+        LaunchParameters.Template t = sent.templates().getFirst();
+        List<LaunchParameters.Override> moved = t.overrides().stream()
+                .map(o -> new LaunchParameters.Override(o.instanceType(), o.zone(), o.subnetId() + "-new")).toList();
+
+        c.launch(request("claim-a", types.subList(0, 3)), new LaunchParameters(sent.capacityType(),
+                List.of(new LaunchParameters.Template(t.name(), t.imageId(), t.maxPods(), moved)), sent.tags()));
+        c.launch(request("claim-a", types.subList(0, 3)), new LaunchParameters(sent.capacityType(),
+                List.of(new LaunchParameters.Template(t.name() + "-v2", t.imageId(), t.maxPods(), t.overrides())), sent.tags()));
+
+        assertThat(c.tokenMismatches).isEqualTo(2);
+        assertThat(c.instances()).hasSize(1);
+    }
+
+    @Test
+    void aClientTokenLongerThanEc2sSixtyFourCharactersIsRefusedForGood() {
+        SimulatedCloud c = cloud(FaultPlan.NONE);
+        assertThatThrownBy(() -> c.launch(request("c".repeat(65), types.subList(0, 1))))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("InvalidParameterValue");
+                    assertThat(e.retryable()).isFalse();
+                });
+        assertThat(c.instances()).isEmpty();
+    }
+
+    @Test
+    void aBurstOfOurOwnTerminationsDrainsTheTerminateInstancesBucketWithNoNeighbourAround() {
+        SimulatedCloud c = cloud(FaultPlan.NONE);
+        for (int i = 0; i < 100; i++) {
+            c.terminate(List.of("i-unknown" + i)); // TerminateInstances: 100 tokens, 5 a second
+        }
+        assertThatThrownBy(() -> c.terminate(List.of("i-one-too-many")))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("RequestLimitExceeded");
+                    assertThat(e.retryable()).isTrue();
+                });
+        sim.loop.runUntil(sim.clock.instant().plusSeconds(1), step -> { });
+        c.terminate(List.of("i-after-a-refill"));
     }
 
     @Test

@@ -22,6 +22,8 @@ final class Ec2Actions {
     static final String LAUNCHED_FROM = "aws:ec2launchtemplate:id";
     /** The largest TotalTargetCapacity the stub accepts for a fleet of type instant (EC2's instant-fleet maximum). */
     static final int MAX_INSTANT_FLEET_CAPACITY = 1000;
+    /** EC2's idempotency token: "a unique, case-sensitive string of up to 64 ASCII characters". */
+    static final int MAX_CLIENT_TOKEN = 64;
     private final Ec2State state;
     private final Clock clock;
 
@@ -57,10 +59,16 @@ final class Ec2Actions {
      * capacity for, see {@link Ec2State#limitCapacity}), and the answer lists one {@code fleetInstanceSet} item per
      * override used, with all its {@code instanceIds}, and one {@code errorSet} item per override that failed; a fleet
      * that gets fewer instances than asked for is not an error. A ClientToken seen before returns the first answer when
-     * every other parameter is the same, and {@code IdempotentParameterMismatch} when any differs.
+     * every other parameter is the same (templates, overrides with their subnets, tags, count), and
+     * {@code IdempotentParameterMismatch} when any differs; a ClientToken longer than {@value #MAX_CLIENT_TOKEN}
+     * characters is refused with {@code InvalidParameterValue}.
      */
     private StubResponse createFleet(RecordedRequest q) {
         String token = q.param("ClientToken");
+        if (token != null && token.length() > MAX_CLIENT_TOKEN) {
+            return Ec2Responses.error("InvalidParameterValue", "Value (" + token + ") for parameter clientToken is "
+                    + "invalid. The client token must be at most " + MAX_CLIENT_TOKEN + " ASCII characters.");
+        }
         java.util.SortedMap<String, String> parameters = new java.util.TreeMap<>(q.params());
         parameters.remove("ClientToken");
         var previous = state.fleetFor(token);
@@ -147,13 +155,15 @@ final class Ec2Actions {
         return Ec2Responses.createFleet(fleet);
     }
 
+    /** Only what EC2 lists already: an instance within the describe lag is unknown to it, by id and by filter. */
     private StubResponse describeInstances(RecordedRequest q) {
-        List<String> missing = missing(q.values("InstanceId"), state.instances().stream().map(Instance::id).toList());
+        List<Instance> listed = state.describable(clock.instant());
+        List<String> missing = missing(q.values("InstanceId"), listed.stream().map(Instance::id).toList());
         if (!missing.isEmpty()) {
             return Ec2Responses.error("InvalidInstanceID.NotFound",
                     "The instance IDs '" + String.join(", ", missing) + "' do not exist");
         }
-        return Ec2Responses.describeInstances(select(state.instances(), q, "InstanceId", "instance-id"));
+        return Ec2Responses.describeInstances(select(listed, q, "InstanceId", "instance-id"));
     }
 
     private StubResponse terminateInstances(RecordedRequest q) {

@@ -20,8 +20,8 @@ import java.util.TreeSet;
 /**
  * The tiny in-memory EC2 behind {@link AwsStub}'s default EC2 answers: subnets, security groups, images, instance
  * types with their zones and spot prices, launch templates and instances. CreateFleet launches into it, so
- * DescribeInstances and TerminateInstances see what was launched, and a repeated ClientToken returns the first
- * fleet's answer as EC2 does. Tests seed it, inject capacity errors and change instance states through it.
+ * DescribeInstances (after the {@link #describeLag describe lag}, if one is set) and TerminateInstances see what was
+ * launched, and a repeated ClientToken returns the first fleet's answer as EC2 does. Tests seed it, inject capacity errors and change instance states through it.
  * All methods are synchronized: the stub's server thread and the test thread both use it.
  */
 public final class Ec2State {
@@ -46,6 +46,7 @@ public final class Ec2State {
     private final Map<String, RememberedFleet> fleetsByToken = new HashMap<>();
     private final Map<String, Integer> capacityLeft = new HashMap<>();
     private final Map<String, String> instanceProfiles = new HashMap<>();
+    private java.time.Duration describeLag = java.time.Duration.ZERO;
     private long nextId = 1;
 
     private Ec2State() {
@@ -136,6 +137,22 @@ public final class Ec2State {
         launchFailures.clear();
         capacityLeft.clear();
         return this;
+    }
+
+    /**
+     * EC2's eventual consistency after a launch: an instance launched less than {@code lag} ago (by the stub's clock) is
+     * missing from DescribeInstances, by id ({@code InvalidInstanceID.NotFound}) and by filter alike, while the
+     * CreateFleet answer and TerminateInstances know it. Zero (the default): every instance is listed at once.
+     */
+    public synchronized Ec2State describeLag(java.time.Duration lag) {
+        this.describeLag = lag;
+        return this;
+    }
+
+    /** The instances DescribeInstances lists at {@code now}: all but those launched within the describe lag. */
+    synchronized List<Instance> describable(Instant now) {
+        return instances.values().stream().filter(i -> i.launchTime() == null
+                || !now.isBefore(i.launchTime().plus(describeLag))).toList();
     }
 
     /** Sets an instance's state name (pending, running, stopping, stopped, shutting-down, terminated). */

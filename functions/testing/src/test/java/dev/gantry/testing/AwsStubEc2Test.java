@@ -178,6 +178,29 @@ class AwsStubEc2Test {
     }
 
     @Test
+    void aClientTokenLongerThanEc2sSixtyFourCharactersIsRefused() {
+        assertThatThrownBy(() -> launch("c".repeat(65), "m5.large", "subnet-0000000000000000a"))
+                .isInstanceOfSatisfying(Ec2Exception.class, e ->
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+        assertThat(stub.ec2().instances()).isEmpty();
+        assertThat(launch("c".repeat(64), "m5.large", "subnet-0000000000000000a").instances()).hasSize(1);
+    }
+
+    @Test
+    void anInstanceLaunchedWithinTheDescribeLagIsMissingFromDescribeInstancesByFilterAndById() {
+        stub.ec2().describeLag(java.time.Duration.ofDays(1));
+        String id = launch("claim-lag", "m5.large", "subnet-0000000000000000a").instances().getFirst().instanceIds().getFirst();
+
+        assertThat(ec2.describeInstances(r -> r.filters(Filter.builder().name("tag:gantry.dev/nodeclaim")
+                .values("claim-lag").build())).reservations()).isEmpty();
+        assertThatThrownBy(() -> ec2.describeInstances(r -> r.instanceIds(id)))
+                .isInstanceOfSatisfying(Ec2Exception.class, e ->
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidInstanceID.NotFound"));
+        stub.ec2().describeLag(java.time.Duration.ZERO);
+        assertThat(ec2.describeInstances(r -> r.instanceIds(id)).reservations()).hasSize(1);
+    }
+
+    @Test
     void sameClientTokenReturnsTheSameInstanceWithoutLaunchingAgain() {
         String first = launch("claim-d", "m5.large", "subnet-0000000000000000a").instances().getFirst().instanceIds().getFirst();
         String second = launch("claim-d", "m5.large", "subnet-0000000000000000a").instances().getFirst().instanceIds().getFirst();

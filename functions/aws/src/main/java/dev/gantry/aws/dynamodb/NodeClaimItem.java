@@ -1,5 +1,6 @@
 package dev.gantry.aws.dynamodb;
 
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
@@ -64,6 +65,9 @@ final class NodeClaimItem {
         if (c.consolidation() != null) {
             item.put("consolidation", mark(c.consolidation()));
         }
+        if (c.launchParameters() != null) {
+            item.put("launchParameters", parameters(c.launchParameters()));
+        }
         if (c.expiresAt() != null) {
             item.put(DynamoTables.TTL, ttl(c.expiresAt()));
         }
@@ -84,7 +88,46 @@ final class NodeClaimItem {
                 item.containsKey("drainStep") ? Integer.parseInt(item.get("drainStep").n()) : 0, instant(item, "progressAt"),
                 instant(item, "notReadySince"), instant(item, "lastPodEventAt"), string(item, "podSet"),
                 item.containsKey("fromConsolidation") && Boolean.TRUE.equals(item.get("fromConsolidation").bool()),
-                item.containsKey("consolidation") ? mark(item.get("consolidation").m()) : null, string(item, "launchToken"));
+                item.containsKey("consolidation") ? mark(item.get("consolidation").m()) : null, string(item, "launchToken"),
+                item.containsKey("launchParameters") ? parameters(item.get("launchParameters").m()) : null);
+    }
+
+    /** What a launch sends, as one map: its capacity type, its templates (each with its overrides) and tags. */
+    private static AttributeValue parameters(LaunchParameters p) {
+        Map<String, AttributeValue> v = new HashMap<>();
+        v.put("capacityType", s(p.capacityType()));
+        v.put("templates", AttributeValue.fromL(p.templates().stream().map(t -> {
+            Map<String, AttributeValue> m = new HashMap<>();
+            m.put("name", s(t.name()));
+            putString(m, "imageId", t.imageId());
+            m.put("maxPods", n(Integer.toString(t.maxPods())));
+            m.put("overrides", AttributeValue.fromL(t.overrides().stream().map(o -> {
+                Map<String, AttributeValue> x = new HashMap<>();
+                x.put("instanceType", s(o.instanceType()));
+                x.put("zone", s(o.zone()));
+                putString(x, "subnetId", o.subnetId());
+                return AttributeValue.fromM(x);
+            }).toList()));
+            return AttributeValue.fromM(m);
+        }).toList()));
+        Map<String, AttributeValue> tags = new HashMap<>();
+        p.tags().forEach((k, x) -> tags.put(k, s(x)));
+        v.put("tags", AttributeValue.fromM(tags));
+        return AttributeValue.fromM(v);
+    }
+
+    private static LaunchParameters parameters(Map<String, AttributeValue> v) {
+        List<LaunchParameters.Template> templates = v.get("templates").l().stream().map(a -> {
+            Map<String, AttributeValue> m = a.m();
+            return new LaunchParameters.Template(string(m, "name"), string(m, "imageId"), Integer.parseInt(m.get("maxPods").n()),
+                    m.get("overrides").l().stream().map(o -> new LaunchParameters.Override(string(o.m(), "instanceType"),
+                            string(o.m(), "zone"), string(o.m(), "subnetId"))).toList());
+        }).toList();
+        Map<String, String> tags = new java.util.TreeMap<>();
+        if (v.containsKey("tags")) {
+            v.get("tags").m().forEach((k, x) -> tags.put(k, x.s()));
+        }
+        return new LaunchParameters(string(v, "capacityType"), templates, tags);
     }
 
     private static AttributeValue mark(ConsolidationMark m) {

@@ -2,12 +2,15 @@ package dev.gantry.aws.ec2;
 
 import dev.gantry.aws.ec2.AmiResolver.Ami;
 import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
+import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
 import java.util.ArrayList;
@@ -24,10 +27,11 @@ import software.amazon.awssdk.services.ec2.model.FleetLaunchTemplateOverrides;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
- * The {@link CloudProvider} over EC2: resolves the NodeClass (subnets, security groups, AMIs), ensures the launch
- * templates, and launches with CreateFleet ({@code instant}): one instance per claim with ClientToken = claim name,
- * or several identical ones in one fleet (TotalTargetCapacity = the count) under the batch's launch token, as
- * Karpenter's CreateFleet batcher does.
+ * The {@link CloudProvider} over EC2: resolves the NodeClass (subnets, security groups, AMIs) and ensures the launch
+ * templates ({@link #prepare}, whose {@link LaunchParameters} the caller records), and launches with CreateFleet
+ * ({@code instant}) sending exactly those: one instance per claim with ClientToken = claim name, or several identical
+ * ones in one fleet (TotalTargetCapacity = the count) under the batch's launch token, as Karpenter's CreateFleet
+ * batcher does.
  * Gantry's instances carry {@code gantry.dev/*} tags only, never Karpenter's, so a Karpenter in the same account
  * neither lists nor garbage-collects them.
  */
@@ -54,6 +58,15 @@ public final class Ec2CloudProvider implements CloudProvider {
 
     @Override
     public LaunchResult launch(LaunchRequest request) {
+        return launch(request, prepare(request));
+    }
+
+    /**
+     * Resolves the NodeClass (subnets, security groups, AMIs), plans the fleet ({@link FleetPlan}) and ensures its
+     * launch templates: everything the CreateFleet will send but its ClientToken and count.
+     */
+    @Override
+    public LaunchParameters prepare(LaunchRequest request) {
         NodeClass nodeClass = request.nodeClass();
         Map<String, ZonalSubnet> zonal = subnets.byZone(nodeClass.subnetSelectorTerms());
         List<String> groups = securityGroups.groupIds(nodeClass.securityGroupSelectorTerms());
@@ -61,14 +74,55 @@ public final class Ec2CloudProvider implements CloudProvider {
         amis.resolve(nodeClass).forEach((arch, ami) -> images.put(arch, ami.id()));
         FleetPlan plan = FleetPlan.of(request, zonal, images)
                 .orElseThrow(() -> new InsufficientCapacity("NoAvailableOffering", List.of()));
-        Map<String, String> tags = InstanceTags.forClaim(config.clusterName(), request);
-        List<String> names = new ArrayList<>();
+        List<LaunchParameters.Template> templates = new ArrayList<>();
         for (FleetPlan.Group g : plan.groups()) {
-            names.add(launchTemplates.ensure(templateSpec(request, plan, g, groups)));
+            String name = launchTemplates.ensure(templateSpec(request, plan.capacityType(), g, groups));
+            templates.add(new LaunchParameters.Template(name, g.imageId(), g.maxPods(), g.overrides().stream()
+                    .map(o -> new LaunchParameters.Override(o.instanceType(), o.zone(), o.subnetId())).toList()));
         }
+        return new LaunchParameters(plan.capacityType(), templates, InstanceTags.forClaim(config.clusterName(), request));
+    }
+
+    /**
+     * One CreateFleet ({@code instant}) sending {@code parameters} as they are, under the request's token and count.
+     * A template missing at EC2 (the sweep collected an idle one whose name was still cached) is created again when
+     * the request still describes it exactly, and the call made once more; otherwise nothing was launched under the
+     * token and the launch fails for good, to be planned afresh.
+     */
+    @Override
+    public LaunchResult launch(LaunchRequest request, LaunchParameters parameters) {
+        if (parameters == null) {
+            return launch(request);
+        }
+        try {
+            return createFleet(request, parameters);
+        } catch (MissingTemplate missing) {
+            if (!recreateTemplates(request, parameters)) {
+                throw new CloudException(missing.code, "CreateFleet: a launch template the launch was recorded with is "
+                        + "gone and the NodeClass or NodePool no longer describes it: " + missing.getMessage(), false);
+            }
+            try {
+                return createFleet(request, parameters);
+            } catch (MissingTemplate again) {
+                throw new CloudException(again.code, "CreateFleet: " + again.getMessage(), true);
+            }
+        }
+    }
+
+    /** EC2 does not know a launch template the call names. */
+    private static final class MissingTemplate extends RuntimeException {
+        final String code;
+
+        MissingTemplate(String code, String message) {
+            super(message);
+            this.code = code;
+        }
+    }
+
+    private LaunchResult createFleet(LaunchRequest request, LaunchParameters parameters) {
         CreateFleetResponse response;
         try {
-            response = ec2.createFleet(FleetRequests.build(plan, names, request.claimName(), request.count(), tags));
+            response = ec2.createFleet(FleetRequests.build(parameters, request.claimName(), request.count()));
         } catch (SdkException e) {
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
                 // Launched before under this token with other parameters: its live instances, found by tag.
@@ -81,17 +135,40 @@ public final class Ec2CloudProvider implements CloudProvider {
                 return new LaunchResult(found, List.of());
             }
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.NOT_FOUND) {
-                // A cached template was deleted (idle templates are collected): the retry recreates it.
-                launchTemplates.forget(names);
-                throw new CloudException(Ec2Errors.code(e), "CreateFleet: a launch template was missing and will be "
-                        + "recreated on retry: " + e.getMessage(), true);
+                launchTemplates.forget(parameters.templates().stream().map(LaunchParameters.Template::name).toList());
+                throw new MissingTemplate(Ec2Errors.code(e), e.getMessage());
             }
             throw Ec2Errors.toCloud("CreateFleet", e);
         }
-        return outcome(response, plan, tags);
+        return outcome(response, parameters);
     }
 
-    private LaunchTemplateSpec templateSpec(LaunchRequest request, FleetPlan plan, FleetPlan.Group g, List<String> sgs) {
+    /**
+     * Creates the recorded launch templates again from the request, if each one the request describes now has the
+     * recorded name (the name is a hash of the whole template, user data included); false when one differs.
+     */
+    private boolean recreateTemplates(LaunchRequest request, LaunchParameters parameters) {
+        List<String> groups = securityGroups.groupIds(request.nodeClass().securityGroupSelectorTerms());
+        List<LaunchTemplateSpec> specs = new ArrayList<>();
+        for (LaunchParameters.Template t : parameters.templates()) {
+            List<InstanceType> types = t.instanceTypes().stream().map(name -> request.options().stream()
+                    .filter(o -> o.name().equals(name)).findFirst().orElse(null)).toList();
+            if (types.contains(null)) {
+                return false;
+            }
+            FleetPlan.Group g = new FleetPlan.Group(t.imageId(), FleetPlan.arch(types.getFirst()), t.maxPods(), types,
+                    t.overrides().stream().map(o -> new FleetPlan.Override(o.instanceType(), o.subnetId(), o.zone())).toList());
+            LaunchTemplateSpec spec = templateSpec(request, parameters.capacityType(), g, groups);
+            if (!spec.name(config.clusterName()).equals(t.name())) {
+                return false;
+            }
+            specs.add(spec);
+        }
+        specs.forEach(launchTemplates::ensure);
+        return true;
+    }
+
+    private LaunchTemplateSpec templateSpec(LaunchRequest request, String capacityType, FleetPlan.Group g, List<String> sgs) {
         NodeClass nc = request.nodeClass();
         String profile = nc.instanceProfile() != null ? nc.instanceProfile() : config.defaultInstanceProfile();
         if (profile == null) {
@@ -101,7 +178,7 @@ public final class Ec2CloudProvider implements CloudProvider {
         List<String> zones = g.overrides().stream().map(FleetPlan.Override::zone).distinct().toList();
         BootstrapOptions bootstrap = new BootstrapOptions(config.clusterName(), config.endpoint(),
                 config.certificateAuthority(), config.serviceCidr(), config.clusterDnsIp(),
-                NodeLabels.forGroup(request, plan.capacityType(), g.types(), zones), request.taints(), g.maxPods(),
+                NodeLabels.forUserData(request, capacityType, g.types(), zones), request.taints(), g.maxPods(),
                 nc.kubelet(), nc.userData());
         String family = nc.effectiveAmiFamily();
         return new LaunchTemplateSpec(family, g.imageId(), profile, sgs, nc.metadataOptions(),
@@ -110,7 +187,8 @@ public final class Ec2CloudProvider implements CloudProvider {
                 nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request));
     }
 
-    private LaunchResult outcome(CreateFleetResponse response, FleetPlan plan, Map<String, String> tags) {
+    private LaunchResult outcome(CreateFleetResponse response, LaunchParameters plan) {
+        Map<String, String> tags = plan.tags();
         List<OfferingKey> unavailable = new ArrayList<>();
         String firstError = null;
         for (CreateFleetError err : response.errors()) {

@@ -1,5 +1,7 @@
 package dev.gantry.aws.ec2;
 
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,34 +17,41 @@ import software.amazon.awssdk.services.ec2.model.SpotAllocationStrategy;
 import software.amazon.awssdk.services.ec2.model.TagSpecification;
 
 /**
- * Builds the CreateFleet request for a {@link FleetPlan}, as Karpenter does (pkg/providers/instance/types.go):
- * type {@code instant}, the launch's count of units of the plan's capacity type, {@code price-capacity-optimized} for spot and
- * {@code lowest-price} for on-demand, one launch template config per plan group at {@code $Latest}. No per-override
- * Priority: it only matters to the "prioritized" strategies Karpenter uses with node overlays, which Gantry lacks.
+ * Builds the CreateFleet request for recorded {@link LaunchParameters}, as Karpenter does
+ * (pkg/providers/instance/types.go): type {@code instant}, the launch's count of units of the parameters' capacity
+ * type, {@code price-capacity-optimized} for spot and {@code lowest-price} for on-demand, one launch template config per
+ * template at {@code $Latest} with its (type, subnet, zone) overrides. No per-override Priority: it only matters to the
+ * "prioritized" strategies Karpenter uses with node overlays, which Gantry lacks. Built from the recorded parameters
+ * alone, so a replay of the token is the same request.
  */
 final class FleetRequests {
+    /** EC2's longest ClientToken ("up to 64 ASCII characters"); claim names are kept to 63 (FreshClaimNames). */
+    static final int MAX_CLIENT_TOKEN = 64;
+
     private FleetRequests() {}
 
     /**
-     * @param templateNames the launch template name of each plan group, in the same order
-     * @param clientToken   the claim name (or a batch's launch token): EC2 returns the first fleet's answer to a repeat,
-     *                      so a retry launches nothing
-     * @param count         the total target capacity: how many instances (1 for one claim)
+     * @param clientToken the claim name (or a batch's launch token): EC2 returns the first fleet's answer to a repeat
+     *                    with the same parameters, so a retry launches nothing
+     * @param count       the total target capacity: how many instances (1 for one claim)
      */
-    static CreateFleetRequest build(FleetPlan plan, List<String> templateNames, String clientToken, int count,
-                                    Map<String, String> tags) {
+    static CreateFleetRequest build(LaunchParameters parameters, String clientToken, int count) {
+        if (clientToken.length() > MAX_CLIENT_TOKEN) {
+            throw new CloudException("InvalidParameterValue", "CreateFleet: the ClientToken " + clientToken + " has "
+                    + clientToken.length() + " characters, more than EC2's " + MAX_CLIENT_TOKEN, false);
+        }
         List<FleetLaunchTemplateConfigRequest> configs = new ArrayList<>();
-        for (int i = 0; i < plan.groups().size(); i++) {
-            String name = templateNames.get(i);
+        for (LaunchParameters.Template t : parameters.templates()) {
             configs.add(FleetLaunchTemplateConfigRequest.builder()
-                    .launchTemplateSpecification(s -> s.launchTemplateName(name).version("$Latest"))
-                    .overrides(plan.groups().get(i).overrides().stream()
+                    .launchTemplateSpecification(s -> s.launchTemplateName(t.name()).version("$Latest"))
+                    .overrides(t.overrides().stream()
                             .map(o -> FleetLaunchTemplateOverridesRequest.builder().instanceType(o.instanceType())
                                     .subnetId(o.subnetId()).availabilityZone(o.zone()).build())
                             .toList())
                     .build());
         }
-        boolean spot = WellKnownLabels.CAPACITY_SPOT.equals(plan.capacityType());
+        boolean spot = WellKnownLabels.CAPACITY_SPOT.equals(parameters.capacityType());
+        Map<String, String> tags = parameters.sortedTags();
         CreateFleetRequest.Builder b = CreateFleetRequest.builder().type(FleetType.INSTANT).clientToken(clientToken)
                 .targetCapacitySpecification(t -> t.totalTargetCapacity(count).defaultTargetCapacityType(
                         spot ? DefaultTargetCapacityType.SPOT : DefaultTargetCapacityType.ON_DEMAND))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
@@ -104,6 +105,45 @@ public abstract class NodeClaimStoreContract {
 
         assertThat(FreshClaimNames.record(store, "default-abc12", name -> launching(name), T0.plusSeconds(5))).isEqualTo(first);
         assertThat(store.list(T0)).hasSize(1);
+    }
+
+    @Test
+    void theParametersALaunchSentAreStoredWithTheClaimAndReadBackWhole() {
+        NodeClaim created = store.create(launching("default-abc12").withLaunchToken("default-abc12"));
+        LaunchParameters sent = new LaunchParameters("spot", List.of(
+                new LaunchParameters.Template("gantry/c/0123456789abcdef0123", "ami-0a1", 29, List.of(
+                        new LaunchParameters.Override("m5.large", "us-east-1a", "subnet-0a"),
+                        new LaunchParameters.Override("m5.large", "us-east-1b", "subnet-0b"))),
+                new LaunchParameters.Template("gantry/c/fedcba9876543210fedc", "ami-0b", 58, List.of(
+                        new LaunchParameters.Override("m5.xlarge", "us-east-1a", "subnet-0a")))),
+                java.util.Map.of("gantry.dev/cluster", "c", "gantry.dev/launch", "default-abc12", "Name", "default"));
+
+        NodeClaim recorded = store.update(created.withLaunchParameters(sent));
+
+        assertThat(store.get("default-abc12", T0)).contains(recorded);
+        assertThat(store.get("default-abc12", T0).orElseThrow().launchParameters()).isEqualTo(sent);
+        assertThat(store.list(T0)).singleElement().extracting(NodeClaim::launchParameters).isEqualTo(sent);
+    }
+
+    /**
+     * Regression (#21): a NodePool's name may be 63 characters, and claim names (the ClientToken of their launch, the
+     * value of their node's nodeclaim label) were that plus the suffixes, past EC2's 64 and a label value's 63.
+     */
+    @Test
+    void freshClaimNamesOfASixtyThreeCharacterNodePoolStayWithinALabelValue() {
+        String planned = "p".repeat(63) + "-bcdfg";
+        java.util.Set<String> names = new java.util.HashSet<>();
+        Instant at = T0;
+        for (int run = 0; run < 4; run++) {
+            NodeClaim recorded = FreshClaimNames.record(store, planned, name -> launching(name), at);
+            assertThat(recorded.name()).hasSizeLessThanOrEqualTo(FreshClaimNames.MAX_LENGTH).startsWith("ppp")
+                    .matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+            assertThat(names.add(recorded.name())).as("run %d got a name never used before", run).isTrue();
+            assertThat(FreshClaimNames.record(store, planned, name -> launching(name), at))
+                    .as("a redelivery at that instant finds it").isEqualTo(recorded);
+            store.update(recorded.terminated(at, Duration.ofHours(1)));
+            at = at.plus(Duration.ofMinutes(4));
+        }
     }
 
     @Test

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.testing.AwsStub;
+import dev.gantry.testing.Ec2Resources;
 import dev.gantry.testing.Ec2State;
 import dev.gantry.testing.MutableClock;
 import java.time.Instant;
@@ -92,6 +94,24 @@ class Ec2CloudProviderFleetTest {
 
         assertThat(again).containsExactlyInAnyOrderElementsOf(first);
         assertThat(stub.ec2().instances()).hasSize(3);
+    }
+
+    @Test
+    void aReplayOfTheRecordedParametersIsTheSameCreateFleetThoughANewSubnetWithMoreAddressesAppeared() {
+        LaunchRequest request = fleet("general-rec", 3);
+        LaunchParameters sent = provider.prepare(request);
+        List<String> first = provider.launch(request, sent).instances().stream().map(CloudInstance::instanceId).toList();
+        stub.ec2().addSubnet(new Ec2Resources.Subnet("subnet-0000000000000000d", "us-east-1a", "use1-az1",
+                "vpc-0123456789abcdef0", "10.0.192.0/18", 60000, java.util.Map.of(Ec2State.DISCOVERY_TAG, Ec2State.CLUSTER)));
+        Ec2CloudProvider fresh = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+
+        assertThat(fresh.prepare(request)).as("what a fresh Lambda would send now").isNotEqualTo(sent);
+        List<String> again = fresh.launch(request, sent).instances().stream().map(CloudInstance::instanceId).toList();
+
+        assertThat(again).containsExactlyInAnyOrderElementsOf(first);
+        assertThat(stub.ec2().instances()).hasSize(3);
+        assertThat(stub.requests("CreateFleet")).hasSize(2);
+        assertThat(stub.requests("CreateFleet").get(1).params()).isEqualTo(stub.requests("CreateFleet").get(0).params());
     }
 
     @Test

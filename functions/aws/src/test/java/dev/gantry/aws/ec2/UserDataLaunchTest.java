@@ -128,6 +128,35 @@ class UserDataLaunchTest {
                 .containsEntry("LaunchTemplateConfigs.2.Overrides.1.InstanceType", "m5.xlarge");
     }
 
+    /**
+     * Regression (#21): every label of the request went to the kubelet, and a kubelet given a {@code kubernetes.io} or
+     * {@code k8s.io} label outside its own set does not start ("unknown 'kubernetes.io' or 'k8s.io' labels specified
+     * with --node-labels"), so the node never joined. Those labels stay out of the user data (the sweep's registration
+     * sets them on the Node); the kubelet's own namespaces stay in.
+     */
+    @Test
+    void labelsTheKubeletRefusesStayOutOfTheUserDataAndItsOwnNamespacesStayIn() {
+        NodeClass nc = LaunchFixtures.al2023();
+        NodePool pool = LaunchFixtures.pool("workers", Map.of("node-role.kubernetes.io/worker", "",
+                "node-restriction.kubernetes.io/tier", "gold", "example.k8s.io/rack", "r1",
+                "node.kubernetes.io/lifecycle", "normal", "team", "ml"), List.of(), List.of());
+        var provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+
+        provider.launch(LaunchFixtures.request("workers-x1y2z", pool, nc, LaunchFixtures.types(nc, "m5.large"),
+                List.of("on-demand"), Ec2State.ZONES));
+
+        String flags = userData(stub.lastRequest("CreateLaunchTemplate")).lines()
+                .filter(l -> l.contains("--node-labels=")).findFirst().orElseThrow();
+        Map<String, String> labels = new java.util.TreeMap<>();
+        for (String kv : flags.substring(flags.indexOf('"') + 1, flags.lastIndexOf('"')).split(",")) {
+            labels.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+        }
+        assertThat(labels).containsEntry("team", "ml").containsEntry("node.kubernetes.io/lifecycle", "normal")
+                .doesNotContainKeys("node-role.kubernetes.io/worker", "node-restriction.kubernetes.io/tier",
+                        "example.k8s.io/rack");
+        assertThat(dev.gantry.core.cloud.KubeletLabels.refusal(labels)).as("what the kubelet would say").isNull();
+    }
+
     @Test
     void seed002BottlerocketNodeClassGetsKubernetesSettingsInToml() throws Exception {
         Path seed = Path.of("../../samples/nodepools/seed002-v1beta1.yaml");

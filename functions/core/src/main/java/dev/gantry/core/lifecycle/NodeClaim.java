@@ -1,5 +1,6 @@
 package dev.gantry.core.lifecycle;
 
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.requirements.Requirement;
 import java.time.Instant;
 import java.util.List;
@@ -32,6 +33,10 @@ import java.util.Objects;
  * @param launchToken   the ClientToken of the CreateFleet that launches the claim together with the others holding
  *                      the same token (the name of the batch's first claim), or null when it launches alone under its
  *                      own name: see {@link #launchKey()}
+ * @param launchParameters what the launch under {@link #launchKey()} sends (subnets, offerings, launch templates,
+ *                      tags), recorded on the claim whose name is that key before the first call, so that every
+ *                      replay sends exactly the same; null until then, on the other claims of a batch, and once the
+ *                      launch is recorded (that claim is written last) or closed, when nothing can replay it
  */
 public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                         List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
@@ -39,7 +44,8 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                         String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
                         Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
                         int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
-                        boolean fromConsolidation, ConsolidationMark consolidation, String launchToken) {
+                        boolean fromConsolidation, ConsolidationMark consolidation, String launchToken,
+                        LaunchParameters launchParameters) {
 
     public NodeClaim {
         Objects.requireNonNull(name, "name");
@@ -51,6 +57,20 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         if (drainStep < 0) {
             throw new IllegalArgumentException("drainStep must be >= 0, got " + drainStep);
         }
+    }
+
+    /** A claim whose launch parameters are not recorded (not launched yet, or another claim of its batch holds them). */
+    public NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
+                     List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
+                     String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
+                     String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
+                     Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
+                     int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
+                     boolean fromConsolidation, ConsolidationMark consolidation, String launchToken) {
+        this(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId, instanceType,
+                zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, null);
     }
 
     /** A claim without consolidation facts (as written before consolidation ran). */
@@ -90,7 +110,15 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, fromConsolidation, consolidation, token);
+                lastPodEventAt, podSet, fromConsolidation, consolidation, token, launchParameters);
+    }
+
+    /** The claim with what its launch sends recorded (see {@link #launchParameters()}). */
+    public NodeClaim withLaunchParameters(LaunchParameters parameters) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, parameters);
     }
 
     /** The sweep saw the node's pods change to {@code fingerprint} at {@code at}. */
@@ -98,7 +126,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, at,
-                fingerprint, fromConsolidation, consolidation, launchToken);
+                fingerprint, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     /** Marks the claim as a consolidation replacement. */
@@ -106,7 +134,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, true, consolidation, launchToken);
+                lastPodEventAt, podSet, true, consolidation, launchToken, launchParameters);
     }
 
     /** The claim with its part in a consolidation command set (null: none). */
@@ -114,7 +142,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, fromConsolidation, mark, launchToken);
+                lastPodEventAt, podSet, fromConsolidation, mark, launchToken, launchParameters);
     }
 
     /** A new claim about to be launched. */
@@ -123,7 +151,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                                       String expectedZone, String expectedCapacityType, double expectedPrice, Instant now) {
         return new NodeClaim(name, 0, nodePool, nodeClassHash, NodeClaimState.Launching, requirements, instanceTypeOptions,
                 pods, null, expectedType, expectedZone, expectedCapacityType, expectedPrice, null, now, null, null, null,
-                null, null, null, null, 0, null, null, null, null, false, null, null);
+                null, null, null, null, 0, null, null, null, null, false, null, null, null);
     }
 
     /** Whether readers must treat the record as gone. */
@@ -134,26 +162,26 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
     public NodeClaim withVersion(long v) {
         return new NodeClaim(name, v, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     /** CreateFleet returned this instance. */
     public NodeClaim launched(String id, String type, String inZone, String capacity, double price, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Launched, requirements, instanceTypeOptions,
                 pods, id, type, inZone, capacity, price, nodeName, createdAt, now, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     public NodeClaim registered(String node, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     public NodeClaim initialized(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Initialized, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, now,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     /** Deletion begins (idempotent: keeps the first reason and time). */
@@ -163,27 +191,27 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         }
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Draining, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     public NodeClaim terminating(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminating, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     /** A termination slice begins: the flow's next message is for step {@code nextStep}. */
     public NodeClaim sliceBegun(int nextStep, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     /** The sweep saw the node not Ready since {@code since}, or Ready again ({@code null}). */
     public NodeClaim notReadySince(Instant since) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 
     /** Finished: kept for {@code retention} so late events find it, then expired. */
@@ -191,6 +219,6 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminated, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
                 initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention),
-                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken);
+                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
     }
 }

@@ -6,6 +6,7 @@ import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.lifecycle.FreshClaimNames;
@@ -20,8 +21,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The three writes of one claim, in order: record it Launching, launch it, record it Launched. A lost conditional
- * write is resolved by reading the stored claim, never by writing over it.
+ * The writes of one claim, in order: record it Launching, record what its launch will send (the first time), launch
+ * it, record it Launched. A lost conditional write is resolved by reading the stored claim, never by writing over it.
  */
 final class ClaimLauncher {
     private final NodeClaimStore store;
@@ -75,10 +76,12 @@ final class ClaimLauncher {
     /**
      * Launches the Launching claims among {@code members}, the stored claims sharing one launch key, with one call for
      * {@code members.size()} instances (a batch is recorded whole before its launch, so that count is the same on every
-     * replay of the token). The instances not yet held by a member go to the Launching members, both in order (ids,
-     * names): a replay after a crash between the launch and the writes gets the same instances back and hands out
-     * those still unrecorded. A member left without one (EC2 fulfilled the fleet in part) is closed as out of
-     * capacity, like an insufficient-capacity answer, so that its pods are planned again. Errors as in
+     * replay of the token). The call sends the parameters recorded with the batch, or, on the first call, those the
+     * cloud resolves now, recorded first ({@link #prepared}): a replay sends exactly what the first call sent. The
+     * instances not yet held by a member go to the Launching members, both in order (ids, names): a replay after a
+     * crash between the launch and the writes gets the same instances back and hands out those still unrecorded. A
+     * member left without one (EC2 fulfilled the fleet in part) is closed as out of capacity, like an
+     * insufficient-capacity answer, so that its pods are planned again. Errors as in
      * {@link #launch(NodeClaim, LaunchRequest, Instant)}, for every Launching member.
      */
     List<Result> launchBatch(List<NodeClaim> members, LaunchRequest request, Instant now) {
@@ -90,10 +93,12 @@ final class ClaimLauncher {
         if (members.size() == 1 && launching.getFirst().launchToken() == null) {
             return List.of(launch(launching.getFirst(), request, now));
         }
-        String token = launching.getFirst().launchKey();
+        LaunchRequest batch = request.batch(launching.getFirst().launchKey(), members.size());
         LaunchResult result;
         try {
-            result = cloud.launch(request.batch(token, members.size()));
+            Prepared p = prepared(members, launching, batch, now);
+            launching = p.launching();
+            result = cloud.launch(batch, p.parameters());
         } catch (InsufficientCapacity ice) {
             markUnavailable(ice.offerings());
             launching.forEach(c -> close(c, "launch-failed", now));
@@ -114,48 +119,97 @@ final class ClaimLauncher {
         });
         List<CloudInstance> free = result.instances().stream().filter(i -> !held.contains(i.instanceId()))
                 .sorted(java.util.Comparator.comparing(CloudInstance::instanceId)).toList();
-        List<Result> out = new java.util.ArrayList<>();
-        for (int k = 0; k < launching.size(); k++) {
+        // The claim holding the recorded parameters is written last, and lets them go: once it is written, no member
+        // is left Launching, so nothing will replay them (and a claim is not read with them for its whole life).
+        List<Integer> order = new java.util.ArrayList<>(java.util.stream.IntStream.range(0, launching.size()).boxed().toList());
+        List<NodeClaim> claims = launching;
+        order.sort(java.util.Comparator.comparing(k -> claims.get(k).launchParameters() != null));
+        Result[] out = new Result[launching.size()];
+        for (int k : order) {
             NodeClaim c = launching.get(k);
             if (k < free.size()) {
-                out.add(recordLaunched(c, free.get(k), request, now));
+                out[k] = recordLaunched(c, free.get(k), request, now);
             } else {
                 close(c, "launch-failed", now);
-                out.add(new Result(c, null, true, result.unavailable().isEmpty() ? "PartialFulfilment"
-                        : "InsufficientInstanceCapacity"));
+                out[k] = new Result(c, null, true, result.unavailable().isEmpty() ? "PartialFulfilment"
+                        : "InsufficientInstanceCapacity");
             }
         }
-        return out;
+        return List.of(out);
     }
 
     /**
-     * Launches a Launching claim and records the instance. Insufficient capacity marks the offerings and closes the
-     * claim; any other non-retryable cloud error closes it too; a retryable one propagates with the claim left
-     * Launching, to be resumed.
+     * Launches a Launching claim and records the instance, sending its recorded parameters or recording them first,
+     * as {@link #launchBatch} does. Insufficient capacity marks the offerings and closes the claim; any other
+     * non-retryable cloud error closes it too; a retryable one propagates with the claim left Launching, to be resumed.
      */
     Result launch(NodeClaim claim, LaunchRequest request, Instant now) {
         LaunchResult result;
+        NodeClaim current = claim;
         try {
-            result = cloud.launch(request);
+            Prepared p = prepared(List.of(claim), List.of(claim), request, now);
+            current = p.launching().getFirst();
+            result = cloud.launch(request, p.parameters());
         } catch (InsufficientCapacity ice) {
             markUnavailable(ice.offerings());
-            close(claim, "launch-failed", now);
-            return new Result(claim, null, true, ice.code());
+            close(current, "launch-failed", now);
+            return new Result(current, null, true, ice.code());
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;
             }
-            close(claim, "launch-failed", now);
-            return Result.failed(claim, e.code());
+            close(current, "launch-failed", now);
+            return Result.failed(current, e.code());
         }
         markUnavailable(result.unavailable());
-        return recordLaunched(claim, result.instance(), request, now);
+        return recordLaunched(current, result.instance(), request, now);
     }
 
-    /** Records {@code i} as the claim's instance, at the type, zone and capacity type it really got. */
+    /** What a launch sends, and its Launching claims as stored once that is recorded. */
+    private record Prepared(LaunchParameters parameters, List<NodeClaim> launching) {
+    }
+
+    /**
+     * The parameters recorded with the launch of {@code members} (on any of them: the claim named by the launch key
+     * holds them), or, before its first call, those the cloud resolves now, written to that claim first (to the first
+     * Launching one if it is not Launching): the write is what lets every later replay send the same. When another
+     * delivery recorded them meanwhile, theirs are sent (they may be sending them now). Null: the cloud resolves
+     * nothing ahead, so there is nothing to record.
+     */
+    private Prepared prepared(List<NodeClaim> members, List<NodeClaim> launching, LaunchRequest request, Instant now) {
+        for (NodeClaim c : members) {
+            if (c.launchParameters() != null) {
+                return new Prepared(c.launchParameters(), launching);
+            }
+        }
+        LaunchParameters parameters = cloud.prepare(request);
+        if (parameters == null) {
+            return new Prepared(null, launching);
+        }
+        NodeClaim holder = launching.stream().filter(c -> c.name().equals(request.claimName())).findFirst()
+                .orElse(launching.getFirst());
+        NodeClaim recorded;
+        try {
+            recorded = store.update(holder.withLaunchParameters(parameters));
+        } catch (NodeClaimStore.Conflict c) {
+            NodeClaim stored = store.get(holder.name(), now).orElseThrow(() -> c);
+            if (stored.launchParameters() == null) {
+                throw c; // changed for another reason: the batch retries on a fresh read
+            }
+            return new Prepared(stored.launchParameters(), launching);
+        }
+        List<NodeClaim> updated = launching.stream().map(c -> c.name().equals(holder.name()) ? recorded : c).toList();
+        return new Prepared(parameters, updated);
+    }
+
+    /**
+     * Records {@code i} as the claim's instance, at the type, zone and capacity type it really got, without the launch
+     * parameters it may hold (written last of its launch, it is the last that could need them).
+     */
     private Result recordLaunched(NodeClaim claim, CloudInstance i, LaunchRequest request, Instant now) {
         double price = price(request.options(), i).orElse(claim.pricePerHour());
-        NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant());
+        NodeClaim launched = claim.launched(i.instanceId(), i.instanceType(), i.zone(), i.capacityType(), price, clock.instant())
+                .withLaunchParameters(null);
         try {
             store.update(launched);
         } catch (NodeClaimStore.Conflict c) {
@@ -177,10 +231,13 @@ final class ClaimLauncher {
         offerings.forEach(o -> store.markUnavailable(o, answered.plus(Provisioner.UNAVAILABLE_FOR)));
     }
 
-    /** Closes a claim that never got an instance: Terminated with {@code reason}, kept for the retention period. */
+    /**
+     * Closes a claim that never got an instance: Terminated with {@code reason}, kept for the retention period, without
+     * launch parameters (a closed claim is never launched again).
+     */
     void close(NodeClaim claim, String reason, Instant now) {
         try {
-            store.update(claim.draining(reason, now).terminated(now, Provisioner.RETENTION));
+            store.update(claim.draining(reason, now).terminated(now, Provisioner.RETENTION).withLaunchParameters(null));
         } catch (NodeClaimStore.Conflict ignored) {
             // Moved on meanwhile (closed or launched by another run): the stored value wins.
         }

@@ -267,7 +267,8 @@ public final class Provisioner {
 
     /**
      * Claims recorded but not known launched: launch again (the same instances come back) and record them. Claims that
-     * share a launch key are one launch, resumed together with the count they were recorded with.
+     * share a launch key are one launch, resumed together with the count they were recorded with and the parameters
+     * its first call sent (its subnets, offerings and launch templates), so that EC2 sees the same request again.
      */
     private void resumeLaunching(Instant now, Instant stopBy, RunLog log) {
         List<NodeClaim> all = store.list(now);
@@ -298,8 +299,11 @@ public final class Provisioner {
             }
             return;
         }
+        // A launch recorded with its parameters replays them as they are (ClaimLauncher); one that was not (the run
+        // died before they were written, so nothing was sent) resolves them now, without the offerings just out of
+        // capacity, as a fresh launch would.
         LaunchRequest request = LaunchRequests.forClaim(first, pool.get(), nodeClass.get(),
-                inputs.types(pool.get(), Set.of()));
+                inputs.types(pool.get(), store.unavailableOfferings(now)));
         for (ClaimLauncher.Result r : launcher.launchBatch(members, request, now)) {
             log.record(r, true);
         }

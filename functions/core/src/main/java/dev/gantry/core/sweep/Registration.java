@@ -6,19 +6,25 @@ import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Taint;
+import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * (claim, node, now) → the lifecycle transition. Launched → Registered when the instance's Node appears (it gets
- * Gantry's finalizer and any labels it lacks); Registered → Initialized once the node is Ready, the pool's startup
+ * Gantry's finalizer and any labels it lacks, among them the NodePool's labels the kubelet may not set itself); Registered → Initialized once the node is Ready, the pool's startup
  * taints are gone and the instance type's extended resources are advertised. Both can happen in one sweep.
  */
 public final class Registration {
+    /** Requirement keys whose value is the instance's (or the kubelet's), never the claim's to write. */
+    private static final Set<String> PER_INSTANCE = Set.of(WellKnownLabels.HOSTNAME, WellKnownLabels.INSTANCE_TYPE,
+            WellKnownLabels.ZONE, WellKnownLabels.ZONE_ID);
+
     /** Karpenter's label for a node that finished starting (Ready, startup taints gone, resources advertised). */
     public static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
 
@@ -57,9 +63,19 @@ public final class Registration {
         return next == claim ? Optional.empty() : Optional.of(new Step(patch, next));
     }
 
-    /** The labels a Gantry node must carry, minus those it already has with that value. */
+    /**
+     * The labels a Gantry node must carry, minus those it already has with that value: its instance type's, those its
+     * claim's requirements pin to one value and the pool's template labels (what the launch gave the node; the ones the
+     * kubelet refuses, in the {@code kubernetes.io} and {@code k8s.io} domains, were kept out of its user data and
+     * reach the node only here, see {@link dev.gantry.core.cloud.KubeletLabels}), then the claim's own facts.
+     */
     static Map<String, String> missingLabels(NodeClaim claim, Node node, NodePool pool, InstanceFacts facts) {
         Map<String, String> want = new LinkedHashMap<>(facts.labels());
+        Requirements.of(claim.requirements()).singleValuedLabels().forEach((k, v) -> {
+            if (!PER_INSTANCE.contains(k)) {
+                want.put(k, v);
+            }
+        });
         want.putAll(pool.template().labels());
         put(want, WellKnownLabels.NODEPOOL, claim.nodePool());
         put(want, WellKnownLabels.INSTANCE_TYPE, claim.instanceType());

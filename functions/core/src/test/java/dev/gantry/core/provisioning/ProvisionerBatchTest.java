@@ -118,6 +118,37 @@ class ProvisionerBatchTest {
                 .containsExactlyInAnyOrderElementsOf(cloud.instances().stream().map(CloudInstance::instanceId).toList());
     }
 
+    /**
+     * Regression (#21): the resume rebuilt the batch's call, and what the cloud resolved by then (another subnet, other
+     * offerings) made EC2 answer IdempotentParameterMismatch; with DescribeInstances not listing the instances yet, the
+     * claims were closed while their instances ran. The resume now sends what the first call sent, recorded first.
+     */
+    @Test
+    void aBatchResumedAfterACrashSendsWhatItsFirstCallSentThoughTheCloudWouldResolveOtherParametersNow() {
+        pendingPods(10);
+        cloud.tagLookupLags();
+        assertThatThrownBy(provisioner(new CrashAtWrite(store, 3))::provision).hasMessageContaining("crash");
+        assertThat(claims()).filteredOn(c -> c.launchParameters() != null).singleElement()
+                .satisfies(c -> {
+                    assertThat(c.name()).isEqualTo(c.launchKey());
+                    assertThat(c.state()).isEqualTo(NodeClaimState.Launching);
+                });
+        cloud.moveSubnets("b");
+
+        clock.advance(Duration.ofSeconds(5));
+        ProvisioningOutcome resumed = provisioner(store).provision();
+
+        assertThat(resumed.resumed()).hasSize(8);
+        assertThat(resumed.failed()).isEmpty();
+        assertThat(cloud.sent()).hasSize(2);
+        assertThat(cloud.sent().get(1)).isEqualTo(cloud.sent().get(0));
+        assertThat(cloud.mismatches()).isZero();
+        assertThat(claims()).hasSize(10).allSatisfy(c -> {
+            assertThat(c.state()).isEqualTo(NodeClaimState.Launched);
+            assertThat(c.launchParameters()).as("nothing left to replay").isNull();
+        });
+    }
+
     /** Dies at the {@code n}th write that records a claim Launched, after the writes before it went through. */
     private static final class CrashAtWrite extends DelegatingStore {
         private final AtomicInteger writes = new AtomicInteger();

@@ -5,7 +5,9 @@ import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.requirements.WellKnownLabels;
@@ -23,7 +25,8 @@ import java.util.Set;
  * A cloud that behaves like CreateFleet for tests: the claim name (or launch token) is the ClientToken (a second launch
  * returns the first instances), a launch gets its count of instances, the cheapest allowed offering of the options is
  * tried first (as many from each as its capacity allows, see {@link #limit}) and offerings set to fail are skipped (and
- * reported), and when none is left it throws {@link InsufficientCapacity}. Records every launch request.
+ * reported), and when none is left it throws {@link InsufficientCapacity}. Records every launch request and the
+ * parameters it sent; a ClientToken reused with other parameters counts as EC2's mismatch.
  */
 final class RecordingCloud implements CloudProvider {
     private final Clock clock;
@@ -31,6 +34,11 @@ final class RecordingCloud implements CloudProvider {
     private final Map<OfferingKey, Integer> capacity = new java.util.HashMap<>();
     private final List<LaunchRequest> requests = new ArrayList<>();
     private final Set<OfferingKey> failing = new HashSet<>();
+    private final List<LaunchParameters> sent = new ArrayList<>();
+    private final Map<String, LaunchParameters> sentByToken = new java.util.HashMap<>();
+    private String subnets = "a";
+    private boolean tagLookupLags;
+    private int mismatches;
     private int next = 1;
     private int capacityLeft = Integer.MAX_VALUE;
 
@@ -61,13 +69,62 @@ final class RecordingCloud implements CloudProvider {
         return byToken.values().stream().flatMap(List::stream).toList();
     }
 
+    /** From now on a prepare picks other subnets (as EC2's free addresses shift): what it sends changes. */
+    void moveSubnets(String generation) {
+        subnets = generation;
+    }
+
+    /** From now on the lookup by tag after a token mismatch lists nothing (DescribeInstances lags behind a launch). */
+    void tagLookupLags() {
+        tagLookupLags = true;
+    }
+
+    /** The parameters of every launch call, in order. */
+    List<LaunchParameters> sent() {
+        return List.copyOf(sent);
+    }
+
+    /** ClientTokens reused with other parameters (EC2's IdempotentParameterMismatch). */
+    int mismatches() {
+        return mismatches;
+    }
+
+    /** The offerings the launch would try, each in its zone's subnet of the current generation. */
+    @Override
+    public synchronized LaunchParameters prepare(LaunchRequest request) {
+        List<Candidate> c = candidates(request);
+        String capacity = c.isEmpty() ? "on-demand" : c.getFirst().offering().capacityType();
+        return new LaunchParameters(capacity, List.of(new LaunchParameters.Template("lt-" + request.nodePool().name(),
+                "ami-test", 0, c.stream().map(x -> new LaunchParameters.Override(x.type().name(), x.offering().zone(),
+                        "subnet-" + x.offering().zone() + "-" + subnets)).toList())), Map.of());
+    }
+
     @Override
     public synchronized LaunchResult launch(LaunchRequest request) {
+        return launch(request, prepare(request));
+    }
+
+    /**
+     * As CreateFleet: a ClientToken seen before returns the first instances when the parameters are the same; with
+     * other parameters, the adapter's lookup by tag finds them, unless {@link #tagLookupLags}, and then it fails for
+     * good (IdempotentParameterMismatch).
+     */
+    @Override
+    public synchronized LaunchResult launch(LaunchRequest request, LaunchParameters parameters) {
         requests.add(request);
+        sent.add(parameters);
         List<CloudInstance> existing = byToken.get(request.claimName());
         if (existing != null) {
+            if (!java.util.Objects.equals(parameters, sentByToken.get(request.claimName()))) {
+                mismatches++;
+                if (tagLookupLags) {
+                    throw new CloudException("IdempotentParameterMismatch", "CreateFleet: client token "
+                            + request.claimName() + " was used before with other parameters", false);
+                }
+            }
             return new LaunchResult(existing, List.of());
         }
+        sentByToken.put(request.claimName(), parameters);
         List<OfferingKey> failed = new ArrayList<>();
         List<CloudInstance> launched = new ArrayList<>();
         for (Candidate c : candidates(request)) {

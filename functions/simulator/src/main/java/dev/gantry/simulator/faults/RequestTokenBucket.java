@@ -10,19 +10,20 @@ import java.util.SplittableRandom;
  * One EC2 API's request-rate token bucket, as EC2 throttles an account in a Region (EC2 developer guide, "Request
  * throttling for the Amazon EC2 API"): each request takes one token; a request that finds the bucket empty fails with
  * RequestLimitExceeded and takes none; every whole second the bucket gets its refill back, up to its capacity. Each
- * API has its own bucket ("requests for other APIs are not affected").
+ * API has its own bucket ("requests for other APIs are not affected"), with the published sizes ({@link Limits}).
+ * The buckets are always there: a burst of our own calls (a hundred terminations at once) drains one as at AWS.
  *
  * <p>A noisy neighbour (another tool in the same account, say) shares the bucket: while its window is open it sends
- * requests as a Poisson stream at {@code demand} times the refill rate, and each takes a token when one is left. With
- * a demand above 1 the neighbour drains the bucket within seconds and then takes each second's refill as it arrives;
- * one of our requests succeeds only when it comes in after a refill and before the neighbour has taken all of it, as
- * at AWS (about one request in {@code demand} during the drained phase). The refills' phase within the second is the
- * bucket's own (seeded), so calls that fall on whole seconds of virtual time get no head start on the neighbour. Nothing is kinder than AWS here: no request
- * is served from an empty bucket, and the neighbour does not back off.
+ * requests as a Poisson stream at {@code demand} times the refill rate, and each takes a token when one is left. A
+ * window starts with the bucket drained (the neighbour has been at it: "for 60 s" means 60 s drained); with a demand
+ * above 1 the neighbour then takes each second's refill as it arrives, and one of our requests succeeds only when it
+ * comes in after a refill and before the neighbour has taken all of it, as at AWS (about one request in
+ * {@code demand}). The refills' phase within the second is the bucket's own (seeded), so calls that fall on whole
+ * seconds of virtual time get no head start on the neighbour. Nothing is kinder than AWS here: no request is served
+ * from an empty bucket, and the neighbour does not back off.
  *
  * <p>Not modelled: resource-rate buckets (RunInstances' and TerminateInstances' per-instance tokens), and limits an
- * account had raised. The bucket exists from the first neighbour window on; before it, our own calls are not limited.
- * A window starts with the bucket already drained (the neighbour has been at it): "for 60 s" means 60 s drained.
+ * account had raised.
  */
 public final class RequestTokenBucket {
     /**
@@ -32,13 +33,25 @@ public final class RequestTokenBucket {
      * @param refillPerSecond tokens added back every second
      */
     public record Limits(int capacity, int refillPerSecond) {
-        /** EC2's default for mutating actions (CreateFleet, TerminateInstances, CreateTags...). */
+        /** Mutating actions without a bucket of their own (CreateFleet is not listed separately, so it falls here). */
         public static final Limits MUTATING = new Limits(50, 5);
-        /** EC2's default for non-mutating actions (Describe*). */
+        /** Non-mutating actions ({@code Describe*}, {@code List*}, {@code Get*}) with a filter or pagination. */
         public static final Limits NON_MUTATING = new Limits(100, 20);
+        /** Unfiltered and unpaginated non-mutating actions (a DescribeInstances of the whole account, say). */
+        public static final Limits UNFILTERED_NON_MUTATING = new Limits(50, 10);
+        public static final Limits RUN_INSTANCES = new Limits(5, 2);
+        public static final Limits TERMINATE_INSTANCES = new Limits(100, 5);
+        public static final Limits CREATE_TAGS = new Limits(100, 10);
 
+        /** The bucket of {@code action} as Gantry calls it (its Describe calls always carry the cluster's tag filter). */
         public static Limits forAction(String action) {
-            return action.startsWith("Describe") ? NON_MUTATING : MUTATING;
+            return switch (action) {
+                case "RunInstances" -> RUN_INSTANCES;
+                case "TerminateInstances" -> TERMINATE_INSTANCES;
+                case "CreateTags" -> CREATE_TAGS;
+                default -> action.startsWith("Describe") || action.startsWith("List") || action.startsWith("Get")
+                        ? NON_MUTATING : MUTATING;
+            };
         }
     }
 
@@ -48,6 +61,8 @@ public final class RequestTokenBucket {
     private final Limits limits;
     private final SplittableRandom random;
     private final List<Window> neighbours = new ArrayList<>();
+    /** Instants ahead at which a neighbour window opens with the bucket drained. */
+    private final java.util.TreeSet<Instant> drains = new java.util.TreeSet<>();
     /** A refill instant: refills come at whole seconds after it. */
     private final Instant origin;
     private double level;
@@ -68,12 +83,20 @@ public final class RequestTokenBucket {
         return limits;
     }
 
-    /** A neighbour sending {@code demand} times the refill rate from {@code from} until {@code until}. */
+    /**
+     * A neighbour sending {@code demand} times the refill rate from {@code from} until {@code until}; the bucket is
+     * drained at {@code from} (at once when the window is already open).
+     */
     public void neighbour(double demand, Instant from, Instant until) {
         if (demand < 0) {
             throw new IllegalArgumentException("demand must not be negative");
         }
         neighbours.add(new Window(demand * limits.refillPerSecond(), from, until));
+        if (from.isAfter(at)) {
+            drains.add(from);
+        } else if (at.isBefore(until)) {
+            level = 0;
+        }
     }
 
     /** Our request at {@code now}: whether it found a token (and took it). */
@@ -102,6 +125,14 @@ public final class RequestTokenBucket {
         while (at.isBefore(now)) {
             Instant tick = nextTick(at);
             Instant end = tick.isAfter(now) ? now : tick;
+            Instant drain = drains.isEmpty() ? null : drains.first();
+            if (drain != null && !drain.isAfter(end)) {
+                neighbourRequests(at, drain);
+                at = drain;
+                level = 0;
+                drains.pollFirst();
+                continue;
+            }
             neighbourRequests(at, end);
             at = end;
             if (end.equals(tick)) {

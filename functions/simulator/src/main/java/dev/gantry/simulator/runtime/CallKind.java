@@ -5,9 +5,15 @@ package dev.gantry.simulator.runtime;
  * answer in: {@code minMs}..{@code maxMs} uniformly, plus {@code perItemMicros} for every item a read returns (a
  * list of 10,000 pods is slower than one of 10). A Kubernetes list is paged (500 items a page, each page a request), so
  * 20,000 pods cost about 40 x 110 ms; DescribeInstances of 1,000 instances about 0.7 s.
+ *
+ * <p>A CreateFleet ({@code instant}) answers once every instance it launches has an id, so a larger fleet takes
+ * longer: 1-2 s, as for one instance, plus 20 ms for each instance it launched, so a fleet of 100 answers in 3-4 s.
+ * AWS publishes no latency for CreateFleet; the 1-2 s is what a single-instance launch takes, and the 20 ms per
+ * instance is our assumption, not a measurement: it puts a fleet of 100 at about twice a single launch.
  */
 public enum CallKind {
-    CREATE_FLEET("ec2", 1_000, 2_000, 0),
+    /** Items: the instances the fleet launched. */
+    CREATE_FLEET("ec2", 1_000, 2_000, 20_000),
     DESCRIBE_INSTANCES("ec2", 150, 250, 500),
     TERMINATE_INSTANCES("ec2", 200, 400, 0),
     /** An EC2 request refused before any work (RequestLimitExceeded from an empty token bucket, an outage's 503). */

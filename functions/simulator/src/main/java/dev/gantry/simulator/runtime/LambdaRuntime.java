@@ -37,11 +37,13 @@ import java.util.function.ToIntFunction;
  * or freeze the whole invocation at a call until Lambda kills it at its deadline (a {@code freeze}: a runtime that
  * stopped making progress, which no client timeout ends).
  *
- * <p>Not modelled: service-side rate limits shared by concurrent calls (EC2's request-rate token buckets for
- * CreateFleet and the mutating actions, the API server's priority-and-fairness queues): eight concurrent CreateFleet
- * calls each cost one full latency and are never throttled for being concurrent (throttling is a fault the scenario
- * injects at a rate, not a consequence of the call rate); CPU time (only port calls take time, so a handler that loops without calling a port is instant),
- * cold starts and SnapStart restores, and the runtime's freeze between invocations.
+ * <p>A {@link #beat heartbeat} is one more thread of the invocation: its calls cost their latency and draw their
+ * faults like any other (a crash at one kills the invocation), and stopping it waits for a beat under way.
+ *
+ * <p>Not modelled here: service-side rate limits shared by concurrent calls (EC2's request-rate buckets are the
+ * simulated EC2's own; the API server's priority-and-fairness queues are not modelled at all); CPU time (only port
+ * calls take time, so a handler that loops without calling a port is instant), cold starts and SnapStart restores, and
+ * the runtime's freeze between invocations.
  */
 public final class LambdaRuntime {
     /** One invocation in flight. */
@@ -397,26 +399,90 @@ public final class LambdaRuntime {
     }
 
     /**
-     * Runs {@code task} every {@code every} beside the current invocation, as a thread of its own process would: on the
-     * loop, at no cost, until the returned stop is run or the invocation ends, dies or freezes. Outside an invocation,
-     * nothing runs.
+     * Runs {@code task} every {@code every} beside the current invocation, on a thread of the invocation of its own, as
+     * {@code Heartbeat.THREAD} does: beats start at a fixed rate from now ({@code every}, {@code 2 x every}…; one that
+     * overran its slot is followed by the next at once), their port calls cost their latency and draw their faults,
+     * and a failed beat does not stop the next. Beats end when the returned stop is run (it waits for a beat under way,
+     * as the real one's lock does), or when the invocation ends, dies or freezes. Outside an invocation, nothing runs.
      */
     public Runnable beat(Duration every, Runnable task) {
         Invocation inv = current();
         if (inv == null) {
             return () -> { };
         }
+        Strand parent = running;
+        Strand beat = new Strand(inv);
         boolean[] stopped = {false};
-        Runnable[] next = new Runnable[1];
-        next[0] = () -> loop.at(loop.now().plus(every), "heartbeat of " + inv.function + " invocation " + inv.number, () -> {
-            if (stopped[0] || inv.done || inv.dead || inv.frozen || shuttingDown) {
+        boolean[] busy = {false};
+        Strand[] waiting = {null};
+        long[] waitToken = {0};
+        Instant first = loop.now();
+        beat.thread = Thread.ofVirtual().name(parent.thread.getName() + "-heartbeat").unstarted(() -> {
+            try {
+                Baton.take(beat.wake);
+                for (long k = 1; !stopped[0]; k++) {
+                    Instant due = first.plus(every.multipliedBy(k));
+                    if (due.isAfter(loop.now())) {
+                        sleep(Duration.between(loop.now(), due));
+                    } else {
+                        k = Duration.between(first, loop.now()).dividedBy(every); // overran: the next slot is now
+                    }
+                    if (stopped[0] || inv.done || inv.dead || inv.frozen || shuttingDown) {
+                        break;
+                    }
+                    busy[0] = true;
+                    try {
+                        task.run();
+                    } catch (Killed killed) {
+                        throw killed;
+                    } catch (RuntimeException e) {
+                        // the task reports its own failures; the next beat comes all the same
+                    } finally {
+                        busy[0] = false;
+                    }
+                }
+            } catch (Killed k) {
+                // the invocation died, or the beat was stopped while it waited for its next slot
+            } finally {
+                beat.done = true;
+                Baton.put(beat.back, DONE);
+            }
+        });
+        beat.onDone = () -> {
+            inv.lanes.remove(beat);
+            Strand w = waiting[0];
+            if (inv.dead && !shuttingDown) {
+                loop.at(loop.now(), "kill " + parent.thread.getName(), () -> killAll(inv));
+            } else if (w != null) {
+                long token = waitToken[0];
+                loop.at(loop.now(), "heartbeat stopped, resume " + w.thread.getName(), () -> {
+                    if (!w.done && !inv.dead && w.token == token) {
+                        resume(w, true);
+                    }
+                });
+            }
+        };
+        inv.lanes.add(beat);
+        beat.thread.start();
+        resume(beat, true); // runs on this thread's baton until the beat's first wait
+        return () -> {
+            stopped[0] = true;
+            if (beat.done) {
                 return;
             }
-            task.run();
-            next[0].run();
-        });
-        next[0].run();
-        return () -> stopped[0] = true;
+            if (busy[0] && running != null && running.inv == inv && !inv.dead) {
+                // A beat under way: wait for it to end, as closing the real heartbeat waits on its lock.
+                Strand self = running;
+                waiting[0] = self;
+                waitToken[0] = ++self.token;
+                park(self);
+                return;
+            }
+            if (!busy[0]) {
+                beat.token++; // its wake-up at the next slot is void
+                resume(beat, false); // ends its thread now
+            }
+        };
     }
 
     /** Kills the current invocation now (a crash); throws {@link Killed}. */

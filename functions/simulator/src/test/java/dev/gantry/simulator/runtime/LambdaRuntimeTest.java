@@ -35,6 +35,46 @@ class LambdaRuntimeTest {
         loop.runUntil(T0.plus(Duration.ofMinutes(5)), step -> { });
     }
 
+    /**
+     * Regression (#21): the provisioner's lease renewals ran on the loop at no cost and drew no fault. A heartbeat is
+     * now a thread of the invocation: its calls cost their latency, beats start at a fixed rate, and stopping it waits
+     * for the beat under way.
+     */
+    @Test
+    void aHeartbeatsCallsCostTheirLatencyBeatsKeepAFixedRateAndStoppingWaitsForTheBeatUnderWay() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(3_000));
+        List<String> seen = new ArrayList<>();
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            Runnable stop = rt.beat(Duration.ofSeconds(7), () -> {
+                seen.add("beat at " + ms());
+                rt.call(CallKind.SQS_CHANGE_VISIBILITY, () -> { });
+                seen.add("renewed at " + ms());
+            });
+            rt.sleep(Duration.ofSeconds(15)); // the run works; the second beat's call is under way at 15 s
+            stop.run();
+            seen.add("stopped at " + ms());
+            return "ok";
+        }, (inv, o) -> trace.add("end " + o.result() + " at " + ms())));
+        run();
+        assertThat(seen).containsExactly("beat at 7000", "renewed at 10000", "beat at 14000", "renewed at 17000",
+                "stopped at 17000");
+        assertThat(trace).containsExactly("end ok at 17000");
+    }
+
+    @Test
+    void aCrashAtAHeartbeatsCallKillsTheInvocation() {
+        LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
+        rt.faults((inv, kind) -> kind == CallKind.SQS_CHANGE_VISIBILITY ? CallFaults.Decision.CRASH : CallFaults.Decision.NONE);
+        loop.at(T0, "start", () -> rt.start("f", Duration.ofSeconds(60), inv -> {
+            Runnable stop = rt.beat(Duration.ofSeconds(7), () -> rt.call(CallKind.SQS_CHANGE_VISIBILITY, () -> { }));
+            rt.sleep(Duration.ofSeconds(20));
+            stop.run();
+            return "ok";
+        }, (inv, o) -> trace.add((o.killed() ? "killed" : "end") + " at " + ms())));
+        run();
+        assertThat(trace).containsExactly("killed at 7000");
+    }
+
     @Test
     void eachPortCallCostsItsLatencyAndTheHandlerSeesTimePass() {
         LambdaRuntime rt = new LambdaRuntime(loop, fixed(100));
