@@ -111,9 +111,10 @@ public final class ConsolidationService {
 
     /**
      * Where the command's progress is told: {@code what} is decided, validated, handed or aborted, {@code command} the
-     * command's id, {@code line} says which nodes and why, {@code savingsPerHour} the planned saving. Told once per
-     * command and {@code what} by the delivery whose leader write took it there (two deliveries that both find a dead
-     * leader may both tell its abort). The default logs; the simulator keeps a timeline.
+     * command's id, {@code line} says which nodes and why, {@code savingsPerHour} the planned saving. Told by the
+     * delivery whose leader write took the command there, so once per command and {@code what}, except: two deliveries
+     * that both find a dead leader may both tell its abort, and two that write the very same mark at the very same
+     * instant both tell it ({@link #moveOn}). Count commands by id. The default logs; the simulator keeps a timeline.
      */
     @FunctionalInterface
     public interface Journal {
@@ -522,6 +523,9 @@ public final class ConsolidationService {
      * Writes the leader's next mark. On a conflict it re-reads rather than assumes: the mark as written means our own
      * write took effect and only its answer was lost; another mark, that another delivery moved the command on; the
      * same mark, that a write which does not move the command (a pod event, NotReady, a flow starting) got in first.
+     * A twin delivery that wrote the very same mark (same step, same instant: common in virtual time, not with a
+     * microsecond clock) cannot be told from our own write: both carry on, which is safe, as every effect after the
+     * write is idempotent.
      */
     private Write moveOn(NodeClaim leader, ConsolidationMark m, ConsolidationMark next, Instant now) {
         try {
