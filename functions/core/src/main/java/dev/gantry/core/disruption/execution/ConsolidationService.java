@@ -386,7 +386,8 @@ public final class ConsolidationService {
         if (m.phase() == Phase.Handed && r.step() + 1 >= m.step()) {
             // The hand-off's own message, delivered again: a crash may have cut the hand-off short; finish it.
             for (String name : m.candidates()) {
-                store.get(name, now).filter(c -> !c.state().isDeleting()).ifPresent(c -> handOver(c, m));
+                store.get(name, now).filter(c -> !c.state().isDeleting() && c.consolidation() != null
+                        && c.consolidation().command().equals(m.command())).ifPresent(c -> handOver(c, m));
             }
             for (String name : m.replacements()) {
                 unmark(name, m.command(), now);

@@ -240,6 +240,26 @@ class CommandDeliveriesTest {
     }
 
     @Test
+    void aLateRedeliveryOfAHandOffLeavesACandidateThatMovedOnToAnotherCommandAlone() {
+        ConsolidationWorld c = handOffDue();
+        ConsolidationRequest handOff = lastRequest(c);
+        c.w.clock.advance(ConsolidationService.POLL);
+        c.store.afterUpdate(x -> x.name().equals("a") && x.state() == NodeClaimState.Draining, () -> {
+            throw new IllegalStateException("crash after the leader's hand-over");
+        });
+        assertThatThrownBy(() -> c.service.advance(handOff)).hasMessageContaining("crash");
+        // b's hand-over failed and a later command took b (its mark now that command's).
+        NodeClaim b = c.claim("b");
+        c.w.store.update(b.withConsolidation(new ConsolidationMark("c-later", "b", Phase.Validating, 0, List.of("b"),
+                List.of("node-b"), List.of(), "underutilized", 0.1, 0, c.w.clock.instant(), c.w.clock.instant(),
+                c.w.clock.instant())));
+
+        c.service.advance(handOff);
+
+        assertThat(c.claim("b").state()).isEqualTo(NodeClaimState.Initialized);
+    }
+
+    @Test
     void twoDeliveriesOfTheHandOffExecuteTheCommandOnce() {
         ConsolidationWorld c = handOffDue();
         ConsolidationRequest handOff = lastRequest(c);
