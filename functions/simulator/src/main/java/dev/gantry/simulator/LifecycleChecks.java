@@ -36,16 +36,25 @@ import java.util.Optional;
  *   <li><b>disruptionBudgetExceeded</b>: more of a pool's nodes deleting at once for a budgeted reason (Empty,
  *       Underutilized, Drifted) than the pool's budgets allow for it at that time, counted on the pool's registered
  *       nodes. Expiry and interruptions are forceful and are not budgeted.</li>
+ *   <li><b>staleDisruptedTaints</b>: a Gantry node (one with a live claim) carrying {@code karpenter.sh/disrupted}
+ *       that no flow owns for more than {@link #STALE_TAINT_AFTER}: not being deleted, its claim not deleting, and no
+ *       consolidation command under way (its leader not deleting, in Validating or Launching) or handing over
+ *       (leader Handed) that the claim belongs to. Such a node reads as deleting: never consolidated, emptied or
+ *       expired, and one less in its pool's budget. Counted from the end of an API-server outage when one ended later
+ *       (the sweep that strips such taints cannot run during one).</li>
  * </ul>
  * Each is counted once per episode (per claim, instance or pool and reason).
  */
 final class LifecycleChecks {
     static final Duration LEAK_AFTER = Duration.ofMinutes(10);
     static final Duration DRAIN_SLACK = Duration.ofMinutes(10);
+    /** Karpenter strips unowned disrupted taints every disruption loop; Gantry's sweep, every minute. */
+    static final Duration STALE_TAINT_AFTER = Duration.ofMinutes(5);
 
     private final Simulation sim;
     private final Duration sweep;
     private final Map<String, Instant> unownedSince = new HashMap<>();
+    private final Map<String, Instant> unownedTaintSince = new HashMap<>();
 
     LifecycleChecks(Simulation sim) {
         this.sim = sim;
@@ -68,6 +77,7 @@ final class LifecycleChecks {
         }
         instances(live, byName, byInstance, now, episodes);
         budgets(claims, now, episodes);
+        staleTaints(byName, byInstance, now, episodes);
     }
 
     private void stuck(NodeClaim c, Instant now, Checks.Episodes episodes) {
@@ -176,6 +186,51 @@ final class LifecycleChecks {
                         + pool.name() + " has " + n + " of " + total + " nodes deleting for " + r + ", its budgets allow " + allowed);
             }
         }
+    }
+
+    private void staleTaints(Map<String, NodeClaim> byName, Map<String, NodeClaim> byInstance, Instant now,
+                             Checks.Episodes episodes) {
+        Map<String, NodeClaim> byNode = new HashMap<>();
+        byName.values().stream().filter(c -> c.state() != NodeClaimState.Terminated && c.nodeName() != null)
+                .forEach(c -> byNode.putIfAbsent(c.nodeName(), c));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (dev.gantry.core.model.Node n : sim.cluster.nodes()) {
+            boolean tainted = n.taints().stream().anyMatch(t -> t.key().equals(dev.gantry.core.model.Taint.DISRUPTED.key()));
+            NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
+            c = c != null ? c : byNode.get(n.name());
+            if (!tainted || n.deletionTimestamp() != null || c == null || ownsTaint(c, byName)) {
+                continue;
+            }
+            seen.add(n.name());
+            Instant since = unownedTaintSince.computeIfAbsent(n.name(), k -> now);
+            Instant from = sim.api.downUntil().isAfter(since) ? sim.api.downUntil() : since;
+            NodeClaim claim = c;
+            episodes.episode(!now.isBefore(from.plus(STALE_TAINT_AFTER)), "staleDisruptedTaints", n.name(), () -> "node "
+                    + n.name() + " (nodeclaim/" + claim.name() + ", " + claim.state() + ") has carried karpenter.sh/disrupted"
+                    + " with no flow owning it since " + since + (claim.consolidation() == null ? ""
+                            : " (command " + claim.consolidation().command() + ")"));
+        }
+        for (String gone : List.copyOf(unownedTaintSince.keySet())) {
+            if (!seen.contains(gone)) {
+                unownedTaintSince.remove(gone);
+                episodes.episode(false, "staleDisruptedTaints", gone, () -> "");
+            }
+        }
+    }
+
+    /** Whether a flow owns the claim's disrupted taint: its own deletion, or a consolidation command it belongs to. */
+    private static boolean ownsTaint(NodeClaim c, Map<String, NodeClaim> byName) {
+        if (c.state().isDeleting()) {
+            return true;
+        }
+        dev.gantry.core.lifecycle.ConsolidationMark m = c.consolidation();
+        NodeClaim leader = m == null ? null : byName.get(m.leader());
+        dev.gantry.core.lifecycle.ConsolidationMark lm = leader == null ? null : leader.consolidation();
+        if (lm == null || !lm.command().equals(m.command())) {
+            return false;
+        }
+        return lm.phase() == dev.gantry.core.lifecycle.ConsolidationMark.Phase.Handed
+                || (lm.phase().active() && !leader.state().isDeleting());
     }
 
     /** The budgeted reason a deletion was started for, or null for a forceful one (expiry, interruption, repair…). */

@@ -66,8 +66,12 @@ final class Recorder {
     int evictions;
     final List<long[]> recoveries = new ArrayList<>();
 
-    /** Consolidation commands by what became of them (decided, validated, handed, aborted). */
+    /**
+     * Consolidation commands by what became of them (decided, validated, handed, aborted), each command counted once
+     * per outcome: two deliveries that both tell one (an overlap, a redelivery) are one command.
+     */
     final Map<String, Integer> consolidation = new LinkedHashMap<>();
+    private final java.util.Set<String> consolidationTold = new java.util.HashSet<>();
     double consolidationSavingsPerHour;
 
     Recorder(Instant start) {
@@ -93,11 +97,13 @@ final class Recorder {
         this.rampUntil = until;
     }
 
-    /** A consolidation command's progress: counted, and on the timeline. */
-    void consolidation(Instant at, String what, String line, double savingsPerHour) {
-        consolidation.merge(what, 1, Integer::sum);
-        if (what.equals("handed")) {
-            consolidationSavingsPerHour += savingsPerHour;
+    /** A consolidation command's progress: counted (once per command and outcome), and on the timeline. */
+    void consolidation(Instant at, String what, String command, String line, double savingsPerHour) {
+        if (consolidationTold.add(what + " " + command)) {
+            consolidation.merge(what, 1, Integer::sum);
+            if (what.equals("handed")) {
+                consolidationSavingsPerHour += savingsPerHour;
+            }
         }
         log(at, "consolidation", what + ": " + line);
     }

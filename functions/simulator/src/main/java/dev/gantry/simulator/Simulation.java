@@ -195,7 +195,8 @@ public final class Simulation {
         // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
         ConsolidationService consolidation = new ConsolidationService(api, api, claims, termination, lifecycleHints,
                 terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.consolidation(), clock)
-                .withJournal((what, line, savings) -> recorder.consolidation(clock.instant(), what, line, savings));
+                .withJournal((what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings))
+                .withHeadroom(headroom.port());
         sweep.withConsolidation(consolidation);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
                 provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);

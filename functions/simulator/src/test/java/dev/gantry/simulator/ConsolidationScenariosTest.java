@@ -3,6 +3,7 @@ package dev.gantry.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The consolidation scenarios: each saves what it should, within its churn, with every invariant held. */
@@ -39,7 +40,10 @@ class ConsolidationScenariosTest {
         assertThat(packing).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble()).isLessThan(s.get("cost").get("total").asDouble());
         assertThat(s.get("cost").get("overPackingBound").asDouble())
                 .as("1.18 before launches left room for small consolidatable nodes' pods (issue #14's 1.15)").isLessThanOrEqualTo(1.15);
-        assertThat(s.get("consolidation").get("podRestartsPerHour").asDouble()).as("churn: 6.83 restarts/h before, 7.21 after").isLessThan(8);
+        // Churn on this one seed moves with any change of trajectory: 7.21 restarts/h before #21's execution fixes, 9.25
+        // after; over seeds 1-6 the mean was 6.87 before (5.25-7.96) and 6.99 after (4.33-8.46), the day's cost the same.
+        assertThat(s.get("consolidation").get("podRestartsPerHour").asDouble()).as("churn: 6.83 restarts/h, 7.21, 9.25")
+                .isLessThan(10);
     }
 
     @Test
@@ -92,5 +96,28 @@ class ConsolidationScenariosTest {
         assertThat(balanced.get("consolidation").get("disruptionsPerHour").asDouble())
                 .isLessThanOrEqualTo(full.get("consolidation").get("disruptionsPerHour").asDouble());
         assertThat(balanced.get("cost").get("total").asDouble()).isGreaterThanOrEqualTo(full.get("cost").get("total").asDouble() * 0.9);
+    }
+
+    @Test
+    void eachCommandIsExecutedOnceWhenTheTerminationQueueDeliversItsMessagesTwice() {
+        // Regression (#21): "executed" counted each delivery that handed the command over. Half the receives hand a
+        // message to a second consumer as well, so steps of one command overlap; seed 7's one command was counted 3 times
+        // (seed 6's twice).
+        Scenario s = ScenarioReader.read(java.nio.file.Path.of("../../samples/scenarios/consolidation/scale-down-after-burst.yaml"))
+                .withSeed(7);
+        var plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0, java.time.Duration.ZERO, 0, 0, 0, 0,
+                java.time.Duration.ZERO, 0, 0, java.time.Duration.ZERO, 0.5, List.of());
+        Simulation sim = new Simulation(new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), s.seed(), s.config(),
+                s.manifests(), s.webhook(), s.events(), s.headroom(), s.consolidation(), plan, false, s.latency(), 1),
+                v -> { }, Progress.none());
+        sim.run();
+        List<String> handed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("consolidation")
+                && e.text().startsWith("handed: command ")).map(e -> e.text().split(" ")[2].replace(":", "")).toList();
+        System.out.println("duplicate deliveries " + sim.terminationQueue.duplicateDeliveries() + ", handed " + handed);
+
+        assertThat(sim.terminationQueue.duplicateDeliveries()).isPositive();
+        assertThat(handed).isNotEmpty();
+        assertThat(sim.recorder.consolidation.get("handed")).isEqualTo(new java.util.HashSet<>(handed).size());
+        assertThat(sim.invariants.counts().get("staleDisruptedTaints")).isZero();
     }
 }

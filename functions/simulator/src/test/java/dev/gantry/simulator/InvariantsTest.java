@@ -199,4 +199,34 @@ class InvariantsTest {
         sim.checks.messagesLost(3);
         assertThat(sim.invariants.counts().get("messagesLost")).isEqualTo(3);
     }
+
+    /** Taints a Gantry node karpenter.sh/disrupted behind Gantry's back, as a lost overlap or a crash would leave it. */
+    private static void leaveDisruptedTaint(Simulation s) {
+        String node = initialized(s).getFirst().nodeName();
+        s.cluster.patchNode(node, new dev.gantry.core.cluster.NodePatch(null, List.of(dev.gantry.core.model.Taint.DISRUPTED),
+                null, null, null, null));
+    }
+
+    @Test
+    void aDisruptedTaintNoFlowOwnsIsRemovedBySweepAndIsNotStale() {
+        // Regression (#21 defect 2): nothing removed such a taint, and the node read as deleting for the rest of the run.
+        Map<String, Integer> counts = run(InvariantsTest::leaveDisruptedTaint);
+        assertThat(counts.get("staleDisruptedTaints")).isZero();
+    }
+
+    @Test
+    void aDisruptedTaintNoFlowOwnsWhileEverySweepCrashesIsStale() {
+        // Sweeps 5 to 30 (minutes 4 to 29) crash at their first call: nothing strips the taint left at 5 minutes.
+        Scenario stage = ScenarioReader.read(STAGE);
+        List<dev.gantry.simulator.faults.FaultPlan.Target> crashes = java.util.stream.LongStream.rangeClosed(5, 30)
+                .mapToObj(i -> new dev.gantry.simulator.faults.FaultPlan.Target("sweep", i, 1, "crash")).toList();
+        dev.gantry.simulator.faults.FaultPlan plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0,
+                Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0, Duration.ZERO, 0, crashes);
+        Simulation sim = new Simulation(new Scenario(stage.file(), stage.name(), stage.region(), stage.zones(), stage.duration(),
+                stage.seed(), stage.config(), stage.manifests(), stage.webhook(), stage.events(), stage.headroom(),
+                stage.consolidation(), plan, false, stage.latency(), 1), v -> { }, Progress.none());
+        sim.loop.at(Simulation.START.plus(AT), "test provokes", () -> leaveDisruptedTaint(sim));
+        sim.run();
+        assertThat(sim.invariants.counts().get("staleDisruptedTaints")).isEqualTo(1);
+    }
 }

@@ -18,8 +18,9 @@ import java.util.Map;
  *       patch and delete nodes; evict and delete pods;</li>
  *   <li>the provisioner also lists DaemonSets and namespaces (overhead and pod-affinity namespace selectors) and
  *       records events;</li>
- *   <li>the provisioner and the sweep also read headroom ({@link #BUFFERS}): list CapacityBuffers, get the
- *       PodTemplates and scalable workloads they refer to;</li>
+ *   <li>the provisioner, the sweep and termination also read headroom ({@link #BUFFERS}): list CapacityBuffers, get
+ *       the PodTemplates and scalable workloads they refer to (consolidation's validation, run by termination, keeps
+ *       room for the same buffers as the sweep's decision);</li>
  *   <li>the interruption function also records events;</li>
  *   <li>termination and sweep also list DaemonSets and namespaces (consolidation decides, and validates, over the
  *       same view the provisioner plans with); the sweep records consolidation's node events.</li>
@@ -83,9 +84,9 @@ public final class ClusterManifests {
                 // (DaemonSets, namespace labels); the sweep records Unconsolidatable/DisruptionBlocked events.
                 rules.add(rule("apps", List.of("daemonsets"), "list"));
                 rules.add(rule("", List.of("namespaces"), "list"));
+                rules.addAll(BUFFERS);
                 if (function.equals("sweep")) {
                     rules.add(rule("", List.of("events"), "create"));
-                    rules.addAll(BUFFERS);
                 }
             }
             default -> throw new IllegalArgumentException("not a controller function: " + function);

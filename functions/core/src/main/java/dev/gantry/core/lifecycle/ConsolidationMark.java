@@ -41,7 +41,10 @@ public record ConsolidationMark(String command, String leader, Phase phase, int 
         Validating,
         /** Validated: candidates tainted, replacements launching; waiting until they initialize. */
         Launching,
-        /** Every candidate was handed to the termination flow. */
+        /**
+         * Every replacement is up and the candidates go to the termination flow: written before the first is handed
+         * over, so a hand-off cut short is finished (by a redelivery or the sweep), never aborted.
+         */
         Handed,
         /** Given up (validation failed, a replacement failed or timed out): candidates untainted. */
         Aborted;

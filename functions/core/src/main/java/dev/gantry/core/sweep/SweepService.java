@@ -130,6 +130,7 @@ public final class SweepService {
         List<Pod> pods = reader.pods();
         int[] reg = register(stored, nodes, now);
         List<NodeClaim> claims = store.list(now);
+        untaintStale(nodes, claims);
         Map<String, Integer> terminated = new java.util.TreeMap<>();
         int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
         Optional<dev.gantry.core.headroom.HeadroomPlan> plan = headroomPlan(now);
@@ -159,6 +160,21 @@ public final class SweepService {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
                     "sweep: consolidation step failed, the next sweep retries: " + e);
             return new dev.gantry.core.disruption.execution.ConsolidationReport(0, 0, 0, null, "failed: " + e, List.of(), 0, 0, 0);
+        }
+    }
+
+    /**
+     * Removes the {@code karpenter.sh/disrupted} taints no flow owns
+     * ({@link dev.gantry.core.disruption.execution.StaleTaints}); {@code nodes} must have been read before {@code claims}.
+     */
+    private void untaintStale(List<Node> nodes, List<NodeClaim> claims) {
+        List<String> stale = dev.gantry.core.disruption.execution.StaleTaints.of(nodes, claims);
+        for (String node : stale) {
+            patch(node, new NodePatch(null, null, List.of(dev.gantry.core.model.Taint.DISRUPTED.key()), null, null, null));
+        }
+        if (!stale.isEmpty()) {
+            System.getLogger(SweepService.class.getName()).log(System.Logger.Level.INFO,
+                    "sweep: removed karpenter.sh/disrupted no flow owns from " + stale);
         }
     }
 

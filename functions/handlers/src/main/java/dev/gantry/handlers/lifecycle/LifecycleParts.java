@@ -39,12 +39,12 @@ public final class LifecycleParts {
     /**
      * Consolidation's execution: decided in the sweep, carried on by termination-queue messages; replacements are
      * recorded for the provisioner to launch (a hint nudges it). Spot-to-spot and the strategy are the deployment's
-     * ({@link Composition#consolidationSettings()}).
+     * ({@link Composition#consolidationSettings()}); validation keeps room for the same buffers as the sweep's decision.
      */
     public static ConsolidationService consolidation(Composition c) {
         Provisioner p = c.provisioner();
         return new ConsolidationService(c.cluster(), c.cluster(), c.store(), c.termination(), hints(c), c.terminationQueue(),
-                p::poolOffers, p::recordReplacement, c.consolidationSettings(), c.clock());
+                p::poolOffers, p::recordReplacement, c.consolidationSettings(), c.clock()).withHeadroom(c.headroom());
     }
 
     /** Instance-type labels and extended resources from the catalogue, under the first NodeClass (they do not depend on it). */

@@ -45,8 +45,9 @@ class RbacCoverageTest {
             "provisioner", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers")),
             // InterruptionService reads pods and records events, then starts a slice.
             "interruption", concat(SLICE, List.of("event")),
-            // Consolidation's validation reads the planning view (ClusterView.read) and taints (patch) candidates.
-            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels")),
+            // Consolidation's validation reads the planning view (ClusterView.read) and the headroom's buffers, and
+            // taints (patch) candidates.
+            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels", "buffers")),
             // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices; its
             // consolidation step reads the planning view and records node events; it reads the headroom's buffers.
             "sweep", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers")));

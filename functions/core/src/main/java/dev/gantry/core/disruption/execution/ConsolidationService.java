@@ -45,14 +45,20 @@ import java.util.Set;
  *       only, and aborts unless the same nodes go for no more than the planned price. Then records the replacements
  *       (Launching claims the provisioner launches, nudged by a hint), writes the leader Launching, sends the next
  *       message, and taints the candidates {@code karpenter.sh/disrupted:NoSchedule}.</li>
- *   <li>Launching: every {@link #POLL} until each replacement is initialized, then hands each candidate to the
- *       termination flow (reason {@code empty}/{@code underutilized}); a failed replacement or {@link #LAUNCH_TIMEOUT}
- *       aborts: candidates untainted and unmarked, replacements not yet initialized closed or terminated.</li>
+ *   <li>Launching: every {@link #POLL} until each replacement is initialized; then the leader is written Handed and
+ *       each candidate handed to the termination flow (reason {@code empty}/{@code underutilized}); a failed replacement
+ *       or {@link #LAUNCH_TIMEOUT} aborts: candidates untainted and unmarked, replacements not yet initialized closed or
+ *       terminated.</li>
  * </ol>
  * Crash safety: the leader moves on with a conditional write before anything acts, and every action is idempotent,
- * so a redelivered message (or the sweep's resume of a command stalled {@link #STALLED_AFTER}) finishes the step. A
- * follower or replacement whose leader no longer carries its command (a crash between writes, an aborted command) is
- * cleaned up by the sweep.
+ * so a redelivered message (or the sweep's resume of a command stalled {@link #STALLED_AFTER}) finishes the step; a
+ * hand-off cut short (the leader Handed, some candidates not yet deleting) is finished by a redelivery or the sweep,
+ * never aborted. A follower or replacement whose leader no longer carries its command (a crash between writes, an
+ * aborted command) is cleaned up by the sweep. A leader write that loses is re-read, not assumed lost to another
+ * delivery: the write may have taken effect (its answer lost), or lost to a write that does not move the command (a
+ * pod event, NotReady), and then the step is decided again. Candidates are tainted only after the leader's write that
+ * makes the command theirs, and looked at again after: a command aborted meanwhile has its taint taken back. A command
+ * not over {@link #COMMAND_TIMEOUT} after its validation was due is aborted, whatever its step.
  */
 public final class ConsolidationService {
     /** Karpenter's {@code commandValidationDelay}. */
@@ -76,6 +82,20 @@ public final class ConsolidationService {
     static final int MAX_POD_EVENT_WRITES = 200;
     /** The same event on the same node is recorded again only after this long (or when its message changes). */
     public static final Duration EVENT_EVERY = Duration.ofMinutes(15);
+    /**
+     * A command not over this long after its validation was due is aborted by its next message or the sweep, whatever
+     * its step: a step that fails every time (a deterministic error) would otherwise be resent for ever, and while a
+     * command is under way no other starts in the cluster. Karpenter gives a command 10 minutes from validation; this
+     * is {@link #LAUNCH_TIMEOUT} plus room for a late validation (two stall resends) and one more step.
+     */
+    public static final Duration COMMAND_TIMEOUT = LAUNCH_TIMEOUT.plus(Duration.ofMinutes(5));
+    /**
+     * How long a decision that found nothing to do stands while its inputs are unchanged: Karpenter decides at least
+     * this often, and an input the key misses (a clock-driven change, say) is seen within it.
+     */
+    public static final Duration QUIET_FOR = Duration.ofMinutes(5);
+    /** Attempts at one step whose leader write keeps losing to writes that do not move the command. */
+    static final int STEP_ATTEMPTS = 3;
 
     /** The pools as a provisioning run would plan with them now. */
     @FunctionalInterface
@@ -90,18 +110,32 @@ public final class ConsolidationService {
     }
 
     /**
-     * Where the command's progress is told: {@code what} is decided, validated, handed or aborted, {@code line} says
-     * which nodes and why, {@code savingsPerHour} the planned saving. The default logs; the simulator keeps a timeline.
+     * Where the command's progress is told: {@code what} is decided, validated, handed or aborted, {@code command} the
+     * command's id, {@code line} says which nodes and why, {@code savingsPerHour} the planned saving. Told by the
+     * delivery whose leader write took the command there, so once per command and {@code what}, except: two deliveries
+     * that both find a dead leader may both tell its abort, and two that write the very same mark at the very same
+     * instant both tell it ({@link #moveOn}). Count commands by id. The default logs; the simulator keeps a timeline.
      */
     @FunctionalInterface
     public interface Journal {
-        Journal LOG = (what, line, savings) -> System.getLogger(ConsolidationService.class.getName())
+        Journal LOG = (what, command, line, savings) -> System.getLogger(ConsolidationService.class.getName())
                 .log(System.Logger.Level.INFO, "consolidation: " + what + ": " + line);
 
-        void record(String what, String line, double savingsPerHour);
+        void record(String what, String command, String line, double savingsPerHour);
+    }
+
+    /** What a conditional write of the leader's next mark came to. */
+    private enum Write {
+        /** Written (or our own write took effect and only its answer was lost). */
+        DONE,
+        /** Another delivery moved the command on: it carries the command. */
+        MOVED_ON,
+        /** A write that does not move the command got in first: decide the step again on what the leader is now. */
+        AGAIN
     }
 
     private Journal journal = Journal.LOG;
+    private dev.gantry.core.headroom.Headroom headroom = dev.gantry.core.headroom.Headroom.NONE;
     private final ClusterReader reader;
     private final ClusterWriter writer;
     private final NodeClaimStore store;
@@ -115,6 +149,7 @@ public final class ConsolidationService {
     private final NodeEvents events;
     /** The input key of the last decision that found nothing to do (per function instance), and its candidate count. */
     private String quietKey;
+    private Instant quietAt;
     private int quietCandidates;
 
     public ConsolidationService(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, TerminationService termination,
@@ -139,6 +174,15 @@ public final class ConsolidationService {
         return this;
     }
 
+    /**
+     * The buffers validation keeps room for, as the sweep's decision did (default
+     * {@link dev.gantry.core.headroom.Headroom#NONE}); the sweep passes the headroom it read to {@link #sweep}.
+     */
+    public ConsolidationService withHeadroom(dev.gantry.core.headroom.Headroom h) {
+        this.headroom = java.util.Objects.requireNonNull(h, "headroom");
+        return this;
+    }
+
     // ---------------------------------------------------------------- the sweep's step
 
     /**
@@ -159,7 +203,7 @@ public final class ConsolidationService {
         }
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
         String key = DecisionKey.of(input);
-        if (key.equals(quietKey)) {
+        if (key.equals(quietKey) && now.isBefore(quietAt.plus(QUIET_FOR))) {
             return new ConsolidationReport(quietCandidates, 0, 0, null, "nothing changed since the last decision", List.of(),
                     podEvents, resumed, 0);
         }
@@ -170,6 +214,7 @@ public final class ConsolidationService {
         int candidates = d.verdicts().size() + d.command().map(c -> c.nodes().size()).orElse(0);
         if (d.command().isEmpty()) {
             quietKey = key;
+            quietAt = now;
             quietCandidates = candidates;
             return new ConsolidationReport(candidates, 0, 0, null, null, d.verdicts(), podEvents, resumed, millis);
         }
@@ -184,7 +229,7 @@ public final class ConsolidationService {
                 String.join(", ", cmd.nodes()), cmd.replacements().isEmpty() ? ""
                         : ", launch " + cmd.replacements().stream().map(r -> r.instanceType().name()).toList(),
                 cmd.priceBefore(), cmd.priceAfter());
-        journal.record("decided", line, cmd.savings());
+        journal.record("decided", id, line, cmd.savings());
         return new ConsolidationReport(candidates, 1, cmd.savings(), line, null, d.verdicts(), podEvents, resumed, millis);
     }
 
@@ -241,7 +286,8 @@ public final class ConsolidationService {
         return changed;
     }
 
-    private static Set<String> activeCommands(List<NodeClaim> claims) {
+    /** The commands under way, by id: those whose leader is not deleting and carries an active phase. */
+    static Set<String> activeCommands(List<NodeClaim> claims) {
         Set<String> out = new HashSet<>();
         for (NodeClaim c : claims) {
             ConsolidationMark m = c.consolidation();
@@ -252,42 +298,101 @@ public final class ConsolidationService {
         return out;
     }
 
+    /** The commands handing over, by id: those whose leader carries phase Handed (its candidates are, or go, deleting). */
+    static Set<String> handingCommands(List<NodeClaim> claims) {
+        Set<String> out = new HashSet<>();
+        for (NodeClaim c : claims) {
+            ConsolidationMark m = c.consolidation();
+            if (m != null && m.isLeader(c.name()) && m.phase() == Phase.Handed) {
+                out.add(m.command());
+            }
+        }
+        return out;
+    }
+
     /**
-     * Resumes commands whose leader stalled, and cleans up claims whose command is over or never started (a follower
-     * written before a crash, the candidates and replacements of an aborted command). Returns how many it touched.
+     * Resumes commands whose leader stalled, aborts those past {@link #COMMAND_TIMEOUT}, finishes hand-offs cut short,
+     * and cleans up claims whose command is over or never started (a follower written before a crash, the candidates
+     * and replacements of an aborted command). Returns how many it touched. A claim whose clean-up fails is left for
+     * the next sweep and does not stop the others, nor the decision.
      */
     private int tidy(List<NodeClaim> claims, Instant now) {
         Set<String> active = activeCommands(claims);
+        Set<String> handing = handingCommands(claims);
         int touched = 0;
         for (NodeClaim c : claims) {
             ConsolidationMark m = c.consolidation();
             if (m == null) {
                 continue;
             }
-            if (m.isLeader(c.name()) && active.contains(m.command())) {
-                if (!now.isBefore(m.updatedAt().plus(STALLED_AFTER))) {
-                    queue.send(new ConsolidationRequest(c.name(), m.command(), m.step()).toJson(), null, null, Duration.ZERO);
+            try {
+                if (m.isLeader(c.name()) && active.contains(m.command())) {
+                    if (!now.isBefore(timeout(m))) {
+                        abort(c, m, "not over within " + COMMAND_TIMEOUT.toMinutes() + "m of its validation", now);
+                        touched++;
+                    } else if (!now.isBefore(m.updatedAt().plus(STALLED_AFTER))) {
+                        queue.send(new ConsolidationRequest(c.name(), m.command(), m.step()).toJson(), null, null, Duration.ZERO);
+                        touched++;
+                    }
+                } else if (c.state().isDeleting()) {
+                    continue; // the termination flow's
+                } else if (handing.contains(m.command())) {
+                    handOver(c, m);
+                    touched++;
+                } else if (!active.contains(m.command())) {
+                    release(c, m, now);
                     touched++;
                 }
-                continue;
-            }
-            if (!active.contains(m.command()) && !c.state().isDeleting()) {
-                release(c, m, now);
-                touched++;
+            } catch (RuntimeException e) {
+                System.getLogger(ConsolidationService.class.getName()).log(System.Logger.Level.WARNING,
+                        "consolidation: nodeclaim/" + c.name() + " of command " + m.command() + " left for the next sweep: " + e);
             }
         }
         return touched;
     }
 
+    /** When a command gives up, whatever its step. */
+    private static Instant timeout(ConsolidationMark m) {
+        return m.validateAt().plus(COMMAND_TIMEOUT);
+    }
+
     // ---------------------------------------------------------------- the messages
 
-    /** One step of a command, for its termination-queue message. */
+    /**
+     * One step of a command, for its termination-queue message. A step whose leader write keeps losing to writes that
+     * do not move the command is decided again, {@link #STEP_ATTEMPTS} times at most; then {@link NodeClaimStore.Conflict}
+     * is thrown and the message comes back.
+     */
     public ConsolidationOutcome advance(ConsolidationRequest r) {
+        for (int attempt = 1; ; attempt++) {
+            ConsolidationOutcome o = step(r);
+            if (o != null) {
+                return o;
+            }
+            if (attempt == STEP_ATTEMPTS) {
+                throw new NodeClaimStore.Conflict("nodeclaim " + r.claim() + " kept changing under command " + r.command());
+            }
+        }
+    }
+
+    /** The step, or null to decide it again (the leader changed under it without moving the command). */
+    private ConsolidationOutcome step(ConsolidationRequest r) {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(r.claim(), now);
         ConsolidationMark m = found.map(NodeClaim::consolidation).orElse(null);
         if (m == null || !m.command().equals(r.command()) || !m.isLeader(r.claim())) {
             return ConsolidationOutcome.ignored(r.command(), "no such command on nodeclaim/" + r.claim());
+        }
+        if (m.phase() == Phase.Handed && r.step() + 1 >= m.step()) {
+            // The hand-off's own message, delivered again: a crash may have cut the hand-off short; finish it.
+            for (String name : m.candidates()) {
+                store.get(name, now).filter(c -> !c.state().isDeleting() && c.consolidation() != null
+                        && c.consolidation().command().equals(m.command())).ifPresent(c -> handOver(c, m));
+            }
+            for (String name : m.replacements()) {
+                unmark(name, m.command(), now);
+            }
+            return ConsolidationOutcome.ignored(r.command(), "hand-off of " + m.nodes() + " finished");
         }
         if (r.step() < m.step()) {
             return ConsolidationOutcome.ignored(r.command(), "duplicate of step " + r.step());
@@ -297,6 +402,9 @@ public final class ConsolidationService {
         }
         if (found.get().state().isDeleting()) {
             return abort(found.get(), m, "candidate nodeclaim/" + r.claim() + " is being deleted", now);
+        }
+        if (!now.isBefore(timeout(m))) {
+            return abort(found.get(), m, "not over within " + COMMAND_TIMEOUT.toMinutes() + "m of its validation", now);
         }
         return m.phase() == Phase.Validating ? validate(found.get(), m, now) : launching(found.get(), m, now);
     }
@@ -315,8 +423,15 @@ public final class ConsolidationService {
                 return abort(leader, m, "candidate nodeclaim/" + name + " changed", now);
             }
         }
+        List<Pod> buffers;
+        try {
+            buffers = headroom.at(now).virtualPods();
+        } catch (RuntimeException e) {
+            // As the sweep, which consolidates no node when it cannot see the buffers.
+            return abort(leader, m, "validation failed: the buffers could not be read (" + e.getClass().getSimpleName() + ")", now);
+        }
         ClusterSnapshot snap = ClusterSnapshot.read(reader, claims);
-        ConsolidationInput input = snap.input(offers.at(snap.view(), now), List.of(), settings, now, m.command(), active)
+        ConsolidationInput input = snap.input(offers.at(snap.view(), now), buffers, settings, now, m.command(), active)
                 .restrictedTo(Set.copyOf(m.nodes()));
         Optional<ConsolidationCommand> again = Consolidation.decide(input).command();
         String why = again.isEmpty() ? "no longer worth it (pods or budgets changed)"
@@ -337,26 +452,23 @@ public final class ConsolidationService {
         for (String name : names) {
             mark(name, next, now);
         }
-        try {
-            store.update(leader.withConsolidation(next));
-        } catch (NodeClaimStore.Conflict lost) {
-            // Another delivery moved the leader on; its message carries the command.
-            return ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
+        Write w = moveOn(leader, m, next, now);
+        if (w != Write.DONE) {
+            return w == Write.AGAIN ? null : ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
         }
         queue.send(new ConsolidationRequest(leader.name(), m.command(), next.step()).toJson(), null, null,
                 names.isEmpty() ? Duration.ZERO : POLL);
-        taint(m.nodes(), true);
+        taintWhileActive(m, now);
         if (!names.isEmpty()) {
             hints.send(ProvisioningHints.REPLACEMENT, null, m.nodes().getFirst(), now);
         }
-        journal.record("validated", "command " + m.command() + ": " + m.nodes() + " tainted"
+        journal.record("validated", m.command(), "command " + m.command() + ": " + m.nodes() + " tainted"
                 + (names.isEmpty() ? "" : ", replacements " + names + " recorded"), m.priceBefore() - m.plannedPrice());
         return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.LAUNCHING,
                 "validated; " + (names.isEmpty() ? "deleting " : "launching " + names + " to replace ") + m.nodes(), 0);
     }
 
     private ConsolidationOutcome launching(NodeClaim leader, ConsolidationMark m, Instant now) {
-        taint(m.nodes(), true);
         boolean waiting = false;
         for (String name : m.replacements()) {
             Optional<NodeClaim> r = store.get(name, now);
@@ -371,44 +483,92 @@ public final class ConsolidationService {
                 return abort(leader, m, "replacements not initialized within " + LAUNCH_TIMEOUT.toMinutes() + "m", now);
             }
             ConsolidationMark next = m.next(Phase.Launching, m.replacements(), m.deadline(), now);
-            try {
-                store.update(leader.withConsolidation(next));
-            } catch (NodeClaimStore.Conflict lost) {
-                return ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
+            Write w = moveOn(leader, m, next, now);
+            if (w != Write.DONE) {
+                return w == Write.AGAIN ? null : ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
             }
             queue.send(new ConsolidationRequest(leader.name(), m.command(), next.step()).toJson(), null, null, POLL);
+            taintWhileActive(m, now); // again: a crash may have come between validation's leader write and its taint
             return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.WAITING, "waiting for " + m.replacements(), 0);
         }
-        // Every replacement is up: the candidates go to the termination flow (idempotent: a started flow is left alone).
+        // Every replacement is up. The leader says Handed first: from then on a redelivery or the sweep finishes the
+        // hand-off (a crash between two candidates' hand-overs must not abort and keep the rest beside the replacement).
+        Write w = moveOn(leader, m, m.next(Phase.Handed, m.replacements(), m.deadline(), now), now);
+        if (w != Write.DONE) {
+            return w == Write.AGAIN ? null : ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
+        }
         for (String name : m.candidates()) {
-            termination.start(name, m.reason(), null, false, false);
+            termination.start(name, m.reason(), null, false, false); // a started flow is left alone
         }
         for (String name : m.replacements()) {
             unmark(name, m.command(), now);
         }
-        store.get(leader.name(), now).ifPresent(l -> {
-            try {
-                store.update(l.withConsolidation(m.next(Phase.Handed, m.replacements(), m.deadline(), now)));
-            } catch (NodeClaimStore.Conflict lost) {
-                // the termination flow wrote it meanwhile; the command is over either way (its candidates are deleting)
-            }
-        });
-        journal.record("handed", "command " + m.command() + ": " + m.nodes() + " to the termination flow (" + m.reason() + ")"
-                + (m.replacements().isEmpty() ? "" : ", replaced by " + m.replacements()), m.priceBefore() - m.plannedPrice());
+        journal.record("handed", m.command(), "command " + m.command() + ": " + m.nodes() + " to the termination flow ("
+                + m.reason() + ")" + (m.replacements().isEmpty() ? "" : ", replaced by " + m.replacements()),
+                m.priceBefore() - m.plannedPrice());
         return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.HANDED,
                 m.reason() + ": " + m.nodes() + (m.replacements().isEmpty() ? "" : " replaced by " + m.replacements()),
                 m.priceBefore() - m.plannedPrice());
     }
 
-    /** Gives the command up: the leader says so first, then every other claim is released, the leader last. */
+    /** One claim of a command handing over: a candidate goes to the termination flow, a replacement is unmarked. */
+    private void handOver(NodeClaim c, ConsolidationMark m) {
+        if (m.candidates().contains(c.name())) {
+            termination.start(c.name(), m.reason(), null, false, false);
+        } else {
+            update(c.withConsolidation(null));
+        }
+    }
+
+    /**
+     * Writes the leader's next mark. On a conflict it re-reads rather than assumes: the mark as written means our own
+     * write took effect and only its answer was lost; another mark, that another delivery moved the command on; the
+     * same mark, that a write which does not move the command (a pod event, NotReady, a flow starting) got in first.
+     * A twin delivery that wrote the very same mark (same step, same instant: common in virtual time, not with a
+     * microsecond clock) cannot be told from our own write: both carry on, which is safe, as every effect after the
+     * write is idempotent.
+     */
+    private Write moveOn(NodeClaim leader, ConsolidationMark m, ConsolidationMark next, Instant now) {
+        try {
+            store.update(leader.withConsolidation(next));
+            return Write.DONE;
+        } catch (NodeClaimStore.Conflict lost) {
+            ConsolidationMark fresh = store.get(leader.name(), now).map(NodeClaim::consolidation).orElse(null);
+            if (next.equals(fresh)) {
+                return Write.DONE;
+            }
+            return m.equals(fresh) ? Write.AGAIN : Write.MOVED_ON;
+        }
+    }
+
+    /**
+     * Taints the command's candidates, then looks at the leader again: a delivery that aborted the command meanwhile
+     * untainted them before this taint landed, so the taint is taken back (from candidates not being deleted).
+     */
+    private void taintWhileActive(ConsolidationMark m, Instant now) {
+        taint(m.nodes(), true);
+        ConsolidationMark fresh = store.get(m.leader(), now).map(NodeClaim::consolidation).orElse(null);
+        if (fresh != null && fresh.command().equals(m.command()) && fresh.phase() != Phase.Aborted) {
+            return;
+        }
+        for (int i = 0; i < m.candidates().size(); i++) {
+            String node = m.nodes().get(i);
+            store.get(m.candidates().get(i), now).filter(c -> !c.state().isDeleting()).ifPresent(c -> taint(List.of(node), false));
+        }
+    }
+
+    /**
+     * Gives the command up: the leader says so first, then every other claim is released, the leader last. Null when
+     * the leader changed under it without moving the command (decide again).
+     */
     private ConsolidationOutcome abort(NodeClaim leader, ConsolidationMark m, String why, Instant now) {
         ConsolidationMark aborted = m.next(Phase.Aborted, m.replacements(), m.deadline(), now);
         if (!leader.state().isDeleting()) {
-            try {
-                leader = store.update(leader.withConsolidation(aborted));
-            } catch (NodeClaimStore.Conflict lost) {
-                return ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
+            Write w = moveOn(leader, m, aborted, now);
+            if (w != Write.DONE) {
+                return w == Write.AGAIN ? null : ConsolidationOutcome.ignored(m.command(), "the leader moved on meanwhile");
             }
+            leader = store.get(leader.name(), now).orElse(leader.withConsolidation(aborted));
         }
         List<String> others = new ArrayList<>(m.candidates());
         others.addAll(m.replacements());
@@ -422,7 +582,7 @@ public final class ConsolidationService {
             }
         }
         release(leader, aborted, now);
-        journal.record("aborted", "command " + m.command() + " (" + m.nodes() + "): " + why, 0);
+        journal.record("aborted", m.command(), "command " + m.command() + " (" + m.nodes() + "): " + why, 0);
         return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.ABORTED, why, 0);
     }
 

@@ -4,6 +4,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.disruption.DisruptionBudgets;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
+import dev.gantry.core.disruption.consolidation.DoNotDisrupt;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
@@ -16,10 +17,12 @@ import java.util.Optional;
 
 /**
  * Everything a consolidation decision depends on, folded into one value: two inputs with the same key get the same
- * decision. The nodes (name, readiness, deletion, taints, labels, claim facts), their pods and the reserved pods, each
- * candidate's {@code consolidateAfter} state at {@code now}, the budgets in force at {@code now}, and the prices. The
- * sweep does not decide again while the key is the one that last found nothing to do (a quiet cluster costs one
- * fingerprint a minute, not a search).
+ * decision. The nodes (name, readiness, deletion, taints, labels, claim facts), their pods (each one's labels,
+ * annotations, requests, and whether its {@code karpenter.sh/do-not-disrupt} protects it at {@code now}, so a duration
+ * that lapses changes the key) and the reserved pods, each candidate's {@code consolidateAfter} state at {@code now},
+ * the budgets in force at {@code now}, and the prices. The sweep does not decide again while the key is the one that
+ * last found nothing to do, for {@link ConsolidationService#QUIET_FOR} at most (a quiet cluster costs one fingerprint a
+ * minute, not a search).
  */
 final class DecisionKey {
     private DecisionKey() {
@@ -50,6 +53,7 @@ final class DecisionKey {
             h = mix(h, n.node().taints().hashCode());
             h = mix(h, n.claim() == null ? 0 : n.claim().hashCode());
             h = mix(h, PodEvents.fingerprint(n.pods()).hashCode());
+            h = mix(h, pods(n.pods(), in.now()));
             h = mix(h, eligible(n, pools.get(n.node().labels().get(WellKnownLabels.NODEPOOL)), in.now()) ? 1 : 0);
         }
         for (Pod p : in.reserved()) {
@@ -58,6 +62,18 @@ final class DecisionKey {
         }
         h = mix(h, in.pdbs().hashCode());
         return Long.toHexString(h);
+    }
+
+    /** The pods' decision-relevant facts, independent of their order. */
+    private static long pods(java.util.List<Pod> pods, Instant now) {
+        long sum = 0;
+        for (Pod p : pods) {
+            long h = mix(p.key().hashCode(), p.labels().hashCode());
+            h = mix(h, p.annotations().hashCode());
+            h = mix(h, p.requests().hashCode());
+            sum += mix(h, DoNotDisrupt.active(p, now) ? 1 : 0);
+        }
+        return sum;
     }
 
     /** Whether {@code consolidateAfter} (and the replacement guard) has passed for the node. */

@@ -329,4 +329,106 @@ class ConsolidationServiceTest {
         });
     }
 
+    // ---------------------------------------------------------------- #21 defect 4: validation keeps the buffers' room
+
+    /** One buffer of a 1000m chunk, always wanted. */
+    private static dev.gantry.core.headroom.Headroom buffer() {
+        Pod template = Pod.builder("default", "chunk").requests(Resources.of(1000, ConsolidationWorld.GI)).build();
+        var targets = dev.gantry.core.headroom.BufferTargets.of(List.of(
+                new dev.gantry.core.headroom.BufferTargets.Target("default", "PodTemplate", "chunk", template, 0)));
+        var b = new dev.gantry.core.headroom.CapacityBuffer("default", "warm",
+                new dev.gantry.core.headroom.CapacityBuffer.PodTemplateRef("chunk"), 1, null, Map.of(), null, null, null);
+        return now -> dev.gantry.core.headroom.HeadroomPlan.of(List.of(b), targets, dev.gantry.core.headroom.DemandHistory.EMPTY,
+                now, Duration.ZERO);
+    }
+
+    @Test
+    void validationKeepsRoomForTheBuffersTheDecisionKeptRoomFor() {
+        // Regression: validation re-decided without the buffers, so a 4-vCPU node whose replacement was planned as a
+        // 2-vCPU one (its 600m pod and the buffer's 1000m chunk) was replaced by a 1-vCPU one, and the provisioner then
+        // launched another node for the buffer.
+        ConsolidationWorld c = new ConsolidationWorld(List.of(ConsolidationWorld.type("large", 4, 0.20),
+                ConsolidationWorld.type("big", 2, 0.10), ConsolidationWorld.type("small", 1, 0.04)), Duration.ZERO);
+        var headroom = buffer();
+        c.service.withHeadroom(headroom);
+        c.node("a", 600);
+
+        assertThat(c.service.sweep(headroom.at(c.w.clock.instant()).virtualPods()).decided()).isEqualTo(1);
+        assertThat(c.claim("a").consolidation().plannedPrice()).isEqualTo(0.10);
+
+        assertThat(c.deliverLast().what()).isEqualTo(What.LAUNCHING);
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        assertThat(c.claim(replacement).instanceType()).isEqualTo("big");
+    }
+
+    @Test
+    void validationAbortsWhenTheBuffersCannotBeRead() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.service.withHeadroom(now -> {
+            throw new IllegalStateException("list capacitybuffers failed (503)");
+        });
+
+        ConsolidationOutcome o = c.deliverLast();
+
+        assertThat(o.what()).isEqualTo(What.ABORTED);
+        assertThat(o.detail()).contains("buffers could not be read");
+        assertThat(c.tainted("node-a")).isFalse();
+    }
+
+    // ---------------------------------------------------------------- #21 defect 5: the quiet cache expires
+
+    @Test
+    void aQuietClusterIsDecidedAgainAfterFiveMinutes() {
+        // Regression: the "nothing changed" key never expired; Karpenter decides at least every 5 minutes.
+        ConsolidationWorld c = new ConsolidationWorld(false);
+        c.node("a", 1500);
+        c.node("b", 1500);
+        assertThat(c.service.sweep(List.of()).skipped()).isNull();
+        c.w.clock.advance(Duration.ofMinutes(1));
+        assertThat(c.service.sweep(List.of()).skipped()).isEqualTo("nothing changed since the last decision");
+
+        c.w.clock.advance(ConsolidationService.QUIET_FOR.minus(Duration.ofMinutes(1)));
+        ConsolidationReport again = c.service.sweep(List.of());
+
+        assertThat(again.skipped()).isNull();
+        assertThat(again.candidates()).isEqualTo(2);
+        c.w.clock.advance(Duration.ofMinutes(1));
+        assertThat(c.service.sweep(List.of()).skipped()).as("quiet again, for another five minutes")
+                .isEqualTo("nothing changed since the last decision");
+    }
+
+    @Test
+    void aPodsDoNotDisruptDurationThatLapsesIsSeenAtTheNextSweep() {
+        // Regression: the key held the pods' uids only, so a 2-minute do-not-disrupt that lapsed went unseen.
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a");
+        c.pod("node-a", 500, Map.of(Pod.DO_NOT_DISRUPT, "2m")); // created at T0: protected until T0+2m
+        c.node("b", 2000);
+        assertThat(c.service.sweep(List.of()).decided()).isZero();
+        c.w.clock.advance(Duration.ofMinutes(1));
+        assertThat(c.service.sweep(List.of()).decided()).as("still protected").isZero();
+
+        c.w.clock.advance(Duration.ofMinutes(2));
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(r.decided()).isEqualTo(1);
+        assertThat(c.claim("a").consolidation().candidates()).containsExactly("a");
+    }
+
+    @Test
+    void aPodWhoseDoNotDisruptAnnotationIsRemovedIsSeenAtTheNextSweep() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a");
+        Pod p = c.pod("node-a", 500, Map.of(Pod.DO_NOT_DISRUPT, "true"));
+        c.node("b", 2000);
+        assertThat(c.service.sweep(List.of()).decided()).isZero();
+        c.w.clock.advance(Duration.ofMinutes(1));
+        c.w.cluster.putPod(p.toBuilder().annotations(Map.of()).build());
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(r.decided()).isEqualTo(1);
+    }
 }

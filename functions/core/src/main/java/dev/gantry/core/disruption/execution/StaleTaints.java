@@ -1,0 +1,65 @@
+package dev.gantry.core.disruption.execution;
+
+import dev.gantry.core.lifecycle.ConsolidationMark;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.Taint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code karpenter.sh/disrupted} taints no flow owns, which the sweep removes (Karpenter strips them on every
+ * disruption loop). Without it a taint left by an overlap or a crash makes its node read as deleting for ever: never
+ * consolidated, emptied or expired, and one less in its pool's budget.
+ * <p>
+ * Only Gantry's nodes are judged: those with a live claim (by instance id, else by the node name it registered with).
+ * A taint is owned while the node is being deleted (its {@code deletionTimestamp}), while its claim is deleting (a
+ * termination flow: expiry, interruption, drift, emptiness, a hand-off), or while its claim carries a consolidation
+ * command that is under way or handing over.
+ * <p>
+ * Read the nodes before the claims: every owner records itself on the claim before it taints (a flow marks the claim
+ * deleting first; consolidation writes its leader first), so a taint seen in the earlier read has its owner in the
+ * later one, and a taint that lands after the read of the nodes is not judged at all.
+ */
+public final class StaleTaints {
+    private StaleTaints() {
+    }
+
+    /** The names of the nodes whose disrupted taint no flow owns, in node order. */
+    public static List<String> of(List<Node> nodes, List<NodeClaim> claims) {
+        Map<String, NodeClaim> byInstance = new HashMap<>();
+        Map<String, NodeClaim> byNodeName = new HashMap<>();
+        for (NodeClaim c : claims) {
+            if (c.state() != NodeClaimState.Terminated) {
+                if (c.instanceId() != null) {
+                    byInstance.putIfAbsent(c.instanceId(), c);
+                }
+                if (c.nodeName() != null) {
+                    byNodeName.putIfAbsent(c.nodeName(), c);
+                }
+            }
+        }
+        Set<String> active = ConsolidationService.activeCommands(claims);
+        Set<String> handing = ConsolidationService.handingCommands(claims);
+        List<String> out = new ArrayList<>();
+        for (Node n : nodes) {
+            if (n.deletionTimestamp() != null || n.taints().stream().noneMatch(t -> t.key().equals(Taint.DISRUPTED.key()))) {
+                continue;
+            }
+            NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
+            c = c != null ? c : byNodeName.get(n.name());
+            if (c == null || c.state().isDeleting()) {
+                continue;
+            }
+            ConsolidationMark m = c.consolidation();
+            if (m == null || !(active.contains(m.command()) || handing.contains(m.command()))) {
+                out.add(n.name());
+            }
+        }
+        return out;
+    }
+}
