@@ -13,7 +13,8 @@ import java.util.Map;
 final class Invariants {
     static final List<String> KINDS = List.of("limitExceeded", "orphanInstancesAtEnd", "podsOnIncompatibleNodes",
             "pdbViolations", "doNotDisruptEvicted", "duplicateLaunches", "unmanagedInstancesTouched", "stuckClaims",
-            "podsKilledWithoutDrain", "leakedInstances", "messagesLost", "disruptionBudgetExceeded", "podsNotPlacedInTime");
+            "podsKilledWithoutDrain", "leakedInstances", "messagesLost", "disruptionBudgetExceeded", "podsNotPlacedInTime",
+            "evictedBeforeReplacementReady");
     static final int KEPT = 20;
 
     /** One violation: where, and what. */
