@@ -12,6 +12,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.model.Toleration;
+import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.util.ArrayList;
@@ -71,18 +72,20 @@ final class PlanningInputs {
             }
         }
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
+        Map<String, NodeClaim> claimsByNode = claimsByNode(claims, view.nodes());
         for (SchedulingInput.ExistingNode e : view.existingNodes()) {
-            nodes.add(new SchedulingInput.ExistingNode(withInstanceLabels(e.node()), e.pods()));
+            nodes.add(new SchedulingInput.ExistingNode(withInstanceLabels(e.node(), claimsByNode), e.pods()));
         }
         return new SchedulingInput(view.pending(), nodes, inFlight, view.daemonSets(), pools, view.namespaceLabels());
     }
 
     /**
-     * A node of ours as it will be labelled: the cloud controller sets its instance type at registration, and the
-     * sweep adds the type's {@code karpenter.k8s.aws/instance-*} labels within a minute. Planning with the labels it
-     * will carry keeps a just-registered node from looking unsuitable (and more capacity from being launched).
+     * A node of ours as it will be labelled ({@link ClaimLabels#node}, its own labels winning): the cloud controller
+     * sets its instance type at registration, and the sweep adds the type's {@code karpenter.k8s.aws/instance-*}
+     * labels within a minute. Planning with the labels it will carry keeps a just-registered node from looking
+     * unsuitable (and more capacity from being launched).
      */
-    private Node withInstanceLabels(Node n) {
+    private Node withInstanceLabels(Node n, Map<String, NodeClaim> claimsByNode) {
         String poolName = n.labels().get(WellKnownLabels.NODEPOOL);
         String typeName = n.labels().get(WellKnownLabels.INSTANCE_TYPE);
         if (poolName == null || typeName == null) {
@@ -93,14 +96,46 @@ final class PlanningInputs {
         if (type.isEmpty()) {
             return n;
         }
-        Map<String, String> labels = new HashMap<>(type.get().labels());
-        labels.putAll(pool.get().template().labels());
+        NodeClaim claim = claimsByNode.get(n.name());
+        Requirements reqs = claim == null ? pool.get().requirements() : Requirements.of(claim.requirements());
+        Map<String, String> labels = ClaimLabels.node(pool.get(), reqs, type.get(), n.labels().get(WellKnownLabels.ZONE),
+                n.labels().get(WellKnownLabels.CAPACITY_TYPE), n.name());
         labels.putAll(n.labels());
         if (labels.equals(n.labels())) {
             return n;
         }
         return new Node(n.name(), n.providerId(), labels, n.annotations(), n.taints(), n.allocatable(), n.ready(),
                 n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
+    }
+
+    /** Each node's claim: by the nodeclaim label the launcher puts on it, by instance id, or by the name it registered with. */
+    private static Map<String, NodeClaim> claimsByNode(List<NodeClaim> claims, List<Node> nodes) {
+        Map<String, NodeClaim> byName = new HashMap<>();
+        Map<String, NodeClaim> byInstance = new HashMap<>();
+        Map<String, NodeClaim> byNodeName = new HashMap<>();
+        for (NodeClaim c : claims) {
+            byName.put(c.name(), c);
+            if (c.instanceId() != null) {
+                byInstance.put(c.instanceId(), c);
+            }
+            if (c.nodeName() != null) {
+                byNodeName.put(c.nodeName(), c);
+            }
+        }
+        Map<String, NodeClaim> out = new HashMap<>();
+        for (Node n : nodes) {
+            NodeClaim c = byName.get(n.labels().get(NODECLAIM_LABEL));
+            if (c == null && n.instanceId() != null) {
+                c = byInstance.get(n.instanceId());
+            }
+            if (c == null) {
+                c = byNodeName.get(n.name());
+            }
+            if (c != null) {
+                out.put(n.name(), c);
+            }
+        }
+        return out;
     }
 
     /** Claims launching or launched whose node has not appeared (by instance id or by the nodeclaim label). */
@@ -153,23 +188,14 @@ final class PlanningInputs {
     }
 
     /**
-     * An in-flight claim as the scheduler sees it: the labels its node will carry and the room left after the
-     * DaemonSet pods that will land there. Pods nominated earlier are still pending and are planned again, so none is
-     * bound to it here.
+     * An in-flight claim as the scheduler sees it: the labels its node will carry ({@link ClaimLabels#node}, from the
+     * requirements it was recorded with) and the room left after the DaemonSet pods that will land there. Pods
+     * nominated earlier are still pending and are planned again, so none is bound to it here.
      */
     private static SchedulingInput.InFlightClaim inFlightClaim(NodeClaim c, NodePool pool, InstanceType type,
                                                                List<DaemonSet> daemonSets) {
-        Map<String, String> labels = new HashMap<>(type.labels());
-        labels.putAll(pool.template().labels());
-        labels.put(WellKnownLabels.NODEPOOL, pool.name());
-        labels.put(WellKnownLabels.INSTANCE_TYPE, type.name());
-        labels.put(WellKnownLabels.HOSTNAME, c.name());
-        if (c.zone() != null) {
-            labels.put(WellKnownLabels.ZONE, c.zone());
-        }
-        if (c.capacityType() != null) {
-            labels.put(WellKnownLabels.CAPACITY_TYPE, c.capacityType());
-        }
+        Map<String, String> labels = ClaimLabels.node(pool, Requirements.of(c.requirements()), type, c.zone(),
+                c.capacityType(), c.name());
         Resources daemons = Resources.ZERO;
         for (DaemonSet ds : daemonSets) {
             Pod d = ds.template();

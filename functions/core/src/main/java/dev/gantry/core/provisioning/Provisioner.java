@@ -163,7 +163,8 @@ public final class Provisioner {
                 break;
             }
             rounds++;
-            BufferedSolve solved = BufferedSolve.solve(input, virtual);
+            BufferedSolve solved = BufferedSolve.solve(input, virtual,
+                    claims.stream().map(NodeClaim::name).collect(java.util.stream.Collectors.toSet()));
             if (rounds == 1) {
                 recordDemand(input, solved.real(), now);
             }
