@@ -39,7 +39,9 @@ class ConsolidationScenariosTest {
         assertThat(packing).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble()).isLessThan(s.get("cost").get("total").asDouble());
         assertThat(s.get("cost").get("overPackingBound").asDouble())
                 .as("1.18 before launches left room for small consolidatable nodes' pods (issue #14's 1.15)").isLessThanOrEqualTo(1.15);
-        assertThat(s.get("consolidation").get("podRestartsPerHour").asDouble()).as("churn: 6.83 restarts/h before, 7.21 after").isLessThan(8);
+        // Churn: 6.83 restarts/h before, 7.21 after; 8.08 since issue #21 (candidates' pods planned onto their
+        // replacements, no room-leaving launch while pods leave): 43 commands executed where 38, the day $0.16 cheaper.
+        assertThat(s.get("consolidation").get("podRestartsPerHour").asDouble()).as("churn").isLessThan(8.5);
     }
 
     @Test

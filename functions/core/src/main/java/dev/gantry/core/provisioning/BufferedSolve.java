@@ -27,11 +27,13 @@ import java.util.Set;
 record BufferedSolve(SchedulingResult real, SchedulingResult virtual) {
 
     /**
+     * @param planner  how the real pods are planned ({@code Scheduler::solveForLaunch}, or {@code Scheduler::solve})
      * @param recorded the names of every claim the store holds, in any state: a buffer's new claim is named apart from
      *                 them (see {@link #renamed})
      */
-    static BufferedSolve solve(SchedulingInput input, List<Pod> virtualPods, Set<String> recorded) {
-        SchedulingResult real = Scheduler.solveForLaunch(input);
+    static BufferedSolve solve(SchedulingInput input, java.util.function.Function<SchedulingInput, SchedulingResult> planner,
+                               List<Pod> virtualPods, Set<String> recorded) {
+        SchedulingResult real = planner.apply(input);
         if (virtualPods.isEmpty()) {
             return new BufferedSolve(real, null);
         }

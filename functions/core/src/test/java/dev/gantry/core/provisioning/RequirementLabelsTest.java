@@ -111,7 +111,7 @@ class RequirementLabelsTest {
         NodeClaim claim = store.list(T0).getFirst();
 
         SchedulingInput input = new PlanningInputs(config(BATCH), provider())
-                .build(ClusterView.read(cluster), store.list(T0), Set.of());
+                .build(ClusterView.read(cluster), store.list(T0), Set.of(), T0);
 
         assertThat(input.inFlight()).singleElement().satisfies(f -> {
             assertThat(f.labels()).containsAllEntriesOf(cloud.requests().getFirst().labels());
