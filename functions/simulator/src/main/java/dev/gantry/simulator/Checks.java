@@ -88,6 +88,7 @@ final class Checks {
             }
             lifecycle.check(now, live, episodes);
             placement.check(now, episodes);
+            bufferHolders(now);
             messagesLost(sim.provisioningQueue.expiredCount() + sim.interruptionQueue.expiredCount()
                     + sim.terminationQueue.expiredCount());
         }
@@ -316,5 +317,32 @@ final class Checks {
                 sim.invariants.violated("orphanInstancesAtEnd", i.id() + " (" + i.type().name() + ") runs without a live nodeclaim");
             }
         }
+    }
+
+    /** How often the nodes holding the buffers' capacity are looked for (for the wasted-launch figure). */
+    static final Duration BUFFER_HOLDERS_EVERY = Duration.ofSeconds(10);
+    private Instant buffersAt = Instant.MIN;
+
+    /**
+     * Marks the nodes that hold a buffer's capacity now ({@link dev.gantry.core.headroom.BufferRoom}, as the sweep
+     * places the virtual pods) as serving: a node launched for a buffer that holds its chunk is no wasted launch.
+     */
+    private void bufferHolders(Instant now) {
+        if (sim.headroom.buffers().isEmpty() || now.isBefore(buffersAt.plus(BUFFER_HOLDERS_EVERY))) {
+            return;
+        }
+        buffersAt = now;
+        List<Pod> virtual = sim.headroom.virtualPods(now, sim.store);
+        if (virtual.isEmpty()) {
+            return;
+        }
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        for (Pod p : sim.cluster.pods()) {
+            if (p.isBound()) {
+                byNode.computeIfAbsent(p.nodeName(), k -> new java.util.ArrayList<>()).add(p);
+            }
+        }
+        List<Node> ready = sim.cluster.nodes().stream().filter(Node::ready).toList();
+        dev.gantry.core.headroom.BufferRoom.of(virtual, ready, byNode).holders().forEach(sim.recorder::nodeServed);
     }
 }

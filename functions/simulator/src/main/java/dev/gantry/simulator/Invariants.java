@@ -14,7 +14,7 @@ final class Invariants {
     static final List<String> KINDS = List.of("limitExceeded", "orphanInstancesAtEnd", "podsOnIncompatibleNodes",
             "pdbViolations", "doNotDisruptEvicted", "duplicateLaunches", "unmanagedInstancesTouched", "stuckClaims",
             "podsKilledWithoutDrain", "leakedInstances", "messagesLost", "disruptionBudgetExceeded", "podsNotPlacedInTime",
-            "staleDisruptedTaints");
+            "staleDisruptedTaints", "evictedBeforeReplacementReady");
     static final int KEPT = 20;
 
     /** One violation: where, and what. */

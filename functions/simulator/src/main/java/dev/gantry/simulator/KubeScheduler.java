@@ -79,7 +79,7 @@ final class KubeScheduler {
                 Pod.Status s = current.status();
                 cluster.putPod(current.toBuilder().nodeName(node)
                         .status(new Pod.Status("Running", false, s.createdAt(), null, s.terminationGracePeriodSeconds())).build());
-                recorder.podBound(current, now);
+                recorder.podBound(current, node, now);
                 bound.add(p.key());
             }
         });

@@ -30,8 +30,30 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     private boolean evictingHealthy;
     private boolean evictingAllowed = true;
 
+    /** Pod key to the claims recorded for it (a claim's pods never change once recorded). */
+    private final java.util.Map<String, List<String>> launchedFor = new java.util.HashMap<>();
+    private final java.util.Set<String> indexed = new java.util.HashSet<>();
+
     Observers(Simulation sim) {
         this.sim = sim;
+        sim.recorder.onEvictionWaited = e -> {
+            if (e.judged()) {
+                sim.invariants.violated("evictedBeforeReplacementReady", "pod " + e.pod() + " evicted from " + e.node()
+                        + " (" + e.reason() + ", drain under way " + e.drainFor().toSeconds() + " s) at t="
+                        + Progress.clock(sim.recorder.secondsSinceStart(e.at())) + " while its replacement "
+                        + String.join(", ", e.booting()) + " was not Ready; its successor waited for capacity");
+            }
+        };
+    }
+
+    /** The claims recorded for each pod, the claims recorded since the last call added. */
+    private java.util.Map<String, List<String>> launchedFor(java.time.Instant now) {
+        for (NodeClaim c : sim.store.list(now)) {
+            if (indexed.add(c.name())) {
+                c.pods().forEach(p -> launchedFor.computeIfAbsent(p, k -> new java.util.ArrayList<>()).add(c.name()));
+            }
+        }
+        return launchedFor;
     }
 
     void clusterChanged() {
@@ -62,6 +84,7 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
             }
             if (managed) {
                 sim.recorder.ended(reason);
+                sim.recorder.instanceEnded(i.id(), i.dnsName(), i.launchTime(), sim.clock.instant());
                 sim.recorder.log(sim.clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()
                         + " (" + reason + (cause.equals("api") ? "" : ", by EC2: " + cause) + ")");
             }
@@ -154,7 +177,42 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
             pdbCounts = new Pdbs.Counts(sim.cluster.version(), pdbCounts.byPdb());
         }
         sim.recorder.evictions++;
+        sim.recorder.evicted.evicted(pod, eviction(pod));
         clusterChanged();
+    }
+
+    /**
+     * The eviction as {@link Evictions} judges it: its node's claim's deletion reason and how long its drain has run, and
+     * the replacements launched for the pod (claims other than its node's whose launch named it, or its consolidation
+     * command's replacements) whose node was not Ready at this moment.
+     */
+    private Evictions.Eviction eviction(Pod pod) {
+        java.time.Instant now = sim.clock.instant();
+        Node node = pod.nodeName() == null ? null : sim.cluster.node(pod.nodeName());
+        NodeClaim own = node == null || node.instanceId() == null ? null
+                : sim.store.findByInstanceId(node.instanceId(), now).orElse(null);
+        java.util.Set<String> replacements = new java.util.TreeSet<>(launchedFor(now).getOrDefault(pod.key(), List.of()));
+        if (own != null) {
+            replacements.remove(own.name());
+            if (own.consolidation() != null) {
+                replacements.addAll(own.consolidation().replacements());
+            }
+        }
+        List<String> booting = new java.util.ArrayList<>();
+        for (String r : replacements) {
+            NodeClaim c = sim.store.get(r, now).orElse(null);
+            if (c == null || c.state().isDeleting()) {
+                continue; // gone or failed: nothing left to wait for
+            }
+            Node n = c.nodeName() == null ? null : sim.cluster.node(c.nodeName());
+            if (n == null || !n.ready()) {
+                booting.add(r);
+            }
+        }
+        java.time.Duration drainFor = own == null || own.deletionRequestedAt() == null ? java.time.Duration.ZERO
+                : java.time.Duration.between(own.deletionRequestedAt(), now);
+        return new Evictions.Eviction(pod.key(), pod.nodeName(), now, own == null ? null : own.deletionReason(), drainFor,
+                booting);
     }
 
     /**

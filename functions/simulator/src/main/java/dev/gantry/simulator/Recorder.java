@@ -64,6 +64,15 @@ final class Recorder {
     int drainedBeforeDeadline;
     int replacementReadyBeforeDeadline;
     int evictions;
+    /** Evicted pods and their successors: how many waited for capacity ({@link Evictions}). */
+    final Evictions evicted = new Evictions();
+    /** Told of every eviction whose successor waited for capacity (the invariant judges it). */
+    java.util.function.Consumer<Evictions.Eviction> onEvictionWaited = e -> { };
+    /** Nodes that ran a real pod or held a buffer's capacity: a removed node that did neither was a wasted launch. */
+    private final Set<String> servedNodes = new HashSet<>();
+    /** Gantry's instances that ended without their node ever running a real pod or holding a buffer chunk. */
+    int wastedLaunches;
+    final List<String> wastedExamples = new ArrayList<>();
     final List<long[]> recoveries = new ArrayList<>();
 
     /**
@@ -125,13 +134,19 @@ final class Recorder {
 
     void podCreated(Pod p) {
         podsCreated++;
+        evicted.created(p);
         if (!p.isBound()) {
             onCreatedPending.accept(p);
         }
         createdAt.put(p.uid(), p.status().createdAt());
     }
 
-    void podBound(Pod p, Instant now) {
+    /** kube-scheduler bound {@code p} to {@code node}. */
+    void podBound(Pod p, String node, Instant now) {
+        evicted.gone(p);
+        if (!p.isDaemon() && !p.isMirror()) {
+            servedNodes.add(node);
+        }
         if (everBound.add(p.uid())) {
             podsScheduled++;
             Instant c = createdAt.get(p.uid());
@@ -147,10 +162,32 @@ final class Recorder {
 
     void podUnschedulable(Pod p, Instant now) {
         unschedulableSince.putIfAbsent(p.key(), now);
+        evicted.unschedulable(p).ifPresent(onEvictionWaited);
     }
 
     void podDeleted(Pod p) {
         unschedulableSince.remove(p.key());
+        evicted.gone(p);
+    }
+
+    /** The node holds a buffer's capacity now (the headroom the buffer asked for). */
+    void nodeServed(String node) {
+        servedNodes.add(node);
+    }
+
+    /**
+     * One of Gantry's instances ended: a wasted launch when its node ({@code node}, its DNS name) never ran a real pod
+     * nor held a buffer chunk.
+     */
+    void instanceEnded(String instanceId, String node, Instant launchedAt, Instant now) {
+        if (!servedNodes.contains(node)) {
+            wastedLaunches++;
+            log(now, "wasted", instanceId + " ended without running a pod or holding a buffer chunk");
+            if (wastedExamples.size() < 10) {
+                wastedExamples.add(instanceId + " (launched at t=" + Progress.clock(secondsSinceStart(launchedAt))
+                        + ", ended at t=" + Progress.clock(secondsSinceStart(now)) + ")");
+            }
+        }
     }
 
     /** A launch for these pods: each one that was waiting records how long it waited for it. */

@@ -63,4 +63,15 @@ final class SimHeadroom {
     Duration bootLead(Instant now) {
         return BootLead.of(store.list(now), sweepRate);
     }
+
+    /**
+     * The buffers' virtual pods now, as the checks see them: read from {@code truth} (the store behind the faults), so
+     * that looking costs Gantry nothing and draws no fault.
+     */
+    List<dev.gantry.core.model.Pod> virtualPods(Instant now, NodeClaimStore truth) {
+        if (buffers.isEmpty()) {
+            return List.of();
+        }
+        return new LiveHeadroom(this::read, history, t -> BootLead.of(truth.list(t), sweepRate)).at(now).virtualPods();
+    }
 }

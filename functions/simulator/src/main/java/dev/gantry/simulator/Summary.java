@@ -41,6 +41,7 @@ public final class Summary {
         nodes.put("terminated", r.terminated);
         nodes.put("peak", r.peakNodes);
         nodes.put("atEnd", sim.liveInstances().size());
+        nodes.put("wastedLaunches", r.wastedLaunches);
         ObjectNode by = nodes.putObject("terminatedByReason");
         r.terminatedByReason.forEach(by::put);
         ObjectNode cost = o.putObject("cost");
@@ -58,6 +59,7 @@ public final class Summary {
         interruptions.put("drainedBeforeDeadline", r.drainedBeforeDeadline);
         interruptions.put("replacementReadyBeforeDeadline", r.replacementReadyBeforeDeadline);
         o.put("evictions", r.evictions);
+        o.put("evictionsWaitedForCapacity", r.evicted.waited);
         ObjectNode inv = o.putObject("invariants");
         sim.invariants.counts().forEach(inv::put);
         var rec = o.putArray("recoveries");
@@ -238,7 +240,8 @@ public final class Summary {
             }
         });
         row(b, "nodes", nodes.get("launched") + " launched, " + nodes.get("terminated") + " terminated"
-                + (reasons.isEmpty() ? "" : " (" + reasons + ")") + ", peak " + nodes.get("peak") + ", " + nodes.get("atEnd") + " at the end");
+                + (reasons.isEmpty() ? "" : " (" + reasons + ")") + ", peak " + nodes.get("peak") + ", " + nodes.get("atEnd") + " at the end"
+                + ", " + nodes.get("wastedLaunches") + " wasted (never ran a pod or held a buffer)");
         var cost = root.get("cost");
         row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f (fractional), $%.2f (packing, %.2f×)",
                 cost.get("total").asDouble(), cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble(),
@@ -255,7 +258,8 @@ public final class Summary {
                 + percent(i.get("drainedBeforeDeadline").asInt(), i.get("reclaimed").asInt()) + ", "
                 + i.get("replacementReadyBeforeDeadline") + " replaced before it"
                 + percent(i.get("replacementReadyBeforeDeadline").asInt(), i.get("reclaimed").asInt()));
-        row(b, "evictions", root.get("evictions").asText());
+        row(b, "evictions", root.get("evictions").asText() + ", " + root.get("evictionsWaitedForCapacity").asText()
+                + " of them waited for capacity");
         StringBuilder inv = new StringBuilder();
         int total = 0;
         for (Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> e : root.get("invariants").properties()) {

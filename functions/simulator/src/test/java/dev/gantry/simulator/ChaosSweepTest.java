@@ -13,7 +13,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Runners that print figures rather than assert (a sweep takes minutes), off in the default build:
  * <ul>
  *   <li>{@code -Dgantry.chaos.seeds=50} runs the chaos mix over that many seeds of each scenario in
- *       {@code -Dgantry.chaos.scenarios} (default quickstart, spot-storm, diurnal) and prints the violations per
+ *       {@code -Dgantry.chaos.scenarios} (default quickstart, spot-storm, diurnal, labelled-batch: the last a NodePool
+ *       with a custom requirement label and a CapacityBuffer on it) and prints the violations per
  *       invariant, per scenario and in all, with the first violations and the seeds they came from
  *       ({@code -Dgantry.chaos.intensity=3} multiplies every rate; {@code -Dgantry.chaos.from=26} starts at that seed, so
  *       two JVMs can share a sweep);</li>
@@ -33,7 +34,7 @@ class ChaosSweepTest {
     @EnabledIfSystemProperty(named = "gantry.chaos.seeds", matches = "\\d+")
     void chaosSweepPrintsViolationsPerInvariant() {
         int seeds = Integer.parseInt(System.getProperty("gantry.chaos.seeds"));
-        String[] names = System.getProperty("gantry.chaos.scenarios", "quickstart,spot-storm,diurnal").split(",");
+        String[] names = System.getProperty("gantry.chaos.scenarios", "quickstart,spot-storm,diurnal,labelled-batch").split(",");
         Map<String, Long> total = new LinkedHashMap<>();
         List<String> firsts = new ArrayList<>();
         double intensity = Double.parseDouble(System.getProperty("gantry.chaos.intensity", "1"));
@@ -64,6 +65,8 @@ class ChaosSweepTest {
                     }
                 }
                 extra.merge("pendingAtEnd", r.summary().tree().get("pods").get("pendingAtEnd").asLong(), Long::sum);
+                extra.merge("wastedLaunches", r.summary().tree().get("nodes").get("wastedLaunches").asLong(), Long::sum);
+                extra.merge("evictionsWaitedForCapacity", r.summary().tree().get("evictionsWaitedForCapacity").asLong(), Long::sum);
                 r.summary().tree().get("runtime").get("functions").properties().forEach(e ->
                         extra.merge("over70%:" + e.getKey(), e.getValue().get("over70PercentOfTimeout").asLong(), Long::sum));
                 Simulation sim = r.simulation();

@@ -26,12 +26,36 @@ class SampleScenariosTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"quickstart", "seed000-provisioner", "seed001-auto-mode", "spot-storm", "zero-nodes", "diurnal",
-            "throttle-blip", "chaos"})
+            "throttle-blip", "chaos", "labelled-batch"})
     void sampleScenarioRunsWithoutInvariantViolations(String name) {
         Simulation.Result r = run(name);
         assertThat(r.simulation().invariants.kept()).as(name).isEmpty();
         r.summary().tree().get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
         assertThat(r.summary().tree().get("pods").get("scheduled").asInt()).as(name).isPositive();
+        // A node that never runs a pod nor holds a buffer chunk before it goes was launched for nothing.
+        assertThat(r.summary().tree().get("nodes").get("wastedLaunches").asInt()).as(name)
+                .isLessThanOrEqualTo(WASTED_CEILING.getOrDefault(name, 0));
+    }
+
+    /**
+     * Wasted launches a sample scenario may have; none unless named. The diurnal day's come from launches that leave
+     * room for consolidatable nodes' pods (Absorbing) when kube-scheduler then binds the pods elsewhere (7 when the
+     * figure was added, 5 since issue #21); zero-nodes' from a deleted node drained without waiting under EC2
+     * throttling, its pods' successors planned while its last pods were still planned too.
+     */
+    static final Map<String, Integer> WASTED_CEILING = Map.of("diurnal", 6, "zero-nodes", 1);
+
+    @Test
+    void aLabelledPoolWithABufferReplacesItsNodesBeforeEvictingAndLaunchesNothingInVain() {
+        // Issue #21: before its fixes, this day launched 30 nodes, 11 of which never ran a pod or held a buffer chunk
+        // (claims in flight without their requirement label, the buffer planned again every run), and 5 of its 27
+        // evictions waited for capacity (the expiring and rebalanced nodes drained before any replacement was planned).
+        JsonNode s = summary("labelled-batch");
+        assertThat(s.get("nodes").get("wastedLaunches").asInt()).isZero();
+        assertThat(s.get("nodes").get("terminatedByReason").get("expiry").asInt()).isPositive();
+        assertThat(s.get("evictions").asInt()).isPositive();
+        assertThat(s.get("evictionsWaitedForCapacity").asInt()).isZero();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
     }
 
     @Test

@@ -128,8 +128,10 @@ public final class InterruptionDecision {
         out.add(new EmitMetric(r.kind()));
         out.add(new RecordEvent(c.name(), "Normal", "RebalanceRecommendation", "instance " + r.instanceId() + " is at elevated risk of interruption"));
         if ("replace".equals(annotations.get(REBALANCE_ANNOTATION))) {
-            out.add(new HintReplacement(c.name(), "rebalance"));
+            // The drain first, then the hint: the drain waits for a provisioning run that read the store after the
+            // claim was marked (it plans the leaving node's pods), and the hint is what brings that run.
             out.add(new StartTermination(c.name(), "rebalance", null, true));
+            out.add(new HintReplacement(c.name(), "rebalance"));
         }
         return out;
     }

@@ -121,6 +121,22 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
                 preferredPodAntiAffinity, hostPorts, node, ownerKind, ownerName, priority, priorityClassName, status);
     }
 
+    /**
+     * The pod as a plan must place it off the nodes (or claims) with these hostnames: its required node affinity
+     * narrowed, in every term, by {@code kubernetes.io/hostname NotIn hostnames}. Itself when there are none.
+     */
+    public Pod avoiding(java.util.Collection<String> hostnames) {
+        if (hostnames.isEmpty()) {
+            return this;
+        }
+        Requirements off = Requirements.of(dev.gantry.core.requirements.Requirement.of(
+                dev.gantry.core.requirements.WellKnownLabels.HOSTNAME, dev.gantry.core.requirements.Operator.NotIn,
+                hostnames.toArray(String[]::new)));
+        List<Requirements> terms = requiredNodeAffinity.isEmpty() ? List.of(off)
+                : requiredNodeAffinity.stream().map(t -> t.intersect(off)).toList();
+        return toBuilder().requiredNodeAffinity(terms).build();
+    }
+
     /** A builder with defaults, for tests and adapters that set a few fields. */
     public static Builder builder(String namespace, String name) {
         return new Builder(namespace, name);

@@ -3,15 +3,16 @@ package dev.gantry.core.provisioning;
 import dev.gantry.core.headroom.BufferPods;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
-import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A plan with headroom: the real pending pods are planned first, on their own, exactly as without buffers; then the
@@ -25,22 +26,32 @@ import java.util.Map;
  */
 record BufferedSolve(SchedulingResult real, SchedulingResult virtual) {
 
-    static BufferedSolve solve(SchedulingInput input, List<Pod> virtualPods) {
-        SchedulingResult real = Scheduler.solveForLaunch(input);
+    /**
+     * @param planner  how the real pods are planned ({@code Scheduler::solveForLaunch}, or {@code Scheduler::solve})
+     * @param recorded the names of every claim the store holds, in any state: a buffer's new claim is named apart from
+     *                 them (see {@link #renamed})
+     */
+    static BufferedSolve solve(SchedulingInput input, java.util.function.Function<SchedulingInput, SchedulingResult> planner,
+                               List<Pod> virtualPods, Set<String> recorded) {
+        SchedulingResult real = planner.apply(input);
         if (virtualPods.isEmpty()) {
             return new BufferedSolve(real, null);
         }
-        return new BufferedSolve(real, renamed(Scheduler.solve(after(input, real, virtualPods)), input, real));
+        return new BufferedSolve(real, renamed(Scheduler.solve(after(input, real, virtualPods)), recorded, input, real));
     }
 
     /**
-     * The virtual plan with every new claim named apart from the claims in flight and the real plan's. Names come from
-     * a claim's pods, so a buffer planned again with the same chunks (a real pod took the room of its claim still in
-     * flight) would be named as that claim, and recording it would find the claim in flight and launch nothing. The
-     * new name is derived from the old one, so a redelivery of the same input names the same claim.
+     * The virtual plan with every new claim named apart from the claims the store holds, the claims in flight and the
+     * real plan's. Names come from a claim's pods, so a buffer planned anew with the same chunks (a real pod took the
+     * room of its claim, in flight or registered) would be named as that claim, and recording it would find that
+     * claim and launch nothing, or (the claim being closed) get a name from the clock. The new claim is
+     * {@code <name>-b<n>} with the least {@code n >= 2} no claim holds: a function of the input and the store only, so
+     * two deliveries of the same batch name the same claim, and the second finds the first's in flight. (Once it is
+     * recorded, a redelivery plans the chunks onto it, in flight with their room, and names nothing new.)
      */
-    private static SchedulingResult renamed(SchedulingResult virtual, SchedulingInput input, SchedulingResult real) {
-        java.util.Set<String> taken = new java.util.HashSet<>();
+    private static SchedulingResult renamed(SchedulingResult virtual, Set<String> recorded, SchedulingInput input,
+                                            SchedulingResult real) {
+        Set<String> taken = new HashSet<>(recorded);
         input.inFlight().forEach(c -> taken.add(c.name()));
         real.newClaims().forEach(c -> taken.add(c.name()));
         List<SchedulingResult.NodeClaimPlan> claims = new ArrayList<>();
@@ -98,22 +109,17 @@ record BufferedSolve(SchedulingResult real, SchedulingResult virtual) {
         input.pools().forEach(p -> offers.put(p.pool().name(), p));
         for (SchedulingResult.NodeClaimPlan c : real.newClaims()) {
             SchedulingInput.PoolOffer offer = offers.get(c.nodePool());
-            Map<String, String> labels = new HashMap<>(c.instanceType().labels());
-            if (offer != null) {
-                labels.putAll(offer.pool().template().labels());
+            if (offer == null) {
+                continue; // planned for a pool the input offers: cannot happen
             }
-            labels.put(WellKnownLabels.NODEPOOL, c.nodePool());
-            labels.put(WellKnownLabels.INSTANCE_TYPE, c.instanceType().name());
-            labels.put(WellKnownLabels.HOSTNAME, c.name());
-            labels.put(WellKnownLabels.ZONE, c.offering().zone());
-            labels.put(WellKnownLabels.CAPACITY_TYPE, c.offering().capacityType());
+            Map<String, String> labels = ClaimLabels.node(offer.pool(), c.requirements(), c.instanceType(),
+                    c.offering().zone(), c.offering().capacityType(), c.name());
             Resources pods = Resources.ZERO;
             for (Pod p : c.pods()) {
                 pods = pods.plus(p.requests());
             }
             Resources daemons = c.requests().minus(pods);
-            inFlight.add(new SchedulingInput.InFlightClaim(c.name(), c.nodePool(), labels,
-                    offer == null ? List.of() : offer.pool().template().taints(),
+            inFlight.add(new SchedulingInput.InFlightClaim(c.name(), c.nodePool(), labels, offer.pool().template().taints(),
                     c.instanceType().allocatable().minus(daemons), c.pods()));
             added.merge(c.nodePool(), c.instanceType().capacity(), Resources::plus);
             count.merge(c.nodePool(), 1, Integer::sum);

@@ -4,6 +4,7 @@ import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,19 +15,36 @@ import java.util.Map;
  * One read of the cluster for a provisioning run: read once, then planned against as often as re-planning needs.
  *
  * @param pods every pod (pending and bound)
+ * @param pdbs the PodDisruptionBudgets, read only when a node is leaving ({@link LeavingNodes#visible}): they decide
+ *             which of its pods will move; empty otherwise
  */
 public record ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daemonSets,
-                          Map<String, Map<String, String>> namespaceLabels) {
+                          Map<String, Map<String, String>> namespaceLabels, List<PodDisruptionBudget> pdbs) {
     public ClusterView {
         pods = List.copyOf(pods);
         nodes = List.copyOf(nodes);
         daemonSets = List.copyOf(daemonSets);
         namespaceLabels = Map.copyOf(namespaceLabels);
+        pdbs = List.copyOf(pdbs);
     }
 
-    /** Reads pods, nodes, DaemonSets and namespace labels: four list calls. */
+    /** A view without PodDisruptionBudgets. */
+    public ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daemonSets,
+                       Map<String, Map<String, String>> namespaceLabels) {
+        this(pods, nodes, daemonSets, namespaceLabels, List.of());
+    }
+
+    /**
+     * Reads pods, nodes, DaemonSets and namespace labels: four list calls; and the PodDisruptionBudgets, a fifth, only
+     * when a node is being deleted or carries the disrupted taint (its pods are then planned with the pending ones).
+     */
     public static ClusterView read(ClusterReader reader) {
-        return new ClusterView(reader.pods(), reader.nodes(), reader.daemonSets(), reader.namespaceLabels());
+        List<Pod> pods = reader.pods();
+        List<Node> nodes = reader.nodes();
+        List<DaemonSet> daemonSets = reader.daemonSets();
+        Map<String, Map<String, String>> namespaceLabels = reader.namespaceLabels();
+        List<PodDisruptionBudget> pdbs = nodes.stream().anyMatch(LeavingNodes::visible) ? reader.podDisruptionBudgets() : List.of();
+        return new ClusterView(pods, nodes, daemonSets, namespaceLabels, pdbs);
     }
 
     /** Pods kube-scheduler gave up on ({@link Pod#isProvisionable()}), in API order. */
@@ -39,6 +57,11 @@ public record ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daem
      * pods are about to need a home, not offer one.
      */
     public List<SchedulingInput.ExistingNode> existingNodes() {
+        return existingNodes(java.util.Set.of());
+    }
+
+    /** {@link #existingNodes()} without the nodes named in {@code leaving} either. */
+    public List<SchedulingInput.ExistingNode> existingNodes(java.util.Set<String> leaving) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
             if (p.isBound() && !p.status().isTerminal()) {
@@ -47,7 +70,7 @@ public record ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daem
         }
         List<SchedulingInput.ExistingNode> out = new ArrayList<>();
         for (Node n : nodes) {
-            if (!n.deleting()) {
+            if (!n.deleting() && !leaving.contains(n.name())) {
                 out.add(new SchedulingInput.ExistingNode(n, byNode.getOrDefault(n.name(), List.of())));
             }
         }

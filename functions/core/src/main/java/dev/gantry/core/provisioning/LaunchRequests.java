@@ -7,13 +7,10 @@ import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Taint;
 import dev.gantry.core.requirements.Requirements;
-import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /** Builds the {@link LaunchRequest} for a planned claim, or again for a stored one (to resume it with the same values). */
 final class LaunchRequests {
@@ -36,18 +33,9 @@ final class LaunchRequests {
         return new LaunchRequest(claim.name(), pool, nodeClass, options, reqs, labels(pool, reqs), taints(pool));
     }
 
-    /**
-     * Labels the node registers with: every label the requirements pin to one value (the pool, its template labels,
-     * a capacity type when only one is allowed…). Instance-specific labels (type, zone) are the launcher's to add, and
-     * the hostname belongs to the kubelet.
-     */
+    /** The labels the node registers with: {@link ClaimLabels#launch}. */
     static Map<String, String> labels(NodePool pool, Requirements reqs) {
-        Map<String, String> labels = new TreeMap<>(reqs.singleValuedLabels());
-        labels.keySet().removeAll(Set.of(WellKnownLabels.HOSTNAME, WellKnownLabels.INSTANCE_TYPE, WellKnownLabels.ZONE,
-                WellKnownLabels.ZONE_ID));
-        labels.putAll(pool.template().labels());
-        labels.put(WellKnownLabels.NODEPOOL, pool.name());
-        return labels;
+        return ClaimLabels.launch(pool, reqs);
     }
 
     /** Template taints, then startup taints: both are registered with the node. */

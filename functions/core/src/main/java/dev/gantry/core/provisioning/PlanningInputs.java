@@ -12,8 +12,10 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.model.Toleration;
+import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,7 +26,9 @@ import java.util.Set;
 
 /**
  * Turns a cluster view, the store's claims and unavailable offerings, and the configuration into the scheduler's
- * input. Pure: no port is called except the instance type provider, which is a cache.
+ * input: the pending pods and the pods of the nodes that are leaving ({@link LeavingNodes}), planned onto the nodes that
+ * stay, the claims in flight and new claims. Pure: no port is called except the instance type provider, which is a
+ * cache.
  */
 final class PlanningInputs {
     /** Label the launcher puts on every node, naming its claim (so a registered node is matched even before the store knows). */
@@ -38,7 +42,8 @@ final class PlanningInputs {
         this.provider = provider;
     }
 
-    SchedulingInput build(ClusterView view, List<NodeClaim> claims, Set<OfferingKey> unavailable) {
+    /** @param now when the plan is made (a {@code do-not-disrupt} duration is counted up to it) */
+    SchedulingInput build(ClusterView view, List<NodeClaim> claims, Set<OfferingKey> unavailable, Instant now) {
         List<SchedulingInput.InFlightClaim> inFlight = new ArrayList<>();
         Map<String, Resources> usage = new HashMap<>();
         Map<String, Integer> count = new HashMap<>();
@@ -52,13 +57,23 @@ final class PlanningInputs {
                 count.merge(pool, 1, Integer::sum);
             }
         }
+        Map<String, NodeClaim> claimsByNode = claimsByNode(claims, view.nodes());
+        Set<String> leaving = LeavingNodes.of(view.nodes(), claimsByNode);
+        Map<String, Pod> leavingPods = new java.util.LinkedHashMap<>();
+        Set<String> drainWaits = new HashSet<>();
+        for (LeavingNodes.Leaving l : LeavingNodes.pods(view, leaving, claimsByNode, now)) {
+            leavingPods.put(l.pod().key(), l.pod());
+            if (l.drainWaits()) {
+                drainWaits.add(l.pod().key());
+            }
+        }
         for (NodeClaim c : inFlight(claims, view.nodes())) {
             Optional<NodePool> pool = config.nodePool(c.nodePool());
             Optional<InstanceType> type = pool.flatMap(p -> typeOf(p, c.instanceType(), Set.of()));
             if (pool.isEmpty() || type.isEmpty()) {
                 continue; // its pool or type is gone from the configuration: nothing can be planned onto it
             }
-            inFlight.add(inFlightClaim(c, pool.get(), type.get(), view.daemonSets()));
+            inFlight.add(inFlightClaim(c, pool.get(), type.get(), view.daemonSets(), leavingPods));
             usage.merge(c.nodePool(), type.get().capacity(), Resources::plus);
             count.merge(c.nodePool(), 1, Integer::sum);
         }
@@ -71,18 +86,31 @@ final class PlanningInputs {
             }
         }
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
-        for (SchedulingInput.ExistingNode e : view.existingNodes()) {
-            nodes.add(new SchedulingInput.ExistingNode(withInstanceLabels(e.node()), e.pods()));
+        for (SchedulingInput.ExistingNode e : view.existingNodes(leaving)) {
+            Node n = withInstanceLabels(e.node(), claimsByNode);
+            nodes.add(new SchedulingInput.ExistingNode(n, withKept(n, e.pods(), claimsByNode.get(n.name()), view.daemonSets(),
+                    leavingPods)));
         }
-        return new SchedulingInput(view.pending(), nodes, inFlight, view.daemonSets(), pools, view.namespaceLabels());
+        List<Pod> pods = new ArrayList<>(view.pending());
+        // Those no claim was recorded for: planned as pending pods are, except that a waiting drain's pods never go into
+        // another claim's spare room in flight, which the drain would not know to wait for (LeavingNodes).
+        List<String> inFlightNames = inFlight.stream().map(SchedulingInput.InFlightClaim::name).toList();
+        leavingPods.values().forEach(p -> pods.add(drainWaits.contains(p.key()) ? p.avoiding(inFlightNames) : p));
+        return new SchedulingInput(pods, nodes, inFlight, view.daemonSets(), pools, view.namespaceLabels());
+    }
+
+    /** The names of the nodes that are leaving ({@link LeavingNodes#of}), as {@link #build} plans them. */
+    static Set<String> leaving(ClusterView view, List<NodeClaim> claims) {
+        return LeavingNodes.of(view.nodes(), claimsByNode(claims, view.nodes()));
     }
 
     /**
-     * A node of ours as it will be labelled: the cloud controller sets its instance type at registration, and the
-     * sweep adds the type's {@code karpenter.k8s.aws/instance-*} labels within a minute. Planning with the labels it
-     * will carry keeps a just-registered node from looking unsuitable (and more capacity from being launched).
+     * A node of ours as it will be labelled ({@link ClaimLabels#node}, its own labels winning): the cloud controller
+     * sets its instance type at registration, and the sweep adds the type's {@code karpenter.k8s.aws/instance-*}
+     * labels within a minute. Planning with the labels it will carry keeps a just-registered node from looking
+     * unsuitable (and more capacity from being launched).
      */
-    private Node withInstanceLabels(Node n) {
+    private Node withInstanceLabels(Node n, Map<String, NodeClaim> claimsByNode) {
         String poolName = n.labels().get(WellKnownLabels.NODEPOOL);
         String typeName = n.labels().get(WellKnownLabels.INSTANCE_TYPE);
         if (poolName == null || typeName == null) {
@@ -93,14 +121,46 @@ final class PlanningInputs {
         if (type.isEmpty()) {
             return n;
         }
-        Map<String, String> labels = new HashMap<>(type.get().labels());
-        labels.putAll(pool.get().template().labels());
+        NodeClaim claim = claimsByNode.get(n.name());
+        Requirements reqs = claim == null ? pool.get().requirements() : Requirements.of(claim.requirements());
+        Map<String, String> labels = ClaimLabels.node(pool.get(), reqs, type.get(), n.labels().get(WellKnownLabels.ZONE),
+                n.labels().get(WellKnownLabels.CAPACITY_TYPE), n.name());
         labels.putAll(n.labels());
         if (labels.equals(n.labels())) {
             return n;
         }
         return new Node(n.name(), n.providerId(), labels, n.annotations(), n.taints(), n.allocatable(), n.ready(),
                 n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
+    }
+
+    /** Each node's claim: by the nodeclaim label the launcher puts on it, by instance id, or by the name it registered with. */
+    static Map<String, NodeClaim> claimsByNode(List<NodeClaim> claims, List<Node> nodes) {
+        Map<String, NodeClaim> byName = new HashMap<>();
+        Map<String, NodeClaim> byInstance = new HashMap<>();
+        Map<String, NodeClaim> byNodeName = new HashMap<>();
+        for (NodeClaim c : claims) {
+            byName.put(c.name(), c);
+            if (c.instanceId() != null) {
+                byInstance.put(c.instanceId(), c);
+            }
+            if (c.nodeName() != null) {
+                byNodeName.put(c.nodeName(), c);
+            }
+        }
+        Map<String, NodeClaim> out = new HashMap<>();
+        for (Node n : nodes) {
+            NodeClaim c = byName.get(n.labels().get(NODECLAIM_LABEL));
+            if (c == null && n.instanceId() != null) {
+                c = byInstance.get(n.instanceId());
+            }
+            if (c == null) {
+                c = byNodeName.get(n.name());
+            }
+            if (c != null) {
+                out.put(n.name(), c);
+            }
+        }
+        return out;
     }
 
     /** Claims launching or launched whose node has not appeared (by instance id or by the nodeclaim label). */
@@ -153,23 +213,69 @@ final class PlanningInputs {
     }
 
     /**
-     * An in-flight claim as the scheduler sees it: the labels its node will carry and the room left after the
-     * DaemonSet pods that will land there. Pods nominated earlier are still pending and are planned again, so none is
-     * bound to it here.
+     * An in-flight claim as the scheduler sees it: the labels its node will carry ({@link ClaimLabels#node}, from the
+     * requirements it was recorded with), the room left after the DaemonSet pods that will land there, and the pods of
+     * leaving nodes it was recorded for ({@link #kept}). Pending pods nominated earlier are planned again
+     * (kube-scheduler binds whichever pod is pending when the node is Ready), so none of them is bound to it here.
      */
     private static SchedulingInput.InFlightClaim inFlightClaim(NodeClaim c, NodePool pool, InstanceType type,
-                                                               List<DaemonSet> daemonSets) {
-        Map<String, String> labels = new HashMap<>(type.labels());
-        labels.putAll(pool.template().labels());
-        labels.put(WellKnownLabels.NODEPOOL, pool.name());
-        labels.put(WellKnownLabels.INSTANCE_TYPE, type.name());
-        labels.put(WellKnownLabels.HOSTNAME, c.name());
-        if (c.zone() != null) {
-            labels.put(WellKnownLabels.ZONE, c.zone());
+                                                               List<DaemonSet> daemonSets, Map<String, Pod> leavingPods) {
+        Map<String, String> labels = ClaimLabels.node(pool, Requirements.of(c.requirements()), type, c.zone(),
+                c.capacityType(), c.name());
+        Resources free = type.allocatable().minus(daemonOverhead(pool, labels, daemonSets));
+        return new SchedulingInput.InFlightClaim(c.name(), pool.name(), labels, pool.template().taints(), free,
+                kept(c, free, leavingPods));
+    }
+
+    /**
+     * A node that stays, with the pods of leaving nodes its claim was recorded for added to its pods ({@link #kept}),
+     * in the room its pods, and its DaemonSets' pods while they have not landed yet, leave.
+     */
+    private List<Pod> withKept(Node n, List<Pod> pods, NodeClaim claim, List<DaemonSet> daemonSets,
+                               Map<String, Pod> leavingPods) {
+        if (claim == null || leavingPods.isEmpty() || claim.pods().stream().noneMatch(leavingPods::containsKey)) {
+            return pods;
         }
-        if (c.capacityType() != null) {
-            labels.put(WellKnownLabels.CAPACITY_TYPE, c.capacityType());
+        Optional<NodePool> pool = config.nodePool(claim.nodePool());
+        Resources room = n.allocatable();
+        if (room.cpuMillis() == 0 && pool.isPresent()) {
+            room = typeOf(pool.get(), n.labels().get(WellKnownLabels.INSTANCE_TYPE), Set.of()).map(InstanceType::allocatable)
+                    .orElse(room); // not reported yet: the type's, as the scheduler fills it
         }
+        if (pool.isPresent() && pods.stream().noneMatch(Pod::isDaemon)) {
+            room = room.minus(daemonOverhead(pool.get(), n.labels(), daemonSets)); // its DaemonSets' pods are still to come
+        }
+        for (Pod p : pods) {
+            room = room.minus(p.requests());
+        }
+        List<Pod> kept = kept(claim, room, leavingPods);
+        if (kept.isEmpty()) {
+            return pods;
+        }
+        List<Pod> out = new ArrayList<>(pods);
+        out.addAll(kept);
+        return out;
+    }
+
+    /**
+     * The pods of leaving nodes that {@code claim} was recorded for (its pods, by key), as many as fit in {@code free},
+     * taken out of {@code leavingPods}: they stay with the capacity launched for them rather than being planned again,
+     * so a later plan does not move them onto another claim, and their drain waits for the claim that carries them.
+     */
+    private static List<Pod> kept(NodeClaim claim, Resources free, Map<String, Pod> leavingPods) {
+        List<Pod> kept = new ArrayList<>();
+        for (String key : claim.pods()) {
+            Pod p = leavingPods.get(key);
+            if (p != null && p.requests().fitsIn(free)) {
+                kept.add(leavingPods.remove(key));
+                free = free.minus(p.requests());
+            }
+        }
+        return kept;
+    }
+
+    /** What the pool's DaemonSets' pods request on a node of these labels (those that tolerate its taints). */
+    private static Resources daemonOverhead(NodePool pool, Map<String, String> labels, List<DaemonSet> daemonSets) {
         Resources daemons = Resources.ZERO;
         for (DaemonSet ds : daemonSets) {
             Pod d = ds.template();
@@ -178,7 +284,6 @@ final class PlanningInputs {
                 daemons = daemons.plus(d.requests());
             }
         }
-        return new SchedulingInput.InFlightClaim(c.name(), pool.name(), labels, pool.template().taints(),
-                type.allocatable().minus(daemons), List.of());
+        return daemons;
     }
 }

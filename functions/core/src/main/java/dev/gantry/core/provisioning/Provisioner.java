@@ -15,8 +15,10 @@ import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.PoolUsage;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
+import dev.gantry.core.termination.TerminationMarkers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +41,12 @@ import java.util.Set;
  * ClientToken and tags each instance with its NodeClaim after registration (its tagging controller); Gantry keeps the
  * ClientToken (the batch's launch token, recorded on every member before the call) so that a crash between the call and
  * the store writes is resumed by replaying it, and its instances carry the token rather than a claim name.
+ *
+ * <p>The pods of nodes that are leaving (being deleted, drained, or consolidated once their replacements are recorded:
+ * {@link LeavingNodes}) are planned with the pending ones, as Karpenter's provisioner plans its deleting nodes' pods:
+ * their capacity is launched before they are evicted, and a run that planned them records when it read the store
+ * ({@link TerminationMarkers#REPLACEMENTS_PLANNED}), so that a drain waiting for its replacement knows that the claims
+ * naming its pods are all recorded. They are running pods: never nominated, no Event, not in the outcome, not demand.
  *
  * <p>When a launch finds no capacity, its offerings are marked unavailable for {@link #UNAVAILABLE_FOR}, the claim is
  * closed ({@code launch-failed}) and what is still pending is planned again, up to {@link #MAX_ROUNDS} plans a run.
@@ -156,16 +164,26 @@ public final class Provisioner {
         List<Pod> virtual = virtualPods(now);
         SchedulingResult last = null;
         int rounds = 0;
+        Instant leavingReadAt = null;
         while (rounds < MAX_ROUNDS) {
+            Instant readAt = clock.instant();
             List<NodeClaim> claims = store.list(now);
-            SchedulingInput input = inputs.build(view, claims, store.unavailableOfferings(now));
+            SchedulingInput input = inputs.build(view, claims, store.unavailableOfferings(now), now);
+            if (leavingReadAt == null && !PlanningInputs.leaving(view, claims).isEmpty()) {
+                leavingReadAt = readAt; // this round plans the pods of the leaving nodes it read
+            }
             if (input.pending().isEmpty() && virtual.isEmpty()) {
                 break;
             }
             rounds++;
-            BufferedSolve solved = BufferedSolve.solve(input, virtual);
+            // A launch that leaves room for consolidatable nodes' pods (Scheduler.solveForLaunch) bets on consolidation
+            // following it; not while leaving nodes' pods need room: their drains and consolidation's own commands
+            // are under way, and a bet placed across them launched nodes that stood empty.
+            boolean replacing = input.pending().size() > view.pending().size();
+            BufferedSolve solved = BufferedSolve.solve(input, replacing ? Scheduler::solve : Scheduler::solveForLaunch, virtual,
+                    claims.stream().map(NodeClaim::name).collect(java.util.stream.Collectors.toSet()));
             if (rounds == 1) {
-                recordDemand(input, solved.real(), now);
+                recordDemand(input, solved.real(), log.reported(), now);
             }
             last = solved.merged();
             Map<String, Set<String>> launchedFor = new HashMap<>();
@@ -194,6 +212,10 @@ public final class Provisioner {
         if (last != null) {
             last.unschedulable().forEach(u -> log.unschedulable(u.pod(), u.reason()));
         }
+        if (leavingReadAt != null && log.deferred() == 0) {
+            // Every leaving pod read then has its capacity recorded (or none to be had): drains waiting for it may look.
+            store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, leavingReadAt);
+        }
         Instant eventsBy = stopBy.isAfter(Instant.MAX.minus(EVENTS_AFTER_STOP)) ? Instant.MAX : stopBy.plus(EVENTS_AFTER_STOP);
         log.emitEvents(writer, fanout, parallelism, () -> clock.instant().isBefore(eventsBy));
         recordUsage(view, now);
@@ -211,17 +233,31 @@ public final class Provisioner {
         }
     }
 
-    /** What the real pods that waited requested, per pool. Best effort: a lost sample makes a buffer slightly smaller. */
-    private void recordDemand(SchedulingInput input, SchedulingResult real, Instant now) {
+    /**
+     * What the real pods that waited requested, per pool (the pods of leaving nodes are not demand: they are running).
+     * Best effort: a lost sample makes a buffer slightly smaller.
+     */
+    private void recordDemand(SchedulingInput input, SchedulingResult real, Set<String> pending, Instant now) {
         if (demand == null) {
             return;
         }
         try {
-            PendingDemand.waves(input, real).forEach((pool, pending) -> demand.record(pool, now, pending));
+            PendingDemand.waves(input, onlyPods(real, pending)).forEach((pool, pods) -> demand.record(pool, now, pods));
         } catch (RuntimeException e) {
             System.getLogger(Provisioner.class.getName()).log(System.Logger.Level.WARNING,
                     "pending demand not recorded: " + e.getClass().getSimpleName());
         }
+    }
+
+    /** The plan with only the pods named in {@code keys} on its new claims and claims in flight. */
+    private static SchedulingResult onlyPods(SchedulingResult r, Set<String> keys) {
+        List<SchedulingResult.NodeClaimPlan> claims = r.newClaims().stream().map(c -> new SchedulingResult.NodeClaimPlan(
+                c.name(), c.nodePool(), c.requirements(), c.instanceTypeOptions(), c.instanceType(), c.offering(),
+                c.pods().stream().filter(p -> keys.contains(p.key())).toList(), c.requests())).toList();
+        Map<String, List<Pod>> inFlight = new HashMap<>();
+        r.inFlightClaims().forEach((claim, pods) -> inFlight.put(claim, pods.stream().filter(p -> keys.contains(p.key())).toList()));
+        return new SchedulingResult(r.existingNodes(), inFlight, claims, r.unschedulable(), r.totalPricePerHour(),
+                r.lowerBoundPerHour(), r.strategy());
     }
 
     /**
@@ -229,7 +265,7 @@ public final class Provisioner {
      * recently out of capacity marked unavailable), its usage and node count. Consolidation decides over these.
      */
     public List<SchedulingInput.PoolOffer> poolOffers(ClusterView view, Instant now) {
-        return inputs.build(view, store.list(now), store.unavailableOfferings(now)).pools();
+        return inputs.build(view, store.list(now), store.unavailableOfferings(now), now).pools();
     }
 
     /**
@@ -256,7 +292,7 @@ public final class Provisioner {
      */
     private void recordUsage(ClusterView view, Instant now) {
         try {
-            for (SchedulingInput.PoolOffer p : inputs.build(view, store.list(now), Set.of()).pools()) {
+            for (SchedulingInput.PoolOffer p : inputs.build(view, store.list(now), Set.of(), now).pools()) {
                 store.recordPoolUsage(new PoolUsage(p.pool().name(), p.usage(), p.nodeCount(), now));
             }
         } catch (RuntimeException e) {

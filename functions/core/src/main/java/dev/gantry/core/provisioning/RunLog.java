@@ -12,11 +12,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one provisioning run did, gathered as it goes: becomes the events and the {@link ProvisioningOutcome}. A buffer's
- * virtual pod is no one's business but the planner's: it is never nominated, gets no Event, and is not in the outcome.
+ * What one provisioning run did, gathered as it goes: becomes the events and the {@link ProvisioningOutcome}. Only the
+ * pending pods are reported on. A buffer's virtual pod is no one's business but the planner's, and a pod of a leaving
+ * node runs where it is until its drain evicts it: neither is nominated, gets an Event, or is in the outcome.
  */
 final class RunLog {
     private final int pending;
+    private final java.util.Set<String> reported = new java.util.HashSet<>();
     private final Duration oldestAge;
     private final Map<String, Pod> pods = new HashMap<>();
     private final Map<String, String> nominations = new LinkedHashMap<>();
@@ -29,6 +31,7 @@ final class RunLog {
 
     RunLog(List<Pod> pendingPods, Instant now) {
         this.pending = pendingPods.size();
+        pendingPods.forEach(p -> reported.add(p.key()));
         Duration oldest = Duration.ZERO;
         for (Pod p : pendingPods) {
             Instant created = p.status().createdAt();
@@ -42,7 +45,7 @@ final class RunLog {
 
     /** @param announce emit a Nominated event (false when the pod was announced for this claim before) */
     void nominate(Pod pod, String claim, boolean announce) {
-        if (BufferPods.isVirtual(pod)) {
+        if (BufferPods.isVirtual(pod) || !reported.contains(pod.key())) {
             return;
         }
         pods.put(pod.key(), pod);
@@ -56,7 +59,7 @@ final class RunLog {
     }
 
     void unschedulable(Pod pod, String reason) {
-        if (!BufferPods.isVirtual(pod) && !nominations.containsKey(pod.key())) {
+        if (!BufferPods.isVirtual(pod) && reported.contains(pod.key()) && !nominations.containsKey(pod.key())) {
             pods.put(pod.key(), pod);
             unschedulable.put(pod.key(), reason);
         }
@@ -71,6 +74,11 @@ final class RunLog {
         } else if (r.code() != null) {
             failed.add(new ProvisioningOutcome.FailedLaunch(r.claim().name(), r.code()));
         }
+    }
+
+    /** The keys of the pods reported on: the pending ones. */
+    java.util.Set<String> reported() {
+        return java.util.Collections.unmodifiableSet(reported);
     }
 
     /** A claim left for the next run: the run is short of time. */

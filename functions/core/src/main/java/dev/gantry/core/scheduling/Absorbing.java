@@ -103,9 +103,14 @@ final class Absorbing {
     private static SchedulingResult plan(SchedulingInput input, List<Donor> donors, Set<String> pendingKeys, SchedulingResult plain) {
         Set<String> gone = new HashSet<>();
         List<Pod> pods = new ArrayList<>(input.pending());
+        List<String> inFlight = input.inFlight().stream().map(SchedulingInput.InFlightClaim::name).toList();
         for (Donor d : donors) {
             gone.add(d.node().node().name());
-            d.pods().forEach(p -> pods.add(p.withNodeName(null)));
+            // Never onto a claim in flight. That room was launched for pending pods, and kube-scheduler gives it to
+            // whichever pod is pending when the node becomes Ready, not to a pod running elsewhere: a trial that parked
+            // a donor's pod there and launched anew for the pending pods it displaced looked cheaper net of the donor,
+            // and left a new node empty.
+            d.pods().forEach(p -> pods.add(p.withNodeName(null).avoiding(inFlight)));
         }
         List<SchedulingInput.ExistingNode> nodes = input.nodes().stream().filter(n -> !gone.contains(n.node().name())).toList();
         SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, input.inFlight(), input.daemonSets(),

@@ -385,9 +385,13 @@ public final class SweepService {
         }
         int marks = 0;
         int disrupted = 0;
-        java.util.function.Predicate<String> holding = room.<java.util.function.Predicate<String>>map(r -> r.holders()::contains)
+        java.util.function.Predicate<String> buffers = room.<java.util.function.Predicate<String>>map(r -> r.holders()::contains)
                 .orElse(n -> true);
+        // A replacement waiting for a leaving node's pods holds their room: not empty, though nothing runs there yet.
+        java.util.Set<String> replacing = dev.gantry.core.provisioning.LeavingNodes.holders(claims, nodes, pods);
+        java.util.function.Predicate<String> holding = buffers.or(replacing::contains);
         int deferred = 0;
+        DisruptionDecision.Candidate replaceFirst = null;
         for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, holding, now)) {
             if (c instanceof DisruptionCommand.Disrupt && !clock.instant().isBefore(startUntil)) {
                 deferred++; // out of time for this sweep: the next one decides it again
@@ -400,18 +404,24 @@ public final class SweepService {
                     marks++;
                 }
                 case DisruptionCommand.Disrupt d -> {
-                    if (d.replaceFirst()) {
-                        candidates.stream().filter(x -> x.claim().name().equals(d.claim())).findFirst().ifPresent(x ->
-                                hints.send(ProvisioningHints.REPLACEMENT, x.pods().stream().filter(p -> !p.isDaemon())
-                                        .findFirst().orElse(null), x.node().name(), now));
-                    }
-                    // An empty node often finishes in this first slice, so only the sweep can count it.
-                    termination.start(d.claim(), d.reason(), null, false, sliceNow(inlineUntil))
+                    // An empty node often finishes in this first slice, so only the sweep can count it. Replace first: the
+                    // drain waits until the provisioner has planned the node's pods and their capacity is initialized,
+                    // so its first slice (a taint, then waiting) is the termination handler's, not this sweep's time.
+                    termination.start(d.claim(), d.reason(), null, d.replaceFirst(), !d.replaceFirst() && sliceNow(inlineUntil))
                             .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                             .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
+                    if (d.replaceFirst() && replaceFirst == null) {
+                        replaceFirst = candidates.stream().filter(x -> x.claim().name().equals(d.claim())).findFirst().orElse(null);
+                    }
                     disrupted++;
                 }
             }
+        }
+        if (replaceFirst != null) {
+            // One hint brings the provisioning run that plans every leaving node's pods; sent after the drains began,
+            // so that run reads their claims marked (the drains wait for a run that did).
+            hints.send(ProvisioningHints.REPLACEMENT, replaceFirst.pods().stream().filter(p -> !p.isDaemon()).findFirst()
+                    .orElse(null), replaceFirst.node().name(), now);
         }
         if (deferred > 0) {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.INFO,

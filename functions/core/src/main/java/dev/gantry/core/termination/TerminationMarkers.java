@@ -13,8 +13,19 @@ public final class TerminationMarkers {
         return "termination-deadline/" + claim;
     }
 
-    /** Present when the drain should wait for replacement capacity first (rebalance with replace). */
+    /**
+     * Present when the drain should wait for replacement capacity first (expiry, a rebalance with replace): written
+     * once the claim is marked for deletion, at an instant a provisioning run must have read the store after
+     * ({@link #REPLACEMENTS_PLANNED}) to have seen the claim leaving.
+     */
     public static String waitForReplacement(String claim) {
         return "termination-wait-replacement/" + claim;
     }
+
+    /**
+     * When the last provisioning run that planned the pods of leaving nodes read the store: every such pod it read has
+     * had its capacity recorded since (a claim naming it, or room on existing capacity), or has none to be had. One
+     * marker for all drains, written by the provisioner.
+     */
+    public static final String REPLACEMENTS_PLANNED = "provisioning-replacements-planned";
 }

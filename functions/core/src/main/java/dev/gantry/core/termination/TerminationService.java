@@ -6,6 +6,7 @@ import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.EvictionResult;
 import dev.gantry.core.cluster.NodePatch;
+import dev.gantry.core.disruption.consolidation.EvictionCost;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -121,11 +122,13 @@ public final class TerminationService {
             if (deadline != null) {
                 store.setMarker(TerminationMarkers.deadline(claimName), deadline);
             }
-            if (waitForReplacement) {
-                store.setMarker(TerminationMarkers.waitForReplacement(claimName), now);
-            }
             try {
                 store.update(current.get().draining(reason, now));
+                if (waitForReplacement) {
+                    // After the write: a provisioning run that read the store later has seen the claim leaving. (Lost
+                    // in a crash just before, the drain does not wait: it evicts as an unreplaced drain does.)
+                    store.setMarker(TerminationMarkers.waitForReplacement(claimName), clock.instant());
+                }
                 break;
             } catch (NodeClaimStore.Conflict lost) {
                 // Someone moved the claim on (the sweep registered it, say): re-read, so the claim is surely marked
@@ -241,7 +244,7 @@ public final class TerminationService {
         Optional<Instant> deadline = store.marker(TerminationMarkers.deadline(claim.name()));
         List<TerminationCommand> commands = TerminationDecision.next(claim, node, pods,
                 pods.isEmpty() ? List.of() : reader.podDisruptionBudgets(), volumes, now, grace, deadline,
-                replacementPending(claim, now));
+                replacementPending(claim, pods, now));
         Optional<Duration> delay = commands.stream().filter(c -> c instanceof ContinueAfter)
                 .map(c -> ((ContinueAfter) c).delay()).findFirst();
         if (delay.isEmpty() && inline) {
@@ -334,13 +337,29 @@ public final class TerminationService {
         patch(node, NodePatch.removeFinalizer(Node.FINALIZER));
     }
 
-    private boolean replacementPending(NodeClaim claim, Instant now) {
-        if (store.marker(TerminationMarkers.waitForReplacement(claim.name())).isEmpty()) {
+    /**
+     * For a drain that waits for its replacement: whether the capacity for its node's pods is still to come. It is
+     * until a provisioning run has planned them since the claim was marked ({@link TerminationMarkers#REPLACEMENTS_PLANNED}
+     * after {@link TerminationMarkers#waitForReplacement}), and then while a claim recorded for one of them (by name, as
+     * the provisioner records a claim's pods) is not yet initialized. Pods the plan found room for on existing nodes,
+     * or no room at all, have nothing to wait for; nor has a node without pods that move.
+     */
+    private boolean replacementPending(NodeClaim claim, List<Pod> pods, Instant now) {
+        Optional<Instant> waiting = store.marker(TerminationMarkers.waitForReplacement(claim.name()));
+        if (waiting.isEmpty()) {
             return false;
         }
-        Instant began = claim.deletionRequestedAt() == null ? now : claim.deletionRequestedAt();
-        return store.list(now).stream().anyMatch(c -> c.nodePool().equals(claim.nodePool()) && !c.name().equals(claim.name())
-                && c.createdAt() != null && !c.createdAt().isBefore(began) && c.state().isBefore(NodeClaimState.Initialized));
+        java.util.Set<String> moving = new java.util.HashSet<>();
+        pods.stream().filter(EvictionCost::reschedulable).forEach(p -> moving.add(p.key()));
+        if (moving.isEmpty()) {
+            return false;
+        }
+        boolean planned = store.marker(TerminationMarkers.REPLACEMENTS_PLANNED).filter(t -> t.isAfter(waiting.get())).isPresent();
+        if (!planned) {
+            return true;
+        }
+        return store.list(now).stream().anyMatch(c -> !c.name().equals(claim.name())
+                && c.state().isBefore(NodeClaimState.Initialized) && c.pods().stream().anyMatch(moving::contains));
     }
 
     /**

@@ -73,6 +73,15 @@ class InterruptionDecisionTest {
     }
 
     @Test
+    void aRebalanceWithReplaceStartsItsDrainBeforeItHintsTheProvisioner() {
+        // Issue #21, defect 3: the drain waits for a provisioning run that read the store after the claim was marked;
+        // the hint is what brings that run, so it must follow the mark, or the run it brings does not count.
+        List<InterruptionCommand> c = InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
+                Map.of("gantry.dev/rebalance", "replace"), now);
+        assertThat(indexOf(c, StartTermination.class)).isLessThan(indexOf(c, HintReplacement.class));
+    }
+
+    @Test
     void stoppingStartsAGracefulTermination() {
         assertThat(decide(new StateChange(id, T0, "stopping"))).contains(new HintReplacement("a", "interruption"),
                 new StartTermination("a", "instance-stopping", null, false));

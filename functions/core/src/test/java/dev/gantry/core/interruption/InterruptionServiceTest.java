@@ -10,6 +10,7 @@ import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.termination.LifecycleWorld;
+import dev.gantry.core.termination.TerminationMarkers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -150,15 +151,57 @@ class InterruptionServiceTest {
 
     @Test
     void rebalanceWithReplaceWaitsForTheReplacementBeforeEvicting() {
+        // Issue #21, defect 3: the wait looked for any newer claim of the pool; the provisioner planned only pending
+        // pods, so none came and the drain evicted at once.
         LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
         w.addNode("a", "default");
         w.cluster.putPod(pod("web", "node-a"));
-        w.store.create(NodeClaim.launching("b", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T));
         w.interruption.handle(allKinds("i-a").get(1));
         assertThat(w.hints.sent).containsExactly("rebalance default/web");
-        assertThat(w.cluster.pod("default/web")).isNotNull();
+        assertThat(w.cluster.pod("default/web")).as("waits for the provisioner to plan its pods").isNotNull();
+
+        // The provisioner plans the leaving node's pod onto a new claim, and says so.
+        w.clock.advance(Duration.ofSeconds(3));
+        w.store.create(NodeClaim.launching("b", "default", "h", List.of(), List.of(), List.of("default/web"), "m5.large",
+                "us-east-1a", "spot", 0, w.clock.instant()));
+        w.store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, w.clock.instant());
+        w.continueLast();
+        assertThat(w.cluster.pod("default/web")).as("waits for b to initialize").isNotNull();
+
         w.store.update(w.claim("b").launched("i-b", "m5.large", "us-east-1a", "spot", 0, T).registered("node-b", T).initialized(T));
         w.continueLast();
         assertThat(w.cluster.pod("default/web")).isNull();
+    }
+
+    @Test
+    void aRebalanceDrainWhosePodsTheProvisionerPlacedOnExistingNodesEvictsWithoutWaiting() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        // Another pool's claim booting for other pods is not this drain's replacement.
+        w.store.create(NodeClaim.launching("other", "default", "h", List.of(), List.of(), List.of("default/api"), "m5.large",
+                "us-east-1a", "spot", 0, T));
+        w.interruption.handle(allKinds("i-a").get(1));
+        assertThat(w.cluster.pod("default/web")).isNotNull();
+
+        w.clock.advance(Duration.ofSeconds(3));
+        w.store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, w.clock.instant()); // planned: room on existing nodes
+        w.continueLast();
+
+        assertThat(w.cluster.pod("default/web")).isNull();
+    }
+
+    @Test
+    void aPlanReadBeforeTheDrainWasMarkedIsNotWaitedOn() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        w.store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, T); // a run that read the store before: saw nothing
+
+        w.interruption.handle(allKinds("i-a").get(1));
+        w.clock.advance(Duration.ofSeconds(1));
+        w.continueLast();
+
+        assertThat(w.cluster.pod("default/web")).isNotNull();
     }
 }

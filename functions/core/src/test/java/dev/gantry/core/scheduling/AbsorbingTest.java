@@ -142,4 +142,26 @@ class AbsorbingTest {
         assertThat(r.newClaims()).isEmpty();
         assertThat(r.existingNodes()).containsKey("roomy");
     }
+
+    @Test
+    void aLaunchDoesNotHandTheRoomOfAClaimInFlightToADonorAndLaunchAgainForThePendingPods() {
+        // A claim in flight has room for three of the five pending pods. The trial parked the donor's pod there and put
+        // three pending pods on a new c.xlarge (net $0.10/h, as good as the other way round on paper); kube-scheduler
+        // then gave the room to the pending pods, the donor stayed, and the new node stood empty (issue #21: a leaving
+        // node's pods, planned onto their replacement in flight, displaced from it).
+        List<Pod> pending = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            pending.add(web("new-" + i));
+        }
+        SchedulingInput in = new SchedulingInput(pending, List.of(running(managed("small", "c.large"), web("bound-1"))),
+                List.of(inFlight("booting", "default", ZONE, 3, 8, List.of())), List.of(AGENT),
+                List.of(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized)), Map.of());
+        int plainInFlight = Scheduler.solve(in).inFlightClaims().getOrDefault("booting", List.of()).size();
+
+        SchedulingResult r = Scheduler.solveForLaunch(in);
+
+        assertThat(r.inFlightClaims().getOrDefault("booting", List.of())).hasSize(plainInFlight);
+        assertThat(r.strategy()).as("still absorbs, on the new claim").endsWith("+absorb");
+        assertThat(podCpu(r)).isEqualTo(3000);
+    }
 }

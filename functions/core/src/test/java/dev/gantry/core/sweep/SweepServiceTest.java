@@ -344,6 +344,55 @@ class SweepServiceTest {
     }
 
     @Test
+    void anExpiredNodesPodsAreEvictedOnlyOnceTheirReplacementIsInitialized() {
+        // Issue #21, defect 3: the replace-first hint went out and the drain evicted in the same slice, before any
+        // replacement was even planned, so every evicted pod waited a whole boot.
+        NodePool p = poolWith("default", new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmpty, Optional.empty(),
+                List.of(NodePool.Budget.DEFAULT)), Optional.of(Duration.ofHours(1)), Optional.empty(), Map.of());
+        LifecycleWorld w = new LifecycleWorld(p);
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        w.sweep.sweep();
+        assertThat(w.claim("a").deletionReason()).isEqualTo("expired");
+        assertThat(w.cluster.pod("default/web")).as("not before the provisioner planned it").isNotNull();
+
+        w.clock.advance(Duration.ofSeconds(2));
+        w.store.create(NodeClaim.launching("b", "default", "h", List.of(), List.of(), List.of("default/web"), "m5.large",
+                "us-east-1a", "on-demand", 0, w.clock.instant()));
+        w.store.setMarker(dev.gantry.core.termination.TerminationMarkers.REPLACEMENTS_PLANNED, w.clock.instant());
+        w.continueLast();
+        assertThat(w.cluster.pod("default/web")).as("not while its replacement boots").isNotNull();
+
+        w.store.update(w.claim("b").launched("i-b", "m5.large", "us-east-1a", "on-demand", 0, T0).registered("node-b", T0)
+                .initialized(T0));
+        w.continueLast();
+        assertThat(w.cluster.pod("default/web")).isNull();
+    }
+
+    @Test
+    void aReplacementWaitingForALeavingNodesPodsIsNotEmptyAndNotRemoved() {
+        // Issue #21: a replacement launched before its node's pods are evicted runs nothing until they are. Read as
+        // empty, it was labelled so (a patch per node, hundreds per sweep in a mass expiry) and removed after
+        // consolidateAfter if the drain was slow (PDBs), its pods then evicted into a wait.
+        LifecycleWorld w = new LifecycleWorld(whenEmpty30s());
+        w.addNode("old", "default");
+        w.cluster.putPod(pod("web", "node-old"));
+        w.store.update(w.claim("old").draining("expired", T0));
+        w.store.create(NodeClaim.launching("new", "default", "h", List.of(), List.of("m5.large"), List.of("default/web"),
+                        "m5.large", "us-east-1a", "spot", 0.04, T0.minus(Duration.ofMinutes(2)))
+                .launched("i-new", "m5.large", "us-east-1a", "spot", 0.04, T0.minus(Duration.ofMinutes(2)))
+                .registered("node-new", T0).initialized(T0));
+        w.cluster.putNode(LifecycleFixtures.node("new", "default"));
+
+        w.sweep.sweep();
+        w.clock.advance(Duration.ofMinutes(5));
+        w.sweep.sweep();
+
+        assertThat(w.cluster.node("node-new").labels()).doesNotContainKey(DisruptionDecision.EMPTY_SINCE);
+        assertThat(w.claim("new").state()).isEqualTo(NodeClaimState.Initialized);
+    }
+
+    @Test
     void expiriesASweepHasNoTimeLeftToStartAreLeftUntouchedForTheNextSweep() {
         NodePool p = poolWith("default", new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmpty, Optional.empty(),
                 List.of(NodePool.Budget.DEFAULT)), Optional.of(Duration.ofHours(1)), Optional.empty(), Map.of());
@@ -361,7 +410,7 @@ class SweepServiceTest {
         w.clock.advance(Duration.ofMinutes(1));
         assertThat(w.sweep.sweep(w.clock.instant(), java.time.Instant.MAX).disrupted()).isEqualTo(3);
         assertThat(List.of("a", "b", "c")).allSatisfy(n -> assertThat(w.claim(n).deletionReason()).isEqualTo("expired"));
-        assertThat(w.hints.sent).hasSize(3);
+        assertThat(w.hints.sent).as("one run plans every leaving node's pods: one hint brings it").hasSize(1);
     }
 
     @Test
