@@ -1,0 +1,359 @@
+package dev.gantry.kube.objects.dump;
+
+import dev.gantry.kube.objects.KubeJson;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.StringReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Streams the objects of dump files, one at a time, as {@code kubectl get -o yaml} or {@code -o json} writes them: a
+ * {@code v1 List} (its {@code items}), a single object, several YAML documents, or several JSON values one after
+ * another. A directory is read recursively ({@code *.yaml}, {@code *.yml}, {@code *.json}, in name order); a file
+ * named directly is read whatever its name, as JSON when it starts with <code>{</code> or {@code [}, else as YAML.
+ * <p>
+ * kubectl writes a List's items at column 0 ({@code - apiVersion: v1}), each indented two spaces below. Such a List is
+ * cut into its items by lines, and each item's text is handed on to be parsed on its own, in parallel and straight into
+ * fabric8's classes: snakeyaml-engine scans about 15 MB/s, so one parser over 100 MB would be the slowest part of a
+ * what-if. Any other YAML (a hand-written List, objects as documents) is parsed as a whole, one document at a time.
+ */
+final class DumpReader {
+    private final Consumer<DumpItem> sink;
+    private long bytesRead;
+    private long objects;
+
+    DumpReader(Consumer<DumpItem> sink) {
+        this.sink = sink;
+    }
+
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    long objects() {
+        return objects;
+    }
+
+    /** The files {@code paths} name: files as given, directories expanded. */
+    static List<Path> files(List<Path> paths) {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isRegularFile(p)) {
+                out.add(p);
+            } else if (Files.isDirectory(p)) {
+                try (Stream<Path> s = Files.walk(p)) {
+                    s.filter(Files::isRegularFile).filter(f -> {
+                        String n = f.getFileName().toString();
+                        return n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json");
+                    }).sorted().forEach(out::add);
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    throw new DumpException(p + ": cannot read directory: " + e.getMessage(), e);
+                }
+            } else {
+                throw new DumpException(p + ": no such file or directory");
+            }
+        }
+        return out;
+    }
+
+    void read(Path file) {
+        try (InputStream raw = new Counting(Files.newInputStream(file)); BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
+            if (json(in)) {
+                parse(file, KubeJson.JSON, KubeJson.JSON.createParser(in), 0);
+            } else {
+                var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT);
+                new Lines(file, new BufferedReader(new InputStreamReader(in, decoder), 1 << 16)).run();
+            }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new DumpException(file + ": not YAML: the file is not UTF-8 text", e);
+        } catch (JacksonException e) {
+            throw new DumpException(where(file, e.getLocation(), 0) + "not " + (isJson(file) ? "JSON" : "YAML") + ": " + syntax(e), e);
+        } catch (IOException e) {
+            throw new DumpException(file + ": cannot read file: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses a whole stream of documents, handing on each object (a List's items one by one). */
+    private void parse(Path file, ObjectMapper mapper, JsonParser p, int lineOffset) {
+        try (p) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t == JsonToken.START_OBJECT) {
+                    document(file, mapper, p);
+                } else if (t == JsonToken.START_ARRAY) {
+                    // A JSON array of objects (not what kubectl prints, but what jq often does).
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        item(new DumpItem.Tree(file, (ObjectNode) mapper.readTree(p)));
+                    }
+                } else if (t != JsonToken.VALUE_NULL) {
+                    throw new DumpException(where(file, p.currentTokenLocation(), lineOffset)
+                            + "not a Kubernetes object: expected a mapping with apiVersion and kind, got " + p.getString());
+                }
+            }
+        } catch (JacksonException e) {
+            throw new DumpException(where(file, e.getLocation(), lineOffset) + "not " + (mapper == KubeJson.JSON ? "JSON" : "YAML")
+                    + ": " + syntax(e), e);
+        }
+    }
+
+    /**
+     * One top-level object: a List's items are handed on one by one as they are parsed; any other object whole. Fields
+     * are read in order, so a List that has its {@code kind} after {@code items} (kubectl's YAML sorts keys) streams too.
+     */
+    private void document(Path file, ObjectMapper mapper, JsonParser p) {
+        ObjectNode envelope = mapper.createObjectNode();
+        boolean streamedItems = false;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            if (name.equals("items") && value == JsonToken.START_ARRAY) {
+                streamedItems = true;
+                JsonToken t;
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == JsonToken.START_OBJECT) {
+                        item(new DumpItem.Tree(file, (ObjectNode) mapper.readTree(p)));
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                envelope.set(name, mapper.readTree(p));
+            }
+        }
+        if (!streamedItems) {
+            item(new DumpItem.Tree(file, envelope));
+        }
+    }
+
+    private void item(DumpItem i) {
+        objects++;
+        sink.accept(i);
+    }
+
+    /**
+     * YAML by lines: each document (between {@code ---} lines) whose {@code items:} key is at column 0 with its
+     * {@code - } items at column 0 too is cut into items; any other document is parsed whole.
+     */
+    private final class Lines {
+        private final Path file;
+        private final BufferedReader in;
+        private final StringBuilder doc = new StringBuilder();
+        private int docStart = 1;
+        private int line;
+        private StringBuilder item;
+        private int itemStart;
+        private boolean inItems;
+        private boolean cut;
+
+        Lines(Path file, BufferedReader in) {
+            this.file = file;
+            this.in = in;
+        }
+
+        void run() throws IOException {
+            String l;
+            while ((l = in.readLine()) != null) {
+                line++;
+                if (l.equals("---") || l.startsWith("--- ") || l.equals("...")) {
+                    endDocument();
+                    docStart = line + 1;
+                    continue;
+                }
+                if (inItems) {
+                    if (l.startsWith("- ") || l.equals("-")) {
+                        endItem();
+                        item = new StringBuilder(l.length() < 2 ? "" : l.substring(2)).append('\n');
+                        itemStart = line;
+                        topKey = l.length() < 2 ? "" : keyOf(l.substring(2));
+                        skipping = false;
+                        continue;
+                    }
+                    if (item == null && !l.isBlank() && l.charAt(0) == ' ') {
+                        // indented items: not kubectl's layout, so the document is parsed whole after all
+                        doc.setLength(doc.length() - "items: []\n".length());
+                        doc.append("items:\n").append(l).append('\n');
+                        inItems = cut = false;
+                        continue;
+                    }
+                    if (l.isEmpty() || l.charAt(0) == ' ') {
+                        if (item != null) {
+                            append(l.length() < 2 ? "" : l.substring(2));
+                        }
+                        continue;
+                    }
+                    if (l.charAt(0) == '#') {
+                        continue;
+                    }
+                    endItem();
+                    inItems = false;
+                }
+                if (l.equals("items:") && !cut) {
+                    // kubectl's layout: the items follow at column 0; anything else (flow style, indented items) is
+                    // parsed with the rest of the document
+                    inItems = cut = true;
+                    doc.append("items: []\n"); // the envelope keeps its shape; its items go on by themselves
+                    continue;
+                }
+                doc.append(l).append('\n');
+            }
+            endDocument();
+        }
+
+        private String topKey = "";
+        private boolean skipping;
+
+        /**
+         * Appends one dedented line of the current item, or an empty line in its place inside a block the mappers never
+         * read ({@link #UNREAD}): a top-level key's block of a nested key, its lines indented deeper or its
+         * sequence items (kubectl writes those at the key's own indent). Blank lines keep error positions exact.
+         */
+        private void append(String l) {
+            if (!l.isEmpty() && l.charAt(0) != ' ') {
+                topKey = keyOf(l);
+                skipping = false;
+            } else if (skipping) {
+                if (l.startsWith("  - ") || l.startsWith("   ") || l.isBlank()) {
+                    item.append('\n');
+                    return;
+                }
+                skipping = false;
+            }
+            if (l.startsWith("  ") && l.length() > 2 && l.charAt(2) != ' ' && l.endsWith(":")
+                    && UNREAD.contains(topKey + "." + l.substring(2, l.length() - 1))) {
+                skipping = true;
+                item.append('\n');
+                return;
+            }
+            item.append(l).append('\n');
+        }
+
+        private void endItem() {
+            if (item != null) {
+                String text = item.toString();
+                item(new DumpItem.Text(file, text, itemStart, kindOf(text)));
+                item = null;
+            }
+        }
+
+        private void endDocument() {
+            endItem();
+            inItems = false;
+            String text = doc.toString();
+            doc.setLength(0);
+            boolean wasCut = cut;
+            cut = false;
+            if (text.isBlank() || wasCut && envelopeOnly(text)) {
+                return;
+            }
+            parse(file, KubeJson.YAML, new NoAliases(KubeJson.YAML.createParser(new StringReader(text)), file, docStart - 1), docStart - 1);
+        }
+
+        /** A cut List's envelope ({@code apiVersion: v1, kind: List, metadata}) carries nothing more to read. */
+        private boolean envelopeOnly(String text) {
+            return kindOf(text).equals("List");
+        }
+    }
+
+    /**
+     * Blocks of an item no mapper reads, left out before the item is parsed (the same fields fabric8's model would
+     * decode and the mappers ignore): field-ownership records, a node's list of cached images, containers' statuses.
+     * They are about half of a pod's text.
+     */
+    static final java.util.Set<String> UNREAD = java.util.Set.of("metadata.managedFields", "status.images",
+            "status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses");
+
+    private static String keyOf(String line) {
+        int colon = line.indexOf(':');
+        return colon < 0 ? "" : line.substring(0, colon);
+    }
+
+    /** The value of a top-level {@code kind:} line, or "" when there is none written plainly. */
+    static String kindOf(String yaml) {
+        int i = yaml.startsWith("kind:") ? 0 : yaml.indexOf("\nkind:");
+        if (i < 0) {
+            return "";
+        }
+        int start = yaml.indexOf(':', i) + 1;
+        int end = yaml.indexOf('\n', start);
+        String v = (end < 0 ? yaml.substring(start) : yaml.substring(start, end)).trim();
+        if (v.length() >= 2 && (v.charAt(0) == '"' || v.charAt(0) == '\'') && v.charAt(v.length() - 1) == v.charAt(0)) {
+            v = v.substring(1, v.length() - 1);
+        }
+        return v.matches("[A-Za-z][A-Za-z0-9]*") ? v : "";
+    }
+
+    private static boolean json(BufferedInputStream in) throws IOException {
+        in.mark(4096);
+        try {
+            for (int i = 0; i < 4096; i++) {
+                int c = in.read();
+                if (c < 0) {
+                    return false;
+                }
+                if (!Character.isWhitespace(c)) {
+                    return c == '{' || c == '[';
+                }
+            }
+            return false;
+        } finally {
+            in.reset();
+        }
+    }
+
+    private static boolean isJson(Path file) {
+        return file.toString().endsWith(".json");
+    }
+
+    static String where(Path file, TokenStreamLocation l, int lineOffset) {
+        return l == null || l.getLineNr() < 1 ? file + ": " : file + ":" + (l.getLineNr() + lineOffset) + ":" + l.getColumnNr() + ": ";
+    }
+
+    static String syntax(JacksonException e) {
+        String m = e.getOriginalMessage() == null ? "syntax error" : e.getOriginalMessage();
+        int nl = m.indexOf('\n');
+        return (nl < 0 ? m : m.substring(0, nl)).replaceAll("\\s+", " ").trim();
+    }
+
+    /** Counts the bytes read, for progress. */
+    private final class Counting extends FilterInputStream {
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                bytesRead++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                bytesRead += n;
+            }
+            return n;
+        }
+    }
+}
