@@ -2,90 +2,68 @@ package dev.gantry.config.workload;
 
 import dev.gantry.config.karpenter.RequirementReader;
 import dev.gantry.config.yaml.YamlObject;
-import dev.gantry.core.model.LabelSelector;
-import dev.gantry.core.model.Pod;
-import dev.gantry.core.model.PodAffinityTerm;
-import dev.gantry.core.requirements.Requirements;
-import java.util.ArrayList;
-import java.util.List;
 
-/** Reads a pod's {@code affinity}: node affinity as requirement sets, pod (anti-)affinity as terms. */
-final class AffinityReader {
+/** Checks a pod's {@code affinity} as the API server would: operators and values, weights, topology keys. */
+final class AffinityChecks {
     private static final String REQUIRED = "requiredDuringSchedulingIgnoredDuringExecution";
     private static final String PREFERRED = "preferredDuringSchedulingIgnoredDuringExecution";
 
-    private AffinityReader() {
+    private AffinityChecks() {
     }
 
-    static void read(YamlObject affinity, Pod.Builder b) {
+    static void check(YamlObject affinity) {
         YamlObject node = affinity.object("nodeAffinity");
         if (node != null) {
             YamlObject req = node.object(REQUIRED);
             if (req != null) {
-                List<Requirements> terms = new ArrayList<>();
                 for (YamlObject t : req.objects("nodeSelectorTerms")) {
-                    terms.add(Requirements.of(RequirementReader.forPod(t, "matchExpressions")));
+                    RequirementReader.forPod(t, "matchExpressions");
                 }
-                b.requiredNodeAffinity(terms);
             }
-            List<Pod.WeightedRequirements> preferred = new ArrayList<>();
             for (YamlObject p : node.objects(PREFERRED)) {
+                weight(p);
                 YamlObject pref = p.object("preference");
-                int w = weight(p);
-                preferred.add(new Pod.WeightedRequirements(w,
-                        pref == null ? Requirements.NONE : Requirements.of(RequirementReader.forPod(pref, "matchExpressions"))));
-            }
-            b.preferredNodeAffinity(preferred);
-        }
-        YamlObject pa = affinity.object("podAffinity");
-        if (pa != null) {
-            b.podAffinity(required(pa)).preferredPodAffinity(preferred(pa));
-        }
-        YamlObject anti = affinity.object("podAntiAffinity");
-        if (anti != null) {
-            b.podAntiAffinity(required(anti)).preferredPodAntiAffinity(preferred(anti));
-        }
-    }
-
-    private static List<PodAffinityTerm> required(YamlObject o) {
-        return o.objects(REQUIRED).stream().map(t -> term(t, 0)).toList();
-    }
-
-    private static List<PodAffinityTerm> preferred(YamlObject o) {
-        List<PodAffinityTerm> out = new ArrayList<>();
-        for (YamlObject p : o.objects(PREFERRED)) {
-            int w = weight(p);
-            YamlObject t = p.object("podAffinityTerm");
-            if (t != null) {
-                out.add(term(t, w));
+                if (pref != null) {
+                    RequirementReader.forPod(pref, "matchExpressions");
+                }
             }
         }
-        return out;
+        for (String kind : new String[]{"podAffinity", "podAntiAffinity"}) {
+            YamlObject pa = affinity.object(kind);
+            if (pa != null) {
+                pa.objects(REQUIRED).forEach(AffinityChecks::term);
+                for (YamlObject p : pa.objects(PREFERRED)) {
+                    weight(p);
+                    YamlObject t = p.object("podAffinityTerm");
+                    if (t != null) {
+                        term(t);
+                    }
+                }
+            }
+        }
     }
 
-    private static PodAffinityTerm term(YamlObject t, int weight) {
+    private static void term(YamlObject t) {
         t.require("topologyKey");
-        String key = t.string("topologyKey");
-        return new PodAffinityTerm(selector(t, "labelSelector"), key == null ? "" : key, t.strings("namespaces"),
-                t.has("namespaceSelector") ? selector(t, "namespaceSelector") : null, weight);
+        t.string("topologyKey");
+        t.strings("namespaces");
+        selector(t, "labelSelector");
+        selector(t, "namespaceSelector");
     }
 
-    private static int weight(YamlObject p) {
+    private static void weight(YamlObject p) {
         Integer w = p.integer("weight");
         if (w == null || w < 1 || w > 100) {
             p.errorHere("weight", "must be between 1 and 100" + (w == null ? "" : ", got " + w));
-            return 1;
         }
-        return w;
     }
 
-    /** A label selector; absent is {@link LabelSelector#NOTHING}, as Kubernetes reads a null selector in a term. */
-    static LabelSelector selector(YamlObject parent, String field) {
+    /** A label selector's labels and expressions. */
+    static void selector(YamlObject parent, String field) {
         YamlObject s = parent.object(field);
-        if (s == null) {
-            return LabelSelector.NOTHING;
+        if (s != null) {
+            s.stringMap("matchLabels");
+            RequirementReader.forPod(s, "matchExpressions");
         }
-        var labels = s.stringMap("matchLabels");
-        return new LabelSelector(labels, RequirementReader.forPod(s, "matchExpressions"), false);
     }
 }

@@ -1,36 +1,31 @@
 package dev.gantry.config.workload;
 
 import dev.gantry.config.yaml.YamlObject;
-import dev.gantry.core.model.Container;
-import dev.gantry.core.model.HostPort;
-import dev.gantry.core.model.Quantity;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-/** Reads containers' requests, limits and host ports; everything else about a container is not scheduling's business. */
-final class ContainerReader {
-    private ContainerReader() {
+/**
+ * Checks containers' requests, limits and host ports as the API server would; the values themselves are read by the
+ * kube-objects mapper. Returns the host ports' count only for the caller's own checks.
+ */
+final class ContainerChecks {
+    private ContainerChecks() {
     }
 
-    static List<Container> read(YamlObject spec, String field, boolean init) {
-        List<Container> out = new ArrayList<>();
-        for (YamlObject c : spec.objects(field)) {
+    static void check(YamlObject spec, String field) {
+        List<YamlObject> containers = spec.objects(field);
+        for (YamlObject c : containers) {
             YamlObject res = c.object("resources");
-            Map<String, Quantity> requests = res == null ? null : res.quantityMap("requests");
-            Map<String, Quantity> limits = res == null ? null : res.quantityMap("limits");
-            List<HostPort> ports = new ArrayList<>();
+            if (res != null) {
+                res.quantityMap("requests");
+                res.quantityMap("limits");
+            }
             for (YamlObject p : c.objects("ports")) {
                 Integer hostPort = p.integer("hostPort");
                 if (hostPort != null && (hostPort < 1 || hostPort > 65535)) {
                     p.error("hostPort", "must be between 1 and 65535, got " + hostPort);
-                } else if (hostPort != null) {
-                    ports.add(new HostPort(hostPort, p.string("protocol"), p.string("hostIP")));
                 }
             }
-            boolean sidecar = init && "Always".equals(c.string("restartPolicy"));
-            out.add(new Container(c.string("name"), requests, limits, sidecar, ports));
+            c.string("restartPolicy");
         }
-        return out;
     }
 }
