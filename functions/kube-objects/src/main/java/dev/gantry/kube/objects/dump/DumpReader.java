@@ -101,7 +101,7 @@ final class DumpReader {
                 } else if (t == JsonToken.START_ARRAY) {
                     // A JSON array of objects (not what kubectl prints, but what jq often does).
                     while (p.nextToken() == JsonToken.START_OBJECT) {
-                        item(new DumpItem.Tree(file, (ObjectNode) mapper.readTree(p)));
+                        item(new DumpItem.Tree(file, object(mapper, p)));
                     }
                 } else if (t != JsonToken.VALUE_NULL) {
                     throw new DumpException(where(file, p.currentTokenLocation(), lineOffset)
@@ -129,7 +129,7 @@ final class DumpReader {
                 JsonToken t;
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                     if (t == JsonToken.START_OBJECT) {
-                        item(new DumpItem.Tree(file, (ObjectNode) mapper.readTree(p)));
+                        item(new DumpItem.Tree(file, object(mapper, p)));
                     } else {
                         p.skipChildren();
                     }
@@ -141,6 +141,33 @@ final class DumpReader {
         if (!streamedItems) {
             item(new DumpItem.Tree(file, envelope));
         }
+    }
+
+    /**
+     * One object, its {@link #UNREAD} blocks skipped as they are parsed (they are never built). The parser is on the
+     * object's {@code START_OBJECT}.
+     */
+    static ObjectNode object(ObjectMapper mapper, JsonParser p) {
+        ObjectNode o = mapper.createObjectNode();
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String top = p.currentName();
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                o.set(top, mapper.readTree(p));
+                continue;
+            }
+            ObjectNode child = mapper.createObjectNode();
+            while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (UNREAD.contains(top + "." + name)) {
+                    p.skipChildren();
+                } else {
+                    child.set(name, mapper.readTree(p));
+                }
+            }
+            o.set(top, child);
+        }
+        return o;
     }
 
     private void item(DumpItem i) {

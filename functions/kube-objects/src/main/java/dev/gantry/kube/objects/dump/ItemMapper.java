@@ -73,7 +73,13 @@ final class ItemMapper {
     }
 
     private static Mapped tree(DumpItem.Tree t) {
+        return tree(t, 0);
+    }
+
+    /** {@code line}: where the object starts in its file, for messages (0 when unknown). */
+    private static Mapped tree(DumpItem.Tree t, int line) {
         ObjectNode o = t.object();
+        String at = t.file() + (line > 0 ? ":" + line : "") + ": ";
         String kind = o.path("kind").asString("");
         try {
             return switch (kind) {
@@ -87,21 +93,27 @@ final class ItemMapper {
                     }
                     yield new Many(out);
                 }
-                case "" -> throw new DumpException(t.file() + ": " + label(o) + ": not a Kubernetes object (no kind)");
+                case "" -> throw new DumpException(at + label(o) + ": not a Kubernetes object (no kind)");
                 default -> READ.contains(kind) ? decoded(kind, KubeJson.JSON.treeToValue(o, type(kind))) : new Ignored(kind);
             };
         } catch (JacksonException e) {
-            throw new DumpException(t.file() + ": " + label(o) + ": " + path(e) + brief(e.getOriginalMessage()), e);
+            throw new DumpException(at + label(o) + ": " + path(e) + brief(e.getOriginalMessage()), e);
         } catch (DumpException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new DumpException(t.file() + ": " + label(o) + ": " + brief(e.getMessage()), e);
+            throw new DumpException(at + label(o) + ": " + brief(e.getMessage()), e);
         }
     }
 
     private static Mapped text(DumpItem.Text t) {
         if (!t.kind().isEmpty() && !READ.contains(t.kind())) {
             return new Ignored(t.kind());
+        }
+        try {
+            // kubectl's own YAML: read by the fast parser into a tree, then into fabric8's model as JSON is.
+            return tree(new DumpItem.Tree(t.file(), KubectlYamlParser.parse(t.yaml())), t.firstLine());
+        } catch (KubectlYamlParser.NotKubectl other) {
+            // anything else: the general parser below reads it (or says what is wrong with it)
         }
         if (t.kind().isEmpty() || t.kind().equals("NodeClaim") || t.kind().equals("List")) {
             JsonNode tree;
