@@ -25,6 +25,7 @@ public final class DumpNode {
             Map.entry("m6a.xlarge", new long[]{3920, 14162, 58, 4, 15155}),
             Map.entry("m6a.2xlarge", new long[]{7910, 29317, 58, 8, 30310}),
             Map.entry("m6a.4xlarge", new long[]{15890, 57691, 234, 16, 60620}),
+            Map.entry("m5.large", new long[]{1930, 6903, 29, 2, 7577}),
             Map.entry("m5.xlarge", new long[]{3920, 14162, 58, 4, 15155}),
             Map.entry("m5.2xlarge", new long[]{7910, 29317, 58, 8, 30310}),
             Map.entry("r6a.large", new long[]{1930, 14481, 29, 2, 15155}),
