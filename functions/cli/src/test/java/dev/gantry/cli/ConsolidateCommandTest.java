@@ -74,7 +74,7 @@ class ConsolidateCommandTest {
     void untilSettledPrintsEachStepAndWhereItEnds() throws IOException {
         assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--until-settled")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("gantry: ").contains("SINGLE_NODE").contains("remove ip-10-0-1-10 (m5.2xlarge on-demand us-east-1a)")
-                .containsPattern("settled: \\d+ nodes, \\$/h 1.0560 -> ").contains("nodes by type: ").contains("LP $").contains("packing $");
+                .containsPattern("settled: \\d+ nodes, \\$/h 1.0560 -> ").contains("nodes by type: ").contains("(LP bound)").contains("(packing bound)");
         out.getBuffer().setLength(0);
         assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--until-settled", "--output", "json")).isZero();
         JsonNode doc = json();
@@ -84,7 +84,7 @@ class ConsolidateCommandTest {
         assertThat(first.get("remove").get("ip-10-0-1-10").asText()).isEqualTo("m5.2xlarge on-demand us-east-1a");
         JsonNode settled = doc.get("settled");
         assertThat(settled.get("pricePerHourAfter").asDouble()).isLessThan(settled.get("pricePerHourBefore").asDouble());
-        assertThat(settled.get("pricePerHourAfter").asDouble()).isGreaterThanOrEqualTo(settled.get("packingBoundPerHour").asDouble() - 1e-9);
+        assertThat(settled.get("poolNodesPricePerHour").asDouble()).isGreaterThanOrEqualTo(settled.get("packingBoundPerHour").asDouble() - 1e-9);
         assertThat(settled.get("packingBoundPerHour").asDouble()).isGreaterThanOrEqualTo(settled.get("lpBoundPerHour").asDouble() - 1e-9);
     }
 
@@ -92,7 +92,7 @@ class ConsolidateCommandTest {
     void compareKarpenterRunsBothToWhereTheySettleSideBySide() throws IOException {
         assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--compare", "karpenter")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("gantry: ").contains("karpenter: ").containsPattern("\\$/h settled +[0-9.]+ +[0-9.]+")
-                .contains("÷ packing bound");
+                .contains("pools ÷ packing bound");
         out.getBuffer().setLength(0);
         assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--compare", "karpenter", "--output", "json")).isZero();
         assertThat(json().get("runs")).extracting(r -> r.get("strategy").asText()).containsExactly("gantry", "karpenter");

@@ -27,10 +27,16 @@ import java.util.Map;
  * that tolerate the pool's taints). No placement of those pods on that pool's types costs less; the pods' own zone and
  * affinity constraints are left out, which only lowers the bounds.
  *
- * @param lp      $/h
- * @param packing $/h
+ * @param lp        $/h
+ * @param packing   $/h
+ * @param poolNodes the $/h of the pools' nodes now, which the bounds are for
  */
-record Bounds(double lp, double packing) {
+record Bounds(double lp, double packing, double poolNodes) {
+
+    /** How far the pools' nodes are from the packing bound (1 is optimal), or 0 without pods. */
+    double ratio() {
+        return packing > 0 ? poolNodes / packing : 0;
+    }
 
     static Bounds of(ClusterView view, List<PoolOffer> pools) {
         Map<String, List<Pod>> byNode = new HashMap<>();
@@ -41,6 +47,13 @@ record Bounds(double lp, double packing) {
         }
         double lp = 0;
         double packing = 0;
+        double price = 0;
+        for (Node n : view.nodes()) {
+            String pool = n.labels().get(WellKnownLabels.NODEPOOL);
+            if (pool != null && pools.stream().anyMatch(o -> o.pool().name().equals(pool))) {
+                price += Prices.of(n, pools);
+            }
+        }
         for (PoolOffer o : pools) {
             NodePool pool = o.pool();
             Resources demand = Resources.ZERO;
@@ -68,7 +81,7 @@ record Bounds(double lp, double packing) {
             }
             packing += PackingBound.of(shapes, columns);
         }
-        return new Bounds(lp, packing);
+        return new Bounds(lp, packing, price);
     }
 
     private static Resources everywhere(List<DaemonSet> daemonSets, NodePool pool) {

@@ -151,7 +151,9 @@ final class ConsolidateReport {
             List<String> types = new ArrayList<>();
             r.byType().forEach((t, n) -> types.add(n + " " + t));
             b.append(String.join(", ", types)).append('\n');
-            b.append(String.format("  bounds for the pods on pool nodes: LP $%.4f/h, packing $%.4f/h%n", r.bounds().lp(), r.bounds().packing()));
+            b.append(String.format("  the NodePools' nodes: $%.4f/h; no placement of their pods on the pools' types costs less than "
+                    + "$%.4f/h (LP bound) or $%.4f/h (packing bound): %.3fx the packing bound%n", r.bounds().poolNodes(), r.bounds().lp(),
+                    r.bounds().packing(), r.bounds().ratio()));
         }
         if (runs.size() == 2) {
             WhatIf.Settled a = runs.get(0);
@@ -160,8 +162,7 @@ final class ConsolidateReport {
             b.append(String.format("%-22s %14d %14d%n", "steps", a.steps().size(), k.steps().size()));
             b.append(String.format("%-22s %,14d %,14d%n", "nodes", a.nodes(), k.nodes()));
             b.append(String.format("%-22s %14.4f %14.4f%n", "$/h settled", a.after(), k.after()));
-            b.append(String.format("%-22s %14.3f %14.3f%n", "÷ packing bound", ratio(a.after(), a.bounds().packing()),
-                    ratio(k.after(), k.bounds().packing())));
+            b.append(String.format("%-22s %14.3f %14.3f%n", "pools ÷ packing bound", a.bounds().ratio(), k.bounds().ratio()));
             b.append(String.format("%-22s %,14d %,14d%n", "pods moved", a.podsMoved(), k.podsMoved()));
         }
         return b.toString();
@@ -192,6 +193,7 @@ final class ConsolidateReport {
             settled.put("pricePerHourBefore", r.before());
             settled.put("pricePerHourAfter", r.after());
             settled.put("podsMoved", r.podsMoved());
+            settled.put("poolNodesPricePerHour", r.bounds().poolNodes());
             settled.put("lpBoundPerHour", r.bounds().lp());
             settled.put("packingBoundPerHour", r.bounds().packing());
             settled.put("cutShort", r.cutShort());
@@ -199,9 +201,5 @@ final class ConsolidateReport {
             out.add(m);
         }
         return JSON.writeValueAsString(runs.size() == 1 ? out.getFirst() : Map.of("runs", out)) + "\n";
-    }
-
-    private static double ratio(double a, double b) {
-        return b > 0 ? a / b : 0;
     }
 }

@@ -50,7 +50,13 @@ final class Prices {
     /** {@code m6a.xlarge on-demand us-east-1a}, as a removed node is described. */
     static String describe(Node n) {
         Map<String, String> l = n.labels();
-        return l.getOrDefault(WellKnownLabels.INSTANCE_TYPE, "?") + " " + l.getOrDefault(WellKnownLabels.CAPACITY_TYPE, "?")
-                + " " + l.getOrDefault(WellKnownLabels.ZONE, "?");
+        return kind(n) + " " + l.getOrDefault(WellKnownLabels.ZONE, "?");
+    }
+
+    /** {@code m6a.xlarge on-demand}; a node no NodePool launched is {@code m6a.xlarge (no NodePool)}. */
+    static String kind(Node n) {
+        Map<String, String> l = n.labels();
+        String type = l.getOrDefault(WellKnownLabels.INSTANCE_TYPE, "?");
+        return n.managed() ? type + " " + l.getOrDefault(WellKnownLabels.CAPACITY_TYPE, "?") : type + " (no NodePool)";
     }
 }

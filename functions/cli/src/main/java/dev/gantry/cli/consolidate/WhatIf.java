@@ -74,9 +74,7 @@ final class WhatIf {
         Map<String, Integer> byType() {
             Map<String, Integer> out = new java.util.TreeMap<>();
             for (Node n : end.view().nodes()) {
-                String k = n.labels().getOrDefault(dev.gantry.core.requirements.WellKnownLabels.INSTANCE_TYPE, "?") + " "
-                        + n.labels().getOrDefault(dev.gantry.core.requirements.WellKnownLabels.CAPACITY_TYPE, "?");
-                out.merge(k, 1, Integer::sum);
+                out.merge(Prices.kind(n), 1, Integer::sum);
             }
             Map<String, Integer> sorted = new LinkedHashMap<>();
             out.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).forEach(e -> sorted.put(e.getKey(), e.getValue()));
