@@ -14,7 +14,7 @@ import java.util.Map;
  * several), read through the same mappers that read the live cluster, so a what-if sees what the handlers see.
  *
  * @param daemonSets      the dump's DaemonSets; a DaemonSet the dump holds only pods of is taken from one of them
- *                        ({@link dev.gantry.kube.objects.DaemonSetMapper#fromPods})
+ *                        ({@link dev.gantry.kube.objects.DaemonSetMapper#fromPod})
  * @param namespaceLabels the labels of the dump's Namespaces (none when it lists none)
  * @param claims          the NodeClaims Gantry's store would hold for the dump's managed nodes ({@link DumpClaims})
  * @param stats           what was read, for the report and for "nothing found" checks

@@ -106,7 +106,7 @@ final class KubectlYamlParser {
                 lines[pos] = " ".repeat(in + 2) + rest;
                 a.add(isSequenceItem(rest, 0) ? sequence(in + 2) : mapping(in + 2));
             } else {
-                a.add(scalar(rest, in, true));
+                a.add(scalar(rest, in));
             }
         }
     }
@@ -118,7 +118,7 @@ final class KubectlYamlParser {
             pos++;
             return nested(indent, false);
         }
-        return scalar(rest, indent, false);
+        return scalar(rest, indent);
     }
 
     /** What follows a key or a dash with nothing after it: a deeper block, a sequence at the key's indent, or null. */
@@ -144,7 +144,7 @@ final class KubectlYamlParser {
      * A scalar that starts with {@code text} on line {@code pos}; on return {@code pos} is past its last line.
      * Continuation lines of a plain scalar are those indented deeper than {@code indent} (its key's, or its dash's).
      */
-    private JsonNode scalar(String text, int indent, boolean inSequence) {
+    private JsonNode scalar(String text, int indent) {
         char c = text.charAt(0);
         if (c == '"' || c == '\'') {
             return NODES.stringNode(quoted(text, c));
