@@ -12,11 +12,11 @@ sealed interface DumpItem {
     }
 
     /**
-     * One item of a kubectl-style YAML List, dedented to a document of its own.
+     * One item of a kubectl-style YAML List as read ({@code - apiVersion: v1} and its indented lines), not decoded yet:
+     * the worker that maps it decodes and dedents it ({@link DumpReader#dedent}).
      *
      * @param firstLine the file line the item starts on (1-based), for error positions
-     * @param kind      the item's top-level {@code kind}, or "" when the text does not say it plainly
      */
-    record Text(Path file, String yaml, int firstLine, String kind) implements DumpItem {
+    record Text(Path file, byte[] raw, int firstLine) implements DumpItem {
     }
 }

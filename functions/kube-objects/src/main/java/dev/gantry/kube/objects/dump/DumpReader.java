@@ -2,11 +2,9 @@ package dev.gantry.kube.objects.dump;
 
 import dev.gantry.kube.objects.KubeJson;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.StringReader;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -78,12 +76,8 @@ final class DumpReader {
             if (json(in)) {
                 parse(file, KubeJson.JSON, KubeJson.JSON.createParser(in), 0);
             } else {
-                var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT);
-                new Lines(file, new BufferedReader(new InputStreamReader(in, decoder), 1 << 16)).run();
+                new Lines(file, in).run();
             }
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new DumpException(file + ": not YAML: the file is not UTF-8 text", e);
         } catch (JacksonException e) {
             throw new DumpException(where(file, e.getLocation(), 0) + "not " + (isJson(file) ? "JSON" : "YAML") + ": " + syntax(e), e);
         } catch (IOException e) {
@@ -176,106 +170,76 @@ final class DumpReader {
     }
 
     /**
-     * YAML by lines: each document (between {@code ---} lines) whose {@code items:} key is at column 0 with its
-     * {@code - } items at column 0 too is cut into items; any other document is parsed whole.
+     * YAML by lines, as bytes: each document (between {@code ---} lines) whose {@code items:} key is at column 0 with its
+     * {@code - } items at column 0 too is cut into items, handed on undecoded; any other document is parsed whole.
      */
     private final class Lines {
         private final Path file;
-        private final BufferedReader in;
-        private final StringBuilder doc = new StringBuilder();
+        private final ByteLines in;
+        private final Bytes doc = new Bytes();
         private int docStart = 1;
         private int line;
-        private StringBuilder item;
+        private Bytes item;
         private int itemStart;
         private boolean inItems;
         private boolean cut;
 
-        Lines(Path file, BufferedReader in) {
+        Lines(Path file, InputStream in) {
             this.file = file;
-            this.in = in;
+            this.in = new ByteLines(in);
         }
 
         void run() throws IOException {
-            String l;
-            while ((l = in.readLine()) != null) {
+            while (in.next()) {
                 line++;
-                if (l.equals("---") || l.startsWith("--- ") || l.equals("...")) {
+                if (in.is("---") || in.startsWith("--- ") || in.is("...")) {
                     endDocument();
                     docStart = line + 1;
                     continue;
                 }
+                int first = in.at(0);
                 if (inItems) {
-                    if (l.startsWith("- ") || l.equals("-")) {
+                    if (first == '-' && (in.len() == 1 || in.at(1) == ' ')) {
                         endItem();
-                        item = new StringBuilder(l.length() < 2 ? "" : l.substring(2)).append('\n');
+                        item = new Bytes();
+                        item.line(in);
                         itemStart = line;
-                        topKey = l.length() < 2 ? "" : keyOf(l.substring(2));
-                        skipping = false;
                         continue;
                     }
-                    if (item == null && !l.isBlank() && l.charAt(0) == ' ') {
+                    if (item == null && first == ' ' && !in.blank()) {
                         // indented items: not kubectl's layout, so the document is parsed whole after all
-                        doc.setLength(doc.length() - "items: []\n".length());
-                        doc.append("items:\n").append(l).append('\n');
+                        doc.drop("items: []\n".length());
+                        doc.text("items:\n").line(in);
                         inItems = cut = false;
                         continue;
                     }
-                    if (l.isEmpty() || l.charAt(0) == ' ') {
+                    if (first == -1 || first == ' ') {
                         if (item != null) {
-                            append(l.length() < 2 ? "" : l.substring(2));
+                            item.line(in);
                         }
                         continue;
                     }
-                    if (l.charAt(0) == '#') {
+                    if (first == '#') {
                         continue;
                     }
                     endItem();
                     inItems = false;
                 }
-                if (l.equals("items:") && !cut) {
+                if (!cut && in.is("items:")) {
                     // kubectl's layout: the items follow at column 0; anything else (flow style, indented items) is
                     // parsed with the rest of the document
                     inItems = cut = true;
-                    doc.append("items: []\n"); // the envelope keeps its shape; its items go on by themselves
+                    doc.text("items: []\n"); // the envelope keeps its shape; its items go on by themselves
                     continue;
                 }
-                doc.append(l).append('\n');
+                doc.line(in);
             }
             endDocument();
         }
 
-        private String topKey = "";
-        private boolean skipping;
-
-        /**
-         * Appends one dedented line of the current item, or an empty line in its place inside a block the mappers never
-         * read ({@link #UNREAD}): a top-level key's block of a nested key, its lines indented deeper or its
-         * sequence items (kubectl writes those at the key's own indent). Blank lines keep error positions exact.
-         */
-        private void append(String l) {
-            if (!l.isEmpty() && l.charAt(0) != ' ') {
-                topKey = keyOf(l);
-                skipping = false;
-            } else if (skipping) {
-                if (l.startsWith("  - ") || l.startsWith("   ") || l.isBlank()) {
-                    item.append('\n');
-                    return;
-                }
-                skipping = false;
-            }
-            if (l.startsWith("  ") && l.length() > 2 && l.charAt(2) != ' ' && l.endsWith(":")
-                    && UNREAD.contains(topKey + "." + l.substring(2, l.length() - 1))) {
-                skipping = true;
-                item.append('\n');
-                return;
-            }
-            item.append(l).append('\n');
-        }
-
         private void endItem() {
             if (item != null) {
-                String text = item.toString();
-                item(new DumpItem.Text(file, text, itemStart, kindOf(text)));
+                item(new DumpItem.Text(file, item.toArray(), itemStart));
                 item = null;
             }
         }
@@ -283,20 +247,104 @@ final class DumpReader {
         private void endDocument() {
             endItem();
             inItems = false;
-            String text = doc.toString();
-            doc.setLength(0);
             boolean wasCut = cut;
             cut = false;
-            if (text.isBlank() || wasCut && envelopeOnly(text)) {
-                return;
+            String text = decode(file, doc.toArray(), docStart);
+            doc.clear();
+            if (text.isBlank() || wasCut && kindOf(text).equals("List")) {
+                return; // a cut List's envelope carries nothing more to read
             }
             parse(file, KubeJson.YAML, new NoAliases(KubeJson.YAML.createParser(new StringReader(text)), file, docStart - 1), docStart - 1);
         }
+    }
 
-        /** A cut List's envelope ({@code apiVersion: v1, kind: List, metadata}) carries nothing more to read. */
-        private boolean envelopeOnly(String text) {
-            return kindOf(text).equals("List");
+    /** A growable byte array of whole lines. */
+    private static final class Bytes {
+        private byte[] b = new byte[4096];
+        private int n;
+
+        Bytes line(ByteLines l) {
+            ensure(l.len() + 1);
+            System.arraycopy(l.buf(), l.off(), b, n, l.len());
+            n += l.len();
+            b[n++] = '\n';
+            return this;
         }
+
+        Bytes text(String s) {
+            byte[] t = s.getBytes(StandardCharsets.UTF_8);
+            ensure(t.length);
+            System.arraycopy(t, 0, b, n, t.length);
+            n += t.length;
+            return this;
+        }
+
+        void drop(int count) {
+            n = Math.max(0, n - count);
+        }
+
+        void clear() {
+            n = 0;
+        }
+
+        byte[] toArray() {
+            return java.util.Arrays.copyOf(b, n);
+        }
+
+        private void ensure(int more) {
+            if (n + more > b.length) {
+                b = java.util.Arrays.copyOf(b, Math.max(b.length * 2, n + more));
+            }
+        }
+    }
+
+    /** UTF-8 text, or the file's one-line error. */
+    static String decode(Path file, byte[] bytes, int firstLine) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new DumpException(file + ":" + firstLine + ": not YAML: the file is not UTF-8 text", e);
+        }
+    }
+
+    /**
+     * One item of a kubectl List as a document of its own: the {@code - } and each line's two-space indent taken off,
+     * and every {@link #UNREAD} block replaced by blank lines (a top-level key's block under a nested key: its lines
+     * indented deeper, or its sequence items, which kubectl writes at the key's own indent), so line numbers still
+     * match the file.
+     */
+    static String dedent(String raw) {
+        StringBuilder out = new StringBuilder(raw.length());
+        String topKey = "";
+        boolean skipping = false;
+        int i = 0;
+        boolean first = true;
+        while (i < raw.length()) {
+            int nl = raw.indexOf('\n', i);
+            int e = nl < 0 ? raw.length() : nl;
+            String l = first ? raw.substring(Math.min(e, i + 2), e) : e - i < 2 ? "" : raw.substring(i + 2, e);
+            i = nl < 0 ? raw.length() : nl + 1;
+            first = false;
+            if (!l.isEmpty() && l.charAt(0) != ' ') {
+                topKey = keyOf(l);
+                skipping = false;
+            } else if (skipping) {
+                if (l.startsWith("  - ") || l.startsWith("   ") || l.isBlank()) {
+                    out.append('\n');
+                    continue;
+                }
+                skipping = false;
+            }
+            if (l.startsWith("  ") && l.length() > 2 && l.charAt(2) != ' ' && l.endsWith(":")
+                    && UNREAD.contains(topKey + "." + l.substring(2, l.length() - 1))) {
+                skipping = true;
+                out.append('\n');
+                continue;
+            }
+            out.append(l).append('\n');
+        }
+        return out.toString();
     }
 
     /**

@@ -65,6 +65,10 @@ final class ItemMapper {
     record Many(List<Mapped> items) implements Mapped {
     }
 
+    /** A List item's text, dedented, with its top-level {@code kind} ("" when not written plainly). */
+    private record Item(java.nio.file.Path file, String yaml, int firstLine, String kind) {
+    }
+
     static Mapped map(DumpItem item) {
         return switch (item) {
             case DumpItem.Tree t -> tree(t);
@@ -105,7 +109,9 @@ final class ItemMapper {
         }
     }
 
-    private static Mapped text(DumpItem.Text t) {
+    private static Mapped text(DumpItem.Text raw) {
+        String yaml = DumpReader.dedent(DumpReader.decode(raw.file(), raw.raw(), raw.firstLine()));
+        Item t = new Item(raw.file(), yaml, raw.firstLine(), DumpReader.kindOf(yaml));
         if (!t.kind().isEmpty() && !READ.contains(t.kind())) {
             return new Ignored(t.kind());
         }
