@@ -21,7 +21,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Prints how long {@code gantry consolidate} takes to load and decide a generated cluster dump
- * ({@link ClusterDumpGenerator}: about 20 pods a node, managedFields and all), as a user runs it: a fresh JVM per run
+ * ({@link ClusterDumpGenerator}: about 20 pods a node), as YAML and JSON, as kubectl prints it by default and with
+ * {@code --show-managed-fields} ({@code +mf}), and as a user runs it: a fresh JVM per run
  * ({@code java -Xmx2g -jar functions/cli/target/gantry.jar}), timed from outside. For each size and format: the median
  * wall time of the runs, the read-and-map and decide times the command reports (it reports reading only past two
  * seconds), user + system CPU and peak RSS (from {@code /usr/bin/time} when present), and, from one run in this JVM, the
@@ -87,56 +88,64 @@ class DumpBenchmark {
         Path dir = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "gantry-dump-bench"));
         Path pool = Files.writeString(dir.resolve("pool.yaml"), POOL);
         boolean time = Files.isExecutable(Path.of("/usr/bin/time"));
-        System.out.printf("%-6s %-5s %7s %7s | %9s %9s %9s %9s %9s %10s %10s%n", "nodes", "form", "pods", "MB", "wall med", "wall max",
+        System.out.printf("%-6s %-8s %7s %7s | %9s %9s %9s %9s %9s %10s %10s%n", "nodes", "form", "pods", "MB", "wall med", "wall max",
                 "read med", "decide", "cpu med", "RSS max", "heap peak");
         for (int n : sizes) {
-            KubeDump dump = ClusterDumpGenerator.generate(n, 42);
-            long pods = dump.items().stream().filter(o -> "Pod".equals(o.get("kind"))).count();
-            for (String form : List.of("yaml", "json")) {
-                Path file = dir.resolve("cluster-" + n + "." + form);
-                if (form.equals("yaml")) {
-                    dump.writeYaml(file);
-                } else {
-                    dump.writeJson(file);
+            KubeDump full = ClusterDumpGenerator.generate(n, 42);
+            long pods = full.items().stream().filter(o -> "Pod".equals(o.get("kind"))).count();
+            // As kubectl prints by default (no managedFields), and with --show-managed-fields.
+            for (KubeDump dump : List.of(full.withoutManagedFields(), full)) {
+                String variant = dump == full ? "+mf" : "";
+                for (String form : List.of("yaml", "json")) {
+                    Path file = dir.resolve("cluster-" + n + variant + "." + form);
+                    if (form.equals("yaml")) {
+                        dump.writeYaml(file);
+                    } else {
+                        dump.writeJson(file);
+                    }
+                    measure(n, form + variant, pods, file, pool, jar, runs, time);
                 }
-                double[] wall = new double[runs];
-                double[] read = new double[runs];
-                double[] decide = new double[runs];
-                double[] cpu = new double[runs];
-                long rss = 0;
-                for (int r = 0; r < runs; r++) {
-                    List<String> cmd = new ArrayList<>();
-                    if (time) {
-                        cmd.addAll(List.of("/usr/bin/time", "-f", "TIME %U %S %M"));
-                    }
-                    cmd.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx2g", "-jar", jar.toString(),
-                            "consolidate", "--nodepools", pool.toString(), "--cluster", file.toString(), "--output", "json"));
-                    long t0 = System.nanoTime();
-                    Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
-                    String out = new String(p.getInputStream().readAllBytes());
-                    String err = new String(p.getErrorStream().readAllBytes());
-                    int code = p.waitFor();
-                    wall[r] = (System.nanoTime() - t0) / 1e9;
-                    if (code != 0) {
-                        throw new IllegalStateException("gantry consolidate failed: " + err);
-                    }
-                    Matcher m = READ.matcher(err);
-                    read[r] = m.find() ? Double.parseDouble(m.group(2)) : Double.NaN;
-                    Matcher d = DECIDED.matcher(out);
-                    decide[r] = d.find() ? Long.parseLong(d.group(1)) / 1000.0 : Double.NaN;
-                    Matcher t = Pattern.compile("TIME ([\\d.]+) ([\\d.]+) (\\d+)").matcher(err);
-                    if (t.find()) {
-                        cpu[r] = Double.parseDouble(t.group(1)) + Double.parseDouble(t.group(2));
-                        rss = Math.max(rss, Long.parseLong(t.group(3)) / 1024);
-                    }
-                }
-                double readMedian = median(read);
-                System.out.printf("%-6d %-5s %7d %7.1f | %8.1fs %8.1fs %9s %8.1fs %8.1fs %8dMB %8dMB%n", n, form, pods,
-                        Files.size(file) / 1048576.0, median(wall), Arrays.stream(wall).max().orElse(0),
-                        Double.isNaN(readMedian) ? "<2s" : String.format("%.1fs", readMedian), median(decide), median(cpu), rss,
-                        heapPeak(pool, file));
             }
         }
+    }
+
+    private static void measure(int n, String form, long pods, Path file, Path pool, Path jar, int runs, boolean time) throws Exception {
+        double[] wall = new double[runs];
+        double[] read = new double[runs];
+        double[] decide = new double[runs];
+        double[] cpu = new double[runs];
+        long rss = 0;
+        for (int r = 0; r < runs; r++) {
+            List<String> cmd = new ArrayList<>();
+            if (time) {
+                cmd.addAll(List.of("/usr/bin/time", "-f", "TIME %U %S %M"));
+            }
+            cmd.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx2g", "-jar", jar.toString(),
+                    "consolidate", "--nodepools", pool.toString(), "--cluster", file.toString(), "--output", "json"));
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(cmd).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            String err = new String(p.getErrorStream().readAllBytes());
+            int code = p.waitFor();
+            wall[r] = (System.nanoTime() - t0) / 1e9;
+            if (code != 0) {
+                throw new IllegalStateException("gantry consolidate failed: " + err);
+            }
+            Matcher m = READ.matcher(err);
+            read[r] = m.find() ? Double.parseDouble(m.group(2)) : Double.NaN;
+            Matcher d = DECIDED.matcher(out);
+            decide[r] = d.find() ? Long.parseLong(d.group(1)) / 1000.0 : Double.NaN;
+            Matcher t = Pattern.compile("TIME ([\\d.]+) ([\\d.]+) (\\d+)").matcher(err);
+            if (t.find()) {
+                cpu[r] = Double.parseDouble(t.group(1)) + Double.parseDouble(t.group(2));
+                rss = Math.max(rss, Long.parseLong(t.group(3)) / 1024);
+            }
+        }
+        double readMedian = median(read);
+        System.out.printf("%-6d %-8s %7d %7.1f | %8.1fs %8.1fs %9s %8.1fs %8.1fs %8dMB %8dMB%n", n, form, pods,
+                Files.size(file) / 1048576.0, median(wall), Arrays.stream(wall).max().orElse(0),
+                Double.isNaN(readMedian) ? "<2s" : String.format("%.1fs", readMedian), median(decide), median(cpu), rss,
+                heapPeak(pool, file));
     }
 
     /** The peak heap of one run of the command in this JVM (all heap pools' peaks, summed). */

@@ -45,6 +45,25 @@ public final class KubeDump {
         return items;
     }
 
+    /**
+     * The same objects as plain {@code kubectl get -o yaml} prints them since Kubernetes 1.21: without
+     * {@code metadata.managedFields} (which {@code --show-managed-fields} adds back).
+     */
+    public KubeDump withoutManagedFields() {
+        KubeDump out = new KubeDump();
+        for (Map<String, Object> o : items) {
+            Map<String, Object> copy = new LinkedHashMap<>(o);
+            if (o.get("metadata") instanceof Map<?, ?> meta) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                meta.forEach((k, v) -> m.put(String.valueOf(k), v));
+                m.remove("managedFields");
+                copy.put("metadata", m);
+            }
+            out.add(copy);
+        }
+        return out;
+    }
+
     /** The dump as kubectl's YAML. */
     public String yaml() {
         StringWriter w = new StringWriter();
