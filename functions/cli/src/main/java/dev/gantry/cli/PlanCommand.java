@@ -1,6 +1,8 @@
 package dev.gantry.cli;
 
+import dev.gantry.cli.plan.ClusterInput;
 import dev.gantry.cli.plan.PlanInput;
+import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.cli.plan.PlanReport;
 import dev.gantry.cli.prices.PriceOptions;
 import dev.gantry.cli.validate.CatalogSource;
@@ -13,15 +15,21 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.time.Instant;
+import dev.gantry.kube.objects.dump.ClusterDump;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry plan}: what Gantry would launch for these pods, offline. Reads NodePools, pods (from Pod, Deployment,
- * StatefulSet, ReplicaSet and Job manifests), optional nodes and DaemonSets, solves once, and prints the NodeClaims,
- * the pods placed on existing nodes, the unschedulable pods with their reasons, and the price. Exit 2 on bad input.
+ * {@code gantry plan}: what the provisioner would launch for these pods, offline. Reads NodePools, pods (from Pod,
+ * Deployment, StatefulSet, ReplicaSet and Job manifests), optionally a cluster dump and node and DaemonSet manifests,
+ * and plans exactly as a provisioning run does ({@link dev.gantry.core.provisioning.LaunchPlanner}: the same input, the
+ * same launch solve). Prints the NodeClaims, the pods placed on existing nodes, the unschedulable pods with their
+ * reasons, and the price. {@code --strategy karpenter} shows Karpenter's greedy alone on the same input instead.
+ * Exit 2 on bad input.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Plan the nodes Gantry would launch for pending pods, using the built-in instance catalogue "
@@ -30,8 +38,12 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--nodepools", required = true, description = "NodePool/NodeClass YAML file or directory.")
     List<Path> nodePools;
 
-    @Option(names = "--pods", required = true, description = "Workload manifests (file or directory).")
-    List<Path> pods;
+    @Option(names = "--pods", description = "Workload manifests (file or directory): the pods to plan for.")
+    List<Path> pods = new ArrayList<>();
+
+    @Option(names = "--cluster", description = "A cluster dump (kubectl get nodes,pods,pdb -A -o yaml or -o json; file or "
+            + "directory): its nodes take pods, its pending pods are planned too.")
+    List<Path> cluster = new ArrayList<>();
 
     @Option(names = "--nodes", description = "Node manifests; pods with spec.nodeName are bound to them.")
     List<Path> nodes = new ArrayList<>();
@@ -72,6 +84,10 @@ public final class PlanCommand implements Callable<Integer> {
             err.println("gantry plan: " + e.getMessage());
             return 2;
         }
+        if (pods.isEmpty() && cluster.isEmpty()) {
+            err.println("gantry plan: name the pods to plan (--pods) or a cluster dump (--cluster)");
+            return 2;
+        }
         List<Path> manifests = new ArrayList<>(pods);
         manifests.addAll(nodes);
         manifests.addAll(daemonSets);
@@ -80,11 +96,27 @@ public final class PlanCommand implements Callable<Integer> {
         if (read.isEmpty()) {
             return 2;
         }
+        ClusterDump dump = null;
+        if (!cluster.isEmpty()) {
+            Optional<ClusterDump> d = ClusterInput.read("plan", cluster, err);
+            if (d.isEmpty()) {
+                return 2;
+            }
+            dump = d.get();
+        }
         LoadResult loaded = read.get();
-        SchedulingInput input = PlanInput.from(loaded, catalogs, err::println);
+        Instant now = dump == null ? Instant.now() : ClusterInput.takenAt(dump, Instant.now());
+        PlanningConfig planning = PlanningConfig.of(loaded, catalogs, err::println);
+        var offline = ClusterInput.of(dump, loaded, now);
+        SchedulingInput input = planning.planner().input(offline.view(), offline.claims(), Set.of(), now);
         long t0 = System.nanoTime();
-        SchedulingResult result = Scheduler.solve(input, chosen);
+        // The provisioner's own plan; the greedy alone when asked, on the same input, for comparison.
+        SchedulingResult result = chosen == Scheduler.Strategy.GANTRY ? planning.planner().plan(offline.view(), input, List.of(), offline.claims())
+                : Scheduler.solve(input, chosen);
         long solveMillis = (System.nanoTime() - t0) / 1_000_000;
+        if (solveMillis >= 2000) {
+            err.println("gantry plan: planned " + input.pending().size() + " pods in " + String.format("%.1f s", solveMillis / 1000.0));
+        }
         PlanReport report = new PlanReport(result, solveMillis, catalogs.prices());
         out.print(output.equals("json") ? report.json() : report.table());
         out.flush();

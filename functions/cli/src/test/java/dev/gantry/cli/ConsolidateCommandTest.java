@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.testing.dumps.DumpNode;
+import dev.gantry.testing.dumps.DumpPod;
+import dev.gantry.testing.dumps.KubeDump;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code gantry consolidate} run in-process on the sample cluster dump. */
+/** {@code gantry consolidate} run in-process on the sample cluster dump and on dumps written for the case. */
 class ConsolidateCommandTest {
     private static final String POOLS = "../../samples/nodepools/seed001-v1.yaml";
     private static final String CLUSTER = "../../samples/clusters/underutilized.yaml";
@@ -27,47 +30,122 @@ class ConsolidateCommandTest {
         return cl.execute(args);
     }
 
+    private JsonNode json() throws IOException {
+        return new ObjectMapper().readTree(out.toString());
+    }
+
     @Test
     void removesTheIdleWebNodeAndSaysWhyTheOthersStay() throws IOException {
         int code = run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--output", "json");
         assertThat(code).as(err.toString()).isZero();
-        JsonNode doc = new ObjectMapper().readTree(out.toString());
+        JsonNode doc = json();
         JsonNode cmd = doc.get("command");
         assertThat(cmd.get("remove")).extracting(n -> n.get("node").asText()).containsExactly("ip-10-0-1-10");
+        assertThat(cmd.get("remove").get(0).get("instanceType").asText()).isEqualTo("m5.2xlarge");
+        assertThat(cmd.get("remove").get(0).get("capacityType").asText()).isEqualTo("on-demand");
         assertThat(cmd.get("launch")).isEmpty();
         assertThat(cmd.get("destinations").size()).isEqualTo(2);
         assertThat(doc.get("pricePerHourAfter").asDouble()).isLessThan(doc.get("pricePerHourBefore").asDouble());
+        // The sample is as kubectl prints it: the decision is as of its nodes' latest heartbeat.
+        assertThat(doc.get("decidedAt").asText()).isEqualTo(DumpNode.NOW.minusSeconds(40).toString());
         assertThat(doc.get("stay").toString())
                 .contains("pdb \\\"default/db\\\" prevents pod evictions")
                 .contains("karpenter.sh/do-not-disrupt");
     }
 
     @Test
-    void theTableNamesTheRemovedNodeAndThePrices() {
+    void theTableNamesTheRemovedNodeItsTypeAndCapacityTypeAndThePrices() {
         int code = run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER);
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("remove  ip-10-0-1-10").contains("$/h before 1.0560, after 0.6720")
-                .contains("Nodes that stay:").contains("ip-10-0-1-12").contains("DisruptionBlocked");
+        assertThat(out.toString()).containsPattern("remove  ip-10-0-1-10 +m5.2xlarge on-demand us-east-1a +\\$0.3840/h")
+                .contains("$/h before 1.0560, after 0.6720").contains("Nodes that stay:").contains("ip-10-0-1-12")
+                .contains("DisruptionBlocked");
+    }
+
+    @Test
+    void aNodeLeftForTheNextRoundSaysSoAndPointsToUntilSettled() {
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER)).isZero();
+        assertThat(out.toString()).doesNotContain("not considered this round")
+                .containsPattern("ip-10-0-1-11 +Unconsolidatable: waits for the next round")
+                .contains("`gantry consolidate --until-settled` shows what happens next");
+    }
+
+    @Test
+    void untilSettledPrintsEachStepAndWhereItEnds() throws IOException {
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--until-settled")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("gantry: ").contains("SINGLE_NODE").contains("remove ip-10-0-1-10 (m5.2xlarge on-demand us-east-1a)")
+                .containsPattern("settled: \\d+ nodes, \\$/h 1.0560 -> ").contains("nodes by type: ").contains("(LP bound)").contains("(packing bound)");
+        out.getBuffer().setLength(0);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--until-settled", "--output", "json")).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("strategy").asText()).isEqualTo("gantry");
+        assertThat(doc.get("steps")).isNotEmpty();
+        JsonNode first = doc.get("steps").get(0);
+        assertThat(first.get("remove").get("ip-10-0-1-10").asText()).isEqualTo("m5.2xlarge on-demand us-east-1a");
+        JsonNode settled = doc.get("settled");
+        assertThat(settled.get("pricePerHourAfter").asDouble()).isLessThan(settled.get("pricePerHourBefore").asDouble());
+        assertThat(settled.get("poolNodesPricePerHour").asDouble()).isGreaterThanOrEqualTo(settled.get("packingBoundPerHour").asDouble() - 1e-9);
+        assertThat(settled.get("packingBoundPerHour").asDouble()).isGreaterThanOrEqualTo(settled.get("lpBoundPerHour").asDouble() - 1e-9);
+    }
+
+    @Test
+    void compareKarpenterRunsBothToWhereTheySettleSideBySide() throws IOException {
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--compare", "karpenter")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("gantry: ").contains("karpenter: ").containsPattern("\\$/h settled +[0-9.]+ +[0-9.]+")
+                .contains("pools ÷ packing bound");
+        out.getBuffer().setLength(0);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--compare", "karpenter", "--output", "json")).isZero();
+        assertThat(json().get("runs")).extracting(r -> r.get("strategy").asText()).containsExactly("gantry", "karpenter");
+    }
+
+    @Test
+    void theSameDumpAsJsonDecidesTheSame(@TempDir Path dir) throws IOException {
+        KubeDump dump = new KubeDump().add(DumpNode.named("a").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("web-1").on("a").requests("1", "2Gi"))
+                .add(DumpNode.named("b").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("api-1").on("b").requests("2", "4Gi"));
+        Path yaml = dump.writeYaml(dir.resolve("c.yaml"));
+        Path json = dump.writeJson(dir.resolve("c.json"));
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", yaml.toString(), "--output", "json")).isZero();
+        String fromYaml = out.toString().replaceAll("\"decisionMillis\" : \\d+", "");
+        out.getBuffer().setLength(0);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", json.toString(), "--output", "json")).isZero();
+        assertThat(out.toString().replaceAll("\"decisionMillis\" : \\d+", "")).isEqualTo(fromYaml);
     }
 
     @Test
     void aClusterWithNothingToGainKeepsEveryNode(@TempDir Path dir) throws IOException {
-        String dump = Files.readString(Path.of(CLUSTER));
-        // Without the web node, and api on the cheapest type that holds its pods, every node is blocked or already
-        // the cheapest shape for its pods.
-        int start = dump.indexOf("  - apiVersion: v1\n    kind: Node\n    metadata:\n      name: ip-10-0-1-10");
-        int end = dump.indexOf("  - apiVersion: v1\n    kind: Node", start + 10);
-        String trimmed = dump.substring(0, start) + dump.substring(end);
-        trimmed = trimmed.replaceAll("(?s)  - apiVersion: v1\n    kind: Pod\n    metadata:\n      name: web-[^\n]*\n.*?(?=  - apiVersion)", "");
-        trimmed = trimmed.replace("m5.2xlarge", "c6a.2xlarge");
-        Path file = dir.resolve("cluster.yaml");
-        Files.writeString(file, trimmed);
+        // api on the cheapest type that holds its pods, db held by its budget, the batch node by its annotation.
+        KubeDump dump = new KubeDump()
+                .add(DumpNode.named("api").type("c6a.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("api-1").on("api").requests("2", "4Gi")).add(DumpPod.named("api-2").on("api").requests("2", "4Gi"))
+                .add(DumpPod.named("api-3").on("api").requests("2", "4Gi"))
+                .add(DumpNode.named("batch").type("m5.large").pool("seed001-general-purpose"))
+                .add(DumpPod.named("batch-1").owner("Job", "batch").on("batch").requests("500m", "1Gi").doNotDisrupt("true"));
+        Path file = dump.writeYaml(dir.resolve("cluster.yaml"));
         int code = run("consolidate", "--nodepools", POOLS, "--cluster", file.toString(), "--output", "json");
         assertThat(code).as(err.toString()).isZero();
-        JsonNode doc = new ObjectMapper().readTree(out.toString());
+        JsonNode doc = json();
         assertThat(doc.get("command").isNull()).as(out.toString()).isTrue();
-        assertThat(doc.get("stay")).hasSize(3);
+        assertThat(doc.get("stay")).hasSize(2);
         assertThat(doc.get("stay").toString()).contains("Can't replace with a cheaper node");
+    }
+
+    @Test
+    void aDumpWithoutNodesIsExitTwoAndSaysWhatWasRead(@TempDir Path dir) throws IOException {
+        Path file = new KubeDump().add(DumpPod.named("web-1").pending()).writeYaml(dir.resolve("pods.yaml"));
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", file.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("no Node in").contains("read 1 objects in 1 file").contains("kubectl get nodes,pods,pdb");
+    }
+
+    @Test
+    void aBrokenDumpIsOneLineNamingTheObjectAndExitTwo(@TempDir Path dir) throws IOException {
+        String yaml = new KubeDump().add(DumpNode.named("a").pool("seed001-general-purpose"))
+                .add(DumpPod.named("web-1").on("a").requests("lots", "1Gi")).yaml();
+        Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", file.toString())).isEqualTo(2);
+        assertThat(err.toString().strip().lines()).singleElement().asString().startsWith("gantry consolidate: " + file)
+                .contains("Pod default/web-1").contains("lots");
     }
 
     @Test

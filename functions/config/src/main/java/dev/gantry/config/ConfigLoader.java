@@ -94,8 +94,18 @@ public final class ConfigLoader {
         loadText(file.toString(), text, results);
     }
 
+    /**
+     * How many YAML aliases ({@code *name}) to collections one document may use. snakeyaml-engine's default is 50, which
+     * refused valid configuration; a limit stays, because each alias is read again wherever it is used and a few dozen
+     * nested ones can multiply a file a billion times.
+     */
+    static final int MAX_ALIASES = 1_000;
+
     private static void loadText(String path, String text, Results results) {
-        LoadSettings settings = LoadSettings.builder().setLabel(path).setSchema(new CoreSchema()).build();
+        // No code-point limit below Java's own string limit: a cluster's manifests can be hundreds of MB (the default
+        // 3 MiB refused a dump of about 80 nodes).
+        LoadSettings settings = LoadSettings.builder().setLabel(path).setSchema(new CoreSchema())
+                .setCodePointLimit(Integer.MAX_VALUE).setMaxAliasesForCollections(MAX_ALIASES).build();
         try {
             for (Node root : new Compose(settings).composeAllFromString(text)) {
                 Documents.read(root, new Report(path, ""), results);
@@ -107,6 +117,12 @@ public final class ConfigLoader {
                     "", "", "not YAML: " + problem));
         } catch (YamlEngineException e) {
             String msg = e.getMessage() == null ? "syntax error" : e.getMessage().replaceAll("\\s+", " ").trim();
+            if (msg.contains("Number of aliases")) {
+                msg = "valid YAML, but it uses more than " + String.format("%,d", MAX_ALIASES) + " aliases (*name) to mappings or "
+                        + "lists, which Gantry refuses as a guard against alias bombs: write the repeated parts out";
+                results.errors.add(new Diagnostic(path, 1, 1, "", "", msg));
+                return;
+            }
             results.errors.add(new Diagnostic(path, 1, 1, "", "", "not YAML: " + msg));
         }
     }
@@ -118,6 +134,7 @@ public final class ConfigLoader {
         final List<dev.gantry.core.model.Pod> pods = new ArrayList<>();
         final List<dev.gantry.core.model.Node> nodes = new ArrayList<>();
         final List<dev.gantry.core.model.DaemonSet> daemonSets = new ArrayList<>();
+        final List<dev.gantry.core.model.PodDisruptionBudget> pdbs = new ArrayList<>();
         final List<dev.gantry.config.buffer.BufferRead> buffers = new ArrayList<>();
         final List<dev.gantry.core.headroom.BufferTargets.Target> bufferTargets = new ArrayList<>();
         final List<Diagnostic> errors = new ArrayList<>();
@@ -131,7 +148,7 @@ public final class ConfigLoader {
         LoadResult toResult() {
             return new LoadResult(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects,
                     buffers.stream().map(dev.gantry.config.buffer.BufferRead::buffer).toList(),
-                    dev.gantry.core.headroom.BufferTargets.of(bufferTargets));
+                    dev.gantry.core.headroom.BufferTargets.of(bufferTargets), pdbs);
         }
     }
 }

@@ -180,7 +180,7 @@ final class CrossChecks {
                         t.requirements(), new NodePool.NodeClassRef(t.nodeClassRef().group(), t.nodeClassRef().kind(),
                         nodeClassName), t.expireAfter(), t.terminationGracePeriod());
                 r.nodePools.set(i, new NodePool(p.name(), p.annotations(), nt, p.disruption(), p.limits(), p.weight(),
-                        p.convertedFrom()));
+                        p.convertedFrom(), p.replicas()));
             }
         }
     }

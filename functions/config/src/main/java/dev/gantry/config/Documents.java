@@ -175,6 +175,9 @@ final class Documents {
                     if (w.node() != null) {
                         results.nodes.add(w.node());
                     }
+                    if (w.pdb() != null) {
+                        results.pdbs.add(w.pdb());
+                    }
                     addIfRead(BufferTargetReader.scalable(doc), results.bufferTargets);
                 }
             }

@@ -7,6 +7,7 @@ import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodDisruptionBudget;
 import java.util.List;
 
 /**
@@ -17,11 +18,21 @@ import java.util.List;
  * @param objects  every object read, in input order, for listing and for pointing later diagnostics at a line
  * @param buffers  CapacityBuffers, in input order
  * @param bufferTargets the PodTemplates and scalable workloads of the input, which buffers may refer to
+ * @param pdbs     PodDisruptionBudgets, as the kube-objects mapper reads them (no status: none allowed yet)
  */
 public record LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
                          List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
-                         List<LoadedObject> objects, List<CapacityBuffer> buffers, BufferTargets bufferTargets) {
+                         List<LoadedObject> objects, List<CapacityBuffer> buffers, BufferTargets bufferTargets,
+                         List<PodDisruptionBudget> pdbs) {
+    /** A result without PodDisruptionBudgets. */
+    public LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
+                      List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
+                      List<LoadedObject> objects, List<CapacityBuffer> buffers, BufferTargets bufferTargets) {
+        this(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects, buffers, bufferTargets, List.of());
+    }
+
     public LoadResult {
+        pdbs = List.copyOf(pdbs == null ? List.of() : pdbs);
         nodePools = List.copyOf(nodePools);
         nodeClasses = List.copyOf(nodeClasses);
         pods = List.copyOf(pods);

@@ -9,8 +9,12 @@ import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
+import dev.gantry.kube.objects.DaemonSetMapper;
+import dev.gantry.kube.objects.NodeMapper;
+import dev.gantry.kube.objects.PdbMapper;
+import dev.gantry.kube.objects.PodMapper;
+import dev.gantry.kube.objects.Selectors;
 import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
-import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
@@ -33,7 +37,8 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The cluster ports over a fabric8 client. Lists are read in pages of {@value #PAGE_SIZE} (20,000 pods are about
+ * The cluster ports over a fabric8 client; every object is mapped by {@code dev.gantry.kube.objects}, as dumps and
+ * manifests are. Lists are read in pages of {@value #PAGE_SIZE} (20,000 pods are about
  * 40 MB of JSON, too much for one response within the request timeout). Node patches are JSON patches guarded by the node's
  * resourceVersion; evictions go through policy/v1 without in-process retries, because the product retries through
  * SQS. Every fabric8 failure surfaces as a {@link ClusterException} ({@link ApiCall}).
@@ -115,24 +120,14 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
 
     @Override
     public List<DaemonSet> daemonSets() {
-        return list("list daemonsets", o -> client.apps().daemonSets().inAnyNamespace().list(o)).stream().map(ds -> {
-            String ns = ds.getMetadata().getNamespace();
-            String name = ds.getMetadata().getName();
-            var t = ds.getSpec() == null ? null : ds.getSpec().getTemplate();
-            return new DaemonSet(ns, name, PodMapper.template(ns, name, t == null ? null : t.getMetadata(),
-                    t == null ? null : t.getSpec(), "DaemonSet", name));
-        }).toList();
+        return list("list daemonsets", o -> client.apps().daemonSets().inAnyNamespace().list(o)).stream()
+                .map(DaemonSetMapper::daemonSet).toList();
     }
 
     @Override
     public List<PodDisruptionBudget> podDisruptionBudgets() {
         return list("list poddisruptionbudgets", o -> client.policy().v1().podDisruptionBudget().inAnyNamespace().list(o))
-                .stream().map(b -> new PodDisruptionBudget(b.getMetadata().getNamespace(), b.getMetadata().getName(),
-                        Selectors.label(b.getSpec() == null ? null : b.getSpec().getSelector()),
-                        b.getSpec() == null ? null : text(b.getSpec().getMinAvailable()),
-                        b.getSpec() == null ? null : text(b.getSpec().getMaxUnavailable()),
-                        b.getStatus() == null || b.getStatus().getDisruptionsAllowed() == null ? 0 : b.getStatus().getDisruptionsAllowed()))
-                .toList();
+                .stream().map(PdbMapper::pdb).toList();
     }
 
     @Override
@@ -244,13 +239,6 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
             token = result.getMetadata() == null ? null : result.getMetadata().getContinue();
         } while (token != null && !token.isEmpty());
         return out;
-    }
-
-    private static String text(IntOrString v) {
-        if (v == null) {
-            return null;
-        }
-        return v.getIntVal() != null ? Integer.toString(v.getIntVal()) : v.getStrVal();
     }
 
     /** The pod's API server UID, or null when the core defaulted it to the pod's key (a pod not read from a cluster). */

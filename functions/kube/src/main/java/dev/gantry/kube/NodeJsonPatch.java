@@ -1,6 +1,6 @@
 package dev.gantry.kube;
 
-import static dev.gantry.kube.Selectors.nonNull;
+import static dev.gantry.kube.objects.Selectors.nonNull;
 
 import dev.gantry.core.cluster.NodePatch;
 import dev.gantry.core.model.Taint;

@@ -247,7 +247,7 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
             int allowed = Math.max(0, counts.healthy(b) - Pdbs.minAvailable(b, counts.expected(b)));
             if (allowed != b.disruptionsAllowed()) {
                 sim.cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
-                        b.maxUnavailable(), allowed));
+                        b.maxUnavailable(), allowed, b.unhealthyPodEvictionPolicy()));
             }
         }
     }

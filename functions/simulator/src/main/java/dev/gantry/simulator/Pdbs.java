@@ -1,51 +1,19 @@
 package dev.gantry.simulator;
 
 import dev.gantry.core.cluster.InMemoryCluster;
-import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
- * PodDisruptionBudgets: read from manifests (the config loader accepts them but does not model them yet), and counted
- * as the disruption controller counts them: healthy pods (Running on a Ready node) against the minimum available that
+ * PodDisruptionBudgets, as the disruption controller counts them (a scenario's budgets are read by the config loader,
+ * through the kube-objects mapper, as every manifest is): healthy pods (Running on a Ready node) against the minimum available that
  * {@code minAvailable} or {@code maxUnavailable} (an integer, or a percentage of the pods the budget expects: its
  * controllers' replicas) implies.
  */
 final class Pdbs {
     private Pdbs() {
-    }
-
-    @SuppressWarnings("unchecked")
-    static List<PodDisruptionBudget> read(Path file) throws IOException {
-        List<PodDisruptionBudget> out = new ArrayList<>();
-        for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(file))) {
-            if (!(doc instanceof Map<?, ?> m) || !"PodDisruptionBudget".equals(m.get("kind"))) {
-                continue;
-            }
-            Map<String, Object> meta = (Map<String, Object>) m.get("metadata");
-            Map<String, Object> spec = (Map<String, Object>) m.get("spec");
-            Map<String, Object> selector = spec == null ? null : (Map<String, Object>) spec.get("selector");
-            Map<String, String> labels = new java.util.TreeMap<>();
-            if (selector != null && selector.get("matchLabels") instanceof Map<?, ?> ml) {
-                ml.forEach((k, v) -> labels.put(String.valueOf(k), String.valueOf(v)));
-            }
-            String ns = meta.get("namespace") == null ? "default" : String.valueOf(meta.get("namespace"));
-            out.add(new PodDisruptionBudget(ns, String.valueOf(meta.get("name")), LabelSelector.of(labels),
-                    str(spec == null ? null : spec.get("minAvailable")), str(spec == null ? null : spec.get("maxUnavailable")), 0));
-        }
-        return out;
-    }
-
-    private static String str(Object o) {
-        return o == null ? null : String.valueOf(o);
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
-import dev.gantry.core.model.PodDisruptionBudget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,13 +94,7 @@ final class ScenarioActions {
         if (!r.ok()) {
             throw new ScenarioException(sim.scenario.file().toString(), line, "apply: " + r.errors().getFirst());
         }
-        try {
-            for (PodDisruptionBudget b : Pdbs.read(file)) {
-                sim.cluster.putPdb(b);
-            }
-        } catch (IOException | RuntimeException e) {
-            throw new ScenarioException(sim.scenario.file().toString(), line, "apply: " + file + ": " + e.getMessage());
-        }
+        r.pdbs().forEach(sim.cluster::putPdb);
         r.daemonSets().forEach(sim.cluster::putDaemonSet);
         for (Node n : r.nodes()) {
             sim.cluster.putNode(n);

@@ -1,28 +1,20 @@
 package dev.gantry.cli.plan;
 
-import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.validate.ZoneCheck;
-import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
-import dev.gantry.core.model.Pod;
-import dev.gantry.core.model.Resources;
-import dev.gantry.core.requirements.WellKnownLabels;
-import dev.gantry.core.scheduling.SchedulingInput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** Builds the scheduler's snapshot from loaded manifests: pools with their catalogues, nodes with their pods. */
+/** Loads what a what-if's configuration and manifests are, with every problem as one line. */
 public final class PlanInput {
     private PlanInput() {
     }
@@ -56,49 +48,6 @@ public final class PlanInput {
             return Optional.empty();
         }
         return Optional.of(loaded);
-    }
-
-    public static SchedulingInput from(LoadResult loaded, CatalogSource catalogs, Consumer<String> warn) {
-        Map<String, List<Pod>> byNode = new LinkedHashMap<>();
-        List<Pod> pending = new ArrayList<>();
-        for (Pod p : loaded.pods()) {
-            if (p.isBound()) {
-                byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p);
-            } else {
-                pending.add(p);
-            }
-        }
-        List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
-        Map<String, Resources> usage = new HashMap<>();
-        Map<String, Integer> count = new HashMap<>();
-        for (Node n : loaded.nodes()) {
-            List<Pod> bound = byNode.getOrDefault(n.name(), List.of());
-            if (n.deleting()) {
-                // As Karpenter's provisioner does: a node being deleted takes no new pods, and the pods it still runs
-                // (DaemonSet pods aside, which go with it) need a place elsewhere.
-                for (Pod p : bound) {
-                    if (!p.isDaemon() && !p.isMirror() && !p.status().isTerminal()) {
-                        pending.add(p.withNodeName(null));
-                    }
-                }
-                bound = bound.stream().filter(p -> p.isDaemon() || p.isMirror()).toList();
-            }
-            nodes.add(new SchedulingInput.ExistingNode(n, bound));
-            String pool = n.labels().get(WellKnownLabels.NODEPOOL);
-            if (pool != null) {
-                usage.merge(pool, n.allocatable(), Resources::plus);
-                count.merge(pool, 1, Integer::sum);
-            }
-        }
-        byNode.keySet().stream().filter(name -> loaded.nodes().stream().noneMatch(n -> n.name().equals(name)))
-                .forEach(name -> warn.accept("warning: pods are bound to node " + name + ", which is not in --nodes; they are ignored"));
-        List<SchedulingInput.PoolOffer> pools = new ArrayList<>();
-        for (NodePool pool : loaded.nodePools()) {
-            NodeClass nodeClass = nodeClassFor(pool, loaded.nodeClasses(), warn);
-            pools.add(new SchedulingInput.PoolOffer(pool, catalogs.forPool(pool).instanceTypes(nodeClass),
-                    usage.getOrDefault(pool.name(), Resources.ZERO), count.getOrDefault(pool.name(), 0)));
-        }
-        return new SchedulingInput(pending, nodes, List.of(), loaded.daemonSets(), pools, Map.of());
     }
 
     /** The NodeClass a pool refers to, or an AL2023 default (with a warning) when the input does not have it. */

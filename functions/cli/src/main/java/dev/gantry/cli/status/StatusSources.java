@@ -1,6 +1,6 @@
 package dev.gantry.cli.status;
 
-import dev.gantry.cli.plan.PlanInput;
+import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
@@ -11,7 +11,8 @@ import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
-import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.provisioning.ClusterView;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
 import dev.gantry.kube.KubeCluster;
@@ -51,7 +52,7 @@ public final class StatusSources {
         List<StatusSnapshot.GantryEvent> events = events(kube);
         Buffers buffers = buffers(kube, config);
         BufferTargets targets = buffers.targets().with(clusterTargets(kube, buffers.buffers()));
-        Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, events);
+        Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, claims, events, now);
         return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, buffers.buffers(),
                 targets, demand.read(now), bootLead);
     }
@@ -137,25 +138,26 @@ public final class StatusSources {
     }
 
     /**
-     * What a fresh plan says about pods Gantry recorded nothing for: the scheduler's reason for a pod it cannot place,
-     * or where it would go. Empty without NodePools in the configuration, or when no plan can be made (no built-in
-     * catalogue for the region).
+     * What a fresh plan says about pods Gantry recorded nothing for: the provisioner's plan
+     * ({@link dev.gantry.core.provisioning.LaunchPlanner}, on the cluster and the store's claims as a provisioning run
+     * reads them), with the scheduler's reason for a pod it cannot place, or where it would go. Empty without NodePools
+     * in the configuration, or when no plan can be made (no built-in catalogue for the region).
      */
     static Map<String, String> planReasons(LoadResult config, CatalogSource catalogs, KubeCluster cluster, List<Pod> pods,
-                                           List<Node> nodes, List<StatusSnapshot.GantryEvent> events) {
+                                           List<Node> nodes, List<NodeClaim> claims, List<StatusSnapshot.GantryEvent> events,
+                                           Instant now) {
         Set<String> explained = new HashSet<>();
         events.stream().filter(e -> e.kind().equals("Pod")).forEach(e -> explained.add(e.key()));
         boolean any = pods.stream().anyMatch(p -> p.isProvisionable() && !explained.contains(p.key()));
         if (!any || config.nodePools().isEmpty()) {
             return Map.of();
         }
-        List<Pod> input = pods.stream().filter(p -> p.isBound() || p.isProvisionable()).toList();
-        LoadResult snapshot = new LoadResult(config.nodePools(), config.nodeClasses(), input, nodes, cluster.daemonSets(),
-                List.of(), List.of(), List.of(), List.of(), BufferTargets.NONE);
         SchedulingResult result;
         try {
-            SchedulingInput si = PlanInput.from(snapshot, catalogs, w -> { });
-            result = Scheduler.solve(si);
+            PlanningConfig planning = PlanningConfig.of(config, catalogs, w -> { });
+            ClusterView view = new ClusterView(pods, nodes, cluster.daemonSets(), cluster.namespaceLabels());
+            SchedulingInput input = planning.planner().input(view, claims, Set.of(), now);
+            result = planning.planner().plan(view, input, List.of(), claims);
         } catch (IllegalArgumentException | IllegalStateException e) {
             // No built-in catalogue for the region, say: the plan only adds reasons, so status goes on without it.
             return Map.of();
@@ -166,6 +168,8 @@ public final class StatusSources {
                 + c.instanceType().name() + " (NodePool " + c.nodePool() + ")")));
         result.existingNodes().forEach((node, placed) -> placed.forEach(p -> out.put(p.key(), "fits on node " + node
                 + " (waiting for kube-scheduler)")));
+        result.inFlightClaims().forEach((claim, placed) -> placed.forEach(p -> out.put(p.key(), "nominated to NodeClaim " + claim
+                + ", which is launching")));
         return out;
     }
 }

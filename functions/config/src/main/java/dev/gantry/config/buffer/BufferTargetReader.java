@@ -1,6 +1,6 @@
 package dev.gantry.config.buffer;
 
-import dev.gantry.config.workload.PodSpecReader;
+import dev.gantry.config.workload.PodSpecChecks;
 import dev.gantry.config.yaml.Doc;
 import dev.gantry.config.yaml.Report;
 import dev.gantry.config.yaml.YamlObject;
@@ -49,10 +49,21 @@ public final class BufferTargetReader {
                 : new BufferTargets.Target(doc.namespace(), doc.kind(), doc.name(), pod, replicas);
     }
 
+    /**
+     * The template's pod: its spec checked where written (problems go to the template's report), then read by the
+     * kube-objects mapper as any pod template is.
+     */
     private static Pod pod(Doc doc, YamlObject template) {
         YamlObject meta = template.object("metadata");
-        Map<String, String> labels = meta == null ? null : meta.stringMap("labels");
-        Map<String, String> annotations = meta == null ? null : meta.stringMap("annotations");
-        return PodSpecReader.read(doc.namespace(), doc.name(), labels, annotations, template.object("spec")).build();
+        if (meta != null) {
+            meta.stringMap("labels");
+            meta.stringMap("annotations");
+        }
+        PodSpecChecks.check(template.object("spec"));
+        if (template.report().hasErrors()) {
+            return null;
+        }
+        return dev.gantry.kube.objects.WorkloadPods.fromTemplate(doc.namespace(), doc.name(),
+                dev.gantry.config.workload.ManifestObjects.as(template.node(), io.fabric8.kubernetes.api.model.PodTemplateSpec.class));
     }
 }

@@ -60,7 +60,7 @@ public final class NodePoolReader {
         if (weight != null && (weight < 1 || weight > 100)) {
             spec.error("weight", "must be between 1 and 100, got " + weight);
         }
-        staticPool(spec, limits);
+        Integer replicas = staticPool(spec, limits);
         PoolPolicies.poolAnnotations(doc);
         if (v1beta1) {
             doc.warn("converted from karpenter.sh/v1beta1 NodePool" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
@@ -69,22 +69,23 @@ public final class NodePoolReader {
             return null;
         }
         NodePool pool = new NodePool(doc.name(), doc.annotations(), tmpl, d, limits, weight,
-                v1beta1 ? "karpenter.sh/v1beta1 NodePool" : null);
+                v1beta1 ? "karpenter.sh/v1beta1 NodePool" : null, replicas);
         return new NodePoolRead(pool, kubelet);
     }
 
     /**
      * {@code spec.replicas} (static NodePools, Karpenter v1.8+, alpha): the CRD allows only {@code limits.nodes} and
-     * no {@code weight} with it. Gantry reads the pool but does not keep the count yet, and says so.
+     * no {@code weight} with it. Gantry reads the count (its nodes are never consolidated, as Karpenter's are not) but
+     * does not keep that many nodes running yet, and says so. Returns the count, or null for a dynamic pool.
      */
-    private static void staticPool(YamlObject spec, Map<String, Quantity> limits) {
+    private static Integer staticPool(YamlObject spec, Map<String, Quantity> limits) {
         if (!spec.has("replicas")) {
-            return;
+            return null;
         }
         Integer replicas = spec.integer("replicas");
         if (replicas != null && replicas < 0) {
             spec.error("replicas", "must not be negative, got " + replicas);
-            return;
+            return null;
         }
         if (spec.has("weight")) {
             spec.error("weight", "'weight' is not supported on static NodePools (replicas is set)");
@@ -96,6 +97,7 @@ public final class NodePoolReader {
             spec.warn("replicas", "static NodePools are not built in Gantry yet: it provisions this pool for pending pods "
                     + "and does not keep " + replicas + " node" + (replicas == 1 ? "" : "s") + " running");
         }
+        return replicas;
     }
 
     private static Disruption disruption(YamlObject d, boolean v1beta1, List<String> notes) {

@@ -17,9 +17,22 @@ import java.util.Optional;
  * @param weight      1–100, higher first; null when unset (treated as 0, after every weighted pool)
  * @param limits      resource name ({@code cpu}, {@code memory}, {@code nodes}, any extended resource) to the ceiling
  * @param convertedFrom the apiVersion/kind this was converted from, or null when written as v1
+ * @param replicas    {@code spec.replicas} of a static NodePool (Karpenter v1.8+), or null for a dynamic one; a static
+ *                    pool's nodes are kept by count and never consolidated
  */
 public record NodePool(String name, Map<String, String> annotations, Template template, Disruption disruption,
-                       Map<String, Quantity> limits, Integer weight, String convertedFrom) {
+                       Map<String, Quantity> limits, Integer weight, String convertedFrom, Integer replicas) {
+
+    /** A dynamic NodePool (no {@code replicas}). */
+    public NodePool(String name, Map<String, String> annotations, Template template, Disruption disruption,
+                    Map<String, Quantity> limits, Integer weight, String convertedFrom) {
+        this(name, annotations, template, disruption, limits, weight, convertedFrom, null);
+    }
+
+    /** A static NodePool: {@code replicas} is set. */
+    public boolean isStatic() {
+        return replicas != null;
+    }
 
     public NodePool {
         Objects.requireNonNull(name, "name");

@@ -53,20 +53,34 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
      *
      * @param phase         Pending, Running, Succeeded, Failed or Unknown
      * @param unschedulable the PodScheduled condition is False with reason Unschedulable (kube-scheduler gave up on it)
+     * @param createdAt     {@code metadata.creationTimestamp}, or null
      * @param deletingSince the deletion timestamp, or null
      * @param terminationGracePeriodSeconds the pod's own grace period, or null for the default (30 s)
+     * @param startedAt     {@code status.startTime}: when the kubelet accepted the pod, or null before (or when unknown)
+     * @param ready         the PodReady condition: true or false as reported, null when the pod reports none
      */
     public record Status(String phase, boolean unschedulable, java.time.Instant createdAt, java.time.Instant deletingSince,
-                         Long terminationGracePeriodSeconds) {
+                         Long terminationGracePeriodSeconds, java.time.Instant startedAt, Boolean ready) {
         public static final Status PENDING = new Status("Pending", false, null, null, null);
 
         public Status {
             phase = phase == null ? "Pending" : phase;
         }
 
+        /** A status without a start time or a readiness condition (a manifest, a test, a pod not yet started). */
+        public Status(String phase, boolean unschedulable, java.time.Instant createdAt, java.time.Instant deletingSince,
+                      Long terminationGracePeriodSeconds) {
+            this(phase, unschedulable, createdAt, deletingSince, terminationGracePeriodSeconds, null, null);
+        }
+
         /** Succeeded or Failed: the pod holds no resources and needs no eviction. */
         public boolean isTerminal() {
             return phase.equals("Succeeded") || phase.equals("Failed");
+        }
+
+        /** The PodReady condition is reported False (absent is not unready: the pod has not said). */
+        public boolean reportsNotReady() {
+            return Boolean.FALSE.equals(ready);
         }
     }
 

@@ -82,6 +82,7 @@ public final class Provisioner {
     private final ClusterWriter writer;
     private final NodeClaimStore store;
     private final GantryConfig config;
+    private final LaunchPlanner planner;
     private final PlanningInputs inputs;
     private final ClaimLauncher launcher;
     private final Clock clock;
@@ -107,7 +108,8 @@ public final class Provisioner {
         this.writer = Objects.requireNonNull(writer, "writer");
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
-        this.inputs = new PlanningInputs(config, Objects.requireNonNull(instanceTypes, "instanceTypes"));
+        this.planner = new LaunchPlanner(config, Objects.requireNonNull(instanceTypes, "instanceTypes"));
+        this.inputs = planner.inputs();
         this.launcher = new ClaimLauncher(store, Objects.requireNonNull(cloud, "cloud"), clock);
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -168,7 +170,7 @@ public final class Provisioner {
         while (rounds < MAX_ROUNDS) {
             Instant readAt = clock.instant();
             List<NodeClaim> claims = store.list(now);
-            SchedulingInput input = inputs.build(view, claims, store.unavailableOfferings(now), now);
+            SchedulingInput input = planner.input(view, claims, store.unavailableOfferings(now), now);
             if (leavingReadAt == null && !PlanningInputs.leaving(view, claims).isEmpty()) {
                 leavingReadAt = readAt; // this round plans the pods of the leaving nodes it read
             }
@@ -176,12 +178,7 @@ public final class Provisioner {
                 break;
             }
             rounds++;
-            // A launch that leaves room for consolidatable nodes' pods (Scheduler.solveForLaunch) bets on consolidation
-            // following it; not while leaving nodes' pods need room: their drains and consolidation's own commands
-            // are under way, and a bet placed across them launched nodes that stood empty.
-            boolean replacing = input.pending().size() > view.pending().size();
-            BufferedSolve solved = BufferedSolve.solve(input, replacing ? Scheduler::solve : Scheduler::solveForLaunch, virtual,
-                    claims.stream().map(NodeClaim::name).collect(java.util.stream.Collectors.toSet()));
+            BufferedSolve solved = planner.solve(view, input, virtual, claims);
             if (rounds == 1) {
                 recordDemand(input, solved.real(), log.reported(), now);
             }

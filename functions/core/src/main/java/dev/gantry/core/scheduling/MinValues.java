@@ -18,8 +18,42 @@ import java.util.TreeSet;
  * (N instance types, N families, ...), even after they are cut down to the few that CreateFleet is offered, so that
  * a launch keeps enough alternatives when capacity is short.
  */
-final class MinValues {
+public final class MinValues {
     private MinValues() {
+    }
+
+    /**
+     * How many of the price-ordered {@code types}, from the first, it takes to satisfy every minValues of {@code reqs}
+     * (Karpenter's {@code SatisfiesMinValues}): 0 when {@code reqs} has none, -1 when all of them together fall short.
+     */
+    public static int needed(List<InstanceType> types, Requirements reqs) {
+        Map<String, Integer> mins = mins(reqs);
+        if (mins.isEmpty()) {
+            return 0;
+        }
+        Map<String, Set<String>> seen = new HashMap<>();
+        mins.keySet().forEach(k -> seen.put(k, new TreeSet<>()));
+        for (int i = 0; i < types.size(); i++) {
+            InstanceType t = types.get(i);
+            mins.keySet().forEach(k -> seen.get(k).addAll(values(t, k, reqs)));
+            if (satisfied(mins, seen)) {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    /** The keys whose minValues {@code types} fall short of, for a message. */
+    public static List<String> unmet(List<InstanceType> types, Requirements reqs) {
+        List<String> out = new ArrayList<>();
+        for (var e : mins(reqs).entrySet()) {
+            Set<String> all = new TreeSet<>();
+            types.forEach(t -> all.addAll(values(t, e.getKey(), reqs)));
+            if (all.size() < e.getValue()) {
+                out.add(e.getKey() + " (" + all.size() + " of " + e.getValue() + ")");
+            }
+        }
+        return out;
     }
 
     /** Whether any key of {@code reqs} carries a minValues. */

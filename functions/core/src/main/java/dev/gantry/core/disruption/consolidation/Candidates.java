@@ -23,8 +23,9 @@ import java.util.Optional;
  * the node, in its pool's template annotations and on its active pods (mirror and daemon pods included; a duration
  * protects a pod while it is younger, see {@link DoNotDisrupt}), every pod the drain would evict allowed by its
  * PodDisruptionBudget (terminal, terminating and mirror pods, and pods tolerating {@code karpenter.sh/disrupted}, are
- * not evicted), priced, in a pool whose {@code consolidateAfter} is not Never and has passed since the node's last pod
- * event (or, with none, its initialization).
+ * not evicted; a budget whose {@code unhealthyPodEvictionPolicy} is AlwaysAllow does not hold a pod that reports
+ * itself not Ready), priced, in a dynamic pool (a static pool's nodes are kept by count) whose {@code consolidateAfter}
+ * is not Never and has passed since the node's last pod event (or, with none, its initialization).
  */
 final class Candidates {
     final List<Candidate> all = new ArrayList<>();
@@ -47,6 +48,12 @@ final class Candidates {
             }
             PoolOffer offer = pools.get(n.node().labels().get(WellKnownLabels.NODEPOOL));
             NodePool pool = offer.pool();
+            if (pool.isStatic()) {
+                // Karpenter keeps a static pool's nodes by count: consolidation never considers them (nor emptiness).
+                out.verdicts.add(Verdict.unconsolidatable(n.name(), "NodePool \"" + pool.name() + "\" is static (replicas "
+                        + pool.replicas() + "): its nodes are kept by count, never consolidated"));
+                continue;
+            }
             String unconsolidatable = unconsolidatable(n, pool, in.now(), gantry);
             if (unconsolidatable != null) {
                 out.verdicts.add(Verdict.unconsolidatable(n.name(), unconsolidatable));
@@ -127,6 +134,9 @@ final class Candidates {
             if (covering.size() > 1) {
                 return "pod \"" + p.key() + "\" has multiple PDBs (" + covering.stream()
                         .map(b -> b.namespace() + "/" + b.name()).toList() + ")";
+            }
+            if (covering.size() == 1 && covering.get(0).alwaysEvicts(p)) {
+                continue; // AlwaysAllow: an unready pod may be evicted whatever the budget allows
             }
             if (covering.size() == 1 && covering.get(0).disruptionsAllowed() <= 0) {
                 PodDisruptionBudget b = covering.get(0);

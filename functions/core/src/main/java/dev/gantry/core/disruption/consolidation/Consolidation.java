@@ -34,6 +34,9 @@ import java.util.Set;
  * not decided here.
  */
 public final class Consolidation {
+    /** How a verdict begins for a node that was not weighed because this round's command came first. */
+    public static final String WAITS = "waits for the next round: ";
+
     private Consolidation() {
     }
 
@@ -77,7 +80,7 @@ public final class Consolidation {
             for (Candidate c : ordered) {
                 if (!chosen.contains(c.name())) {
                     verdicts.add(c.isEmpty() ? budgetVerdict(c, NodePool.Reason.Empty)
-                            : Verdict.unconsolidatable(c.name(), "not considered this round: empty nodes go first"));
+                            : Verdict.unconsolidatable(c.name(), WAITS + "this round deletes the empty nodes first"));
                 }
             }
             return new ConsolidationDecision(Optional.of(cmd), verdicts, 0);
@@ -110,7 +113,7 @@ public final class Consolidation {
             } else {
                 String why = ours != null && ours.reasons.containsKey(c.name()) ? ours.reasons.get(c.name()) : ref.reasons.get(c.name());
                 verdicts.add(Verdict.unconsolidatable(c.name(), why != null ? why
-                        : chosen != null ? "not considered this round: a move for other nodes was chosen first"
+                        : chosen != null ? WAITS + "one command at a time, and this round's takes other nodes"
                         : "no cheaper arrangement of its pods was found"));
             }
         }

@@ -10,7 +10,8 @@ import java.time.Instant;
  * ({@code IsDoNotDisruptActive}): {@code "true"} always; a positive Go duration ({@code "5m"}, {@code "1h"}) while the
  * pod is younger than it (a pod with no known start is protected); anything else (an invalid value, {@code "false"},
  * {@code "0s"}) does not protect. Only active pods count: a terminal or terminating pod never blocks.
- * Gantry knows a pod's creation time, not its start time, so a duration is counted from creation.
+ * A duration counts from the pod's {@code status.startTime}, as Karpenter's does; a pod that reports none counts from
+ * its creation (which is earlier), and a pod with neither is protected.
  */
 public final class DoNotDisrupt {
     private DoNotDisrupt() {
@@ -33,7 +34,7 @@ public final class DoNotDisrupt {
         if (d.isNegative() || d.isZero()) {
             return false;
         }
-        Instant started = p.status().createdAt();
+        Instant started = p.status().startedAt() != null ? p.status().startedAt() : p.status().createdAt();
         return started == null || Duration.between(started, now).compareTo(d) < 0;
     }
 }

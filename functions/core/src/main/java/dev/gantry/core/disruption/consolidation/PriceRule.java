@@ -5,6 +5,7 @@ import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.MinValues;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,8 +15,11 @@ import java.util.List;
  * Karpenter's rule for a replacement: keep only the instance-type options whose worst launch price (the most expensive
  * compatible offering of the capacity type that would launch: reserved, else spot, else on-demand) is strictly below
  * the price of the nodes it replaces. A replacement that may be spot or on-demand is pinned to spot, since the
- * filter assumed spot. Spot-to-spot needs the feature gate and, for one node, at least 15 cheaper types (the 15
- * cheapest are offered, so the launched one is never immediately replaceable again).
+ * filter assumed spot. The options left must still satisfy the pool's {@code minValues} (Karpenter's
+ * {@code RemoveInstanceTypeOptionsByPriceAndMinValues}): a replacement with fewer alternatives than the pool requires
+ * is no replacement. Spot-to-spot needs the feature gate and, for one node, at least 15 cheaper types; the 15
+ * cheapest are offered (so the launched one is never immediately replaceable again), or as many as minValues needs
+ * when that is more.
  */
 final class PriceRule {
     static final int MIN_SPOT_TO_SPOT_TYPES = 15;
@@ -49,17 +53,25 @@ final class PriceRule {
             if (options.isEmpty()) {
                 return new Filtered(null, "Can't replace with a cheaper node");
             }
+            String unmet = minValuesUnmet(options, reqs);
+            if (unmet != null) {
+                return new Filtered(null, unmet);
+            }
             if (candidates.size() == 1) {
                 if (options.size() < MIN_SPOT_TO_SPOT_TYPES) {
                     return new Filtered(null, "SpotToSpotConsolidation requires " + MIN_SPOT_TO_SPOT_TYPES
                             + " cheaper instance type options than the current candidate to consolidate, got " + options.size());
                 }
-                options = options.subList(0, MIN_SPOT_TO_SPOT_TYPES);
+                options = options.subList(0, Math.max(MIN_SPOT_TO_SPOT_TYPES, MinValues.needed(options, reqs)));
             }
         } else {
             options = cheaperThan(options, reqs, price);
             if (options.isEmpty()) {
                 return new Filtered(null, "Can't replace with a cheaper node");
+            }
+            String unmet = minValuesUnmet(options, reqs);
+            if (unmet != null) {
+                return new Filtered(null, unmet);
             }
             if (ct.has("spot") && ct.has("on-demand")) {
                 Requirements spotReqs = reqs.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
@@ -82,6 +94,10 @@ final class PriceRule {
             options = cheaperThan(options, reqs, max);
             if (options.isEmpty()) {
                 return new Filtered(null, "Can't replace with a cheaper node (the candidates' own instance types)");
+            }
+            String unmet = minValuesUnmet(options, reqs);
+            if (unmet != null) {
+                return new Filtered(null, unmet);
             }
         }
         return new Filtered(rebuilt(plan, reqs, options), null);
@@ -122,9 +138,18 @@ final class PriceRule {
             Requirements r = reqs.get(i);
             List<InstanceType> options = cheaperThan(byPrice(plans.get(i).instanceTypeOptions(), r), r, price - (sum - worst[i]))
                     .stream().filter(t -> t.cheapestOffering(r) != null).toList();
+            if (options.isEmpty() || minValuesUnmet(options, r) != null) {
+                return null;
+            }
             out.add(rebuilt(plans.get(i), reqs.get(i), options));
         }
         return out;
+    }
+
+    /** Why {@code options} fall short of the minValues of {@code reqs} (Karpenter's words), or null when they do not. */
+    private static String minValuesUnmet(List<InstanceType> options, Requirements reqs) {
+        return MinValues.needed(options, reqs) < 0
+                ? "Filtering by price: minValues requirement is not met for label(s) " + MinValues.unmet(options, reqs) : null;
     }
 
     /** Karpenter's WorstLaunchPrice: the dearest compatible offering of the first capacity type that has one. */

@@ -20,7 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One read of the cluster and the store, turned into the consolidation engine's input. Pure once read.
+ * One read of the cluster and the store, turned into the consolidation engine's input. Pure once read. The sweep builds
+ * it from the API server and the NodeClaim store; {@code gantry consolidate} from a cluster dump and the NodeClaims the
+ * store would hold for its nodes, so the what-if decides on the same input.
  * <ul>
  *   <li>A node whose claim is deleting, or is a candidate of another consolidation command still under way, is given
  *       to the engine as deleting: not a candidate, not a destination, and counted against the budgets.</li>

@@ -214,6 +214,6 @@ class KarpenterEmptinessTest {
         ConsolidationDecision d = c.decide();
         assertThat(d.command().orElseThrow().method()).isEqualTo(Method.EMPTY);
         assertThat(nodes(d)).containsExactly("e");
-        assertThat(SuiteFixtures.why(d, "a")).contains("empty nodes go first");
+        assertThat(SuiteFixtures.why(d, "a")).contains("waits for the next round: this round deletes the empty nodes first");
     }
 }

@@ -1,6 +1,6 @@
-package dev.gantry.kube;
+package dev.gantry.kube.objects;
 
-import static dev.gantry.kube.Selectors.nonNull;
+import static dev.gantry.kube.objects.Selectors.nonNull;
 
 import dev.gantry.core.model.Container;
 import dev.gantry.core.model.HostPort;
@@ -28,15 +28,16 @@ import java.util.Map;
  * A fabric8 pod (or pod template) as the core's {@link Pod}: effective requests by kube-scheduler's rule, node
  * selector and affinity, tolerations, spreads, host ports, owner, priority and the status Gantry acts on.
  */
-final class PodMapper {
+public final class PodMapper {
     static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
 
     private PodMapper() {
     }
 
-    static Pod pod(io.fabric8.kubernetes.api.model.Pod p) {
+    /** A pod as the API server returns it (a pod without a namespace is in {@code default}, as kubectl applies it). */
+    public static Pod pod(io.fabric8.kubernetes.api.model.Pod p) {
         ObjectMeta m = p.getMetadata();
-        Pod.Builder b = spec(m.getNamespace(), m.getName(), m, p.getSpec());
+        Pod.Builder b = spec(m.getNamespace() == null ? "default" : m.getNamespace(), m.getName(), m, p.getSpec());
         b.uid(m.getUid());
         OwnerReference owner = controller(m.getOwnerReferences());
         if (owner != null) {
@@ -50,7 +51,7 @@ final class PodMapper {
     }
 
     /** A pod template (a DaemonSet's) as a pending pod owned by {@code ownerKind}/{@code ownerName}. */
-    static Pod template(String namespace, String name, ObjectMeta templateMeta, PodSpec spec, String ownerKind, String ownerName) {
+    public static Pod template(String namespace, String name, ObjectMeta templateMeta, PodSpec spec, String ownerKind, String ownerName) {
         ObjectMeta m = templateMeta == null ? new ObjectMeta() : templateMeta;
         return spec(namespace, name, m, spec).owner(ownerKind, ownerName).build();
     }
@@ -100,7 +101,7 @@ final class PodMapper {
         return out;
     }
 
-    static Map<String, Quantity> quantities(Map<String, io.fabric8.kubernetes.api.model.Quantity> m) {
+    public static Map<String, Quantity> quantities(Map<String, io.fabric8.kubernetes.api.model.Quantity> m) {
         Map<String, Quantity> out = new HashMap<>();
         nonNull(m).forEach((k, v) -> out.put(k, Quantity.parse(v.toString())));
         return out;
@@ -131,23 +132,29 @@ final class PodMapper {
     private static Pod.Status status(PodStatus s, ObjectMeta m, PodSpec spec) {
         boolean unschedulable = false;
         String phase = null;
+        Boolean ready = null;
+        String started = null;
         if (s != null) {
             phase = s.getPhase();
+            started = s.getStartTime();
             for (PodCondition c : nonNull(s.getConditions())) {
                 if ("PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason())) {
                     unschedulable = true;
+                } else if ("Ready".equals(c.getType()) && c.getStatus() != null) {
+                    ready = "True".equals(c.getStatus());
                 }
             }
         }
         Long grace = spec == null ? null : spec.getTerminationGracePeriodSeconds();
-        return new Pod.Status(phase, unschedulable, instant(m.getCreationTimestamp()), instant(m.getDeletionTimestamp()), grace);
+        return new Pod.Status(phase, unschedulable, instant(m.getCreationTimestamp()), instant(m.getDeletionTimestamp()), grace,
+                instant(started), ready);
     }
 
     /**
      * The controller among the owner references, else the first owner: Karpenter reads any DaemonSet or Node owner as
      * "daemon" or "static", controller or not.
      */
-    static OwnerReference controller(List<OwnerReference> refs) {
+    public static OwnerReference controller(List<OwnerReference> refs) {
         for (OwnerReference r : nonNull(refs)) {
             if (Boolean.TRUE.equals(r.getController())) {
                 return r;
@@ -156,7 +163,9 @@ final class PodMapper {
         return refs == null || refs.isEmpty() ? null : refs.get(0);
     }
 
-    static Instant instant(String timestamp) {
-        return timestamp == null || timestamp.isEmpty() ? null : Instant.parse(timestamp);
+    /** An RFC 3339 timestamp as the API server writes it ({@code 2026-05-01T10:00:00Z}, with or without fractions or an offset). */
+    public static Instant instant(String timestamp) {
+        return timestamp == null || timestamp.isEmpty() ? null
+                : java.time.OffsetDateTime.parse(timestamp, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     }
 }

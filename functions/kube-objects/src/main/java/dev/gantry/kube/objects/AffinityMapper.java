@@ -1,6 +1,6 @@
-package dev.gantry.kube;
+package dev.gantry.kube.objects;
 
-import static dev.gantry.kube.Selectors.nonNull;
+import static dev.gantry.kube.objects.Selectors.nonNull;
 
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Pod;

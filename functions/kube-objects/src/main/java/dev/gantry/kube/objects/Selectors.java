@@ -1,4 +1,4 @@
-package dev.gantry.kube;
+package dev.gantry.kube.objects;
 
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.requirements.Operator;
@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /** fabric8 label selectors and node selector terms as the core's {@link LabelSelector} and {@link Requirements}. */
-final class Selectors {
+public final class Selectors {
     private Selectors() {
     }
 
     /** A label selector; null is {@link LabelSelector#NOTHING}, as Kubernetes reads a null selector in affinity terms and PDBs. */
-    static LabelSelector label(io.fabric8.kubernetes.api.model.LabelSelector s) {
+    public static LabelSelector label(io.fabric8.kubernetes.api.model.LabelSelector s) {
         if (s == null) {
             return LabelSelector.NOTHING;
         }
@@ -75,11 +75,11 @@ final class Selectors {
         return new LabelSelector(out.matchLabels(), mismatch, false);
     }
 
-    static <T> List<T> nonNull(List<T> list) {
+    public static <T> List<T> nonNull(List<T> list) {
         return list == null ? List.of() : list;
     }
 
-    static <K, V> Map<K, V> nonNull(Map<K, V> map) {
+    public static <K, V> Map<K, V> nonNull(Map<K, V> map) {
         return map == null ? Map.of() : map;
     }
 }

@@ -1,6 +1,6 @@
-package dev.gantry.kube;
+package dev.gantry.kube.objects;
 
-import static dev.gantry.kube.Selectors.nonNull;
+import static dev.gantry.kube.objects.Selectors.nonNull;
 
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Resources;
@@ -13,11 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A fabric8 node as the core's {@link Node}. */
-final class NodeMapper {
+public final class NodeMapper {
     private NodeMapper() {
     }
 
-    static Node node(io.fabric8.kubernetes.api.model.Node n) {
+    public static Node node(io.fabric8.kubernetes.api.model.Node n) {
         ObjectMeta m = n.getMetadata();
         NodeSpec spec = n.getSpec() == null ? new NodeSpec() : n.getSpec();
         NodeStatus status = n.getStatus() == null ? new NodeStatus() : n.getStatus();
@@ -29,7 +29,7 @@ final class NodeMapper {
                 m.getFinalizers(), PodMapper.instant(m.getDeletionTimestamp()));
     }
 
-    static List<Taint> taints(List<io.fabric8.kubernetes.api.model.Taint> ts) {
+    public static List<Taint> taints(List<io.fabric8.kubernetes.api.model.Taint> ts) {
         List<Taint> out = new ArrayList<>();
         for (io.fabric8.kubernetes.api.model.Taint t : nonNull(ts)) {
             out.add(new Taint(t.getKey(), t.getValue(), Taint.Effect.parse(t.getEffect())));

@@ -1,0 +1,22 @@
+package dev.gantry.kube.objects.dump;
+
+import java.nio.file.Path;
+import tools.jackson.databind.node.ObjectNode;
+
+/** One object of a dump, not yet decoded: a parsed tree, or the YAML text of one item of a kubectl List. */
+sealed interface DumpItem {
+    Path file();
+
+    /** An object already parsed (JSON, or YAML not laid out as kubectl writes it). */
+    record Tree(Path file, ObjectNode object) implements DumpItem {
+    }
+
+    /**
+     * One item of a kubectl-style YAML List as read ({@code - apiVersion: v1} and its indented lines), not decoded yet:
+     * the worker that maps it decodes and dedents it ({@link DumpReader#dedent}).
+     *
+     * @param firstLine the file line the item starts on (1-based), for error positions
+     */
+    record Text(Path file, byte[] raw, int firstLine) implements DumpItem {
+    }
+}

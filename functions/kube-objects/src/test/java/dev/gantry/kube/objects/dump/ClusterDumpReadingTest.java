@@ -1,0 +1,133 @@
+package dev.gantry.kube.objects.dump;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.core.model.Pod;
+import dev.gantry.testing.dumps.ClusterDumpGenerator;
+import dev.gantry.testing.dumps.DumpNode;
+import dev.gantry.testing.dumps.DumpPdb;
+import dev.gantry.testing.dumps.DumpPod;
+import dev.gantry.testing.dumps.KubeDump;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shapes a dump comes in, as kubectl and people write them, all read to the same cluster. */
+class ClusterDumpReadingTest {
+    @TempDir
+    Path dir;
+
+    private static KubeDump small() {
+        return new KubeDump().add(DumpNode.named("n1")).add(DumpNode.named("n2").type("c6a.large"))
+                .add(DumpPod.daemonSet("kube-system", "aws-node", "n1", "25m", "128Mi"))
+                .add(DumpPod.named("web-1").on("n1")).add(DumpPod.named("web-2").on("n2"))
+                .add(DumpPdb.named("default", "web"));
+    }
+
+    private static String summary(ClusterDump d) {
+        return d.nodes().size() + " nodes, " + d.pods().stream().map(Pod::key).sorted().toList() + ", " + d.pdbs().size() + " pdbs, "
+                + d.daemonSets().size() + " daemonsets";
+    }
+
+    @Test
+    void aKubectlYamlListAndItsJsonReadTheSame() {
+        ClusterDump yaml = ClusterDump.read(List.of(small().writeYaml(dir.resolve("c.yaml"))), DumpProgress.NONE);
+        ClusterDump json = ClusterDump.read(List.of(small().writeJson(dir.resolve("c.json"))), DumpProgress.NONE);
+        assertThat(summary(yaml)).isEqualTo("2 nodes, [default/web-1, default/web-2, kube-system/aws-node-" + suffix("n1") + "], 1 pdbs, 1 daemonsets");
+        assertThat(yaml.nodes()).isEqualTo(json.nodes());
+        assertThat(yaml.pods()).isEqualTo(json.pods());
+        assertThat(yaml.pdbs()).isEqualTo(json.pdbs());
+        assertThat(yaml.daemonSets()).isEqualTo(json.daemonSets());
+        assertThat(yaml.claims()).isEqualTo(json.claims());
+    }
+
+    @Test
+    void objectsAsSeparateDocumentsInADirectoryReadAsOneList() throws IOException {
+        String text = small().yaml();
+        ClusterDump list = ClusterDump.read(List.of(Files.writeString(dir.resolve("list.yaml"), text)), DumpProgress.NONE);
+        Path docs = Files.createDirectories(dir.resolve("docs"));
+        String multi = "# kubectl get ... -o yaml, one object per document\n" + small().yamlDocuments();
+        Files.writeString(docs.resolve("a.yaml"), multi);
+        Files.writeString(docs.resolve("ignored.txt"), "not read: a directory is read for *.yaml, *.yml and *.json");
+        ClusterDump fromDocs = ClusterDump.read(List.of(docs), DumpProgress.NONE);
+        assertThat(summary(fromDocs)).isEqualTo(summary(list));
+        assertThat(fromDocs.pods()).isEqualTo(list.pods());
+    }
+
+    @Test
+    void aHandWrittenListWithIndentedItemsIsReadWhole() throws IOException {
+        Path f = Files.writeString(dir.resolve("hand.yaml"), """
+                apiVersion: v1
+                kind: List
+                items:
+                  - apiVersion: v1
+                    kind: Node
+                    metadata: {name: n1, labels: {karpenter.sh/nodepool: default, karpenter.sh/initialized: "true"}}
+                    status: {allocatable: {cpu: "2", memory: 4Gi, pods: "29"}, conditions: [{type: Ready, status: "True"}]}
+                  - {apiVersion: v1, kind: Service, metadata: {name: s}}
+                """);
+        ClusterDump d = ClusterDump.read(List.of(f), DumpProgress.NONE);
+        assertThat(d.nodes()).singleElement().satisfies(n -> assertThat(n.ready()).isTrue());
+        assertThat(d.stats().ignored()).containsEntry("Service", 1);
+    }
+
+    @Test
+    void aDumpOverThreeMebibytesIsRead() throws IOException {
+        Path f = ClusterDumpGenerator.generate(60, 7).writeYaml(dir.resolve("big.yaml"));
+        assertThat(Files.size(f)).isGreaterThan(3L << 20);
+        ClusterDump d = ClusterDump.read(List.of(f), DumpProgress.NONE);
+        assertThat(d.nodes()).hasSize(60);
+        assertThat(d.pods().size()).isGreaterThan(600);
+    }
+
+    @Test
+    void aBadValueIsOneLineNamingTheFileAndTheObject() throws IOException {
+        String yaml = new KubeDump().add(DumpNode.named("n1")).add(DumpPod.named("web-1").on("n1").requests("2 cores", "1Gi")).yaml();
+        Path f = Files.writeString(dir.resolve("bad.yaml"), yaml);
+        assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
+                .hasMessageStartingWith(f + ":").hasMessageContaining("Pod default/web-1").hasMessageNotContaining("\n")
+                .hasMessageContaining("2 cores");
+    }
+
+    @Test
+    void anAliasIsRefusedWithTheReasonNotReadAsText() throws IOException {
+        Path f = Files.writeString(dir.resolve("alias.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: p
+                  labels: &l {app: web}
+                  annotations: *l
+                spec: {containers: [{name: c}]}
+                """);
+        assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
+                .hasMessageContaining("alias *l").hasMessageContaining("kubectl never writes aliases").hasMessageContaining(":6:");
+    }
+
+    @Test
+    void notYamlSaysWhere() throws IOException {
+        Path f = Files.writeString(dir.resolve("broken.yaml"), "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: \"p\n  spec: {}\n");
+        assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
+                .hasMessageStartingWith(f + ":").hasMessageContaining("not YAML");
+    }
+
+    @Test
+    void aLongReadReportsProgressAndTheReadSaysWhatItFound() {
+        Path f = ClusterDumpGenerator.generate(20, 3).writeYaml(dir.resolve("c.yaml"));
+        List<String> lines = new ArrayList<>();
+        ClusterDump d = ClusterDump.read(List.of(f), lines::add);
+        assertThat(d.stats().files()).isEqualTo(1);
+        assertThat(d.stats().objects()).isEqualTo(d.nodes().size() + d.pods().size() + d.pdbs().size());
+        assertThat(d.stats().inferredDaemonSets()).isEqualTo(3);
+        assertThat(lines).allMatch(l -> l.startsWith("read") || l.startsWith("reading"));
+    }
+
+    private static String suffix(String node) {
+        return String.format("%05x", node.hashCode() & 0xfffff);
+    }
+}
