@@ -81,7 +81,7 @@ class CapacityBufferLoadingTest {
         LoadResult r = ConfigLoader.load(List.of(SAMPLES), LoadOptions.DEFAULT);
         assertThat(lines(r.errors())).isEmpty();
         assertThat(r.buffers()).extracting(CapacityBuffer::name)
-                .containsExactlyInAnyOrder("batch-predicted", "web-headroom", "weekday-morning");
+                .containsExactlyInAnyOrder("batch-predicted", "batch-warm", "web-headroom", "weekday-morning");
         CapacityBuffer predicted = r.buffers().stream().filter(b -> b.name().equals("batch-predicted")).findFirst().orElseThrow();
         assertThat(predicted.prediction()).isEqualTo(new CapacityBuffer.Prediction("batch", 0.9));
     }
