@@ -20,6 +20,7 @@ class ValidateBuffersTest {
         int code = cl.execute("validate", "../../samples/buffers");
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString().lines().filter(l -> l.startsWith("CapacityBuffer/"))).containsExactly(
+                "CapacityBuffer/batch-warm (autoscaling.x-k8s.io/v1beta1): replicas 2 of PodTemplate/batch-worker, always",
                 "CapacityBuffer/batch-predicted (autoscaling.x-k8s.io/v1beta1): predicted p90 of NodePool batch of "
                         + "PodTemplate/batch-chunk, limits cpu=64 memory=256Gi, always",
                 "CapacityBuffer/weekday-morning (autoscaling.x-k8s.io/v1beta1): as many as fit of PodTemplate/warm-m, "

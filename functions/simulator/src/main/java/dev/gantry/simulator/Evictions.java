@@ -48,6 +48,8 @@ final class Evictions {
     private final Map<String, Eviction> successors = new HashMap<>();
     /** Evictions whose successor waited for capacity. */
     int waited;
+    /** The same, by the evicted pod's node's claim's deletion reason ("none" without one): which path drained early. */
+    final Map<String, Integer> waitedByReason = new java.util.TreeMap<>();
 
     private static Optional<String> owner(Pod p) {
         return CONTROLLED.contains(p.ownerKind()) && p.ownerName() != null
@@ -71,6 +73,7 @@ final class Evictions {
         Eviction e = successors.remove(p.uid());
         if (e != null) {
             waited++;
+            waitedByReason.merge(e.reason() == null ? "none" : e.reason(), 1, Integer::sum);
         }
         return Optional.ofNullable(e);
     }

@@ -60,6 +60,8 @@ public final class Summary {
         interruptions.put("replacementReadyBeforeDeadline", r.replacementReadyBeforeDeadline);
         o.put("evictions", r.evictions);
         o.put("evictionsWaitedForCapacity", r.evicted.waited);
+        ObjectNode waitedBy = o.putObject("evictionsWaitedForCapacityByReason");
+        r.evicted.waitedByReason.forEach(waitedBy::put);
         ObjectNode inv = o.putObject("invariants");
         sim.invariants.counts().forEach(inv::put);
         var rec = o.putArray("recoveries");

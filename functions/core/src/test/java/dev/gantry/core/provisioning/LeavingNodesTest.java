@@ -206,4 +206,26 @@ class LeavingNodesTest {
         assertThat(out.launched()).extracting(ProvisioningOutcome.LaunchedClaim::claim).containsExactly("cmd-1-r0");
         assertThat(store.list(T0)).extracting(NodeClaim::name).containsExactlyInAnyOrder("candidate", "cmd-1-r0");
     }
+
+    @Test
+    void aPodThatGoesPendingWhileAConsolidationReplacementBootsGetsCapacityOfItsOwn() {
+        // Was: the replacement in flight looked empty, the new pod was nominated into its room and nothing launched, so
+        // at hand-off the candidate's evicted pods found it taken and waited a whole boot.
+        node("candidate", null, true);
+        for (int i = 0; i < 3; i++) {
+            cluster.putPod(running("web-" + i, "candidate").build());
+        }
+        store.create(NodeClaim.launching("cmd-1-r0", "default", "h", List.of(), List.of("m5.large"),
+                List.of("default/web-0", "default/web-1", "default/web-2"), "m5.large", ZONE_A, "on-demand", 0.096, T0)
+                .launchedByConsolidation());
+        Provisioner p = provisioner();
+        p.provision();
+
+        cluster.putPod(pending("late", 1500, 256).build());
+        clock.advance(Duration.ofSeconds(10));
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.launched()).as("capacity of its own for the late pod").hasSize(1);
+        assertThat(out.nominations()).containsEntry("default/late", out.launched().getFirst().claim());
+    }
 }

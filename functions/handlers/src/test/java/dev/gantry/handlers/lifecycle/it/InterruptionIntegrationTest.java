@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -38,8 +39,12 @@ class InterruptionIntegrationTest {
     final Scene scene = new Scene(rig);
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What a sample must do on first delivery. */
-    record Expect(String sample, String kind, String hintReason, boolean marksOffering, String eventReason, boolean instanceGone) {
+    /**
+     * What a sample must do on first delivery. {@code waitsForReplacement}: its drain (a rebalance on a pool that
+     * replaces) evicts nothing until a provisioning run has planned the node's pods.
+     */
+    record Expect(String sample, String kind, String hintReason, boolean marksOffering, String eventReason, boolean instanceGone,
+                  boolean waitsForReplacement) {
         @Override
         public String toString() {
             return sample;
@@ -48,13 +53,13 @@ class InterruptionIntegrationTest {
 
     static Stream<Expect> samples() {
         return Stream.of(
-                new Expect("spot-interruption-warning", "SpotInterruption", "interruption", true, "SpotInterruption", false),
+                new Expect("spot-interruption-warning", "SpotInterruption", "interruption", true, "SpotInterruption", false, false),
                 new Expect("capacity-reservation-interruption", "CapacityReservationInterruption", "interruption", true,
-                        "CapacityReservationInterruption", false),
-                new Expect("rebalance-recommendation", "RebalanceRecommendation", "rebalance", false, "RebalanceRecommendation", false),
-                new Expect("state-change-stopping", "StateChange", "interruption", false, "InstanceStateChange", false),
-                new Expect("state-change-terminated", "StateChange", "interruption", false, "InstanceStateChange", true),
-                new Expect("health-scheduled-change", "ScheduledChange", "replacement", false, "ScheduledChange", false));
+                        "CapacityReservationInterruption", false, false),
+                new Expect("rebalance-recommendation", "RebalanceRecommendation", "rebalance", false, "RebalanceRecommendation", false, true),
+                new Expect("state-change-stopping", "StateChange", "interruption", false, "InstanceStateChange", false, false),
+                new Expect("state-change-terminated", "StateChange", "interruption", false, "InstanceStateChange", true, false),
+                new Expect("health-scheduled-change", "ScheduledChange", "replacement", false, "ScheduledChange", false, false));
     }
 
     /** Everything a delivery could change, read back from the emulators. */
@@ -94,6 +99,13 @@ class InterruptionIntegrationTest {
             // Already gone: no drain; the pod is deleted outright and the flow finishes in the same invocation.
             assertThat(rig.evictionRequests()).isEmpty();
             assertThat(rig.kubeWrites()).contains("DELETE /api/v1/namespaces/default/pods/" + POD);
+        } else if (x.waitsForReplacement()) {
+            // Issue #21: the pod is evicted only once a provisioning run (the hint's) has planned it.
+            assertThat(rig.evictionRequests()).isEmpty();
+            assertThat(rig.claim(CLAIM).orElseThrow().state()).isEqualTo(NodeClaimState.Draining);
+            assertThat(rig.sent.to(rig.terminationQueue)).singleElement()
+                    .satisfies(m -> assertThat(m.body()).isEqualTo("{\"claim\":\"" + CLAIM + "\",\"step\":1}"));
+            assertThat(rig.terminateRequests()).isEmpty();
         } else {
             assertThat(rig.evictionRequests()).containsExactly(NS + "/" + POD);
             assertThat(rig.claim(CLAIM).orElseThrow().state()).isEqualTo(NodeClaimState.Draining);
@@ -114,6 +126,13 @@ class InterruptionIntegrationTest {
         assertThat(rig.deliver(event).getBatchItemFailures()).isEmpty();
         assertThat(world()).isEqualTo(afterFirst);
 
+        if (x.waitsForReplacement()) {
+            // The run the hint brings finds room for the pod on nodes that stay (no claim recorded for it), and says so.
+            rig.clock.advance(Duration.ofSeconds(1));
+            rig.store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, rig.clock.instant());
+            assertThat(rig.continueTermination().getBatchItemFailures()).isEmpty();
+            assertThat(rig.evictionRequests()).containsExactly(NS + "/" + POD);
+        }
         if (!x.instanceGone()) {
             scene.evictionCompletes(POD);
             assertThat(rig.continueTermination().getBatchItemFailures()).isEmpty();
