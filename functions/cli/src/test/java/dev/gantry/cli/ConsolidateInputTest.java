@@ -30,7 +30,8 @@ class ConsolidateInputTest {
         Path dump = Files.writeString(dir.resolve("dump.yaml"), "apiVersion: v1\nkind: List\nitems: []\n");
         assertThat(run("consolidate", "--nodepools", POOL, "--cluster", dump.toString())).isEqualTo(2);
         assertThat(out.toString()).doesNotContain("every node stays");
-        assertThat(err.toString().lines()).containsExactly("gantry consolidate: no Node in [" + dump + "]: give the output of kubectl get nodes,pods,pdb -A -o yaml");
+        assertThat(err.toString().lines()).containsExactly("gantry consolidate: no Node in [" + dump
+                + "] (read 0 objects in 1 file); a dump is what `kubectl get nodes,pods,pdb -A -o yaml` prints");
     }
 
     @Test
