@@ -28,9 +28,10 @@ import tools.jackson.databind.node.ObjectNode;
  * named directly is read whatever its name, as JSON when it starts with <code>{</code> or {@code [}, else as YAML.
  * <p>
  * kubectl writes a List's items at column 0 ({@code - apiVersion: v1}), each indented two spaces below. Such a List is
- * cut into its items by lines, and each item's text is handed on to be parsed on its own, in parallel and straight into
- * fabric8's classes: snakeyaml-engine scans about 15 MB/s, so one parser over 100 MB would be the slowest part of a
- * what-if. Any other YAML (a hand-written List, objects as documents) is parsed as a whole, one document at a time.
+ * cut into its items by lines, and each item's bytes are handed on to be decoded and parsed on their own by
+ * snakeyaml-engine, on the mapping workers: one snakeyaml-engine parser over a 100 MB List, on the reader thread, would
+ * be the slowest part of a what-if. Any other YAML (a hand-written List, objects as documents) is parsed as a whole, one
+ * document at a time. YAML is parsed with {@link KubeJson#YAML}'s limits and aliases refused ({@link NoAliases}).
  */
 final class DumpReader {
     private final Consumer<DumpItem> sink;

@@ -65,10 +65,6 @@ final class ItemMapper {
     record Many(List<Mapped> items) implements Mapped {
     }
 
-    /** A List item's text, dedented, with its top-level {@code kind} ("" when not written plainly). */
-    private record Item(java.nio.file.Path file, String yaml, int firstLine, String kind) {
-    }
-
     static Mapped map(DumpItem item) {
         return switch (item) {
             case DumpItem.Tree t -> tree(t);
@@ -109,45 +105,27 @@ final class ItemMapper {
         }
     }
 
+    /**
+     * One item of a kubectl List: dedented, then parsed by snakeyaml-engine (through Jackson's YAML parser, aliases
+     * refused) into a tree, and read into fabric8's model as JSON is. A kind no cluster view reads is counted unparsed.
+     */
     private static Mapped text(DumpItem.Text raw) {
         String yaml = DumpReader.dedent(DumpReader.decode(raw.file(), raw.raw(), raw.firstLine()));
-        Item t = new Item(raw.file(), yaml, raw.firstLine(), DumpReader.kindOf(yaml));
-        if (!t.kind().isEmpty() && !READ.contains(t.kind())) {
-            return new Ignored(t.kind());
+        String kind = DumpReader.kindOf(yaml);
+        if (!kind.isEmpty() && !READ.contains(kind)) {
+            return new Ignored(kind);
         }
+        int lineOffset = raw.firstLine() - 1;
+        JsonNode tree;
         try {
-            // kubectl's own YAML: read by the fast parser into a tree, then into fabric8's model as JSON is.
-            return tree(new DumpItem.Tree(t.file(), KubectlYamlParser.parse(t.yaml())), t.firstLine());
-        } catch (KubectlYamlParser.NotKubectl other) {
-            // anything else: the general parser below reads it (or says what is wrong with it)
-        }
-        if (t.kind().isEmpty() || t.kind().equals("NodeClaim") || t.kind().equals("List")) {
-            JsonNode tree;
-            try {
-                tree = KubeJson.YAML.readTree(new NoAliases(KubeJson.YAML.createParser(t.yaml()), t.file(), t.firstLine() - 1));
-            } catch (JacksonException e) {
-                throw new DumpException(DumpReader.where(t.file(), e.getLocation(), t.firstLine() - 1) + "not YAML: "
-                        + DumpReader.syntax(e), e);
-            }
-            if (!(tree instanceof ObjectNode o)) {
-                throw new DumpException(t.file() + ":" + t.firstLine() + ": not a Kubernetes object: expected a mapping with apiVersion and kind");
-            }
-            return tree(new DumpItem.Tree(t.file(), o));
-        }
-        Object value;
-        try {
-            value = KubeJson.YAML.readValue(new NoAliases(KubeJson.YAML.createParser(t.yaml()), t.file(), t.firstLine() - 1), type(t.kind()));
+            tree = KubeJson.YAML.readTree(new NoAliases(KubeJson.YAML.createParser(yaml), raw.file(), lineOffset));
         } catch (JacksonException e) {
-            String name = nameOf(t.yaml());
-            boolean syntax = e instanceof tools.jackson.core.exc.StreamReadException;
-            throw new DumpException(syntax ? DumpReader.where(t.file(), e.getLocation(), t.firstLine() - 1) + "not YAML: " + DumpReader.syntax(e)
-                    : t.file() + ":" + t.firstLine() + ": " + t.kind() + " " + name + ": " + path(e) + brief(e.getOriginalMessage()), e);
+            throw new DumpException(DumpReader.where(raw.file(), e.getLocation(), lineOffset) + "not YAML: " + DumpReader.syntax(e), e);
         }
-        try {
-            return decoded(t.kind(), value);
-        } catch (RuntimeException e) {
-            throw new DumpException(t.file() + ":" + t.firstLine() + ": " + t.kind() + " " + nameOf(t.yaml()) + ": " + brief(e.getMessage()), e);
+        if (!(tree instanceof ObjectNode o)) {
+            throw new DumpException(raw.file() + ":" + raw.firstLine() + ": not a Kubernetes object: expected a mapping with apiVersion and kind");
         }
+        return tree(new DumpItem.Tree(raw.file(), o), raw.firstLine());
     }
 
     private static Class<?> type(String kind) {
@@ -211,27 +189,6 @@ final class ItemMapper {
         String ns = meta.path("namespace").asString("");
         String name = meta.path("name").asString("<unnamed>");
         return kind + " " + (ns.isEmpty() ? "" : ns + "/") + name;
-    }
-
-    /** {@code namespace/name} from an item's text, best effort, for an error message. */
-    private static String nameOf(String yaml) {
-        String ns = topField(yaml, "  namespace:");
-        String name = topField(yaml, "  name:");
-        return (ns.isEmpty() ? "" : ns + "/") + (name.isEmpty() ? "<unnamed>" : name);
-    }
-
-    private static String topField(String yaml, String prefix) {
-        int meta = yaml.startsWith("metadata:") ? 0 : yaml.indexOf("\nmetadata:");
-        if (meta < 0) {
-            return "";
-        }
-        int i = yaml.indexOf("\n" + prefix, meta);
-        if (i < 0) {
-            return "";
-        }
-        int start = i + 1 + prefix.length();
-        int end = yaml.indexOf('\n', start);
-        return (end < 0 ? yaml.substring(start) : yaml.substring(start, end)).trim().replace("\"", "");
     }
 
     private static String path(JacksonException e) {

@@ -110,6 +110,52 @@ class ClusterDumpReadingTest {
     }
 
     @Test
+    void anAliasInAnItemOfAKubectlListIsRefusedAtItsLineInTheFile() throws IOException {
+        Path f = Files.writeString(dir.resolve("alias-item.yaml"), """
+                apiVersion: v1
+                items:
+                - apiVersion: v1
+                  kind: Pod
+                  metadata:
+                    labels: &l
+                      app: web
+                    annotations: *l
+                    name: p
+                    namespace: default
+                  spec:
+                    containers:
+                    - name: c
+                kind: List
+                metadata:
+                  resourceVersion: ""
+                """);
+        assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
+                .hasMessageStartingWith(f + ":8:").hasMessageContaining("alias *l").hasMessageContaining("kubectl never writes aliases");
+    }
+
+    @Test
+    void anItemOverThreeMebibytesInAKubectlListIsRead() throws IOException {
+        String big = "x".repeat(4 << 20);
+        Path f = Files.writeString(dir.resolve("big-item.yaml"), """
+                apiVersion: v1
+                items:
+                - apiVersion: v1
+                  kind: Namespace
+                  metadata:
+                    annotations:
+                      big: %s
+                    labels:
+                      team: a
+                    name: big
+                kind: List
+                metadata:
+                  resourceVersion: ""
+                """.formatted(big));
+        ClusterDump d = ClusterDump.read(List.of(f), DumpProgress.NONE);
+        assertThat(d.namespaceLabels()).containsEntry("big", java.util.Map.of("team", "a"));
+    }
+
+    @Test
     void notYamlSaysWhere() throws IOException {
         Path f = Files.writeString(dir.resolve("broken.yaml"), "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: \"p\n  spec: {}\n");
         assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
