@@ -92,7 +92,8 @@ public final class InterruptionDecision {
     /**
      * A node already draining (emptiness, expiry, a rebalance…) still has to go by the reclaim's deadline, and its
      * offering must not be picked again: a reclaim whose deadline is earlier than the drain's is acted on in full
-     * (the flow's grace period shrinks to the new deadline). A replay, or any other kind of event, changes nothing.
+     * (the flow's grace period shrinks to the new deadline). A replay of the reclaim whose flow has not begun its
+     * first slice starts that slice; any other replay, or any other kind of event, changes nothing.
      */
     private static List<InterruptionCommand> alreadyDeleting(NodeClaim c, InterruptionEvent event, Optional<Instant> current,
                                                              Instant now) {
@@ -102,6 +103,12 @@ public final class InterruptionDecision {
             case StateChange s when s.isGone() -> now;
             default -> null;
         };
+        if (reclaimAt != null && current.isPresent() && reclaimAt.equals(current.get()) && c.drainStep() == 0) {
+            // This very reclaim again, and its flow never began a slice: the delivery that marked the claim died or
+            // failed before the first slice (which sends the flow's next message), so nothing carries the flow on
+            // but the sweep's stall check, minutes away, past the reclaim. Start it again (the first slice now).
+            return List.of(new StartTermination(c.name(), c.deletionReason(), reclaimAt, false));
+        }
         if (reclaimAt == null || (current.isPresent() && !reclaimAt.isBefore(current.get()))) {
             return List.of(new Ignore("nodeclaim " + c.name() + " is already " + c.state()));
         }

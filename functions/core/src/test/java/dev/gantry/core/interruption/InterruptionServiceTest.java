@@ -3,14 +3,20 @@ package dev.gantry.core.interruption;
 import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
 import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cluster.ClusterException;
+import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.lifecycle.LifecycleFixtures;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.termination.LifecycleWorld;
 import dev.gantry.core.termination.TerminationMarkers;
+import dev.gantry.core.termination.TerminationService;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -98,6 +104,46 @@ class InterruptionServiceTest {
         w.continueLast();
 
         assertThat(w.cluster.pod("default/web")).as("evicted without waiting for b").isNull();
+    }
+
+    /**
+     * Found by the chaos sweep (spot-storm seeds 11, 37, 50): the delivery that marked the claim draining crashed or
+     * failed in its first slice, before that slice began (and sent the flow's next message); the redelivery saw its
+     * own deadline and ignored the event, so nothing carried the drain on until the sweep's stall check, after the
+     * reclaim, and the node went with its pods on it.
+     */
+    @Test
+    void aSpotWarningRedeliveredAfterItsFirstSliceFailedDrainsTheNodeAtOnce() {
+        NodePool p = pool(Map.of());
+        LifecycleWorld w = new LifecycleWorld(p);
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        boolean[] failed = {false};
+        ClusterReader flaky = (ClusterReader) Proxy.newProxyInstance(ClusterReader.class.getClassLoader(),
+                new Class<?>[] {ClusterReader.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("podsOn") && !failed[0] && w.claim("a").state().isDeleting()) {
+                        failed[0] = true; // the first read after the claim was marked: the API server answers 503
+                        throw new ClusterException(503, "service unavailable", null);
+                    }
+                    try {
+                        return method.invoke(w.cluster, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        TerminationService termination = new TerminationService(flaky, w.cluster, w.store, w.cloud, w.queue, Map.of("default", p), w.clock);
+        InterruptionService interruption = new InterruptionService(w.store, flaky, w.cluster, termination, w.hints, Map.of("default", p), w.clock);
+
+        assertThatThrownBy(() -> interruption.handle(spot("i-a"))).isInstanceOf(ClusterException.class);
+        assertThat(w.claim("a").state()).isEqualTo(NodeClaimState.Draining);
+        assertThat(w.claim("a").drainStep()).as("no slice began").isZero();
+        assertThat(w.queue.sent).as("no message carries the flow on").isEmpty();
+
+        w.clock.advance(Duration.ofSeconds(10)); // the handler's retry: SQS delivers the event again
+        interruption.handle(spot("i-a"));
+        assertThat(w.cluster.pod("default/web")).as("evicted by the redelivery").isNull();
+        assertThat(w.claim("a").drainStep()).isPositive();
+        assertThat(w.queue.sent).as("the flow's next message").isNotEmpty();
     }
 
     @Test
