@@ -13,7 +13,7 @@ sealed interface DumpItem {
 
     /**
      * One item of a kubectl-style YAML List as read ({@code - apiVersion: v1} and its indented lines), not decoded yet:
-     * the worker that maps it decodes and dedents it ({@link DumpReader#dedent}).
+     * the worker that maps it decodes and dedents it ({@link KubectlItemText#dedent}).
      *
      * @param firstLine the file line the item starts on (1-based), for error positions
      */

@@ -6,7 +6,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,7 +138,7 @@ final class DumpReader {
     }
 
     /**
-     * One object, its {@link #UNREAD} blocks skipped as they are parsed (they are never built). The parser is on the
+     * One object, its {@link KubectlItemText#UNREAD} blocks skipped as they are parsed (they are never built). The parser is on the
      * object's {@code START_OBJECT}.
      */
     static ObjectNode object(ObjectMapper mapper, JsonParser p) {
@@ -154,7 +153,7 @@ final class DumpReader {
             while (p.nextToken() == JsonToken.PROPERTY_NAME) {
                 String name = p.currentName();
                 p.nextToken();
-                if (UNREAD.contains(top + "." + name)) {
+                if (KubectlItemText.UNREAD.contains(top + "." + name)) {
                     p.skipChildren();
                 } else {
                     child.set(name, mapper.readTree(p));
@@ -250,7 +249,7 @@ final class DumpReader {
             inItems = false;
             boolean wasCut = cut;
             cut = false;
-            String text = decode(file, doc.toArray(), docStart);
+            String text = KubectlItemText.decode(file, doc.toArray(), docStart);
             doc.clear();
             if (text.isBlank() || wasCut && kindOf(text).equals("List")) {
                 return; // a cut List's envelope carries nothing more to read
@@ -297,68 +296,6 @@ final class DumpReader {
                 b = java.util.Arrays.copyOf(b, Math.max(b.length * 2, n + more));
             }
         }
-    }
-
-    /** UTF-8 text, or the file's one-line error. */
-    static String decode(Path file, byte[] bytes, int firstLine) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new DumpException(file + ":" + firstLine + ": not YAML: the file is not UTF-8 text", e);
-        }
-    }
-
-    /**
-     * One item of a kubectl List as a document of its own: the {@code - } and each line's two-space indent taken off,
-     * and every {@link #UNREAD} block replaced by blank lines (a top-level key's block under a nested key: its lines
-     * indented deeper, or its sequence items, which kubectl writes at the key's own indent), so line numbers still
-     * match the file.
-     */
-    static String dedent(String raw) {
-        StringBuilder out = new StringBuilder(raw.length());
-        String topKey = "";
-        boolean skipping = false;
-        int i = 0;
-        boolean first = true;
-        while (i < raw.length()) {
-            int nl = raw.indexOf('\n', i);
-            int e = nl < 0 ? raw.length() : nl;
-            String l = first ? raw.substring(Math.min(e, i + 2), e) : e - i < 2 ? "" : raw.substring(i + 2, e);
-            i = nl < 0 ? raw.length() : nl + 1;
-            first = false;
-            if (!l.isEmpty() && l.charAt(0) != ' ') {
-                topKey = keyOf(l);
-                skipping = false;
-            } else if (skipping) {
-                if (l.startsWith("  - ") || l.startsWith("   ") || l.isBlank()) {
-                    out.append('\n');
-                    continue;
-                }
-                skipping = false;
-            }
-            if (l.startsWith("  ") && l.length() > 2 && l.charAt(2) != ' ' && l.endsWith(":")
-                    && UNREAD.contains(topKey + "." + l.substring(2, l.length() - 1))) {
-                skipping = true;
-                out.append('\n');
-                continue;
-            }
-            out.append(l).append('\n');
-        }
-        return out.toString();
-    }
-
-    /**
-     * Blocks of an item no mapper reads, left out before the item is parsed (the same fields fabric8's model would
-     * decode and the mappers ignore): field-ownership records, a node's list of cached images, containers' statuses, a
-     * pod's volumes. They are over half of a pod's text. A mapper that comes to read one of them must take it off here.
-     */
-    static final java.util.Set<String> UNREAD = java.util.Set.of("metadata.managedFields", "status.images",
-            "status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses", "spec.volumes");
-
-    private static String keyOf(String line) {
-        int colon = line.indexOf(':');
-        return colon < 0 ? "" : line.substring(0, colon);
     }
 
     /** The value of a top-level {@code kind:} line, or "" when there is none written plainly. */

@@ -110,7 +110,7 @@ final class ItemMapper {
      * refused) into a tree, and read into fabric8's model as JSON is. A kind no cluster view reads is counted unparsed.
      */
     private static Mapped text(DumpItem.Text raw) {
-        String yaml = DumpReader.dedent(DumpReader.decode(raw.file(), raw.raw(), raw.firstLine()));
+        String yaml = KubectlItemText.dedent(KubectlItemText.decode(raw.file(), raw.raw(), raw.firstLine()));
         String kind = DumpReader.kindOf(yaml);
         if (!kind.isEmpty() && !READ.contains(kind)) {
             return new Ignored(kind);
