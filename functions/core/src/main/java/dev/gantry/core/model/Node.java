@@ -63,6 +63,15 @@ public record Node(String name, String providerId, Map<String, String> labels, M
         return !managed() || "true".equals(labels.get(INITIALIZED_LABEL));
     }
 
+    /**
+     * Whether the node carries {@code taint}: its key with its effect, as Kubernetes matches a taint (the value aside).
+     * One rule for every "is this node disrupted" question ({@link Taint#DISRUPTED}), as Karpenter's
+     * {@code IsDisruptingTaint} is one.
+     */
+    public boolean hasTaint(Taint taint) {
+        return taints.stream().anyMatch(t -> t.key().equals(taint.key()) && t.effect() == taint.effect());
+    }
+
     /** The EC2 instance id from the provider id, or null. */
     public String instanceId() {
         if (providerId == null) {

@@ -86,8 +86,7 @@ public final class LeavingNodes {
 
     /** Whether the node itself shows that it is leaving: being deleted, or tainted disrupted. */
     static boolean visible(Node n) {
-        return n.deleting() || n.taints().stream().anyMatch(t -> t.key().equals(Taint.DISRUPTED.key())
-                && t.effect() == Taint.DISRUPTED.effect());
+        return n.deleting() || n.hasTaint(Taint.DISRUPTED);
     }
 
     /** The names of the leaving nodes: {@link #visible}, or their claim is marked for deletion. */

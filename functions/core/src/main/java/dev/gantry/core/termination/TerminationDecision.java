@@ -117,7 +117,7 @@ public final class TerminationDecision {
 
     static boolean isTainted(Node n) {
         return n.unschedulable() && "true".equals(n.labels().get(EXCLUDE_FROM_LB))
-                && n.taints().stream().anyMatch(t -> t.key().equals(Taint.DISRUPTED.key()) && t.effect() == Taint.DISRUPTED.effect());
+                && n.hasTaint(Taint.DISRUPTED);
     }
 
     /** Never sleep past the grace expiry: the pods must be deleted on time. */

@@ -47,7 +47,7 @@ public final class StaleTaints {
         Set<String> handing = ConsolidationService.handingCommands(claims);
         List<String> out = new ArrayList<>();
         for (Node n : nodes) {
-            if (n.deletionTimestamp() != null || n.taints().stream().noneMatch(t -> t.key().equals(Taint.DISRUPTED.key()))) {
+            if (n.deletionTimestamp() != null || !n.hasTaint(Taint.DISRUPTED)) {
                 continue;
             }
             NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
