@@ -1,5 +1,6 @@
 package dev.gantry.cli;
 
+import dev.gantry.cli.errors.CliFailure;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -2,6 +2,7 @@ package dev.gantry.cli;
 
 import dev.gantry.aws.dynamodb.DynamoDemandHistoryStore;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
+import dev.gantry.cli.errors.AwsErrors;
 import dev.gantry.cli.status.StackLocator;
 import dev.gantry.cli.status.StatusException;
 import dev.gantry.cli.status.StatusReport;

@@ -65,7 +65,7 @@ public final class ValidateCommand implements Callable<Integer> {
         CatalogSource catalogs = new CatalogSource(region, zones).check(err::println);
         LoadResult result = ConfigLoader.load(paths, new LoadOptions(strict));
         List<CatalogCheck.PoolCheck> checks = List.of();
-        List<dev.gantry.config.Diagnostic> zoneErrors = result.ok() ? ZoneCheck.check(result, region) : List.of();
+        List<dev.gantry.config.source.Diagnostic> zoneErrors = result.ok() ? ZoneCheck.check(result, region) : List.of();
         if (result.ok() && zoneErrors.isEmpty() && !result.nodePools().isEmpty()) {
             checks = CatalogCheck.perPool(catalogs::forPool).check(result);
         }

@@ -1,5 +1,7 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.SourceLocation;
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.buffer.BufferAnnotations;
 import dev.gantry.config.buffer.BufferRead;
 import dev.gantry.core.headroom.BufferTargets;

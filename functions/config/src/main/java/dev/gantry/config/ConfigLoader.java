@@ -1,5 +1,6 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.yaml.Report;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

@@ -1,5 +1,7 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.SourceLocation;
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import java.util.ArrayList;

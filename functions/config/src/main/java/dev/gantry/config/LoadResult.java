@@ -1,5 +1,6 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.core.headroom.BufferTargets;
 import dev.gantry.core.headroom.CapacityBuffer;
 import dev.gantry.core.model.DaemonSet;

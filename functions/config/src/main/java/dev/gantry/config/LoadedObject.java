@@ -1,5 +1,6 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.SourceLocation;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.SourceLocation;
 import static dev.gantry.config.KarpenterAcceptsTest.CLASS;
 import static dev.gantry.config.KarpenterAcceptsTest.POOL;
 import static dev.gantry.config.KarpenterAcceptsTest.lines;

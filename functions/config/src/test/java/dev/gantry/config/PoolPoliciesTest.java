@@ -1,5 +1,6 @@
 package dev.gantry.config;
 
+import dev.gantry.config.source.Diagnostic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

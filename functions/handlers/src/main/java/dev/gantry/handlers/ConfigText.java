@@ -1,7 +1,7 @@
 package dev.gantry.handlers;
 
 import dev.gantry.config.ConfigLoader;
-import dev.gantry.config.Diagnostic;
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.provisioning.GantryConfig;

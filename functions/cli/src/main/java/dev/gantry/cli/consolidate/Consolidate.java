@@ -1,6 +1,6 @@
 package dev.gantry.cli.consolidate;
 
-import dev.gantry.cli.PriceNotes;
+import dev.gantry.cli.prices.PriceNotes;
 import dev.gantry.cli.plan.ClusterInput;
 import dev.gantry.cli.plan.PlanInput;
 import dev.gantry.cli.plan.PlanningConfig;

@@ -36,7 +36,7 @@ public final class PlanInput {
         all.addAll(files);
         LoadResult loaded = ConfigLoader.load(all, new LoadOptions(false));
         loaded.warnings().forEach(w -> err.println("warning: " + w));
-        List<dev.gantry.config.Diagnostic> zones = loaded.ok() ? ZoneCheck.check(loaded, region) : List.of();
+        List<dev.gantry.config.source.Diagnostic> zones = loaded.ok() ? ZoneCheck.check(loaded, region) : List.of();
         if (!loaded.ok() || !zones.isEmpty()) {
             loaded.errors().forEach(err::println);
             zones.forEach(err::println);

@@ -2,7 +2,7 @@ package dev.gantry.cli.plan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.gantry.cli.validate.CatalogSource;
+import dev.gantry.cli.prices.PriceNote;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.requirements.Requirement;
@@ -17,14 +17,14 @@ public final class PlanReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final SchedulingResult result;
     private final long solveMillis;
-    private final List<CatalogSource.PriceNote> prices;
+    private final List<PriceNote> prices;
 
     public PlanReport(SchedulingResult result, long solveMillis) {
         this(result, solveMillis, List.of());
     }
 
     /** {@code prices}: where each region's prices came from, said in both outputs (borrowed prices as a warning). */
-    public PlanReport(SchedulingResult result, long solveMillis, List<CatalogSource.PriceNote> prices) {
+    public PlanReport(SchedulingResult result, long solveMillis, List<PriceNote> prices) {
         this.result = result;
         this.solveMillis = solveMillis;
         this.prices = List.copyOf(prices);
@@ -74,7 +74,7 @@ public final class PlanReport {
         doc.put("lowerBoundPerHour", round(result.lowerBoundPerHour()));
         doc.put("solveMillis", solveMillis);
         doc.put("strategy", result.strategy());
-        doc.put("prices", prices.stream().map(CatalogSource.PriceNote::json).toList());
+        doc.put("prices", prices.stream().map(PriceNote::json).toList());
         try {
             return JSON.writeValueAsString(doc) + System.lineSeparator();
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

@@ -1,8 +1,8 @@
 package dev.gantry.cli.prices;
 
 import dev.gantry.aws.pricing.OnDemandPrices;
-import dev.gantry.cli.AwsErrors;
-import dev.gantry.cli.CliFailure;
+import dev.gantry.cli.errors.AwsErrors;
+import dev.gantry.cli.errors.CliFailure;
 import dev.gantry.core.catalog.PriceBook;
 import java.net.URI;
 import java.util.HashMap;

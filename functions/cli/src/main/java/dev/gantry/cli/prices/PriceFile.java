@@ -3,7 +3,7 @@ package dev.gantry.cli.prices;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.aws.pricing.OnDemandPrices;
-import dev.gantry.cli.CliFailure;
+import dev.gantry.cli.errors.CliFailure;
 import dev.gantry.core.catalog.PriceBook;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.gantry.cli.prices;
 
-import dev.gantry.cli.CliFailure;
+import dev.gantry.cli.errors.CliFailure;
 import java.net.URI;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

@@ -12,7 +12,7 @@ public interface PriceSource {
      * The prices to plan {@code region} with: a book that has the region when this source knows it, else the built-in
      * book (which prices an unknown region from us-east-1, with a warning).
      *
-     * @throws dev.gantry.cli.CliFailure when the source cannot be read (one line, exit 2)
+     * @throws dev.gantry.cli.errors.CliFailure when the source cannot be read (one line, exit 2)
      */
     PriceBook bookFor(String region);
 

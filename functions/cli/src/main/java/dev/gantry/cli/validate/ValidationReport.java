@@ -1,6 +1,6 @@
 package dev.gantry.cli.validate;
 
-import dev.gantry.config.Diagnostic;
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.LoadedObject;
 import dev.gantry.config.validate.CatalogCheck;

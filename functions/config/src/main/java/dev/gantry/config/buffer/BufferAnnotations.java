@@ -1,7 +1,7 @@
 package dev.gantry.config.buffer;
 
-import dev.gantry.config.Diagnostic;
-import dev.gantry.config.SourceLocation;
+import dev.gantry.config.source.Diagnostic;
+import dev.gantry.config.source.SourceLocation;
 import dev.gantry.config.yaml.Doc;
 import dev.gantry.config.yaml.Suggest;
 import dev.gantry.core.disruption.CronSchedule;

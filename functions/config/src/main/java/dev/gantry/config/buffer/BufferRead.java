@@ -1,6 +1,6 @@
 package dev.gantry.config.buffer;
 
-import dev.gantry.config.SourceLocation;
+import dev.gantry.config.source.SourceLocation;
 import dev.gantry.core.headroom.CapacityBuffer;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package dev.gantry.config.validate;
 
-import dev.gantry.config.Diagnostic;
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.LoadedObject;
-import dev.gantry.config.SourceLocation;
+import dev.gantry.config.source.SourceLocation;
 import dev.gantry.config.catalog.Regions;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.requirements.Operator;

@@ -1,7 +1,7 @@
 package dev.gantry.config.yaml;
 
-import dev.gantry.config.Diagnostic;
-import dev.gantry.config.SourceLocation;
+import dev.gantry.config.source.Diagnostic;
+import dev.gantry.config.source.SourceLocation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.gantry.config.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.config.ConfigLoader;
-import dev.gantry.config.Diagnostic;
+import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.catalog.InstanceType;

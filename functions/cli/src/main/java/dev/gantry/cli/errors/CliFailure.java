@@ -1,4 +1,4 @@
-package dev.gantry.cli;
+package dev.gantry.cli.errors;
 
 import java.util.List;
 

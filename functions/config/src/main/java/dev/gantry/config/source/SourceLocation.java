@@ -1,4 +1,4 @@
-package dev.gantry.config;
+package dev.gantry.config.source;
 
 /** Where something was written: a file and a 1-based line and column. */
 public record SourceLocation(String path, int line, int column) {

@@ -1,4 +1,4 @@
-package dev.gantry.cli;
+package dev.gantry.cli.errors;
 
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;

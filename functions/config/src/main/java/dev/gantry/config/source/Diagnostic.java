@@ -1,4 +1,4 @@
-package dev.gantry.config;
+package dev.gantry.config.source;
 
 import java.util.Objects;
 

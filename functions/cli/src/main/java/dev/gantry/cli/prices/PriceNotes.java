@@ -1,9 +1,8 @@
-package dev.gantry.cli;
+package dev.gantry.cli.prices;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gantry.cli.validate.CatalogSource.PriceNote;
 import java.util.List;
 
 /** Where prices came from, added to a command's output: a line per region in a table, a {@code prices} array in JSON. */
