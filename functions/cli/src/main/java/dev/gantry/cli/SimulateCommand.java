@@ -1,6 +1,5 @@
 package dev.gantry.cli;
 
-import dev.gantry.simulator.HtmlReport;
 import dev.gantry.simulator.Progress;
 import dev.gantry.simulator.Scenario;
 import dev.gantry.simulator.ScenarioException;
@@ -117,7 +116,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 Files.writeString(summaryJson, result.summary().json());
             }
             if (report != null) {
-                Files.writeString(report, HtmlReport.render(result));
+                Files.writeString(report, result.html());
                 out.println("  report             " + report);
             }
         } catch (IOException e) {

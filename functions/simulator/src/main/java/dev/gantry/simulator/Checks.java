@@ -18,6 +18,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.time.Clock;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.provisioning.GantryConfig;
 
 /**
  * What is checked and measured after every step: the invariants, the cost rates (actual and the fractional lower
@@ -35,11 +45,26 @@ final class Checks {
         void violated(String kind, String message);
     }
 
+    /**
+     * The world the checks read, behind none of Gantry's ports (looking costs Gantry nothing and draws no fault): the
+     * clock, the cluster, the claims, the pools as configured and the catalogue they are priced from, the Deployments,
+     * EC2's live instances, the pending pods, the messages the queues lost by retention so far, and the loop's steps.
+     */
+    record World(Clock clock, InMemoryCluster cluster, NodeClaimStore truth, Map<String, NodePool> pools, GantryConfig config,
+                 Catalog catalog, Workloads workloads, Supplier<List<SimInstance>> liveInstances, IntSupplier pendingPods,
+                 LongSupplier messagesLost, LongSupplier steps) {
+    }
+
     /** The claim, instance and placement checks run at most this often (their deadlines are in minutes). */
     static final Duration EVERY = Duration.ofSeconds(1);
-    private final Simulation sim;
-    final LifecycleChecks lifecycle;
-    final Placement placement;
+    private final World world;
+    private final Invariants invariants;
+    private final Recorder recorder;
+    private final LifecycleChecks lifecycle;
+    private final Placement placement;
+    private final BooleanSupplier clusterChanged;
+    private final boolean buffers;
+    private final Function<Instant, List<Pod>> bufferPods;
     private final Episodes episodes = new Episodes() {
         @Override
         public void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message) {
@@ -48,7 +73,7 @@ final class Checks {
 
         @Override
         public void violated(String kind, String message) {
-            sim.invariants.violated(kind, message);
+            invariants.violated(kind, message);
         }
     };
     private Instant lastThorough = Instant.MIN;
@@ -62,11 +87,24 @@ final class Checks {
     private Instant recoveringSince;
     private final java.util.Set<String> open = new java.util.HashSet<>();
 
-    Checks(Simulation sim) {
-        this.sim = sim;
-        this.lifecycle = new LifecycleChecks(sim);
-        this.placement = new Placement(sim);
-        sim.recorder.onCreatedPending = p -> placement.created(p, sim.clock.instant());
+    /**
+     * {@code clusterChanged} says whether the cluster changed since it was last asked (node compatibility is checked
+     * only then); {@code bufferPods} gives the buffers' virtual pods at an instant, when the run has {@code buffers}.
+     */
+    Checks(World world, Invariants invariants, Recorder recorder, LifecycleChecks lifecycle, Placement placement,
+           BooleanSupplier clusterChanged, boolean buffers, Function<Instant, List<Pod>> bufferPods) {
+        this.world = world;
+        this.invariants = invariants;
+        this.recorder = recorder;
+        this.lifecycle = lifecycle;
+        this.placement = placement;
+        this.clusterChanged = clusterChanged;
+        this.buffers = buffers;
+        this.bufferPods = bufferPods;
+    }
+
+    private long t() {
+        return recorder.secondsSinceStart(world.clock().instant());
     }
 
     void outage(Instant at) {
@@ -74,23 +112,21 @@ final class Checks {
     }
 
     void step(long step) {
-        Instant now = sim.clock.instant();
-        sim.invariants.at(step, sim.t());
-        List<SimInstance> live = sim.liveInstances();
+        Instant now = world.clock().instant();
+        invariants.at(step, t());
+        List<SimInstance> live = world.liveInstances().get();
         double fractional = lowerBound();
-        sim.recorder.rates(now, live.stream().mapToDouble(SimInstance::pricePerHour).sum(), fractional, packingBound, live.size());
+        recorder.rates(now, live.stream().mapToDouble(SimInstance::pricePerHour).sum(), fractional, packingBound, live.size());
         limits(live);
         if (!now.isBefore(lastThorough.plus(EVERY))) {
             lastThorough = now;
-            if (sim.observers.clusterChanged) {
-                sim.observers.clusterChanged = false;
+            if (clusterChanged.getAsBoolean()) {
                 compatibility();
             }
             lifecycle.check(now, live, episodes);
             placement.check(now, episodes);
             bufferHolders(now);
-            messagesLost(sim.provisioningQueue.expiredCount() + sim.interruptionQueue.expiredCount()
-                    + sim.terminationQueue.expiredCount());
+            messagesLost(world.messagesLost().getAsLong());
         }
         // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
         // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes
@@ -110,7 +146,7 @@ final class Checks {
             count.merge(pool, 1, Integer::sum);
         }
         used.forEach((pool, r) -> {
-            NodePool p = sim.pools.get(pool);
+            NodePool p = world.pools().get(pool);
             if (p == null) {
                 return;
             }
@@ -134,7 +170,7 @@ final class Checks {
     private void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message) {
         String k = kind + " " + key;
         if (bad && open.add(k)) {
-            sim.invariants.violated(kind, message.get());
+            invariants.violated(kind, message.get());
         } else if (!bad) {
             open.remove(k);
         }
@@ -150,7 +186,7 @@ final class Checks {
      */
     void messagesLost(long total) {
         for (long i = messagesLost; i < total; i++) {
-            sim.invariants.violated("messagesLost", "a message expired by retention before reaching its dead-letter queue ("
+            invariants.violated("messagesLost", "a message expired by retention before reaching its dead-letter queue ("
                     + (i + 1) + " so far)");
         }
         messagesLost = Math.max(messagesLost, total);
@@ -163,20 +199,20 @@ final class Checks {
      * or the pod was being deleted and its own grace period has run out.
      */
     void terminatedByGantry(SimInstance i) {
-        Node n = sim.cluster.node(i.dnsName());
+        Node n = world.cluster().node(i.dnsName());
         if (n == null) {
             return;
         }
-        Instant now = sim.clock.instant();
-        NodeClaim c = sim.store.findByInstanceId(i.id(), now).orElse(null);
+        Instant now = world.clock().instant();
+        NodeClaim c = world.truth().findByInstanceId(i.id(), now).orElse(null);
         Instant graceEnd = null;
         if (c != null && c.deletionRequestedAt() != null) {
             graceEnd = dev.gantry.core.termination.TerminationDecision.graceExpiry(c.deletionRequestedAt(),
-                    java.util.Optional.ofNullable(sim.pools.get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod()),
-                    sim.store.marker(dev.gantry.core.termination.TerminationMarkers.deadline(c.name())));
+                    java.util.Optional.ofNullable(world.pools().get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod()),
+                    world.truth().marker(dev.gantry.core.termination.TerminationMarkers.deadline(c.name())));
         }
         boolean graceOver = graceEnd != null && !now.isBefore(graceEnd);
-        for (Pod p : sim.cluster.podsOn(n.name())) {
+        for (Pod p : world.cluster().podsOn(n.name())) {
             if (p.status().isTerminal() || p.isMirror()
                     || dev.gantry.core.model.Toleration.anyTolerates(p.tolerations(), dev.gantry.core.model.Taint.DISRUPTED)) {
                 continue;
@@ -185,7 +221,7 @@ final class Checks {
             long grace = p.status().terminationGracePeriodSeconds() == null ? 30 : p.status().terminationGracePeriodSeconds();
             boolean killed = deleting == null ? !graceOver : now.isBefore(deleting.plusSeconds(grace));
             if (killed) {
-                sim.invariants.violated("podsKilledWithoutDrain", "TerminateInstances on " + i.id() + " (node " + n.name()
+                invariants.violated("podsKilledWithoutDrain", "TerminateInstances on " + i.id() + " (node " + n.name()
                         + (c == null ? ", no nodeclaim" : ", nodeclaim/" + c.name() + " " + c.state() + " for " + c.deletionReason())
                         + ") while pod " + p.key() + " runs there, neither evicted nor past its grace period");
             }
@@ -195,8 +231,8 @@ final class Checks {
     /** Every bound pod's node still satisfies its node selector and required affinity. */
     private void compatibility() {
         Map<String, Node> nodes = new HashMap<>();
-        sim.cluster.nodes().forEach(n -> nodes.put(n.name(), n));
-        for (Pod p : sim.cluster.pods()) {
+        world.cluster().nodes().forEach(n -> nodes.put(n.name(), n));
+        for (Pod p : world.cluster().pods()) {
             Node n = p.isBound() ? nodes.get(p.nodeName()) : null;
             boolean bad = n != null && !p.isDaemon() && p.nodeRequirementTerms().stream().noneMatch(t -> t.matches(n.labels()));
             episode(bad, "podsOnIncompatibleNodes", p.uid(), () -> "pod " + p.key() + " runs on " + n.name()
@@ -209,26 +245,26 @@ final class Checks {
      * alive (pods still bound to dead nodes do not count).
      */
     private void recovery(Instant now) {
-        if (recoveringSince == null || sim.pendingPods() > 0) {
+        if (recoveringSince == null || world.pendingPods().getAsInt() > 0) {
             return;
         }
         java.util.Set<String> healthyNodes = new java.util.HashSet<>();
-        for (SimInstance i : sim.liveInstances()) {
-            Node n = sim.cluster.node(i.dnsName());
+        for (SimInstance i : world.liveInstances().get()) {
+            Node n = world.cluster().node(i.dnsName());
             if (n != null && n.ready() && !n.deleting()) {
                 healthyNodes.add(n.name());
             }
         }
-        for (Workloads.Deployment d : sim.workloads.deployments().values()) {
-            long have = sim.cluster.pods().stream().filter(p -> p.namespace().equals(d.namespace) && d.name.equals(p.ownerName())
+        for (Workloads.Deployment d : world.workloads().deployments().values()) {
+            long have = world.cluster().pods().stream().filter(p -> p.namespace().equals(d.namespace) && d.name.equals(p.ownerName())
                     && p.isBound() && healthyNodes.contains(p.nodeName())).count();
             if (have < d.replicas) {
                 return;
             }
         }
-        sim.recorder.recoveries.add(new long[] {sim.recorder.secondsSinceStart(recoveringSince),
+        recorder.recoveries.add(new long[] {recorder.secondsSinceStart(recoveringSince),
                 Duration.between(recoveringSince, now).toSeconds()});
-        sim.recorder.log(now, "recovered", "every pod is scheduled again, "
+        recorder.log(now, "recovered", "every pod is scheduled again, "
                 + Duration.between(recoveringSince, now).toSeconds() + " s after the outage");
         recoveringSince = null;
     }
@@ -236,15 +272,15 @@ final class Checks {
     /** The fractional lower bound on $/h for the pods that exist now, in the cheapest pool (recomputed when they change). */
     private double lowerBound() {
         // Recounted when the pods changed, at most once a second (a sum over every pod: 20,000 of them at scale).
-        Instant now = sim.clock.instant();
-        if (sim.cluster.version() == demandVersion || now.isBefore(demandAt.plus(EVERY))) {
+        Instant now = world.clock().instant();
+        if (world.cluster().version() == demandVersion || now.isBefore(demandAt.plus(EVERY))) {
             return lowerBound;
         }
-        demandVersion = sim.cluster.version();
+        demandVersion = world.cluster().version();
         demandAt = now;
         Resources demand = Resources.ZERO;
         Map<Resources, Integer> shapes = new HashMap<>();
-        for (Pod p : sim.cluster.pods()) {
+        for (Pod p : world.cluster().pods()) {
             if (!p.isDaemon() && !p.status().isTerminal()) {
                 demand = demand.plus(p.requests());
                 shapes.merge(p.requests(), 1, Integer::sum);
@@ -256,12 +292,12 @@ final class Checks {
         boundShapes = shapes;
         double best = Double.POSITIVE_INFINITY;
         List<PackingBound.Column> columns = new java.util.ArrayList<>();
-        for (NodePool pool : sim.config.nodePools()) {
-            NodeClass nc = sim.config.nodeClassOf(pool).orElse(null);
+        for (NodePool pool : world.config().nodePools()) {
+            NodeClass nc = world.config().nodeClassOf(pool).orElse(null);
             if (nc == null) {
                 continue;
             }
-            List<InstanceType> types = sim.catalog.instanceTypes(nc).stream()
+            List<InstanceType> types = world.catalog().instanceTypes(nc).stream()
                     .filter(t -> pool.requirements().compatible(t.requirements())).toList();
             double b = LowerBound.of(demand, types, pool.requirements(), t -> Resources.ZERO);
             if (b > 0) {
@@ -287,7 +323,7 @@ final class Checks {
      */
     private Resources certainDaemons(NodePool pool) {
         Resources r = Resources.ZERO;
-        for (dev.gantry.core.model.DaemonSet ds : sim.cluster.daemonSets()) {
+        for (dev.gantry.core.model.DaemonSet ds : world.cluster().daemonSets()) {
             Pod t = ds.template();
             if (dev.gantry.core.model.Toleration.firstUntolerated(t.tolerations(), pool.template().taints()) == null
                     && t.nodeRequirementTerms().stream().anyMatch(dev.gantry.core.requirements.Requirements::isEmpty)) {
@@ -299,22 +335,22 @@ final class Checks {
 
     void sample() {
         Map<String, Integer> byType = new TreeMap<>();
-        for (SimInstance i : sim.liveInstances()) {
+        for (SimInstance i : world.liveInstances().get()) {
             byType.merge(i.type().name(), 1, Integer::sum);
         }
-        sim.recorder.sample(sim.clock.instant(), byType, sim.pendingPods());
+        recorder.sample(world.clock().instant(), byType, world.pendingPods().getAsInt());
     }
 
     /** The end-of-run invariant: no instance of this cluster is left running without a live claim. */
     void atEnd() {
-        Instant now = sim.clock.instant();
-        sim.invariants.at(sim.loop.steps(), sim.t());
-        step(sim.loop.steps());
-        for (SimInstance i : sim.liveInstances()) {
-            NodeClaim c = sim.store.findByInstanceId(i.id(), now).orElse(null);
+        Instant now = world.clock().instant();
+        invariants.at(world.steps().getAsLong(), t());
+        step(world.steps().getAsLong());
+        for (SimInstance i : world.liveInstances().get()) {
+            NodeClaim c = world.truth().findByInstanceId(i.id(), now).orElse(null);
             boolean young = now.isBefore(i.launchTime().plus(Duration.ofSeconds(30)));
             if (!young && (c == null || c.state() == NodeClaimState.Terminated)) {
-                sim.invariants.violated("orphanInstancesAtEnd", i.id() + " (" + i.type().name() + ") runs without a live nodeclaim");
+                invariants.violated("orphanInstancesAtEnd", i.id() + " (" + i.type().name() + ") runs without a live nodeclaim");
             }
         }
     }
@@ -328,21 +364,21 @@ final class Checks {
      * places the virtual pods) as serving: a node launched for a buffer that holds its chunk is no wasted launch.
      */
     private void bufferHolders(Instant now) {
-        if (sim.headroom.buffers().isEmpty() || now.isBefore(buffersAt.plus(BUFFER_HOLDERS_EVERY))) {
+        if (!buffers || now.isBefore(buffersAt.plus(BUFFER_HOLDERS_EVERY))) {
             return;
         }
         buffersAt = now;
-        List<Pod> virtual = sim.headroom.virtualPods(now, sim.store);
+        List<Pod> virtual = bufferPods.apply(now);
         if (virtual.isEmpty()) {
             return;
         }
         Map<String, List<Pod>> byNode = new HashMap<>();
-        for (Pod p : sim.cluster.pods()) {
+        for (Pod p : world.cluster().pods()) {
             if (p.isBound()) {
                 byNode.computeIfAbsent(p.nodeName(), k -> new java.util.ArrayList<>()).add(p);
             }
         }
-        List<Node> ready = sim.cluster.nodes().stream().filter(Node::ready).toList();
-        dev.gantry.core.headroom.BufferRoom.of(virtual, ready, byNode).holders().forEach(sim.recorder::nodeServed);
+        List<Node> ready = world.cluster().nodes().stream().filter(Node::ready).toList();
+        dev.gantry.core.headroom.BufferRoom.of(virtual, ready, byNode).holders().forEach(recorder::nodeServed);
     }
 }

@@ -29,36 +29,38 @@ public final class HtmlReport {
     private HtmlReport() {
     }
 
-    public static String render(Simulation.Result result) {
-        Simulation sim = result.simulation();
-        Recorder r = sim.recorder;
-        long total = sim.scenario.duration().toSeconds();
-        ReportCharts charts = new ReportCharts(total, ReportMarkers.of(sim.scenario));
+    /**
+     * The page for one run: {@code approximatePrices} when the catalogue priced the scenario's region with another
+     * region's prices (the summary says so too).
+     */
+    static String render(Summary summary, Scenario scenario, Recorder r, Invariants invariants, boolean approximatePrices) {
+        long total = scenario.duration().toSeconds();
+        ReportCharts charts = new ReportCharts(total, ReportMarkers.of(scenario));
         StringBuilder b = new StringBuilder(64 * 1024);
         b.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>gantry simulate: ")
-                .append(esc(sim.scenario.name())).append("</title><style>").append(STYLE).append("</style></head><body>");
-        b.append("<h1>gantry simulate: ").append(esc(sim.scenario.name())).append("</h1><div class=\"sub\">")
-                .append(esc(sim.scenario.file().getFileName().toString())).append(" · seed ").append(sim.scenario.seed())
+                .append(esc(scenario.name())).append("</title><style>").append(STYLE).append("</style></head><body>");
+        b.append("<h1>gantry simulate: ").append(esc(scenario.name())).append("</h1><div class=\"sub\">")
+                .append(esc(scenario.file().getFileName().toString())).append(" · seed ").append(scenario.seed())
                 .append(" · ").append(Progress.clock(total)).append(" simulated · region ")
-                .append(esc(sim.scenario.region())).append(" · ").append(sim.invariants.total() == 0
-                        ? "<span class=\"ok\">all invariants held</span>" : "<span class=\"bad\">" + sim.invariants.total()
+                .append(esc(scenario.region())).append(" · ").append(invariants.total() == 0
+                        ? "<span class=\"ok\">all invariants held</span>" : "<span class=\"bad\">" + invariants.total()
                         + " invariant violations</span>").append("</div>");
-        if (!sim.catalog.warnings().isEmpty()) {
-            b.append("<p class=\"warn\">Prices: no ").append(esc(sim.scenario.region()))
+        if (approximatePrices) {
+            b.append("<p class=\"warn\">Prices: no ").append(esc(scenario.region()))
                     .append(" prices in the built-in catalogue; costs use us-east-1's on-demand prices, which differ by region.</p>");
         }
         b.append("<h2>Nodes by instance type</h2>").append(charts.nodes(r.samples));
         b.append("<h2>Pending pods</h2>").append(charts.line("pending", r.samples, s -> s.pending(), "#e15759", true, ""));
         b.append("<h2>Cost ($/h)</h2>").append(charts.line("cost", r.samples, Recorder.Sample::perHour, "#4e79a7", false, "$"));
-        b.append("<h2>Summary</h2><pre id=\"summary\">").append(esc(result.summary().table())).append("</pre>");
-        if (!sim.invariants.kept().isEmpty()) {
+        b.append("<h2>Summary</h2><pre id=\"summary\">").append(esc(summary.table())).append("</pre>");
+        if (!invariants.kept().isEmpty()) {
             b.append("<h2>Invariant violations</h2><pre id=\"violations\">");
-            sim.invariants.kept().forEach(v -> b.append(esc(v.toString())).append('\n'));
+            invariants.kept().forEach(v -> b.append(esc(v.toString())).append('\n'));
             b.append("</pre>");
         }
         b.append("<h2>Timeline of decisions</h2>").append(ReportTimeline.html(r.timeline, r.timelineDropped, HtmlReport::kindColor));
-        b.append("<h2>Summary JSON</h2><pre>").append(esc(result.summary().json())).append("</pre></body></html>\n");
+        b.append("<h2>Summary JSON</h2><pre>").append(esc(summary.json())).append("</pre></body></html>\n");
         return b.toString();
     }
 

@@ -14,6 +14,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.NodeClaimStore;
 
 /**
  * The invariants on claims and instances, from one look at the store and EC2:
@@ -51,18 +55,32 @@ final class LifecycleChecks {
     /** Karpenter strips unowned disrupted taints every disruption loop; Gantry's sweep, every minute. */
     static final Duration STALE_TAINT_AFTER = Duration.ofMinutes(5);
 
-    private final Simulation sim;
+    private final NodeClaimStore truth;
+    private final Map<String, NodePool> pools;
+    private final InMemoryCluster cluster;
+    private final Supplier<Instant> apiDownUntil;
+    private final Function<String, Optional<SimInstance>> instances;
     private final Duration sweep;
     private final Map<String, Instant> unownedSince = new HashMap<>();
     private final Map<String, Instant> unownedTaintSince = new HashMap<>();
 
-    LifecycleChecks(Simulation sim) {
-        this.sim = sim;
-        this.sweep = Simulation.DEPLOYED.sweepRate();
+    /**
+     * Reads the claims from {@code truth} (the store behind Gantry's port: looking draws no fault), EC2's instances by
+     * id from {@code instances}, and when the latest API-server outage ended from {@code apiDownUntil}; the sweep runs
+     * every {@code sweep}.
+     */
+    LifecycleChecks(NodeClaimStore truth, Map<String, NodePool> pools, InMemoryCluster cluster, Supplier<Instant> apiDownUntil,
+                    Function<String, Optional<SimInstance>> instances, Duration sweep) {
+        this.truth = truth;
+        this.pools = pools;
+        this.cluster = cluster;
+        this.apiDownUntil = apiDownUntil;
+        this.instances = instances;
+        this.sweep = sweep;
     }
 
     void check(Instant now, List<SimInstance> live, Checks.Episodes episodes) {
-        List<NodeClaim> claims = sim.store.list(now);
+        List<NodeClaim> claims = truth.list(now);
         Map<String, NodeClaim> byName = new HashMap<>();
         Map<String, NodeClaim> byInstance = new HashMap<>();
         for (NodeClaim c : claims) {
@@ -102,7 +120,7 @@ final class LifecycleChecks {
         Instant last = c.progressAt() != null ? c.progressAt() : c.deletionRequestedAt();
         // An API-server outage stops every flow and the sweep that resumes them (the sweep fails at its first list, a
         // slice at its first eviction), as it would in a real cluster: a stall's clock starts again when it ends.
-        Instant outageEnd = sim.api.downUntil();
+        Instant outageEnd = apiDownUntil.get();
         if (last != null && outageEnd.isAfter(last)) {
             last = outageEnd;
         }
@@ -115,8 +133,8 @@ final class LifecycleChecks {
         if (began == null) {
             return null;
         }
-        Optional<Duration> grace = Optional.ofNullable(sim.pools.get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod());
-        Optional<Instant> deadline = sim.store.marker(TerminationMarkers.deadline(c.name()));
+        Optional<Duration> grace = Optional.ofNullable(pools.get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod());
+        Optional<Instant> deadline = truth.marker(TerminationMarkers.deadline(c.name()));
         Instant end = dev.gantry.core.termination.TerminationDecision.graceExpiry(began, grace, deadline);
         if (end == null || now.isBefore(end.plus(DRAIN_SLACK))) {
             return null;
@@ -158,7 +176,7 @@ final class LifecycleChecks {
         for (NodeClaim c : byName.values()) {
             SimInstance t = tagged.get(c.name());
             boolean mismatch = t != null && c.instanceId() != null && c.state() != NodeClaimState.Terminated
-                    && !c.instanceId().equals(t.id()) && sim.cloud.instance(c.instanceId()).map(SimInstance::isAlive).orElse(false);
+                    && !c.instanceId().equals(t.id()) && instances.apply(c.instanceId()).map(SimInstance::isAlive).orElse(false);
             episodes.episode(mismatch, "duplicateLaunches", c.name() + " recorded", () -> "nodeclaim/" + c.name()
                     + " records " + c.instanceId() + " but " + t.id() + " was launched for it too, and both run");
         }
@@ -177,7 +195,7 @@ final class LifecycleChecks {
                 deleting.merge(c.nodePool() + "/" + r, 1, Integer::sum);
             }
         }
-        for (NodePool pool : sim.pools.values()) {
+        for (NodePool pool : pools.values()) {
             int total = nodes.getOrDefault(pool.name(), 0);
             for (NodePool.Reason r : NodePool.Reason.values()) {
                 int n = deleting.getOrDefault(pool.name() + "/" + r, 0);
@@ -194,7 +212,7 @@ final class LifecycleChecks {
         byName.values().stream().filter(c -> c.state() != NodeClaimState.Terminated && c.nodeName() != null)
                 .forEach(c -> byNode.putIfAbsent(c.nodeName(), c));
         java.util.Set<String> seen = new java.util.HashSet<>();
-        for (dev.gantry.core.model.Node n : sim.cluster.nodes()) {
+        for (dev.gantry.core.model.Node n : cluster.nodes()) {
             boolean tainted = n.taints().stream().anyMatch(t -> t.key().equals(dev.gantry.core.model.Taint.DISRUPTED.key()));
             NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
             c = c != null ? c : byNode.get(n.name());
@@ -203,7 +221,7 @@ final class LifecycleChecks {
             }
             seen.add(n.name());
             Instant since = unownedTaintSince.computeIfAbsent(n.name(), k -> now);
-            Instant from = sim.api.downUntil().isAfter(since) ? sim.api.downUntil() : since;
+            Instant from = apiDownUntil.get().isAfter(since) ? apiDownUntil.get() : since;
             NodeClaim claim = c;
             episodes.episode(!now.isBefore(from.plus(STALE_TAINT_AFTER)), "staleDisruptedTaints", n.name(), () -> "node "
                     + n.name() + " (nodeclaim/" + claim.name() + ", " + claim.state() + ") has carried karpenter.sh/disrupted"

@@ -1,6 +1,9 @@
 package dev.gantry.simulator;
 
 import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import java.time.Clock;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -20,10 +23,23 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     /** The reasons of the Node Events the interruption handler records for the events it acts on. */
     private static final Set<String> INTERRUPTIONS = Set.of("SpotInterruption", "ScheduledChange",
             "RebalanceRecommendation", "InstanceStateChange");
-    private final Simulation sim;
+    private final String clusterName;
+    private final Clock clock;
+    private final InMemoryCluster cluster;
+    private final NodeClaimStore truth;
+    private final Recorder recorder;
+    private final Invariants invariants;
+    private final EventLog events;
+    private final SimQueue interruptionQueue;
+    private final EventBridge eventBridge;
+    private Kubelet kubelet;
+    private KubeScheduler kubeScheduler;
+    private Workloads workloads;
+    private Checks checks;
+    private Placement placement;
     /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
     final TreeMap<String, String> failedScheduling = new TreeMap<>();
-    boolean clusterChanged = true;
+    private boolean clusterChanged = true;
     /** PDB counts at the cluster's version they were taken (an eviction moves them along instead of a recount). */
     private Pdbs.Counts pdbCounts;
     private long evictingAt = -1;
@@ -34,21 +50,54 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     private final java.util.Map<String, List<String>> launchedFor = new java.util.HashMap<>();
     private final java.util.Set<String> indexed = new java.util.HashSet<>();
 
-    Observers(Simulation sim) {
-        this.sim = sim;
-        sim.recorder.onEvictionWaited = e -> {
+    /**
+     * {@code truth} is the store behind Gantry's port (looking costs Gantry nothing and draws no fault); state changes
+     * of {@code clusterName}'s instances reach {@code interruptionQueue} as {@code eventBridge} forwards them.
+     */
+    Observers(String clusterName, Clock clock, InMemoryCluster cluster, NodeClaimStore truth, Recorder recorder,
+              Invariants invariants, EventLog events, SimQueue interruptionQueue, EventBridge eventBridge) {
+        this.clusterName = clusterName;
+        this.clock = clock;
+        this.cluster = cluster;
+        this.truth = truth;
+        this.recorder = recorder;
+        this.invariants = invariants;
+        this.events = events;
+        this.interruptionQueue = interruptionQueue;
+        this.eventBridge = eventBridge;
+        recorder.onEvictionWaited = e -> {
             if (e.judged()) {
-                sim.invariants.violated("evictedBeforeReplacementReady", "pod " + e.pod() + " evicted from " + e.node()
+                invariants.violated("evictedBeforeReplacementReady", "pod " + e.pod() + " evicted from " + e.node()
                         + " (" + e.reason() + ", drain under way " + e.drainFor().toSeconds() + " s) at t="
-                        + Progress.clock(sim.recorder.secondsSinceStart(e.at())) + " while its replacement "
+                        + Progress.clock(recorder.secondsSinceStart(e.at())) + " while its replacement "
                         + String.join(", ", e.booting()) + " was not Ready; its successor waited for capacity");
             }
         };
     }
 
+    /**
+     * The parts built after the observers, which they tell: the kubelet (of launches and deaths), kube-scheduler (of
+     * changes), the controllers (for a PDB's expected pods), the checks (of Gantry's terminations) and the placement
+     * invariant (of capacity coming free).
+     */
+    void watch(Kubelet kubelet, KubeScheduler kubeScheduler, Workloads workloads, Checks checks, Placement placement) {
+        this.kubelet = kubelet;
+        this.kubeScheduler = kubeScheduler;
+        this.workloads = workloads;
+        this.checks = checks;
+        this.placement = placement;
+    }
+
+    /** Whether the cluster changed since the last call (the checks look at node compatibility only then). */
+    boolean takeClusterChanged() {
+        boolean changed = clusterChanged;
+        clusterChanged = false;
+        return changed;
+    }
+
     /** The claims recorded for each pod, the claims recorded since the last call added. */
     private java.util.Map<String, List<String>> launchedFor(java.time.Instant now) {
-        for (NodeClaim c : sim.store.list(now)) {
+        for (NodeClaim c : truth.list(now)) {
             if (indexed.add(c.name())) {
                 c.pods().forEach(p -> launchedFor.computeIfAbsent(p, k -> new java.util.ArrayList<>()).add(c.name()));
             }
@@ -58,40 +107,40 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     void clusterChanged() {
         clusterChanged = true;
-        sim.kubeScheduler.changed();
+        kubeScheduler.changed();
     }
 
     @Override
     public void launched(SimInstance i) {
-        List<String> pods = sim.store.get(i.request().claimName(), sim.clock.instant()).map(NodeClaim::pods).orElse(List.of());
-        sim.recorder.launched(sim.clock.instant(), pods);
-        sim.recorder.log(sim.clock.instant(), "launch", "nodeclaim/" + i.request().claimName() + " → " + i.id() + " "
+        List<String> pods = truth.get(i.request().claimName(), clock.instant()).map(NodeClaim::pods).orElse(List.of());
+        recorder.launched(clock.instant(), pods);
+        recorder.log(clock.instant(), "launch", "nodeclaim/" + i.request().claimName() + " → " + i.id() + " "
                 + i.type().name() + " " + i.zone() + " " + i.capacityType() + String.format(" $%.4f/h", i.pricePerHour())
                 + " for " + pods.size() + " pods");
-        sim.kubelet.launched(i);
+        kubelet.launched(i);
     }
 
     @Override
     public void stateChanged(SimInstance i, String state, String cause) {
-        boolean managed = Simulation.CLUSTER.equals(i.tags().get(CloudInstance.TAG_CLUSTER));
+        boolean managed = clusterName.equals(i.tags().get(CloudInstance.TAG_CLUSTER));
         if (state.equals("shutting-down") || state.equals("stopping")) {
             String reason = reason(i, cause);
             if (managed && cause.equals("api") && state.equals("shutting-down")) {
-                sim.checks.terminatedByGantry(i);
+                checks.terminatedByGantry(i);
             }
             if (managed && i.request() != null && !i.request().nodePool().limits().isEmpty()) {
-                sim.checks.placement.capacityFreed(sim.clock.instant());
+                placement.capacityFreed(clock.instant());
             }
             if (managed) {
-                sim.recorder.ended(reason);
-                sim.recorder.instanceEnded(i.id(), i.dnsName(), i.launchTime(), sim.clock.instant());
-                sim.recorder.log(sim.clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()
+                recorder.ended(reason);
+                recorder.instanceEnded(i.id(), i.dnsName(), i.launchTime(), clock.instant());
+                recorder.log(clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()
                         + " (" + reason + (cause.equals("api") ? "" : ", by EC2: " + cause) + ")");
             }
-            sim.kubelet.died(i);
+            kubelet.died(i);
         }
         if (managed && !state.equals("running")) {
-            sim.interruptionQueue.send(sim.eventBridge.stateChange(i, state, sim.clock.instant()), null, null, null);
+            interruptionQueue.send(eventBridge.stateChange(i, state, clock.instant()), null, null, null);
         }
     }
 
@@ -105,7 +154,7 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
             default:
                 return cause;
         }
-        Optional<NodeClaim> claim = sim.store.findByInstanceId(i.id(), sim.clock.instant());
+        Optional<NodeClaim> claim = truth.findByInstanceId(i.id(), clock.instant());
         if (claim.isEmpty() || claim.get().state() == dev.gantry.core.lifecycle.NodeClaimState.Terminated) {
             return "gc";
         }
@@ -130,7 +179,7 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     @Override
     public void unmanagedTouched(String instanceId) {
-        sim.invariants.violated("unmanagedInstancesTouched", "TerminateInstances named " + instanceId
+        invariants.violated("unmanagedInstancesTouched", "TerminateInstances named " + instanceId
                 + ", which does not carry the cluster's tag");
     }
 
@@ -146,14 +195,14 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
         // Judged when the eviction goes through: an attempt the API server refuses (429, the budget is spent) is how
         // a drain learns that it must wait, not a violation (counting attempts flagged spot-storm under other seeds).
         evictingAllowed = allowed;
-        evictingAt = sim.cluster.version();
-        evictingHealthy = pod.isBound() && isHealthy(pod, sim.cluster.node(pod.nodeName()));
+        evictingAt = cluster.version();
+        evictingHealthy = pod.isBound() && isHealthy(pod, cluster.node(pod.nodeName()));
     }
 
     private Pdbs.Counts pdbCounts() {
-        if (pdbCounts == null || pdbCounts.version() != sim.cluster.version()) {
-            pdbCounts = Pdbs.count(sim.cluster, owner -> {
-                Workloads.Deployment d = sim.workloads.deployment(owner);
+        if (pdbCounts == null || pdbCounts.version() != cluster.version()) {
+            pdbCounts = Pdbs.count(cluster, owner -> {
+                Workloads.Deployment d = workloads.deployment(owner);
                 return d == null ? null : d.replicas;
             });
         }
@@ -162,22 +211,22 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     @Override
     public void evicted(Pod pod) {
-        sim.invariants.evicting(pod, evictingAllowed);
+        invariants.evicting(pod, evictingAllowed);
         // The eviction removed exactly this pod: move the counts along rather than count again.
-        if (pdbCounts != null && pdbCounts.version() == evictingAt && sim.cluster.version() == evictingAt + 1) {
-            for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
+        if (pdbCounts != null && pdbCounts.version() == evictingAt && cluster.version() == evictingAt + 1) {
+            for (PodDisruptionBudget b : cluster.podDisruptionBudgets()) {
                 int[] c = pdbCounts.byPdb().get(b.namespace() + "/" + b.name());
                 if (c != null && b.covers(pod)) {
-                    if (pod.ownerName() == null || sim.workloads.deployment(pod.namespace() + "/" + pod.ownerName()) == null) {
+                    if (pod.ownerName() == null || workloads.deployment(pod.namespace() + "/" + pod.ownerName()) == null) {
                         c[0]--; // expected pods follow the controllers' scale: only an uncontrolled pod's leaving lowers them
                     }
                     c[1] -= evictingHealthy ? 1 : 0;
                 }
             }
-            pdbCounts = new Pdbs.Counts(sim.cluster.version(), pdbCounts.byPdb());
+            pdbCounts = new Pdbs.Counts(cluster.version(), pdbCounts.byPdb());
         }
-        sim.recorder.evictions++;
-        sim.recorder.evicted.evicted(pod, eviction(pod));
+        recorder.evictions++;
+        recorder.evicted.evicted(pod, eviction(pod));
         clusterChanged();
     }
 
@@ -187,10 +236,10 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
      * command's replacements) whose node was not Ready at this moment.
      */
     private Evictions.Eviction eviction(Pod pod) {
-        java.time.Instant now = sim.clock.instant();
-        Node node = pod.nodeName() == null ? null : sim.cluster.node(pod.nodeName());
+        java.time.Instant now = clock.instant();
+        Node node = pod.nodeName() == null ? null : cluster.node(pod.nodeName());
         NodeClaim own = node == null || node.instanceId() == null ? null
-                : sim.store.findByInstanceId(node.instanceId(), now).orElse(null);
+                : truth.findByInstanceId(node.instanceId(), now).orElse(null);
         java.util.Set<String> replacements = new java.util.TreeSet<>(launchedFor(now).getOrDefault(pod.key(), List.of()));
         if (own != null) {
             replacements.remove(own.name());
@@ -200,11 +249,11 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
         }
         List<String> booting = new java.util.ArrayList<>();
         for (String r : replacements) {
-            NodeClaim c = sim.store.get(r, now).orElse(null);
+            NodeClaim c = truth.get(r, now).orElse(null);
             if (c == null || c.state().isDeleting()) {
                 continue; // gone or failed: nothing left to wait for
             }
-            Node n = c.nodeName() == null ? null : sim.cluster.node(c.nodeName());
+            Node n = c.nodeName() == null ? null : cluster.node(c.nodeName());
             if (n == null || !n.ready()) {
                 booting.add(r);
             }
@@ -223,18 +272,18 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     @Override
     public void event(String kind, String name, String type, String reason, String message) {
         int slash = name.indexOf('/');
-        sim.events.add(new StatusCapture.Event(sim.clock.instant(), kind, slash < 0 ? null : name.substring(0, slash),
+        events.add(new EventLog.Event(clock.instant(), kind, slash < 0 ? null : name.substring(0, slash),
                 slash < 0 ? name : name.substring(slash + 1), type, reason, message));
         if (kind.equals("Node") && INTERRUPTIONS.contains(reason)) {
-            sim.recorder.log(sim.clock.instant(), "interruption", reason + " for node " + name + ": " + message);
+            recorder.log(clock.instant(), "interruption", reason + " for node " + name + ": " + message);
         } else if (kind.equals("Node") && (reason.equals("Unconsolidatable") || reason.equals("DisruptionBlocked"))) {
             // Why a node stays, once per change (the sweep repeats an unchanged event every 15 minutes).
             String line = reason + ": " + message;
             if (!line.equals(kept.put(name, line))) {
-                sim.recorder.log(sim.clock.instant(), "kept", "node " + name + ": " + line);
+                recorder.log(clock.instant(), "kept", "node " + name + ": " + line);
             }
         } else if (type.equals("Warning") && kind.equals("Node")) {
-            sim.recorder.log(sim.clock.instant(), "event", "Node " + name + ": " + reason + ": " + message);
+            recorder.log(clock.instant(), "event", "Node " + name + ": " + reason + ": " + message);
         } else if (type.equals("Warning") && kind.equals("Pod") && reason.equals("FailedScheduling")) {
             failedScheduling.put(name, message);
         }
@@ -243,10 +292,10 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
     /** Recomputes every PDB's disruptionsAllowed from the pods that are healthy now (the disruption controller). */
     void pdbs() {
         Pdbs.Counts counts = pdbCounts();
-        for (PodDisruptionBudget b : sim.cluster.podDisruptionBudgets()) {
+        for (PodDisruptionBudget b : cluster.podDisruptionBudgets()) {
             int allowed = Math.max(0, counts.healthy(b) - Pdbs.minAvailable(b, counts.expected(b)));
             if (allowed != b.disruptionsAllowed()) {
-                sim.cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
+                cluster.putPdb(new PodDisruptionBudget(b.namespace(), b.name(), b.selector(), b.minAvailable(),
                         b.maxUnavailable(), allowed, b.unhealthyPodEvictionPolicy()));
             }
         }

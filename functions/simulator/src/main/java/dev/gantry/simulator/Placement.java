@@ -1,6 +1,10 @@
 package dev.gantry.simulator;
 
+import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.provisioning.GantryConfig;
+import java.util.function.Supplier;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.model.Node;
@@ -22,7 +26,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
- * The invariant <b>podsNotPlacedInTime</b>: every pod is bound within {@link #allowed()} of its capacity becoming
+ * The invariant <b>podsNotPlacedInTime</b>: every pod is bound within its {@link Allowance} of its capacity becoming
  * available, that is one boot ({@link #BOOT}: EC2 start, kubelet registration, Ready) plus one provisioning batch
  * window plus one sweep interval plus {@link #SLACK}.
  *
@@ -59,7 +63,21 @@ final class Placement {
     private record Watch(String key, String uid, Instant due, Instant from, String since) {
     }
 
-    private final Simulation sim;
+    /** How long a pod may wait for its capacity: one boot, the provisioning {@code batch} window, one {@code sweep} and the slack. */
+    record Allowance(Duration batch, Duration sweep) {
+        Duration total() {
+            return BOOT.plus(batch).plus(sweep).plus(SLACK);
+        }
+    }
+
+    private final InMemoryCluster cluster;
+    private final ApiServer api;
+    private final SimulatedCloud cloud;
+    private final Supplier<List<SimInstance>> liveInstances;
+    private final GantryConfig config;
+    private final Catalog catalog;
+    private final Instant start;
+    private final Allowance allowance;
     private final PriorityQueue<Watch> watches = new PriorityQueue<>((a, b) -> {
         int c = a.due().compareTo(b.due());
         return c != 0 ? c : a.key().compareTo(b.key());
@@ -68,12 +86,24 @@ final class Placement {
     private String capacityCause = "";
     private boolean unavailable;
 
-    Placement(Simulation sim) {
-        this.sim = sim;
+    /**
+     * Judges the pods of {@code cluster} against the capacity EC2 ({@code cloud}, its {@code liveInstances}) and the
+     * pools ({@code config}, priced from {@code catalog}) could give them; times in messages count from {@code start}.
+     */
+    Placement(InMemoryCluster cluster, ApiServer api, SimulatedCloud cloud, Supplier<List<SimInstance>> liveInstances,
+              GantryConfig config, Catalog catalog, Instant start, Allowance allowance) {
+        this.cluster = cluster;
+        this.api = api;
+        this.cloud = cloud;
+        this.liveInstances = liveInstances;
+        this.config = config;
+        this.catalog = catalog;
+        this.start = start;
+        this.allowance = allowance;
     }
 
-    static Duration allowed() {
-        return BOOT.plus(EventSources.BATCH_IDLE).plus(Simulation.DEPLOYED.sweepRate()).plus(SLACK);
+    private Duration allowed() {
+        return allowance.total();
     }
 
     /** A pod was created pending. */
@@ -88,8 +118,8 @@ final class Placement {
     }
 
     void check(Instant now, Checks.Episodes episodes) {
-        boolean down = sim.api.isDown() || sim.cloud.faults().throttling(now);
-        Instant faultEnded = sim.cloud.faults().lastEnded(now);
+        boolean down = api.isDown() || cloud.faults().throttling(now);
+        Instant faultEnded = cloud.faults().lastEnded(now);
         if (faultEnded.isAfter(capacityEvent)) {
             capacityEvent = faultEnded;
             capacityCause = "an EC2 fault window ended";
@@ -111,7 +141,7 @@ final class Placement {
         List<Pod> pods = new ArrayList<>();
         while (!watches.isEmpty() && late(watches.peek().due(), now)) {
             Watch w = watches.poll();
-            Pod p = sim.cluster.pod(w.key());
+            Pod p = cluster.pod(w.key());
             if (p == null || !p.uid().equals(w.uid()) || p.isBound() || p.status().isTerminal() || p.status().deletingSince() != null) {
                 continue;
             }
@@ -133,7 +163,7 @@ final class Placement {
             Watch w = overdue.get(i);
             Pod p = pods.get(i);
             if (placeable.contains(p.key()) && w.from() != null) {
-                episodes.violated("podsNotPlacedInTime", message(p, w.from(), w.since(), sim.start, now));
+                episodes.violated("podsNotPlacedInTime", message(p, w.from(), w.since(), start, now, allowance));
             } else if (placeable.contains(p.key())) {
                 watches.add(new Watch(w.key(), w.uid(), now.plus(allowed()), now, "a check found it placeable")); // fits from now on
             } else {
@@ -151,47 +181,47 @@ final class Placement {
      * The violation, with enough to check it by hand: how long the pod has waited to the millisecond (whole seconds
      * made "151 s ... (allowed 151 s)" of a wait of 151.4 s), from when and why then, and what the allowance is made of.
      */
-    static String message(Pod p, Instant from, String since, Instant start, Instant now) {
+    static String message(Pod p, Instant from, String since, Instant start, Instant now, Allowance allowance) {
         long waitedMs = Duration.between(from, now).toMillis();
         return String.format("pod %s fits (%s) but is still pending %.1f s after its capacity became available at %s "
                         + "(%s; now %s); allowed %d s: boot %d s + batch %d s + sweep %d s + slack %d s", p.key(), p.requests(),
                 waitedMs / 1000.0, Progress.clock(Duration.between(start, from).toSeconds()), since,
-                Progress.clock(Duration.between(start, now).toSeconds()), allowed().toSeconds(), BOOT.toSeconds(),
-                EventSources.BATCH_IDLE.toSeconds(), Simulation.DEPLOYED.sweepRate().toSeconds(), SLACK.toSeconds());
+                Progress.clock(Duration.between(start, now).toSeconds()), allowance.total().toSeconds(), BOOT.toSeconds(),
+                allowance.batch().toSeconds(), allowance.sweep().toSeconds(), SLACK.toSeconds());
     }
 
     /** Which of these pods the core scheduler places now, on Ready nodes or new capacity the pools may launch. */
     private Set<String> placeable(List<Pod> pods, Instant now) {
         Map<String, List<Pod>> byNode = new HashMap<>();
-        for (Pod p : sim.cluster.pods()) {
+        for (Pod p : cluster.pods()) {
             if (p.isBound()) {
                 byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p);
             }
         }
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
-        for (Node n : sim.cluster.nodes()) {
+        for (Node n : cluster.nodes()) {
             if (n.ready() && !n.deleting() && !n.unschedulable()) {
                 nodes.add(new SchedulingInput.ExistingNode(n, byNode.getOrDefault(n.name(), List.of())));
             }
         }
         Map<String, Resources> usage = new HashMap<>();
         Map<String, Integer> count = new HashMap<>();
-        for (SimInstance i : sim.liveInstances()) {
+        for (SimInstance i : liveInstances.get()) {
             String pool = i.tags().get(CloudInstance.TAG_NODEPOOL);
             usage.merge(pool, i.type().capacity(), Resources::plus);
             count.merge(pool, 1, Integer::sum);
         }
         List<SchedulingInput.PoolOffer> offers = new ArrayList<>();
-        for (NodePool pool : sim.config.nodePools()) {
-            NodeClass nc = sim.config.nodeClassOf(pool).orElse(null);
+        for (NodePool pool : config.nodePools()) {
+            NodeClass nc = config.nodeClassOf(pool).orElse(null);
             if (nc != null) {
                 List<InstanceType> types = new ArrayList<>();
-                for (InstanceType t : sim.catalog.instanceTypes(nc)) {
+                for (InstanceType t : catalog.instanceTypes(nc)) {
                     List<Offering> offerings = new ArrayList<>();
                     boolean touched = false;
                     for (Offering o : t.offerings()) {
-                        boolean ice = sim.cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now)
-                                || sim.cloud.answeredIceWithin(t.name(), o.zone(), o.capacityType(), ICE_CACHE_TTL, now);
+                        boolean ice = cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now)
+                                || cloud.answeredIceWithin(t.name(), o.zone(), o.capacityType(), ICE_CACHE_TTL, now);
                         touched |= ice;
                         offerings.add(ice ? o.unavailable() : o);
                     }
@@ -201,8 +231,8 @@ final class Placement {
                         count.getOrDefault(pool.name(), 0)));
             }
         }
-        SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, List.of(), sim.cluster.daemonSets(), offers,
-                sim.cluster.namespaceLabels()));
+        SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, List.of(), cluster.daemonSets(), offers,
+                cluster.namespaceLabels()));
         Set<String> out = new HashSet<>();
         r.existingNodes().values().forEach(l -> l.forEach(p -> out.add(p.key())));
         r.newClaims().forEach(c -> c.pods().forEach(p -> out.add(p.key())));

@@ -22,19 +22,34 @@ public final class Progress {
         return new Progress(null, false);
     }
 
-    void update(Simulation sim) {
+    /** What a progress line shows, each figure read only when a line is due. */
+    public interface Reading {
+        /** Virtual seconds since the start. */
+        long t();
+
+        /** The run's length in virtual seconds. */
+        long total();
+
+        int nodes();
+
+        int pendingPods();
+
+        double perHour();
+    }
+
+    void update(Reading run) {
         if (out == null) {
             return;
         }
-        long t = sim.t();
+        long t = run.t();
         if (t < nextAt) {
             return;
         }
-        long total = sim.scenario.duration().toSeconds();
+        long total = run.total();
         step = terminal ? 60 : Math.max(60, total / 10);
         nextAt = t + step;
-        String line = String.format("t=%s  nodes %d  pending pods %d  $%.3f/h", clock(t), sim.liveInstances().size(),
-                sim.pendingPods(), sim.recorder.perHour());
+        String line = String.format("t=%s  nodes %d  pending pods %d  $%.3f/h", clock(t), run.nodes(),
+                run.pendingPods(), run.perHour());
         if (terminal) {
             out.print("\r" + line + "   ");
         } else {
@@ -43,7 +58,7 @@ public final class Progress {
         out.flush();
     }
 
-    void done(Simulation sim) {
+    void done() {
         if (out != null && terminal) {
             out.println();
             out.flush();

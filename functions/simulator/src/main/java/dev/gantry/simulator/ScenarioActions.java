@@ -13,66 +13,83 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import dev.gantry.core.cluster.InMemoryCluster;
 
 /** Carries out a scenario's events against the simulated world. */
 final class ScenarioActions {
-    private final Simulation sim;
+    /**
+     * The parts of the simulated world a scenario's events act on: the loop, the cluster and its controllers, EC2, the
+     * API server, the webhook, EventBridge and the interruption queue it feeds, the provisioner's crash switch, the
+     * live instances, what to tell when the cluster changed, and where an outage starts the recovery clock.
+     */
+    record World(EventLoop loop, InMemoryCluster cluster, Workloads workloads, SimulatedCloud cloud, ApiServer api,
+                 Webhook webhook, EventBridge eventBridge, SimQueue interruptionQueue, CrashAfterLaunch crashing,
+                 Supplier<List<SimInstance>> liveInstances, Runnable clusterChanged, Consumer<Instant> outage) {
+    }
+
+    private final Path scenarioFile;
+    private final World world;
+    private final Recorder recorder;
     private final Set<String> spotWarned = new HashSet<>();
 
-    ScenarioActions(Simulation sim) {
-        this.sim = sim;
+    ScenarioActions(Path scenarioFile, World world, Recorder recorder) {
+        this.scenarioFile = scenarioFile;
+        this.world = world;
+        this.recorder = recorder;
     }
 
     void run(Scenario.Event e) {
-        Instant now = sim.clock.instant();
+        Instant now = world.loop().now();
         switch (e.action()) {
             case Scenario.Apply a -> apply(a.file(), e.line());
             case Scenario.Scale s -> {
                 deployment(s.deployment(), e.line());
-                sim.workloads.scale(s.deployment(), s.replicas());
-                sim.recorder.log(now, "scenario", "scale " + s.deployment() + " to " + s.replicas());
+                world.workloads().scale(s.deployment(), s.replicas());
+                recorder.log(now, "scenario", "scale " + s.deployment() + " to " + s.replicas());
             }
             case Scenario.Delete d -> {
                 deployment(d.deployment(), e.line());
-                sim.workloads.delete(d.deployment());
-                sim.recorder.log(now, "scenario", "delete deployment " + d.deployment());
+                world.workloads().delete(d.deployment());
+                recorder.log(now, "scenario", "delete deployment " + d.deployment());
             }
             case Scenario.Interrupt i -> interrupt(i);
             case Scenario.AwsEvent a -> awsEvent(a, e.line());
             case Scenario.DeleteNode d -> deleteNode(d);
             case Scenario.TerminateAllNodes t -> {
-                List<SimInstance> all = sim.liveInstances();
-                sim.recorder.log(now, "scenario", "outage: all " + all.size() + " instances die");
-                all.forEach(i -> sim.cloud.end(i, "outage"));
-                sim.checks.outage(now);
+                List<SimInstance> all = world.liveInstances().get();
+                recorder.log(now, "scenario", "outage: all " + all.size() + " instances die");
+                all.forEach(i -> world.cloud().end(i, "outage"));
+                world.outage().accept(now);
             }
             case Scenario.Ice ice -> {
-                sim.cloud.faults().addIce(Set.copyOf(ice.instanceTypes()), Set.copyOf(ice.zones()), Set.copyOf(ice.capacityTypes()),
+                world.cloud().faults().addIce(Set.copyOf(ice.instanceTypes()), Set.copyOf(ice.zones()), Set.copyOf(ice.capacityTypes()),
                         now.plus(ice.lasting()));
-                sim.recorder.log(now, "fault", "insufficient capacity for " + describe(ice.instanceTypes()) + " in "
+                recorder.log(now, "fault", "insufficient capacity for " + describe(ice.instanceTypes()) + " in "
                         + describe(ice.zones()) + " for " + ice.lasting().toSeconds() + " s");
             }
             case Scenario.Throttle t -> {
-                sim.cloud.faults().addThrottle(t.probability(), now.plus(t.lasting()));
-                sim.recorder.log(now, "fault", "EC2 throttles " + Math.round(t.probability() * 100) + "% of calls for "
+                world.cloud().faults().addThrottle(t.probability(), now.plus(t.lasting()));
+                recorder.log(now, "fault", "EC2 throttles " + Math.round(t.probability() * 100) + "% of calls for "
                         + t.lasting().toSeconds() + " s");
             }
             case Scenario.NoisyNeighbour n -> {
-                sim.cloud.faults().addNeighbour(n.demand(), now, now.plus(n.lasting()));
-                sim.recorder.log(now, "fault", "a noisy neighbour asks EC2 for " + n.demand() + "x each API's refill rate for "
+                world.cloud().faults().addNeighbour(n.demand(), now, now.plus(n.lasting()));
+                recorder.log(now, "fault", "a noisy neighbour asks EC2 for " + n.demand() + "x each API's refill rate for "
                         + n.lasting().toSeconds() + " s (our calls succeed when they find a token)");
             }
             case Scenario.Ec2Outage o -> {
-                sim.cloud.faults().addOutage(now, now.plus(o.lasting()));
-                sim.recorder.log(now, "fault", "EC2 outage: every call refused for " + o.lasting().toSeconds() + " s");
+                world.cloud().faults().addOutage(now, now.plus(o.lasting()));
+                recorder.log(now, "fault", "EC2 outage: every call refused for " + o.lasting().toSeconds() + " s");
             }
             case Scenario.ApiServerDown d -> {
-                sim.api.downUntil(now.plus(d.lasting()));
-                sim.recorder.log(now, "fault", "API server down for " + d.lasting().toSeconds() + " s");
+                world.api().downUntil(now.plus(d.lasting()));
+                recorder.log(now, "fault", "API server down for " + d.lasting().toSeconds() + " s");
             }
             case Scenario.CrashAfterLaunch c -> {
-                sim.crashing.arm(c.count());
-                sim.recorder.log(now, "fault", "the provisioner will crash after its next " + c.count() + " CreateFleet calls");
+                world.crashing().arm(c.count());
+                recorder.log(now, "fault", "the provisioner will crash after its next " + c.count() + " CreateFleet calls");
             }
         }
     }
@@ -82,9 +99,9 @@ final class ScenarioActions {
     }
 
     private void deployment(String key, int line) {
-        if (sim.workloads.deployment(key) == null) {
-            throw new ScenarioException(sim.scenario.file().toString(), line, "no deployment " + key
-                    + " has been applied (known: " + sim.workloads.deployments().keySet() + ")");
+        if (world.workloads().deployment(key) == null) {
+            throw new ScenarioException(scenarioFile.toString(), line, "no deployment " + key
+                    + " has been applied (known: " + world.workloads().deployments().keySet() + ")");
         }
     }
 
@@ -92,19 +109,19 @@ final class ScenarioActions {
     void apply(Path file, int line) {
         LoadResult r = ConfigLoader.load(List.of(file), LoadOptions.DEFAULT);
         if (!r.ok()) {
-            throw new ScenarioException(sim.scenario.file().toString(), line, "apply: " + r.errors().getFirst());
+            throw new ScenarioException(scenarioFile.toString(), line, "apply: " + r.errors().getFirst());
         }
-        r.pdbs().forEach(sim.cluster::putPdb);
-        r.daemonSets().forEach(sim.cluster::putDaemonSet);
+        r.pdbs().forEach(world.cluster()::putPdb);
+        r.daemonSets().forEach(world.cluster()::putDaemonSet);
         for (Node n : r.nodes()) {
-            sim.cluster.putNode(n);
+            world.cluster().putNode(n);
         }
-        sim.workloads.apply(r.pods());
-        sim.recorder.log(sim.clock.instant(), "scenario", "apply " + file.getFileName() + " (" + r.pods().size() + " pods)");
+        world.workloads().apply(r.pods());
+        recorder.log(world.loop().now(), "scenario", "apply " + file.getFileName() + " (" + r.pods().size() + " pods)");
     }
 
     private List<SimInstance> matching(String capacityType, String zone, String nodePool) {
-        return sim.liveInstances().stream()
+        return world.liveInstances().get().stream()
                 .filter(i -> capacityType == null || capacityType.equals(i.capacityType()))
                 .filter(i -> zone == null || zone.equals(i.zone()))
                 .filter(i -> nodePool == null || nodePool.equals(i.tags().get(dev.gantry.core.cloud.CloudInstance.TAG_NODEPOOL)))
@@ -112,28 +129,28 @@ final class ScenarioActions {
     }
 
     private void interrupt(Scenario.Interrupt in) {
-        Instant now = sim.clock.instant();
+        Instant now = world.loop().now();
         List<SimInstance> targets = matching(in.capacityType(), in.zone(), in.nodePool());
         if (in.kind().equals("spot")) {
             // EC2 warns an instance once: a second wave picks instances whose two minutes are not already running.
             targets = targets.stream().filter(i -> !spotWarned.contains(i.id())).toList();
         }
         targets = targets.subList(0, Math.min(in.count(), targets.size()));
-        sim.recorder.log(now, "scenario", in.kind() + " warnings for " + targets.size() + " instances"
+        recorder.log(now, "scenario", in.kind() + " warnings for " + targets.size() + " instances"
                 + (in.zone() == null ? "" : " in " + in.zone()));
         for (SimInstance i : targets) {
             switch (in.kind()) {
-                case "spot" -> spotWarning(i, sim.eventBridge.spotWarning(i, now));
-                case "rebalance" -> send(sim.eventBridge.rebalance(i, now));
-                case "health" -> send(sim.eventBridge.healthRetirement(i, now));
-                default -> sim.cloud.stop(i, "failure");
+                case "spot" -> spotWarning(i, world.eventBridge().spotWarning(i, now));
+                case "rebalance" -> send(world.eventBridge().rebalance(i, now));
+                case "health" -> send(world.eventBridge().healthRetirement(i, now));
+                default -> world.cloud().stop(i, "failure");
             }
         }
     }
 
     private void send(String json) {
-        sim.recorder.interruptionsReceived++;
-        sim.interruptionQueue.send(json, null, null, null);
+        recorder.interruptionsReceived++;
+        world.interruptionQueue().send(json, null, null, null);
     }
 
     /**
@@ -147,45 +164,45 @@ final class ScenarioActions {
         spotWarned.add(i.id());
         send(json);
         Set<String> owners = new HashSet<>();
-        Node node = sim.cluster.node(i.dnsName());
+        Node node = world.cluster().node(i.dnsName());
         String nodeName = node == null ? null : node.name();
         if (nodeName != null) {
-            for (Pod p : sim.cluster.podsOn(nodeName)) {
+            for (Pod p : world.cluster().podsOn(nodeName)) {
                 if (!p.isDaemon() && p.ownerName() != null) {
                     owners.add(p.namespace() + "/" + p.ownerName());
                 }
             }
         }
-        Instant deadline = sim.clock.instant().plus(Duration.ofMinutes(2));
+        Instant deadline = world.loop().now().plus(Duration.ofMinutes(2));
         Instant[] drainedAt = {null};
         Runnable[] poll = new Runnable[1];
         poll[0] = () -> {
             if (drainedAt[0] == null && drained(nodeName)) {
-                drainedAt[0] = sim.clock.instant();
-            } else if (drainedAt[0] == null && sim.clock.instant().plus(DRAIN_POLL).isBefore(deadline)) {
-                sim.loop.after(DRAIN_POLL, "drain poll " + i.id(), poll[0]);
+                drainedAt[0] = world.loop().now();
+            } else if (drainedAt[0] == null && world.loop().now().plus(DRAIN_POLL).isBefore(deadline)) {
+                world.loop().after(DRAIN_POLL, "drain poll " + i.id(), poll[0]);
             }
         };
         poll[0].run();
-        sim.loop.after(Duration.ofMinutes(2), "ec2 reclaims " + i.id(), () -> {
+        world.loop().after(Duration.ofMinutes(2), "ec2 reclaims " + i.id(), () -> {
             boolean drained = drained(nodeName);
             if (drained && drainedAt[0] == null) {
-                drainedAt[0] = sim.clock.instant();
+                drainedAt[0] = world.loop().now();
             }
-            sim.recorder.reclaimed++;
+            recorder.reclaimed++;
             if (drained) {
-                sim.recorder.drainedBeforeDeadline++;
+                recorder.drainedBeforeDeadline++;
             } else {
-                sim.recorder.log(sim.clock.instant(), "deadline", i.id() + " reclaimed with pods still on it");
+                recorder.log(world.loop().now(), "deadline", i.id() + " reclaimed with pods still on it");
             }
             Instant by = drainedAt[0] == null ? null : drainedAt[0].plus(DRAIN_POLL);
-            boolean replaced = by != null && sim.cluster.pods().stream().noneMatch(p -> !p.isBound() && p.ownerName() != null
+            boolean replaced = by != null && world.cluster().pods().stream().noneMatch(p -> !p.isBound() && p.ownerName() != null
                     && !p.status().isTerminal() && owners.contains(p.namespace() + "/" + p.ownerName())
                     && (p.status().createdAt() == null || !p.status().createdAt().isAfter(by)));
             if (replaced) {
-                sim.recorder.replacementReadyBeforeDeadline++;
+                recorder.replacementReadyBeforeDeadline++;
             }
-            sim.cloud.end(i, "spot-reclaim");
+            world.cloud().end(i, "spot-reclaim");
         });
     }
 
@@ -193,25 +210,25 @@ final class ScenarioActions {
     static final Duration DRAIN_POLL = Duration.ofSeconds(2);
 
     private boolean drained(String nodeName) {
-        Node n = nodeName == null ? null : sim.cluster.node(nodeName);
-        return n == null || sim.cluster.podsOn(n.name()).stream().noneMatch(p -> !p.isDaemon() && !p.isMirror()
+        Node n = nodeName == null ? null : world.cluster().node(nodeName);
+        return n == null || world.cluster().podsOn(n.name()).stream().noneMatch(p -> !p.isDaemon() && !p.isMirror()
                 && !p.status().isTerminal());
     }
 
     private void awsEvent(Scenario.AwsEvent a, int line) {
         List<SimInstance> targets = matching(null, null, a.nodePool());
         if (a.index() >= targets.size()) {
-            sim.recorder.log(sim.clock.instant(), "scenario", "awsEvent skipped: no live instance #" + a.index());
+            recorder.log(world.loop().now(), "scenario", "awsEvent skipped: no live instance #" + a.index());
             return;
         }
         SimInstance i = targets.get(a.index());
         String json;
         try {
-            json = sim.eventBridge.rewrite(Files.readString(a.file()), i, sim.clock.instant());
+            json = world.eventBridge().rewrite(Files.readString(a.file()), i, world.loop().now());
         } catch (IOException | IllegalArgumentException e) {
-            throw new ScenarioException(sim.scenario.file().toString(), line, "awsEvent: " + a.file() + ": " + e.getMessage());
+            throw new ScenarioException(scenarioFile.toString(), line, "awsEvent: " + a.file() + ": " + e.getMessage());
         }
-        sim.recorder.log(sim.clock.instant(), "scenario", EventBridge.detailType(json) + " for " + i.id());
+        recorder.log(world.loop().now(), "scenario", EventBridge.detailType(json) + " for " + i.id());
         if (EventBridge.detailType(json).equals("EC2 Spot Instance Interruption Warning")) {
             spotWarning(i, json);
         } else {
@@ -221,15 +238,15 @@ final class ScenarioActions {
 
     private void deleteNode(Scenario.DeleteNode d) {
         List<SimInstance> targets = matching(null, null, d.nodePool());
-        List<Node> nodes = targets.stream().map(i -> sim.cluster.node(i.dnsName())).filter(java.util.Objects::nonNull).toList();
+        List<Node> nodes = targets.stream().map(i -> world.cluster().node(i.dnsName())).filter(java.util.Objects::nonNull).toList();
         if (d.index() >= nodes.size()) {
-            sim.recorder.log(sim.clock.instant(), "scenario", "deleteNode skipped: no node #" + d.index());
+            recorder.log(world.loop().now(), "scenario", "deleteNode skipped: no node #" + d.index());
             return;
         }
         Node n = nodes.get(d.index());
-        sim.recorder.log(sim.clock.instant(), "scenario", "kubectl delete node " + n.name());
-        sim.cluster.deleteNodeAt(n.name(), sim.clock.instant());
-        sim.webhook.nodeDeleted(n);
-        sim.observers.clusterChanged();
+        recorder.log(world.loop().now(), "scenario", "kubectl delete node " + n.name());
+        world.cluster().deleteNodeAt(n.name(), world.loop().now());
+        world.webhook().nodeDeleted(n);
+        world.clusterChanged().run();
     }
 }

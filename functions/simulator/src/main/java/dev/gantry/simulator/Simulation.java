@@ -58,6 +58,8 @@ public final class Simulation {
     final Map<String, NodePool> pools = new LinkedHashMap<>();
     /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
     static final DeploymentSettings DEPLOYED = DeploymentSettings.DEFAULT;
+    /** How long a pod may wait for its capacity before {@code podsNotPlacedInTime}: the deployed batch window and sweep. */
+    static final Placement.Allowance PLACED_IN_TIME = new Placement.Allowance(EventSources.BATCH_IDLE, DEPLOYED.sweepRate());
     final SimQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
     final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
     final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
@@ -85,7 +87,7 @@ public final class Simulation {
     final Instant start;
     final SimHeadroom headroom;
     /** Events Gantry recorded through the API server, with their virtual time (what {@code gantry status} reads). */
-    final StatusCapture.EventLog events = new StatusCapture.EventLog();
+    final EventLog events = new EventLog();
     private Duration statusAt;
     private StatusCapture status;
 
@@ -156,7 +158,8 @@ public final class Simulation {
         terminationQueue.retention(DEPLOYED.terminationQueue().retention());
         this.lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), claims, CLUSTER);
         this.eventBridge = new EventBridge(scenario.region());
-        this.observers = new Observers(this);
+        this.observers = new Observers(CLUSTER, clock, cluster, store, recorder, invariants, events, interruptionQueue,
+                eventBridge);
         this.api = new ApiServer(cluster, clock, observers);
         this.webhook = new Webhook(scenario.webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
                 line -> recorder.log(clock.instant(), "error", line));
@@ -202,7 +205,14 @@ public final class Simulation {
                 provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
-        this.checks = new Checks(this);
+        LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
+                DEPLOYED.sweepRate());
+        Placement placement = new Placement(cluster, api, cloud, this::liveInstances, config, catalog, start, PLACED_IN_TIME);
+        recorder.onCreatedPending = p -> placement.created(p, clock.instant());
+        this.checks = new Checks(new Checks.World(clock, cluster, store, pools, config, catalog, workloads, this::liveInstances,
+                this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
+                observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store));
+        observers.watch(kubelet, kubeScheduler, workloads, checks, placement);
     }
 
     /**
@@ -255,7 +265,9 @@ public final class Simulation {
     public Result run() {
         long wall = System.nanoTime();
         Instant end = start.plus(scenario.duration());
-        ScenarioActions actions = new ScenarioActions(this);
+        ScenarioActions actions = new ScenarioActions(scenario.file(), new ScenarioActions.World(loop, cluster, workloads,
+                cloud, api, webhook, eventBridge, interruptionQueue, crashing, this::liveInstances, observers::clusterChanged,
+                checks::outage), recorder);
         for (var p : scenario.manifests()) {
             actions.apply(p, 0);
         }
@@ -276,24 +288,85 @@ public final class Simulation {
         loop.every(start, samplePeriod, "sample", checks::sample);
         if (statusAt != null) {
             // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
-            loop.at(start.plus(statusAt), "status", () -> status = StatusCapture.of(this));
+            loop.at(start.plus(statusAt), "status", () -> status = captureStatus());
         }
         loop.runUntil(end, step -> {
             checks.step(step);
-            progress.update(this);
+            progress.update(reading);
         });
         runtime.shutdown();
         List.of(provisioningQueue, interruptionQueue, terminationQueue).forEach(SimQueue::expire);
         checks.atEnd();
-        progress.done(this);
+        progress.done();
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
-        return new Result(Summary.of(this, wallSeconds), this);
+        return new Result(Summary.of(summaryRun(), wallSeconds), this);
+    }
+
+    /** What the progress line reads. */
+    private final Progress.Reading reading = new Progress.Reading() {
+        @Override
+        public long t() {
+            return Simulation.this.t();
+        }
+
+        @Override
+        public long total() {
+            return scenario.duration().toSeconds();
+        }
+
+        @Override
+        public int nodes() {
+            return liveInstances().size();
+        }
+
+        @Override
+        public int pendingPods() {
+            return Simulation.this.pendingPods();
+        }
+
+        @Override
+        public double perHour() {
+            return recorder.perHour();
+        }
+    };
+
+    /** What {@code gantry status} would read now. */
+    private StatusCapture captureStatus() {
+        Instant now = clock.instant();
+        var buffers = headroom.read();
+        return new StatusCapture(now, List.copyOf(pools.values()), store.list(now), store.poolUsage(), cluster.nodes(),
+                cluster.pods(), events.list(), buffers.buffers(), buffers.targets(), headroom.history().read(now),
+                headroom.bootLead(now));
+    }
+
+    /** What the summary reports, read at the end of the run. */
+    private Summary.Run summaryRun() {
+        Map<String, Integer> deadLetters = new LinkedHashMap<>();
+        for (SimQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
+            deadLetters.put(q.name(), q.deadLetters().size());
+        }
+        var queues = new Summary.Queues(eventSources.provisioningRuns, eventSources.failedRuns, provisioningQueue.sentCount(),
+                provisioningQueue.duplicateCount(), deadLetters, cloud.faults().throttledCalls(), cloud.faults().refusedCalls(),
+                crashing.crashes(), messagesLost(), provisioningQueue.duplicateDeliveries()
+                        + interruptionQueue.duplicateDeliveries() + terminationQueue.duplicateDeliveries());
+        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations,
+                eventSources.sweepsThrottled, runtime.stats());
+        var injected = new Summary.Injected(scenario.chaos(), faults.injected(), cloud.tokenMismatches, claims.throttled,
+                claims.lostAnswers);
+        return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
+                liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected);
     }
 
     /** What a run produced: the summary and the simulation, for the report. */
     public record Result(Summary summary, Simulation simulation) {
         public boolean violated() {
             return simulation.invariants.total() > 0;
+        }
+
+        /** The run as one self-contained HTML page ({@link HtmlReport}). */
+        public String html() {
+            Simulation s = simulation;
+            return HtmlReport.render(summary, s.scenario, s.recorder, s.invariants, !s.catalog.warnings().isEmpty());
         }
     }
 

@@ -10,8 +10,6 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 
@@ -21,7 +19,7 @@ import java.util.Objects;
  * The CLI turns it into its status view, so a simulation prints the same view as a real stack.
  */
 public record StatusCapture(Instant now, List<NodePool> pools, List<NodeClaim> claims, List<PoolUsage> usage,
-                            List<Node> nodes, List<Pod> pods, List<Event> events, List<CapacityBuffer> buffers,
+                            List<Node> nodes, List<Pod> pods, List<EventLog.Event> events, List<CapacityBuffer> buffers,
                             BufferTargets targets, DemandHistory history, Duration bootLead) {
     public StatusCapture {
         Objects.requireNonNull(now, "now");
@@ -32,34 +30,5 @@ public record StatusCapture(Instant now, List<NodePool> pools, List<NodeClaim> c
         pods = List.copyOf(pods);
         events = List.copyOf(events);
         buffers = List.copyOf(buffers);
-    }
-
-    /** An Event as the API server stored it, with its time. */
-    public record Event(Instant at, String kind, String namespace, String name, String type, String reason, String message) {
-    }
-
-    /** The latest Events, as a cluster's event TTL keeps only recent ones. */
-    static final class EventLog {
-        static final int KEPT = 1_000;
-        private final Deque<Event> events = new ArrayDeque<>();
-
-        void add(Event e) {
-            events.addLast(e);
-            if (events.size() > KEPT) {
-                events.removeFirst();
-            }
-        }
-
-        List<Event> list() {
-            return List.copyOf(events);
-        }
-    }
-
-    static StatusCapture of(Simulation sim) {
-        Instant now = sim.clock.instant();
-        var buffers = sim.headroom.read();
-        return new StatusCapture(now, List.copyOf(sim.pools.values()), sim.store.list(now), sim.store.poolUsage(),
-                sim.cluster.nodes(), sim.cluster.pods(), sim.events.list(), buffers.buffers(), buffers.targets(),
-                sim.headroom.history().read(now), sim.headroom.bootLead(now));
     }
 }

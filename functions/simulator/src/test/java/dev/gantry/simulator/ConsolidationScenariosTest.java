@@ -17,7 +17,7 @@ class ConsolidationScenariosTest {
         try {
             java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("gantry.reports.dir", "target"));
             java.nio.file.Files.createDirectories(dir);
-            java.nio.file.Files.writeString(dir.resolve("consolidation-" + name.replace('/', '-') + ".html"), HtmlReport.render(r));
+            java.nio.file.Files.writeString(dir.resolve("consolidation-" + name.replace('/', '-') + ".html"), r.html());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

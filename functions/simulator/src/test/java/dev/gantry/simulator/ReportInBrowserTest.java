@@ -54,7 +54,7 @@ class ReportInBrowserTest {
         Assumptions.assumeTrue(chromium != null, "no Chromium installed (apt-get install chromium)");
         Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/quickstart.yaml")), x -> { },
                 Progress.none()).run();
-        page = HtmlReport.render(r);
+        page = r.html();
     }
 
     static Path chromium() {
