@@ -1,10 +1,10 @@
 package dev.gantry.cli;
 
-import dev.gantry.simulator.Progress;
-import dev.gantry.simulator.Scenario;
-import dev.gantry.simulator.ScenarioException;
-import dev.gantry.simulator.ScenarioReader;
 import dev.gantry.simulator.Simulation;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioException;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,5 +1,37 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.deployed.EventSources;
+import dev.gantry.simulator.deployed.Handlers;
+import dev.gantry.simulator.deployed.SimulatedHeadroom;
+import dev.gantry.simulator.faults.CrashAfterLaunch;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.observe.Checks;
+import dev.gantry.simulator.observe.EventLog;
+import dev.gantry.simulator.observe.Invariants;
+import dev.gantry.simulator.observe.LifecycleChecks;
+import dev.gantry.simulator.observe.Observers;
+import dev.gantry.simulator.observe.Placement;
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.HtmlReport;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.report.StatusCapture;
+import dev.gantry.simulator.report.Summary;
+import dev.gantry.simulator.runtime.EventLoop;
+import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.simulator.runtime.VirtualClock;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioActions;
+import dev.gantry.simulator.scenario.ScenarioException;
+import dev.gantry.simulator.world.aws.EventBridge;
+import dev.gantry.simulator.world.aws.SimulatedCloud;
+import dev.gantry.simulator.world.aws.SimulatedInstance;
+import dev.gantry.simulator.world.aws.SimulatedQueue;
+import dev.gantry.simulator.world.aws.SimulatedStore;
+import dev.gantry.simulator.world.kube.ApiServer;
+import dev.gantry.simulator.world.kube.KubeScheduler;
+import dev.gantry.simulator.world.kube.Kubelet;
+import dev.gantry.simulator.world.kube.Webhook;
+import dev.gantry.simulator.world.kube.Workloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
@@ -34,8 +66,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import dev.gantry.simulator.faults.Faults;
-import dev.gantry.simulator.runtime.LambdaRuntime;
 
 /**
  * One simulated cluster, wired: Gantry's real Lambda handlers (provisioner, interruption, termination, sweep) and the
@@ -57,12 +87,12 @@ public final class Simulation {
     final Catalog catalog;
     final Map<String, NodePool> pools = new LinkedHashMap<>();
     /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
-    static final DeploymentSettings DEPLOYED = DeploymentSettings.DEFAULT;
+    static final DeploymentSettings DEPLOYED = EventSources.DEPLOYED;
     /** How long a pod may wait for its capacity before {@code podsNotPlacedInTime}: the deployed batch window and sweep. */
     static final Placement.Allowance PLACED_IN_TIME = new Placement.Allowance(EventSources.BATCH_IDLE, DEPLOYED.sweepRate());
-    final SimQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
-    final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
-    final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
+    final SimulatedQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
+    final SimulatedQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
+    final SimulatedQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
     /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
     final QueueHints lifecycleHints;
     /** The Lambda runtime the handlers run in: port calls take time, invocations overlap and time out. */
@@ -70,7 +100,7 @@ public final class Simulation {
     /** The faults this run injects (the scenario's, plus the chaos mix when it is on). */
     final Faults faults;
     /** The store as the handlers reach it (latency, throttling, lost answers, index lag); {@link #store} is the truth. */
-    final SimStore claims;
+    final SimulatedStore claims;
     final ApiServer api;
     final Webhook webhook;
     final SimulatedCloud cloud;
@@ -85,14 +115,14 @@ public final class Simulation {
     private final Progress progress;
     /** When this run starts (the scenario's {@code start}). */
     final Instant start;
-    final SimHeadroom headroom;
+    final SimulatedHeadroom headroom;
     /** Events Gantry recorded through the API server, with their virtual time (what {@code gantry status} reads). */
     final EventLog events = new EventLog();
     private Duration statusAt;
     private StatusCapture status;
 
-    private static SimQueue queue(QueueSettings s, VirtualClock clock) {
-        return new SimQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
+    private static SimulatedQueue queue(QueueSettings s, VirtualClock clock) {
+        return new SimulatedQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
     }
 
     public Simulation(Scenario scenario, Consumer<String> violations, Progress progress) {
@@ -148,9 +178,9 @@ public final class Simulation {
         this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.seed()));
         runtime.faults(faults);
         faults.runtime(runtime);
-        this.claims = new SimStore(store, clock::instant, faults);
+        this.claims = new SimulatedStore(store, clock::instant, faults);
         claims.runtime(runtime, faults);
-        for (SimQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
+        for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
             q.runtime(runtime, faults);
         }
         provisioningQueue.retention(DEPLOYED.provisioningQueue().retention());
@@ -178,7 +208,7 @@ public final class Simulation {
                 line -> recorder.log(clock.instant(), "error", line));
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
-        this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
+        this.headroom = new SimulatedHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
                 workloads, history, claims, DEPLOYED.sweepRate());
         // The deployed parallelism: launches and pod Events fan out on 8 lanes of the invocation, each call at its full
         // latency, interleaved with everything else on the loop (LambdaRuntime#fanOut), as Fanout.THREADS runs them.
@@ -295,7 +325,7 @@ public final class Simulation {
             progress.update(reading);
         });
         runtime.shutdown();
-        List.of(provisioningQueue, interruptionQueue, terminationQueue).forEach(SimQueue::expire);
+        List.of(provisioningQueue, interruptionQueue, terminationQueue).forEach(SimulatedQueue::expire);
         checks.atEnd();
         progress.done();
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
@@ -342,7 +372,7 @@ public final class Simulation {
     /** What the summary reports, read at the end of the run. */
     private Summary.Run summaryRun() {
         Map<String, Integer> deadLetters = new LinkedHashMap<>();
-        for (SimQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
+        for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
             deadLetters.put(q.name(), q.deadLetters().size());
         }
         var queues = new Summary.Queues(eventSources.provisioningRuns, eventSources.failedRuns, provisioningQueue.sentCount(),
@@ -383,8 +413,8 @@ public final class Simulation {
     }
 
     /** Gantry's live instances (pending or running), oldest first. */
-    List<SimInstance> liveInstances() {
-        return cloud.instances().stream().filter(SimInstance::isAlive)
+    List<SimulatedInstance> liveInstances() {
+        return cloud.instances().stream().filter(SimulatedInstance::isAlive)
                 .filter(i -> CLUSTER.equals(i.tags().get(dev.gantry.core.cloud.CloudInstance.TAG_CLUSTER))).toList();
     }
 

@@ -1,5 +1,6 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.model.Pod;
