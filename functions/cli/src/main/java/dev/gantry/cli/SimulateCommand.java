@@ -1,11 +1,10 @@
 package dev.gantry.cli;
 
-import dev.gantry.simulator.HtmlReport;
-import dev.gantry.simulator.Progress;
-import dev.gantry.simulator.Scenario;
-import dev.gantry.simulator.ScenarioException;
-import dev.gantry.simulator.ScenarioReader;
 import dev.gantry.simulator.Simulation;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioException;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -117,7 +116,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 Files.writeString(summaryJson, result.summary().json());
             }
             if (report != null) {
-                Files.writeString(report, HtmlReport.render(result));
+                Files.writeString(report, result.html());
                 out.println("  report             " + report);
             }
         } catch (IOException e) {

@@ -1,7 +1,7 @@
 package dev.gantry.cli;
 
+import dev.gantry.simulator.report.StatusCapture;
 import dev.gantry.cli.status.StatusSnapshot;
-import dev.gantry.simulator.StatusCapture;
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,37 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.deployed.EventSources;
+import dev.gantry.simulator.deployed.Handlers;
+import dev.gantry.simulator.deployed.SimulatedHeadroom;
+import dev.gantry.simulator.faults.CrashAfterLaunch;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.observe.Checks;
+import dev.gantry.simulator.observe.EventLog;
+import dev.gantry.simulator.observe.Invariants;
+import dev.gantry.simulator.observe.LifecycleChecks;
+import dev.gantry.simulator.observe.Observers;
+import dev.gantry.simulator.observe.Placement;
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.HtmlReport;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.report.StatusCapture;
+import dev.gantry.simulator.report.Summary;
+import dev.gantry.simulator.runtime.EventLoop;
+import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.simulator.runtime.VirtualClock;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioActions;
+import dev.gantry.simulator.scenario.ScenarioException;
+import dev.gantry.simulator.world.aws.EventBridge;
+import dev.gantry.simulator.world.aws.SimulatedCloud;
+import dev.gantry.simulator.world.aws.SimulatedInstance;
+import dev.gantry.simulator.world.aws.SimulatedQueue;
+import dev.gantry.simulator.world.aws.SimulatedStore;
+import dev.gantry.simulator.world.kube.ApiServer;
+import dev.gantry.simulator.world.kube.KubeScheduler;
+import dev.gantry.simulator.world.kube.Kubelet;
+import dev.gantry.simulator.world.kube.Webhook;
+import dev.gantry.simulator.world.kube.Workloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
@@ -34,8 +66,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import dev.gantry.simulator.faults.Faults;
-import dev.gantry.simulator.runtime.LambdaRuntime;
 
 /**
  * One simulated cluster, wired: Gantry's real Lambda handlers (provisioner, interruption, termination, sweep) and the
@@ -57,10 +87,12 @@ public final class Simulation {
     final Catalog catalog;
     final Map<String, NodePool> pools = new LinkedHashMap<>();
     /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
-    static final DeploymentSettings DEPLOYED = DeploymentSettings.DEFAULT;
-    final SimQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
-    final SimQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
-    final SimQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
+    static final DeploymentSettings DEPLOYED = EventSources.DEPLOYED;
+    /** How long a pod may wait for its capacity before {@code podsNotPlacedInTime}: the deployed batch window and sweep. */
+    static final Placement.Allowance PLACED_IN_TIME = new Placement.Allowance(EventSources.BATCH_IDLE, DEPLOYED.sweepRate());
+    final SimulatedQueue provisioningQueue = queue(DEPLOYED.provisioningQueue(), clock);
+    final SimulatedQueue interruptionQueue = queue(DEPLOYED.interruptionQueue(), clock);
+    final SimulatedQueue terminationQueue = queue(DEPLOYED.terminationQueue(), clock);
     /** The lifecycle services' hints: the handlers' own sender, which also records the sweep's last-hint marker. */
     final QueueHints lifecycleHints;
     /** The Lambda runtime the handlers run in: port calls take time, invocations overlap and time out. */
@@ -68,7 +100,7 @@ public final class Simulation {
     /** The faults this run injects (the scenario's, plus the chaos mix when it is on). */
     final Faults faults;
     /** The store as the handlers reach it (latency, throttling, lost answers, index lag); {@link #store} is the truth. */
-    final SimStore claims;
+    final SimulatedStore claims;
     final ApiServer api;
     final Webhook webhook;
     final SimulatedCloud cloud;
@@ -83,14 +115,14 @@ public final class Simulation {
     private final Progress progress;
     /** When this run starts (the scenario's {@code start}). */
     final Instant start;
-    final SimHeadroom headroom;
+    final SimulatedHeadroom headroom;
     /** Events Gantry recorded through the API server, with their virtual time (what {@code gantry status} reads). */
-    final StatusCapture.EventLog events = new StatusCapture.EventLog();
+    final EventLog events = new EventLog();
     private Duration statusAt;
     private StatusCapture status;
 
-    private static SimQueue queue(QueueSettings s, VirtualClock clock) {
-        return new SimQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
+    private static SimulatedQueue queue(QueueSettings s, VirtualClock clock) {
+        return new SimulatedQueue(s.name() + (s.fifo() ? ".fifo" : ""), s.fifo(), s.visibility(), s.maxReceiveCount(), clock);
     }
 
     public Simulation(Scenario scenario, Consumer<String> violations, Progress progress) {
@@ -146,9 +178,9 @@ public final class Simulation {
         this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.seed()));
         runtime.faults(faults);
         faults.runtime(runtime);
-        this.claims = new SimStore(store, clock::instant, faults);
+        this.claims = new SimulatedStore(store, clock::instant, faults);
         claims.runtime(runtime, faults);
-        for (SimQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
+        for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
             q.runtime(runtime, faults);
         }
         provisioningQueue.retention(DEPLOYED.provisioningQueue().retention());
@@ -156,7 +188,8 @@ public final class Simulation {
         terminationQueue.retention(DEPLOYED.terminationQueue().retention());
         this.lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), claims, CLUSTER);
         this.eventBridge = new EventBridge(scenario.region());
-        this.observers = new Observers(this);
+        this.observers = new Observers(CLUSTER, clock, cluster, store, recorder, invariants, events, interruptionQueue,
+                eventBridge);
         this.api = new ApiServer(cluster, clock, observers);
         this.webhook = new Webhook(scenario.webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
                 line -> recorder.log(clock.instant(), "error", line));
@@ -175,7 +208,7 @@ public final class Simulation {
                 line -> recorder.log(clock.instant(), "error", line));
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
-        this.headroom = new SimHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
+        this.headroom = new SimulatedHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
                 workloads, history, claims, DEPLOYED.sweepRate());
         // The deployed parallelism: launches and pod Events fan out on 8 lanes of the invocation, each call at its full
         // latency, interleaved with everything else on the loop (LambdaRuntime#fanOut), as Fanout.THREADS runs them.
@@ -202,7 +235,14 @@ public final class Simulation {
                 provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
-        this.checks = new Checks(this);
+        LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
+                DEPLOYED.sweepRate());
+        Placement placement = new Placement(cluster, api, cloud, this::liveInstances, config, catalog, start, PLACED_IN_TIME);
+        recorder.onCreatedPending = p -> placement.created(p, clock.instant());
+        this.checks = new Checks(new Checks.World(clock, cluster, store, pools, config, catalog, workloads, this::liveInstances,
+                this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
+                observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store));
+        observers.watch(kubelet, kubeScheduler, workloads, checks, placement);
     }
 
     /**
@@ -255,7 +295,9 @@ public final class Simulation {
     public Result run() {
         long wall = System.nanoTime();
         Instant end = start.plus(scenario.duration());
-        ScenarioActions actions = new ScenarioActions(this);
+        ScenarioActions actions = new ScenarioActions(scenario.file(), new ScenarioActions.World(loop, cluster, workloads,
+                cloud, api, webhook, eventBridge, interruptionQueue, crashing, this::liveInstances, observers::clusterChanged,
+                checks::outage), recorder);
         for (var p : scenario.manifests()) {
             actions.apply(p, 0);
         }
@@ -276,24 +318,85 @@ public final class Simulation {
         loop.every(start, samplePeriod, "sample", checks::sample);
         if (statusAt != null) {
             // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
-            loop.at(start.plus(statusAt), "status", () -> status = StatusCapture.of(this));
+            loop.at(start.plus(statusAt), "status", () -> status = captureStatus());
         }
         loop.runUntil(end, step -> {
             checks.step(step);
-            progress.update(this);
+            progress.update(reading);
         });
         runtime.shutdown();
-        List.of(provisioningQueue, interruptionQueue, terminationQueue).forEach(SimQueue::expire);
+        List.of(provisioningQueue, interruptionQueue, terminationQueue).forEach(SimulatedQueue::expire);
         checks.atEnd();
-        progress.done(this);
+        progress.done();
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
-        return new Result(Summary.of(this, wallSeconds), this);
+        return new Result(Summary.of(summaryRun(), wallSeconds), this);
+    }
+
+    /** What the progress line reads. */
+    private final Progress.Reading reading = new Progress.Reading() {
+        @Override
+        public long t() {
+            return Simulation.this.t();
+        }
+
+        @Override
+        public long total() {
+            return scenario.duration().toSeconds();
+        }
+
+        @Override
+        public int nodes() {
+            return liveInstances().size();
+        }
+
+        @Override
+        public int pendingPods() {
+            return Simulation.this.pendingPods();
+        }
+
+        @Override
+        public double perHour() {
+            return recorder.perHour();
+        }
+    };
+
+    /** What {@code gantry status} would read now. */
+    private StatusCapture captureStatus() {
+        Instant now = clock.instant();
+        var buffers = headroom.read();
+        return new StatusCapture(now, List.copyOf(pools.values()), store.list(now), store.poolUsage(), cluster.nodes(),
+                cluster.pods(), events.list(), buffers.buffers(), buffers.targets(), headroom.history().read(now),
+                headroom.bootLead(now));
+    }
+
+    /** What the summary reports, read at the end of the run. */
+    private Summary.Run summaryRun() {
+        Map<String, Integer> deadLetters = new LinkedHashMap<>();
+        for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
+            deadLetters.put(q.name(), q.deadLetters().size());
+        }
+        var queues = new Summary.Queues(eventSources.provisioningRuns, eventSources.failedRuns, provisioningQueue.sentCount(),
+                provisioningQueue.duplicateCount(), deadLetters, cloud.faults().throttledCalls(), cloud.faults().refusedCalls(),
+                crashing.crashes(), messagesLost(), provisioningQueue.duplicateDeliveries()
+                        + interruptionQueue.duplicateDeliveries() + terminationQueue.duplicateDeliveries());
+        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations,
+                eventSources.sweepsThrottled, runtime.stats());
+        var injected = new Summary.Injected(scenario.chaos(), faults.injected(), cloud.tokenMismatches, claims.throttled,
+                claims.lostAnswers);
+        return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
+                liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected);
     }
 
     /** What a run produced: the summary and the simulation, for the report. */
     public record Result(Summary summary, Simulation simulation) {
         public boolean violated() {
             return simulation.invariants.total() > 0;
+        }
+
+        /** The run as one self-contained HTML page ({@link HtmlReport}). */
+        public String html() {
+            Simulation s = simulation;
+            return HtmlReport.render(summary, s.scenario, s.recorder, s.invariants, !s.catalog.warnings().isEmpty());
         }
     }
 
@@ -310,8 +413,8 @@ public final class Simulation {
     }
 
     /** Gantry's live instances (pending or running), oldest first. */
-    List<SimInstance> liveInstances() {
-        return cloud.instances().stream().filter(SimInstance::isAlive)
+    List<SimulatedInstance> liveInstances() {
+        return cloud.instances().stream().filter(SimulatedInstance::isAlive)
                 .filter(i -> CLUSTER.equals(i.tags().get(dev.gantry.core.cloud.CloudInstance.TAG_CLUSTER))).toList();
     }
 

@@ -1,5 +1,9 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Placement;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

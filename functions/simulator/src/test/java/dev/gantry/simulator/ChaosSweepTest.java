@@ -1,5 +1,11 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Invariants;
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import dev.gantry.simulator.world.aws.SimulatedQueue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,9 +63,9 @@ class ChaosSweepTest {
                 JsonNode q = r.summary().tree().get("queues");
                 extra.merge("messagesLost", q.get("messagesLost").asLong(), Long::sum);
                 extra.merge("deadLetters", q.get("deadLetters").asLong(), Long::sum);
-                for (SimQueue queue : List.of(r.simulation().provisioningQueue, r.simulation().interruptionQueue,
+                for (SimulatedQueue queue : List.of(r.simulation().provisioningQueue, r.simulation().interruptionQueue,
                         r.simulation().terminationQueue)) {
-                    for (SimQueue.DeadLetter d : queue.deadLetterTrace()) {
+                    for (SimulatedQueue.DeadLetter d : queue.deadLetterTrace()) {
                         System.out.printf("dead letter %s seed %d %s message %d: %s%n", name, seed, queue.name(), d.id(), d.body());
                         d.receives().forEach(x -> System.out.println("    receive " + x));
                     }

@@ -1,5 +1,9 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,7 +21,7 @@ class ConsolidationScenariosTest {
         try {
             java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("gantry.reports.dir", "target"));
             java.nio.file.Files.createDirectories(dir);
-            java.nio.file.Files.writeString(dir.resolve("consolidation-" + name.replace('/', '-') + ".html"), HtmlReport.render(r));
+            java.nio.file.Files.writeString(dir.resolve("consolidation-" + name.replace('/', '-') + ".html"), r.html());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

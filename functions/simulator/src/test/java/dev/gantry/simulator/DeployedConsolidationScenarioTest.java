@@ -1,5 +1,7 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.config.deployment.DeploymentSettings;

@@ -1,5 +1,7 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.world.aws.EventBridge;
+import dev.gantry.simulator.world.aws.SimulatedInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class EventBridgeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Simulation sim = SampleScenariosTest.run("quickstart").simulation();
-    private final SimInstance instance = sim.cloud.instances().stream().filter(i -> i.request() != null).findFirst().orElseThrow();
+    private final SimulatedInstance instance = sim.cloud.instances().stream().filter(i -> i.request() != null).findFirst().orElseThrow();
     private final EventBridge events = new EventBridge("ap-northeast-2");
 
     private static List<String> fields(JsonNode n) {

@@ -1,5 +1,10 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Invariants;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import dev.gantry.simulator.world.aws.SimulatedQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.lifecycle.NodeClaim;
@@ -46,7 +51,7 @@ class InvariantsTest {
      * would otherwise receive it at that instant, ahead of any periodic drain: sends now cost their latency, so messages
      * become visible between whole seconds); a sweep every second catches any an already running invocation polls for.
      */
-    private static void blackHole(Simulation sim, SimQueue queue) {
+    private static void blackHole(Simulation sim, SimulatedQueue queue) {
         Runnable swallow = () -> queue.receive(100).forEach(queue::delete);
         queue.onVisible(t -> sim.loop.at(t, "test black hole", swallow));
         sim.loop.every(now(sim), Duration.ofSeconds(1), "test black hole", swallow);

@@ -1,5 +1,7 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

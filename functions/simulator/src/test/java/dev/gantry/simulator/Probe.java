@@ -1,5 +1,9 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;

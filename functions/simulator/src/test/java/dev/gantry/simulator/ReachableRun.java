@@ -1,5 +1,10 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.runtime.VirtualClock;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import dev.gantry.simulator.world.aws.SimulatedInstance;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Resources;
@@ -187,7 +192,7 @@ public final class ReachableRun {
                 java.util.Map<String, Long> perNode = new java.util.TreeMap<>();
                 sim.cluster.pods().stream().filter(p -> !p.isDaemon() && p.isBound()).forEach(p -> perNode.merge(p.nodeName(), 1L, Long::sum));
                 java.util.Map<String, Integer> byTypeAndLoad = new java.util.TreeMap<>();
-                for (SimInstance i : sim.liveInstances()) {
+                for (SimulatedInstance i : sim.liveInstances()) {
                     byTypeAndLoad.merge(i.type().name() + ":" + perNode.getOrDefault(i.dnsName(), 0L), 1, Integer::sum);
                 }
                 fleets.add(byTypeAndLoad.toString());
@@ -200,13 +205,13 @@ public final class ReachableRun {
             double hours = ((k + 1 < steps.size() ? steps.get(k + 1)[0] : end) - steps.get(k)[0]) / 3600.0;
             double c = (marks.get(k + 1)[0] - marks.get(k)[0]) / hours;
             double b = (marks.get(k + 1)[1] - marks.get(k)[1]) / hours;
-            System.out.printf("%5s  %8d  %5.0f  %6.3f  %6.3f       %5.2f×  %5.2f%n", Progress.clock(steps.get(k)[0]), steps.get(k)[1],
+            System.out.printf("%5s  %8d  %5.0f  %6.3f  %6.3f       %5.2f×  %5.2f%n", VirtualClock.format(steps.get(k)[0]), steps.get(k)[1],
                     marks.get(k + 1)[3], c, b, b > 0 ? c / b : 0, (c - b) * hours);
         }
         System.out.println(sim.recorder.cost + " total; packing bound " + sim.recorder.packingBoundCost);
         System.out.println("fleet before each step (type:pods × nodes):");
         for (int k = 0; k < fleets.size(); k++) {
-            System.out.println("  " + Progress.clock(steps.get(k)[0]) + " " + fleets.get(k));
+            System.out.println("  " + VirtualClock.format(steps.get(k)[0]) + " " + fleets.get(k));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -54,7 +56,7 @@ class ReportInBrowserTest {
         Assumptions.assumeTrue(chromium != null, "no Chromium installed (apt-get install chromium)");
         Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/quickstart.yaml")), x -> { },
                 Progress.none()).run();
-        page = HtmlReport.render(r);
+        page = r.html();
     }
 
     static Path chromium() {

@@ -1,5 +1,10 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import dev.gantry.simulator.world.aws.SimulatedInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,7 +68,7 @@ class SampleScenariosTest {
     void quickstartSchedulesSeed002sPodsOnArmSpotNodes() {
         JsonNode s = summary("quickstart");
         assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
-        assertThat(run("quickstart").simulation().cloud.instances()).filteredOn(SimInstance::isAlive)
+        assertThat(run("quickstart").simulation().cloud.instances()).filteredOn(SimulatedInstance::isAlive)
                 .filteredOn(i -> i.request() != null)
                 .allSatisfy(i -> {
                     assertThat(i.type().name()).startsWith("t4g.");

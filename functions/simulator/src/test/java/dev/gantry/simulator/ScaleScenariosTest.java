@@ -1,5 +1,7 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -56,7 +58,7 @@ class ScaleScenariosTest {
         JsonNode pods = r.summary().tree().get("pods");
         assertThat(pods.get("scheduled").asInt()).isEqualTo(5000);
         assertThat(pods.get("pendingAtEnd").asInt()).isZero();
-        assertThat(pods.get("timeToScheduleSeconds").get("p99").asDouble()).isLessThan(Placement.allowed().toSeconds());
+        assertThat(pods.get("timeToScheduleSeconds").get("p99").asDouble()).isLessThan(Simulation.PLACED_IN_TIME.total().toSeconds());
     }
 
     @Test
@@ -79,7 +81,7 @@ class ScaleScenariosTest {
         invariantsHold(r);
         JsonNode pods = r.summary().tree().get("pods");
         assertThat(pods.get("scheduled").asInt()).isEqualTo(5300);
-        assertThat(pods.get("timeToScheduleSeconds").get("p99").asDouble()).isLessThan(Placement.allowed().toSeconds());
+        assertThat(pods.get("timeToScheduleSeconds").get("p99").asDouble()).isLessThan(Simulation.PLACED_IN_TIME.total().toSeconds());
         assertThat(r.summary().tree().get("nodes").get("peak").asInt()).isGreaterThanOrEqualTo(300); // one spread pod per node
     }
 

@@ -1,10 +1,15 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.observe.Recorder;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioException;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gantry.simulator.faults.FaultPlan;
-import dev.gantry.simulator.runtime.CallKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,12 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.simulator.runtime.Latency;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import dev.gantry.simulator.world.aws.SimulatedCloud;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,10 +19,6 @@ import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.requirements.Requirements;
-import dev.gantry.simulator.faults.FaultPlan;
-import dev.gantry.simulator.faults.Faults;
-import dev.gantry.simulator.runtime.Latency;
-import dev.gantry.simulator.runtime.LambdaRuntime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

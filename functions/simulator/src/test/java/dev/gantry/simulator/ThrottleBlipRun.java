@@ -1,5 +1,8 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,9 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.runtime.VirtualClock;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.Scenario;
+import dev.gantry.simulator.scenario.ScenarioReader;
 import java.nio.file.Path;
 
 /** Prints a scenario's timeline between two times (seconds), under a given seed: for finding what an invariant saw. */
@@ -17,6 +21,6 @@ public final class TimelineRun {
         long to = Long.parseLong(args[3]);
         String grep = args.length > 4 ? args[4] : "";
         r.simulation().recorder.timeline.stream().filter(e -> e.t() >= from && e.t() <= to && (e.kind() + " " + e.text()).contains(grep))
-                .forEach(e -> System.out.println(Progress.clock(e.t()) + " " + e.kind() + " " + e.text()));
+                .forEach(e -> System.out.println(VirtualClock.format(e.t()) + " " + e.kind() + " " + e.text()));
     }
 }

@@ -1,7 +1,6 @@
 package dev.gantry.simulator.runtime;
 
 import dev.gantry.config.deployment.CallTimeouts;
-import dev.gantry.simulator.EventLoop;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,6 @@ package dev.gantry.simulator.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gantry.simulator.EventLoop;
-import dev.gantry.simulator.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

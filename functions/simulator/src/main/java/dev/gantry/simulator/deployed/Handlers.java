@@ -1,0 +1,52 @@
+package dev.gantry.simulator.deployed;
+
+import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.simulator.world.aws.SimulatedQueue;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.config.codec.EventBridgeCodec;
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.TerminationCodec;
+import dev.gantry.core.disruption.execution.ConsolidationService;
+import dev.gantry.core.interruption.InterruptionService;
+import dev.gantry.core.provisioning.HintBatchService;
+import dev.gantry.core.sweep.SweepService;
+import dev.gantry.core.termination.TerminationService;
+import dev.gantry.handlers.Heartbeat;
+import dev.gantry.handlers.InterruptionQueueHandler;
+import dev.gantry.handlers.ProvisioningQueueHandler;
+import dev.gantry.handlers.SnapStartPrimer;
+import dev.gantry.handlers.SweepHandler;
+import dev.gantry.handlers.TerminationQueueHandler;
+import dev.gantry.handlers.metrics.EmbeddedMetrics;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Clock;
+
+/**
+ * Gantry's real Lambda handlers, built with their public constructors over the simulation's services and queues, as
+ * the composition root builds them over the real clients: each queue handler changes its own messages' visibility
+ * through its queue (a failed run's or record's short retry, a batch held only for the invocation's remaining time or,
+ * the provisioner's, for a short lease its heartbeat renews while the run lives),
+ * and the termination handler re-queues what a short invocation leaves.
+ * Their embedded-metric lines are discarded (the simulation measures for itself).
+ */
+public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler interruption,
+                TerminationQueueHandler termination, SweepHandler sweep) {
+
+    public static Handlers wire(String cluster, Clock clock, HintBatchService hintBatches, InterruptionService interruptions,
+                         TerminationService terminations, SweepService sweep, SimulatedQueue provisioningQueue,
+                         SimulatedQueue interruptionQueue, SimulatedQueue terminationQueue, ConsolidationService consolidation,
+                         LambdaRuntime runtime) {
+        // The provisioner renews its batch's hold from a thread of its own process: the runtime's beat.
+        Heartbeat heartbeat = (every, beat) -> runtime.beat(every, beat)::run;
+        ObjectMapper json = new ObjectMapper();
+        EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
+        return new Handlers(
+                new ProvisioningQueueHandler(hintBatches, new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
+                        provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY, provisioningQueue, cluster, heartbeat),
+                new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock, interruptionQueue),
+                new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
+                        TerminationQueueHandler.RESERVE, terminationQueue).withConsolidation(consolidation),
+                new SweepHandler(sweep, metrics, clock));
+    }
+}

@@ -1,0 +1,386 @@
+package dev.gantry.simulator.observe;
+
+import dev.gantry.simulator.world.aws.SimulatedInstance;
+import dev.gantry.simulator.world.kube.Workloads;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Quantity;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.scheduling.LowerBound;
+import dev.gantry.core.scheduling.PackingBound;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.time.Clock;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.provisioning.GantryConfig;
+
+/**
+ * What is checked and measured after every step: the invariants, the cost rates (actual and the fractional lower
+ * bound), recoveries after an outage, and the chart samples. Limits and recoveries are checked on every step; the
+ * checks that scan every pod, claim or instance ({@link LifecycleChecks}, {@link Placement}, node compatibility, lost
+ * messages) at most once per virtual second ({@link #EVERY}): their deadlines are minutes long, and at 20,000 pods a
+ * scan per step (thousands of steps per simulated minute) would be most of the run. Evictions and terminations are
+ * judged as they happen ({@link Observers}, {@link #terminatedByGantry}).
+ */
+public final class Checks {
+    /** Where the checks report: a violation counted once per episode, or once. */
+    interface Episodes {
+        void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message);
+
+        void violated(String kind, String message);
+    }
+
+    /**
+     * The world the checks read, behind none of Gantry's ports (looking costs Gantry nothing and draws no fault): the
+     * clock, the cluster, the claims, the pools as configured and the catalogue they are priced from, the Deployments,
+     * EC2's live instances, the pending pods, the messages the queues lost by retention so far, and the loop's steps.
+     */
+    public record World(Clock clock, InMemoryCluster cluster, NodeClaimStore truth, Map<String, NodePool> pools, GantryConfig config,
+                 Catalog catalog, Workloads workloads, Supplier<List<SimulatedInstance>> liveInstances, IntSupplier pendingPods,
+                 LongSupplier messagesLost, LongSupplier steps) {
+    }
+
+    /** The claim, instance and placement checks run at most this often (their deadlines are in minutes). */
+    static final Duration EVERY = Duration.ofSeconds(1);
+    private final World world;
+    private final Invariants invariants;
+    private final Recorder recorder;
+    private final LifecycleChecks lifecycle;
+    private final Placement placement;
+    private final BooleanSupplier clusterChanged;
+    private final boolean buffers;
+    private final Function<Instant, List<Pod>> bufferPods;
+    private final Episodes episodes = new Episodes() {
+        @Override
+        public void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message) {
+            Checks.this.episode(bad, kind, key, message);
+        }
+
+        @Override
+        public void violated(String kind, String message) {
+            invariants.violated(kind, message);
+        }
+    };
+    private Instant lastThorough = Instant.MIN;
+    private long messagesLost;
+    private long demandVersion = -1;
+    private Instant demandAt = Instant.MIN;
+    private double lowerBound;
+    /** {@link PackingBound} for the same pods, over every pool's types at once (recomputed with {@link #lowerBound}). */
+    private double packingBound;
+    private Map<Resources, Integer> boundShapes;
+    private Instant recoveringSince;
+    private final java.util.Set<String> open = new java.util.HashSet<>();
+
+    /**
+     * {@code clusterChanged} says whether the cluster changed since it was last asked (node compatibility is checked
+     * only then); {@code bufferPods} gives the buffers' virtual pods at an instant, when the run has {@code buffers}.
+     */
+    public Checks(World world, Invariants invariants, Recorder recorder, LifecycleChecks lifecycle, Placement placement,
+           BooleanSupplier clusterChanged, boolean buffers, Function<Instant, List<Pod>> bufferPods) {
+        this.world = world;
+        this.invariants = invariants;
+        this.recorder = recorder;
+        this.lifecycle = lifecycle;
+        this.placement = placement;
+        this.clusterChanged = clusterChanged;
+        this.buffers = buffers;
+        this.bufferPods = bufferPods;
+    }
+
+    private long t() {
+        return recorder.secondsSinceStart(world.clock().instant());
+    }
+
+    public void outage(Instant at) {
+        recoveringSince = at;
+    }
+
+    public void step(long step) {
+        Instant now = world.clock().instant();
+        invariants.at(step, t());
+        List<SimulatedInstance> live = world.liveInstances().get();
+        double fractional = lowerBound();
+        recorder.rates(now, live.stream().mapToDouble(SimulatedInstance::pricePerHour).sum(), fractional, packingBound, live.size());
+        limits(live);
+        if (!now.isBefore(lastThorough.plus(EVERY))) {
+            lastThorough = now;
+            if (clusterChanged.getAsBoolean()) {
+                compatibility();
+            }
+            lifecycle.check(now, live, episodes);
+            placement.check(now, episodes);
+            bufferHolders(now);
+            messagesLost(world.messagesLost().getAsLong());
+        }
+        // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
+        // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes
+        // were launched and nothing else changed for 20 minutes).
+        if (recoveringSince != null) {
+            recovery(now);
+        }
+    }
+
+    /** Each pool's launched capacity (every live instance's, registered or not) within its limits. */
+    private void limits(List<SimulatedInstance> live) {
+        Map<String, Resources> used = new HashMap<>();
+        Map<String, Integer> count = new HashMap<>();
+        for (SimulatedInstance i : live) {
+            String pool = i.tags().get(CloudInstance.TAG_NODEPOOL);
+            used.merge(pool, i.type().capacity(), Resources::plus);
+            count.merge(pool, 1, Integer::sum);
+        }
+        used.forEach((pool, r) -> {
+            NodePool p = world.pools().get(pool);
+            if (p == null) {
+                return;
+            }
+            p.limits().forEach((resource, limit) -> {
+                long have;
+                long max;
+                switch (resource) {
+                    case "nodes" -> { have = count.get(pool); max = limit.toUnits(); }
+                    case Resources.CPU -> { have = r.cpuMillis(); max = limit.toMillis(); }
+                    default -> { have = r.get(resource); max = limit.toUnits(); }
+                }
+                episode(have > max, "limitExceeded", pool + "/" + resource, () -> "NodePool " + pool + " has "
+                        + format(resource, have) + " of " + resource + " launched, over its limit of " + limit);
+            });
+        });
+    }
+
+    /**
+     * Counts a violation once per episode: when {@code bad} first holds for {@code key}, not on every step it lasts.
+     */
+    private void episode(boolean bad, String kind, String key, java.util.function.Supplier<String> message) {
+        String k = kind + " " + key;
+        if (bad && open.add(k)) {
+            invariants.violated(kind, message.get());
+        } else if (!bad) {
+            open.remove(k);
+        }
+    }
+
+    private static String format(String resource, long v) {
+        return resource.equals(Resources.CPU) ? Quantity.ofMillis(v) + "" : Long.toString(v);
+    }
+
+    /**
+     * <b>messagesLost</b>: {@code total} is how many messages the queues have dropped by retention before they reached
+     * their dead-letter queue, so far; each new one is a violation.
+     */
+    public void messagesLost(long total) {
+        for (long i = messagesLost; i < total; i++) {
+            invariants.violated("messagesLost", "a message expired by retention before reaching its dead-letter queue ("
+                    + (i + 1) + " so far)");
+        }
+        messagesLost = Math.max(messagesLost, total);
+    }
+
+    /**
+     * <b>podsKilledWithoutDrain</b>: Gantry terminates an instance (TerminateInstances, not EC2's own reclaim) whose
+     * node still runs pods the drain must wait for (not terminal, not mirror, not tolerating the disrupted taint), unless
+     * the drain's grace period (the pool's terminationGracePeriod, capped by an interruption deadline) has run out,
+     * or the pod was being deleted and its own grace period has run out.
+     */
+    void terminatedByGantry(SimulatedInstance i) {
+        Node n = world.cluster().node(i.dnsName());
+        if (n == null) {
+            return;
+        }
+        Instant now = world.clock().instant();
+        NodeClaim c = world.truth().findByInstanceId(i.id(), now).orElse(null);
+        Instant graceEnd = null;
+        if (c != null && c.deletionRequestedAt() != null) {
+            graceEnd = dev.gantry.core.termination.TerminationDecision.graceExpiry(c.deletionRequestedAt(),
+                    java.util.Optional.ofNullable(world.pools().get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod()),
+                    world.truth().marker(dev.gantry.core.termination.TerminationMarkers.deadline(c.name())));
+        }
+        boolean graceOver = graceEnd != null && !now.isBefore(graceEnd);
+        for (Pod p : world.cluster().podsOn(n.name())) {
+            if (p.status().isTerminal() || p.isMirror()
+                    || dev.gantry.core.model.Toleration.anyTolerates(p.tolerations(), dev.gantry.core.model.Taint.DISRUPTED)) {
+                continue;
+            }
+            Instant deleting = p.status().deletingSince();
+            long grace = p.status().terminationGracePeriodSeconds() == null ? 30 : p.status().terminationGracePeriodSeconds();
+            boolean killed = deleting == null ? !graceOver : now.isBefore(deleting.plusSeconds(grace));
+            if (killed) {
+                invariants.violated("podsKilledWithoutDrain", "TerminateInstances on " + i.id() + " (node " + n.name()
+                        + (c == null ? ", no nodeclaim" : ", nodeclaim/" + c.name() + " " + c.state() + " for " + c.deletionReason())
+                        + ") while pod " + p.key() + " runs there, neither evicted nor past its grace period");
+            }
+        }
+    }
+
+    /** Every bound pod's node still satisfies its node selector and required affinity. */
+    private void compatibility() {
+        Map<String, Node> nodes = new HashMap<>();
+        world.cluster().nodes().forEach(n -> nodes.put(n.name(), n));
+        for (Pod p : world.cluster().pods()) {
+            Node n = p.isBound() ? nodes.get(p.nodeName()) : null;
+            boolean bad = n != null && !p.isDaemon() && p.nodeRequirementTerms().stream().noneMatch(t -> t.matches(n.labels()));
+            episode(bad, "podsOnIncompatibleNodes", p.uid(), () -> "pod " + p.key() + " runs on " + n.name()
+                    + ", whose labels do not satisfy its node affinity");
+        }
+    }
+
+    /**
+     * After an outage: the first step at which every replica of every Deployment runs on a Ready node whose instance is
+     * alive (pods still bound to dead nodes do not count).
+     */
+    private void recovery(Instant now) {
+        if (recoveringSince == null || world.pendingPods().getAsInt() > 0) {
+            return;
+        }
+        java.util.Set<String> healthyNodes = new java.util.HashSet<>();
+        for (SimulatedInstance i : world.liveInstances().get()) {
+            Node n = world.cluster().node(i.dnsName());
+            if (n != null && n.ready() && !n.deleting()) {
+                healthyNodes.add(n.name());
+            }
+        }
+        for (Workloads.Deployment d : world.workloads().deployments().values()) {
+            long have = world.cluster().pods().stream().filter(p -> p.namespace().equals(d.namespace) && d.name.equals(p.ownerName())
+                    && p.isBound() && healthyNodes.contains(p.nodeName())).count();
+            if (have < d.replicas) {
+                return;
+            }
+        }
+        recorder.recoveries.add(new long[] {recorder.secondsSinceStart(recoveringSince),
+                Duration.between(recoveringSince, now).toSeconds()});
+        recorder.log(now, "recovered", "every pod is scheduled again, "
+                + Duration.between(recoveringSince, now).toSeconds() + " s after the outage");
+        recoveringSince = null;
+    }
+
+    /** The fractional lower bound on $/h for the pods that exist now, in the cheapest pool (recomputed when they change). */
+    private double lowerBound() {
+        // Recounted when the pods changed, at most once a second (a sum over every pod: 20,000 of them at scale).
+        Instant now = world.clock().instant();
+        if (world.cluster().version() == demandVersion || now.isBefore(demandAt.plus(EVERY))) {
+            return lowerBound;
+        }
+        demandVersion = world.cluster().version();
+        demandAt = now;
+        Resources demand = Resources.ZERO;
+        Map<Resources, Integer> shapes = new HashMap<>();
+        for (Pod p : world.cluster().pods()) {
+            if (!p.isDaemon() && !p.status().isTerminal()) {
+                demand = demand.plus(p.requests());
+                shapes.merge(p.requests(), 1, Integer::sum);
+            }
+        }
+        if (shapes.equals(boundShapes)) {
+            return lowerBound;
+        }
+        boundShapes = shapes;
+        double best = Double.POSITIVE_INFINITY;
+        List<PackingBound.Column> columns = new java.util.ArrayList<>();
+        for (NodePool pool : world.config().nodePools()) {
+            NodeClass nc = world.config().nodeClassOf(pool).orElse(null);
+            if (nc == null) {
+                continue;
+            }
+            List<InstanceType> types = world.catalog().instanceTypes(nc).stream()
+                    .filter(t -> pool.requirements().compatible(t.requirements())).toList();
+            double b = LowerBound.of(demand, types, pool.requirements(), t -> Resources.ZERO);
+            if (b > 0) {
+                best = Math.min(best, b);
+            }
+            Resources daemons = certainDaemons(pool);
+            for (InstanceType t : types) {
+                var o = t.cheapestOffering(pool.requirements());
+                if (o != null) {
+                    columns.add(new PackingBound.Column(t.allocatable().minus(daemons), o.pricePerHour()));
+                }
+            }
+        }
+        lowerBound = best == Double.POSITIVE_INFINITY ? 0 : best;
+        packingBound = PackingBound.of(shapes, columns);
+        return lowerBound;
+    }
+
+    /**
+     * What the DaemonSets certain to run on every node of the pool request: those with no node selector or affinity
+     * (one empty term) that tolerate the pool's taints. A DaemonSet that only might land is left out, so the packing
+     * bound stays a bound.
+     */
+    private Resources certainDaemons(NodePool pool) {
+        Resources r = Resources.ZERO;
+        for (dev.gantry.core.model.DaemonSet ds : world.cluster().daemonSets()) {
+            Pod t = ds.template();
+            if (dev.gantry.core.model.Toleration.firstUntolerated(t.tolerations(), pool.template().taints()) == null
+                    && t.nodeRequirementTerms().stream().anyMatch(dev.gantry.core.requirements.Requirements::isEmpty)) {
+                r = r.plus(t.requests());
+            }
+        }
+        return r;
+    }
+
+    public void sample() {
+        Map<String, Integer> byType = new TreeMap<>();
+        for (SimulatedInstance i : world.liveInstances().get()) {
+            byType.merge(i.type().name(), 1, Integer::sum);
+        }
+        recorder.sample(world.clock().instant(), byType, world.pendingPods().getAsInt());
+    }
+
+    /** The end-of-run invariant: no instance of this cluster is left running without a live claim. */
+    public void atEnd() {
+        Instant now = world.clock().instant();
+        invariants.at(world.steps().getAsLong(), t());
+        step(world.steps().getAsLong());
+        for (SimulatedInstance i : world.liveInstances().get()) {
+            NodeClaim c = world.truth().findByInstanceId(i.id(), now).orElse(null);
+            boolean young = now.isBefore(i.launchTime().plus(Duration.ofSeconds(30)));
+            if (!young && (c == null || c.state() == NodeClaimState.Terminated)) {
+                invariants.violated("orphanInstancesAtEnd", i.id() + " (" + i.type().name() + ") runs without a live nodeclaim");
+            }
+        }
+    }
+
+    /** How often the nodes holding the buffers' capacity are looked for (for the wasted-launch figure). */
+    static final Duration BUFFER_HOLDERS_EVERY = Duration.ofSeconds(10);
+    private Instant buffersAt = Instant.MIN;
+
+    /**
+     * Marks the nodes that hold a buffer's capacity now ({@link dev.gantry.core.headroom.BufferRoom}, as the sweep
+     * places the virtual pods) as serving: a node launched for a buffer that holds its chunk is no wasted launch.
+     */
+    private void bufferHolders(Instant now) {
+        if (!buffers || now.isBefore(buffersAt.plus(BUFFER_HOLDERS_EVERY))) {
+            return;
+        }
+        buffersAt = now;
+        List<Pod> virtual = bufferPods.apply(now);
+        if (virtual.isEmpty()) {
+            return;
+        }
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        for (Pod p : world.cluster().pods()) {
+            if (p.isBound()) {
+                byNode.computeIfAbsent(p.nodeName(), k -> new java.util.ArrayList<>()).add(p);
+            }
+        }
+        List<Node> ready = world.cluster().nodes().stream().filter(Node::ready).toList();
+        dev.gantry.core.headroom.BufferRoom.of(virtual, ready, byNode).holders().forEach(recorder::nodeServed);
+    }
+}

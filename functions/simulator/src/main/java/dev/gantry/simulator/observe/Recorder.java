@@ -1,0 +1,266 @@
+package dev.gantry.simulator.observe;
+
+import dev.gantry.simulator.runtime.VirtualClock;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.core.model.Pod;
+import dev.gantry.simulator.world.kube.PodListener;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What the simulation measured: pod latencies, launches and terminations, cost, interruptions, a timeline of
+ * decisions and a time series for the charts. Only the simulation's observers write to it.
+ */
+public final class Recorder implements PodListener {
+    /** One line of the decision timeline, {@code t} in seconds from the start. */
+    public record Entry(long t, String kind, String text) {
+    }
+
+    /** One point of the charts. */
+    public record Sample(long t, Map<String, Integer> nodesByType, int pending, double perHour) {
+    }
+
+    static final int MAX_TIMELINE = 2_000;
+
+    private Instant start;
+    /** The morning ramp's pods' time to schedule (see {@link #ramp}). */
+    public final List<Double> rampTimeToSchedule = new ArrayList<>();
+    private Instant rampFrom;
+    private Instant rampUntil;
+    public final List<Entry> timeline = new ArrayList<>();
+    public final List<Sample> samples = new ArrayList<>();
+    public int timelineDropped;
+
+    public int podsCreated;
+    public int podsScheduled;
+    public final List<Double> timeToSchedule = new ArrayList<>();
+    public final List<Double> reaction = new ArrayList<>();
+    private final Map<String, Instant> createdAt = new HashMap<>();
+    private final Set<String> everBound = new HashSet<>();
+    private final Map<String, Instant> unschedulableSince = new HashMap<>();
+
+    public int launched;
+    public int terminated;
+    public int peakNodes;
+    public final Map<String, Integer> terminatedByReason = new LinkedHashMap<>();
+    public double cost;
+    public double lowerBoundCost;
+    /** The integral of the packing bound (whole pods on whole nodes with their DaemonSets): never above any real day's cost. */
+    public double packingBoundCost;
+    private double packingBoundPerHour;
+    public double peakPerHour;
+    private Instant lastCostAt;
+    private double perHour;
+    private double lowerBoundPerHour;
+
+    public int interruptionsReceived;
+    /** Spot warnings whose two minutes ran out (EC2 reclaimed the instance): what the two figures below are out of. */
+    public int reclaimed;
+    public int drainedBeforeDeadline;
+    public int replacementReadyBeforeDeadline;
+    public int evictions;
+    /** Evicted pods and their successors: how many waited for capacity ({@link Evictions}). */
+    final Evictions evicted = new Evictions();
+    /** Told of every eviction whose successor waited for capacity (the invariant judges it). */
+    java.util.function.Consumer<Evictions.Eviction> onEvictionWaited = e -> { };
+    /** Nodes that ran a real pod or held a buffer's capacity: a removed node that did neither was a wasted launch. */
+    private final Set<String> servedNodes = new HashSet<>();
+    /** Gantry's instances that ended without their node ever running a real pod or holding a buffer chunk. */
+    public int wastedLaunches;
+    final List<String> wastedExamples = new ArrayList<>();
+    public final List<long[]> recoveries = new ArrayList<>();
+
+    /**
+     * Consolidation commands by what became of them (decided, validated, handed, aborted), each command counted once
+     * per outcome: two deliveries that both tell one (an overlap, a redelivery) are one command.
+     */
+    public final Map<String, Integer> consolidation = new LinkedHashMap<>();
+    private final java.util.Set<String> consolidationTold = new java.util.HashSet<>();
+    public double consolidationSavingsPerHour;
+
+    public Recorder(Instant start) {
+        this.start = start;
+        this.lastCostAt = start;
+        for (String w : List.of("decided", "validated", "handed", "aborted")) {
+            consolidation.put(w, 0);
+        }
+        for (String r : List.of("interruption", "emptiness", "underutilized", "liveness", "gc", "deleted")) {
+            terminatedByReason.put(r, 0);
+        }
+    }
+
+    /** Starts at {@code t} instead (before anything is recorded). */
+    public void restart(Instant t) {
+        this.start = t;
+        this.lastCostAt = t;
+    }
+
+    /** Pods created in {@code [from, until)} also count in {@link #rampTimeToSchedule}. */
+    public void ramp(Instant from, Instant until) {
+        this.rampFrom = from;
+        this.rampUntil = until;
+    }
+
+    /** A consolidation command's progress: counted (once per command and outcome), and on the timeline. */
+    public void consolidation(Instant at, String what, String command, String line, double savingsPerHour) {
+        if (consolidationTold.add(what + " " + command)) {
+            consolidation.merge(what, 1, Integer::sum);
+            if (what.equals("handed")) {
+                consolidationSavingsPerHour += savingsPerHour;
+            }
+        }
+        log(at, "consolidation", what + ": " + line);
+    }
+
+    public long secondsSinceStart(Instant t) {
+        return Duration.between(start, t).toSeconds();
+    }
+
+    public void log(Instant at, String kind, String text) {
+        if (timeline.size() < MAX_TIMELINE) {
+            timeline.add(new Entry(secondsSinceStart(at), kind, text));
+        } else {
+            timelineDropped++;
+        }
+    }
+
+    /** Told of every pod created pending (the placement invariant watches it). */
+    public java.util.function.Consumer<Pod> onCreatedPending = p -> { };
+
+    @Override
+    public void podCreated(Pod p) {
+        podsCreated++;
+        evicted.created(p);
+        if (!p.isBound()) {
+            onCreatedPending.accept(p);
+        }
+        createdAt.put(p.uid(), p.status().createdAt());
+    }
+
+    @Override
+    public void podBound(Pod p, String node, Instant now) {
+        evicted.gone(p);
+        if (!p.isDaemon() && !p.isMirror()) {
+            servedNodes.add(node);
+        }
+        if (everBound.add(p.uid())) {
+            podsScheduled++;
+            Instant c = createdAt.get(p.uid());
+            if (c != null) {
+                timeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
+                if (rampFrom != null && !c.isBefore(rampFrom) && c.isBefore(rampUntil)) {
+                    rampTimeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
+                }
+            }
+        }
+        unschedulableSince.remove(p.key());
+    }
+
+    @Override
+    public void podUnschedulable(Pod p, Instant now) {
+        unschedulableSince.putIfAbsent(p.key(), now);
+        evicted.unschedulable(p).ifPresent(onEvictionWaited);
+    }
+
+    @Override
+    public void podDeleted(Pod p) {
+        unschedulableSince.remove(p.key());
+        evicted.gone(p);
+    }
+
+    /** The node holds a buffer's capacity now (the headroom the buffer asked for). */
+    void nodeServed(String node) {
+        servedNodes.add(node);
+    }
+
+    /**
+     * One of Gantry's instances ended: a wasted launch when its node ({@code node}, its DNS name) never ran a real pod
+     * nor held a buffer chunk.
+     */
+    void instanceEnded(String instanceId, String node, Instant launchedAt, Instant now) {
+        if (!servedNodes.contains(node)) {
+            wastedLaunches++;
+            log(now, "wasted", instanceId + " ended without running a pod or holding a buffer chunk");
+            if (wastedExamples.size() < 10) {
+                wastedExamples.add(instanceId + " (launched at t=" + VirtualClock.format(secondsSinceStart(launchedAt))
+                        + ", ended at t=" + VirtualClock.format(secondsSinceStart(now)) + ")");
+            }
+        }
+    }
+
+    /** A launch for these pods: each one that was waiting records how long it waited for it. */
+    void launched(Instant now, List<String> podKeys) {
+        launched++;
+        for (String k : podKeys) {
+            Instant since = unschedulableSince.remove(k);
+            if (since != null) {
+                reaction.add(Duration.between(since, now).toMillis() / 1000.0);
+            }
+        }
+    }
+
+    /** Evictions whose successor waited for capacity ({@link Evictions}). */
+    public int evictionsWaited() {
+        return evicted.waited;
+    }
+
+    /** The same, by the evicted pod's node's claim's deletion reason. */
+    public Map<String, Integer> evictionsWaitedByReason() {
+        return evicted.waitedByReason;
+    }
+
+    /** An interruption event reached the interruption queue. */
+    public void interruptionReceived() {
+        interruptionsReceived++;
+    }
+
+    /** EC2 reclaimed a warned spot instance at the end of its two minutes. */
+    public void reclaimed() {
+        reclaimed++;
+    }
+
+    /** A reclaimed instance's node was drained by its deadline. */
+    public void drainedBeforeDeadline() {
+        drainedBeforeDeadline++;
+    }
+
+    /** A reclaimed instance's pods were running elsewhere by its deadline. */
+    public void replacedBeforeDeadline() {
+        replacementReadyBeforeDeadline++;
+    }
+
+    void ended(String reason) {
+        terminated++;
+        terminatedByReason.merge(reason, 1, Integer::sum);
+    }
+
+    /** Integrates cost up to {@code now} at the rates in force, then sets the new rates. */
+    void rates(Instant now, double newPerHour, double newLowerBoundPerHour, double newPackingBoundPerHour, int nodes) {
+        double hours = Duration.between(lastCostAt, now).toMillis() / 3_600_000.0;
+        cost += perHour * hours;
+        lowerBoundCost += lowerBoundPerHour * hours;
+        packingBoundCost += packingBoundPerHour * hours;
+        packingBoundPerHour = newPackingBoundPerHour;
+        lastCostAt = now;
+        perHour = newPerHour;
+        lowerBoundPerHour = newLowerBoundPerHour;
+        peakPerHour = Math.max(peakPerHour, newPerHour);
+        peakNodes = Math.max(peakNodes, nodes);
+    }
+
+    public double perHour() {
+        return perHour;
+    }
+
+    void sample(Instant now, Map<String, Integer> nodesByType, int pending) {
+        samples.add(new Sample(secondsSinceStart(now), new TreeMap<>(nodesByType), pending, perHour));
+    }
+}

@@ -1,0 +1,512 @@
+package dev.gantry.simulator.world.aws;
+
+import dev.gantry.simulator.faults.CloudFaults;
+import dev.gantry.simulator.faults.FaultPlan;
+import dev.gantry.simulator.faults.Faults;
+import dev.gantry.simulator.runtime.CallKind;
+import dev.gantry.simulator.runtime.EventLoop;
+import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchParameters;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.NodeLabels;
+import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+
+/**
+ * EC2 behind the {@link CloudProvider} port. A launch takes the claim's first option that has capacity, in its
+ * cheapest allowed offering (offerings under an injected insufficient-capacity fault are skipped and reported
+ * unavailable); it is idempotent by claim name, as CreateFleet is by ClientToken. The instance is running about
+ * 10 s later; the {@link Observer} (the simulated kubelet) decides when its node registers. Terminations go through
+ * shutting-down to terminated in 5 s.
+ *
+ * <p>What the real adapter ({@code Ec2CloudProvider}) and the SDK under it add, modelled here so that the core sees
+ * the same errors: every call costs its latency ({@link CallKind}) when made from an invocation, a CreateFleet more
+ * for a larger fleet; every attempt takes a token from its API's request-rate bucket ({@link CloudFaults}, EC2's
+ * published sizes, always on) and is refused RequestLimitExceeded when it finds none; the SDK's standard retry mode
+ * makes up to {@value #SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff, before the
+ * error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable); a launch is
+ * prepared ({@link #prepare}: one capacity type, at most {@value #MAX_INSTANCE_TYPES} types, spot when allowed and
+ * offered, else on-demand, as the adapter's {@code FleetPlan} builds it) and then sent as prepared, and an ICE fault
+ * fails every offering it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type,
+ * which it did not ask for). A CreateFleet launches the request's count of instances (TotalTargetCapacity), tagged
+ * with the claim name when it is one and with the launch token ({@code gantry.dev/launch}) when several. A ClientToken
+ * longer than {@value #MAX_CLIENT_TOKEN} characters is refused (InvalidParameterValue). A ClientToken reused with the
+ * same parameters (capacity type, launch template, every override with its subnet, tags and count) returns the first
+ * fleet's instances, as EC2 does; reused with any other parameter EC2 answers IdempotentParameterMismatch, and the
+ * adapter looks the token's instances up by tag with a DescribeInstances of its own (its latency, throttling and lag),
+ * returning those it lists and otherwise failing with a non-retryable IdempotentParameterMismatch, as
+ * {@code Ec2CloudProvider} does (the claim is closed, and the instance, once listed, is drained or collected by the
+ * sweep as an orphan). Describe lag: an instance launched in the last {@link FaultPlan#describeLag()} is missing from
+ * DescribeInstances (list, by id, by tag), as EC2's eventual consistency allows.
+ *
+ * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
+ * adapter's cached lookups behind {@link #prepare} (DescribeSubnets, DescribeSecurityGroups, SSM, CreateLaunchTemplate:
+ * here free, and one launch template and one subnet per zone); EC2's resource-rate buckets (RunInstances 1,000
+ * instances refilled at 2 a second, TerminateInstances 1,000 at 20), which no scenario comes near; partial fleet
+ * answers while capacity remains (a fleet takes its cheapest offerings with capacity, as many instances from each as
+ * it needs; it comes back short only when every allowed offering is out of capacity); Describe lag on state changes
+ * (only on launch); the SDK's client-side retry quota.
+ */
+public final class SimulatedCloud implements CloudProvider {
+    static final Duration SHUTDOWN = Duration.ofSeconds(5);
+    /** The most instance types one CreateFleet carries, as the adapter's {@code FleetPlan.MAX_INSTANCE_TYPES}. */
+    static final int MAX_INSTANCE_TYPES = 60;
+    /** EC2's longest ClientToken: "a unique, case-sensitive string of up to 64 ASCII characters". */
+    static final int MAX_CLIENT_TOKEN = 64;
+    /** When EC2 last answered insufficient capacity for each offering. */
+    private final Map<OfferingKey, Instant> lastIce = new java.util.HashMap<>();
+    /** The SDK's standard retry mode: three attempts in all. */
+    static final int SDK_ATTEMPTS = 3;
+    private static final Set<String> SDK_RETRIES = Set.of("RequestLimitExceeded", "InternalError", "Unavailable");
+
+    /** A fault that fails every attempt of one call, retries included (a targeted {@code error}). */
+    private static final class Targeted extends CloudException {
+        Targeted(String action) {
+            super("RequestLimitExceeded", action + ": request limit exceeded (injected at this call)", true);
+        }
+    }
+
+    /** What the rest of the simulation hears from EC2. */
+    public interface Observer {
+        void launched(SimulatedInstance instance);
+
+        /** {@code cause}: {@code api} (a TerminateInstances call), or what EC2 itself did (spot-reclaim, failure…). */
+        void stateChanged(SimulatedInstance instance, String newState, String cause);
+
+        /** A TerminateInstances call named an instance without this cluster's tag. */
+        void unmanagedTouched(String instanceId);
+    }
+
+    private final String cluster;
+    private final String region;
+    private final EventLoop loop;
+    private final Observer observer;
+    private final CloudFaults faults;
+    private final SplittableRandom ids;
+    private final SplittableRandom jitter;
+    private final Map<String, SimulatedInstance> byId = new LinkedHashMap<>();
+    /** The instances each ClientToken launched. */
+    private final Map<String, List<SimulatedInstance>> byToken = new LinkedHashMap<>();
+    private final java.util.Set<String> dnsNames = new java.util.HashSet<>();
+    private final Map<String, String> tokens = new LinkedHashMap<>();
+    /** Every instance type a launch was prepared with, by name (a replay may name one its request no longer has). */
+    private final Map<String, InstanceType> known = new java.util.HashMap<>();
+    private LambdaRuntime runtime;
+    private Faults injected = new Faults(FaultPlan.NONE, 0);
+    private SplittableRandom backoff = new SplittableRandom(0);
+    public long tokenMismatches;
+    /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
+    public java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
+    /** TerminateInstances calls that ended an instance whose node still ran pods, and the first few of them. */
+    public long terminatedWithPods;
+    public final List<String> terminatedWithPodsExamples = new ArrayList<>();
+
+    public SimulatedCloud(String cluster, String region, EventLoop loop, long seed, Observer observer) {
+        this.cluster = cluster;
+        this.region = region;
+        this.loop = loop;
+        this.observer = observer;
+        this.faults = new CloudFaults(seed);
+        this.ids = new SplittableRandom(seed ^ 0x1d5L);
+        this.jitter = new SplittableRandom(seed ^ 0x717e7L);
+    }
+
+    public CloudFaults faults() {
+        return faults;
+    }
+
+    /** Calls from invocations cost time on {@code r}; {@code f} injects the fault plan's EC2 faults. */
+    public void runtime(LambdaRuntime r, Faults f) {
+        this.runtime = r;
+        this.injected = f;
+        this.backoff = f.stream("ec2Backoff");
+    }
+
+    /** One SDK call: attempts (each a port call with its latency and faults) until success or the SDK gives up. */
+    private <T> T sdk(CallKind kind, String action, Supplier<T> body, ToIntFunction<T> items) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                CloudException refused = refusal(action);
+                if (refused != null) {
+                    // Answered at once, as EC2 does: an empty bucket or an outage costs no fleet launch's latency.
+                    if (runtime == null) {
+                        throw refused;
+                    }
+                    runtime.call(CallKind.EC2_REFUSED, () -> {
+                        throw refused;
+                    }, x -> 0);
+                }
+                Supplier<T> once = () -> {
+                    throttle(action);
+                    if (injected.targetedError()) {
+                        throw new Targeted(action);
+                    }
+                    if (injected.draw("ec2Error", injected.plan().ec2Error())) {
+                        boolean internal = injected.stream("ec2ErrorCode").nextBoolean();
+                        throw new CloudException(internal ? "InternalError" : "Unavailable", action
+                                + (internal ? ": an internal error has occurred" : ": the service is unavailable"), true);
+                    }
+                    return body.get();
+                };
+                return runtime == null ? once.get() : runtime.call(kind, once, items);
+            } catch (Targeted t) {
+                throw t;
+            } catch (CloudException e) {
+                if (e instanceof InsufficientCapacity || !SDK_RETRIES.contains(e.code()) || attempt >= SDK_ATTEMPTS) {
+                    throw e;
+                }
+                // Full jitter: up to base x 2^attempt; throttling has the SDK's longer base.
+                long base = e.code().equals("RequestLimitExceeded") ? 500 : 100;
+                long ceiling = Math.min(20_000, base << attempt);
+                if (runtime != null) {
+                    runtime.sleep(Duration.ofMillis(backoff.nextLong(ceiling + 1)));
+                }
+            }
+        }
+    }
+
+    @Override
+    public LaunchResult launch(LaunchRequest request) {
+        return launch(request, prepare(request));
+    }
+
+    /**
+     * What the adapter's {@code prepare} resolves, without a call (the adapter's DescribeSubnets, DescribeSecurityGroups,
+     * SSM and CreateLaunchTemplate calls are cached and not modelled): the capacity type, and one launch template for all
+     * the options (named by what it writes into the user data: the NodeClass, its AMI family, the kubelet's labels and
+     * taints) whose overrides are the options in order, each in its allowed offerings of that capacity type, cheapest
+     * first, in the zone's one subnet ({@code subnet-<zone>}).
+     */
+    @Override
+    public LaunchParameters prepare(LaunchRequest request) {
+        List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES).toList();
+        options.forEach(t -> known.put(t.name(), t));
+        String capacityType = capacityType(options, request);
+        if (capacityType == null) {
+            throw new InsufficientCapacity("NoAvailableOffering", List.of()); // the adapter's answer: nothing to ask for
+        }
+        List<LaunchParameters.Override> overrides = new ArrayList<>();
+        List<InstanceType> types = new ArrayList<>();
+        for (InstanceType type : options) {
+            List<Offering> allowed = allowed(type, request, capacityType);
+            if (!allowed.isEmpty()) {
+                types.add(type);
+            }
+            allowed.forEach(o -> overrides.add(new LaunchParameters.Override(type.name(), o.zone(), "subnet-" + o.zone())));
+        }
+        List<String> zones = overrides.stream().map(LaunchParameters.Override::zone).distinct().toList();
+        String family = request.nodeClass().effectiveAmiFamily();
+        String template = "sim/" + Integer.toHexString(java.util.Objects.hash(request.nodeClass().name(), family,
+                NodeLabels.forUserData(request, capacityType, types, zones), request.taints()));
+        Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
+                CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
+                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName()));
+        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, "ami-sim-" + family, 0,
+                overrides)), tags);
+    }
+
+    /**
+     * One CreateFleet sending {@code parameters}. A ClientToken reused with other parameters is EC2's
+     * IdempotentParameterMismatch, after which the adapter looks the token's instances up with a DescribeInstances of
+     * its own (its latency, its throttling, its lag).
+     */
+    @Override
+    public LaunchResult launch(LaunchRequest request, LaunchParameters parameters) {
+        if (parameters == null) {
+            return launch(request);
+        }
+        try {
+            return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request, parameters),
+                    r -> r.instances().size());
+        } catch (TokenReused reused) {
+            String token = request.claimName();
+            List<CloudInstance> found = sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> byToken(token),
+                    List::size);
+            if (found.isEmpty()) {
+                throw reused;
+            }
+            return new LaunchResult(found, List.of());
+        }
+    }
+
+    /** EC2 answered IdempotentParameterMismatch (not retried by the SDK: the same call fails the same way). */
+    private static final class TokenReused extends CloudException {
+        TokenReused(String token) {
+            super("IdempotentParameterMismatch", "CreateFleet: client token " + token
+                    + " was used before with other parameters", false);
+        }
+    }
+
+    /** What identifies a CreateFleet's parameters for its ClientToken: all it sends but the token. */
+    private static String parameters(LaunchParameters p, int count) {
+        StringBuilder b = new StringBuilder(p.capacityType()).append('|').append(count).append('|').append(p.sortedTags());
+        for (LaunchParameters.Template t : p.templates()) {
+            b.append('|').append(t.name()).append(',').append(t.imageId()).append(',').append(t.maxPods()).append(',')
+                    .append(t.overrides());
+        }
+        return b.toString();
+    }
+
+    /** The adapter's lookup by tag: the token's live instances that DescribeInstances lists now. */
+    private List<CloudInstance> byToken(String token) {
+        Instant now = loop.now();
+        return byId.values().stream().filter(i -> token.equals(i.tags.get(CloudInstance.TAG_LAUNCH))
+                        || token.equals(i.tags.get(CloudInstance.TAG_NODECLAIM)))
+                .filter(i -> cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER)) && !i.state.equals("terminated"))
+                .filter(i -> describable(i, now)).map(SimulatedInstance::view).toList();
+    }
+
+    private LaunchResult createFleet(LaunchRequest request, LaunchParameters sent) {
+        String token = request.claimName();
+        if (token.length() > MAX_CLIENT_TOKEN) {
+            throw new CloudException("InvalidParameterValue", "CreateFleet: Value (" + token + ") for parameter "
+                    + "clientToken is invalid: at most " + MAX_CLIENT_TOKEN + " characters", false);
+        }
+        String parameters = parameters(sent, request.count());
+        List<SimulatedInstance> existing = byToken.get(token);
+        if (existing != null) {
+            if (parameters.equals(tokens.get(token))) {
+                return new LaunchResult(existing.stream().map(SimulatedInstance::view).toList(), List.of());
+            }
+            tokenMismatches++;
+            throw new TokenReused(token);
+        }
+        Instant now = loop.now();
+        List<LaunchParameters.Override> overrides = sent.templates().stream().flatMap(t -> t.overrides().stream()).toList();
+        if (injected.draw("ice", injected.plan().ice())) {
+            List<OfferingKey> all = overrides.stream()
+                    .map(o -> new OfferingKey(o.instanceType(), o.zone(), sent.capacityType())).distinct().toList();
+            answeredIce(all, now);
+            throw new InsufficientCapacity("InsufficientInstanceCapacity", all);
+        }
+        List<OfferingKey> unavailable = new ArrayList<>();
+        List<SimulatedInstance> launched = new ArrayList<>();
+        for (LaunchParameters.Template t : sent.templates()) {
+            for (LaunchParameters.Override o : t.overrides()) {
+                if (launched.size() >= request.count()) {
+                    break;
+                }
+                InstanceType type = known.get(o.instanceType());
+                Offering offering = type == null ? null : type.offerings().stream()
+                        .filter(x -> x.zone().equals(o.zone()) && x.capacityType().equals(sent.capacityType()))
+                        .findFirst().orElse(null);
+                if (offering == null || faults.noCapacity(type.name(), o.zone(), sent.capacityType(), now)) {
+                    unavailable.add(new OfferingKey(o.instanceType(), o.zone(), sent.capacityType()));
+                    continue;
+                }
+                while (launched.size() < request.count()) {
+                    launched.add(start(request, sent, t, type, offering, now));
+                }
+            }
+        }
+        answeredIce(unavailable, now);
+        if (launched.isEmpty()) {
+            throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
+        }
+        tokens.put(token, parameters);
+        byToken.put(token, List.copyOf(launched));
+        return new LaunchResult(launched.stream().map(SimulatedInstance::view).toList(), unavailable);
+    }
+
+    private void answeredIce(List<OfferingKey> offerings, Instant now) {
+        offerings.forEach(k -> lastIce.put(k, now));
+    }
+
+    /**
+     * Whether EC2 answered insufficient capacity for this offering within {@code ttl} before {@code now} (an injected
+     * ICE or one inside a fault window): what a Karpenter-compatible autoscaler keeps in its unavailable-offerings cache.
+     */
+    public boolean answeredIceWithin(String type, String zone, String capacityType, Duration ttl, Instant now) {
+        Instant at = lastIce.get(new OfferingKey(type, zone, capacityType));
+        return at != null && now.isBefore(at.plus(ttl));
+    }
+
+    /**
+     * The one capacity type a CreateFleet asks for, as the adapter's {@code FleetPlan} chooses it: spot when the claim
+     * allows it and one of the options has an available spot offering in an allowed zone (Karpenter prefers spot),
+     * else on-demand when allowed and offered; null when neither is. An ICE therefore names offerings of that type only,
+     * and the re-plan may fall back to the other.
+     */
+    private static String capacityType(List<InstanceType> options, LaunchRequest request) {
+        ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
+        for (String c : List.of(WellKnownLabels.CAPACITY_SPOT, WellKnownLabels.CAPACITY_ON_DEMAND)) {
+            if (capacityTypes.has(c) && options.stream().anyMatch(t -> !allowed(t, request, c).isEmpty())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static List<Offering> allowed(InstanceType type, LaunchRequest request, String capacityType) {
+        ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
+        return type.offerings().stream()
+                .filter(o -> o.available() && zones.has(o.zone()) && o.capacityType().equals(capacityType))
+                .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
+                .toList();
+    }
+
+    private SimulatedInstance start(LaunchRequest request, LaunchParameters sent, LaunchParameters.Template template,
+                              InstanceType type, Offering o, Instant now) {
+        String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
+        String dns;
+        do {
+            // Private DNS names are unique in a VPC: redraw on a collision (about ten in 1,000 instances of a /16).
+            int a = ids.nextInt(256);
+            int b = ids.nextInt(256);
+            dns = "ip-10-0-" + a + "-" + b + "." + region + ".compute.internal";
+        } while (!dnsNames.add(dns));
+        // The kubelet's labels are the template's user data: written for its types and zones when it was prepared.
+        List<InstanceType> types = template.instanceTypes().stream().map(known::get).filter(java.util.Objects::nonNull).toList();
+        Map<String, String> userData = NodeLabels.forUserData(request, sent.capacityType(), types, template.zones());
+        SimulatedInstance i = new SimulatedInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, sent.tags(), request,
+                userData);
+        byId.put(id, i);
+        loop.after(Duration.ofMillis(8_000 + jitter.nextLong(4_000)), "ec2 running " + id, () -> {
+            if (i.state.equals("pending")) {
+                setState(i, "running", "boot");
+            }
+        });
+        observer.launched(i);
+        return i;
+    }
+
+    /** A registration delay for this instance's AMI family: 20–30 s for Bottlerocket, 30–40 s otherwise. */
+    public Duration registrationDelay(SimulatedInstance i) {
+        String family = i.request == null ? "" : i.request.nodeClass().effectiveAmiFamily();
+        long base = "bottlerocket".equalsIgnoreCase(family) ? 20_000 : 30_000;
+        return Duration.ofMillis(base + jitter.nextLong(10_000));
+    }
+
+    /** Whether DescribeInstances shows the instance yet (Describe lag after launch). */
+    private boolean describable(SimulatedInstance i, Instant now) {
+        Duration lag = injected.plan().describeLag();
+        return lag.isZero() || i.launchTime == null || !now.isBefore(i.launchTime.plus(lag));
+    }
+
+    @Override
+    public void terminate(List<String> instanceIds) {
+        sdk(CallKind.TERMINATE_INSTANCES, "TerminateInstances", () -> {
+            terminateNow(instanceIds);
+            return Boolean.TRUE;
+        }, x -> 0);
+    }
+
+    private void terminateNow(List<String> instanceIds) {
+        for (String id : instanceIds) {
+            SimulatedInstance i = byId.get(id);
+            if (i == null) {
+                continue;
+            }
+            if (!cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER))) {
+                observer.unmanagedTouched(id);
+            }
+            int pods = i.isAlive() ? podsOn.applyAsInt(i) : 0;
+            if (pods > 0) {
+                terminatedWithPods++;
+                if (terminatedWithPodsExamples.size() < 10) {
+                    terminatedWithPodsExamples.add(loop.now() + " " + id + " (" + i.tags.get(CloudInstance.TAG_NODECLAIM)
+                            + ") with " + pods + " pods running");
+                }
+            }
+            end(i, "api");
+        }
+    }
+
+    @Override
+    public List<CloudInstance> listInstances() {
+        return sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> {
+            Instant now = loop.now();
+            return byId.values().stream().filter(i -> cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER)))
+                    .filter(i -> !i.state.equals("terminated")).filter(i -> describable(i, now)).map(SimulatedInstance::view).toList();
+        }, List::size);
+    }
+
+    @Override
+    public Optional<CloudInstance> describe(String instanceId) {
+        return sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> Optional.ofNullable(byId.get(instanceId))
+                .filter(i -> describable(i, loop.now())).map(SimulatedInstance::view), o -> o.isPresent() ? 1 : 0);
+    }
+
+    /** EC2 ends the instance itself (spot reclaim, failure, an outage): shutting-down now, terminated shortly. */
+    public void end(SimulatedInstance i, String cause) {
+        if (!i.isAlive() && !i.state.equals("stopped")) {
+            return;
+        }
+        i.endedAt = loop.now();
+        i.endCause = cause;
+        setState(i, "shutting-down", cause);
+        loop.after(SHUTDOWN, "ec2 terminated " + i.id, () -> setState(i, "terminated", cause));
+    }
+
+    /** The instance stops (a hardware failure): it costs nothing more and its node goes away. */
+    public void stop(SimulatedInstance i, String cause) {
+        if (!i.isAlive()) {
+            return;
+        }
+        i.endedAt = loop.now();
+        i.endCause = cause;
+        setState(i, "stopping", cause);
+        loop.after(SHUTDOWN, "ec2 stopped " + i.id, () -> setState(i, "stopped", cause));
+    }
+
+    /** An instance this cluster does not own (another node group's), for the "never touch it" invariant. */
+    public void seedUnmanaged(InstanceType type, String zone) {
+        String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
+        SimulatedInstance i = new SimulatedInstance(id, type, zone, WellKnownLabels.CAPACITY_ON_DEMAND, 0, loop.now(),
+                "ip-10-1-0-1." + region + ".compute.internal", Map.of("eks:nodegroup-name", "system"), null, Map.of());
+        i.state = "running";
+        byId.put(id, i);
+    }
+
+    private void setState(SimulatedInstance i, String state, String cause) {
+        i.state = state;
+        observer.stateChanged(i, state, cause);
+    }
+
+    /** What EC2 answers this attempt before doing anything, or null: an outage's Unavailable, an empty bucket's throttle. */
+    private CloudException refusal(String action) {
+        Instant now = loop.now();
+        if (faults.outage(now)) {
+            return new CloudException("Unavailable", action + ": the service is unavailable (outage)", true);
+        }
+        if (faults.noToken(action, now)) {
+            return new CloudException("RequestLimitExceeded", action + ": request limit exceeded (token bucket empty)", true);
+        }
+        return null;
+    }
+
+    private void throttle(String action) {
+        if (faults.throttle(loop.now()) || injected.draw("ec2Throttle", injected.plan().ec2Throttle())) {
+            throw new CloudException("RequestLimitExceeded", action + ": request limit exceeded", true);
+        }
+    }
+
+    /** Every instance ever launched or seeded, in launch order. */
+    public List<SimulatedInstance> instances() {
+        return List.copyOf(byId.values());
+    }
+
+    public Optional<SimulatedInstance> instance(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+}
