@@ -32,20 +32,20 @@ public final class HtmlReport {
     public static String render(Simulation.Result result) {
         Simulation sim = result.simulation();
         Recorder r = sim.recorder;
-        long total = sim.scenario.duration().toSeconds();
+        long total = sim.scenario.run().duration().toSeconds();
         ReportCharts charts = new ReportCharts(total, ReportMarkers.of(sim.scenario));
         StringBuilder b = new StringBuilder(64 * 1024);
         b.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>gantry simulate: ")
                 .append(esc(sim.scenario.name())).append("</title><style>").append(STYLE).append("</style></head><body>");
         b.append("<h1>gantry simulate: ").append(esc(sim.scenario.name())).append("</h1><div class=\"sub\">")
-                .append(esc(sim.scenario.file().getFileName().toString())).append(" · seed ").append(sim.scenario.seed())
+                .append(esc(sim.scenario.file().getFileName().toString())).append(" · seed ").append(sim.scenario.run().seed())
                 .append(" · ").append(Progress.clock(total)).append(" simulated · region ")
-                .append(esc(sim.scenario.region())).append(" · ").append(sim.invariants.total() == 0
+                .append(esc(sim.scenario.cluster().region())).append(" · ").append(sim.invariants.total() == 0
                         ? "<span class=\"ok\">all invariants held</span>" : "<span class=\"bad\">" + sim.invariants.total()
                         + " invariant violations</span>").append("</div>");
         if (!sim.catalog.warnings().isEmpty()) {
-            b.append("<p class=\"warn\">Prices: no ").append(esc(sim.scenario.region()))
+            b.append("<p class=\"warn\">Prices: no ").append(esc(sim.scenario.cluster().region()))
                     .append(" prices in the built-in catalogue; costs use us-east-1's on-demand prices, which differ by region.</p>");
         }
         b.append("<h2>Nodes by instance type</h2>").append(charts.nodes(r.samples));

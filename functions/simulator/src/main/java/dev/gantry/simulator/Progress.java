@@ -30,7 +30,7 @@ public final class Progress {
         if (t < nextAt) {
             return;
         }
-        long total = sim.scenario.duration().toSeconds();
+        long total = sim.scenario.run().duration().toSeconds();
         step = terminal ? 60 : Math.max(60, total / 10);
         nextAt = t + step;
         String line = String.format("t=%s  nodes %d  pending pods %d  $%.3f/h", clock(t), sim.liveInstances().size(),

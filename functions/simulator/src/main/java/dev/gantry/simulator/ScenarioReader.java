@@ -120,12 +120,14 @@ public final class ScenarioReader {
         }
         Scenario.LatencySpec latency = top.containsKey("latency") ? latency(top.get("latency").getValueNode())
                 : Scenario.LatencySpec.AWS;
-        return new Scenario(path, name, region, zones, duration, seed, config, manifests, webhook, events,
-                headroom(top, duration), consolidation, faults, chaos, latency, 1);
+        Scenario.Run run = run(top, duration, seed);
+        return new Scenario(path, name, new Scenario.Cluster(region, zones, manifests), run,
+                new Scenario.Gantry(config, webhook, consolidation, true), events, new Scenario.FaultSpec(faults, chaos, 1),
+                latency);
     }
 
     /** {@code start} (an RFC 3339 UTC instant), {@code ramp: {from, until}} and {@code learnWeeks}. */
-    private Scenario.Headroom headroom(Map<String, NodeTuple> top, Duration total) {
+    private Scenario.Run run(Map<String, NodeTuple> top, Duration total, long seed) {
         java.time.Instant start = null;
         if (top.containsKey("start")) {
             Node v = top.get("start").getValueNode();
@@ -155,7 +157,7 @@ public final class ScenarioReader {
             }
             weeks = (int) w;
         }
-        return new Scenario.Headroom(start, ramp, weeks, true);
+        return new Scenario.Run(total, seed, start, ramp, weeks);
     }
 
     private FaultPlan faults(Map<String, NodeTuple> f) {
@@ -184,10 +186,12 @@ public final class ScenarioReader {
                 at.add(new FaultPlan.Target(function, invocation, (int) call, what));
             }
         }
-        return new FaultPlan(rate(f, "crash"), rate(f, "hang"), functions, rate(f, "ec2Throttle"), rate(f, "ec2Error"),
-                rate(f, "ice"), optDuration(f, "describeLag"), rate(f, "apiThrottle"), rate(f, "apiError"),
-                rate(f, "partialList"), (int) optInt(f, "apiOutages", 0), optDuration(f, "apiOutageFor"),
-                rate(f, "dynamoThrottle"), rate(f, "dynamoConflict"), optDuration(f, "indexLag"), rate(f, "duplicates"), at);
+        return new FaultPlan(new FaultPlan.Invocations(rate(f, "crash"), rate(f, "hang"), functions),
+                new FaultPlan.Ec2(rate(f, "ec2Throttle"), rate(f, "ec2Error"), rate(f, "ice"), optDuration(f, "describeLag")),
+                new FaultPlan.KubeApi(rate(f, "apiThrottle"), rate(f, "apiError"), rate(f, "partialList"),
+                        (int) optInt(f, "apiOutages", 0), optDuration(f, "apiOutageFor")),
+                new FaultPlan.Dynamo(rate(f, "dynamoThrottle"), rate(f, "dynamoConflict"), optDuration(f, "indexLag")),
+                new FaultPlan.Sqs(rate(f, "duplicates")), at);
     }
 
     private Scenario.LatencySpec latency(Node n) {

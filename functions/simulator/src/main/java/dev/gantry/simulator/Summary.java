@@ -26,8 +26,8 @@ public final class Summary {
         Recorder r = sim.recorder;
         ObjectNode o = JSON.createObjectNode();
         o.put("scenario", sim.scenario.name());
-        o.put("seed", sim.scenario.seed());
-        o.put("simulatedSeconds", sim.scenario.duration().toSeconds());
+        o.put("seed", sim.scenario.run().seed());
+        o.put("simulatedSeconds", sim.scenario.run().duration().toSeconds());
         o.put("wallSeconds", round(wallSeconds, 2));
         prices(o.putObject("prices"), sim);
         ObjectNode pods = o.putObject("pods");
@@ -87,7 +87,7 @@ public final class Summary {
                 + sim.terminationQueue.duplicateDeliveries());
         runtime(o.putObject("runtime"), sim);
         ObjectNode f = o.putObject("faults");
-        f.put("chaos", sim.scenario.chaos());
+        f.put("chaos", sim.scenario.faults().chaos());
         sim.faults.injected().forEach(f::put);
         f.put("ec2TokenMismatches", sim.cloud.tokenMismatches);
         f.put("dynamoThrottledCalls", sim.claims.throttled);
@@ -101,8 +101,8 @@ public final class Summary {
      */
     private static void prices(ObjectNode p, Simulation sim) {
         boolean borrowed = !sim.catalog.warnings().isEmpty();
-        p.put("region", sim.scenario.region());
-        p.put("pricedFrom", borrowed ? dev.gantry.core.catalog.PriceBook.FALLBACK_REGION : sim.scenario.region());
+        p.put("region", sim.scenario.cluster().region());
+        p.put("pricedFrom", borrowed ? dev.gantry.core.catalog.PriceBook.FALLBACK_REGION : sim.scenario.cluster().region());
         p.put("source", "built-in");
         p.put("currency", sim.catalog.currency());
         p.put("approximate", borrowed);
@@ -114,7 +114,7 @@ public final class Summary {
      * the ramp window ({@code [start + ramp.from, start + ramp.until)}, UTC), whoever placed them.
      */
     private static void headroom(ObjectNode o, Simulation sim) {
-        Scenario.Window ramp = sim.scenario.headroom().ramp();
+        Scenario.Window ramp = sim.scenario.run().ramp();
         if (ramp == null && sim.headroom.buffers().isEmpty()) {
             return;
         }
@@ -150,11 +150,11 @@ public final class Summary {
      */
     private static ObjectNode consolidation(Simulation sim) {
         Recorder r = sim.recorder;
-        double hours = Math.max(1e-9, sim.scenario.duration().toSeconds() / 3600.0);
+        double hours = Math.max(1e-9, sim.scenario.run().duration().toSeconds() / 3600.0);
         ObjectNode c = JSON.createObjectNode();
         c.put("policy", String.join(",", sim.pools.values().stream()
                 .map(p -> p.name() + "=" + p.disruption().consolidationPolicy()).toList()));
-        c.put("strategy", sim.scenario.consolidation().strategy().name().toLowerCase(java.util.Locale.ROOT));
+        c.put("strategy", sim.scenario.gantry().consolidation().strategy().name().toLowerCase(java.util.Locale.ROOT));
         r.consolidation.forEach(c::put);
         int removed = r.terminatedByReason.getOrDefault("underutilized", 0) + r.terminatedByReason.getOrDefault("emptiness", 0);
         c.put("nodesRemoved", removed);
