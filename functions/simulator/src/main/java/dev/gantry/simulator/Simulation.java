@@ -298,7 +298,7 @@ public final class Simulation {
 
     /**
      * Messages SQS deleted at the end of their retention before they reached a dead-letter queue: work lost without
-     * an alarm (#11 §5 "no message lost").
+     * an alarm. Every message must be handled or dead-lettered, so any is an invariant violation.
      */
     long messagesLost() {
         return provisioningQueue.expiredCount() + interruptionQueue.expiredCount() + terminationQueue.expiredCount();

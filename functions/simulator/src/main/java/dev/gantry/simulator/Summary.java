@@ -165,7 +165,10 @@ public final class Summary {
         return c;
     }
 
-    /** Per function: how long its invocations took against the deployed timeout (#11: at least 30% margin). */
+    /**
+     * Per function: how long its invocations took against the deployed timeout, which each must use at most 70% of
+     * (a 30% margin), and how many were over that, timed out or crashed.
+     */
     private static void runtime(ObjectNode rt, Simulation sim) {
         rt.put("latency", !sim.scenario.latency().build(0).instant());
         rt.put("invocationsKilled", sim.eventSources.killedInvocations);

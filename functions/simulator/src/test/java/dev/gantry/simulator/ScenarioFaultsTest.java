@@ -63,6 +63,17 @@ class ScenarioFaultsTest {
         assertThat(outages).hasSize(4).allSatisfy(t -> assertThat(t).isBetween(60L, 480L));
     }
 
+    /** The timeline learns of failed launches from the provisioner's run outcomes, one line per claim with its code. */
+    @Test
+    void aLaunchThatFailsForGoodIsOnTheTimelineWithItsClaimAndCode() throws IOException {
+        Path inflate = Path.of("../../samples/workloads/inflate.yaml").toAbsolutePath().normalize();
+        Scenario s = ScenarioReader.read(write("region: ap-northeast-2\nzones: [ap-northeast-2a, ap-northeast-2b]\n"
+                + "faults: {ice: 1}\nevents:\n  - {at: 0s, apply: " + inflate + "}\n"));
+        Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
+        var failed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch-failed")).map(Recorder.Entry::text).toList();
+        assertThat(failed).isNotEmpty().allSatisfy(t -> assertThat(t).matches("nodeclaim/[-a-z0-9]+: InsufficientInstanceCapacity"));
+    }
+
     @Test
     void chaosAddsASeededMixThatDependsOnTheSeed() throws IOException {
         Scenario s = ScenarioReader.read(write("faults: {chaos: true}\n"));
