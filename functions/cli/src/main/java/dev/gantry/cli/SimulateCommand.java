@@ -63,9 +63,9 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadOption("--status-at: " + e.getMessage());
         }
-        if (at.compareTo(s.duration()) > 0) {
+        if (at.compareTo(s.run().duration()) > 0) {
             throw new BadOption("--status-at " + statusAt + " is after the scenario's end ("
-                    + dev.gantry.core.model.KubeDuration.format(s.duration()) + ")");
+                    + dev.gantry.core.model.KubeDuration.format(s.run().duration()) + ")");
         }
         return at;
     }

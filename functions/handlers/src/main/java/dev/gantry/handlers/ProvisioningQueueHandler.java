@@ -41,7 +41,8 @@ import org.crac.Resource;
  * acknowledges the whole batch, so the next run carries on where this one stopped, on a message received once: a burst
  * that needs more runs than the queue's maxReceiveCount never dead-letters its hint. Only if that send fails is the
  * batch's last hint reported failed and made visible again at once ({@link #CONTINUE_AFTER}).
- * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics.
+ * Emits PendingPods, PendingPodAgeSeconds and NodesLaunched as embedded metrics, and tells its
+ * {@link ProvisioningListener} (none in production) what each run did.
  */
 public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse>, Resource {
     /**
@@ -93,6 +94,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     private final WorkQueue continuations;
     private final String cluster;
     private final Heartbeat heartbeat;
+    private final ProvisioningListener listener;
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public ProvisioningQueueHandler() {
@@ -138,6 +140,15 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
                                     SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
                                     WorkQueue continuations, String cluster, Heartbeat heartbeat) {
+        this(service, codec, metrics, clock, primer, redelivery, firstRetry, continuations, cluster, heartbeat,
+                ProvisioningListener.NONE);
+    }
+
+    private ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                     SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
+                                     WorkQueue continuations, String cluster, Heartbeat heartbeat,
+                                     ProvisioningListener listener) {
+        this.listener = listener;
         this.heartbeat = heartbeat;
         this.continuations = continuations;
         this.cluster = cluster;
@@ -148,6 +159,15 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         this.primer = primer;
         this.redelivery = redelivery;
         this.firstRetry = firstRetry;
+    }
+
+    /**
+     * This handler with {@code listener} told of every completed run ({@link ProvisioningListener}); a new handler,
+     * not registered for SnapStart's hooks (the Lambda entry point builds its own, with none).
+     */
+    public ProvisioningQueueHandler withListener(ProvisioningListener listener) {
+        return new ProvisioningQueueHandler(service, codec, metrics, clock, primer, redelivery, firstRetry, continuations,
+                cluster, heartbeat, listener);
     }
 
     @Override
@@ -292,6 +312,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         if (!o.unschedulable().isEmpty()) {
             System.out.println("provisioner: " + o.unschedulable().size() + " pods unschedulable");
         }
+        listener.ran(o);
     }
 
     @Override

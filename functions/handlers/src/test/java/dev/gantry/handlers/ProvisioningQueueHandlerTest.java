@@ -140,6 +140,23 @@ class ProvisioningQueueHandlerTest {
         assertThat(cloud.requests).isEmpty();
     }
 
+    @Test
+    void aListenerLearnsWhatEachCompletedRunLaunchedAndNothingOfARunThatFailed() {
+        cluster.putPod(Pod.builder("default", "web").uid("u1").requests(Resources.of(500, 512L << 20))
+                .status(new Pod.Status("Pending", true, NOW.minusSeconds(10), null, null)).build());
+        List<dev.gantry.core.provisioning.ProvisioningOutcome> heard = new ArrayList<>();
+
+        handler(cluster).withListener(heard::add).handleRequest(batch(HINT, HINT), null);
+
+        assertThat(heard).singleElement().satisfies(o -> {
+            assertThat(o.launched()).singleElement().satisfies(l -> assertThat(store.get(l.claim(), NOW)).isPresent());
+            assertThat(o.failed()).isEmpty();
+        });
+        heard.clear();
+        handler(new Unreachable()).withListener(heard::add).handleRequest(batch(HINT), null);
+        assertThat(heard).isEmpty();
+    }
+
     /**
      * Regression (chaos diurnal seed 7): two runs dying in a row each held the cluster's FIFO group for their remaining
      * time plus 15 s. With a heartbeat the batch is held for a 30 s lease, renewed while the run lives, and the

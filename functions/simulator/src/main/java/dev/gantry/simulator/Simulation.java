@@ -73,7 +73,7 @@ import java.util.function.Consumer;
  * simulated event sources; the cluster's own controllers; and the scenario's events, all on one virtual clock. {@link #run()} runs it to the end and returns what was measured.
  */
 public final class Simulation {
-    static final Instant START = Scenario.DEFAULT_START;
+    static final Instant START = Scenario.Run.DEFAULT_START;
     static final String CLUSTER = "sim";
 
     final Scenario scenario;
@@ -135,9 +135,8 @@ public final class Simulation {
      */
     public static Simulation learning(Scenario scenario, Consumer<String> violations, Progress progress) {
         InMemoryDemandHistoryStore history = new InMemoryDemandHistoryStore();
-        Scenario.Headroom h = scenario.headroom();
-        for (int w = h.learnWeeks(); w >= 1; w--) {
-            Scenario earlier = scenario.withHeadroom(new Scenario.Headroom(h.start().minus(Duration.ofDays(7L * w)), null, 0, false));
+        for (int w = scenario.run().learnWeeks(); w >= 1; w--) {
+            Scenario earlier = scenario.withRun(scenario.run().weeksEarlier(w)).withoutBuffers();
             new Simulation(earlier, v -> { }, Progress.none(), history).run();
         }
         return new Simulation(scenario, violations, progress, history);
@@ -145,15 +144,15 @@ public final class Simulation {
 
     Simulation(Scenario scenario, Consumer<String> violations, Progress progress, DemandHistoryStore history) {
         this.scenario = scenario;
-        this.start = scenario.headroom().start();
+        this.start = scenario.run().start();
         clock.restart(start);
         recorder.restart(start);
-        if (scenario.headroom().ramp() != null) {
-            recorder.ramp(start.plus(scenario.headroom().ramp().from()), start.plus(scenario.headroom().ramp().until()));
+        if (scenario.run().ramp() != null) {
+            recorder.ramp(start.plus(scenario.run().ramp().from()), start.plus(scenario.run().ramp().until()));
         }
         this.progress = progress;
         this.invariants = new Invariants(v -> violations.accept("invariant violated at " + v));
-        LoadResult loaded = ConfigLoader.load(scenario.config(), LoadOptions.DEFAULT);
+        LoadResult loaded = ConfigLoader.load(scenario.gantry().config(), LoadOptions.DEFAULT);
         if (!loaded.ok()) {
             var d = loaded.errors().getFirst();
             throw new ScenarioException(d.path(), d.line(), d.toString().substring(d.toString().indexOf(": ") + 2));
@@ -172,10 +171,10 @@ public final class Simulation {
                         Map.of(), List.of(), null, null, null, null, null));
             }
         }
-        this.config = new GantryConfig(loaded.nodePools(), classes, scenario.region(), scenario.zones());
-        this.catalog = BuiltInCatalog.load(scenario.region(), scenario.zones(), new DeterministicSpotPriceModel(scenario.seed()));
-        this.faults = new Faults(scenario.effectiveFaults(), scenario.seed());
-        this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.seed()));
+        this.config = new GantryConfig(loaded.nodePools(), classes, scenario.cluster().region(), scenario.cluster().zones());
+        this.catalog = BuiltInCatalog.load(scenario.cluster().region(), scenario.cluster().zones(), new DeterministicSpotPriceModel(scenario.run().seed()));
+        this.faults = new Faults(scenario.effectiveFaults(), scenario.run().seed());
+        this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.run().seed()));
         runtime.faults(faults);
         faults.runtime(runtime);
         this.claims = new SimulatedStore(store, clock::instant, faults);
@@ -187,15 +186,15 @@ public final class Simulation {
         interruptionQueue.retention(DEPLOYED.interruptionQueue().retention());
         terminationQueue.retention(DEPLOYED.terminationQueue().retention());
         this.lifecycleHints = new QueueHints(provisioningQueue, new HintCodec(new ObjectMapper()), claims, CLUSTER);
-        this.eventBridge = new EventBridge(scenario.region());
+        this.eventBridge = new EventBridge(scenario.cluster().region());
         this.observers = new Observers(CLUSTER, clock, cluster, store, recorder, invariants, events, interruptionQueue,
                 eventBridge);
         this.api = new ApiServer(cluster, clock, observers);
-        this.webhook = new Webhook(scenario.webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
+        this.webhook = new Webhook(scenario.gantry().webhook(), CLUSTER, provisioningQueue, DEPLOYED.hintDeduplicationBucket(), clock,
                 line -> recorder.log(clock.instant(), "error", line));
         api.webhook(webhook);
         api.runtime(runtime, faults);
-        this.cloud = new SimulatedCloud(CLUSTER, scenario.region(), loop, scenario.seed(), observers);
+        this.cloud = new SimulatedCloud(CLUSTER, scenario.cluster().region(), loop, scenario.run().seed(), observers);
         cloud.runtime(runtime, faults);
         cloud.podsOn = i -> {
             var node = cluster.node(i.dnsName());
@@ -204,11 +203,11 @@ public final class Simulation {
         };
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
-        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region(),
+        this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.cluster().region(),
                 line -> recorder.log(clock.instant(), "error", line));
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
-        this.headroom = new SimulatedHeadroom(scenario.headroom().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
+        this.headroom = new SimulatedHeadroom(scenario.gantry().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
                 workloads, history, claims, DEPLOYED.sweepRate());
         // The deployed parallelism: launches and pod Events fan out on 8 lanes of the invocation, each call at its full
         // latency, interleaved with everything else on the loop (LambdaRuntime#fanOut), as Fanout.THREADS runs them.
@@ -227,13 +226,13 @@ public final class Simulation {
         InterruptionService interruptions = new InterruptionService(claims, api, api, termination, lifecycleHints, pools, clock);
         // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
         ConsolidationService consolidation = new ConsolidationService(api, api, claims, termination, lifecycleHints,
-                terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.consolidation(), clock)
+                terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.gantry().consolidation(), clock)
                 .withJournal((what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings))
                 .withHeadroom(headroom.port());
         sweep.withConsolidation(consolidation);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
                 provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
-        this.eventSources = new EventSources(loop, runtime, scenario.region(), provisioningQueue, interruptionQueue, terminationQueue,
+        this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
                 DEPLOYED.sweepRate());
@@ -252,9 +251,9 @@ public final class Simulation {
     private void scheduleApiOutages(Instant end) {
         var r = faults.stream("apiOutage");
         long span = Duration.between(start, end).toSeconds();
-        for (int i = 0; i < faults.plan().apiOutages(); i++) {
+        for (int i = 0; i < faults.plan().kubeApi().outages(); i++) {
             Instant at = start.plus(Duration.ofSeconds(span / 10 + r.nextLong(Math.max(1, span * 7 / 10))));
-            Duration lasting = faults.plan().apiOutageFor().isZero() ? Duration.ofMinutes(2) : faults.plan().apiOutageFor();
+            Duration lasting = faults.plan().kubeApi().outageFor().isZero() ? Duration.ofMinutes(2) : faults.plan().kubeApi().outageFor();
             loop.at(at, "api outage", () -> {
                 api.downUntil(at.plus(lasting));
                 faults.count("apiOutage");
@@ -278,9 +277,9 @@ public final class Simulation {
 
     /** Captures what {@code gantry status} would show at {@code at} after the start (see {@link #status()}). */
     public Simulation statusAt(Duration at) {
-        if (at.isNegative() || at.compareTo(scenario.duration()) > 0) {
+        if (at.isNegative() || at.compareTo(scenario.run().duration()) > 0) {
             throw new IllegalArgumentException("status time " + dev.gantry.core.model.KubeDuration.format(at)
-                    + " is outside the scenario (0 to " + dev.gantry.core.model.KubeDuration.format(scenario.duration()) + ")");
+                    + " is outside the scenario (0 to " + dev.gantry.core.model.KubeDuration.format(scenario.run().duration()) + ")");
         }
         this.statusAt = at;
         return this;
@@ -294,17 +293,17 @@ public final class Simulation {
     /** Runs the scenario to its end. */
     public Result run() {
         long wall = System.nanoTime();
-        Instant end = start.plus(scenario.duration());
+        Instant end = start.plus(scenario.run().duration());
         ScenarioActions actions = new ScenarioActions(scenario.file(), new ScenarioActions.World(loop, cluster, workloads,
                 cloud, api, webhook, eventBridge, interruptionQueue, crashing, this::liveInstances, observers::clusterChanged,
                 checks::outage), recorder);
-        for (var p : scenario.manifests()) {
+        for (var p : scenario.cluster().manifests()) {
             actions.apply(p, 0);
         }
         for (Scenario.Event e : scenario.events()) {
             loop.at(start.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
         }
-        cloud.seedUnmanaged(catalog.instanceTypes(config.nodeClasses().getFirst()).getFirst(), scenario.zones().getFirst());
+        cloud.seedUnmanaged(catalog.instanceTypes(config.nodeClasses().getFirst()).getFirst(), scenario.cluster().zones().getFirst());
         loop.every(start, Duration.ofSeconds(1), "controllers", () -> {
             if (!api.isDown()) {
                 workloads.reconcile();
@@ -314,7 +313,7 @@ public final class Simulation {
         });
         eventSources.startSweeps(start.plus(Duration.ofSeconds(30)));
         scheduleApiOutages(end);
-        Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.duration().toSeconds() / 480));
+        Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.run().duration().toSeconds() / 480));
         loop.every(start, samplePeriod, "sample", checks::sample);
         if (statusAt != null) {
             // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
@@ -341,7 +340,7 @@ public final class Simulation {
 
         @Override
         public long total() {
-            return scenario.duration().toSeconds();
+            return scenario.run().duration().toSeconds();
         }
 
         @Override
@@ -381,7 +380,7 @@ public final class Simulation {
                         + interruptionQueue.duplicateDeliveries() + terminationQueue.duplicateDeliveries());
         var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations,
                 eventSources.sweepsThrottled, runtime.stats());
-        var injected = new Summary.Injected(scenario.chaos(), faults.injected(), cloud.tokenMismatches, claims.throttled,
+        var injected = new Summary.Injected(scenario.faults().chaos(), faults.injected(), cloud.tokenMismatches, claims.throttled,
                 claims.lostAnswers);
         return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
                 liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected);
@@ -402,7 +401,7 @@ public final class Simulation {
 
     /**
      * Messages SQS deleted at the end of their retention before they reached a dead-letter queue: work lost without
-     * an alarm (#11 §5 "no message lost").
+     * an alarm. Every message must be handled or dead-lettered, so any is an invariant violation.
      */
     long messagesLost() {
         return provisioningQueue.expiredCount() + interruptionQueue.expiredCount() + terminationQueue.expiredCount();

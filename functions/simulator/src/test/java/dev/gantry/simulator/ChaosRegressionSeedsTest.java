@@ -24,7 +24,8 @@ class ChaosRegressionSeedsTest {
             "quickstart | 16 | ICE on every offering the pods allow: they wait out the 3-minute mark as in Karpenter (Placement)",
     })
     void aSeedThatOnceFoundADefectHoldsEveryInvariant(String scenario, long seed, String found) {
-        Scenario s = ScenarioReader.read(Path.of("../../samples/scenarios/" + scenario + ".yaml")).withSeed(seed).withChaos(true, 1);
+        Scenario read = ScenarioReader.read(Path.of("../../samples/scenarios/" + scenario + ".yaml")).withSeed(seed);
+        Scenario s = read.withFaults(read.faults().withChaos(1));
         Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
         assertThat(sim.invariants.kept()).as(found).isEmpty();
         assertThat(sim.invariants.total()).isZero();

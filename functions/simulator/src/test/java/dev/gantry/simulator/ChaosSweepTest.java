@@ -50,7 +50,8 @@ class ChaosSweepTest {
             Map<String, Long> extra = new LinkedHashMap<>();
             long wall = System.nanoTime();
             for (long seed = from; seed < from + seeds; seed++) {
-                Scenario s = scenario(name).withSeed(seed).withChaos(true, intensity);
+                Scenario seeded = scenario(name).withSeed(seed);
+                Scenario s = seeded.withFaults(seeded.faults().withChaos(intensity));
                 Simulation.Result r = new Simulation(s, v -> { }, Progress.none()).run();
                 r.simulation().invariants.counts().forEach((k, v) -> counts.merge(k, (long) v, Long::sum));
                 Map<String, Integer> found = new LinkedHashMap<>();
@@ -151,12 +152,9 @@ class ChaosSweepTest {
             for (String function : List.of("provisioner", "interruption", "termination", "sweep")) {
                 for (String what : List.of("crash", "hang", "freeze")) {
                     for (int call = 1; call <= calls; call++) {
-                        var plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0, java.time.Duration.ZERO,
-                                0, 0, 0, 0, java.time.Duration.ZERO, 0, 0, java.time.Duration.ZERO, 0,
+                        var plan = dev.gantry.simulator.faults.FaultPlan.NONE.withAt(
                                 List.of(new dev.gantry.simulator.faults.FaultPlan.Target(function, 2, call, what)));
-                        Scenario s = new Scenario(base.file(), base.name(), base.region(), base.zones(), base.duration(),
-                                base.seed(), base.config(), base.manifests(), base.webhook(), base.events(), base.headroom(), base.consolidation(), plan, false,
-                                base.latency(), 1);
+                        Scenario s = base.withFaults(Scenario.FaultSpec.of(plan));
                         Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
                         runs++;
                         if (!sim.faults.injected().containsKey(what)) {

@@ -120,11 +120,8 @@ class ConsolidationScenariosTest {
         // (seed 6's twice).
         Scenario s = ScenarioReader.read(java.nio.file.Path.of("../../samples/scenarios/consolidation/scale-down-after-burst.yaml"))
                 .withSeed(7);
-        var plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0, java.time.Duration.ZERO, 0, 0, 0, 0,
-                java.time.Duration.ZERO, 0, 0, java.time.Duration.ZERO, 0.5, List.of());
-        Simulation sim = new Simulation(new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), s.seed(), s.config(),
-                s.manifests(), s.webhook(), s.events(), s.headroom(), s.consolidation(), plan, false, s.latency(), 1),
-                v -> { }, Progress.none());
+        var plan = dev.gantry.simulator.faults.FaultPlan.NONE.withSqs(new dev.gantry.simulator.faults.FaultPlan.Sqs(0.5));
+        Simulation sim = new Simulation(s.withFaults(Scenario.FaultSpec.of(plan)), v -> { }, Progress.none());
         sim.run();
         List<String> handed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("consolidation")
                 && e.text().startsWith("handed: command ")).map(e -> e.text().split(" ")[2].replace(":", "")).toList();

@@ -26,15 +26,15 @@ class DeployedConsolidationScenarioTest {
 
     @Test
     void aScenarioThatSetsNoConsolidationRunsTheDeploymentDefault() throws IOException {
-        assertThat(read("").consolidation()).isEqualTo(DeploymentSettings.DEFAULT.consolidation())
+        assertThat(read("").gantry().consolidation()).isEqualTo(DeploymentSettings.DEFAULT.consolidation())
                 .isSameAs(Simulation.DEPLOYED.consolidation());
     }
 
     @Test
     void aScenarioOverridesOnlyTheFieldsItSets() throws IOException {
-        assertThat(read("consolidation: {strategy: karpenter}\n").consolidation()).isEqualTo(new ConsolidationSettings(
+        assertThat(read("consolidation: {strategy: karpenter}\n").gantry().consolidation()).isEqualTo(new ConsolidationSettings(
                 DeploymentSettings.DEFAULT.consolidation().spotToSpot(), ConsolidationSettings.Strategy.KARPENTER));
-        assertThat(read("consolidation: {spotToSpot: true}\n").consolidation()).isEqualTo(new ConsolidationSettings(
+        assertThat(read("consolidation: {spotToSpot: true}\n").gantry().consolidation()).isEqualTo(new ConsolidationSettings(
                 true, DeploymentSettings.DEFAULT.consolidation().strategy()));
     }
 }

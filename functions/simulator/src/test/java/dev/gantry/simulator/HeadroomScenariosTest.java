@@ -85,7 +85,7 @@ class HeadroomScenariosTest {
     @Test
     void aPredictedBufferWithoutHistoryKeepsNothingWarm() {
         Scenario noHistory = scenario("headroom-predicted");
-        noHistory = noHistory.withHeadroom(new Scenario.Headroom(noHistory.headroom().start(), noHistory.headroom().ramp(), 0, true));
+        noHistory = noHistory.withRun(noHistory.run().withLearnWeeks(0));
         Simulation.Result r = new Simulation(noHistory, v -> { }, Progress.none()).run();
         assertThat(rampP99(r)).isGreaterThan(20);
     }

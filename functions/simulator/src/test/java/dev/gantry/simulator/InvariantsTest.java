@@ -225,11 +225,8 @@ class InvariantsTest {
         Scenario stage = ScenarioReader.read(STAGE);
         List<dev.gantry.simulator.faults.FaultPlan.Target> crashes = java.util.stream.LongStream.rangeClosed(5, 30)
                 .mapToObj(i -> new dev.gantry.simulator.faults.FaultPlan.Target("sweep", i, 1, "crash")).toList();
-        dev.gantry.simulator.faults.FaultPlan plan = new dev.gantry.simulator.faults.FaultPlan(0, 0, List.of(), 0, 0, 0,
-                Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0, Duration.ZERO, 0, crashes);
-        Simulation sim = new Simulation(new Scenario(stage.file(), stage.name(), stage.region(), stage.zones(), stage.duration(),
-                stage.seed(), stage.config(), stage.manifests(), stage.webhook(), stage.events(), stage.headroom(),
-                stage.consolidation(), plan, false, stage.latency(), 1), v -> { }, Progress.none());
+        dev.gantry.simulator.faults.FaultPlan plan = dev.gantry.simulator.faults.FaultPlan.NONE.withAt(crashes);
+        Simulation sim = new Simulation(stage.withFaults(Scenario.FaultSpec.of(plan)), v -> { }, Progress.none());
         sim.loop.at(Simulation.START.plus(AT), "test provokes", () -> leaveDisruptedTaint(sim));
         sim.run();
         assertThat(sim.invariants.counts().get("staleDisruptedTaints")).isEqualTo(1);

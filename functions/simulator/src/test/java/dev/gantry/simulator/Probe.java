@@ -20,7 +20,7 @@ class Probe {
         String[] a = System.getProperty("probe").split(":");
         Scenario s = ScenarioReader.read(a[0].startsWith("/") ? Path.of(a[0]) : Path.of("../../samples/scenarios/" + a[0] + ".yaml"));
         if (a.length > 1) s = s.withSeed(Long.parseLong(a[1]));
-        if (a.length > 2) s = s.withChaos(true, Double.parseDouble(a[2]));
+        if (a.length > 2) s = s.withFaults(s.faults().withChaos(Double.parseDouble(a[2])));
         if ("none".equals(System.getProperty("probe.latency"))) s = s.withLatency(Scenario.LatencySpec.NONE);
         Simulation.Result r = new Simulation(s, System.out::println, Progress.none()).run();
         System.out.println(r.summary().table());

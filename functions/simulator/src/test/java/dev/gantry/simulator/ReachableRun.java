@@ -61,7 +61,7 @@ public final class ReachableRun {
                 steps.add(new long[] {e.at().toSeconds(), sc.replicas()});
             }
         }
-        long end = s.duration().toSeconds();
+        long end = s.run().duration().toSeconds();
         double fractional = 0;
         double packing = 0;
         for (int k = 0; k < steps.size(); k++) {

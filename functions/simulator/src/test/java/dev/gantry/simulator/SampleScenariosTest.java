@@ -173,8 +173,8 @@ class SampleScenariosTest {
         java.util.List<Double> without = new java.util.ArrayList<>();
         java.util.List<Double> with = new java.util.ArrayList<>();
         for (long k = 0; k < 5; k++) {
-            without.add(ThrottleBlipRun.p99(ThrottleBlipRun.withSeed(ThrottleBlipRun.withoutThrottle(blip), blip.seed() + k)));
-            with.add(ThrottleBlipRun.p99(ThrottleBlipRun.withSeed(blip, blip.seed() + k)));
+            without.add(ThrottleBlipRun.p99(ThrottleBlipRun.withSeed(ThrottleBlipRun.withoutThrottle(blip), blip.run().seed() + k)));
+            with.add(ThrottleBlipRun.p99(ThrottleBlipRun.withSeed(blip, blip.run().seed() + k)));
         }
         double ratio = ThrottleBlipRun.median(with) / ThrottleBlipRun.median(without);
         System.out.printf("throttle-blip: p99 time to schedule without the blip %s, with it %s: medians %.2fx%n", without,
@@ -190,8 +190,7 @@ class SampleScenariosTest {
         // termination slice (TerminateInstances); with no next message, it waited out the queue's 6-minute visibility
         // (or the sweep's resume, itself throttled): the claim sat Draining, its instance billing, for five minutes.
         Scenario s = ScenarioReader.read(Path.of("../../samples/scenarios/zero-nodes.yaml"));
-        Scenario reseeded = new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), seed, s.config(), s.manifests(),
-                s.webhook(), s.events());
+        Scenario reseeded = s.withSeed(seed);
         Simulation.Result r = new Simulation(reseeded, v -> { }, Progress.none()).run();
         assertThat(r.simulation().invariants.counts().get("stuckClaims")).isZero();
     }
@@ -201,8 +200,7 @@ class SampleScenariosTest {
         // Regression: a drain's evictions that the API server refused (the budget spent by the one before) were counted
         // as PDB violations; only evictions that go through can break a budget.
         Scenario s = ScenarioReader.read(Path.of("../../samples/scenarios/spot-storm.yaml"));
-        Scenario reseeded = new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), 7919, s.config(), s.manifests(),
-                s.webhook(), s.events());
+        Scenario reseeded = s.withSeed(7919);
         Simulation.Result r = new Simulation(reseeded, v -> { }, Progress.none()).run();
         assertThat(r.simulation().invariants.counts().get("pdbViolations")).isZero();
         assertThat(r.summary().tree().get("evictions").asInt()).isPositive();

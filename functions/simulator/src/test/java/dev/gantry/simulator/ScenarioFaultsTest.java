@@ -43,15 +43,15 @@ class ScenarioFaultsTest {
                     - {function: termination, invocation: 2, call: 3, fault: crash}
                     - {function: provisioner, invocation: 1, call: 1, fault: error}
                 """));
-        FaultPlan f = s.faults();
-        assertThat(f.ec2Throttle()).isEqualTo(0.1);
-        assertThat(f.describeLag()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(f.indexLag()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(f.duplicates()).isEqualTo(0.05);
-        assertThat(f.functions()).containsExactly("termination");
+        FaultPlan f = s.faults().plan();
+        assertThat(f.ec2().throttle()).isEqualTo(0.1);
+        assertThat(f.ec2().describeLag()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(f.dynamo().indexLag()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(f.sqs().duplicates()).isEqualTo(0.05);
+        assertThat(f.invocations().functions()).containsExactly("termination");
         assertThat(f.at()).containsExactly(new FaultPlan.Target("termination", 2, 3, "crash"),
                 new FaultPlan.Target("provisioner", 1, 1, "error"));
-        assertThat(s.chaos()).isFalse();
+        assertThat(s.faults().chaos()).isFalse();
         assertThat(s.effectiveFaults()).isEqualTo(f);
     }
 
@@ -68,11 +68,22 @@ class ScenarioFaultsTest {
         assertThat(outages).hasSize(4).allSatisfy(t -> assertThat(t).isBetween(60L, 480L));
     }
 
+    /** The timeline learns of failed launches from the provisioner's run outcomes, one line per claim with its code. */
+    @Test
+    void aLaunchThatFailsForGoodIsOnTheTimelineWithItsClaimAndCode() throws IOException {
+        Path inflate = Path.of("../../samples/workloads/inflate.yaml").toAbsolutePath().normalize();
+        Scenario s = ScenarioReader.read(write("region: ap-northeast-2\nzones: [ap-northeast-2a, ap-northeast-2b]\n"
+                + "faults: {ice: 1}\nevents:\n  - {at: 0s, apply: " + inflate + "}\n"));
+        Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
+        var failed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch-failed")).map(Recorder.Entry::text).toList();
+        assertThat(failed).isNotEmpty().allSatisfy(t -> assertThat(t).matches("nodeclaim/[-a-z0-9]+: InsufficientInstanceCapacity"));
+    }
+
     @Test
     void chaosAddsASeededMixThatDependsOnTheSeed() throws IOException {
         Scenario s = ScenarioReader.read(write("faults: {chaos: true}\n"));
-        assertThat(s.effectiveFaults().crash()).isPositive();
-        assertThat(s.effectiveFaults().apiOutages()).isEqualTo(1);
+        assertThat(s.effectiveFaults().invocations().crash()).isPositive();
+        assertThat(s.effectiveFaults().kubeApi().outages()).isEqualTo(1);
         assertThat(s.withSeed(2).effectiveFaults()).isNotEqualTo(s.withSeed(3).effectiveFaults());
         assertThat(s.withSeed(2).effectiveFaults()).isEqualTo(s.withSeed(2).effectiveFaults());
     }

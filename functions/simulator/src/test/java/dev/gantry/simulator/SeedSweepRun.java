@@ -15,12 +15,11 @@ public final class SeedSweepRun {
         for (int a = 1; a < args.length; a++) {
             Scenario s = ScenarioReader.read(Path.of(args[a]));
             for (long seed = 1; seed <= seeds; seed++) {
-                Scenario x = new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), seed * 7919, s.config(),
-                        s.manifests(), s.webhook(), s.events());
+                Scenario x = s.withSeed(seed * 7919);
                 Simulation.Result r = new Simulation(x, v -> { }, Progress.none()).run();
                 StringBuilder b = new StringBuilder();
                 r.simulation().invariants.counts().forEach((k, v) -> { if (v > 0) b.append(' ').append(k).append('=').append(v); });
-                System.out.println(s.name() + " seed " + x.seed() + ":" + (b.isEmpty() ? " ok" : b));
+                System.out.println(s.name() + " seed " + x.run().seed() + ":" + (b.isEmpty() ? " ok" : b));
                 r.simulation().invariants.kept().stream().limit(3).forEach(v -> System.out.println("    " + v));
             }
         }

@@ -45,7 +45,7 @@ class SimulatedCloudTest {
     }
 
     private static FaultPlan describeLag(Duration lag) {
-        return new FaultPlan(0, 0, List.of(), 0, 0, 0, lag, 0, 0, 0, 0, Duration.ZERO, 0, 0, Duration.ZERO, 0, List.of());
+        return FaultPlan.NONE.withEc2(FaultPlan.Ec2.NONE.withDescribeLag(lag));
     }
 
     @Test
@@ -148,8 +148,7 @@ class SimulatedCloudTest {
 
     @Test
     void throttlingSurfacesAsRequestLimitExceededOnlyAfterTheSdksThreeAttempts() {
-        FaultPlan always = new FaultPlan(0, 0, List.of(), 1, 0, 0, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0,
-                Duration.ZERO, 0, List.of());
+        FaultPlan always = FaultPlan.NONE.withEc2(FaultPlan.Ec2.NONE.withThrottle(1));
         SimulatedCloud c = new SimulatedCloud("sim", "ap-northeast-2", sim.loop, 1, sim.observers);
         Faults f = new Faults(always, 1);
         c.runtime(new LambdaRuntime(sim.loop, Latency.none()), f);
@@ -162,8 +161,7 @@ class SimulatedCloudTest {
 
     @Test
     void anIceFaultFailsEveryOfferingOfTheFleet() {
-        FaultPlan ice = new FaultPlan(0, 0, List.of(), 0, 0, 1, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0,
-                Duration.ZERO, 0, List.of());
+        FaultPlan ice = FaultPlan.NONE.withEc2(FaultPlan.Ec2.NONE.withIce(1));
         SimulatedCloud c = cloud(ice);
         assertThatThrownBy(() -> c.launch(request("claim-a", types.subList(0, 2))))
                 .isInstanceOfSatisfying(InsufficientCapacity.class, e -> {
@@ -176,8 +174,7 @@ class SimulatedCloudTest {
 
     @Test
     void anIceFaultNamesOnlyTheCapacityTypeTheFleetAskedForSoOnDemandStaysOpenForTheReplan() {
-        FaultPlan ice = new FaultPlan(0, 0, List.of(), 0, 0, 1, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0,
-                Duration.ZERO, 0, List.of());
+        FaultPlan ice = FaultPlan.NONE.withEc2(FaultPlan.Ec2.NONE.withIce(1));
         SimulatedCloud c = cloud(ice);
         List<InstanceType> options = types.subList(0, 2);
         assertThat(options).allSatisfy(t -> assertThat(t.offerings()).anyMatch(o -> o.capacityType().equals("on-demand")));

@@ -25,18 +25,17 @@ public final class ThrottleBlipRun {
     }
 
     private static Scenario withEvents(Scenario s, String name, long seed, List<Scenario.Event> events) {
-        return new Scenario(s.file(), name, s.region(), s.zones(), s.duration(), seed, s.config(), s.manifests(), s.webhook(),
-                events);
+        return new Scenario(s.file(), name, s.cluster(), s.run().withSeed(seed), s.gantry(), events, s.faults(), s.latency());
     }
 
     static Scenario withoutThrottle(Scenario s) {
-        return withEvents(s, s.name() + " (no fault)", s.seed(), s.events().stream().filter(e -> !ec2Fault(e)).toList());
+        return withEvents(s, s.name() + " (no fault)", s.run().seed(), s.events().stream().filter(e -> !ec2Fault(e)).toList());
     }
 
     /** The scenario with each EC2 fault replaced by what {@code how} makes of its length. */
     static Scenario replacingFault(Scenario s, String name, UnaryOperator<Duration> keep, java.util.function.Function<Duration,
             Scenario.Action> how) {
-        return withEvents(s, s.name() + " (" + name + ")", s.seed(), s.events().stream().map(e -> !ec2Fault(e) ? e
+        return withEvents(s, s.name() + " (" + name + ")", s.run().seed(), s.events().stream().map(e -> !ec2Fault(e) ? e
                 : new Scenario.Event(e.at(), how.apply(keep.apply(lasting(e.action()))), e.line())).toList());
     }
 
@@ -76,13 +75,13 @@ public final class ThrottleBlipRun {
         }
         List<Double> without = new ArrayList<>();
         for (int k = 0; k < seeds; k++) {
-            without.add(p99(withSeed(withoutThrottle(s), s.seed() + k)));
+            without.add(p99(withSeed(withoutThrottle(s), s.run().seed() + k)));
         }
         System.out.printf("%-36s %-22s %-22s %s%n", "scenario", "without (median, range)", "with (median, range)", "ratio");
         for (Scenario v : variants) {
             List<Double> with = new ArrayList<>();
             for (int k = 0; k < seeds; k++) {
-                with.add(p99(withSeed(v, s.seed() + k)));
+                with.add(p99(withSeed(v, s.run().seed() + k)));
             }
             System.out.printf("%-36s %-22s %-22s %.2f%n", v.name(), figures(without), figures(with), median(with) / median(without));
         }

@@ -14,8 +14,7 @@ public final class TimelineRun {
     public static void main(String[] args) {
         Scenario s = ScenarioReader.read(Path.of(args[0]));
         long seed = Long.parseLong(args[1]);
-        Scenario x = new Scenario(s.file(), s.name(), s.region(), s.zones(), s.duration(), seed, s.config(), s.manifests(),
-                s.webhook(), s.events());
+        Scenario x = s.withSeed(seed);
         Simulation.Result r = new Simulation(x, System.out::println, Progress.none()).run();
         long from = Long.parseLong(args[2]);
         long to = Long.parseLong(args[3]);

@@ -9,6 +9,7 @@ import dev.gantry.simulator.runtime.Outcome;
 import dev.gantry.simulator.world.aws.SimulatedQueue;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.gantry.core.provisioning.ProvisioningOutcome;
 import dev.gantry.config.deployment.DeploymentSettings;
 import dev.gantry.config.deployment.FunctionSettings;
 import dev.gantry.config.deployment.QueueSettings;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 
 /**
@@ -37,7 +39,8 @@ import java.util.function.BiFunction;
  * allow (the lower of the two; none set: {@value #ACCOUNT_CONCURRENCY}, the account's default). EventBridge's
  * schedule invokes the sweep at the deployed rate with a Scheduled Event; while a sweep still runs, the reserved
  * concurrency of 1 throttles the next, and Lambda retries that asynchronous event once the running one is done. What
- * the handlers log goes to the timeline where it is a decision ({@link FunctionLogs}).
+ * the handlers log goes to the timeline where it is a decision ({@link FunctionLogs}); the provisioner's failed launches
+ * come from its runs' outcomes ({@link ProvisioningRuns}).
  *
  * <p>Not modelled: the SQS poller's gradual scale-up (Lambda adds concurrency by up to 300 a minute; here the limit
  * applies at once), throttling when reserved concurrency is below the event source's maximum (the deployment keeps
@@ -137,7 +140,7 @@ public final class EventSources {
         provisioningRuns++;
         newInvocation.run();
         observers.failedScheduling.clear();
-        invoke(q, provisioning, batch, handlers.provisioner()::handleRequest, run -> {
+        invoke(q, provisioning, batch, handlers.provisioner()::handleRequest, (inv, run) -> {
             if (run.error() != null || run.result() == null || !run.result().getBatchItemFailures().isEmpty()) {
                 failedRuns++;
             }
@@ -145,11 +148,8 @@ public final class EventSources {
                 String first = observers.failedScheduling.firstEntry().getValue();
                 recorder.log(loop.now(), "unschedulable", observers.failedScheduling.size() + " pods cannot be placed: " + first);
             }
-            for (String line : run.out()) {
-                // The handler's own line for a claim whose launch failed: "provisioner: nodeclaim/NAME failed: CODE".
-                if (line.startsWith("provisioner: nodeclaim/") && line.contains(" failed: ")) {
-                    recorder.log(loop.now(), "launch-failed", line.substring("provisioner: ".length()).replace(" failed: ", ": "));
-                }
+            for (ProvisioningOutcome outcome : handlers.provisionerRuns().take(inv)) {
+                outcome.failed().forEach(f -> recorder.log(loop.now(), "launch-failed", "nodeclaim/" + f.claim() + ": " + f.code()));
             }
             if (provisioning.hasVisible()) {
                 arrival();
@@ -173,7 +173,7 @@ public final class EventSources {
             if (batch.isEmpty()) {
                 return;
             }
-            invoke(q, queue, batch, handler, run -> {
+            invoke(q, queue, batch, handler, (inv, run) -> {
                 if (queue.hasVisible()) {
                     again.run();
                 }
@@ -184,7 +184,7 @@ public final class EventSources {
     /** One invocation of the queue's consumer with the batch; at its end, deletes what succeeded and releases the rest. */
     private void invoke(QueueSettings q, SimulatedQueue queue, List<SimulatedQueue.Message> batch,
                         BiFunction<SQSEvent, LambdaContext, SQSBatchResponse> handler,
-                        java.util.function.Consumer<Outcome<SQSBatchResponse>> after) {
+                        BiConsumer<LambdaRuntime.Invocation, Outcome<SQSBatchResponse>> after) {
         SQSEvent event = sqsEvent(q, queue, batch);
         FunctionSettings f = DEPLOYED.function(q.consumer());
         LambdaContext context = context(q.consumer());
@@ -216,7 +216,7 @@ public final class EventSources {
                 }
             }
             run.err().forEach(line -> recorder.log(loop.now(), "error", line));
-            after.accept(run);
+            after.accept(inv, run);
         });
     }
 

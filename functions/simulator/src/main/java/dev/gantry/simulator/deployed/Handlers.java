@@ -28,10 +28,11 @@ import java.time.Clock;
  * through its queue (a failed run's or record's short retry, a batch held only for the invocation's remaining time or,
  * the provisioner's, for a short lease its heartbeat renews while the run lives),
  * and the termination handler re-queues what a short invocation leaves.
- * Their embedded-metric lines are discarded (the simulation measures for itself).
+ * The provisioner tells {@link ProvisioningRuns} what each run did. Their embedded-metric lines are discarded (the
+ * simulation measures for itself).
  */
 public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler interruption,
-                TerminationQueueHandler termination, SweepHandler sweep) {
+                TerminationQueueHandler termination, SweepHandler sweep, ProvisioningRuns provisionerRuns) {
 
     public static Handlers wire(String cluster, Clock clock, HintBatchService hintBatches, InterruptionService interruptions,
                          TerminationService terminations, SweepService sweep, SimulatedQueue provisioningQueue,
@@ -41,12 +42,14 @@ public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHa
         Heartbeat heartbeat = (every, beat) -> runtime.beat(every, beat)::run;
         ObjectMapper json = new ObjectMapper();
         EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
+        ProvisioningRuns runs = new ProvisioningRuns(runtime);
         return new Handlers(
                 new ProvisioningQueueHandler(hintBatches, new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
-                        provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY, provisioningQueue, cluster, heartbeat),
+                        provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY, provisioningQueue, cluster, heartbeat)
+                        .withListener(runs),
                 new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock, interruptionQueue),
                 new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
                         TerminationQueueHandler.RESERVE, terminationQueue).withConsolidation(consolidation),
-                new SweepHandler(sweep, metrics, clock));
+                new SweepHandler(sweep, metrics, clock), runs);
     }
 }

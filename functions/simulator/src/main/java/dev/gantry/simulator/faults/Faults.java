@@ -96,13 +96,13 @@ public final class Faults implements CallFaults {
                 }
             }
         }
-        if (!plan.functions().isEmpty() && !plan.functions().contains(inv.function())) {
+        if (!plan.invocations().functions().isEmpty() && !plan.invocations().functions().contains(inv.function())) {
             return CallFaults.Decision.NONE;
         }
-        if (draw("crash", plan.crash())) {
+        if (draw("crash", plan.invocations().crash())) {
             return CallFaults.Decision.CRASH;
         }
-        if (draw("hang", plan.hang())) {
+        if (draw("hang", plan.invocations().hang())) {
             return CallFaults.Decision.HANG;
         }
         return CallFaults.Decision.NONE;

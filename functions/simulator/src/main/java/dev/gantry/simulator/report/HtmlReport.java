@@ -38,20 +38,20 @@ public final class HtmlReport {
      * region's prices (the summary says so too).
      */
     public static String render(Summary summary, Scenario scenario, Recorder r, Invariants invariants, boolean approximatePrices) {
-        long total = scenario.duration().toSeconds();
+        long total = scenario.run().duration().toSeconds();
         ReportCharts charts = new ReportCharts(total, ReportMarkers.of(scenario));
         StringBuilder b = new StringBuilder(64 * 1024);
         b.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>gantry simulate: ")
                 .append(esc(scenario.name())).append("</title><style>").append(STYLE).append("</style></head><body>");
         b.append("<h1>gantry simulate: ").append(esc(scenario.name())).append("</h1><div class=\"sub\">")
-                .append(esc(scenario.file().getFileName().toString())).append(" · seed ").append(scenario.seed())
+                .append(esc(scenario.file().getFileName().toString())).append(" · seed ").append(scenario.run().seed())
                 .append(" · ").append(VirtualClock.format(total)).append(" simulated · region ")
-                .append(esc(scenario.region())).append(" · ").append(invariants.total() == 0
+                .append(esc(scenario.cluster().region())).append(" · ").append(invariants.total() == 0
                         ? "<span class=\"ok\">all invariants held</span>" : "<span class=\"bad\">" + invariants.total()
                         + " invariant violations</span>").append("</div>");
         if (approximatePrices) {
-            b.append("<p class=\"warn\">Prices: no ").append(esc(scenario.region()))
+            b.append("<p class=\"warn\">Prices: no ").append(esc(scenario.cluster().region()))
                     .append(" prices in the built-in catalogue; costs use us-east-1's on-demand prices, which differ by region.</p>");
         }
         b.append("<h2>Nodes by instance type</h2>").append(charts.nodes(r.samples));

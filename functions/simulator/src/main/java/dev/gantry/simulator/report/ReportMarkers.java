@@ -34,7 +34,7 @@ final class ReportMarkers {
         List<Marker> out = new ArrayList<>();
         for (Scenario.Event e : scenario.events()) {
             long t = e.at().toSeconds();
-            if (t > scenario.duration().toSeconds()) {
+            if (t > scenario.run().duration().toSeconds()) {
                 continue;
             }
             Kind kind = switch (e.action()) {

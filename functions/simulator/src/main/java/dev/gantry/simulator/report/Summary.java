@@ -64,8 +64,8 @@ public final class Summary {
         Scenario scenario = run.scenario();
         ObjectNode o = JSON.createObjectNode();
         o.put("scenario", scenario.name());
-        o.put("seed", scenario.seed());
-        o.put("simulatedSeconds", scenario.duration().toSeconds());
+        o.put("seed", scenario.run().seed());
+        o.put("simulatedSeconds", scenario.run().duration().toSeconds());
         o.put("wallSeconds", round(wallSeconds, 2));
         prices(o.putObject("prices"), scenario, run.catalog());
         ObjectNode pods = o.putObject("pods");
@@ -136,8 +136,8 @@ public final class Summary {
      */
     private static void prices(ObjectNode p, Scenario scenario, Catalog catalog) {
         boolean borrowed = !catalog.warnings().isEmpty();
-        p.put("region", scenario.region());
-        p.put("pricedFrom", borrowed ? dev.gantry.core.catalog.PriceBook.FALLBACK_REGION : scenario.region());
+        p.put("region", scenario.cluster().region());
+        p.put("pricedFrom", borrowed ? dev.gantry.core.catalog.PriceBook.FALLBACK_REGION : scenario.cluster().region());
         p.put("source", "built-in");
         p.put("currency", catalog.currency());
         p.put("approximate", borrowed);
@@ -149,7 +149,7 @@ public final class Summary {
      * the ramp window ({@code [start + ramp.from, start + ramp.until)}, UTC), whoever placed them.
      */
     private static void headroom(ObjectNode o, Run run) {
-        Scenario.Window ramp = run.scenario().headroom().ramp();
+        Scenario.Window ramp = run.scenario().run().ramp();
         if (ramp == null && run.buffers().isEmpty()) {
             return;
         }
@@ -185,11 +185,11 @@ public final class Summary {
      */
     private static ObjectNode consolidation(Run run) {
         Recorder r = run.recorder();
-        double hours = Math.max(1e-9, run.scenario().duration().toSeconds() / 3600.0);
+        double hours = Math.max(1e-9, run.scenario().run().duration().toSeconds() / 3600.0);
         ObjectNode c = JSON.createObjectNode();
         c.put("policy", String.join(",", run.pools().stream()
                 .map(p -> p.name() + "=" + p.disruption().consolidationPolicy()).toList()));
-        c.put("strategy", run.scenario().consolidation().strategy().name().toLowerCase(java.util.Locale.ROOT));
+        c.put("strategy", run.scenario().gantry().consolidation().strategy().name().toLowerCase(java.util.Locale.ROOT));
         r.consolidation.forEach(c::put);
         int removed = r.terminatedByReason.getOrDefault("underutilized", 0) + r.terminatedByReason.getOrDefault("emptiness", 0);
         c.put("nodesRemoved", removed);

@@ -13,70 +13,110 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A scenario file, read: where the cluster starts, what configuration Gantry runs with, and what happens when. Paths
- * are already resolved against the scenario file's directory. The YAML fields are a public format (issue #7): keep
- * them stable.
+ * A scenario file, read, in the sections of its YAML. Paths are already resolved against the scenario file's
+ * directory. The YAML fields are a public format: keep them stable.
  *
- * @param webhook false for sweep-only detection (the backstop path)
- * @param headroom when the run starts, the ramp it measures, the history it learns first, and whether the config's
- *                 CapacityBuffers are used
- * @param consolidation the operator's consolidation settings ({@code consolidation: {spotToSpot, strategy}}; default
- *                      Gantry's engine, spot-to-spot off)
- * @param faults  the {@code faults:} section: rates and targeted faults
- * @param chaos   {@code faults: {chaos: true}}: add {@link FaultPlan#chaos(long)} for the run's seed
+ * @param file    the scenario file
+ * @param name    {@code name}
+ * @param cluster where the cluster is and what runs in it at the start ({@code region}, {@code zones},
+ *                {@code cluster: {manifests}})
+ * @param run     how long the run lasts, its seed and start, the window it reports on its own, and the history it
+ *                learns first ({@code duration}, {@code seed}, {@code start}, {@code ramp}, {@code learnWeeks})
+ * @param gantry  how Gantry is configured and deployed ({@code config}, {@code webhook}, {@code consolidation})
+ * @param events  what happens when ({@code events})
+ * @param faults  the {@code faults:} section: rates, targeted faults and the chaos mix
  * @param latency the {@code latency:} section: what port calls cost
  */
-public record Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
-                       List<Path> config, List<Path> manifests, boolean webhook, List<Event> events, Headroom headroom,
-                       ConsolidationSettings consolidation, FaultPlan faults,
-                       boolean chaos, LatencySpec latency, double chaosIntensity) {
-    /** Where virtual time starts unless a scenario says otherwise (a Sunday). */
-    public static final Instant DEFAULT_START = Instant.parse("2025-06-01T00:00:00Z");
-
+public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry gantry, List<Event> events,
+                       FaultSpec faults, LatencySpec latency) {
     public Scenario {
-        consolidation = consolidation == null ? EventSources.DEPLOYED.consolidation() : consolidation;
-        headroom = headroom == null ? Headroom.DEFAULT : headroom;
-        zones = List.copyOf(zones);
-        config = List.copyOf(config);
-        manifests = List.copyOf(manifests);
         events = List.copyOf(events);
+        faults = faults == null ? FaultSpec.NONE : faults;
+        latency = latency == null ? LatencySpec.AWS : latency;
     }
 
-    public Scenario(Path file, String name, String region, List<String> zones, Duration duration, long seed,
-                    List<Path> config, List<Path> manifests, boolean webhook, List<Event> events) {
-        this(file, name, region, zones, duration, seed, config, manifests, webhook, events, null, null, FaultPlan.NONE, false,
-                LatencySpec.AWS, 1);
+    public Scenario withCluster(Cluster c) {
+        return new Scenario(file, name, c, run, gantry, events, faults, latency);
     }
 
-    public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, region, zones, duration, newSeed, config, manifests, webhook, events, headroom, consolidation, faults, chaos,
-                latency, chaosIntensity);
+    public Scenario withRun(Run r) {
+        return new Scenario(file, name, cluster, r, gantry, events, faults, latency);
+    }
+
+    public Scenario withGantry(Gantry g) {
+        return new Scenario(file, name, cluster, run, g, events, faults, latency);
+    }
+
+    public Scenario withEvents(List<Event> e) {
+        return new Scenario(file, name, cluster, run, gantry, e, faults, latency);
+    }
+
+    public Scenario withFaults(FaultSpec f) {
+        return new Scenario(file, name, cluster, run, gantry, events, f, latency);
+    }
+
+    public Scenario withLatency(LatencySpec l) {
+        return new Scenario(file, name, cluster, run, gantry, events, faults, l);
+    }
+
+    /** The same run under another seed: what seed sweeps vary. */
+    public Scenario withSeed(long seed) {
+        return withRun(run.withSeed(seed));
     }
 
     /** The same scenario with its CapacityBuffers ignored: the baseline a buffer is measured against. */
     public Scenario withoutBuffers() {
-        return withHeadroom(new Headroom(headroom.start(), headroom.ramp(), headroom.learnWeeks(), false));
+        return withGantry(gantry.withoutBuffers());
     }
 
-    public Scenario withHeadroom(Headroom h) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, h, consolidation, faults,
-                chaos, latency, chaosIntensity);
+    /** The faults this run injects: the file's, plus the chaos mix for this run's seed when it is on. */
+    public FaultPlan effectiveFaults() {
+        return faults.effective(run.seed());
     }
 
     /**
-     * The scenario's headroom settings ({@code start}, {@code ramp}, {@code learnWeeks} in the file).
+     * Where the cluster is and what runs in it when the run starts.
      *
-     * @param start      the virtual instant the run starts at (UTC); buffer schedules and hours of the week follow it
+     * @param region    {@code region} (default us-east-1)
+     * @param zones     {@code zones} (default the region's a, b and c)
+     * @param manifests {@code cluster: {manifests}}: applied before the run starts
+     */
+    public record Cluster(String region, List<String> zones, List<Path> manifests) {
+        public Cluster {
+            zones = List.copyOf(zones);
+            manifests = List.copyOf(manifests);
+        }
+    }
+
+    /**
+     * The run itself.
+     *
+     * @param duration   how long it lasts in virtual time
+     * @param seed       the seed of every random draw (spot prices, latencies, faults)
+     * @param start      the virtual instant it starts at (UTC); buffer schedules and hours of the week follow it
      * @param ramp       the window whose pods' time-to-schedule is reported on its own (the morning ramp), or null
      * @param learnWeeks weeks of pending-demand history recorded first, by running the same scenario without buffers
      *                   that many weeks earlier (what a predicted buffer learns from)
-     * @param buffers    whether the config's CapacityBuffers are kept
      */
-    public record Headroom(Instant start, Window ramp, int learnWeeks, boolean buffers) {
-        public static final Headroom DEFAULT = new Headroom(DEFAULT_START, null, 0, true);
+    public record Run(Duration duration, long seed, Instant start, Window ramp, int learnWeeks) {
+        /** Where virtual time starts unless a scenario says otherwise (a Sunday). */
+        public static final Instant DEFAULT_START = Instant.parse("2025-06-01T00:00:00Z");
 
-        public Headroom {
+        public Run {
             start = start == null ? DEFAULT_START : start;
+        }
+
+        public Run withSeed(long s) {
+            return new Run(duration, s, start, ramp, learnWeeks);
+        }
+
+        public Run withLearnWeeks(int weeks) {
+            return new Run(duration, seed, start, ramp, weeks);
+        }
+
+        /** This run {@code weeks} weeks earlier, reporting no ramp and learning nothing itself. */
+        public Run weeksEarlier(int weeks) {
+            return new Run(duration, seed, start.minus(Duration.ofDays(7L * weeks)), null, 0);
         }
     }
 
@@ -87,25 +127,50 @@ public record Scenario(Path file, String name, String region, List<String> zones
         }
     }
 
-    /** This scenario with the chaos mix switched on or off. */
-    public Scenario withChaos(boolean on) {
-        return withChaos(on, 1);
+    /**
+     * How Gantry runs.
+     *
+     * @param config        {@code config}: NodePools, EC2NodeClasses, CapacityBuffers
+     * @param webhook       {@code webhook}: false for sweep-only detection (the backstop path)
+     * @param consolidation the operator's consolidation settings ({@code consolidation: {spotToSpot, strategy}}; null:
+     *                      the deployed ones)
+     * @param buffers       whether the config's CapacityBuffers are kept (false: the baseline they are measured against)
+     */
+    public record Gantry(List<Path> config, boolean webhook, ConsolidationSettings consolidation, boolean buffers) {
+        public Gantry {
+            config = List.copyOf(config);
+            consolidation = consolidation == null ? EventSources.DEPLOYED.consolidation() : consolidation;
+        }
+
+        public Gantry withoutBuffers() {
+            return new Gantry(config, webhook, consolidation, false);
+        }
     }
 
-    /** The chaos mix with every rate times {@code intensity}. */
-    public Scenario withChaos(boolean on, double intensity) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, headroom, consolidation, faults, on, latency,
-                intensity);
-    }
+    /**
+     * The {@code faults:} section.
+     *
+     * @param plan           the rates and targeted faults it names
+     * @param chaos          {@code chaos: true}: add {@link FaultPlan#chaos(long)} for the run's seed
+     * @param chaosIntensity what every rate of the chaos mix is multiplied by
+     */
+    public record FaultSpec(FaultPlan plan, boolean chaos, double chaosIntensity) {
+        public static final FaultSpec NONE = new FaultSpec(FaultPlan.NONE, false, 1);
 
-    public Scenario withLatency(LatencySpec l) {
-        return new Scenario(file, name, region, zones, duration, seed, config, manifests, webhook, events, headroom, consolidation, faults, chaos, l,
-                chaosIntensity);
-    }
+        /** Just {@code plan}, with no chaos mix. */
+        public static FaultSpec of(FaultPlan plan) {
+            return new FaultSpec(plan, false, 1);
+        }
 
-    /** The faults this run injects: the file's, plus the chaos mix for this seed when it is on. */
-    public FaultPlan effectiveFaults() {
-        return chaos ? faults.plus(FaultPlan.chaos(seed).times(chaosIntensity)) : faults;
+        /** The chaos mix switched on, every rate times {@code intensity}. */
+        public FaultSpec withChaos(double intensity) {
+            return new FaultSpec(plan, true, intensity);
+        }
+
+        /** The faults a run with {@code seed} injects. */
+        public FaultPlan effective(long seed) {
+            return chaos ? plan.plus(FaultPlan.chaos(seed).times(chaosIntensity)) : plan;
+        }
     }
 
     /** What port calls cost: AWS-like defaults, per-kind overrides, all scaled ({@code scale: 0}: instant). */

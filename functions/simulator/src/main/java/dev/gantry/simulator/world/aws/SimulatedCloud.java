@@ -56,7 +56,7 @@ import java.util.function.ToIntFunction;
  * adapter looks the token's instances up by tag with a DescribeInstances of its own (its latency, throttling and lag),
  * returning those it lists and otherwise failing with a non-retryable IdempotentParameterMismatch, as
  * {@code Ec2CloudProvider} does (the claim is closed, and the instance, once listed, is drained or collected by the
- * sweep as an orphan). Describe lag: an instance launched in the last {@link FaultPlan#describeLag()} is missing from
+ * sweep as an orphan). Describe lag: an instance launched in the last {@link FaultPlan.Ec2#describeLag()} is missing from
  * DescribeInstances (list, by id, by tag), as EC2's eventual consistency allows.
  *
  * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
@@ -161,7 +161,7 @@ public final class SimulatedCloud implements CloudProvider {
                     if (injected.targetedError()) {
                         throw new Targeted(action);
                     }
-                    if (injected.draw("ec2Error", injected.plan().ec2Error())) {
+                    if (injected.draw("ec2Error", injected.plan().ec2().error())) {
                         boolean internal = injected.stream("ec2ErrorCode").nextBoolean();
                         throw new CloudException(internal ? "InternalError" : "Unavailable", action
                                 + (internal ? ": an internal error has occurred" : ": the service is unavailable"), true);
@@ -293,7 +293,7 @@ public final class SimulatedCloud implements CloudProvider {
         }
         Instant now = loop.now();
         List<LaunchParameters.Override> overrides = sent.templates().stream().flatMap(t -> t.overrides().stream()).toList();
-        if (injected.draw("ice", injected.plan().ice())) {
+        if (injected.draw("ice", injected.plan().ec2().ice())) {
             List<OfferingKey> all = overrides.stream()
                     .map(o -> new OfferingKey(o.instanceType(), o.zone(), sent.capacityType())).distinct().toList();
             answeredIce(all, now);
@@ -399,7 +399,7 @@ public final class SimulatedCloud implements CloudProvider {
 
     /** Whether DescribeInstances shows the instance yet (Describe lag after launch). */
     private boolean describable(SimulatedInstance i, Instant now) {
-        Duration lag = injected.plan().describeLag();
+        Duration lag = injected.plan().ec2().describeLag();
         return lag.isZero() || i.launchTime == null || !now.isBefore(i.launchTime.plus(lag));
     }
 
@@ -496,7 +496,7 @@ public final class SimulatedCloud implements CloudProvider {
     }
 
     private void throttle(String action) {
-        if (faults.throttle(loop.now()) || injected.draw("ec2Throttle", injected.plan().ec2Throttle())) {
+        if (faults.throttle(loop.now()) || injected.draw("ec2Throttle", injected.plan().ec2().throttle())) {
             throw new CloudException("RequestLimitExceeded", action + ": request limit exceeded", true);
         }
     }

@@ -176,7 +176,7 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
         }
         if (!fifo) {
             for (Message m : out) {
-                if (faults.draw("duplicates", faults.plan().duplicates())) {
+                if (faults.draw("duplicates", faults.plan().sqs().duplicates())) {
                     duplicateDeliveries++;
                     Entry original = entries.stream().filter(x -> x.id == m.id()).findFirst().orElseThrow();
                     Entry copy = new Entry(nextId++, m.body(), null, original.sentAt, now);

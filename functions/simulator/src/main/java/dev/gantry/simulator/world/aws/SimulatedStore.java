@@ -28,7 +28,7 @@ import java.util.function.ToIntFunction;
  * conditional write takes effect, its answer is lost, the SDK sends it again and the condition now fails, so the
  * caller gets {@link NodeClaimStore.Conflict} for a write that happened (as DynamoDB does to a retried conditional
  * put). Index lag: {@link #findByInstanceId} reads the instance-id GSI, which shows each write
- * {@code FaultPlan.indexLag()} late; a claim whose instance id was written more recently is missing, or shows an older
+ * {@code FaultPlan.Dynamo.indexLag()} late; a claim whose instance id was written more recently is missing, or shows an older
  * state.
  *
  * <p>Not modelled: the table's own capacity (throttling is a per-attempt draw); eventually consistent reads of the
@@ -84,7 +84,7 @@ public final class SimulatedStore implements NodeClaimStore {
                     if (faults.targetedError()) {
                         throw new Targeted(what);
                     }
-                    if (faults.draw("dynamoThrottle", faults.plan().dynamoThrottle())) {
+                    if (faults.draw("dynamoThrottle", faults.plan().dynamo().throttle())) {
                         throw new Throttled(what);
                     }
                     return body.get();
@@ -103,20 +103,20 @@ public final class SimulatedStore implements NodeClaimStore {
     }
 
     private void lostAnswer(String what) {
-        if (faults.draw("dynamoConflict", faults.plan().dynamoConflict())) {
+        if (faults.draw("dynamoConflict", faults.plan().dynamo().conflict())) {
             lostAnswers++;
             throw new Conflict(what + ": the conditional request failed (a retry of a write that had succeeded)");
         }
     }
 
     private void wrote(NodeClaim c) {
-        if (faults.plan().indexLag().isZero()) {
+        if (faults.plan().dynamo().indexLag().isZero()) {
             return;
         }
         Instant now = clock.get();
         Deque<Version> h = history.computeIfAbsent(c.name(), k -> new ArrayDeque<>());
         h.addLast(new Version(now, c));
-        Duration lag = faults.plan().indexLag();
+        Duration lag = faults.plan().dynamo().indexLag();
         // Keep the newest version the index already shows, and everything newer.
         while (h.size() > 1 && !h.toArray(Version[]::new)[1].writtenAt().plus(lag).isAfter(now)) {
             h.removeFirst();
@@ -151,7 +151,7 @@ public final class SimulatedStore implements NodeClaimStore {
     @Override
     public Optional<NodeClaim> findByInstanceId(String instanceId, Instant now) {
         return call(CallKind.DYNAMO_QUERY, "Query instance-id index", () -> {
-            Duration lag = faults.plan().indexLag();
+            Duration lag = faults.plan().dynamo().indexLag();
             if (lag.isZero()) {
                 return store.findByInstanceId(instanceId, now);
             }

@@ -114,10 +114,10 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
                     if (faults.targetedError()) {
                         throw new Targeted(what);
                     }
-                    if (faults.draw("apiThrottle", faults.plan().apiThrottle())) {
+                    if (faults.draw("apiThrottle", faults.plan().kubeApi().throttle())) {
                         throw new ClusterException(429, what + " failed (429): Too Many Requests (Retry-After: 1)", null);
                     }
-                    if (faults.draw("apiError", faults.plan().apiError())) {
+                    if (faults.draw("apiError", faults.plan().kubeApi().error())) {
                         int status = faults.stream("apiErrorStatus").nextBoolean() ? 500 : 503;
                         throw new ClusterException(status, what + " failed (" + status + "): "
                                 + (status == 500 ? "Internal Server Error" : "Service Unavailable"), null);
@@ -153,7 +153,7 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
         for (int page = 2; page <= pages; page++) {
             int size = Math.min(PAGE_SIZE, items.size() - (page - 1) * PAGE_SIZE);
             request(CallKind.KUBE_LIST, "list " + what, () -> {
-                if (faults.draw("partialList", faults.plan().partialList())) {
+                if (faults.draw("partialList", faults.plan().kubeApi().partialList())) {
                     throw new ClusterException(410, "list " + what + " failed (410): The provided continue parameter is "
                             + "too old to display a consistent list result. You can start a new list without the "
                             + "continue parameter.", null);

@@ -85,9 +85,8 @@ class SimulatedQueueTest {
     @Test
     void aStandardQueueDeliversSomeMessagesTwiceAtTheDuplicateRate() {
         SimulatedQueue q = new SimulatedQueue("q", false, Duration.ofMinutes(3), 5, clock);
-        q.runtime(null, new dev.gantry.simulator.faults.Faults(new dev.gantry.simulator.faults.FaultPlan(0, 0,
-                java.util.List.of(), 0, 0, 0, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, 0, 0, Duration.ZERO, 1,
-                java.util.List.of()), 1));
+        q.runtime(null, new dev.gantry.simulator.faults.Faults(dev.gantry.simulator.faults.FaultPlan.NONE
+                .withSqs(new dev.gantry.simulator.faults.FaultPlan.Sqs(1)), 1));
         q.send("drain node-1", null, null, null);
         SimulatedQueue.Message first = q.receive(1).getFirst();
         SimulatedQueue.Message copy = q.receive(1).getFirst();

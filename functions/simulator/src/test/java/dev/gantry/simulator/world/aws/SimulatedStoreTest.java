@@ -21,8 +21,8 @@ class SimulatedStoreTest {
     private final InMemoryNodeClaimStore truth = new InMemoryNodeClaimStore();
 
     private static FaultPlan plan(double throttle, double conflict, Duration indexLag) {
-        return new FaultPlan(0, 0, List.of(), 0, 0, 0, Duration.ZERO, 0, 0, 0, 0, Duration.ZERO, throttle, conflict,
-                indexLag, 0, List.of());
+        return FaultPlan.NONE.withDynamo(FaultPlan.Dynamo.NONE.withThrottle(throttle).withConflict(conflict)
+                .withIndexLag(indexLag));
     }
 
     private NodeClaim launching(String name) {
