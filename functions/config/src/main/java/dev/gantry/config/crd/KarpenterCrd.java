@@ -21,6 +21,13 @@ public enum KarpenterCrd {
 
     /** The only version served and stored, for all three. */
     public static final String VERSION = "v1";
+    /**
+     * Annotation on each manifest naming the Karpenter release whose API it serves, so that an installer can tell
+     * Gantry's CRDs from Karpenter's (which lack it) and never replace a newer Karpenter CRD with these.
+     */
+    public static final String API_VERSION_ANNOTATION = "gantry.dev/karpenter-api-version";
+    /** The Karpenter release these manifests follow. */
+    public static final String KARPENTER_RELEASE = "v1.14.1";
 
     private final String group;
     private final String kind;

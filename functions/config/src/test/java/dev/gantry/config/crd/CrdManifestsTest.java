@@ -38,6 +38,7 @@ class CrdManifestsTest {
             assertThat(Yaml.at(spec(crd), "names", "kind")).isEqualTo(crd.kind());
             assertThat(Yaml.at(spec(crd), "names", "plural")).isEqualTo(crd.plural());
             assertThat(Yaml.at(spec(crd), "names", "categories")).isEqualTo(List.of("karpenter"));
+            assertThat(Yaml.at(m, "metadata", "annotations", KarpenterCrd.API_VERSION_ANNOTATION)).isEqualTo(KarpenterCrd.KARPENTER_RELEASE);
             assertThat(crd.manifest()).as("credits its source").contains("Apache License 2.0").contains("aws/karpenter-provider-aws");
         }
     }
