@@ -99,6 +99,9 @@ class CrdManifestsTest {
         String badCondition = pool.replace("status: \"True\", reason: Ready", "status: Yes, reason: Ready");
         assertThat(CrdValidator.of(KarpenterCrd.NODE_POOL).validateCreate(CrdFixtures.object(badCondition)))
                 .extracting(CrdValidator.Violation::path).containsExactly("/status/conditions/0/status");
+        String twice = pool.replace("    - {type: Ready,", "    - {type: Ready, status: \"False\", reason: NotReady, message: \"\", lastTransitionTime: \"2026-12-05T09:00:00Z\"}\n    - {type: Ready,");
+        assertThat(CrdValidator.of(KarpenterCrd.NODE_POOL).validateCreate(CrdFixtures.object(twice)))
+                .extracting(CrdValidator.Violation::toString).containsExactly("SCHEMA status.conditions[1]: duplicate value [Ready] in a list of type map");
     }
 
     @Test

@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       it at run time, setting ValidationSucceeded=False); a selector term mixing {@code id} with other fields next to
  *       a good term (Karpenter's rules are written {@code !self.all(...)}, so they catch it only when every term is
  *       mixed).</li>
- *   <li>Only the CRDs refuse: what the API server checks beyond the schema, such as a name that is not a DNS
- *       subdomain.</li>
+ *   <li>Only the CRDs refuse: what the API server checks beyond the schema's types and rules: a name that is not a
+ *       DNS subdomain, and a budget reason listed twice (a list of type set).</li>
  * </ul>
  */
 class CrdReaderAgreementTest {
@@ -127,6 +127,8 @@ class CrdReaderAgreementTest {
                 "the CRD's pattern only counts five fields; Karpenter fails to parse the schedule at run time"));
         t.add(both("budget nodes above 100%", pool(disruption + "{nodes: 150%}\n")));
         t.add(both("budget duration with seconds", pool(disruption + "{schedule: \"@daily\", duration: 90s}\n")));
+        t.add(onlyCrd("budget reason twice", pool(disruption + "{nodes: \"1\", reasons: [Empty, Empty]}\n"),
+                "reasons is a list of type set, whose duplicates the API server refuses; the readers read it as a set"));
         t.add(both("budget unknown reason", pool(disruption + "{reasons: [Expired]}\n")));
         t.add(both("bad taint effect", pool.replace("      requirements:", "      taints: [{key: gpu, effect: NoScheduling}]\n      requirements:")));
         t.add(both("taint without key", pool.replace("      requirements:", "      taints: [{effect: NoSchedule}]\n      requirements:")));

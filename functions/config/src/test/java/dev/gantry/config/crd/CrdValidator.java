@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * strict field validation, so unknown fields are refused, not pruned) and runs every {@code x-kubernetes-validations}
  * rule where its field is present; transition rules (those naming {@code oldSelf}) only on update.
  *
- * <p>Not modelled: list-type map/set uniqueness, pruning, the rules' cost budget, the typing of {@code self} (see
+ * <p>List types are checked ({@code set} items unique, {@code map} items unique by their keys). Not modelled: pruning, the rules' cost budget, the typing of {@code self} (see
  * {@link KubernetesCel}), and old values inside atomic lists (the API server does not correlate them either, so no
  * transition rule inside a list runs on update there).
  */
@@ -91,12 +91,40 @@ final class CrdValidator {
         for (Error e : schema.validate(JSON.valueToTree(defaulted))) {
             out.add(new Violation(Source.SCHEMA, path(e.getInstanceLocation().toString()), e.getMessage()));
         }
+        listTypes(openApi, defaulted, "", out);
         runRules(openApi, defaulted, old, "", out);
         return out;
     }
 
     private static String path(String instanceLocation) {
         return instanceLocation.startsWith("$.") ? instanceLocation.substring(2) : instanceLocation.replace("$", "");
+    }
+
+    /** {@code x-kubernetes-list-type}: a set holds no item twice, a map no two items with the same keys. */
+    private static void listTypes(Map<String, Object> node, Object value, String path, List<Violation> out) {
+        if (value instanceof List<?> items) {
+            Object type = node.get("x-kubernetes-list-type");
+            List<Object> keys = Yaml.list(node.get("x-kubernetes-list-map-keys"));
+            Set<Object> seen = new java.util.HashSet<>();
+            for (int i = 0; i < items.size(); i++) {
+                Object item = items.get(i);
+                Object identity = "set".equals(type) ? item
+                        : "map".equals(type) ? keys.stream().map(k -> Yaml.at(item, (String) k)).toList() : null;
+                if (identity != null && !seen.add(identity)) {
+                    out.add(new Violation(Source.SCHEMA, path + "[" + i + "]", "duplicate value " + identity + " in a list of type " + type));
+                }
+                if (node.get("items") instanceof Map<?, ?> itemSchema) {
+                    listTypes(Yaml.map(itemSchema), items.get(i), path + "[" + i + "]", out);
+                }
+            }
+        } else if (value instanceof Map<?, ?> object) {
+            Map<String, Object> props = Yaml.map(node.getOrDefault("properties", Map.of()));
+            object.forEach((k, v) -> {
+                if (props.get(k) instanceof Map<?, ?> child) {
+                    listTypes(Yaml.map(child), v, path.isEmpty() ? (String) k : path + "." + k, out);
+                }
+            });
+        }
     }
 
     private void runRules(Map<String, Object> node, Object value, Object old, String path, List<Violation> out) {
