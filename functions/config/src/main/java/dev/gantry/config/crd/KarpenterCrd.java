@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The CustomResourceDefinitions of the API Karpenter v1.14 serves, which Gantry installs (or finds already installed)
@@ -79,12 +80,12 @@ public enum KarpenterCrd {
     }
 
     /** The CRD that serves objects of this apiVersion and kind, if one of these does. */
-    public static java.util.Optional<KarpenterCrd> serving(String apiVersion, String kind) {
+    public static Optional<KarpenterCrd> serving(String apiVersion, String kind) {
         for (KarpenterCrd c : values()) {
             if (c.apiVersion().equals(apiVersion) && c.kind.equals(kind)) {
-                return java.util.Optional.of(c);
+                return Optional.of(c);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }

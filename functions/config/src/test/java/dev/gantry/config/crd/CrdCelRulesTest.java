@@ -16,7 +16,6 @@ import dev.gantry.config.crd.CrdValidator.Violation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;

@@ -6,6 +6,8 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,8 @@ final class CrdValidator {
     private final Map<String, Object> openApi;
     private final Schema schema;
     private final List<Rule> rules = new ArrayList<>();
+    /** Each rule compiled once, keyed by its (identical) map in the manifest. */
+    private final Map<Map<String, Object>, KubernetesCel.Compiled> compiledByRule = new IdentityHashMap<>();
 
     private CrdValidator(KarpenterCrd crd) {
         this.crd = crd;
@@ -105,7 +109,7 @@ final class CrdValidator {
         if (value instanceof List<?> items) {
             Object type = node.get("x-kubernetes-list-type");
             List<Object> keys = Yaml.list(node.get("x-kubernetes-list-map-keys"));
-            Set<Object> seen = new java.util.HashSet<>();
+            Set<Object> seen = new HashSet<>();
             for (int i = 0; i < items.size(); i++) {
                 Object item = items.get(i);
                 Object identity = "set".equals(type) ? item
@@ -133,7 +137,7 @@ final class CrdValidator {
         }
         for (Object r : Yaml.list(node.get("x-kubernetes-validations"))) {
             Map<String, Object> rule = Yaml.map(r);
-            KubernetesCel.Compiled compiled = compiledRule(node, rule);
+            KubernetesCel.Compiled compiled = compiledRule(rule);
             if (!compiled.ok() || (compiled.isTransition() && old == null)) {
                 continue;
             }
@@ -162,16 +166,14 @@ final class CrdValidator {
         }
     }
 
-    private final Map<Map<String, Object>, KubernetesCel.Compiled> compiledByRule = new java.util.IdentityHashMap<>();
-
-    private KubernetesCel.Compiled compiledRule(Map<String, Object> node, Map<String, Object> rule) {
+    private KubernetesCel.Compiled compiledRule(Map<String, Object> rule) {
         return compiledByRule.computeIfAbsent(rule, r -> KubernetesCel.compile((String) r.get("rule")));
     }
 
     private void collectRules(Map<String, Object> node, String path) {
         for (Object r : Yaml.list(node.get("x-kubernetes-validations"))) {
             Map<String, Object> rule = Yaml.map(r);
-            rules.add(new Rule(path, (String) rule.get("message"), compiledRule(node, rule)));
+            rules.add(new Rule(path, (String) rule.get("message"), compiledRule(rule)));
         }
         Yaml.map(node.getOrDefault("properties", Map.of())).forEach((k, v) -> collectRules(Yaml.map(v), path.isEmpty() ? k : path + "." + k));
         if (node.get("items") instanceof Map<?, ?> items) {
