@@ -1,8 +1,8 @@
 package dev.gantry.infra;
 
 import dev.gantry.config.ConfigLoader;
-import dev.gantry.config.Diagnostic;
 import dev.gantry.config.LoadOptions;
+import dev.gantry.config.source.Diagnostic;
 import java.util.List;
 
 /** The validators the app can use. */
