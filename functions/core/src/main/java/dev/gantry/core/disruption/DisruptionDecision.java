@@ -89,7 +89,7 @@ public final class DisruptionDecision {
         List<Candidate> stillActive = new ArrayList<>();
         for (Candidate c : active) {
             if (expireAfter.isPresent() && c.claim().createdAt() != null && !now.isBefore(c.claim().createdAt().plus(expireAfter.get()))) {
-                out.add(new Disrupt(c.claim().name(), "expired", true));
+                out.add(Disrupt.replacingFirst(c.claim().name(), "expired"));
                 disrupting++; // it is disrupting from now on, and counts against the other reasons' budgets
             } else {
                 stillActive.add(c);
@@ -121,7 +121,7 @@ public final class DisruptionDecision {
         ready.sort(Comparator.comparing((Candidate c) -> emptySince(c.node())).thenComparing(c -> c.claim().name()));
         int allowed = DisruptionBudgets.allowed(pool, NodePool.Reason.Empty, nodes, disrupting, now);
         for (int i = 0; i < Math.min(allowed, ready.size()); i++) {
-            out.add(new Disrupt(ready.get(i).claim().name(), "empty", false));
+            out.add(Disrupt.outright(ready.get(i).claim().name(), "empty"));
         }
     }
 

@@ -25,6 +25,9 @@ import dev.gantry.core.sweep.HousekeepingCommand.Repair;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
+import dev.gantry.core.termination.TerminationStart.Replacement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -263,12 +266,12 @@ public final class SweepService {
                         // changed meanwhile: the next sweep looks again
                     }
                 });
-                case Repair r -> termination.start(r.claim(), r.reason(), now, false, sliceNow(inlineUntil))
+                case Repair r -> termination.start(r.claim(), TerminationStart.because(r.reason()).by(now).with(firstSlice(inlineUntil)))
                         .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                         .ifPresent(slice -> terminated.merge(r.reason(), 1, Integer::sum));
-                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated, sliceNow(inlineUntil));
+                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated, firstSlice(inlineUntil));
                 case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
-                        .ifPresent(n -> termination.startForDeletedNode(n, sliceNow(inlineUntil)));
+                        .ifPresent(n -> termination.startForDeletedNode(n, firstSlice(inlineUntil)));
             }
             deleted += c instanceof StartDeletedNode ? 1 : 0;
         }
@@ -294,7 +297,7 @@ public final class SweepService {
      * An instance no live claim owns, but a Node registered for it and pods may run there: record a claim for it
      * (so the flow has something to drive) and drain it through the termination flow like any other node.
      */
-    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated, boolean sliceNow) {
+    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated, FirstSlice firstSlice) {
         Node node = nodes.stream().filter(n -> n.name().equals(o.node())).findFirst().orElse(null);
         if (node == null) {
             return;
@@ -307,7 +310,7 @@ public final class SweepService {
         NodeClaim recorded = FreshClaimNames.record(store, planned, name -> NodeClaim.launching(name, pool, null, List.of(),
                 List.of(), List.of(), type, zone, capacity, 0, now).launched(o.instanceId(), type, zone, capacity, 0, now)
                 .registered(node.name(), now).draining("gc", now), now);
-        termination.start(recorded.name(), "gc", null, false, sliceNow)
+        termination.start(recorded.name(), TerminationStart.because("gc").with(firstSlice))
                 .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                 .ifPresent(slice -> terminated.merge("gc", 1, Integer::sum));
     }
@@ -407,7 +410,8 @@ public final class SweepService {
                     // An empty node often finishes in this first slice, so only the sweep can count it. Replace first: the
                     // drain waits until the provisioner has planned the node's pods and their capacity is initialized,
                     // so its first slice (a taint, then waiting) is the termination handler's, not this sweep's time.
-                    termination.start(d.claim(), d.reason(), null, d.replaceFirst(), !d.replaceFirst() && sliceNow(inlineUntil))
+                    termination.start(d.claim(), TerminationStart.because(d.reason()).with(Replacement.awaitedIf(d.replaceFirst()))
+                                    .with(d.replaceFirst() ? FirstSlice.QUEUED : firstSlice(inlineUntil)))
                             .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                             .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
                     if (d.replaceFirst() && replaceFirst == null) {
@@ -431,8 +435,8 @@ public final class SweepService {
     }
 
     /** Whether a drain started now still runs its first slice in this sweep (the clock, not the sweep's start). */
-    private boolean sliceNow(Instant inlineUntil) {
-        return clock.instant().isBefore(inlineUntil);
+    private FirstSlice firstSlice(Instant inlineUntil) {
+        return clock.instant().isBefore(inlineUntil) ? FirstSlice.INLINE : FirstSlice.QUEUED;
     }
 
     private void finish(String name, String reason, Instant now) {

@@ -1,10 +1,5 @@
 package dev.gantry.core.interruption;
 
-import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cluster.ClusterException;
 import dev.gantry.core.cluster.ClusterReader;
@@ -15,6 +10,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.termination.LifecycleWorld;
 import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -23,6 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InterruptionServiceTest {
     static final Instant T = LifecycleFixtures.T0;
@@ -77,7 +77,7 @@ class InterruptionServiceTest {
         LifecycleWorld w = new LifecycleWorld(pool(Map.of())); // no terminationGracePeriod: without a deadline, wait forever
         w.addNode("a", "default");
         w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(dev.gantry.core.model.Pod.DO_NOT_DISRUPT, "true")).build());
-        w.termination.start("a", "emptiness", null, false); // consolidation began the drain; the pod holds it
+        w.termination.start("a", TerminationStart.because("emptiness")); // consolidation began the drain; the pod holds it
 
         w.interruption.handle(spot("i-a"));
 

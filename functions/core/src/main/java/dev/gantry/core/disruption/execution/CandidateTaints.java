@@ -11,6 +11,9 @@ import java.util.List;
 
 /** The {@code karpenter.sh/disrupted:NoSchedule} taint on a command's candidates: put on once validated, taken off on release. */
 final class CandidateTaints {
+    private static final NodePatch TAINT = new NodePatch(null, List.of(Taint.DISRUPTED), null, null, null, null);
+    private static final NodePatch UNTAINT = new NodePatch(null, null, List.of(Taint.DISRUPTED.key()), null, null, null);
+
     private final ClusterWriter writer;
     private final CommandStore commands;
 
@@ -24,32 +27,30 @@ final class CandidateTaints {
      * untainted them before this taint landed, so the taint is taken back (from candidates not being deleted).
      */
     void taintWhileActive(ConsolidationMark m, Instant now) {
-        set(m.nodes(), true);
+        for (String node : m.nodes()) {
+            patch(node, TAINT);
+        }
         ConsolidationMark fresh = commands.markOf(m.leader(), now);
         if (fresh != null && fresh.command().equals(m.command()) && fresh.phase() != Phase.Aborted) {
             return;
         }
         for (int i = 0; i < m.candidates().size(); i++) {
             String node = m.nodes().get(i);
-            commands.get(m.candidates().get(i), now).filter(c -> !c.state().isDeleting()).ifPresent(c -> set(List.of(node), false));
+            commands.get(m.candidates().get(i), now).filter(c -> !c.state().isDeleting()).ifPresent(c -> untaint(node));
         }
     }
 
     /** Takes the taint off one node (a node already gone is fine). */
     void untaint(String node) {
-        set(List.of(node), false);
+        patch(node, UNTAINT);
     }
 
-    private void set(List<String> nodes, boolean on) {
-        NodePatch p = on ? new NodePatch(null, List.of(Taint.DISRUPTED), null, null, null, null)
-                : new NodePatch(null, null, List.of(Taint.DISRUPTED.key()), null, null, null);
-        for (String n : nodes) {
-            try {
-                writer.patchNode(n, p);
-            } catch (ClusterException e) {
-                if (!e.notFound()) {
-                    throw e;
-                }
+    private void patch(String node, NodePatch p) {
+        try {
+            writer.patchNode(node, p);
+        } catch (ClusterException e) {
+            if (!e.notFound()) {
+                throw e;
             }
         }
     }

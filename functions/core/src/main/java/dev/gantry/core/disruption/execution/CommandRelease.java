@@ -5,6 +5,8 @@ import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +69,7 @@ final class CommandRelease {
             if (c.state() == NodeClaimState.Launching) {
                 commands.update(c.withConsolidation(null).draining("consolidation-aborted", now).terminated(now, TerminationService.RETENTION));
             } else {
-                termination.start(c.name(), "consolidation-aborted", null, false, false);
+                termination.start(c.name(), TerminationStart.because("consolidation-aborted").with(FirstSlice.QUEUED));
             }
             return;
         }

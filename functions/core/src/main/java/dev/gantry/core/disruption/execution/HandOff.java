@@ -4,6 +4,8 @@ import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
 import java.time.Instant;
 
 /**
@@ -30,7 +32,7 @@ final class HandOff {
             return CommandStore.lost(w, m.command());
         }
         for (String name : m.candidates()) {
-            termination.start(name, m.reason(), null, false, false); // a started flow is left alone
+            termination.start(name, TerminationStart.because(m.reason()).with(FirstSlice.QUEUED)); // a started flow is left alone
         }
         for (String name : m.replacements()) {
             commands.unmark(name, m.command(), now);
@@ -58,7 +60,7 @@ final class HandOff {
     /** One claim of a command handing over: a candidate goes to the termination flow, a replacement is unmarked. */
     void handOver(NodeClaim c, ConsolidationMark m) {
         if (m.candidates().contains(c.name())) {
-            termination.start(c.name(), m.reason(), null, false, false);
+            termination.start(c.name(), TerminationStart.because(m.reason()).with(FirstSlice.QUEUED));
         } else {
             commands.update(c.withConsolidation(null));
         }
