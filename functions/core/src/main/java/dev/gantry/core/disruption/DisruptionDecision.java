@@ -149,7 +149,7 @@ public final class DisruptionDecision {
     private static boolean blocked(NodePool pool, Candidate c, Instant now) {
         String key = dev.gantry.core.model.Pod.DO_NOT_DISRUPT;
         return "true".equals(c.node().annotations().get(key)) || "true".equals(pool.template().annotations().get(key))
-                || c.pods().stream().anyMatch(p -> dev.gantry.core.disruption.consolidation.DoNotDisrupt.active(p, now));
+                || c.pods().stream().anyMatch(p -> DoNotDisrupt.active(p, now));
     }
 
     /** The node's empty-since label, or null when absent, cleared or unreadable. */

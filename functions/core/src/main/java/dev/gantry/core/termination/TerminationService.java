@@ -6,7 +6,7 @@ import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.EvictionResult;
 import dev.gantry.core.cluster.NodePatch;
-import dev.gantry.core.disruption.consolidation.EvictionCost;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;

@@ -1,5 +1,10 @@
 package dev.gantry.core.interruption;
 
+import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cluster.ClusterException;
 import dev.gantry.core.cluster.ClusterReader;
@@ -19,10 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InterruptionServiceTest {
     static final Instant T = LifecycleFixtures.T0;

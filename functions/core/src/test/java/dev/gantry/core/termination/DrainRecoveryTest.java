@@ -1,5 +1,10 @@
 package dev.gantry.core.termination;
 
+import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.interruption.EventEnvelope;
 import dev.gantry.core.lifecycle.DelegatingStore;
@@ -17,10 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A drain survives errors and lost messages, and only claims marked for deletion are ever drained. */
 class DrainRecoveryTest {

@@ -1,5 +1,10 @@
 package dev.gantry.core.termination;
 
+import static dev.gantry.core.lifecycle.LifecycleFixtures.T0;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
+import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Node;
@@ -12,10 +17,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.T0;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.pod;
-import static dev.gantry.core.lifecycle.LifecycleFixtures.poolWith;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class TerminationServiceTest {
     static NodePool pool(Optional<Duration> grace) {
