@@ -67,8 +67,6 @@ import java.util.function.Predicate;
  * failure is logged (the refresh's are the adapter's to absorb); the next sweep decides again from the state.
  */
 public final class SweepService {
-    /** The marker holding when the last provisioning hint went out (written by whoever sends one). */
-    public static final String LAST_HINT = "last-hint";
     public static final Duration BACKSTOP_AFTER = Duration.ofMinutes(1);
 
     private final String cluster;
@@ -313,12 +311,12 @@ public final class SweepService {
         if (pending.isEmpty()) {
             return false;
         }
-        Optional<Instant> last = store.marker(LAST_HINT);
+        Optional<Instant> last = store.marker(ProvisioningHints.LAST_HINT);
         if (last.isPresent() && now.isBefore(last.get().plus(BACKSTOP_AFTER))) {
             return false;
         }
         hints.send(ProvisioningHints.BACKSTOP, pending.get(), null, now);
-        store.setMarker(LAST_HINT, now);
+        store.setMarker(ProvisioningHints.LAST_HINT, now);
         return true;
     }
 
