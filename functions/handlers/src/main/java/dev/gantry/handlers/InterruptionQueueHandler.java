@@ -8,7 +8,6 @@ import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.termination.TerminationStart.FirstSlice;
 import dev.gantry.core.work.Redelivery;
-import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,7 +41,7 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     }
 
     private InterruptionQueueHandler(Composition c) {
-        this(LifecycleParts.interruption(c), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
+        this(c.interruption(), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
                 c.clock(), c.interruptionRedelivery());
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }

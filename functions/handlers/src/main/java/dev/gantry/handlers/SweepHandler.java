@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.gantry.core.sweep.SweepReport;
 import dev.gantry.core.sweep.SweepService;
-import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.util.Map;
@@ -44,7 +43,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     }
 
     private SweepHandler(Composition c) {
-        this(LifecycleParts.sweep(c), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+        this(c.sweep(), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c::collectLaunchTemplates);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
