@@ -11,22 +11,31 @@ import dev.gantry.aws.pricing.LiveInstanceTypeProvider;
 import dev.gantry.aws.s3.S3ConfigSource;
 import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.config.codec.HintCodec;
+import dev.gantry.config.codec.QueueHints;
 import dev.gantry.config.deployment.CallTimeouts;
+import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.disruption.execution.ConsolidationService;
+import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
-import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeClients;
+import dev.gantry.kube.KubeCluster;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -264,7 +273,51 @@ public final class Composition {
      */
     public HintBatchService hintBatches() {
         TerminationService termination = termination();
-        SweepService sweep = dev.gantry.handlers.lifecycle.LifecycleParts.sweep(this);
+        SweepService sweep = sweep();
         return new HintBatchService(provisioner(), cluster(), store(), termination::startForDeletedNode, sweep::registerNodes, clock);
+    }
+
+    /** The lifecycle's hints: on the provisioning queue, with the last-hint marker in the store. */
+    public QueueHints hints() {
+        return new QueueHints(provisioningQueue(), new HintCodec(json), store(), clusterName());
+    }
+
+    public InterruptionService interruption() {
+        return new InterruptionService(store(), cluster(), cluster(), termination(), hints(), nodePools(), clock);
+    }
+
+    /** The sweep, with the refresh, consolidation and headroom steps wired. */
+    public SweepService sweep() {
+        return new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination(), hints(), nodePools(),
+                instanceFacts(), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation())
+                .withHeadroom(headroom());
+    }
+
+    /**
+     * Consolidation's execution: decided in the sweep, carried on by termination-queue messages; replacements are
+     * recorded for the provisioner to launch (a hint nudges it). Spot-to-spot and the strategy are the deployment's
+     * ({@link #consolidationSettings()}); validation keeps room for the same buffers as the sweep's decision.
+     */
+    public ConsolidationService consolidation() {
+        Provisioner p = provisioner();
+        return new ConsolidationService(cluster(), cluster(), store(), termination(), hints(), terminationQueue(),
+                p::poolOffers, p::recordReplacement, consolidationSettings(), clock).withHeadroom(headroom());
+    }
+
+    /** Instance-type labels and extended resources from the catalogue, under the first NodeClass (they do not depend on it). */
+    InstanceFacts.Source instanceFacts() {
+        Map<String, Optional<InstanceFacts>> cache = new ConcurrentHashMap<>();
+        return type -> cache.computeIfAbsent(type, t -> {
+            Optional<NodeClass> nodeClass = config().nodeClasses().stream().findFirst();
+            if (nodeClass.isEmpty()) {
+                return Optional.empty();
+            }
+            for (InstanceType it : instanceTypes().instanceTypes(nodeClass.get())) {
+                if (it.name().equals(t)) {
+                    return Optional.of(new InstanceFacts(it.labels(), it.capacity().extended()));
+                }
+            }
+            return Optional.empty();
+        });
     }
 }

@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.core.interruption.InterruptionService;
-import dev.gantry.handlers.lifecycle.LifecycleParts;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
 import dev.gantry.core.work.Redelivery;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
@@ -41,7 +41,7 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     }
 
     private InterruptionQueueHandler(Composition c) {
-        this(LifecycleParts.interruption(c), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
+        this(c.interruption(), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
                 c.clock(), c.interruptionRedelivery());
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
@@ -69,8 +69,8 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         InvocationBudget budget = InvocationBudget.of(context, clock);
         return SqsRecords.eachIndependently("interruption", event, context, redelivery, m -> {
-            boolean sliceNow = !budget.tooLateFor(RESERVE);
-            for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()), sliceNow)) {
+            FirstSlice firstSlice = budget.tooLateFor(RESERVE) ? FirstSlice.QUEUED : FirstSlice.INLINE;
+            for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()), firstSlice)) {
                 o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
                 o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
                 // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,

@@ -7,7 +7,7 @@ import java.time.Instant;
 
 /**
  * How much of its timeout an invocation may use: {@link #USABLE_SHARE} of the time it had left when it began, so every
- * invocation ends with at least 30% of its timeout to spare (issue #11 §7). The rest is margin for what a handler
+ * invocation ends with at least 30% of its timeout to spare. The rest is margin for what a handler
  * cannot bound: a slow call, the SDK's retries, a GC pause, a cold start. A unit of work (a launch, a drain's slice) is
  * started only if it ends inside that share even when it takes the longest it is expected to: {@link #startBy}.
  * Without a context (a direct call, a test) there is no limit.

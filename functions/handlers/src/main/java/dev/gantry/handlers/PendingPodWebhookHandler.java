@@ -50,8 +50,17 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
 
     /** The Lambda entry point: reads the token from Secrets Manager here, and again after a rotation. */
     public PendingPodWebhookHandler() {
-        this(WebhookComposition.fromEnvironment(Environment.system()), Clock.systemUTC());
+        this(WebhookComposition.build(settings(Environment.system())), Clock.systemUTC());
         Core.getGlobalContext().register(this);
+    }
+
+    /** The webhook's settings from its environment variables. */
+    static WebhookComposition.Settings settings(Environment env) {
+        String region = env.require(Environment.REGION);
+        String arn = env.require(Environment.WEBHOOK_SECRET_ARN);
+        return new WebhookComposition.Settings(region, env.require(Environment.CLUSTER_NAME),
+                env.require(Environment.PROVISIONING_QUEUE_URL), arn,
+                Duration.ofSeconds(Long.parseLong(env.require(Environment.HINT_BUCKET_SECONDS))));
     }
 
     public PendingPodWebhookHandler(WebhookComposition.Parts parts, Clock clock) {

@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.gantry.core.sweep.SweepReport;
 import dev.gantry.core.sweep.SweepService;
-import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.util.Map;
@@ -25,8 +24,8 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     /**
      * No disruption (expiry, emptiness) is started, not even marked and queued, once the usable 70% has less than this
      * left: what follows it in a sweep (the consolidation step, the last store read, the template clean-up) must still
-     * end inside the budget. The disruptions left are decided again by the next sweep (issue #11 §7: 500 nodes
-     * expiring at once took one sweep to 72% of its timeout).
+     * end inside the budget, even when 500 nodes expire at once (starting them all would take a sweep past 70% of
+     * its timeout). The disruptions left are decided again by the next sweep.
      */
     public static final java.time.Duration START_RESERVE = java.time.Duration.ofSeconds(10);
 
@@ -44,7 +43,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     }
 
     private SweepHandler(Composition c) {
-        this(LifecycleParts.sweep(c), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+        this(c.sweep(), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c::collectLaunchTemplates);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }

@@ -9,7 +9,6 @@ import dev.gantry.core.disruption.execution.ConsolidationOutcome;
 import dev.gantry.core.disruption.execution.ConsolidationRequest;
 import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.termination.TerminationRequest;
-import dev.gantry.handlers.lifecycle.LifecycleParts;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
@@ -57,7 +56,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     private TerminationQueueHandler(Composition c) {
         this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c.terminationQueue(), RESERVE, c.terminationRedelivery());
-        this.consolidation = LifecycleParts.consolidation(c);
+        this.consolidation = c.consolidation();
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 

@@ -128,7 +128,7 @@ public final class JarSmokeLifecycle {
         System.out.println("jar smoke ok " + a[0] + " " + result);
     }
 
-    /** As LifecycleParts.sweep builds it: instance facts from the catalogue under the first NodeClass. */
+    /** As Composition.sweep builds it: instance facts from the catalogue under the first NodeClass. */
     private static SweepService sweep(KubeCluster cluster, DynamoNodeClaimStore store, Ec2CloudProvider cloud, TerminationService termination,
                                       QueueHints hints, Map<String, NodePool> pools, InstanceTypeProvider types, GantryConfig config,
                                       Clock clock) {

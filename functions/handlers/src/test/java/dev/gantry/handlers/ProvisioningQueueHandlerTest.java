@@ -7,11 +7,13 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.config.catalog.BuiltInCatalog;
+import dev.gantry.config.codec.HintCodec;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cluster.ClusterException;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
@@ -22,8 +24,6 @@ import dev.gantry.core.model.Resources;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
-import dev.gantry.core.sweep.SweepService;
-import dev.gantry.config.codec.HintCodec;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import dev.gantry.testing.ElasticMq;
 import java.io.ByteArrayOutputStream;
@@ -114,7 +114,7 @@ class ProvisioningQueueHandlerTest {
 
         assertThat(failed(r)).containsExactly("m2", "m3");
         assertThat(cloud.requests).hasSize(1);
-        assertThat(store.marker(SweepService.LAST_HINT)).hasValue(NOW);
+        assertThat(store.marker(ProvisioningHints.LAST_HINT)).hasValue(NOW);
         assertThat(stdout.toString(StandardCharsets.UTF_8)).contains(
                 "\"PendingPods\":1.0", "\"PendingPodAgeSeconds\":10.0", "\"NodesLaunched\":1.0",
                 "\"Namespace\":\"Gantry\"", "\"ClusterName\":\"test-cluster\"");
@@ -446,7 +446,7 @@ class ProvisioningQueueHandlerTest {
         SQSBatchResponse r = handler(new Unreachable()).handleRequest(batch("[]"), null);
 
         assertThat(failed(r)).containsExactly("m1");
-        assertThat(store.marker(SweepService.LAST_HINT)).isEmpty();
+        assertThat(store.marker(ProvisioningHints.LAST_HINT)).isEmpty();
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.gantry.cli.consolidate;
 
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
-import dev.gantry.core.disruption.consolidation.EvictionCost;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;

@@ -4,7 +4,6 @@ import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.provisioning.ProvisioningHint;
-import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.work.WorkQueue;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +32,6 @@ public final class QueueHints implements ProvisioningHints {
                 : new ProvisioningHint(ProvisioningHint.Reason.parse(reason), "", nodeName == null ? cluster : nodeName,
                         nodeName == null ? cluster : nodeName, at);
         queue.send(codec.encode(hint), cluster, hint.deduplicationId(), Duration.ZERO);
-        store.setMarker(SweepService.LAST_HINT, at);
+        store.setMarker(ProvisioningHints.LAST_HINT, at);
     }
 }

@@ -14,5 +14,14 @@ public sealed interface DisruptionCommand {
      * capacity launches while the node drains (expiry).
      */
     record Disrupt(String claim, String reason, boolean replaceFirst) implements DisruptionCommand {
+        /** The drain waits for replacement capacity, launched while it drains. */
+        public static Disrupt replacingFirst(String claim, String reason) {
+            return new Disrupt(claim, reason, true);
+        }
+
+        /** The drain evicts at once: nothing to replace (an empty node). */
+        public static Disrupt outright(String claim, String reason) {
+            return new Disrupt(claim, reason, false);
+        }
     }
 }

@@ -89,7 +89,7 @@ public final class DisruptionDecision {
         List<Candidate> stillActive = new ArrayList<>();
         for (Candidate c : active) {
             if (expireAfter.isPresent() && c.claim().createdAt() != null && !now.isBefore(c.claim().createdAt().plus(expireAfter.get()))) {
-                out.add(new Disrupt(c.claim().name(), "expired", true));
+                out.add(Disrupt.replacingFirst(c.claim().name(), "expired"));
                 disrupting++; // it is disrupting from now on, and counts against the other reasons' budgets
             } else {
                 stillActive.add(c);
@@ -121,7 +121,7 @@ public final class DisruptionDecision {
         ready.sort(Comparator.comparing((Candidate c) -> emptySince(c.node())).thenComparing(c -> c.claim().name()));
         int allowed = DisruptionBudgets.allowed(pool, NodePool.Reason.Empty, nodes, disrupting, now);
         for (int i = 0; i < Math.min(allowed, ready.size()); i++) {
-            out.add(new Disrupt(ready.get(i).claim().name(), "empty", false));
+            out.add(Disrupt.outright(ready.get(i).claim().name(), "empty"));
         }
     }
 
@@ -149,7 +149,7 @@ public final class DisruptionDecision {
     private static boolean blocked(NodePool pool, Candidate c, Instant now) {
         String key = dev.gantry.core.model.Pod.DO_NOT_DISRUPT;
         return "true".equals(c.node().annotations().get(key)) || "true".equals(pool.template().annotations().get(key))
-                || c.pods().stream().anyMatch(p -> dev.gantry.core.disruption.consolidation.DoNotDisrupt.active(p, now));
+                || c.pods().stream().anyMatch(p -> DoNotDisrupt.active(p, now));
     }
 
     /** The node's empty-since label, or null when absent, cleared or unreadable. */

@@ -15,6 +15,9 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
+import dev.gantry.core.termination.TerminationStart.Replacement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,26 +67,26 @@ public final class InterruptionService {
      * @throws IllegalArgumentException when the envelope is malformed (see {@link InterruptionEvent#from})
      */
     public List<Outcome> handle(EventEnvelope envelope) {
-        return handle(envelope, true);
+        return handle(envelope, FirstSlice.INLINE);
     }
 
     /**
-     * @param sliceNow false when the caller is short of time: a termination is started (the claim marked, its first
-     *                 slice queued) but no slice runs here
+     * @param firstSlice {@link FirstSlice#QUEUED} when the caller is short of time: a termination is started (the claim
+     *                   marked, its first slice queued) but no slice runs here
      */
-    public List<Outcome> handle(EventEnvelope envelope, boolean sliceNow) {
+    public List<Outcome> handle(EventEnvelope envelope, FirstSlice firstSlice) {
         List<Outcome> out = new ArrayList<>();
         for (InterruptionEvent event : InterruptionEvent.from(envelope)) {
-            out.add(handle(event, sliceNow));
+            out.add(handle(event, firstSlice));
         }
         return out;
     }
 
     public Outcome handle(InterruptionEvent event) {
-        return handle(event, true);
+        return handle(event, FirstSlice.INLINE);
     }
 
-    private Outcome handle(InterruptionEvent event, boolean sliceNow) {
+    private Outcome handle(InterruptionEvent event, FirstSlice firstSlice) {
         Instant now = clock.instant();
         Optional<NodeClaim> claim = event.instanceId() == null ? Optional.empty() : store.findByInstanceId(event.instanceId(), now);
         Map<String, String> annotations = claim.map(c -> pools.get(c.nodePool())).map(NodePool::annotations).orElse(Map.of());
@@ -94,8 +97,9 @@ public final class InterruptionService {
             switch (c) {
                 case MarkUnavailable m -> store.markUnavailable(m.offering(), m.until());
                 case HintReplacement h -> hint(claim.orElseThrow(), h.reason(), now);
-                case StartTermination s -> slice = termination.start(s.claim(), s.reason(), s.deadline(), s.waitForReplacement(),
-                        sliceNow);
+                case StartTermination s -> slice = termination.start(s.claim(), TerminationStart.because(s.reason())
+                        .by(s.deadline()).with(Replacement.awaitedIf(s.waitForReplacement()))
+                        .with(firstSlice));
                 case RecordEvent e -> {
                     String node = claim.map(NodeClaim::nodeName).orElse(null);
                     if (node != null) {

@@ -19,6 +19,12 @@ public interface ProvisioningHints {
     String NODE_DELETED = "node-deleted";
 
     /**
+     * The {@link NodeClaimStore#marker marker} holding when the last hint went out: whoever sends or handles a hint
+     * writes it, and the sweep's backstop stays quiet while it is recent.
+     */
+    String LAST_HINT = "last-hint";
+
+    /**
      * @param pod the pod the hint is about, or null when it is about a node ({@code nodeName} then names it)
      */
     void send(String reason, Pod pod, String nodeName, Instant at);

@@ -2,8 +2,8 @@ package dev.gantry.core.provisioning;
 
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Node;
-import dev.gantry.core.sweep.SweepService;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -67,7 +67,7 @@ public final class HintBatchService {
         if (hints.stream().anyMatch(h -> h.reason() == ProvisioningHint.Reason.NODE_CREATED)) {
             registerNodes.run();
         }
-        store.setMarker(SweepService.LAST_HINT, now);
+        store.setMarker(ProvisioningHints.LAST_HINT, now);
         return provisioner.provision(now, stopBy);
     }
 }

@@ -1,7 +1,7 @@
 package dev.gantry.core.provisioning;
 
-import dev.gantry.core.disruption.consolidation.DoNotDisrupt;
-import dev.gantry.core.disruption.consolidation.EvictionCost;
+import dev.gantry.core.disruption.DoNotDisrupt;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;

@@ -8,7 +8,12 @@ import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.NodePatch;
 import dev.gantry.core.disruption.DisruptionCommand;
 import dev.gantry.core.disruption.DisruptionDecision;
-import dev.gantry.core.lifecycle.FreshClaimNames;
+import dev.gantry.core.disruption.execution.ConsolidationReport;
+import dev.gantry.core.disruption.execution.ConsolidationService;
+import dev.gantry.core.disruption.execution.StaleTaints;
+import dev.gantry.core.headroom.BufferRoom;
+import dev.gantry.core.headroom.Headroom;
+import dev.gantry.core.headroom.HeadroomPlan;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -16,15 +21,12 @@ import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
-import dev.gantry.core.requirements.WellKnownLabels;
-import dev.gantry.core.sweep.HousekeepingCommand.AdoptInstance;
-import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
-import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
-import dev.gantry.core.sweep.HousekeepingCommand.MarkNotReady;
-import dev.gantry.core.sweep.HousekeepingCommand.Repair;
-import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
-import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
+import dev.gantry.core.model.Taint;
+import dev.gantry.core.provisioning.LeavingNodes;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
+import dev.gantry.core.termination.TerminationStart.Replacement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,16 +34,39 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
- * The scheduled sweep: registration, liveness and garbage collection, missed deletions, the provisioning backstop,
- * emptiness and expiry, and resuming stalled termination flows. Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one
- * list of each kind, then per-object work for the few objects that need it).
+ * The scheduled sweep, once a minute. In order:
+ * <ol>
+ *   <li>Refresh: prices and offerings whose TTLs ran out are re-read in the background ({@link #withRefresh}).</li>
+ *   <li>Stalled drains: deleting claims whose termination flow stood still are sent their next message
+ *       ({@link TerminationService#stalled}); first, so a sweep that fails further on has still resumed them.</li>
+ *   <li>Registration: launched claims are matched to the nodes that appeared, labelled, given the finalizer, and
+ *       marked Registered, then Initialized ({@link Registration}).</li>
+ *   <li>Stale taints: {@code karpenter.sh/disrupted} taints no flow owns are removed ({@link StaleTaints}).</li>
+ *   <li>Housekeeping ({@link Housekeeping}): crashed launches adopt their instance; liveness timeouts; leaked instances
+ *       terminated (or drained first when a Node registered for them); lost instances and nodes finished; NotReady
+ *       recorded and unhealthy nodes repaired; nodes deleted out of band handed to the termination flow.</li>
+ *   <li>Headroom: the buffers ({@link #withHeadroom}) are read once; when they cannot be read, no node is removed as
+ *       empty or consolidated in this sweep.</li>
+ *   <li>Backstop: a provisioning hint when pods wait (or a buffer's virtual pod has no room) and no hint went out for
+ *       {@link #BACKSTOP_AFTER}.</li>
+ *   <li>Emptiness and expiry ({@link DisruptionDecision}): empty-since labels, and termination flows within the pools'
+ *       budgets; a node holding a buffer's room or a leaving node's replacement pods is not empty; an expired node is
+ *       replaced first (one hint); flows not started by {@code startUntil} are left for the next sweep.</li>
+ *   <li>Consolidation ({@link #withConsolidation}): command upkeep, pod events, and a decision when no command is
+ *       under way ({@link ConsolidationService#sweep}).</li>
+ * </ol>
+ * Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one list of each kind,
+ * then per-object work for the few objects that need it). A step that fails fails the sweep, except consolidation, whose
+ * failure is logged (the refresh's are the adapter's to absorb); the next sweep decides again from the state.
  */
 public final class SweepService {
-    /** The marker holding when the last provisioning hint went out (written by whoever sends one). */
-    public static final String LAST_HINT = "last-hint";
     public static final Duration BACKSTOP_AFTER = Duration.ofMinutes(1);
 
     private final String cluster;
@@ -54,9 +79,10 @@ public final class SweepService {
     private final Map<String, NodePool> pools;
     private final InstanceFacts.Source facts;
     private final Clock clock;
+    private final Housekeeper housekeeper;
     private Runnable refresh = () -> { };
-    private dev.gantry.core.headroom.Headroom headroom = dev.gantry.core.headroom.Headroom.NONE;
-    private dev.gantry.core.disruption.execution.ConsolidationService consolidation;
+    private Headroom headroom = Headroom.NONE;
+    private ConsolidationService consolidation;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -71,14 +97,15 @@ public final class SweepService {
         this.pools = Map.copyOf(pools);
         this.facts = facts;
         this.clock = clock;
+        this.housekeeper = new Housekeeper(cluster, writer, store, cloud, termination);
     }
 
     /**
      * The headroom to keep: emptiness and consolidation leave the nodes that the buffers' virtual pods need (default
-     * {@link dev.gantry.core.headroom.Headroom#NONE}).
+     * {@link Headroom#NONE}).
      */
-    public SweepService withHeadroom(dev.gantry.core.headroom.Headroom headroom) {
-        this.headroom = java.util.Objects.requireNonNull(headroom, "headroom");
+    public SweepService withHeadroom(Headroom headroom) {
+        this.headroom = Objects.requireNonNull(headroom, "headroom");
         return this;
     }
 
@@ -86,8 +113,8 @@ public final class SweepService {
      * The consolidation step (after emptiness and expiry): pod events, command upkeep, and a decision when no command is
      * under way. Without it the sweep does not consolidate.
      */
-    public SweepService withConsolidation(dev.gantry.core.disruption.execution.ConsolidationService consolidation) {
-        this.consolidation = java.util.Objects.requireNonNull(consolidation, "consolidation");
+    public SweepService withConsolidation(ConsolidationService consolidation) {
+        this.consolidation = Objects.requireNonNull(consolidation, "consolidation");
         return this;
     }
 
@@ -96,7 +123,7 @@ public final class SweepService {
      * (the adapter refreshes in the background) and its failures are the adapter's to absorb.
      */
     public SweepService withRefresh(Runnable refresh) {
-        this.refresh = java.util.Objects.requireNonNull(refresh, "refresh");
+        this.refresh = Objects.requireNonNull(refresh, "refresh");
         return this;
     }
 
@@ -122,26 +149,25 @@ public final class SweepService {
     public SweepReport sweep(Instant inlineUntil, Instant startUntil) {
         Instant now = clock.instant();
         refresh.run();
-        // Stalled drains first: a sweep that fails further on (a crash, an API-server error) has still resumed them,
-        // so a flow never depends on one sweep getting to its end.
         List<NodeClaim> stored = store.list(now);
         int resumed = resumeStalled(stored, now);
         List<Node> nodes = reader.nodes();
         List<Pod> pods = reader.pods();
-        int[] reg = register(stored, nodes, now);
+        Registered reg = register(stored, nodes, now);
         List<NodeClaim> claims = store.list(now);
         untaintStale(nodes, claims);
-        Map<String, Integer> terminated = new java.util.TreeMap<>();
-        int[] hk = housekeep(claims, nodes, now, terminated, inlineUntil);
-        Optional<dev.gantry.core.headroom.HeadroomPlan> plan = headroomPlan(now);
-        Optional<dev.gantry.core.headroom.BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
-        boolean backstop = backstop(pods, room.map(dev.gantry.core.headroom.BufferRoom::unplaced).orElse(List.of()), now);
-        int[] dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil, startUntil);
-        dev.gantry.core.disruption.execution.ConsolidationReport consolidated = consolidate(now, plan);
+        Map<String, Integer> terminated = new TreeMap<>();
+        Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
+        Optional<HeadroomPlan> plan = headroomPlan(now);
+        Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
+        boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
+        Disrupted dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil, startUntil);
+        ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
-        return new SweepReport(reg[0], reg[1], hk[0], hk[1], hk[2], backstop, dis[0], dis[1], terminated, hourlyCost, resumed,
+        return new SweepReport(reg.registered(), reg.initialized(), hk.leakedTerminated(), hk.claimsFinished(),
+                hk.deletedNodesStarted(), backstop, dis.emptinessMarks(), dis.disrupted(), terminated, hourlyCost, resumed,
                 consolidated);
     }
 
@@ -149,28 +175,24 @@ public final class SweepService {
      * The consolidation step, over the headroom this sweep read (none read: no node is consolidated this sweep, as with
      * emptiness); its failure is logged and leaves the rest of the sweep alone (the next sweep retries).
      */
-    private dev.gantry.core.disruption.execution.ConsolidationReport consolidate(
-            Instant now, Optional<dev.gantry.core.headroom.HeadroomPlan> plan) {
+    private ConsolidationReport consolidate(Instant now, Optional<HeadroomPlan> plan) {
         if (consolidation == null || plan.isEmpty()) {
-            return dev.gantry.core.disruption.execution.ConsolidationReport.NONE;
+            return ConsolidationReport.NONE;
         }
         try {
             return consolidation.sweep(plan.get().virtualPods());
         } catch (RuntimeException e) {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
                     "sweep: consolidation step failed, the next sweep retries: " + e);
-            return new dev.gantry.core.disruption.execution.ConsolidationReport(0, 0, 0, null, "failed: " + e, List.of(), 0, 0, 0);
+            return new ConsolidationReport(0, 0, 0, null, "failed: " + e, List.of(), 0, 0, 0);
         }
     }
 
-    /**
-     * Removes the {@code karpenter.sh/disrupted} taints no flow owns
-     * ({@link dev.gantry.core.disruption.execution.StaleTaints}); {@code nodes} must have been read before {@code claims}.
-     */
+    /** Removes the disrupted taints no flow owns ({@link StaleTaints}); {@code nodes} must be read before {@code claims}. */
     private void untaintStale(List<Node> nodes, List<NodeClaim> claims) {
-        List<String> stale = dev.gantry.core.disruption.execution.StaleTaints.of(nodes, claims);
+        List<String> stale = StaleTaints.of(nodes, claims);
         for (String node : stale) {
-            patch(node, new NodePatch(null, null, List.of(dev.gantry.core.model.Taint.DISRUPTED.key()), null, null, null));
+            patch(node, new NodePatch(null, null, List.of(Taint.DISRUPTED.key()), null, null, null));
         }
         if (!stale.isEmpty()) {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.INFO,
@@ -185,7 +207,7 @@ public final class SweepService {
      */
     public int registerNodes() {
         Instant now = clock.instant();
-        return register(store.list(now), reader.nodes(), now)[0];
+        return register(store.list(now), reader.nodes(), now).registered();
     }
 
     /** For {@code cdk destroy}: terminates every instance carrying this cluster's tag and finishes every claim. */
@@ -197,12 +219,16 @@ public final class SweepService {
             cloud.terminate(ids);
         }
         for (NodeClaim c : store.list(now)) {
-            finish(c.name(), "final-sweep", now);
+            housekeeper.finish(c.name(), "final-sweep", now);
         }
         return ids.size();
     }
 
-    private int[] register(List<NodeClaim> claims, List<Node> nodes, Instant now) {
+    /** What the registration step did: claims that moved to Registered, and to Initialized. */
+    private record Registered(int registered, int initialized) {
+    }
+
+    private Registered register(List<NodeClaim> claims, List<Node> nodes, Instant now) {
         int registered = 0;
         int initialized = 0;
         NodeIndex index = new NodeIndex(nodes);
@@ -231,85 +257,7 @@ public final class SweepService {
                 // changed under us (an interruption, say): the next sweep decides again
             }
         }
-        return new int[] {registered, initialized};
-    }
-
-    private int[] housekeep(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated,
-                            Instant inlineUntil) {
-        List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, cloud.listInstances(), nodes, now);
-        List<String> leaked = new ArrayList<>();
-        int finished = 0;
-        int deleted = 0;
-        for (HousekeepingCommand c : commands) {
-            switch (c) {
-                case TerminateLeaked t -> leaked.add(t.instanceId());
-                case FinishClaim f -> {
-                    if (f.instanceId() != null) {
-                        cloud.terminate(List.of(f.instanceId()));
-                        terminated.merge(f.reason(), 1, Integer::sum);
-                    }
-                    if (f.node() != null) {
-                        writer.deleteNode(f.node());
-                        patch(f.node(), NodePatch.removeFinalizer(Node.FINALIZER));
-                    }
-                    finish(f.claim(), f.reason(), now);
-                    finished++;
-                }
-                case AdoptInstance a -> adopt(a, now);
-                case MarkNotReady m -> store.get(m.claim(), now).ifPresent(claim -> {
-                    try {
-                        store.update(claim.notReadySince(m.since()));
-                    } catch (NodeClaimStore.Conflict lost) {
-                        // changed meanwhile: the next sweep looks again
-                    }
-                });
-                case Repair r -> termination.start(r.claim(), r.reason(), now, false, sliceNow(inlineUntil))
-                        .filter(slice -> slice.finished() && !slice.commands().isEmpty())
-                        .ifPresent(slice -> terminated.merge(r.reason(), 1, Integer::sum));
-                case DrainOrphan o -> drainOrphan(o, nodes, now, terminated, sliceNow(inlineUntil));
-                case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
-                        .ifPresent(n -> termination.startForDeletedNode(n, sliceNow(inlineUntil)));
-            }
-            deleted += c instanceof StartDeletedNode ? 1 : 0;
-        }
-        if (!leaked.isEmpty()) {
-            cloud.terminate(leaked);
-            terminated.merge("gc", leaked.size(), Integer::sum);
-        }
-        return new int[] {leaked.size(), finished, deleted};
-    }
-
-    /** Records the instance a crashed launch left behind (the provisioner's resume may record it too: same value). */
-    private void adopt(AdoptInstance a, Instant now) {
-        store.get(a.claim(), now).filter(c -> c.state() == NodeClaimState.Launching).ifPresent(c -> {
-            try {
-                store.update(c.launched(a.instanceId(), a.instanceType(), a.zone(), a.capacityType(), c.pricePerHour(), now));
-            } catch (NodeClaimStore.Conflict lost) {
-                // the provisioner recorded it meanwhile
-            }
-        });
-    }
-
-    /**
-     * An instance no live claim owns, but a Node registered for it and pods may run there: record a claim for it
-     * (so the flow has something to drive) and drain it through the termination flow like any other node.
-     */
-    private void drainOrphan(DrainOrphan o, List<Node> nodes, Instant now, Map<String, Integer> terminated, boolean sliceNow) {
-        Node node = nodes.stream().filter(n -> n.name().equals(o.node())).findFirst().orElse(null);
-        if (node == null) {
-            return;
-        }
-        String pool = node.labels().getOrDefault(WellKnownLabels.NODEPOOL, "unknown");
-        String type = node.labels().get(WellKnownLabels.INSTANCE_TYPE);
-        String zone = node.labels().get(WellKnownLabels.ZONE);
-        String capacity = node.labels().get(WellKnownLabels.CAPACITY_TYPE);
-        String planned = "gc-" + o.instanceId().toLowerCase(java.util.Locale.ROOT);
-        NodeClaim recorded = FreshClaimNames.record(store, planned, name -> NodeClaim.launching(name, pool, null, List.of(),
-                List.of(), List.of(), type, zone, capacity, 0, now).launched(o.instanceId(), type, zone, capacity, 0, now)
-                .registered(node.name(), now).draining("gc", now), now);
-        termination.start(recorded.name(), "gc", null, false, sliceNow)
-                .filter(slice -> slice.finished() && !slice.commands().isEmpty())
-                .ifPresent(slice -> terminated.merge("gc", 1, Integer::sum));
+        return new Registered(registered, initialized);
     }
 
     /**
@@ -331,7 +279,7 @@ public final class SweepService {
      * The headroom, read once per sweep; empty when it cannot be read, and then emptiness keeps every node this sweep
      * rather than remove buffer capacity it cannot see.
      */
-    private Optional<dev.gantry.core.headroom.HeadroomPlan> headroomPlan(Instant now) {
+    private Optional<HeadroomPlan> headroomPlan(Instant now) {
         try {
             return Optional.of(headroom.at(now));
         } catch (RuntimeException e) {
@@ -341,12 +289,16 @@ public final class SweepService {
         }
     }
 
-    /** Where the buffers' capacity is now ({@link dev.gantry.core.headroom.BufferRoom}). */
-    private static dev.gantry.core.headroom.BufferRoom bufferRoom(dev.gantry.core.headroom.HeadroomPlan plan, List<Node> nodes,
-                                                                  List<Pod> pods) {
+    /** Where the buffers' capacity is now ({@link BufferRoom}). */
+    private static BufferRoom bufferRoom(HeadroomPlan plan, List<Node> nodes, List<Pod> pods) {
+        return BufferRoom.of(plan.virtualPods(), nodes, podsByNode(pods));
+    }
+
+    /** The bound pods by node name, in list order. */
+    private static Map<String, List<Pod>> podsByNode(List<Pod> pods) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         pods.stream().filter(Pod::isBound).forEach(p -> byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p));
-        return dev.gantry.core.headroom.BufferRoom.of(plan.virtualPods(), nodes, byNode);
+        return byNode;
     }
 
     /**
@@ -359,24 +311,22 @@ public final class SweepService {
         if (pending.isEmpty()) {
             return false;
         }
-        Optional<Instant> last = store.marker(LAST_HINT);
+        Optional<Instant> last = store.marker(ProvisioningHints.LAST_HINT);
         if (last.isPresent() && now.isBefore(last.get().plus(BACKSTOP_AFTER))) {
             return false;
         }
         hints.send(ProvisioningHints.BACKSTOP, pending.get(), null, now);
-        store.setMarker(LAST_HINT, now);
+        store.setMarker(ProvisioningHints.LAST_HINT, now);
         return true;
     }
 
-    private int[] disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods,
-                          Optional<dev.gantry.core.headroom.BufferRoom> room, Instant now, Map<String, Integer> terminated,
-                          Instant inlineUntil, Instant startUntil) {
-        Map<String, List<Pod>> byNode = new HashMap<>();
-        for (Pod p : pods) {
-            if (p.isBound()) {
-                byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p);
-            }
-        }
+    /** What the disruption step did: empty-since labels written, and termination flows started. */
+    private record Disrupted(int emptinessMarks, int disrupted) {
+    }
+
+    private Disrupted disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Optional<BufferRoom> room, Instant now,
+                              Map<String, Integer> terminated, Instant inlineUntil, Instant startUntil) {
+        Map<String, List<Pod>> byNode = podsByNode(pods);
         List<DisruptionDecision.Candidate> candidates = new ArrayList<>();
         NodeIndex index = new NodeIndex(nodes);
         for (NodeClaim c : claims) {
@@ -385,11 +335,10 @@ public final class SweepService {
         }
         int marks = 0;
         int disrupted = 0;
-        java.util.function.Predicate<String> buffers = room.<java.util.function.Predicate<String>>map(r -> r.holders()::contains)
-                .orElse(n -> true);
+        Predicate<String> buffers = room.<Predicate<String>>map(r -> r.holders()::contains).orElse(n -> true);
         // A replacement waiting for a leaving node's pods holds their room: not empty, though nothing runs there yet.
-        java.util.Set<String> replacing = dev.gantry.core.provisioning.LeavingNodes.holders(claims, nodes, pods);
-        java.util.function.Predicate<String> holding = buffers.or(replacing::contains);
+        Set<String> replacing = LeavingNodes.holders(claims, nodes, pods);
+        Predicate<String> holding = buffers.or(replacing::contains);
         int deferred = 0;
         DisruptionDecision.Candidate replaceFirst = null;
         for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, holding, now)) {
@@ -407,7 +356,8 @@ public final class SweepService {
                     // An empty node often finishes in this first slice, so only the sweep can count it. Replace first: the
                     // drain waits until the provisioner has planned the node's pods and their capacity is initialized,
                     // so its first slice (a taint, then waiting) is the termination handler's, not this sweep's time.
-                    termination.start(d.claim(), d.reason(), null, d.replaceFirst(), !d.replaceFirst() && sliceNow(inlineUntil))
+                    termination.start(d.claim(), TerminationStart.because(d.reason()).with(Replacement.awaitedIf(d.replaceFirst()))
+                                    .with(d.replaceFirst() ? FirstSlice.QUEUED : firstSlice(inlineUntil)))
                             .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                             .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
                     if (d.replaceFirst() && replaceFirst == null) {
@@ -427,56 +377,12 @@ public final class SweepService {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.INFO,
                     "sweep: " + deferred + " disruptions left for the next sweep (out of time)");
         }
-        return new int[] {marks, disrupted};
+        return new Disrupted(marks, disrupted);
     }
 
     /** Whether a drain started now still runs its first slice in this sweep (the clock, not the sweep's start). */
-    private boolean sliceNow(Instant inlineUntil) {
-        return clock.instant().isBefore(inlineUntil);
-    }
-
-    private void finish(String name, String reason, Instant now) {
-        Optional<NodeClaim> c = store.get(name, now);
-        if (c.isPresent() && c.get().state() != NodeClaimState.Terminated) {
-            try {
-                store.update(c.get().draining(reason, now).terminated(now, TerminationService.RETENTION));
-            } catch (NodeClaimStore.Conflict lost) {
-                // the next sweep sees the new state and decides again
-            }
-        }
-    }
-
-    /**
-     * A claim's Node: the first in list order whose instance is the claim's or whose name the claim registered with.
-     * Indexed, so that matching every claim costs one pass over the nodes, not one per claim (1,000 nodes made the
-     * pairwise search a million provider-id parses per sweep).
-     */
-    private static final class NodeIndex {
-        private final Map<String, Integer> byInstance = new HashMap<>();
-        private final Map<String, Integer> byName = new HashMap<>();
-        private final List<Node> nodes;
-
-        NodeIndex(List<Node> nodes) {
-            this.nodes = nodes;
-            for (int i = 0; i < nodes.size(); i++) {
-                Node n = nodes.get(i);
-                String id = n.instanceId();
-                if (id != null) {
-                    byInstance.putIfAbsent(id, i);
-                }
-                byName.putIfAbsent(n.name(), i);
-            }
-        }
-
-        Optional<Node> of(NodeClaim c) {
-            Integer a = c.instanceId() == null ? null : byInstance.get(c.instanceId());
-            Integer b = c.nodeName() == null ? null : byName.get(c.nodeName());
-            Integer first = a;
-            if (first == null || (b != null && b < first)) {
-                first = b;
-            }
-            return first == null ? Optional.empty() : Optional.of(nodes.get(first));
-        }
+    private FirstSlice firstSlice(Instant inlineUntil) {
+        return clock.instant().isBefore(inlineUntil) ? FirstSlice.INLINE : FirstSlice.QUEUED;
     }
 
     private void patch(String node, NodePatch p) {

@@ -6,7 +6,7 @@ import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.EvictionResult;
 import dev.gantry.core.cluster.NodePatch;
-import dev.gantry.core.disruption.consolidation.EvictionCost;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -22,6 +22,8 @@ import dev.gantry.core.termination.TerminationCommand.MarkTerminated;
 import dev.gantry.core.termination.TerminationCommand.RemoveFinalizer;
 import dev.gantry.core.termination.TerminationCommand.TaintNode;
 import dev.gantry.core.termination.TerminationCommand.TerminateInstance;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
+import dev.gantry.core.termination.TerminationStart.Replacement;
 import dev.gantry.core.work.WorkQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,32 +77,36 @@ public final class TerminationService {
         this.clock = clock;
     }
 
-    /** The outcome of one slice: what was executed and whether the flow has finished. */
-    /** One slice's work. {@code reason} is why the claim is being deleted (interruption, emptiness, expiry…), or null. */
+    /**
+     * One slice's work. {@code reason} is why the claim is being deleted (interruption, emptiness, expiry…), or null.
+     * {@code finished}: the flow is over (the claim is Terminated or gone).
+     */
     public record Slice(String claim, List<TerminationCommand> commands, int evicted, int blockedByPdb, boolean finished,
                         String reason) {
+        /** A slice that did nothing, the flow not over (a duplicate, a flow carried on elsewhere, a first slice queued). */
+        static Slice idle(String claim, String reason) {
+            return new Slice(claim, List.of(), 0, 0, false, reason);
+        }
+
+        /** The flow was already over: the claim is Terminated or gone. */
+        static Slice over(String claim) {
+            return new Slice(claim, List.of(), 0, 0, true, null);
+        }
     }
 
     /**
      * Begins deletion of the claim (idempotent: a claim already deleting keeps its first reason and start) and runs the
-     * first slice at once, so an interrupted node starts draining within the same invocation. For a claim already
-     * deleting, only an earlier {@code deadline} is recorded (the flow's next slice applies it), and the first slice
-     * runs only if it never began (a crash right after the claim was marked); otherwise the flow's own messages (or
-     * the sweep's resume) carry it on.
+     * first slice as {@code how} says: at once ({@link FirstSlice#INLINE}), so an interrupted node starts draining within
+     * the same invocation, or queued for the termination handler ({@link FirstSlice#QUEUED}). For a claim already
+     * deleting, only an earlier deadline is recorded (the flow's next slice applies it), and the first slice runs only
+     * if it never began (a crash right after the claim was marked); otherwise the flow's own messages (or the sweep's
+     * resume) carry it on.
      *
-     * @param deadline a hard end for the grace period, or null
-     * @return the first slice, or empty when the claim does not exist
+     * @return the first slice (idle when queued), or empty when the claim does not exist
      */
-    public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement) {
-        return start(claimName, reason, deadline, waitForReplacement, true);
-    }
-
-    /**
-     * As {@link #start(String, String, Instant, boolean)}; with {@code sliceNow} false the first slice is not run
-     * here but queued at once for the termination handler (a caller short of time marks the claim and moves on).
-     */
-    public Optional<Slice> start(String claimName, String reason, Instant deadline, boolean waitForReplacement,
-                                 boolean sliceNow) {
+    public Optional<Slice> start(String claimName, TerminationStart how) {
+        String reason = how.reason();
+        Instant deadline = how.deadline();
         Instant now = clock.instant();
         boolean quiet = false; // already deleting, its flow under way, and nothing new for it
         for (int attempt = 0; ; attempt++) {
@@ -124,7 +130,7 @@ public final class TerminationService {
             }
             try {
                 store.update(current.get().draining(reason, now));
-                if (waitForReplacement) {
+                if (how.replacement() == Replacement.AWAITED) {
                     // After the write: a provisioning run that read the store later has seen the claim leaving. (Lost
                     // in a crash just before, the drain does not wait: it evicts as an unreplaced drain does.)
                     store.setMarker(TerminationMarkers.waitForReplacement(claimName), clock.instant());
@@ -138,28 +144,30 @@ public final class TerminationService {
                 }
             }
         }
-        if (!sliceNow) {
+        if (how.firstSlice() == FirstSlice.QUEUED) {
             Optional<NodeClaim> marked = store.get(claimName, now);
             if (marked.isEmpty()) {
                 return Optional.empty();
             }
-            if (quiet) {
-                return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
+            if (!quiet) {
+                // The flow's current step: if its own message is in flight too, whichever runs first wins.
+                queue.send(new TerminationRequest(claimName, marked.get().drainStep()).toJson(), null, null, Duration.ZERO);
             }
-            // The flow's current step: if its own message is in flight too, whichever runs first wins.
-            queue.send(new TerminationRequest(claimName, marked.get().drainStep()).toJson(), null, null, Duration.ZERO);
-            return Optional.of(new Slice(claimName, List.of(), 0, 0, false, marked.get().deletionReason()));
+            return Optional.of(Slice.idle(claimName, marked.get().deletionReason()));
         }
         return Optional.of(slice(new TerminationRequest(claimName, 0), true));
     }
 
-    /** Starts the flow for a node someone deleted ({@code kubectl delete node}) that still carries Gantry's finalizer. */
+    /** As {@link #startForDeletedNode(Node, FirstSlice)}, the first slice inline. */
     public Optional<Slice> startForDeletedNode(Node node) {
-        return startForDeletedNode(node, true);
+        return startForDeletedNode(node, FirstSlice.INLINE);
     }
 
-    /** As {@link #startForDeletedNode(Node)}; {@code sliceNow} as in {@link #start(String, String, Instant, boolean, boolean)}. */
-    public Optional<Slice> startForDeletedNode(Node node, boolean sliceNow) {
+    /**
+     * Starts the flow (reason {@code deleted}) for a node someone deleted ({@code kubectl delete node}) that still
+     * carries Gantry's finalizer; {@code firstSlice} as in {@link #start}.
+     */
+    public Optional<Slice> startForDeletedNode(Node node, FirstSlice firstSlice) {
         Optional<NodeClaim> claim = claimFor(node, clock.instant());
         if (claim.isEmpty()) {
             // Not a node we track (its claim expired or never existed): let the deletion complete; the sweep's
@@ -167,7 +175,7 @@ public final class TerminationService {
             removeFinalizer(node.name());
             return Optional.empty();
         }
-        return start(claim.get().name(), "deleted", null, false, sliceNow);
+        return start(claim.get().name(), TerminationStart.because("deleted").with(firstSlice));
     }
 
     /**
@@ -226,19 +234,19 @@ public final class TerminationService {
         Instant now = clock.instant();
         Optional<NodeClaim> found = store.get(request.claim(), now);
         if (found.isEmpty() || found.get().state() == NodeClaimState.Terminated) {
-            return Optional.of(new Slice(request.claim(), List.of(), 0, 0, true, null));
+            return Optional.of(Slice.over(request.claim()));
         }
         NodeClaim claim = found.get();
         if (!claim.state().isDeleting()) {
             LOG.log(System.Logger.Level.WARNING, "termination: nodeclaim " + claim.name()
                     + " is not marked for deletion; message ignored");
-            return Optional.of(new Slice(claim.name(), List.of(), 0, 0, false, null));
+            return Optional.of(Slice.idle(claim.name(), null));
         }
         if (request.step() < claim.drainStep()) {
-            return Optional.of(new Slice(claim.name(), List.of(), 0, 0, false, claim.deletionReason())); // a duplicate
+            return Optional.of(Slice.idle(claim.name(), claim.deletionReason())); // a duplicate
         }
         Optional<Node> node = nodeOf(claim);
-        List<Pod> pods = node.map(n -> podsOn(n.name())).orElse(List.of());
+        List<Pod> pods = node.map(n -> reader.podsOn(n.name())).orElse(List.of());
         boolean volumes = node.map(n -> reader.nodesWithVolumeAttachments().contains(n.name())).orElse(false);
         Optional<Duration> grace = Optional.ofNullable(pools.get(claim.nodePool())).flatMap(p -> p.template().terminationGracePeriod());
         Optional<Instant> deadline = store.marker(TerminationMarkers.deadline(claim.name()));
@@ -269,7 +277,7 @@ public final class TerminationService {
                     || !fresh.get().state().isDeleting() || fresh.get().state() == NodeClaimState.Terminated;
             if (sliceBegan) {
                 // Another delivery of this step (or a concurrent finish) got there first: it carries the flow on.
-                return Optional.of(new Slice(read.name(), List.of(), 0, 0, false, read.deletionReason()));
+                return Optional.of(Slice.idle(read.name(), read.deletionReason()));
             }
             if (last) {
                 throw lost; // out of attempts: the message is redelivered
@@ -386,9 +394,5 @@ public final class TerminationService {
             }
         }
         return store.list(now).stream().filter(c -> node.name().equals(c.nodeName())).findFirst();
-    }
-
-    private List<Pod> podsOn(String node) {
-        return reader.podsOn(node);
     }
 }

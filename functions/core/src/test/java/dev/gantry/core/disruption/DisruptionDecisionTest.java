@@ -73,7 +73,7 @@ class DisruptionDecisionTest {
     void anEmptyNodeIsDisruptedOnceConsolidateAfterHasPassed() {
         NodePool p = whenEmpty(Duration.ofSeconds(30));
         assertThat(decide(p, List.of(emptySince("a", T0)), T0.plusSeconds(29))).isEmpty();
-        assertThat(decide(p, List.of(emptySince("a", T0)), T0.plusSeconds(30))).containsExactly(new Disrupt("a", "empty", false));
+        assertThat(decide(p, List.of(emptySince("a", T0)), T0.plusSeconds(30))).containsExactly(Disrupt.outright("a", "empty"));
     }
 
     @Test
@@ -101,7 +101,7 @@ class DisruptionDecisionTest {
         NodePool p = whenEmpty(Duration.ZERO);
         assertThat(decide(p, List.of(emptySince("a", T0, guarded)), T0.plus(Duration.ofMinutes(9)))).isEmpty();
         assertThat(decide(p, List.of(emptySince("a", T0, guarded)), T0.plus(Duration.ofMinutes(10))))
-                .containsExactly(new Disrupt("a", "empty", false));
+                .containsExactly(Disrupt.outright("a", "empty"));
     }
 
     @Test
@@ -112,7 +112,7 @@ class DisruptionDecisionTest {
                 Map.of(Pod.DO_NOT_DISRUPT, "true"), t.taints(), t.startupTaints(), t.requirements(), t.nodeClassRef(),
                 t.expireAfter(), t.terminationGracePeriod()), p.disruption(), p.limits(), p.weight(), p.convertedFrom());
         assertThat(decide(guarded, List.of(emptySince("a", T0)), T0.plusSeconds(60))).isEmpty();
-        assertThat(decide(p, List.of(emptySince("a", T0)), T0.plusSeconds(60))).containsExactly(new Disrupt("a", "empty", false));
+        assertThat(decide(p, List.of(emptySince("a", T0)), T0.plusSeconds(60))).containsExactly(Disrupt.outright("a", "empty"));
     }
 
     @Test
@@ -121,7 +121,7 @@ class DisruptionDecisionTest {
         for (int i = 0; i < 10; i++) {
             c.add(emptySince("n" + i, T0.minusSeconds(100 - i)));
         }
-        assertThat(decide(whenEmpty(Duration.ofSeconds(30)), c, T0)).containsExactly(new Disrupt("n0", "empty", false));
+        assertThat(decide(whenEmpty(Duration.ofSeconds(30)), c, T0)).containsExactly(Disrupt.outright("n0", "empty"));
     }
 
     @Test
@@ -161,7 +161,7 @@ class DisruptionDecisionTest {
                 Optional.empty(), Map.of());
         List<Candidate> c = List.of(emptySince("a", null, pod("web", "node-a")), emptySince("b", null, pod("web2", "node-b")));
         assertThat(decide(p, c, T0.minusSeconds(1))).isEmpty();
-        assertThat(decide(p, c, T0)).containsExactly(new Disrupt("a", "expired", true), new Disrupt("b", "expired", true));
+        assertThat(decide(p, c, T0)).containsExactly(Disrupt.replacingFirst("a", "expired"), Disrupt.replacingFirst("b", "expired"));
     }
 
     @Test
@@ -173,7 +173,7 @@ class DisruptionDecisionTest {
                 .initialized(T0), emptySince("b", T0.minusSeconds(60)).node(), List.of());
         young = new Candidate(NodeClaim.launching("b", "p", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T0)
                 .launched("i-b", "m5.large", "us-east-1a", "spot", 0, T0).registered("node-b", T0).initialized(T0), young.node(), List.of());
-        assertThat(decide(p, List.of(old, young), T0)).containsExactly(new Disrupt("a", "expired", true));
+        assertThat(decide(p, List.of(old, young), T0)).containsExactly(Disrupt.replacingFirst("a", "expired"));
     }
 
     @Test
@@ -198,7 +198,7 @@ class DisruptionDecisionTest {
 
         assertThat(decide(p, List.of(replacement), init.plusSeconds(60))).as("within the grace").isEmpty();
         assertThat(decide(p, List.of(replacement), init.plus(DisruptionDecision.REPLACEMENT_GRACE)))
-                .containsExactly(new Disrupt("r", "empty", false));
+                .containsExactly(Disrupt.outright("r", "empty"));
     }
 
     @Test

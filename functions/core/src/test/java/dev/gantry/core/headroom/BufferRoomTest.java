@@ -63,7 +63,7 @@ class BufferRoomTest {
                 .containsExactly(new DisruptionCommand.SetEmptySince("node-a", null));
         // Without the buffer the same node goes: the rule is what keeps it.
         assertThat(DisruptionDecision.decide(Map.of("p", POOL), candidates, n -> false, T0))
-                .containsExactly(new DisruptionCommand.Disrupt("a", "empty", false));
+                .containsExactly(DisruptionCommand.Disrupt.outright("a", "empty"));
     }
 
     @Test

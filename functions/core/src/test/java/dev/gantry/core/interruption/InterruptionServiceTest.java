@@ -15,6 +15,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.termination.LifecycleWorld;
 import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -77,7 +78,7 @@ class InterruptionServiceTest {
         LifecycleWorld w = new LifecycleWorld(pool(Map.of())); // no terminationGracePeriod: without a deadline, wait forever
         w.addNode("a", "default");
         w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(dev.gantry.core.model.Pod.DO_NOT_DISRUPT, "true")).build());
-        w.termination.start("a", "emptiness", null, false); // consolidation began the drain; the pod holds it
+        w.termination.start("a", TerminationStart.because("emptiness")); // consolidation began the drain; the pod holds it
 
         w.interruption.handle(spot("i-a"));
 

@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Resources;
-import dev.gantry.core.sweep.SweepService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +70,7 @@ class HintBatchServiceTest {
                 hint(ProvisioningHint.Reason.POD_UNSCHEDULABLE, "a")));
 
         assertThat(out.launched()).hasSize(1);
-        assertThat(store.marker(SweepService.LAST_HINT)).hasValue(T0);
+        assertThat(store.marker(ProvisioningHints.LAST_HINT)).hasValue(T0);
         assertThat(terminated).isEmpty();
     }
 

@@ -11,6 +11,7 @@ import dev.gantry.core.disruption.DisruptionDecision;
 import dev.gantry.core.lifecycle.LifecycleFixtures;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
@@ -274,7 +275,7 @@ class SweepServiceTest {
     void aRecentHintFromTheWebhookSilencesTheBackstop() {
         LifecycleWorld w = new LifecycleWorld(quiet());
         w.cluster.putPod(Pod.builder("default", "web").status(new Pod.Status("Pending", true, T0, null, null)).build());
-        w.store.setMarker(SweepService.LAST_HINT, T0.minusSeconds(10));
+        w.store.setMarker(ProvisioningHints.LAST_HINT, T0.minusSeconds(10));
         assertThat(w.sweep.sweep().backstopHint()).isFalse();
     }
 

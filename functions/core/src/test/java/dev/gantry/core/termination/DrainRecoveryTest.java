@@ -15,6 +15,8 @@ import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Taint;
+import dev.gantry.core.termination.TerminationStart;
+import dev.gantry.core.termination.TerminationStart.FirstSlice;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +57,7 @@ class DrainRecoveryTest {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
-        w.termination.start("a", "emptiness", null, false);
+        w.termination.start("a", TerminationStart.because("emptiness"));
         w.queue.sent.clear(); // the continuation went to the dead-letter queue
 
         w.clock.advance(Duration.ofMinutes(1));
@@ -77,7 +79,7 @@ class DrainRecoveryTest {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
-        w.termination.start("a", "emptiness", null, false);
+        w.termination.start("a", TerminationStart.because("emptiness"));
         w.queue.sent.clear(); // the continuation went to the dead-letter queue
         w.clock.advance(TerminationService.STALLED_AFTER);
         w.cloud.failLists = 1; // EC2 throttles the sweep's DescribeInstances: the sweep fails half-way
@@ -92,7 +94,7 @@ class DrainRecoveryTest {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
-        w.termination.start("a", "emptiness", null, false);
+        w.termination.start("a", TerminationStart.because("emptiness"));
         TerminationRequest first = TerminationRequestOf.last(w);
 
         w.termination.slice(first);
@@ -139,7 +141,7 @@ class DrainRecoveryTest {
         TerminationService termination = new TerminationService(w.cluster, w.cluster, racing, w.cloud, w.queue,
                 Map.of("default", pool()), w.clock);
 
-        TerminationService.Slice first = termination.start("a", "interruption", null, false).orElseThrow();
+        TerminationService.Slice first = termination.start("a", TerminationStart.because("interruption")).orElseThrow();
 
         assertThat(raced[0]).isTrue();
         assertThat(first.finished()).as("an empty node goes in the first slice").isTrue();
@@ -152,7 +154,7 @@ class DrainRecoveryTest {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
-        w.termination.start("a", "underutilized", null, false, false); // queued, as a consolidation hands a node over
+        w.termination.start("a", TerminationStart.because("underutilized").with(FirstSlice.QUEUED)); // queued, as a consolidation hands a node over
         TerminationRequest first = TerminationRequestOf.last(w);
         boolean[] raced = {false};
         NodeClaimStore racing = new DelegatingStore(w.store) {
@@ -183,7 +185,7 @@ class DrainRecoveryTest {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
-        w.termination.start("a", "underutilized", null, false, false);
+        w.termination.start("a", TerminationStart.because("underutilized").with(FirstSlice.QUEUED));
         TerminationRequest first = TerminationRequestOf.last(w);
         boolean[] lost = {false};
         NodeClaimStore lossy = new DelegatingStore(w.store) {
@@ -214,7 +216,7 @@ class DrainRecoveryTest {
         LifecycleWorld w = new LifecycleWorld(pool());
         w.addNode("a", "default");
         w.cluster.putPod(doNotDisrupt("keep"));
-        w.termination.start("a", "underutilized", null, false, false);
+        w.termination.start("a", TerminationStart.because("underutilized").with(FirstSlice.QUEUED));
         TerminationRequest first = TerminationRequestOf.last(w);
         boolean[] raced = {false};
         NodeClaimStore racing = new DelegatingStore(w.store) {

@@ -12,6 +12,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.model.Taint;
+import dev.gantry.core.termination.TerminationStart;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +31,7 @@ class TerminationServiceTest {
         w.cluster.putPod(pod("web-2", "node-a"));
         w.cluster.putPdb(new PodDisruptionBudget("default", "web", LabelSelector.of(Map.of("app", "web")), null, "1", 1));
 
-        TerminationService.Slice first = w.termination.start("a", "deleted", null, false).orElseThrow();
+        TerminationService.Slice first = w.termination.start("a", TerminationStart.because("deleted")).orElseThrow();
         assertThat(first.evicted()).isEqualTo(1);
         assertThat(first.blockedByPdb()).isEqualTo(1); // the budget allowed one disruption, the second eviction got a 429
         Node tainted = w.cluster.node("node-a");
@@ -61,7 +62,7 @@ class TerminationServiceTest {
         w.addNode("a", "default");
         Pod keep = pod("keep", "node-a").toBuilder().annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")).build();
         w.cluster.putPod(keep);
-        w.termination.start("a", "deleted", null, false);
+        w.termination.start("a", TerminationStart.because("deleted"));
         for (int i = 0; i < 5; i++) {
             assertThat(w.continueLast().finished()).isFalse();
         }
@@ -77,7 +78,7 @@ class TerminationServiceTest {
         Pod keep = pod("keep", "node-a").toBuilder().annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")).build();
         w.cluster.putPod(keep);
         w.cluster.setVolumeAttachment("node-a", true);
-        w.termination.start("a", "deleted", null, false);
+        w.termination.start("a", TerminationStart.because("deleted"));
         int slices = 1;
         while (w.claim("a").state() != NodeClaimState.Terminated && slices < 50) {
             w.continueLast();
@@ -120,9 +121,9 @@ class TerminationServiceTest {
         LifecycleWorld w = new LifecycleWorld(pool(Optional.empty()));
         w.addNode("a", "default");
         w.cluster.putPod(pod("keep", "node-a").toBuilder().annotations(Map.of(Pod.DO_NOT_DISRUPT, "true")).build());
-        w.termination.start("a", "interruption", null, false);
+        w.termination.start("a", TerminationStart.because("interruption"));
         w.clock.advance(Duration.ofSeconds(10));
-        w.termination.start("a", "empty", null, false);
+        w.termination.start("a", TerminationStart.because("empty"));
         assertThat(w.claim("a").deletionReason()).isEqualTo("interruption");
         assertThat(w.claim("a").deletionRequestedAt()).isEqualTo(T0);
     }

@@ -2,7 +2,6 @@ package dev.gantry.handlers.webhook;
 
 import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.core.work.WorkQueue;
-import dev.gantry.handlers.Environment;
 import java.time.Clock;
 import java.time.Duration;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -14,8 +13,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The webhook's composition root: only SQS and Secrets Manager clients (the latter kept, to re-read the token after a
- * rotation), so its package carries no EC2 SDK, no
- * fabric8 and no YAML. Its own class (not the shared {@code Composition}) so that loading it cannot pull those in.
+ * rotation), so its package carries no EC2 SDK, no fabric8 and no YAML. Its own class (not the shared
+ * {@code Composition}) so that loading it cannot pull those in. It reads no environment: the handler passes the
+ * {@link Settings} it read.
  */
 public final class WebhookComposition {
     /** The API server waits 2 s (timeoutSeconds) for the reply; the SQS call must finish well inside it. */
@@ -25,7 +25,7 @@ public final class WebhookComposition {
     }
 
     /**
-     * The parts the handler needs, from the environment.
+     * The parts the handler needs.
      *
      * @param hintBucket the deduplication bucket of the hints (whole seconds; the provisioning queue's delay)
      */
@@ -36,8 +36,18 @@ public final class WebhookComposition {
         }
     }
 
-    public static Parts fromEnvironment(Environment env) {
-        Region region = Region.of(env.require(Environment.REGION));
+    /**
+     * What the webhook is configured with; the handler reads it from its environment.
+     *
+     * @param hintBucket the deduplication bucket of the hints (whole seconds; the provisioning queue's delay)
+     */
+    public record Settings(String region, String clusterName, String provisioningQueueUrl, String tokenSecretArn,
+                           Duration hintBucket) {
+    }
+
+    /** The parts the handler needs: an SQS client and a Secrets Manager client, with timeouts inside the API server's 2 s. */
+    public static Parts build(Settings settings) {
+        Region region = Region.of(settings.region());
         SqsClient sqs = SqsClient.builder().region(region)
                 .httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofMillis(500))
                         .socketTimeout(Duration.ofMillis(1000)).build())
@@ -51,11 +61,10 @@ public final class WebhookComposition {
                 .overrideConfiguration(ClientOverrideConfiguration.builder().apiCallTimeout(Duration.ofMillis(1200))
                         .build())
                 .build();
-        String arn = env.require(Environment.WEBHOOK_SECRET_ARN);
+        String arn = settings.tokenSecretArn();
         WebhookToken token = WebhookToken.reading(() -> secrets.getSecretValue(r -> r.secretId(arn)).secretString(),
                 Clock.systemUTC());
-        return new Parts(env.require(Environment.CLUSTER_NAME),
-                new SqsWorkQueue(sqs, env.require(Environment.PROVISIONING_QUEUE_URL)), token,
-                Duration.ofSeconds(Long.parseLong(env.require(Environment.HINT_BUCKET_SECONDS))));
+        return new Parts(settings.clusterName(), new SqsWorkQueue(sqs, settings.provisioningQueueUrl()), token,
+                settings.hintBucket());
     }
 }

@@ -31,7 +31,7 @@ final class WebhookChild {
     private WebhookChild() {
     }
 
-    /** The webhook as {@code WebhookComposition.fromEnvironment} builds it: SQS client, token read once from Secrets Manager. */
+    /** The webhook as {@code WebhookComposition.build} builds it: SQS client, token read once from Secrets Manager. */
     static PrimingChild.Handler build(String[] a) throws Exception {
         SqsClient sqs = SqsClient.builder().region(Region.US_EAST_1).endpointOverride(URI.create(a[2])).credentialsProvider(CREDS)
                 .httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofMillis(500))

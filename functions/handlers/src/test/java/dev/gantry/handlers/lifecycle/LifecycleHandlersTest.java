@@ -11,7 +11,9 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.codec.EventBridgeCodec;
+import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
+import dev.gantry.config.codec.TerminationCodec;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.LaunchRequest;
@@ -28,12 +30,11 @@ import dev.gantry.core.model.Resources;
 import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.termination.TerminationStart;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.InterruptionQueueHandler;
 import dev.gantry.handlers.SweepHandler;
 import dev.gantry.handlers.TerminationQueueHandler;
-import dev.gantry.config.codec.HintCodec;
-import dev.gantry.config.codec.TerminationCodec;
 import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import dev.gantry.testing.Events;
 import java.io.ByteArrayOutputStream;
@@ -183,7 +184,7 @@ class LifecycleHandlersTest {
 
     @Test
     void recordsLeftWhenTheInvocationRunsShortOfTimeAreQueuedAgainNotCutOffByTheTimeout() {
-        terminations.start("default-x7k2p", "deleted", null, false);
+        terminations.start("default-x7k2p", TerminationStart.because("deleted"));
         String next = termination.getLast();
         List<String> requeued = new ArrayList<>();
         TimedContext context = new TimedContext(60_000);
@@ -218,7 +219,7 @@ class LifecycleHandlersTest {
 
     @Test
     void terminationMessagesContinueTheFlowAndMalformedOnesFail() {
-        terminations.start("default-x7k2p", "deleted", null, false);
+        terminations.start("default-x7k2p", TerminationStart.because("deleted"));
         TerminationQueueHandler handler = new TerminationQueueHandler(terminations, new TerminationCodec(JSON), metrics, clock);
         SQSEvent.SQSMessage ok = new SQSEvent.SQSMessage();
         ok.setMessageId("ok");

@@ -1,6 +1,7 @@
 package dev.gantry.core.disruption.consolidation;
 
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;

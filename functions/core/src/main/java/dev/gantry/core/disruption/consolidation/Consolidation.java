@@ -1,6 +1,7 @@
 package dev.gantry.core.disruption.consolidation;
 
 import dev.gantry.core.disruption.DisruptionBudgets;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings.Strategy;

@@ -1,5 +1,6 @@
 package dev.gantry.core.disruption.consolidation;
 
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;

@@ -4,7 +4,7 @@ import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
-import dev.gantry.core.disruption.consolidation.EvictionCost;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;

@@ -4,7 +4,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.disruption.DisruptionBudgets;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
-import dev.gantry.core.disruption.consolidation.DoNotDisrupt;
+import dev.gantry.core.disruption.DoNotDisrupt;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;

@@ -1,6 +1,6 @@
 package dev.gantry.core.disruption.execution;
 
-import dev.gantry.core.disruption.consolidation.EvictionCost;
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.model.Pod;
 import java.util.List;
 

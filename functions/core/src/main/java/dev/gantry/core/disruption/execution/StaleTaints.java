@@ -43,8 +43,8 @@ public final class StaleTaints {
                 }
             }
         }
-        Set<String> active = ConsolidationService.activeCommands(claims);
-        Set<String> handing = ConsolidationService.handingCommands(claims);
+        Set<String> active = CommandStore.activeCommands(claims);
+        Set<String> handing = CommandStore.handingCommands(claims);
         List<String> out = new ArrayList<>();
         for (Node n : nodes) {
             if (n.deletionTimestamp() != null || !n.hasTaint(Taint.DISRUPTED)) {

@@ -2,6 +2,7 @@ package dev.gantry.core.disruption.consolidation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.LabelSelector;

@@ -4,6 +4,7 @@ import static dev.gantry.core.disruption.consolidation.SuiteFixtures.claim;
 import static dev.gantry.core.disruption.consolidation.SuiteFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;

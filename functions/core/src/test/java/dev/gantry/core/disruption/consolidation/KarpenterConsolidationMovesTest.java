@@ -13,6 +13,7 @@ import static dev.gantry.core.disruption.consolidation.SuiteFixtures.require;
 import static dev.gantry.core.disruption.consolidation.SuiteFixtures.ZONE_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Node;

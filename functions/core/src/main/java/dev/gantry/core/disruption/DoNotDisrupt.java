@@ -1,4 +1,4 @@
-package dev.gantry.core.disruption.consolidation;
+package dev.gantry.core.disruption;
 
 import dev.gantry.core.model.KubeDuration;
 import dev.gantry.core.model.Pod;

@@ -1,0 +1,53 @@
+package dev.gantry.core.disruption.execution;
+
+import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
+import dev.gantry.core.lifecycle.ConsolidationMark;
+import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.NodePool;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A decided command's first step: written to its candidates (followers first, the leader last, so a follower without
+ * its leader's mark belongs to no command), then its validation message is sent
+ * {@link ConsolidationService#VALIDATION_DELAY} later.
+ */
+final class CommandStart {
+    private final CommandStore commands;
+
+    CommandStart(CommandStore commands) {
+        this.commands = commands;
+    }
+
+    /** The command's id, or null when a candidate changed while it was written (the next sweep cleans up). */
+    String start(ConsolidationCommand cmd, Instant now) {
+        String id = "c-" + Long.toString(now.toEpochMilli(), 36);
+        List<String> claims = cmd.claims();
+        String leader = claims.getFirst();
+        Instant validateAt = now.plus(ConsolidationService.VALIDATION_DELAY);
+        ConsolidationMark mark = new ConsolidationMark(id, leader, Phase.Validating, 0, claims, cmd.nodes(), List.of(),
+                reason(cmd.reason()), cmd.priceBefore(), cmd.priceAfter(), validateAt,
+                validateAt.plus(ConsolidationService.LAUNCH_TIMEOUT), now);
+        for (int i = claims.size() - 1; i >= 0; i--) {
+            Optional<NodeClaim> c = commands.get(claims.get(i), now);
+            if (c.isEmpty() || c.get().state().isDeleting()) {
+                return null;
+            }
+            try {
+                commands.write(c.get().withConsolidation(mark));
+            } catch (NodeClaimStore.Conflict lost) {
+                return null; // the followers written are cleaned up by the next sweep (their leader has no mark)
+            }
+        }
+        commands.send(leader, id, 0, ConsolidationService.VALIDATION_DELAY);
+        return id;
+    }
+
+    /** The budget reason the command counts against, as its mark records it. */
+    private static String reason(NodePool.Reason r) {
+        return r == NodePool.Reason.Empty ? "empty" : "underutilized";
+    }
+}
