@@ -201,7 +201,7 @@ final class ClaimLauncher {
         if (parameters == null) {
             return new Prepared(null, launching);
         }
-        NodeClaim holder = launching.stream().filter(c -> c.name().equals(request.claimName())).findFirst()
+        NodeClaim holder = launching.stream().filter(c -> c.name().equals(request.clientToken())).findFirst()
                 .orElse(launching.getFirst());
         NodeClaim recorded;
         try {
