@@ -63,9 +63,9 @@ final class Observers implements SimulatedCloud.Observer, ApiServer.Observer {
 
     @Override
     public void launched(SimInstance i) {
-        List<String> pods = sim.store.get(i.request().claimName(), sim.clock.instant()).map(NodeClaim::pods).orElse(List.of());
+        List<String> pods = sim.store.get(i.request().clientToken(), sim.clock.instant()).map(NodeClaim::pods).orElse(List.of());
         sim.recorder.launched(sim.clock.instant(), pods);
-        sim.recorder.log(sim.clock.instant(), "launch", "nodeclaim/" + i.request().claimName() + " → " + i.id() + " "
+        sim.recorder.log(sim.clock.instant(), "launch", "nodeclaim/" + i.request().clientToken() + " → " + i.id() + " "
                 + i.type().name() + " " + i.zone() + " " + i.capacityType() + String.format(" $%.4f/h", i.pricePerHour())
                 + " for " + pods.size() + " pods");
         sim.kubelet.launched(i);
