@@ -23,15 +23,36 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Event → commands, by the table in issue #5. Pure: the claim (looked up by instance id) and its drain's deadline carry
- * all the state needed, so a duplicate or late event changes nothing ({@link Ignore}). A claim whose deletion has
- * begun is left to its flow, except that a reclaim (spot warning, capacity-reservation interruption, instance gone)
- * earlier than the flow's deadline still caps it and marks the offering unavailable.
+ * Event → commands. For a claim Gantry owns that is not deleting yet:
+ * <table>
+ *   <caption>The commands per event</caption>
+ *   <tr><th>event</th><th>commands</th></tr>
+ *   <tr><td>EC2 Spot Instance Interruption Warning</td><td>metric; the offering (type, zone, capacity type) unavailable
+ *       for {@link #UNAVAILABLE_FOR}; a Warning Event; a replacement hint with the node's pods, so that new capacity
+ *       launches while the node drains; termination with the deadline {@link #SPOT_NOTICE} after the warning</td></tr>
+ *   <tr><td>EC2 Capacity Reservation Instance Interruption Warning</td><td>as the spot warning, with the deadline the
+ *       event names (else {@link #SPOT_NOTICE} after it)</td></tr>
+ *   <tr><td>EC2 Instance Rebalance Recommendation</td><td>metric and a Normal Event; with the NodePool annotation
+ *       {@value #REBALANCE_ANNOTATION}{@code : replace}, termination that waits for the replacement, then the
+ *       replacement hint</td></tr>
+ *   <tr><td>EC2 Instance State-change Notification, stopping, stopped, shutting-down or terminated</td><td>metric, a
+ *       Warning Event, the replacement hint, termination (with the deadline now when the instance is already gone:
+ *       the flow deletes the pods and cleans up at once); any other state is ignored</td></tr>
+ *   <tr><td>AWS Health scheduled change (EC2, one event per instance)</td><td>metric, a Warning Event, the replacement
+ *       hint, termination</td></tr>
+ * </table>
+ * An unsupported event, an instance Gantry does not own (no claim) and a claim already Terminated are ignored
+ * ({@link Ignore}).
+ *
+ * <p>Pure: the claim (looked up by instance id) and its drain's deadline carry all the state needed, so a duplicate or
+ * late event changes nothing ({@link Ignore}). A claim whose deletion has begun is left to its flow, except that a
+ * reclaim (spot warning, capacity-reservation interruption, instance gone) earlier than the flow's deadline still caps
+ * it and marks the offering unavailable.
  */
 public final class InterruptionDecision {
     /** EC2 reclaims a spot instance two minutes after the warning. */
     public static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
-    /** How long an interrupted offering is kept from the provisioner (the wave-2 contract). */
+    /** How long an interrupted offering is kept from the provisioner: as long as one that ran out of capacity. */
     public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
     /** The NodePool annotation that opts into replacing nodes on a rebalance recommendation. */
     public static final String REBALANCE_ANNOTATION = "gantry.dev/rebalance";
