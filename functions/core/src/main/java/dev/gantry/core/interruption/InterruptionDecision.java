@@ -105,7 +105,7 @@ public final class InterruptionDecision {
             case ScheduledChange h -> List.of(new EmitMetric(h.kind()),
                     new RecordEvent(c.name(), "Warning", "ScheduledChange", "AWS Health scheduled change " + h.eventTypeCode()),
                     new HintReplacement(c.name(), "replacement"),
-                    new StartTermination(c.name(), "scheduled-change", null, false));
+                    StartTermination.drain(c.name(), "scheduled-change", null));
             case Unsupported u -> List.of(new Ignore(u.description()));
         };
     }
@@ -128,13 +128,13 @@ public final class InterruptionDecision {
             // This very reclaim again, and its flow never began a slice: the delivery that marked the claim died or
             // failed before the first slice (which sends the flow's next message), so nothing carries the flow on
             // but the sweep's stall check, minutes away, past the reclaim. Start it again (the first slice now).
-            return List.of(new StartTermination(c.name(), c.deletionReason(), reclaimAt, false));
+            return List.of(StartTermination.drain(c.name(), c.deletionReason(), reclaimAt));
         }
         if (reclaimAt == null || (current.isPresent() && !reclaimAt.isBefore(current.get()))) {
             return List.of(new Ignore("nodeclaim " + c.name() + " is already " + c.state()));
         }
         if (event instanceof StateChange s) {
-            return List.of(new EmitMetric(s.kind()), new StartTermination(c.name(), "instance-" + s.state(), reclaimAt, false));
+            return List.of(new EmitMetric(s.kind()), StartTermination.drain(c.name(), "instance-" + s.state(), reclaimAt));
         }
         return reclaim(c, event, reclaimAt, now);
     }
@@ -147,7 +147,7 @@ public final class InterruptionDecision {
         }
         out.add(new RecordEvent(c.name(), "Warning", e.kind(), "instance " + e.instanceId() + " is being reclaimed at " + deadline));
         out.add(new HintReplacement(c.name(), "interruption"));
-        out.add(new StartTermination(c.name(), "interruption", deadline, false));
+        out.add(StartTermination.drain(c.name(), "interruption", deadline));
         return out;
     }
 
@@ -158,7 +158,7 @@ public final class InterruptionDecision {
         if ("replace".equals(annotations.get(REBALANCE_ANNOTATION))) {
             // The drain first, then the hint: the drain waits for a provisioning run that read the store after the
             // claim was marked (it plans the leaving node's pods), and the hint is what brings that run.
-            out.add(new StartTermination(c.name(), "rebalance", null, true));
+            out.add(StartTermination.drainAfterReplacement(c.name(), "rebalance"));
             out.add(new HintReplacement(c.name(), "rebalance"));
         }
         return out;
@@ -174,6 +174,6 @@ public final class InterruptionDecision {
         return List.of(new EmitMetric(s.kind()),
                 new RecordEvent(c.name(), "Warning", "InstanceStateChange", "instance " + s.instanceId() + " is " + s.state()),
                 new HintReplacement(c.name(), "interruption"),
-                new StartTermination(c.name(), "instance-" + s.state(), deadline, false));
+                StartTermination.drain(c.name(), "instance-" + s.state(), deadline));
     }
 }
