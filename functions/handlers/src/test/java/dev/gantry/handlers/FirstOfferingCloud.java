@@ -26,7 +26,7 @@ final class FirstOfferingCloud implements CloudProvider {
     @Override
     public synchronized LaunchResult launch(LaunchRequest r) {
         requests.add(r);
-        List<CloudInstance> done = byToken.get(r.claimName());
+        List<CloudInstance> done = byToken.get(r.clientToken());
         if (done != null) {
             return new LaunchResult(done, List.of());
         }
@@ -39,11 +39,11 @@ final class FirstOfferingCloud implements CloudProvider {
         for (int n = 0; n < r.count(); n++) {
             CloudInstance i = new CloudInstance(String.format("i-%017x", byClaim.size() + 1), t.name(), o.zone(),
                     o.capacityType(), "pending", Instant.EPOCH, null, Map.of(r.count() == 1 ? CloudInstance.TAG_NODECLAIM
-                    : CloudInstance.TAG_LAUNCH, r.claimName()));
-            byClaim.put(r.count() == 1 ? r.claimName() : i.instanceId(), i);
+                    : CloudInstance.TAG_LAUNCH, r.clientToken()));
+            byClaim.put(r.count() == 1 ? r.clientToken() : i.instanceId(), i);
             launched.add(i);
         }
-        byToken.put(r.claimName(), List.copyOf(launched));
+        byToken.put(r.clientToken(), List.copyOf(launched));
         return new LaunchResult(launched, List.of());
     }
 

@@ -345,7 +345,7 @@ class ProvisioningIntegrationTest {
             dev.gantry.core.cloud.LaunchResult r = cloud.launch(request, parameters);
             if (!died) {
                 died = true;
-                throw new IllegalStateException("the invocation died before recording " + request.claimName());
+                throw new IllegalStateException("the invocation died before recording " + request.clientToken());
             }
             return r;
         }

@@ -122,13 +122,14 @@ public final class Ec2CloudProvider implements CloudProvider {
     private LaunchResult createFleet(LaunchRequest request, LaunchParameters parameters) {
         CreateFleetResponse response;
         try {
-            response = ec2.createFleet(FleetRequests.build(parameters, request.claimName(), request.count()));
+            response = ec2.createFleet(FleetRequests.build(parameters, request.clientToken(), request.count()));
         } catch (SdkException e) {
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
-                // Launched before under this token with other parameters: its live instances, found by tag.
+                // Launched before under this token with other parameters: its live instances, found by tag (the claim
+                // name a claim launched alone is tagged with is its ClientToken; a batch's, its launch token).
                 List<CloudInstance> found = request.count() == 1
-                        ? instances.byClaim(request.claimName()).map(List::of).orElse(List.of())
-                        : instances.byLaunch(request.claimName());
+                        ? instances.byClaim(request.clientToken()).map(List::of).orElse(List.of())
+                        : instances.byLaunch(request.clientToken());
                 if (found.isEmpty()) {
                     throw Ec2Errors.toCloud("CreateFleet", e);
                 }

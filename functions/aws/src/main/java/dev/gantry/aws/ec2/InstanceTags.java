@@ -22,10 +22,11 @@ final class InstanceTags {
     static Map<String, String> forClaim(String cluster, LaunchRequest request) {
         Map<String, String> tags = forTemplate(cluster, request);
         if (request.count() == 1) {
-            tags.put(CloudInstance.TAG_NODECLAIM, request.claimName());
-            tags.putIfAbsent("Name", request.claimName());
+            // Launched alone, a claim's ClientToken is its name.
+            tags.put(CloudInstance.TAG_NODECLAIM, request.clientToken());
+            tags.putIfAbsent("Name", request.clientToken());
         } else {
-            tags.put(CloudInstance.TAG_LAUNCH, request.claimName());
+            tags.put(CloudInstance.TAG_LAUNCH, request.clientToken());
             tags.putIfAbsent("Name", request.nodePool().name());
         }
         return tags;

@@ -17,7 +17,7 @@ public interface CloudProvider {
      * capacity, as Karpenter's CreateFleet batcher merges identical requests), resolving what it sends now: for a
      * provider that resolves anything, the same as {@code launch(request, prepare(request))}.
      * <ul>
-     *   <li>Idempotent: {@link LaunchRequest#claimName()} is the ClientToken, so calling again with the same request
+     *   <li>Idempotent: {@link LaunchRequest#clientToken()} is the ClientToken, so calling again with the same request
      *       returns the instances launched the first time rather than launching more. Called again with other
      *       parameters under the same token (a claim recorded before its parameters were, resumed with other
      *       options), it returns the token's live instances found by tag when there are any

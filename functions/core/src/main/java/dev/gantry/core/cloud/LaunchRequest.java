@@ -11,8 +11,9 @@ import java.util.Map;
 /**
  * Everything needed to launch {@code count} identical instances in one call.
  *
- * @param claimName     the launch's ClientToken: the claim's name for one instance; for several, the launch token the
- *                      claims of the batch share (the name of its first claim, see {@code NodeClaim#launchToken})
+ * @param clientToken   the launch's ClientToken (CreateFleet's idempotency key): the claim's name for one instance; for
+ *                      several, the launch token the claims of the batch share (the name of its first claim, see
+ *                      {@code NodeClaim#launchToken})
  * @param options       instance types in order of preference (cheapest compatible offering first, at most 60)
  * @param requirements  the claims' requirements: they decide the allowed zones and capacity types
  * @param labels        node labels to register with (pool, capacity type, template labels…; the instance-specific
@@ -20,7 +21,7 @@ import java.util.Map;
  * @param taints        template taints plus startup taints, registered with the node
  * @param count         how many instances (1 for one claim; EC2's TotalTargetCapacity)
  */
-public record LaunchRequest(String claimName, NodePool nodePool, NodeClass nodeClass, List<InstanceType> options,
+public record LaunchRequest(String clientToken, NodePool nodePool, NodeClass nodeClass, List<InstanceType> options,
                             Requirements requirements, Map<String, String> labels, List<Taint> taints, int count) {
     public LaunchRequest {
         options = List.copyOf(options);
@@ -32,13 +33,13 @@ public record LaunchRequest(String claimName, NodePool nodePool, NodeClass nodeC
     }
 
     /** One instance for one claim. */
-    public LaunchRequest(String claimName, NodePool nodePool, NodeClass nodeClass, List<InstanceType> options,
+    public LaunchRequest(String clientToken, NodePool nodePool, NodeClass nodeClass, List<InstanceType> options,
                          Requirements requirements, Map<String, String> labels, List<Taint> taints) {
-        this(claimName, nodePool, nodeClass, options, requirements, labels, taints, 1);
+        this(clientToken, nodePool, nodeClass, options, requirements, labels, taints, 1);
     }
 
-    /** The same launch, for {@code n} instances under the token {@code token}. */
-    public LaunchRequest batch(String token, int n) {
-        return new LaunchRequest(token, nodePool, nodeClass, options, requirements, labels, taints, n);
+    /** The same launch, for {@code n} instances under the launch token {@code launchToken} (its ClientToken). */
+    public LaunchRequest batch(String launchToken, int n) {
+        return new LaunchRequest(launchToken, nodePool, nodeClass, options, requirements, labels, taints, n);
     }
 }

@@ -21,6 +21,15 @@ public sealed interface InterruptionCommand {
      */
     record StartTermination(String claim, String reason, Instant deadline, boolean waitForReplacement)
             implements InterruptionCommand {
+        /** Drain at once, by {@code deadline} (null: the pool's grace period alone). */
+        static StartTermination drain(String claim, String reason, Instant deadline) {
+            return new StartTermination(claim, reason, deadline, false);
+        }
+
+        /** Drain once the replacement is initialized (no deadline). */
+        static StartTermination drainAfterReplacement(String claim, String reason) {
+            return new StartTermination(claim, reason, null, true);
+        }
     }
 
     /** A Kubernetes Event on the claim's node (Warning for interruptions, Normal for recommendations). */

@@ -23,15 +23,36 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Event → commands, by the table in issue #5. Pure: the claim (looked up by instance id) and its drain's deadline carry
- * all the state needed, so a duplicate or late event changes nothing ({@link Ignore}). A claim whose deletion has
- * begun is left to its flow, except that a reclaim (spot warning, capacity-reservation interruption, instance gone)
- * earlier than the flow's deadline still caps it and marks the offering unavailable.
+ * Event → commands. For a claim Gantry owns that is not deleting yet:
+ * <table>
+ *   <caption>The commands per event</caption>
+ *   <tr><th>event</th><th>commands</th></tr>
+ *   <tr><td>EC2 Spot Instance Interruption Warning</td><td>metric; the offering (type, zone, capacity type) unavailable
+ *       for {@link #UNAVAILABLE_FOR}; a Warning Event; a replacement hint with the node's pods, so that new capacity
+ *       launches while the node drains; termination with the deadline {@link #SPOT_NOTICE} after the warning</td></tr>
+ *   <tr><td>EC2 Capacity Reservation Instance Interruption Warning</td><td>as the spot warning, with the deadline the
+ *       event names (else {@link #SPOT_NOTICE} after it)</td></tr>
+ *   <tr><td>EC2 Instance Rebalance Recommendation</td><td>metric and a Normal Event; with the NodePool annotation
+ *       {@value #REBALANCE_ANNOTATION}{@code : replace}, termination that waits for the replacement, then the
+ *       replacement hint</td></tr>
+ *   <tr><td>EC2 Instance State-change Notification, stopping, stopped, shutting-down or terminated</td><td>metric, a
+ *       Warning Event, the replacement hint, termination (with the deadline now when the instance is already gone:
+ *       the flow deletes the pods and cleans up at once); any other state is ignored</td></tr>
+ *   <tr><td>AWS Health scheduled change (EC2, one event per instance)</td><td>metric, a Warning Event, the replacement
+ *       hint, termination</td></tr>
+ * </table>
+ * An unsupported event, an instance Gantry does not own (no claim) and a claim already Terminated are ignored
+ * ({@link Ignore}).
+ *
+ * <p>Pure: the claim (looked up by instance id) and its drain's deadline carry all the state needed, so a duplicate or
+ * late event changes nothing ({@link Ignore}). A claim whose deletion has begun is left to its flow, except that a
+ * reclaim (spot warning, capacity-reservation interruption, instance gone) earlier than the flow's deadline still caps
+ * it and marks the offering unavailable.
  */
 public final class InterruptionDecision {
     /** EC2 reclaims a spot instance two minutes after the warning. */
     public static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
-    /** How long an interrupted offering is kept from the provisioner (the wave-2 contract). */
+    /** How long an interrupted offering is kept from the provisioner: as long as one that ran out of capacity. */
     public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
     /** The NodePool annotation that opts into replacing nodes on a rebalance recommendation. */
     public static final String REBALANCE_ANNOTATION = "gantry.dev/rebalance";
@@ -84,7 +105,7 @@ public final class InterruptionDecision {
             case ScheduledChange h -> List.of(new EmitMetric(h.kind()),
                     new RecordEvent(c.name(), "Warning", "ScheduledChange", "AWS Health scheduled change " + h.eventTypeCode()),
                     new HintReplacement(c.name(), "replacement"),
-                    new StartTermination(c.name(), "scheduled-change", null, false));
+                    StartTermination.drain(c.name(), "scheduled-change", null));
             case Unsupported u -> List.of(new Ignore(u.description()));
         };
     }
@@ -107,13 +128,13 @@ public final class InterruptionDecision {
             // This very reclaim again, and its flow never began a slice: the delivery that marked the claim died or
             // failed before the first slice (which sends the flow's next message), so nothing carries the flow on
             // but the sweep's stall check, minutes away, past the reclaim. Start it again (the first slice now).
-            return List.of(new StartTermination(c.name(), c.deletionReason(), reclaimAt, false));
+            return List.of(StartTermination.drain(c.name(), c.deletionReason(), reclaimAt));
         }
         if (reclaimAt == null || (current.isPresent() && !reclaimAt.isBefore(current.get()))) {
             return List.of(new Ignore("nodeclaim " + c.name() + " is already " + c.state()));
         }
         if (event instanceof StateChange s) {
-            return List.of(new EmitMetric(s.kind()), new StartTermination(c.name(), "instance-" + s.state(), reclaimAt, false));
+            return List.of(new EmitMetric(s.kind()), StartTermination.drain(c.name(), "instance-" + s.state(), reclaimAt));
         }
         return reclaim(c, event, reclaimAt, now);
     }
@@ -126,7 +147,7 @@ public final class InterruptionDecision {
         }
         out.add(new RecordEvent(c.name(), "Warning", e.kind(), "instance " + e.instanceId() + " is being reclaimed at " + deadline));
         out.add(new HintReplacement(c.name(), "interruption"));
-        out.add(new StartTermination(c.name(), "interruption", deadline, false));
+        out.add(StartTermination.drain(c.name(), "interruption", deadline));
         return out;
     }
 
@@ -137,7 +158,7 @@ public final class InterruptionDecision {
         if ("replace".equals(annotations.get(REBALANCE_ANNOTATION))) {
             // The drain first, then the hint: the drain waits for a provisioning run that read the store after the
             // claim was marked (it plans the leaving node's pods), and the hint is what brings that run.
-            out.add(new StartTermination(c.name(), "rebalance", null, true));
+            out.add(StartTermination.drainAfterReplacement(c.name(), "rebalance"));
             out.add(new HintReplacement(c.name(), "rebalance"));
         }
         return out;
@@ -153,6 +174,6 @@ public final class InterruptionDecision {
         return List.of(new EmitMetric(s.kind()),
                 new RecordEvent(c.name(), "Warning", "InstanceStateChange", "instance " + s.instanceId() + " is " + s.state()),
                 new HintReplacement(c.name(), "interruption"),
-                new StartTermination(c.name(), "instance-" + s.state(), deadline, false));
+                StartTermination.drain(c.name(), "instance-" + s.state(), deadline));
     }
 }

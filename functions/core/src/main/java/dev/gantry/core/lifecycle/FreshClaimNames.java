@@ -5,8 +5,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Records a new claim under a name never used before. A claim's name is also its CreateFleet ClientToken, which EC2
- * remembers long after the instance is gone, so a name is never reused, not even once its record has expired (an
+ * Records a new claim under a name never used before. A claim's name is a CreateFleet ClientToken (its own launch's
+ * when it launches alone; its batch's launch token when it is the batch's first claim), which EC2 remembers long after
+ * the instance is gone, so a name is never reused, not even once its record has expired (an
  * expired record may stay stored for days: DynamoDB's TTL deletes lazily).
  *
  * <p>The planned name comes first: it is derived from the claim's pods, so a redelivered batch that plans the same

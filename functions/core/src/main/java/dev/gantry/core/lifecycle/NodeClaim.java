@@ -10,9 +10,12 @@ import java.util.Objects;
  * Gantry's record of one node it launched, from the decision to launch until the instance is gone. Stored in the
  * {@link NodeClaimStore}; every change is a new value written with a conditional check on {@link #version()}.
  *
- * @param name          unique per cluster; also the CreateFleet ClientToken, so a retried launch is the same launch
+ * @param name          unique per cluster and never reused ({@link FreshClaimNames}); the node's
+ *                      {@code gantry.dev/nodeclaim} label. A claim launched alone is launched under it ({@link #launchKey()}
+ *                      is the ClientToken, so a retried launch is the same launch); a batch's claims share a launch token
  * @param version       the store's optimistic-concurrency counter (0 before the first write)
- * @param nodeClassHash identifies the NodeClass settings the instance was launched with (for drift, later)
+ * @param nodeClassHash identifies the NodeClass settings the instance was launched with, so that a changed NodeClass
+ *                      can be told from the claim (drift; not decided yet)
  * @param requirements  the claim's merged requirements as written, for the record and for re-planning
  * @param pods          keys ({@code namespace/name}) of the pods the claim was launched for
  * @param nodeName      the Node that registered for the instance, once known
@@ -73,7 +76,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                 lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, null);
     }
 
-    /** A claim without consolidation facts (as written before consolidation ran). */
+    /** A claim without consolidation facts (no pod event seen, not a replacement, in no command) nor launch token. */
     public NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                      List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
                      String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,

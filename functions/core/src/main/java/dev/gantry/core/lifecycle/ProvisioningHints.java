@@ -6,8 +6,8 @@ import java.time.Instant;
 /**
  * Tells the provisioner to look at the cluster now (the provisioning FIFO queue in production). A hint is only a
  * nudge: the provisioner always re-reads the cluster, so a lost or duplicated hint costs latency, never correctness.
- * Implementations send the wave-2 hint format ({@code reason}, pod namespace/name/uid, {@code at}); failures are
- * unchecked and retryable.
+ * Implementations send a provisioning hint ({@code ProvisioningHint}: {@code reason}, the pod's namespace, name and
+ * uid, or the node's name, and {@code at}); failures are unchecked and retryable.
  */
 @FunctionalInterface
 public interface ProvisioningHints {

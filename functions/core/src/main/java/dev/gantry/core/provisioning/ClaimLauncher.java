@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The writes of one claim, in order: record it Launching, record what its launch will send (the first time), launch
@@ -37,6 +38,15 @@ final class ClaimLauncher {
 
     /** What happened to one claim: launched, out of capacity, or failed for good with a provider code. */
     record Result(NodeClaim claim, ProvisioningOutcome.LaunchedClaim launched, boolean outOfCapacity, String code) {
+        static Result launched(NodeClaim claim, ProvisioningOutcome.LaunchedClaim launched) {
+            return new Result(claim, launched, false, null);
+        }
+
+        /** No capacity for the claim ({@code code}: EC2's answer): its offerings are marked, its pods planned again. */
+        static Result outOfCapacity(NodeClaim claim, String code) {
+            return new Result(claim, null, true, code);
+        }
+
         static Result failed(NodeClaim claim, String code) {
             return new Result(claim, null, false, code);
         }
@@ -48,7 +58,7 @@ final class ClaimLauncher {
      * under the planned name is returned as it is: an earlier delivery of the same batch recorded it.
      */
     NodeClaim record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now) {
-        return record(plan, nodeClassHash, now, false, null).claim();
+        return record(plan, nodeClassHash, now, UnaryOperator.identity()).claim();
     }
 
     /** A recorded claim, and whether this call created it (rather than finding an earlier delivery's in flight). */
@@ -58,16 +68,21 @@ final class ClaimLauncher {
     /**
      * {@link #record(SchedulingResult.NodeClaimPlan, String, Instant)} for a claim launched in a batch: it gets the
      * launch token {@code token}, or its own name when {@code token} is null (the batch's first claim, whose name is
-     * fresh and so never the token of another launch). Not batched: no token, the claim launches under its name.
+     * fresh and so never the token of another launch). A claim recorded alone has no token and launches under its name.
      */
-    Recorded record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now, boolean batched, String token) {
+    Recorded recordInBatch(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now, String token) {
+        return record(plan, nodeClassHash, now, n -> n.withLaunchToken(token == null ? n.name() : token));
+    }
+
+    private Recorded record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now,
+                            UnaryOperator<NodeClaim> member) {
         NodeClaim[] made = new NodeClaim[1];
         NodeClaim c = FreshClaimNames.record(store, plan.name(), name -> {
             NodeClaim n = NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
                     plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
                     plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
                     plan.offering().capacityType(), plan.pricePerHour(), now);
-            made[0] = batched ? n.withLaunchToken(token == null ? name : token) : n;
+            made[0] = member.apply(n);
             return made[0];
         }, now);
         return new Recorded(c, made[0] != null && c.withVersion(0).equals(made[0]));
@@ -102,7 +117,7 @@ final class ClaimLauncher {
         } catch (InsufficientCapacity ice) {
             markUnavailable(ice.offerings());
             launching.forEach(c -> close(c, "launch-failed", now));
-            return launching.stream().map(c -> new Result(c, null, true, ice.code())).toList();
+            return launching.stream().map(c -> Result.outOfCapacity(c, ice.code())).toList();
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;
@@ -131,7 +146,7 @@ final class ClaimLauncher {
                 out[k] = recordLaunched(c, free.get(k), request, now);
             } else {
                 close(c, "launch-failed", now);
-                out[k] = new Result(c, null, true, result.unavailable().isEmpty() ? "PartialFulfilment"
+                out[k] = Result.outOfCapacity(c, result.unavailable().isEmpty() ? "PartialFulfilment"
                         : "InsufficientInstanceCapacity");
             }
         }
@@ -153,7 +168,7 @@ final class ClaimLauncher {
         } catch (InsufficientCapacity ice) {
             markUnavailable(ice.offerings());
             close(current, "launch-failed", now);
-            return new Result(current, null, true, ice.code());
+            return Result.outOfCapacity(current, ice.code());
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;
@@ -186,7 +201,7 @@ final class ClaimLauncher {
         if (parameters == null) {
             return new Prepared(null, launching);
         }
-        NodeClaim holder = launching.stream().filter(c -> c.name().equals(request.claimName())).findFirst()
+        NodeClaim holder = launching.stream().filter(c -> c.name().equals(request.clientToken())).findFirst()
                 .orElse(launching.getFirst());
         NodeClaim recorded;
         try {
@@ -218,8 +233,8 @@ final class ClaimLauncher {
                 throw c; // someone else changed it in between: let the batch retry and re-read
             }
         }
-        return new Result(claim, new ProvisioningOutcome.LaunchedClaim(claim.name(), claim.nodePool(), i.instanceId(),
-                i.instanceType(), i.zone(), i.capacityType(), price), false, null);
+        return Result.launched(claim, new ProvisioningOutcome.LaunchedClaim(claim.name(), claim.nodePool(), i.instanceId(),
+                i.instanceType(), i.zone(), i.capacityType(), price));
     }
 
     /**

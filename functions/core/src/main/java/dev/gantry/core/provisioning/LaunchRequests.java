@@ -17,9 +17,12 @@ final class LaunchRequests {
     private LaunchRequests() {
     }
 
-    /** The request for a planned claim, recorded under {@code claimName} (the plan's name, or the next free one). */
-    static LaunchRequest forPlan(SchedulingResult.NodeClaimPlan plan, String claimName, NodePool pool, NodeClass nodeClass) {
-        return new LaunchRequest(claimName, pool, nodeClass, plan.instanceTypeOptions(), plan.requirements(),
+    /**
+     * The request for a planned claim under {@code clientToken}: the name the claim was recorded under (the plan's
+     * name, or the next free one) when it launches alone, or the launch token of its batch.
+     */
+    static LaunchRequest forPlan(SchedulingResult.NodeClaimPlan plan, String clientToken, NodePool pool, NodeClass nodeClass) {
+        return new LaunchRequest(clientToken, pool, nodeClass, plan.instanceTypeOptions(), plan.requirements(),
                 labels(pool, plan.requirements()), taints(pool));
     }
 

@@ -1,15 +1,16 @@
 package dev.gantry.core.provisioning;
 
+import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
-import dev.gantry.core.headroom.BufferPods;
 import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.Headroom;
 import dev.gantry.core.headroom.PendingDemand;
+import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -22,7 +23,10 @@ import dev.gantry.core.termination.TerminationMarkers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +41,7 @@ import java.util.Set;
  * launched again (getting the same instance) at the start of the next run.
  *
  * <p>Claims planned alike (same pool, options and requirements) launch together, up to {@link #MAX_BATCH} in one
- * CreateFleet, as Karpenter's CreateFleet batcher merges identical requests. Where Gantry differs: Karpenter sends no
+ * CreateFleet ({@link FleetBatcher}), as Karpenter's CreateFleet batcher merges identical requests. Where Gantry differs: Karpenter sends no
  * ClientToken and tags each instance with its NodeClaim after registration (its tagging controller); Gantry keeps the
  * ClientToken (the batch's launch token, recorded on every member before the call) so that a crash between the call and
  * the store writes is resumed by replaying it, and its instances carry the token rather than a claim name.
@@ -162,6 +166,7 @@ public final class Provisioner {
         Objects.requireNonNull(stopBy, "stopBy");
         ClusterView view = ClusterView.read(reader);
         RunLog log = new RunLog(view.pending(), now);
+        FleetBatcher fleets = new FleetBatcher(config, launcher, clock, fanout, parallelism, batchSize);
         resumeLaunching(now, stopBy, log);
         List<Pod> virtual = virtualPods(now);
         SchedulingResult last = null;
@@ -183,25 +188,9 @@ public final class Provisioner {
                 recordDemand(input, solved.real(), log.reported(), now);
             }
             last = solved.merged();
-            Map<String, Set<String>> launchedFor = new HashMap<>();
-            claims.forEach(c -> launchedFor.put(c.name(), Set.copyOf(c.pods())));
-            // A pod a claim was launched for had its Nominated event then; repeating it on every redelivery is noise.
-            last.inFlightClaims().forEach((claim, pods) -> pods.forEach(p ->
-                    log.nominate(p, claim, !launchedFor.getOrDefault(claim, Set.of()).contains(p.key()))));
-            boolean outOfCapacity = false;
-            boolean lastRound = rounds == MAX_ROUNDS;
-            List<List<SchedulingResult.NodeClaimPlan>> batches = batches(last.newClaims());
-            List<List<Step>> launched = fanout.map(batches, parallelism,
-                    batch -> clock.instant().isBefore(stopBy) ? launchPlans(batch, now) : null);
-            for (int b = 0; b < batches.size(); b++) {
-                if (launched.get(b) == null) {
-                    batches.get(b).forEach(p -> log.defer());
-                    continue;
-                }
-                for (Step step : launched.get(b)) {
-                    outOfCapacity |= apply(step, log, lastRound);
-                }
-            }
+            nominateInFlight(last, claims, log);
+            boolean outOfCapacity = fleets.launch(last.newClaims(), now, stopBy, log,
+                    rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);
             if (!outOfCapacity || log.deferred() > 0) {
                 break;
             }
@@ -217,6 +206,22 @@ public final class Provisioner {
         log.emitEvents(writer, fanout, parallelism, () -> clock.instant().isBefore(eventsBy));
         recordUsage(view, now);
         return log.outcome(rounds);
+    }
+
+    /**
+     * Nominates the pods planned onto claims in flight. A pod a claim was launched for had its Nominated Event then;
+     * repeating it on every redelivery is noise.
+     */
+    private static void nominateInFlight(SchedulingResult plan, List<NodeClaim> claims, RunLog log) {
+        Map<String, Set<String>> launchedFor = new HashMap<>();
+        claims.forEach(c -> launchedFor.put(c.name(), Set.copyOf(c.pods())));
+        plan.inFlightClaims().forEach((claim, pods) -> pods.forEach(p -> {
+            if (launchedFor.getOrDefault(claim, Set.of()).contains(p.key())) {
+                log.renominate(p, claim);
+            } else {
+                log.nominate(p, claim);
+            }
+        }));
     }
 
     /** The buffers' virtual pods now; none when headroom cannot be read (the real pods must not wait on it). */
@@ -276,9 +281,9 @@ public final class Provisioner {
         var nodeClass = config.nodeClassOf(pool).orElseThrow(() -> new IllegalArgumentException("no NodeClass for " + pool.name()));
         SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, plan.nodePool(), plan.requirements(),
                 plan.instanceTypeOptions(), plan.instanceType(), plan.offering(), plan.pods(), plan.requests());
-        return dev.gantry.core.lifecycle.FreshClaimNames.record(store, name, n -> NodeClaim.launching(n, named.nodePool(),
+        return FreshClaimNames.record(store, name, n -> NodeClaim.launching(n, named.nodePool(),
                 NodeClassHash.of(nodeClass), named.requirements().toList(),
-                named.instanceTypeOptions().stream().map(dev.gantry.core.catalog.InstanceType::name).toList(),
+                named.instanceTypeOptions().stream().map(InstanceType::name).toList(),
                 named.pods().stream().map(Pod::key).toList(), named.instanceType().name(), named.offering().zone(),
                 named.offering().capacityType(), named.pricePerHour(), now).launchedByConsolidation(), now);
     }
@@ -305,9 +310,9 @@ public final class Provisioner {
      */
     private void resumeLaunching(Instant now, Instant stopBy, RunLog log) {
         List<NodeClaim> all = store.list(now);
-        Map<String, List<NodeClaim>> byKey = new java.util.LinkedHashMap<>();
-        all.forEach(c -> byKey.computeIfAbsent(c.launchKey(), k -> new java.util.ArrayList<>()).add(c));
-        Set<String> done = new java.util.HashSet<>();
+        Map<String, List<NodeClaim>> byKey = new LinkedHashMap<>();
+        all.forEach(c -> byKey.computeIfAbsent(c.launchKey(), k -> new ArrayList<>()).add(c));
+        Set<String> done = new HashSet<>();
         for (NodeClaim c : all) {
             if (c.state() == NodeClaimState.Launching && done.add(c.launchKey())) {
                 resumeLaunch(byKey.get(c.launchKey()), now, stopBy, log);
@@ -328,7 +333,7 @@ public final class Provisioner {
         if (nodeClass.isEmpty()) {
             for (NodeClaim c : launching) {
                 launcher.close(c, "launch-abandoned", now);
-                log.record(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"), true);
+                log.recordResumed(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"));
             }
             return;
         }
@@ -338,114 +343,7 @@ public final class Provisioner {
         LaunchRequest request = LaunchRequests.forClaim(first, pool.get(), nodeClass.get(),
                 inputs.types(pool.get(), store.unavailableOfferings(now)));
         for (ClaimLauncher.Result r : launcher.launchBatch(members, request, now)) {
-            log.record(r, true);
+            log.recordResumed(r);
         }
-    }
-
-    /**
-     * The new claims in launches: claims planned alike (pool, options in order, requirements: so the same labels,
-     * taints and CreateFleet) go together, at most {@link #withBatchSize batch size} a launch, in plan order.
-     */
-    private List<List<SchedulingResult.NodeClaimPlan>> batches(List<SchedulingResult.NodeClaimPlan> plans) {
-        Map<String, List<List<SchedulingResult.NodeClaimPlan>>> byKey = new java.util.LinkedHashMap<>();
-        for (SchedulingResult.NodeClaimPlan p : plans) {
-            String key = p.nodePool() + "|" + p.instanceTypeOptions().stream().map(t -> t.name()).toList() + "|"
-                    + p.requirements().toList();
-            List<List<SchedulingResult.NodeClaimPlan>> chunks = byKey.computeIfAbsent(key, k -> new java.util.ArrayList<>());
-            if (chunks.isEmpty() || chunks.getLast().size() >= batchSize) {
-                chunks.add(new java.util.ArrayList<>());
-            }
-            chunks.getLast().add(p);
-        }
-        return byKey.values().stream().flatMap(List::stream).toList();
-    }
-
-    /**
-     * Records and launches one batch of planned claims with one CreateFleet. Runs on a worker: touches only the store
-     * and the cloud (and resumes, alone, a claim an earlier delivery left Launching under another launch).
-     */
-    private List<Step> launchPlans(List<SchedulingResult.NodeClaimPlan> batch, Instant now) {
-        if (batch.size() == 1) {
-            return List.of(launchPlan(batch.getFirst(), now));
-        }
-        var pool = config.nodePool(batch.getFirst().nodePool()).orElseThrow();
-        var nodeClass = config.nodeClassOf(pool).orElseThrow();
-        String hash = NodeClassHash.of(nodeClass);
-        String token = null;
-        List<NodeClaim> members = new java.util.ArrayList<>();
-        NodeClaim[] recorded = new NodeClaim[batch.size()];
-        SchedulingResult.NodeClaimPlan firstMine = null;
-        for (int i = 0; i < batch.size(); i++) {
-            ClaimLauncher.Recorded r = launcher.record(batch.get(i), hash, now, true, token);
-            recorded[i] = r.claim();
-            if (r.created()) {
-                token = token == null ? r.claim().name() : token;
-                firstMine = firstMine == null ? batch.get(i) : firstMine;
-                members.add(r.claim());
-            }
-        }
-        Map<String, ClaimLauncher.Result> results = new HashMap<>();
-        if (!members.isEmpty()) {
-            LaunchRequest request = LaunchRequests.forPlan(firstMine, token, pool, nodeClass);
-            launcher.launchBatch(members, request, now).forEach(r -> results.put(r.claim().name(), r));
-        }
-        List<Step> steps = new java.util.ArrayList<>();
-        for (int i = 0; i < batch.size(); i++) {
-            NodeClaim c = recorded[i];
-            ClaimLauncher.Result r = results.get(c.name());
-            if (r == null && c.state() == NodeClaimState.Launching && !members.contains(c)) {
-                // An earlier delivery's claim, still Launching under its own launch: the next run resumes it.
-                steps.add(new Step(batch.get(i), c, null, true));
-                continue;
-            }
-            steps.add(new Step(batch.get(i), c, r, false));
-        }
-        return steps;
-    }
-
-    /**
-     * What became of one planned claim. {@code result} is null when an earlier delivery already launched it, or
-     * ({@code deferred}) left it Launching under a launch of its own, which the next run resumes.
-     */
-    private record Step(SchedulingResult.NodeClaimPlan plan, NodeClaim claim, ClaimLauncher.Result result, boolean deferred) {
-        Step(SchedulingResult.NodeClaimPlan plan, NodeClaim claim, ClaimLauncher.Result result) {
-            this(plan, claim, result, false);
-        }
-    }
-
-    /** Records and launches one planned claim. Runs on a worker: touches only the store and the cloud. */
-    private Step launchPlan(SchedulingResult.NodeClaimPlan plan, Instant now) {
-        var pool = config.nodePool(plan.nodePool()).orElseThrow();
-        var nodeClass = config.nodeClassOf(pool).orElseThrow();
-        NodeClaim claim = launcher.record(plan, NodeClassHash.of(nodeClass), now);
-        if (claim.state() != NodeClaimState.Launching) {
-            return new Step(plan, claim, null); // launched by an earlier delivery of the same batch
-        }
-        return new Step(plan, claim, launcher.launch(claim, LaunchRequests.forPlan(plan, claim.name(), pool, nodeClass), now));
-    }
-
-    /** Logs a step; true when it ran out of capacity (so what is left should be planned again). */
-    private static boolean apply(Step step, RunLog log, boolean lastRound) {
-        List<Pod> pods = step.plan().pods().stream().filter(p -> !BufferPods.isVirtual(p)).toList();
-        String name = step.claim().name();
-        ClaimLauncher.Result r = step.result();
-        if (step.deferred()) {
-            log.defer();
-        }
-        if (r == null) {
-            if (step.claim().state().isInFlight()) {
-                pods.forEach(p -> log.nominate(p, name, false));
-            }
-            return false;
-        }
-        log.record(r, false);
-        if (r.launched() != null) {
-            pods.forEach(p -> log.nominate(p, name, true));
-        } else if (!r.outOfCapacity()) {
-            pods.forEach(p -> log.unschedulable(p, "launching nodeclaim/" + name + " failed: " + r.code()));
-        } else if (lastRound) {
-            pods.forEach(p -> log.unschedulable(p, "no capacity for any instance type of nodeclaim/" + name + " (" + r.code() + ")"));
-        }
-        return r.outOfCapacity();
     }
 }

@@ -43,8 +43,17 @@ final class RunLog {
         this.oldestAge = oldest;
     }
 
-    /** @param announce emit a Nominated event (false when the pod was announced for this claim before) */
-    void nominate(Pod pod, String claim, boolean announce) {
+    /** The pod will go to {@code claim}: a Nominated Event says so. */
+    void nominate(Pod pod, String claim) {
+        nominate(pod, claim, true);
+    }
+
+    /** The pod will go to {@code claim}, as a Nominated Event already said when that claim was launched: no Event. */
+    void renominate(Pod pod, String claim) {
+        nominate(pod, claim, false);
+    }
+
+    private void nominate(Pod pod, String claim, boolean announce) {
         if (BufferPods.isVirtual(pod) || !reported.contains(pod.key())) {
             return;
         }
@@ -65,7 +74,17 @@ final class RunLog {
         }
     }
 
-    void record(ClaimLauncher.Result r, boolean resumedClaim) {
+    /** A claim launched (or failed) in this run's plan. */
+    void record(ClaimLauncher.Result r) {
+        record(r, false);
+    }
+
+    /** A claim an earlier run left Launching, launched (or failed) again in this run. */
+    void recordResumed(ClaimLauncher.Result r) {
+        record(r, true);
+    }
+
+    private void record(ClaimLauncher.Result r, boolean resumedClaim) {
         if (r.launched() != null) {
             launched.add(r.launched());
             if (resumedClaim) {

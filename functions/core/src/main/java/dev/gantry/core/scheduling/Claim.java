@@ -64,6 +64,11 @@ final class Claim implements Slot {
      * worked out only when asked for: most misfits are expected (a full claim) and nobody reads them.
      */
     record Fit(Requirements requirements, List<InstanceType> options, java.util.function.Supplier<String> why, boolean lasting) {
+        /** The pod fits: the claim becomes {@code requirements} with {@code options}. */
+        static Fit fits(Requirements requirements, List<InstanceType> options) {
+            return new Fit(requirements, options, null, false);
+        }
+
         static Fit fail(String why) {
             return new Fit(null, null, () -> why, true);
         }
@@ -192,14 +197,14 @@ final class Claim implements Slot {
             maxRoom = options == pool.types ? pool.maxRoom() : roomOf(options);
         }
         if (!total.fitsIn(maxRoom)) {
-            return Fit.fail(() -> whyNothingFits(c, requirements.intersect(podReqs), total, false));
+            return Fit.fail(() -> ClaimMisfit.nothingFits(this, c, requirements.intersect(podReqs), total));
         }
         Requirements next = requirements;
         if (!podReqs.isEmpty()) {
             String conflict = requirements.conflict(podReqs);
             if (conflict != null) {
                 return Fit.fail("requires " + conflict + " " + podReqs.get(conflict).describe() + "; NodePool " + pool.name()
-                        + " allows " + allowed(conflict));
+                        + " allows " + ClaimMisfit.allowed(this, conflict));
             }
             next = requirements.intersect(podReqs);
         }
@@ -234,8 +239,8 @@ final class Claim implements Slot {
         if (kept.isEmpty()) {
             Requirements narrowedTo = next;
             boolean limits = limitHit;
-            return limits ? Fit.failForNow(() -> whyNothingFits(c, narrowedTo, total, true))
-                    : Fit.fail(() -> whyNothingFits(c, narrowedTo, total, false));
+            return limits ? Fit.failForNow(() -> ClaimMisfit.overLimits(this, c, narrowedTo, total))
+                    : Fit.fail(() -> ClaimMisfit.nothingFits(this, c, narrowedTo, total));
         }
         if (narrowed) {
             sortByPrice(kept, next);
@@ -245,87 +250,7 @@ final class Claim implements Slot {
             return Fit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
         // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
-        return new Fit(next, !narrowed && kept.size() == options.size() ? options : kept, null, false);
-    }
-
-    private String allowed(String key) {
-        ValueSet own = requirements.get(key);
-        if (own.isFinite()) {
-            return own.values().toString();
-        }
-        TreeSet<String> vals = new TreeSet<>();
-        for (InstanceType t : options) {
-            ValueSet s = t.requirements().get(key);
-            if (s.isFinite()) {
-                vals.addAll(s.values());
-            }
-        }
-        return vals.isEmpty() ? own.describe() : vals.toString();
-    }
-
-    private String whyNothingFits(PodConstraints c, Requirements next, Resources total, boolean limitHit) {
-        if (limitHit) {
-            String reason = limitReason(total);
-            if (reason != null) {
-                return reason;
-            }
-        }
-        Resources need = pods.isEmpty() ? c.requests() : total;
-        List<InstanceType> compatible = pool.types.stream().filter(t -> next.compatible(t.requirements())).toList();
-        if (compatible.isEmpty()) {
-            return "no instance type in NodePool " + pool.name() + " satisfies " + next;
-        }
-        for (String resource : need.asMap().keySet()) {
-            long amount = need.get(resource);
-            if (compatible.stream().noneMatch(t -> t.allocatable().get(resource) - pool.daemonOverhead(t).get(resource) >= amount)) {
-                return "no instance type offers " + Resources.format(resource, amount) + " " + resource;
-            }
-        }
-        return "no instance type in NodePool " + pool.name() + " fits " + need + " with its requirements";
-    }
-
-    /**
-     * Why no option that holds {@code total} fits the pool's limits, with the figures of the limited resource in the
-     * way: what the pool's nodes and in-flight claims use ({@code in use}), what the claims of this plan are counted at
-     * (each at the largest type it may launch, Karpenter's accounting, and at its expected type) and the smallest node
-     * that holds the pod. When the limit only binds because of that accounting (at their expected types the claims
-     * leave room for that node), the pod is "waiting for capacity to be confirmed": the next run counts the launched
-     * nodes at their real types. Otherwise the limit is reached: "would exceed its ... limit".
-     */
-    private String limitReason(Resources total) {
-        InstanceType smallest = null;
-        String resource = null;
-        for (InstanceType t : options) {
-            if (total.plus(pool.daemonOverhead(t)).fitsIn(t.allocatable())) {
-                String r = pool.exceededResource(t.capacity(), reserved);
-                if (r != null && (smallest == null || t.capacity().get(r) < smallest.capacity().get(r))) {
-                    smallest = t;
-                    resource = r;
-                }
-            }
-        }
-        if (smallest == null) {
-            return null;
-        }
-        long limit = pool.limit(resource);
-        String head = "NodePool " + pool.name() + " would exceed its " + resource + " limit (" + Resources.format(resource, limit) + ")";
-        if (limit == 0) {
-            return head;
-        }
-        long inUse = pool.offer.usage().get(resource);
-        long counted = pool.committed.get(resource) - inUse - reserved.get(resource);
-        long expectedNew = pool.expectedNew.get(resource) - expected.get(resource);
-        long need = smallest.capacity().get(resource);
-        String newNodes = Resources.format(resource, counted) + " counted at most for new nodes ("
-                + Resources.format(resource, expectedNew) + " expected)";
-        if (counted > expectedNew && inUse + expectedNew + need <= limit) {
-            return "NodePool " + pool.name() + " is waiting for capacity to be confirmed: " + resource + " "
-                    + Resources.format(resource, inUse) + " in use, " + newNodes + ", limit " + Resources.format(resource, limit)
-                    + "; a node for the pod (" + Resources.format(resource, need) + ") fits once their types are known";
-        }
-        return head + ": " + Resources.format(resource, inUse) + " in use, "
-                + (counted == 0 ? "" : counted > expectedNew ? newNodes + ", " : Resources.format(resource, counted) + " for new nodes, ")
-                + "a node for the pod adds at least " + Resources.format(resource, need);
+        return Fit.fits(next, !narrowed && kept.size() == options.size() ? options : kept);
     }
 
     private boolean portConflict(List<HostPort> wanted) {
@@ -412,6 +337,11 @@ final class Claim implements Slot {
     List<InstanceType> launchOptions(int max) {
         List<InstanceType> out = MinValues.truncate(options, requirements, max);
         return out != null ? out : options.subList(0, Math.min(max, options.size()));
+    }
+
+    /** What the claim counts against its pool's limits at the type it is expected to launch. */
+    Resources expected() {
+        return expected;
     }
 
     /** The type expected to launch: the cheapest option. */

@@ -43,7 +43,7 @@ final class CostAwarePacking {
         Map<GroupKey, List<PodConstraints>> groups = new LinkedHashMap<>();
         Map<Signature, Optional<PoolContext>> poolFor = new java.util.HashMap<>();
         for (PodConstraints c : free) {
-            if (packer.placeOnSlots(c) || packer.placeInClaims(c, packer.claims, true)) {
+            if (packer.placeOnSlots(c) || packer.placeInClaims(c, packer.claims, Packer.Upsize.FORBIDDEN)) {
                 continue;
             }
             PoolContext pool = firstPoolThatTakes(packer, c, poolFor);
@@ -112,7 +112,7 @@ final class CostAwarePacking {
                         claim = packer.claims.get(before);
                         continue;
                     }
-                } else if (packer.placeInClaims(c, List.of(claim), false)) {
+                } else if (packer.placeInClaims(c, List.of(claim), Packer.Upsize.ALLOWED)) {
                     continue;
                 }
                 packer.place(c); // limits or a node limit bit: fall back to the greedy loop for this pod

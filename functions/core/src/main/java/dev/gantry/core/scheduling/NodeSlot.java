@@ -20,7 +20,17 @@ final class NodeSlot implements Slot {
     final List<HostPort> ports = new ArrayList<>();
     final List<Pod> placed = new ArrayList<>();
 
-    NodeSlot(String name, boolean inFlight, Map<String, String> labels, List<Taint> taints, Resources free, List<Pod> bound) {
+    /** A node that exists, with {@code free} room and the pods {@code bound} to it. */
+    static NodeSlot node(String name, Map<String, String> labels, List<Taint> taints, Resources free, List<Pod> bound) {
+        return new NodeSlot(name, false, labels, taints, free, bound);
+    }
+
+    /** A claim on its way, labelled as its node will be, with {@code free} room and the pods planned onto it. */
+    static NodeSlot inFlight(String name, Map<String, String> labels, List<Taint> taints, Resources free, List<Pod> bound) {
+        return new NodeSlot(name, true, labels, taints, free, bound);
+    }
+
+    private NodeSlot(String name, boolean inFlight, Map<String, String> labels, List<Taint> taints, Resources free, List<Pod> bound) {
         this.name = name;
         this.inFlight = inFlight;
         this.labels = labels;

@@ -47,7 +47,7 @@ final class Packer {
             }
             Map<String, String> labels = new HashMap<>(n.node().labels());
             labels.putIfAbsent(WellKnownLabels.HOSTNAME, n.node().name());
-            slots.add(new NodeSlot(n.node().name(), false, labels, schedulingTaints(n.node()),
+            slots.add(NodeSlot.node(n.node().name(), labels, schedulingTaints(n.node()),
                     allocatable(n.node()).minus(used), n.pods()));
         }
         for (SchedulingInput.InFlightClaim f : input.inFlight()) {
@@ -55,7 +55,7 @@ final class Packer {
             for (Pod p : f.pods()) {
                 used = used.plus(p.requests());
             }
-            slots.add(new NodeSlot(f.name(), true, f.labels(), f.taints(), f.allocatable().minus(used), f.pods()));
+            slots.add(NodeSlot.inFlight(f.name(), f.labels(), f.taints(), f.allocatable().minus(used), f.pods()));
         }
         Map<String, Set<String>> memo = new HashMap<>();
         Map<List<Object>, Set<String>> filtered = new HashMap<>();
@@ -247,7 +247,7 @@ final class Packer {
     }
 
     private static NodeSlot fixed(String name, Map<String, String> labels) {
-        return new NodeSlot(name, false, labels, List.of(), Resources.ZERO, List.of());
+        return NodeSlot.node(name, labels, List.of(), Resources.ZERO, List.of());
     }
 
     void place(PodConstraints c) {
@@ -263,7 +263,7 @@ final class Packer {
 
     /** Places the pod somewhere and returns null, or returns why it fits nowhere at this level. */
     private String tryPlace(PodConstraints c) {
-        if (placeOnSlots(c) || placeInClaims(c, claims, false)) {
+        if (placeOnSlots(c) || placeInClaims(c, claims, Upsize.ALLOWED)) {
             return null;
         }
         List<String> reasons = new ArrayList<>();
@@ -299,11 +299,15 @@ final class Packer {
         return false;
     }
 
-    /**
-     * Places the pod in the first of {@code candidates} that takes it. With {@code noUpsize}, only where the claim's
-     * expected price does not rise (filling slack that is paid for already).
-     */
-    boolean placeInClaims(PodConstraints c, List<Claim> candidates, boolean noUpsize) {
+    /** Whether placing a pod in a claim may raise the claim's expected price. */
+    enum Upsize {
+        ALLOWED,
+        /** Only where the claim's expected price does not rise: filling slack that is paid for already. */
+        FORBIDDEN
+    }
+
+    /** Places the pod in the first of {@code candidates} that takes it, within {@code upsize}. */
+    boolean placeInClaims(PodConstraints c, List<Claim> candidates, Upsize upsize) {
         boolean useCursor = candidates == claims;
         Signature sig = useCursor ? Signature.of(c) : null;
         int start = useCursor ? claimCursor.getOrDefault(sig, 0) : 0;
@@ -313,7 +317,7 @@ final class Packer {
             boolean lasting;
             if (t.ok()) {
                 Claim.Fit fit = claim.fit(c, t.pins());
-                if (fit.ok() && (!noUpsize || Claim.priceOf(fit) <= claim.price())) {
+                if (fit.ok() && (upsize == Upsize.ALLOWED || Claim.priceOf(fit) <= claim.price())) {
                     claim.commit(c.pod(), fit);
                     topology.record(c.pod(), claim);
                     return true;

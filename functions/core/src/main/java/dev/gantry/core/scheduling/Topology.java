@@ -6,7 +6,6 @@ import dev.gantry.core.model.PodAffinityTerm;
 import dev.gantry.core.model.Toleration;
 import dev.gantry.core.model.TopologySpread;
 import dev.gantry.core.requirements.Requirements;
-import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,8 +16,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Counts of matching pods per topology domain, and the spread, affinity and anti-affinity checks built on them.
- * Mutable: it belongs to one solve and is updated as pods are placed.
+ * Counts of matching pods per topology domain, and the spread, affinity and anti-affinity checks built on them (each
+ * check of one pod against one slot is a {@link TopologyCheck}). Mutable: it belongs to one solve and is updated as
+ * pods are placed.
  *
  * <p>A check returns the domains the slot must be pinned to (for a claim whose zone is still open, say) or a reason.
  * A pod counted by some group is always placed in a known domain: an open claim is pinned as the pod lands, so counts
@@ -80,6 +80,10 @@ final class Topology {
     record Outcome(Map<String, String> pins, String failure, boolean lasting) {
         static final Outcome OK = new Outcome(Map.of(), null, false);
 
+        static Outcome pinned(Map<String, String> pins) {
+            return new Outcome(Map.copyOf(pins), null, false);
+        }
+
         static Outcome fail(String reason) {
             return new Outcome(Map.of(), reason, false);
         }
@@ -94,7 +98,7 @@ final class Topology {
     }
 
     private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
-    private final Domains universe;
+    final Domains universe;
     private final Map<String, Map<String, String>> namespaceLabels;
     /** Required anti-affinity terms of placed pods: (term, owner namespace) to occupied domains. */
     private final Map<GroupKey, Set<String>> inverse = new LinkedHashMap<>();
@@ -151,7 +155,8 @@ final class Topology {
         return groups.isEmpty() && inverse.isEmpty();
     }
 
-    private boolean selects(GroupKey g, Pod p) {
+    /** Whether the group {@code g} counts (or its term selects) the pod {@code p}. */
+    boolean selects(GroupKey g, Pod p) {
         PodAffinityTerm term = new PodAffinityTerm(g.selector(), g.key(), g.namespaces(), g.namespaceSelector(), 0);
         return term.selects(g.ownerNamespace(), p.namespace(), p.labels(), namespaceLabels.get(p.namespace()));
     }
@@ -205,7 +210,10 @@ final class Topology {
         return d.size() == 1 ? d.iterator().next() : null;
     }
 
-    /** Checks every topology constraint of {@code c} against {@code slot}. */
+    /**
+     * Checks every topology constraint of {@code c} against {@code slot}: spreads, affinity, anti-affinity, the
+     * anti-affinity of pods already placed, and last pins each open key some group counts the pod by.
+     */
     Outcome check(PodConstraints c, Slot slot) {
         if (isEmpty()) {
             return Outcome.OK;
@@ -217,47 +225,39 @@ final class Topology {
             return Outcome.OK;
         }
         Resolved r = resolve(c);
-        Map<String, Set<String>> options = new HashMap<>();
-        Map<String, String> pins = new LinkedHashMap<>();
+        TopologyCheck check = new TopologyCheck(this, c, slot);
         for (int i = 0; i < c.spreads().size(); i++) {
-            TopologySpread s = c.spreads().get(i);
-            String failure = checkSpread(c, s, r.spreads().get(i), slot, options, pins);
+            String failure = check.spread(c.spreads().get(i), r.spreads().get(i));
             if (failure != null) {
                 // On hostname the smallest domain is always an empty new node, so a full node stays full.
                 return WellKnownLabels.HOSTNAME.equals(r.spreads().get(i).id.key()) ? Outcome.failLasting(failure) : Outcome.fail(failure);
             }
         }
         for (Group g : r.affinity()) {
-            String failure = checkAffinity(c, g, slot, options, pins);
+            String failure = check.affinity(g);
             if (failure != null) {
                 return Outcome.fail(failure);
             }
         }
         for (Group g : r.anti()) {
-            String failure = checkAnti(c, g, slot, options, pins, "pod anti-affinity");
+            String failure = check.antiAffinity(g);
             if (failure != null) {
-                return options.get(g.id.key()).size() <= 1 ? Outcome.failLasting(failure) : Outcome.fail(failure);
+                return check.domains(g.id.key()).size() <= 1 ? Outcome.failLasting(failure) : Outcome.fail(failure);
             }
         }
         for (GroupKey k : blocking) {
-            String failure = checkBlocked(c, k.key(), inverse.get(k), slot, options, pins);
+            String failure = check.notExcluded(k.key(), inverse.get(k));
             if (failure != null) {
                 return Outcome.fail(failure);
             }
         }
-        // A pod that some group counts must land in a known domain, so pin open keys to the least-loaded value.
         for (Group g : counted) {
-            String key = g.id.key();
-            if (!key.equals(WellKnownLabels.HOSTNAME) && !pins.containsKey(key)) {
-                Set<String> opts = options(c, slot, key, options);
-                if (opts.size() > 1) {
-                    pin(key, leastLoaded(g, opts), options, pins);
-                } else if (opts.isEmpty()) {
-                    return Outcome.fail("no " + shortKey(key) + " is left for the pod");
-                }
+            String failure = check.knownDomain(g);
+            if (failure != null) {
+                return Outcome.fail(failure);
             }
         }
-        return pins.isEmpty() ? Outcome.OK : new Outcome(Map.copyOf(pins), null, false);
+        return check.pins().isEmpty() ? Outcome.OK : Outcome.pinned(check.pins());
     }
 
     private List<GroupKey> inverseFor(Pod pod) {
@@ -275,171 +275,6 @@ final class Topology {
         });
     }
 
-    /**
-     * The domains of {@code key} the pod could take in this slot: the slot's own, less those the pod's node requirements
-     * exclude (a pod pinned to one zone must not be pinned to another because it is least loaded).
-     */
-    private static Set<String> options(PodConstraints c, Slot slot, String key, Map<String, Set<String>> options) {
-        return options.computeIfAbsent(key, k -> {
-            if (k.equals(WellKnownLabels.HOSTNAME)) {
-                return Set.of(slot.hostname());
-            }
-            Set<String> domains = slot.domains(k);
-            ValueSet allowed = c.nodeRequirements().get(k);
-            if (domains.size() <= 1 || allowed.equals(ValueSet.ANY)) {
-                return domains;
-            }
-            Set<String> kept = new TreeSet<>();
-            for (String d : domains) {
-                if (allowed.has(d)) {
-                    kept.add(d);
-                }
-            }
-            return kept;
-        });
-    }
-
-    private static void pin(String key, String value, Map<String, Set<String>> options, Map<String, String> pins) {
-        options.put(key, Set.of(value));
-        if (!key.equals(WellKnownLabels.HOSTNAME)) {
-            pins.put(key, value);
-        }
-    }
-
-    private String checkSpread(PodConstraints c, TopologySpread s, Group g, Slot slot, Map<String, Set<String>> options,
-                               Map<String, String> pins) {
-        String key = g.id.key();
-        int self = selects(g.id, c.pod()) ? 1 : 0;
-        if (key.equals(WellKnownLabels.HOSTNAME)) {
-            // A new node can always be added, so the smallest hostname domain holds zero pods.
-            return g.count(slot.hostname()) + self > s.maxSkew()
-                    ? "topology spread on hostname: every node would exceed maxSkew " + s.maxSkew() : null;
-        }
-        // Only required node affinity narrows the eligible domains; a preference must not shrink the spread.
-        ValueSet allowed = s.honorNodeAffinity() ? c.terms().get(0).get(key) : ValueSet.ANY;
-        List<String> eligible = new ArrayList<>();
-        for (String d : universe.of(key, g.id.filter())) {
-            if (allowed.has(d)) {
-                eligible.add(d);
-            }
-        }
-        int minDomains = s.minDomains() == null ? 1 : s.minDomains();
-        int min = 0;
-        if (eligible.size() >= minDomains && !eligible.isEmpty()) {
-            min = Integer.MAX_VALUE;
-            for (String d : eligible) {
-                min = Math.min(min, g.count(d));
-            }
-        }
-        String best = null;
-        for (String d : options(c, slot, key, options)) {
-            if (eligible.contains(d) && g.count(d) + self - min <= s.maxSkew()
-                    && (best == null || g.count(d) < g.count(best) || (g.count(d) == g.count(best) && evenerThan(g, d, best)))) {
-                best = d;
-            }
-        }
-        if (best == null) {
-            if (eligible.size() < minDomains) {
-                return "topology spread on " + shortKey(key) + " cannot be satisfied: only " + eligible.size() + " "
-                        + plural(shortKey(key)) + " allowed, minDomains " + minDomains;
-            }
-            return "topology spread on " + shortKey(key) + ": no allowed " + shortKey(key) + " keeps maxSkew " + s.maxSkew();
-        }
-        pin(key, best, options, pins);
-        return null;
-    }
-
-    /** Between domains with the same count: fewer matching pods on all nodes, then the name. */
-    private static boolean evenerThan(Group g, String d, String best) {
-        int a = g.everywhere.getOrDefault(d, 0);
-        int b = g.everywhere.getOrDefault(best, 0);
-        return a != b ? a < b : d.compareTo(best) < 0;
-    }
-
-    private String checkAffinity(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins) {
-        Pod pod = c.pod();
-        String key = g.id.key();
-        Set<String> opts = options(c, slot, key, options);
-        boolean self = selects(g.id, pod);
-        if (g.total == 0 || (self && !anyCountIn(g, c.nodeRequirements().get(key)))) {
-            if (self) {
-                // The first pod of a self-affine group may go anywhere; the rest follow it. As in Karpenter, so may a
-                // self-affine pod whose own node requirements rule out every domain the group's pods are in.
-                if (opts.size() > 1) {
-                    pin(key, opts.iterator().next(), options, pins);
-                }
-                return null;
-            }
-            return "pod affinity on " + shortKey(key) + ": no pod matches its selector";
-        }
-        String best = null;
-        for (String d : opts) {
-            if (g.count(d) > 0 && (best == null || g.count(d) > g.count(best))) {
-                best = d;
-            }
-        }
-        if (best == null) {
-            return "pod affinity on " + shortKey(key) + ": the matching pods are elsewhere";
-        }
-        pin(key, best, options, pins);
-        return null;
-    }
-
-    private static boolean anyCountIn(Group g, ValueSet allowed) {
-        for (var e : g.counts.entrySet()) {
-            if (e.getValue() > 0 && allowed.has(e.getKey())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private String checkAnti(PodConstraints c, Group g, Slot slot, Map<String, Set<String>> options, Map<String, String> pins, String what) {
-        String key = g.id.key();
-        String first = null;
-        for (String d : options(c, slot, key, options)) {
-            if (g.count(d) == 0) {
-                first = d;
-                break;
-            }
-        }
-        if (first == null) {
-            return what + " on " + shortKey(key) + ": a matching pod is already there";
-        }
-        if (options.get(key).size() > 1) {
-            pin(key, first, options, pins);
-        }
-        return null;
-    }
-
-    private String checkBlocked(PodConstraints c, String key, Set<String> blocked, Slot slot, Map<String, Set<String>> options,
-                                Map<String, String> pins) {
-        String first = null;
-        for (String d : options(c, slot, key, options)) {
-            if (!blocked.contains(d)) {
-                first = d;
-                break;
-            }
-        }
-        if (first == null) {
-            return "anti-affinity of a pod already on " + shortKey(key) + " excludes this pod";
-        }
-        if (options.get(key).size() > 1) {
-            pin(key, first, options, pins);
-        }
-        return null;
-    }
-
-    private static String leastLoaded(Group g, Set<String> opts) {
-        String best = null;
-        for (String d : new TreeSet<>(opts)) {
-            if (best == null || g.count(d) < g.count(best)) {
-                best = d;
-            }
-        }
-        return best;
-    }
-
     /** {@code zone}, {@code hostname}, {@code capacity-type}, or the key itself. */
     static String shortKey(String key) {
         return switch (key) {
@@ -448,9 +283,5 @@ final class Topology {
             case WellKnownLabels.CAPACITY_TYPE -> "capacity-type";
             default -> key;
         };
-    }
-
-    private static String plural(String s) {
-        return s.endsWith("s") ? s : s + "s";
     }
 }

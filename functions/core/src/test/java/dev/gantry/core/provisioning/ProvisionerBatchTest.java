@@ -49,7 +49,7 @@ class ProvisionerBatchTest {
 
         assertThat(out.launched()).hasSize(40);
         assertThat(cloud.requests()).singleElement().satisfies(r -> assertThat(r.count()).isEqualTo(40));
-        String token = cloud.requests().getFirst().claimName();
+        String token = cloud.requests().getFirst().clientToken();
         assertThat(claims()).hasSize(40).allSatisfy(c -> {
             assertThat(c.state()).isEqualTo(NodeClaimState.Launched);
             assertThat(c.launchKey()).isEqualTo(token);
@@ -111,8 +111,8 @@ class ProvisionerBatchTest {
 
         assertThat(resumed.resumed()).hasSize(8);
         assertThat(cloud.instances()).as("the replay launched nothing more").hasSize(10);
-        assertThat(cloud.requests()).hasSize(2).extracting(r -> r.claimName() + "/" + r.count()).containsOnly(
-                cloud.requests().getFirst().claimName() + "/10");
+        assertThat(cloud.requests()).hasSize(2).extracting(r -> r.clientToken() + "/" + r.count()).containsOnly(
+                cloud.requests().getFirst().clientToken() + "/10");
         assertThat(claims()).hasSize(10).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched));
         assertThat(claims()).extracting(NodeClaim::instanceId).doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(cloud.instances().stream().map(CloudInstance::instanceId).toList());

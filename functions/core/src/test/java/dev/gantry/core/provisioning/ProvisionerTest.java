@@ -62,7 +62,7 @@ class ProvisionerTest {
         assertThat(stored.instanceId()).isEqualTo(cloud.instances().get(0).instanceId());
         assertThat(stored.pods()).containsExactlyInAnyOrder("default/web-0", "default/web-1", "default/web-2");
         LaunchRequest request = cloud.requests().get(0);
-        assertThat(request.claimName()).isEqualTo(claim);
+        assertThat(request.clientToken()).isEqualTo(claim);
         assertThat(request.labels()).containsEntry(WellKnownLabels.NODEPOOL, "default").containsEntry("team", "web")
                 .doesNotContainKeys(WellKnownLabels.HOSTNAME, WellKnownLabels.ZONE);
         assertThat(request.options()).extracting(t -> t.name()).startsWith("t4g.small");
@@ -149,7 +149,7 @@ class ProvisionerTest {
         assertThat(claims).hasSize(2).allSatisfy(c -> assertThat(c.state()).isEqualTo(NodeClaimState.Launched));
         assertThat(claims).extracting(NodeClaim::instanceId)
                 .containsExactlyInAnyOrderElementsOf(cloud.instances().stream().map(i -> i.instanceId()).toList());
-        assertThat(cloud.requests()).extracting(LaunchRequest::claimName).hasSize(3); // the crashed one was asked twice
+        assertThat(cloud.requests()).extracting(LaunchRequest::clientToken).hasSize(3); // the crashed one was asked twice
     }
 
     @Test
@@ -165,7 +165,7 @@ class ProvisionerTest {
         ProvisioningOutcome out = sequential.provision();
 
         assertThat(out.launched()).hasSize(4);
-        assertThat(cloud.requests()).extracting(LaunchRequest::claimName)
+        assertThat(cloud.requests()).extracting(LaunchRequest::clientToken)
                 .containsExactlyElementsOf(out.launched().stream().map(ProvisioningOutcome.LaunchedClaim::claim).toList());
         assertThat(cloud.instances()).extracting(i -> i.instanceId())
                 .containsExactlyElementsOf(out.launched().stream().map(ProvisioningOutcome.LaunchedClaim::instanceId).toList());

@@ -113,18 +113,18 @@ final class RecordingCloud implements CloudProvider {
     public synchronized LaunchResult launch(LaunchRequest request, LaunchParameters parameters) {
         requests.add(request);
         sent.add(parameters);
-        List<CloudInstance> existing = byToken.get(request.claimName());
+        List<CloudInstance> existing = byToken.get(request.clientToken());
         if (existing != null) {
-            if (!java.util.Objects.equals(parameters, sentByToken.get(request.claimName()))) {
+            if (!java.util.Objects.equals(parameters, sentByToken.get(request.clientToken()))) {
                 mismatches++;
                 if (tagLookupLags) {
                     throw new CloudException("IdempotentParameterMismatch", "CreateFleet: client token "
-                            + request.claimName() + " was used before with other parameters", false);
+                            + request.clientToken() + " was used before with other parameters", false);
                 }
             }
             return new LaunchResult(existing, List.of());
         }
-        sentByToken.put(request.claimName(), parameters);
+        sentByToken.put(request.clientToken(), parameters);
         List<OfferingKey> failed = new ArrayList<>();
         List<CloudInstance> launched = new ArrayList<>();
         for (Candidate c : candidates(request)) {
@@ -141,7 +141,7 @@ final class RecordingCloud implements CloudProvider {
                 capacityLeft = capacityLeft == Integer.MAX_VALUE ? capacityLeft : capacityLeft - 1;
                 launched.add(new CloudInstance(String.format("i-%017x", next++), key.instanceType(), key.zone(),
                         key.capacityType(), "pending", clock.instant(), null, Map.of(
-                        request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName(),
+                        request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.clientToken(),
                         CloudInstance.TAG_NODEPOOL, request.nodePool().name())));
             }
             if (launched.size() == request.count()) {
@@ -151,7 +151,7 @@ final class RecordingCloud implements CloudProvider {
         if (launched.isEmpty()) {
             throw new InsufficientCapacity("InsufficientInstanceCapacity", failed);
         }
-        byToken.put(request.claimName(), List.copyOf(launched));
+        byToken.put(request.clientToken(), List.copyOf(launched));
         return new LaunchResult(launched, failed);
     }
 

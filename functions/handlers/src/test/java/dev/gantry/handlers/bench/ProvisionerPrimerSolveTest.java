@@ -97,7 +97,7 @@ class ProvisionerPrimerSolveTest {
             var t = r.options().getFirst();
             var o = t.cheapestOffering(r.requirements());
             return new LaunchResult(new CloudInstance("i-0000000000000001", t.name(), o.zone(), o.capacityType(), "pending", NOW, null,
-                    Map.of(CloudInstance.TAG_NODECLAIM, r.claimName())), List.of());
+                    Map.of(CloudInstance.TAG_NODECLAIM, r.clientToken())), List.of());
         }
 
         @Override public void terminate(List<String> ids) { }

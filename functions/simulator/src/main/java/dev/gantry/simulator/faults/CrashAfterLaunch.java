@@ -68,7 +68,7 @@ public final class CrashAfterLaunch implements CloudProvider {
         if (armed > 0) {
             armed--;
             crashes++;
-            dead = request.claimName();
+            dead = request.clientToken();
             throw new Crash(dead);
         }
         return r;

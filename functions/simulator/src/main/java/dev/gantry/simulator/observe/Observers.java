@@ -123,9 +123,9 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
 
     @Override
     public void launched(SimulatedInstance i) {
-        List<String> pods = truth.get(i.request().claimName(), clock.instant()).map(NodeClaim::pods).orElse(List.of());
+        List<String> pods = truth.get(i.request().clientToken(), clock.instant()).map(NodeClaim::pods).orElse(List.of());
         recorder.launched(clock.instant(), pods);
-        recorder.log(clock.instant(), "launch", "nodeclaim/" + i.request().claimName() + " → " + i.id() + " "
+        recorder.log(clock.instant(), "launch", "nodeclaim/" + i.request().clientToken() + " → " + i.id() + " "
                 + i.type().name() + " " + i.zone() + " " + i.capacityType() + String.format(" $%.4f/h", i.pricePerHour())
                 + " for " + pods.size() + " pods");
         kubelet.launched(i);

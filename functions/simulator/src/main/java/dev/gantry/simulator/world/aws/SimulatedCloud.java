@@ -220,7 +220,7 @@ public final class SimulatedCloud implements CloudProvider {
                 NodeLabels.forUserData(request, capacityType, types, zones), request.taints()));
         Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
                 CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
-                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.claimName()));
+                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.clientToken()));
         return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, "ami-sim-" + family, 0,
                 overrides)), tags);
     }
@@ -239,7 +239,7 @@ public final class SimulatedCloud implements CloudProvider {
             return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request, parameters),
                     r -> r.instances().size());
         } catch (TokenReused reused) {
-            String token = request.claimName();
+            String token = request.clientToken();
             List<CloudInstance> found = sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> byToken(token),
                     List::size);
             if (found.isEmpty()) {
@@ -277,7 +277,7 @@ public final class SimulatedCloud implements CloudProvider {
     }
 
     private LaunchResult createFleet(LaunchRequest request, LaunchParameters sent) {
-        String token = request.claimName();
+        String token = request.clientToken();
         if (token.length() > MAX_CLIENT_TOKEN) {
             throw new CloudException("InvalidParameterValue", "CreateFleet: Value (" + token + ") for parameter "
                     + "clientToken is invalid: at most " + MAX_CLIENT_TOKEN + " characters", false);
