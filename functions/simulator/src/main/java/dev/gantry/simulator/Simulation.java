@@ -320,6 +320,8 @@ public final class Simulation {
             // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
             loop.at(start.plus(statusAt), "status", () -> status = captureStatus());
         }
+        Progress.Reading reading = Progress.Reading.of(this::t, scenario.duration().toSeconds(), () -> liveInstances().size(),
+                this::pendingPods, recorder::perHour);
         loop.runUntil(end, step -> {
             checks.step(step);
             progress.update(reading);
@@ -331,34 +333,6 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
         return new Result(Summary.of(summaryRun(), wallSeconds), this);
     }
-
-    /** What the progress line reads. */
-    private final Progress.Reading reading = new Progress.Reading() {
-        @Override
-        public long t() {
-            return Simulation.this.t();
-        }
-
-        @Override
-        public long total() {
-            return scenario.duration().toSeconds();
-        }
-
-        @Override
-        public int nodes() {
-            return liveInstances().size();
-        }
-
-        @Override
-        public int pendingPods() {
-            return Simulation.this.pendingPods();
-        }
-
-        @Override
-        public double perHour() {
-            return recorder.perHour();
-        }
-    };
 
     /** What {@code gantry status} would read now. */
     private StatusCapture captureStatus() {
