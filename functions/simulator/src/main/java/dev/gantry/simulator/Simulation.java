@@ -376,7 +376,7 @@ public final class Simulation {
 
     /**
      * Messages SQS deleted at the end of their retention before they reached a dead-letter queue: work lost without
-     * an alarm (#11 §5 "no message lost").
+     * an alarm. The rule is that none is: every message reaches its consumer or its dead-letter queue.
      */
     long messagesLost() {
         return provisioningQueue.expiredCount() + interruptionQueue.expiredCount() + terminationQueue.expiredCount();

@@ -130,9 +130,8 @@ public final class Checks {
             bufferHolders(now);
             messagesLost(world.messagesLost().getAsLong());
         }
-        // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
-        // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes
-        // were launched and nothing else changed for 20 minutes).
+        // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, so
+        // waiting for the next change would measure a recovery by whatever happened next.
         if (recoveringSince != null) {
             recovery(now);
         }

@@ -204,7 +204,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
             }
         }
         // Judged when the eviction goes through: an attempt the API server refuses (429, the budget is spent) is how
-        // a drain learns that it must wait, not a violation (counting attempts flagged spot-storm under other seeds).
+        // a drain learns that it must wait, not a violation (counting attempts would flag a drain that waits as it should).
         evictingAllowed = allowed;
         evictingAt = cluster.version();
         evictingHealthy = pod.isBound() && Pdbs.isHealthy(pod, cluster.node(pod.nodeName()));

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The run's figures in the issue's {@code --summary-json} shape (field order fixed, numbers rounded so that the same
+ * The run's figures in the {@code --summary-json} shape (field order fixed, numbers rounded so that the same
  * seed gives the same bytes), and as a table for the terminal. {@code wallSeconds} is the only field that differs
  * between identical runs.
  */
