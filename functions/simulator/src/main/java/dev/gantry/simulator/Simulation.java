@@ -197,11 +197,11 @@ public final class Simulation {
         api.runtime(runtime, faults);
         this.cloud = new SimulatedCloud(CLUSTER, scenario.region(), loop, scenario.seed(), observers);
         cloud.runtime(runtime, faults);
-        cloud.podsOn = i -> {
+        cloud.podsOn(i -> {
             var node = cluster.node(i.dnsName());
             return node == null ? 0 : (int) cluster.pods().stream().filter(p -> node.name().equals(p.nodeName())
                     && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal()).count();
-        };
+        });
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
         this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.region(),
@@ -238,7 +238,7 @@ public final class Simulation {
         LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
                 DEPLOYED.sweepRate());
         Placement placement = new Placement(cluster, api, cloud, this::liveInstances, config, catalog, start, PLACED_IN_TIME);
-        recorder.onCreatedPending = p -> placement.created(p, clock.instant());
+        recorder.onCreatedPending(p -> placement.created(p, clock.instant()));
         this.checks = new Checks(new Checks.World(clock, cluster, store, pools, config, catalog, workloads, this::liveInstances,
                 this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
                 observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store));
@@ -349,14 +349,14 @@ public final class Simulation {
         for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
             deadLetters.put(q.name(), q.deadLetters().size());
         }
-        var queues = new Summary.Queues(eventSources.provisioningRuns, eventSources.failedRuns, provisioningQueue.sentCount(),
+        var queues = new Summary.Queues(eventSources.provisioningRuns(), eventSources.failedRuns(), provisioningQueue.sentCount(),
                 provisioningQueue.duplicateCount(), deadLetters, cloud.faults().throttledCalls(), cloud.faults().refusedCalls(),
                 crashing.crashes(), messagesLost(), provisioningQueue.duplicateDeliveries()
                         + interruptionQueue.duplicateDeliveries() + terminationQueue.duplicateDeliveries());
-        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations,
-                eventSources.sweepsThrottled, runtime.stats());
-        var injected = new Summary.Injected(scenario.chaos(), faults.injected(), cloud.tokenMismatches, claims.throttled,
-                claims.lostAnswers);
+        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations(),
+                eventSources.sweepsThrottled(), runtime.stats());
+        var injected = new Summary.Injected(scenario.chaos(), faults.injected(), cloud.tokenMismatches(), claims.throttled(),
+                claims.lostAnswers());
         return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
                 liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected);
     }

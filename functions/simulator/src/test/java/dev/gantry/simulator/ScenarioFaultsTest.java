@@ -63,7 +63,7 @@ class ScenarioFaultsTest {
     void apiOutagesFallBetweenATenthAndFourFifthsOfARunThatStartsOnAnotherDay() throws IOException {
         Scenario s = ScenarioReader.read(write("start: 2025-06-09T00:00:00Z\nfaults: {apiOutages: 4, apiOutageFor: 10s}\n"));
         Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
-        var outages = sim.recorder.timeline.stream().filter(e -> e.kind().equals("fault")
+        var outages = sim.recorder.timeline().stream().filter(e -> e.kind().equals("fault")
                 && e.text().startsWith("API server down")).map(Recorder.Entry::t).toList();
         assertThat(outages).hasSize(4).allSatisfy(t -> assertThat(t).isBetween(60L, 480L));
     }

@@ -67,10 +67,10 @@ public final class EventSources {
     private Instant lastArrival;
     private long invocations;
     private int pendingSweeps;
-    public int provisioningRuns;
-    public int failedRuns;
-    public long killedInvocations;
-    public long sweepsThrottled;
+    int provisioningRuns;
+    int failedRuns;
+    long killedInvocations;
+    long sweepsThrottled;
 
     public EventSources(EventLoop loop, LambdaRuntime runtime, String region, SimulatedQueue provisioning, SimulatedQueue interruption,
                  SimulatedQueue termination, Handlers handlers, Recorder recorder, Observers observers, Runnable newInvocation) {
@@ -306,5 +306,24 @@ public final class EventSources {
 
     private static long number(Map<String, Object> m, String key) {
         return m.get(key) instanceof Number n ? n.longValue() : 0;
+    }
+
+
+
+
+    public int provisioningRuns() {
+        return provisioningRuns;
+    }
+
+    public int failedRuns() {
+        return failedRuns;
+    }
+
+    public long killedInvocations() {
+        return killedInvocations;
+    }
+
+    public long sweepsThrottled() {
+        return sweepsThrottled;
     }
 }

@@ -257,9 +257,9 @@ public final class Checks {
             }
         }
         for (Workloads.Deployment d : world.workloads().deployments().values()) {
-            long have = world.cluster().pods().stream().filter(p -> p.namespace().equals(d.namespace) && d.name.equals(p.ownerName())
+            long have = world.cluster().pods().stream().filter(p -> p.namespace().equals(d.namespace()) && d.name().equals(p.ownerName())
                     && p.isBound() && healthyNodes.contains(p.nodeName())).count();
-            if (have < d.replicas) {
+            if (have < d.replicas()) {
                 return;
             }
         }

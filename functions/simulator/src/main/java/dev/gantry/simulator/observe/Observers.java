@@ -214,7 +214,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
         if (pdbCounts == null || pdbCounts.version() != cluster.version()) {
             pdbCounts = Pdbs.count(cluster, owner -> {
                 Workloads.Deployment d = workloads.deployment(owner);
-                return d == null ? null : d.replicas;
+                return d == null ? null : d.replicas();
             });
         }
         return pdbCounts;

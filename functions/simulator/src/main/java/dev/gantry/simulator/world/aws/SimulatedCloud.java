@@ -101,12 +101,17 @@ public final class SimulatedCloud implements CloudProvider {
     /** Every instance type a launch was prepared with, by name (a replay may name one its request no longer has). */
     private final Map<String, InstanceType> known = new java.util.HashMap<>();
     private Faults injected = new Faults(FaultPlan.NONE, 0);
-    public long tokenMismatches;
+    long tokenMismatches;
     /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
-    public java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
+    private java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
+
+    /** How many running pods (not daemons, not finished) an instance's node has: a TerminateInstances call kills them. */
+    public void podsOn(java.util.function.ToIntFunction<SimulatedInstance> count) {
+        this.podsOn = count;
+    }
     /** TerminateInstances calls that ended an instance whose node still ran pods, and the first few of them. */
-    public long terminatedWithPods;
-    public final List<String> terminatedWithPodsExamples = new ArrayList<>();
+    long terminatedWithPods;
+    final List<String> terminatedWithPodsExamples = new ArrayList<>();
 
     public SimulatedCloud(String cluster, String region, EventLoop loop, long seed, Observer observer) {
         this.cluster = cluster;
@@ -387,5 +392,17 @@ public final class SimulatedCloud implements CloudProvider {
 
     public Optional<SimulatedInstance> instance(String id) {
         return Optional.ofNullable(byId.get(id));
+    }
+
+    public long tokenMismatches() {
+        return tokenMismatches;
+    }
+
+    public long terminatedWithPods() {
+        return terminatedWithPods;
+    }
+
+    public List<String> terminatedWithPodsExamples() {
+        return terminatedWithPodsExamples;
     }
 }
