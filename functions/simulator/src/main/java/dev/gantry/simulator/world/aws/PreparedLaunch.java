@@ -80,4 +80,14 @@ final class PreparedLaunch {
                 .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
                 .toList();
     }
+
+    /** What identifies a CreateFleet's parameters for its ClientToken: all it sends but the token. */
+    static String identity(LaunchParameters p, int count) {
+        StringBuilder b = new StringBuilder(p.capacityType()).append('|').append(count).append('|').append(p.sortedTags());
+        for (LaunchParameters.Template t : p.templates()) {
+            b.append('|').append(t.name()).append(',').append(t.imageId()).append(',').append(t.maxPods()).append(',')
+                    .append(t.overrides());
+        }
+        return b.toString();
+    }
 }

@@ -181,16 +181,6 @@ public final class SimulatedCloud implements CloudProvider {
         }
     }
 
-    /** What identifies a CreateFleet's parameters for its ClientToken: all it sends but the token. */
-    private static String parameters(LaunchParameters p, int count) {
-        StringBuilder b = new StringBuilder(p.capacityType()).append('|').append(count).append('|').append(p.sortedTags());
-        for (LaunchParameters.Template t : p.templates()) {
-            b.append('|').append(t.name()).append(',').append(t.imageId()).append(',').append(t.maxPods()).append(',')
-                    .append(t.overrides());
-        }
-        return b.toString();
-    }
-
     /** The adapter's lookup by tag: the token's live instances that DescribeInstances lists now. */
     private List<CloudInstance> byToken(String token) {
         Instant now = loop.now();
@@ -206,7 +196,7 @@ public final class SimulatedCloud implements CloudProvider {
             throw new CloudException("InvalidParameterValue", "CreateFleet: Value (" + token + ") for parameter "
                     + "clientToken is invalid: at most " + MAX_CLIENT_TOKEN + " characters", false);
         }
-        String parameters = parameters(sent, request.count());
+        String parameters = PreparedLaunch.identity(sent, request.count());
         List<SimulatedInstance> existing = byToken.get(token);
         if (existing != null) {
             if (parameters.equals(tokens.get(token))) {
