@@ -37,7 +37,8 @@ import java.util.function.BiFunction;
  * allow (the lower of the two; none set: {@value #ACCOUNT_CONCURRENCY}, the account's default). EventBridge's
  * schedule invokes the sweep at the deployed rate with a Scheduled Event; while a sweep still runs, the reserved
  * concurrency of 1 throttles the next, and Lambda retries that asynchronous event once the running one is done. What
- * the handlers log goes to the timeline where it is a decision ({@link FunctionLogs}).
+ * the handlers log goes to the timeline where it is a decision
+ * ({@link dev.gantry.simulator.runtime.FunctionLogs}).
  *
  * <p>Not modelled: the SQS poller's gradual scale-up (Lambda adds concurrency by up to 300 a minute; here the limit
  * applies at once), throttling when reserved concurrency is below the event source's maximum (the deployment keeps
