@@ -137,14 +137,14 @@ public final class EventSources {
         }
         provisioningRuns++;
         newInvocation.run();
-        observers.failedScheduling.clear();
+        observers.provisioningRunStarts();
         invoke(q, provisioning, batch, handlers.provisioner()::handleRequest, run -> {
             if (run.error() != null || run.result() == null || !run.result().getBatchItemFailures().isEmpty()) {
                 failedRuns++;
             }
-            if (!observers.failedScheduling.isEmpty()) {
-                String first = observers.failedScheduling.firstEntry().getValue();
-                recorder.log(loop.now(), "unschedulable", observers.failedScheduling.size() + " pods cannot be placed: " + first);
+            if (!observers.failedScheduling().isEmpty()) {
+                String first = observers.failedScheduling().firstEntry().getValue();
+                recorder.log(loop.now(), "unschedulable", observers.failedScheduling().size() + " pods cannot be placed: " + first);
             }
             for (String line : run.out()) {
                 // The handler's own line for a claim whose launch failed: "provisioner: nodeclaim/NAME failed: CODE".

@@ -49,7 +49,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
     private Checks checks;
     private Placement placement;
     /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
-    public final TreeMap<String, String> failedScheduling = new TreeMap<>();
+    private final TreeMap<String, String> failedScheduling = new TreeMap<>();
     private boolean clusterChanged = true;
     /** PDB counts at the cluster's version they were taken (an eviction moves them along instead of a recount). */
     private Pdbs.Counts pdbCounts;
@@ -97,6 +97,16 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
         this.workloads = workloads;
         this.checks = checks;
         this.placement = placement;
+    }
+
+    /** A provisioning run begins: the FailedScheduling messages of the last one are forgotten. */
+    public void provisioningRunStarts() {
+        failedScheduling.clear();
+    }
+
+    /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
+    public java.util.SortedMap<String, String> failedScheduling() {
+        return java.util.Collections.unmodifiableSortedMap(failedScheduling);
     }
 
     /** Whether the cluster changed since the last call (the checks look at node compatibility only then). */
