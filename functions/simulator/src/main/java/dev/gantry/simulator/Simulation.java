@@ -196,11 +196,11 @@ public final class Simulation {
         api.runtime(runtime, faults);
         this.cloud = new SimulatedCloud(CLUSTER, scenario.cluster().region(), loop, scenario.run().seed(), observers);
         cloud.runtime(runtime, faults);
-        cloud.podsOn = i -> {
+        cloud.podsOn(i -> {
             var node = cluster.node(i.dnsName());
             return node == null ? 0 : (int) cluster.pods().stream().filter(p -> node.name().equals(p.nodeName())
                     && !p.isDaemon() && !p.isMirror() && !p.status().isTerminal()).count();
-        };
+        });
         this.crashing = new CrashAfterLaunch(cloud);
         this.kubeScheduler = new KubeScheduler(cluster, loop, webhook, recorder);
         this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.cluster().region(),
@@ -237,7 +237,7 @@ public final class Simulation {
         LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
                 DEPLOYED.sweepRate());
         Placement placement = new Placement(cluster, api, cloud, this::liveInstances, config, catalog, start, PLACED_IN_TIME);
-        recorder.onCreatedPending = p -> placement.created(p, clock.instant());
+        recorder.onCreatedPending(p -> placement.created(p, clock.instant()));
         this.checks = new Checks(new Checks.World(clock, cluster, store, pools, config, catalog, workloads, this::liveInstances,
                 this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
                 observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store));
@@ -319,6 +319,8 @@ public final class Simulation {
             // At that instant, after the scenario's events at it (events at one instant run in the order they were added).
             loop.at(start.plus(statusAt), "status", () -> status = captureStatus());
         }
+        Progress.Reading reading = Progress.Reading.of(this::t, scenario.run().duration().toSeconds(), () -> liveInstances().size(),
+                this::pendingPods, recorder::perHour);
         loop.runUntil(end, step -> {
             checks.step(step);
             progress.update(reading);
@@ -330,34 +332,6 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
         return new Result(Summary.of(summaryRun(), wallSeconds), this);
     }
-
-    /** What the progress line reads. */
-    private final Progress.Reading reading = new Progress.Reading() {
-        @Override
-        public long t() {
-            return Simulation.this.t();
-        }
-
-        @Override
-        public long total() {
-            return scenario.run().duration().toSeconds();
-        }
-
-        @Override
-        public int nodes() {
-            return liveInstances().size();
-        }
-
-        @Override
-        public int pendingPods() {
-            return Simulation.this.pendingPods();
-        }
-
-        @Override
-        public double perHour() {
-            return recorder.perHour();
-        }
-    };
 
     /** What {@code gantry status} would read now. */
     private StatusCapture captureStatus() {
@@ -374,14 +348,14 @@ public final class Simulation {
         for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
             deadLetters.put(q.name(), q.deadLetters().size());
         }
-        var queues = new Summary.Queues(eventSources.provisioningRuns, eventSources.failedRuns, provisioningQueue.sentCount(),
+        var queues = new Summary.Queues(eventSources.provisioningRuns(), eventSources.failedRuns(), provisioningQueue.sentCount(),
                 provisioningQueue.duplicateCount(), deadLetters, cloud.faults().throttledCalls(), cloud.faults().refusedCalls(),
                 crashing.crashes(), messagesLost(), provisioningQueue.duplicateDeliveries()
                         + interruptionQueue.duplicateDeliveries() + terminationQueue.duplicateDeliveries());
-        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations,
-                eventSources.sweepsThrottled, runtime.stats());
-        var injected = new Summary.Injected(scenario.faults().chaos(), faults.injected(), cloud.tokenMismatches, claims.throttled,
-                claims.lostAnswers);
+        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations(),
+                eventSources.sweepsThrottled(), runtime.stats());
+        var injected = new Summary.Injected(scenario.faults().chaos(), faults.injected(), cloud.tokenMismatches(), claims.throttled(),
+                claims.lostAnswers());
         return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
                 liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected);
     }
@@ -401,7 +375,7 @@ public final class Simulation {
 
     /**
      * Messages SQS deleted at the end of their retention before they reached a dead-letter queue: work lost without
-     * an alarm. Every message must be handled or dead-lettered, so any is an invariant violation.
+     * an alarm. The rule is that none is: every message reaches its consumer or its dead-letter queue.
      */
     long messagesLost() {
         return provisioningQueue.expiredCount() + interruptionQueue.expiredCount() + terminationQueue.expiredCount();

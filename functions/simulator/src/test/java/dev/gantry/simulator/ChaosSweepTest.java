@@ -81,19 +81,19 @@ class ChaosSweepTest {
                 if (pending > 0 && firsts.size() < 40) {
                     firsts.add(name + " seed " + seed + ": " + pending + " pods pending at the end");
                 }
-                extra.merge("terminatedWithPods", sim.cloud.terminatedWithPods, Long::sum);
-                for (String x : sim.cloud.terminatedWithPodsExamples) {
+                extra.merge("terminatedWithPods", sim.cloud.terminatedWithPods(), Long::sum);
+                for (String x : sim.cloud.terminatedWithPodsExamples()) {
                     if (firsts.size() < 40) {
                         firsts.add(name + " seed " + seed + ": terminated with pods: " + x);
                     }
                 }
-                extra.merge("killedInvocations", sim.eventSources.killedInvocations, Long::sum);
-                for (Recorder.Entry e : sim.recorder.timeline) {
+                extra.merge("killedInvocations", sim.eventSources.killedInvocations(), Long::sum);
+                for (Recorder.Entry e : sim.recorder.timeline()) {
                     if (e.kind().equals("deadline") && firsts.size() < 40) {
                         firsts.add(name + " seed " + seed + " t=" + e.t() + ": " + e.text());
                     }
                 }
-                extra.merge("spotReclaimedBeforeDrained", sim.recorder.timeline.stream().filter(e -> e.kind().equals("deadline")).count(),
+                extra.merge("spotReclaimedBeforeDrained", sim.recorder.timeline().stream().filter(e -> e.kind().equals("deadline")).count(),
                         Long::sum);
                 java.time.Instant end = sim.clock.instant();
                 for (dev.gantry.core.lifecycle.NodeClaim c : sim.store.list(end)) {
@@ -169,10 +169,10 @@ class ChaosSweepTest {
                         if (sim.pendingPods() > 0) {
                             why.add("pendingAtEnd=" + sim.pendingPods());
                         }
-                        if (sim.cloud.terminatedWithPods > 0) {
-                            why.add("terminatedWithPods=" + sim.cloud.terminatedWithPods);
+                        if (sim.cloud.terminatedWithPods() > 0) {
+                            why.add("terminatedWithPods=" + sim.cloud.terminatedWithPods());
                         }
-                        long reclaimed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("deadline")).count();
+                        long reclaimed = sim.recorder.timeline().stream().filter(e -> e.kind().equals("deadline")).count();
                         if (reclaimed > 0) {
                             why.add("spotReclaimedBeforeDrained=" + reclaimed);
                         }

@@ -73,7 +73,7 @@ class ConsolidationScenariosTest {
     void aScheduledBudgetHoldsUnderutilizedDisruptionUntilItsWindowCloses() {
         Simulation sim = SampleScenariosTest.run("consolidation/scheduled-budget").simulation();
         consolidation("scheduled-budget");
-        var underutilized = sim.recorder.timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("underutilized"))
+        var underutilized = sim.recorder.timeline().stream().filter(e -> e.kind().equals("terminate") && e.text().contains("underutilized"))
                 .map(Recorder.Entry::t).toList();
         assertThat(underutilized).isNotEmpty().allSatisfy(t -> assertThat(t % 3600).as("seconds past the hour").isGreaterThanOrEqualTo(40 * 60));
     }
@@ -83,7 +83,7 @@ class ConsolidationScenariosTest {
         Simulation sim = SampleScenariosTest.run("consolidation/do-not-disrupt").simulation();
         JsonNode s = consolidation("do-not-disrupt");
         assertThat(s.get("invariants").get("doNotDisruptEvicted").asInt()).isZero();
-        assertThat(sim.recorder.timeline).anySatisfy(e -> assertThat(e.text()).contains("karpenter.sh/do-not-disrupt"));
+        assertThat(sim.recorder.timeline()).anySatisfy(e -> assertThat(e.text()).contains("karpenter.sh/do-not-disrupt"));
     }
 
     @Test
@@ -91,7 +91,7 @@ class ConsolidationScenariosTest {
         Simulation sim = SampleScenariosTest.run("consolidation/pdb-blocks").simulation();
         JsonNode s = consolidation("pdb-blocks");
         assertThat(s.get("invariants").get("pdbViolations").asInt()).isZero();
-        assertThat(sim.recorder.timeline).anySatisfy(e -> {
+        assertThat(sim.recorder.timeline()).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo("kept");
             assertThat(e.text()).contains("DisruptionBlocked").contains("prevents pod evictions");
         });
@@ -123,13 +123,13 @@ class ConsolidationScenariosTest {
         var plan = dev.gantry.simulator.faults.FaultPlan.NONE.withSqs(new dev.gantry.simulator.faults.FaultPlan.Sqs(0.5));
         Simulation sim = new Simulation(s.withFaults(Scenario.FaultSpec.of(plan)), v -> { }, Progress.none());
         sim.run();
-        List<String> handed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("consolidation")
+        List<String> handed = sim.recorder.timeline().stream().filter(e -> e.kind().equals("consolidation")
                 && e.text().startsWith("handed: command ")).map(e -> e.text().split(" ")[2].replace(":", "")).toList();
         System.out.println("duplicate deliveries " + sim.terminationQueue.duplicateDeliveries() + ", handed " + handed);
 
         assertThat(sim.terminationQueue.duplicateDeliveries()).isPositive();
         assertThat(handed).isNotEmpty();
-        assertThat(sim.recorder.consolidation.get("handed")).isEqualTo(new java.util.HashSet<>(handed).size());
+        assertThat(sim.recorder.consolidation().get("handed")).isEqualTo(new java.util.HashSet<>(handed).size());
         assertThat(sim.invariants.counts().get("staleDisruptedTaints")).isZero();
     }
 }

@@ -49,7 +49,7 @@ class DeadInvocationsTest {
     void aProvisionerThatFreezesUntilItsTimeoutHoldsTheFifoGroupNoLongerThanItsLife() throws IOException {
         Simulation sim = run("  at: [{function: provisioner, invocation: 1, call: 4, fault: freeze}]").simulation();
         assertThat(sim.runtime.stats().get("provisioner").killedByTimeout).isEqualTo(1);
-        long firstLaunch = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
+        long firstLaunch = sim.recorder.timeline().stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
                 .min().orElseThrow();
         assertThat(firstLaunch).isBetween(60L, 75L);
         assertThat(sim.pendingPods()).isZero();
@@ -66,7 +66,7 @@ class DeadInvocationsTest {
         Simulation sim = run("  at: [{function: provisioner, invocation: 1, call: 1, fault: hang}]").simulation();
         assertThat(sim.faults.injected()).containsEntry("hang", 1L);
         assertThat(sim.runtime.stats().get("provisioner").killedByTimeout).isZero();
-        long firstLaunch = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
+        long firstLaunch = sim.recorder.timeline().stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
                 .min().orElseThrow();
         assertThat(firstLaunch).isLessThan(15L);
         assertThat(sim.pendingPods()).isZero();
@@ -82,7 +82,7 @@ class DeadInvocationsTest {
         Simulation sim = run("  at: [{function: provisioner, invocation: 1, call: 3, fault: crash}, "
                 + "{function: provisioner, invocation: 2, call: 3, fault: crash}]").simulation();
         assertThat(sim.runtime.stats().get("provisioner").crashed).isEqualTo(2);
-        long firstLaunch = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
+        long firstLaunch = sim.recorder.timeline().stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
                 .min().orElseThrow();
         assertThat(firstLaunch).as("two leases, not two deadlines plus 15 s (150 s)").isLessThan(75L);
         assertThat(sim.pendingPods()).isZero();
@@ -104,9 +104,9 @@ class DeadInvocationsTest {
                   - {at: 4s, scale: {deployment: default/nginx, replicas: 12}}
                 """).simulation();
         assertThat(sim.runtime.stats().get("provisioner").crashed).isEqualTo(1);
-        assertThat(sim.recorder.timeline).as("the crashed run had held a batch of several hints")
+        assertThat(sim.recorder.timeline()).as("the crashed run had held a batch of several hints")
                 .anyMatch(e -> e.kind().equals("error") && e.text().matches("provisioner invocation 2 crashed .* batch of [2-9].*"));
-        long lastLaunch = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
+        long lastLaunch = sim.recorder.timeline().stream().filter(e -> e.kind().equals("launch")).mapToLong(Recorder.Entry::t)
                 .max().orElseThrow();
         assertThat(lastLaunch).as("the crashed run's hints came back when its lease ran out, not after 6 minutes")
                 .isLessThan(60L);
@@ -124,8 +124,8 @@ class DeadInvocationsTest {
         Simulation sim = run("  at: [{function: interruption, invocation: 1, call: 2, fault: error}]",
                 "  - {at: 10m, interrupt: {capacityType: spot, count: 1}}").simulation();
         assertThat(sim.faults.injected()).containsEntry("targetedError", 1L);
-        assertThat(sim.recorder.interruptionsReceived).isEqualTo(1);
-        assertThat(sim.recorder.timeline).noneMatch(e -> e.kind().equals("deadline"));
-        assertThat(sim.recorder.drainedBeforeDeadline).isEqualTo(1);
+        assertThat(sim.recorder.interruptionsReceived()).isEqualTo(1);
+        assertThat(sim.recorder.timeline()).noneMatch(e -> e.kind().equals("deadline"));
+        assertThat(sim.recorder.drainedBeforeDeadline()).isEqualTo(1);
     }
 }

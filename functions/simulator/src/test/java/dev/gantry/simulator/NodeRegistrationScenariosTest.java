@@ -98,7 +98,7 @@ class NodeRegistrationScenariosTest {
                 node-role.kubernetes.io/worker: ""
                 node-restriction.kubernetes.io/tier: gold
                 team: web""", "{node-role.kubernetes.io/worker: \"\"}");
-        assertThat(sim.kubelet.refusals).isEmpty();
+        assertThat(sim.kubelet.refusals()).isEmpty();
         assertThat(sim.pendingPods()).isZero();
         assertThat(sim.invariants.kept()).isEmpty();
         assertThat(gantryNodes(sim)).isNotEmpty().allSatisfy(n -> assertThat(n.labels())

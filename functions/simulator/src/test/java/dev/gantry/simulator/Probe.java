@@ -32,7 +32,7 @@ class Probe {
         String out = System.getProperty("probe.out", "");
         if (!out.isEmpty()) {
             try (var w = java.nio.file.Files.newBufferedWriter(Path.of(out))) {
-                for (Recorder.Entry e : r.simulation().recorder.timeline) {
+                for (Recorder.Entry e : r.simulation().recorder.timeline()) {
                     w.write(e.t() + " " + e.kind() + " " + e.text() + "\n");
                 }
             } catch (java.io.IOException e) {
@@ -41,7 +41,7 @@ class Probe {
         }
         String grep = System.getProperty("probe.grep", "");
         if (!grep.isEmpty()) {
-            r.simulation().recorder.timeline.stream().filter(e -> (e.kind() + " " + e.text()).matches(".*(" + grep + ").*"))
+            r.simulation().recorder.timeline().stream().filter(e -> (e.kind() + " " + e.text()).matches(".*(" + grep + ").*"))
                     .limit(Long.getLong("probe.limit", 300)).forEach(e -> System.out.println("TL " + e));
         }
     }

@@ -187,7 +187,7 @@ public final class ReachableRun {
         List<String> fleets = new ArrayList<>();
         for (long[] st : steps) {
             sim.loop.at(sim.start.plus(Duration.ofSeconds(st[0])), "mark", () -> {
-                marks.add(new double[] {sim.recorder.cost, sim.recorder.packingBoundCost, sim.recorder.lowerBoundCost, sim.liveInstances().size()});
+                marks.add(new double[] {sim.recorder.cost(), sim.recorder.packingBoundCost(), sim.recorder.lowerBoundCost(), sim.liveInstances().size()});
                 // The fleet just before this step's change: each node's type and how many of the deployment's pods it runs.
                 java.util.Map<String, Long> perNode = new java.util.TreeMap<>();
                 sim.cluster.pods().stream().filter(p -> !p.isDaemon() && p.isBound()).forEach(p -> perNode.merge(p.nodeName(), 1L, Long::sum));
@@ -199,7 +199,7 @@ public final class ReachableRun {
             });
         }
         sim.run();
-        marks.add(new double[] {sim.recorder.cost, sim.recorder.packingBoundCost, sim.recorder.lowerBoundCost, sim.liveInstances().size()});
+        marks.add(new double[] {sim.recorder.cost(), sim.recorder.packingBoundCost(), sim.recorder.lowerBoundCost(), sim.liveInstances().size()});
         System.out.println("step   replicas  nodes  $/h     packing $/h  over   (money over the bound, $)");
         for (int k = 0; k < steps.size(); k++) {
             double hours = ((k + 1 < steps.size() ? steps.get(k + 1)[0] : end) - steps.get(k)[0]) / 3600.0;
@@ -208,7 +208,7 @@ public final class ReachableRun {
             System.out.printf("%5s  %8d  %5.0f  %6.3f  %6.3f       %5.2f×  %5.2f%n", VirtualClock.format(steps.get(k)[0]), steps.get(k)[1],
                     marks.get(k + 1)[3], c, b, b > 0 ? c / b : 0, (c - b) * hours);
         }
-        System.out.println(sim.recorder.cost + " total; packing bound " + sim.recorder.packingBoundCost);
+        System.out.println(sim.recorder.cost() + " total; packing bound " + sim.recorder.packingBoundCost());
         System.out.println("fleet before each step (type:pods × nodes):");
         for (int k = 0; k < fleets.size(); k++) {
             System.out.println("  " + VirtualClock.format(steps.get(k)[0]) + " " + fleets.get(k));

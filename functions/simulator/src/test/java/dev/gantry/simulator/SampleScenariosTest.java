@@ -96,32 +96,32 @@ class SampleScenariosTest {
     @Test
     void spotStormDrainsEveryInterruptedNodeBeforeItsDeadline() {
         Simulation sim = run("spot-storm").simulation();
-        long spotWarnings = sim.recorder.timeline.stream().filter(e -> e.kind().equals("interruption")
+        long spotWarnings = sim.recorder.timeline().stream().filter(e -> e.kind().equals("interruption")
                 && e.text().startsWith("SpotInterruption")).count();
         assertThat(spotWarnings).isGreaterThanOrEqualTo(5);
-        assertThat(sim.recorder.drainedBeforeDeadline).isEqualTo((int) spotWarnings);
-        assertThat(sim.recorder.terminatedByReason.get("interruption")).isGreaterThanOrEqualTo((int) spotWarnings);
+        assertThat(sim.recorder.drainedBeforeDeadline()).isEqualTo((int) spotWarnings);
+        assertThat(sim.recorder.terminatedByReason().get("interruption")).isGreaterThanOrEqualTo((int) spotWarnings);
     }
 
     @Test
     void seed000sLimitsHoldAndTheExtraPodsWaitWithAReason() {
         Simulation sim = run("seed000-provisioner").simulation();
         assertThat(sim.invariants.counts().get("limitExceeded")).isZero();
-        assertThat(sim.recorder.peakNodes).isLessThanOrEqualTo(10); // 20 CPUs of t3a, at least 2 vCPUs each
-        assertThat(sim.recorder.timeline).anySatisfy(e -> {
+        assertThat(sim.recorder.peakNodes()).isLessThanOrEqualTo(10); // 20 CPUs of t3a, at least 2 vCPUs each
+        assertThat(sim.recorder.timeline()).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo("unschedulable");
             assertThat(e.text()).containsIgnoringCase("limit");
         });
-        assertThat(sim.recorder.terminatedByReason.get("emptiness")).isPositive();
+        assertThat(sim.recorder.terminatedByReason().get("emptiness")).isPositive();
         assertThat(sim.liveInstances()).isEmpty();
     }
 
     @Test
     void seed001sEmptyNodesGoWithinTheTenPercentBudget() {
         Simulation sim = run("seed001-auto-mode").simulation();
-        assertThat(sim.recorder.terminatedByReason.get("emptiness")).isPositive();
+        assertThat(sim.recorder.terminatedByReason().get("emptiness")).isPositive();
         // 10% of at most 8 nodes rounds up to one node at a time: no two emptiness terminations in the same sweep
-        var times = sim.recorder.timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("emptiness"))
+        var times = sim.recorder.timeline().stream().filter(e -> e.kind().equals("terminate") && e.text().contains("emptiness"))
                 .map(Recorder.Entry::t).toList();
         assertThat(times).doesNotHaveDuplicates();
     }
@@ -226,7 +226,7 @@ class SampleScenariosTest {
         Simulation sim = run("chaos").simulation();
         // Rates this high over an hour's thousands of calls, and the scheduled outage, always hit.
         assertThat(sim.faults.injected()).containsKeys("apiThrottle", "dynamoThrottle", "apiOutage");
-        assertThat(sim.recorder.timeline).anySatisfy(e -> assertThat(e.text()).startsWith("termination invocation 2 crashed at call 3"));
+        assertThat(sim.recorder.timeline()).anySatisfy(e -> assertThat(e.text()).startsWith("termination invocation 2 crashed at call 3"));
         assertThat(sim.runtime.stats().get("termination").crashed).isPositive();
     }
 

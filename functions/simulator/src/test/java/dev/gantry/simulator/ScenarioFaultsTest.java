@@ -63,7 +63,7 @@ class ScenarioFaultsTest {
     void apiOutagesFallBetweenATenthAndFourFifthsOfARunThatStartsOnAnotherDay() throws IOException {
         Scenario s = ScenarioReader.read(write("start: 2025-06-09T00:00:00Z\nfaults: {apiOutages: 4, apiOutageFor: 10s}\n"));
         Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
-        var outages = sim.recorder.timeline.stream().filter(e -> e.kind().equals("fault")
+        var outages = sim.recorder.timeline().stream().filter(e -> e.kind().equals("fault")
                 && e.text().startsWith("API server down")).map(Recorder.Entry::t).toList();
         assertThat(outages).hasSize(4).allSatisfy(t -> assertThat(t).isBetween(60L, 480L));
     }
@@ -75,7 +75,7 @@ class ScenarioFaultsTest {
         Scenario s = ScenarioReader.read(write("region: ap-northeast-2\nzones: [ap-northeast-2a, ap-northeast-2b]\n"
                 + "faults: {ice: 1}\nevents:\n  - {at: 0s, apply: " + inflate + "}\n"));
         Simulation sim = new Simulation(s, v -> { }, Progress.none()).run().simulation();
-        var failed = sim.recorder.timeline.stream().filter(e -> e.kind().equals("launch-failed")).map(Recorder.Entry::text).toList();
+        var failed = sim.recorder.timeline().stream().filter(e -> e.kind().equals("launch-failed")).map(Recorder.Entry::text).toList();
         assertThat(failed).isNotEmpty().allSatisfy(t -> assertThat(t).matches("nodeclaim/[-a-z0-9]+: InsufficientInstanceCapacity"));
     }
 

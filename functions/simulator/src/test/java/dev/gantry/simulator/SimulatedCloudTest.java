@@ -55,7 +55,7 @@ class SimulatedCloudTest {
         LaunchResult again = c.launch(request("claim-a", types.subList(0, 3)));
         assertThat(again.instance().instanceId()).isEqualTo(first.instance().instanceId());
         assertThat(c.instances()).hasSize(1);
-        assertThat(c.tokenMismatches).isZero();
+        assertThat(c.tokenMismatches()).isZero();
     }
 
     @Test
@@ -64,7 +64,7 @@ class SimulatedCloudTest {
         LaunchResult first = c.launch(request("claim-a", types.subList(0, 3)));
         LaunchResult again = c.launch(request("claim-a", types.subList(0, 2)));
         assertThat(again.instance().instanceId()).isEqualTo(first.instance().instanceId());
-        assertThat(c.tokenMismatches).isEqualTo(1);
+        assertThat(c.tokenMismatches()).isEqualTo(1);
     }
 
     @Test
@@ -88,7 +88,7 @@ class SimulatedCloudTest {
 
         assertThat(c.prepare(request("claim-a", types.subList(0, 2)))).isNotEqualTo(sent);
         assertThat(again.instance().instanceId()).isEqualTo(first.instance().instanceId());
-        assertThat(c.tokenMismatches).isZero();
+        assertThat(c.tokenMismatches()).isZero();
     }
 
     @Test
@@ -105,7 +105,7 @@ class SimulatedCloudTest {
         c.launch(request("claim-a", types.subList(0, 3)), new LaunchParameters(sent.capacityType(),
                 List.of(new LaunchParameters.Template(t.name() + "-v2", t.imageId(), t.maxPods(), t.overrides())), sent.tags()));
 
-        assertThat(c.tokenMismatches).isEqualTo(2);
+        assertThat(c.tokenMismatches()).isEqualTo(2);
         assertThat(c.instances()).hasSize(1);
     }
 

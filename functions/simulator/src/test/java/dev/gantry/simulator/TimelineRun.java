@@ -19,7 +19,7 @@ public final class TimelineRun {
         long from = Long.parseLong(args[2]);
         long to = Long.parseLong(args[3]);
         String grep = args.length > 4 ? args[4] : "";
-        r.simulation().recorder.timeline.stream().filter(e -> e.t() >= from && e.t() <= to && (e.kind() + " " + e.text()).contains(grep))
+        r.simulation().recorder.timeline().stream().filter(e -> e.t() >= from && e.t() <= to && (e.kind() + " " + e.text()).contains(grep))
                 .forEach(e -> System.out.println(VirtualClock.format(e.t()) + " " + e.kind() + " " + e.text()));
     }
 }

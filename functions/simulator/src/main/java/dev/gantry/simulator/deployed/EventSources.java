@@ -4,6 +4,7 @@ import dev.gantry.simulator.observe.Observers;
 import dev.gantry.simulator.observe.Recorder;
 import dev.gantry.simulator.runtime.EventLoop;
 import dev.gantry.simulator.runtime.LambdaContext;
+import dev.gantry.simulator.runtime.Invocation;
 import dev.gantry.simulator.runtime.LambdaRuntime;
 import dev.gantry.simulator.runtime.Outcome;
 import dev.gantry.simulator.world.aws.SimulatedQueue;
@@ -39,8 +40,9 @@ import java.util.function.BiFunction;
  * allow (the lower of the two; none set: {@value #ACCOUNT_CONCURRENCY}, the account's default). EventBridge's
  * schedule invokes the sweep at the deployed rate with a Scheduled Event; while a sweep still runs, the reserved
  * concurrency of 1 throttles the next, and Lambda retries that asynchronous event once the running one is done. What
- * the handlers log goes to the timeline where it is a decision ({@link FunctionLogs}); the provisioner's failed launches
- * come from its runs' outcomes ({@link ProvisioningRuns}).
+ * the handlers log goes to the timeline where it is a decision
+ * ({@link dev.gantry.simulator.runtime.FunctionLogs}); the provisioner's failed
+ * launches come from its runs' outcomes ({@link ProvisioningRuns}).
  *
  * <p>Not modelled: the SQS poller's gradual scale-up (Lambda adds concurrency by up to 300 a minute; here the limit
  * applies at once), throttling when reserved concurrency is below the event source's maximum (the deployment keeps
@@ -70,10 +72,10 @@ public final class EventSources {
     private Instant lastArrival;
     private long invocations;
     private int pendingSweeps;
-    public int provisioningRuns;
-    public int failedRuns;
-    public long killedInvocations;
-    public long sweepsThrottled;
+    int provisioningRuns;
+    int failedRuns;
+    long killedInvocations;
+    long sweepsThrottled;
 
     public EventSources(EventLoop loop, LambdaRuntime runtime, String region, SimulatedQueue provisioning, SimulatedQueue interruption,
                  SimulatedQueue termination, Handlers handlers, Recorder recorder, Observers observers, Runnable newInvocation) {
@@ -139,14 +141,14 @@ public final class EventSources {
         }
         provisioningRuns++;
         newInvocation.run();
-        observers.failedScheduling.clear();
+        observers.provisioningRunStarts();
         invoke(q, provisioning, batch, handlers.provisioner()::handleRequest, (inv, run) -> {
             if (run.error() != null || run.result() == null || !run.result().getBatchItemFailures().isEmpty()) {
                 failedRuns++;
             }
-            if (!observers.failedScheduling.isEmpty()) {
-                String first = observers.failedScheduling.firstEntry().getValue();
-                recorder.log(loop.now(), "unschedulable", observers.failedScheduling.size() + " pods cannot be placed: " + first);
+            if (!observers.failedScheduling().isEmpty()) {
+                String first = observers.failedScheduling().firstEntry().getValue();
+                recorder.log(loop.now(), "unschedulable", observers.failedScheduling().size() + " pods cannot be placed: " + first);
             }
             for (ProvisioningOutcome outcome : handlers.provisionerRuns().take(inv)) {
                 outcome.failed().forEach(f -> recorder.log(loop.now(), "launch-failed", "nodeclaim/" + f.claim() + ": " + f.code()));
@@ -184,7 +186,7 @@ public final class EventSources {
     /** One invocation of the queue's consumer with the batch; at its end, deletes what succeeded and releases the rest. */
     private void invoke(QueueSettings q, SimulatedQueue queue, List<SimulatedQueue.Message> batch,
                         BiFunction<SQSEvent, LambdaContext, SQSBatchResponse> handler,
-                        BiConsumer<LambdaRuntime.Invocation, Outcome<SQSBatchResponse>> after) {
+                        BiConsumer<Invocation, Outcome<SQSBatchResponse>> after) {
         SQSEvent event = sqsEvent(q, queue, batch);
         FunctionSettings f = DEPLOYED.function(q.consumer());
         LambdaContext context = context(q.consumer());
@@ -306,5 +308,24 @@ public final class EventSources {
 
     private static long number(Map<String, Object> m, String key) {
         return m.get(key) instanceof Number n ? n.longValue() : 0;
+    }
+
+
+
+
+    public int provisioningRuns() {
+        return provisioningRuns;
+    }
+
+    public int failedRuns() {
+        return failedRuns;
+    }
+
+    public long killedInvocations() {
+        return killedInvocations;
+    }
+
+    public long sweepsThrottled() {
+        return sweepsThrottled;
     }
 }

@@ -2,6 +2,7 @@ package dev.gantry.simulator.deployed;
 
 import dev.gantry.core.provisioning.ProvisioningOutcome;
 import dev.gantry.handlers.ProvisioningListener;
+import dev.gantry.simulator.runtime.Invocation;
 import dev.gantry.simulator.runtime.LambdaRuntime;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import java.util.Map;
  */
 final class ProvisioningRuns implements ProvisioningListener {
     private final LambdaRuntime runtime;
-    private final Map<LambdaRuntime.Invocation, List<ProvisioningOutcome>> byInvocation = new HashMap<>();
+    private final Map<Invocation, List<ProvisioningOutcome>> byInvocation = new HashMap<>();
 
     ProvisioningRuns(LambdaRuntime runtime) {
         this.runtime = runtime;
@@ -28,7 +29,7 @@ final class ProvisioningRuns implements ProvisioningListener {
     }
 
     /** What {@code invocation}'s runs reported, in order (none if it died first); forgets them. */
-    List<ProvisioningOutcome> take(LambdaRuntime.Invocation invocation) {
+    List<ProvisioningOutcome> take(Invocation invocation) {
         List<ProvisioningOutcome> runs = byInvocation.remove(invocation);
         return runs == null ? List.of() : runs;
     }

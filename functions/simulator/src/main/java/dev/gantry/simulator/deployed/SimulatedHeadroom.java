@@ -57,7 +57,7 @@ public final class SimulatedHeadroom {
         }
         List<BufferTargets.Target> live = new ArrayList<>();
         workloads.deployments().values().forEach(d ->
-                live.add(new BufferTargets.Target(d.namespace, "Deployment", d.name, d.template, d.replicas)));
+                live.add(new BufferTargets.Target(d.namespace(), "Deployment", d.name(), d.template(), d.replicas())));
         return new LiveHeadroom.Buffers(buffers, bundle.with(BufferTargets.of(live)));
     }
 

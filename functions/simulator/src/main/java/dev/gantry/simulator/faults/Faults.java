@@ -1,5 +1,6 @@
 package dev.gantry.simulator.faults;
 
+import dev.gantry.simulator.runtime.Invocation;
 import dev.gantry.simulator.runtime.CallFaults;
 import dev.gantry.simulator.runtime.CallKind;
 import dev.gantry.simulator.runtime.LambdaRuntime;
@@ -58,7 +59,7 @@ public final class Faults implements CallFaults {
 
     /** Whether a targeted {@code error} is due at the current call of the current invocation. */
     public boolean targetedError() {
-        LambdaRuntime.Invocation inv = runtime == null ? null : runtime.current();
+        Invocation inv = runtime == null ? null : runtime.current();
         if (inv == null) {
             return false;
         }
@@ -71,12 +72,12 @@ public final class Faults implements CallFaults {
         return false;
     }
 
-    private static boolean matches(FaultPlan.Target t, LambdaRuntime.Invocation inv) {
+    private static boolean matches(FaultPlan.Target t, Invocation inv) {
         return t.function().equals(inv.function()) && t.invocation() == inv.number() && t.call() == inv.calls();
     }
 
     @Override
-    public CallFaults.Decision decide(LambdaRuntime.Invocation inv, CallKind kind) {
+    public CallFaults.Decision decide(Invocation inv, CallKind kind) {
         for (FaultPlan.Target t : plan.at()) {
             if (matches(t, inv)) {
                 switch (t.what()) {

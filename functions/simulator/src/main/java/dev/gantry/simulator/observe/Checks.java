@@ -130,9 +130,8 @@ public final class Checks {
             bufferHolders(now);
             messagesLost(world.messagesLost().getAsLong());
         }
-        // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, and
-        // waiting for the next change measured recoveries by whatever happened next (found when fewer spare nodes
-        // were launched and nothing else changed for 20 minutes).
+        // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, so
+        // waiting for the next change would measure a recovery by whatever happened next.
         if (recoveringSince != null) {
             recovery(now);
         }
@@ -258,9 +257,9 @@ public final class Checks {
             }
         }
         for (Workloads.Deployment d : world.workloads().deployments().values()) {
-            long have = world.cluster().pods().stream().filter(p -> p.namespace().equals(d.namespace) && d.name.equals(p.ownerName())
+            long have = world.cluster().pods().stream().filter(p -> p.namespace().equals(d.namespace()) && d.name().equals(p.ownerName())
                     && p.isBound() && healthyNodes.contains(p.nodeName())).count();
-            if (have < d.replicas) {
+            if (have < d.replicas()) {
                 return;
             }
         }

@@ -29,7 +29,7 @@ import dev.gantry.core.lifecycle.NodeClaimStore;
  *       plus the registration timeout plus one sweep. Draining or Terminating: no slice begun for
  *       {@link TerminationService#STALLED_AFTER} plus two sweeps (a sweep must have resumed it; two, because any one
  *       sweep may fail, a crash or a timeout, and a flow must not hang on one; that is 4 minutes, far inside the
- *       issue's "terminationGracePeriod plus 10 min"; counted from the end of an API-server outage when one ended later
+ *       grace period plus 10 minutes allowed below; counted from the end of an API-server outage when one ended later
  *       than the last slice), or, when the drain has
  *       a grace period (the pool's {@code terminationGracePeriod}, or an interruption's deadline, whichever ends first),
  *       still not Terminated 10 minutes after it ended. A drain without either may wait for a PDB for ever, as

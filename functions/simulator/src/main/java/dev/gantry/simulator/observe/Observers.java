@@ -49,7 +49,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
     private Checks checks;
     private Placement placement;
     /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
-    public final TreeMap<String, String> failedScheduling = new TreeMap<>();
+    private final TreeMap<String, String> failedScheduling = new TreeMap<>();
     private boolean clusterChanged = true;
     /** PDB counts at the cluster's version they were taken (an eviction moves them along instead of a recount). */
     private Pdbs.Counts pdbCounts;
@@ -97,6 +97,16 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
         this.workloads = workloads;
         this.checks = checks;
         this.placement = placement;
+    }
+
+    /** A provisioning run begins: the FailedScheduling messages of the last one are forgotten. */
+    public void provisioningRunStarts() {
+        failedScheduling.clear();
+    }
+
+    /** The FailedScheduling messages of the provisioning run under way, by pod (namespace/name). */
+    public java.util.SortedMap<String, String> failedScheduling() {
+        return java.util.Collections.unmodifiableSortedMap(failedScheduling);
     }
 
     /** Whether the cluster changed since the last call (the checks look at node compatibility only then). */
@@ -204,7 +214,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
             }
         }
         // Judged when the eviction goes through: an attempt the API server refuses (429, the budget is spent) is how
-        // a drain learns that it must wait, not a violation (counting attempts flagged spot-storm under other seeds).
+        // a drain learns that it must wait, not a violation (counting attempts would flag a drain that waits as it should).
         evictingAllowed = allowed;
         evictingAt = cluster.version();
         evictingHealthy = pod.isBound() && Pdbs.isHealthy(pod, cluster.node(pod.nodeName()));
@@ -214,7 +224,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
         if (pdbCounts == null || pdbCounts.version() != cluster.version()) {
             pdbCounts = Pdbs.count(cluster, owner -> {
                 Workloads.Deployment d = workloads.deployment(owner);
-                return d == null ? null : d.replicas;
+                return d == null ? null : d.replicas();
             });
         }
         return pdbCounts;

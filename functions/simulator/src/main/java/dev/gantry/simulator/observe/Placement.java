@@ -183,8 +183,8 @@ public final class Placement {
     }
 
     /**
-     * The violation, with enough to check it by hand: how long the pod has waited to the millisecond (whole seconds
-     * made "151 s ... (allowed 151 s)" of a wait of 151.4 s), from when and why then, and what the allowance is made of.
+     * The violation, with enough to check it by hand: how long the pod has waited to the millisecond (in whole
+     * seconds a wait of 151.4 s would read "151 s ... (allowed 151 s)"), from when and why then, and what the allowance is made of.
      */
     public static String message(Pod p, Instant from, String since, Instant start, Instant now, Allowance allowance) {
         long waitedMs = Duration.between(from, now).toMillis();

@@ -32,41 +32,41 @@ public final class Recorder implements PodListener {
 
     private Instant start;
     /** The morning ramp's pods' time to schedule (see {@link #ramp}). */
-    public final List<Double> rampTimeToSchedule = new ArrayList<>();
+    final List<Double> rampTimeToSchedule = new ArrayList<>();
     private Instant rampFrom;
     private Instant rampUntil;
-    public final List<Entry> timeline = new ArrayList<>();
-    public final List<Sample> samples = new ArrayList<>();
-    public int timelineDropped;
+    final List<Entry> timeline = new ArrayList<>();
+    final List<Sample> samples = new ArrayList<>();
+    int timelineDropped;
 
-    public int podsCreated;
-    public int podsScheduled;
-    public final List<Double> timeToSchedule = new ArrayList<>();
-    public final List<Double> reaction = new ArrayList<>();
+    int podsCreated;
+    int podsScheduled;
+    final List<Double> timeToSchedule = new ArrayList<>();
+    final List<Double> reaction = new ArrayList<>();
     private final Map<String, Instant> createdAt = new HashMap<>();
     private final Set<String> everBound = new HashSet<>();
     private final Map<String, Instant> unschedulableSince = new HashMap<>();
 
-    public int launched;
-    public int terminated;
-    public int peakNodes;
-    public final Map<String, Integer> terminatedByReason = new LinkedHashMap<>();
-    public double cost;
-    public double lowerBoundCost;
+    int launched;
+    int terminated;
+    int peakNodes;
+    final Map<String, Integer> terminatedByReason = new LinkedHashMap<>();
+    double cost;
+    double lowerBoundCost;
     /** The integral of the packing bound (whole pods on whole nodes with their DaemonSets): never above any real day's cost. */
-    public double packingBoundCost;
+    double packingBoundCost;
     private double packingBoundPerHour;
-    public double peakPerHour;
+    double peakPerHour;
     private Instant lastCostAt;
     private double perHour;
     private double lowerBoundPerHour;
 
-    public int interruptionsReceived;
+    int interruptionsReceived;
     /** Spot warnings whose two minutes ran out (EC2 reclaimed the instance): what the two figures below are out of. */
-    public int reclaimed;
-    public int drainedBeforeDeadline;
-    public int replacementReadyBeforeDeadline;
-    public int evictions;
+    int reclaimed;
+    int drainedBeforeDeadline;
+    int replacementReadyBeforeDeadline;
+    int evictions;
     /** Evicted pods and their successors: how many waited for capacity ({@link Evictions}). */
     final Evictions evicted = new Evictions();
     /** Told of every eviction whose successor waited for capacity (the invariant judges it). */
@@ -74,17 +74,17 @@ public final class Recorder implements PodListener {
     /** Nodes that ran a real pod or held a buffer's capacity: a removed node that did neither was a wasted launch. */
     private final Set<String> servedNodes = new HashSet<>();
     /** Gantry's instances that ended without their node ever running a real pod or holding a buffer chunk. */
-    public int wastedLaunches;
+    int wastedLaunches;
     final List<String> wastedExamples = new ArrayList<>();
-    public final List<long[]> recoveries = new ArrayList<>();
+    final List<long[]> recoveries = new ArrayList<>();
 
     /**
      * Consolidation commands by what became of them (decided, validated, handed, aborted), each command counted once
      * per outcome: two deliveries that both tell one (an overlap, a redelivery) are one command.
      */
-    public final Map<String, Integer> consolidation = new LinkedHashMap<>();
+    final Map<String, Integer> consolidation = new LinkedHashMap<>();
     private final java.util.Set<String> consolidationTold = new java.util.HashSet<>();
-    public double consolidationSavingsPerHour;
+    double consolidationSavingsPerHour;
 
     public Recorder(Instant start) {
         this.start = start;
@@ -133,7 +133,12 @@ public final class Recorder implements PodListener {
     }
 
     /** Told of every pod created pending (the placement invariant watches it). */
-    public java.util.function.Consumer<Pod> onCreatedPending = p -> { };
+    private java.util.function.Consumer<Pod> onCreatedPending = p -> { };
+
+    /** Tells {@code watcher} of every pod created pending (the placement invariant watches it). */
+    public void onCreatedPending(java.util.function.Consumer<Pod> watcher) {
+        this.onCreatedPending = watcher;
+    }
 
     @Override
     public void podCreated(Pod p) {
@@ -223,17 +228,17 @@ public final class Recorder implements PodListener {
     }
 
     /** EC2 reclaimed a warned spot instance at the end of its two minutes. */
-    public void reclaimed() {
+    public void spotReclaimed() {
         reclaimed++;
     }
 
     /** A reclaimed instance's node was drained by its deadline. */
-    public void drainedBeforeDeadline() {
+    public void drainedInTime() {
         drainedBeforeDeadline++;
     }
 
     /** A reclaimed instance's pods were running elsewhere by its deadline. */
-    public void replacedBeforeDeadline() {
+    public void replacedInTime() {
         replacementReadyBeforeDeadline++;
     }
 
@@ -262,5 +267,105 @@ public final class Recorder implements PodListener {
 
     void sample(Instant now, Map<String, Integer> nodesByType, int pending) {
         samples.add(new Sample(secondsSinceStart(now), new TreeMap<>(nodesByType), pending, perHour));
+    }
+
+    public List<Double> rampTimeToSchedule() {
+        return rampTimeToSchedule;
+    }
+
+    public List<Entry> timeline() {
+        return timeline;
+    }
+
+    public List<Sample> samples() {
+        return samples;
+    }
+
+    public int timelineDropped() {
+        return timelineDropped;
+    }
+
+    public int podsCreated() {
+        return podsCreated;
+    }
+
+    public int podsScheduled() {
+        return podsScheduled;
+    }
+
+    public List<Double> timeToSchedule() {
+        return timeToSchedule;
+    }
+
+    public List<Double> reaction() {
+        return reaction;
+    }
+
+    public int launched() {
+        return launched;
+    }
+
+    public int terminated() {
+        return terminated;
+    }
+
+    public int peakNodes() {
+        return peakNodes;
+    }
+
+    public Map<String, Integer> terminatedByReason() {
+        return terminatedByReason;
+    }
+
+    public double cost() {
+        return cost;
+    }
+
+    public double lowerBoundCost() {
+        return lowerBoundCost;
+    }
+
+    public double packingBoundCost() {
+        return packingBoundCost;
+    }
+
+    public double peakPerHour() {
+        return peakPerHour;
+    }
+
+    public int interruptionsReceived() {
+        return interruptionsReceived;
+    }
+
+    public int reclaimed() {
+        return reclaimed;
+    }
+
+    public int drainedBeforeDeadline() {
+        return drainedBeforeDeadline;
+    }
+
+    public int replacementReadyBeforeDeadline() {
+        return replacementReadyBeforeDeadline;
+    }
+
+    public int evictions() {
+        return evictions;
+    }
+
+    public int wastedLaunches() {
+        return wastedLaunches;
+    }
+
+    public List<long[]> recoveries() {
+        return recoveries;
+    }
+
+    public Map<String, Integer> consolidation() {
+        return consolidation;
+    }
+
+    public double consolidationSavingsPerHour() {
+        return consolidationSavingsPerHour;
     }
 }

@@ -54,16 +54,16 @@ public final class HtmlReport {
             b.append("<p class=\"warn\">Prices: no ").append(esc(scenario.cluster().region()))
                     .append(" prices in the built-in catalogue; costs use us-east-1's on-demand prices, which differ by region.</p>");
         }
-        b.append("<h2>Nodes by instance type</h2>").append(charts.nodes(r.samples));
-        b.append("<h2>Pending pods</h2>").append(charts.line("pending", r.samples, s -> s.pending(), "#e15759", true, ""));
-        b.append("<h2>Cost ($/h)</h2>").append(charts.line("cost", r.samples, Recorder.Sample::perHour, "#4e79a7", false, "$"));
+        b.append("<h2>Nodes by instance type</h2>").append(charts.nodes(r.samples()));
+        b.append("<h2>Pending pods</h2>").append(charts.line("pending", r.samples(), s -> s.pending(), "#e15759", true, ""));
+        b.append("<h2>Cost ($/h)</h2>").append(charts.line("cost", r.samples(), Recorder.Sample::perHour, "#4e79a7", false, "$"));
         b.append("<h2>Summary</h2><pre id=\"summary\">").append(esc(summary.table())).append("</pre>");
         if (!invariants.kept().isEmpty()) {
             b.append("<h2>Invariant violations</h2><pre id=\"violations\">");
             invariants.kept().forEach(v -> b.append(esc(v.toString())).append('\n'));
             b.append("</pre>");
         }
-        b.append("<h2>Timeline of decisions</h2>").append(ReportTimeline.html(r.timeline, r.timelineDropped, HtmlReport::kindColor));
+        b.append("<h2>Timeline of decisions</h2>").append(ReportTimeline.html(r.timeline(), r.timelineDropped(), HtmlReport::kindColor));
         b.append("<h2>Summary JSON</h2><pre>").append(esc(summary.json())).append("</pre></body></html>\n");
         return b.toString();
     }

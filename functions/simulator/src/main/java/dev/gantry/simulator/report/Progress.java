@@ -2,6 +2,9 @@ package dev.gantry.simulator.report;
 
 import dev.gantry.simulator.runtime.VirtualClock;
 import java.io.PrintWriter;
+import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Progress while a simulation runs: virtual time, nodes, pending pods and $/h. On a terminal it is one line that
@@ -36,6 +39,36 @@ public final class Progress {
         int pendingPods();
 
         double perHour();
+
+        /** A reading from these sources, each asked only when a line is due. */
+        static Reading of(LongSupplier t, long total, IntSupplier nodes, IntSupplier pendingPods, DoubleSupplier perHour) {
+            return new Reading() {
+                @Override
+                public long t() {
+                    return t.getAsLong();
+                }
+
+                @Override
+                public long total() {
+                    return total;
+                }
+
+                @Override
+                public int nodes() {
+                    return nodes.getAsInt();
+                }
+
+                @Override
+                public int pendingPods() {
+                    return pendingPods.getAsInt();
+                }
+
+                @Override
+                public double perHour() {
+                    return perHour.getAsDouble();
+                }
+            };
+        }
     }
 
     public void update(Reading run) {

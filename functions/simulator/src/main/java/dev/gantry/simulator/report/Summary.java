@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The run's figures in the issue's {@code --summary-json} shape (field order fixed, numbers rounded so that the same
+ * The run's figures in the {@code --summary-json} shape (field order fixed, numbers rounded so that the same
  * seed gives the same bytes), and as a table for the terminal. {@code wallSeconds} is the only field that differs
  * between identical runs.
  */
@@ -69,41 +69,41 @@ public final class Summary {
         o.put("wallSeconds", round(wallSeconds, 2));
         prices(o.putObject("prices"), scenario, run.catalog());
         ObjectNode pods = o.putObject("pods");
-        pods.put("created", r.podsCreated);
-        pods.put("scheduled", r.podsScheduled);
+        pods.put("created", r.podsCreated());
+        pods.put("scheduled", r.podsScheduled());
         pods.put("pendingAtEnd", run.pendingAtEnd());
-        pods.set("timeToScheduleSeconds", percentiles(r.timeToSchedule));
-        o.putObject("reaction").set("pendingToLaunchSeconds", percentiles(r.reaction));
+        pods.set("timeToScheduleSeconds", percentiles(r.timeToSchedule()));
+        o.putObject("reaction").set("pendingToLaunchSeconds", percentiles(r.reaction()));
         ObjectNode nodes = o.putObject("nodes");
-        nodes.put("launched", r.launched);
-        nodes.put("terminated", r.terminated);
-        nodes.put("peak", r.peakNodes);
+        nodes.put("launched", r.launched());
+        nodes.put("terminated", r.terminated());
+        nodes.put("peak", r.peakNodes());
         nodes.put("atEnd", run.nodesAtEnd());
-        nodes.put("wastedLaunches", r.wastedLaunches);
+        nodes.put("wastedLaunches", r.wastedLaunches());
         ObjectNode by = nodes.putObject("terminatedByReason");
-        r.terminatedByReason.forEach(by::put);
+        r.terminatedByReason().forEach(by::put);
         ObjectNode cost = o.putObject("cost");
-        cost.put("total", round(r.cost, 4));
-        cost.put("peakPerHour", round(r.peakPerHour, 4));
-        cost.put("lowerBoundTotal", round(r.lowerBoundCost, 4));
+        cost.put("total", round(r.cost(), 4));
+        cost.put("peakPerHour", round(r.peakPerHour(), 4));
+        cost.put("lowerBoundTotal", round(r.lowerBoundCost(), 4));
         headroom(o, run);
-        cost.put("overLowerBound", r.lowerBoundCost > 0 ? round(r.cost / r.lowerBoundCost, 3) : 0);
-        cost.put("packingBoundTotal", round(r.packingBoundCost, 4));
-        cost.put("overPackingBound", r.packingBoundCost > 0 ? round(r.cost / r.packingBoundCost, 3) : 0);
+        cost.put("overLowerBound", r.lowerBoundCost() > 0 ? round(r.cost() / r.lowerBoundCost(), 3) : 0);
+        cost.put("packingBoundTotal", round(r.packingBoundCost(), 4));
+        cost.put("overPackingBound", r.packingBoundCost() > 0 ? round(r.cost() / r.packingBoundCost(), 3) : 0);
         o.set("consolidation", consolidation(run));
         ObjectNode interruptions = o.putObject("interruptions");
-        interruptions.put("received", r.interruptionsReceived);
-        interruptions.put("reclaimed", r.reclaimed);
-        interruptions.put("drainedBeforeDeadline", r.drainedBeforeDeadline);
-        interruptions.put("replacementReadyBeforeDeadline", r.replacementReadyBeforeDeadline);
-        o.put("evictions", r.evictions);
+        interruptions.put("received", r.interruptionsReceived());
+        interruptions.put("reclaimed", r.reclaimed());
+        interruptions.put("drainedBeforeDeadline", r.drainedBeforeDeadline());
+        interruptions.put("replacementReadyBeforeDeadline", r.replacementReadyBeforeDeadline());
+        o.put("evictions", r.evictions());
         o.put("evictionsWaitedForCapacity", r.evictionsWaited());
         ObjectNode waitedBy = o.putObject("evictionsWaitedForCapacityByReason");
         r.evictionsWaitedByReason().forEach(waitedBy::put);
         ObjectNode inv = o.putObject("invariants");
         run.invariants().forEach(inv::put);
         var rec = o.putArray("recoveries");
-        for (long[] x : r.recoveries) {
+        for (long[] x : r.recoveries()) {
             rec.addObject().put("at", x[0]).put("allPodsScheduledAfterSeconds", x[1]);
         }
         Queues queues = run.queues();
@@ -160,7 +160,7 @@ public final class Summary {
             ObjectNode r = h.putObject("ramp");
             r.put("from", run.start().plus(ramp.from()).toString());
             r.put("until", run.start().plus(ramp.until()).toString());
-            r.set("timeToScheduleSeconds", percentiles(run.recorder().rampTimeToSchedule));
+            r.set("timeToScheduleSeconds", percentiles(run.recorder().rampTimeToSchedule()));
         }
     }
 
@@ -190,13 +190,13 @@ public final class Summary {
         c.put("policy", String.join(",", run.pools().stream()
                 .map(p -> p.name() + "=" + p.disruption().consolidationPolicy()).toList()));
         c.put("strategy", run.scenario().gantry().consolidation().strategy().name().toLowerCase(java.util.Locale.ROOT));
-        r.consolidation.forEach(c::put);
-        int removed = r.terminatedByReason.getOrDefault("underutilized", 0) + r.terminatedByReason.getOrDefault("emptiness", 0);
+        r.consolidation().forEach(c::put);
+        int removed = r.terminatedByReason().getOrDefault("underutilized", 0) + r.terminatedByReason().getOrDefault("emptiness", 0);
         c.put("nodesRemoved", removed);
-        c.put("plannedSavingsPerHour", round(r.consolidationSavingsPerHour, 4));
-        int disruptions = removed + r.terminatedByReason.getOrDefault("expiry", 0);
+        c.put("plannedSavingsPerHour", round(r.consolidationSavingsPerHour(), 4));
+        int disruptions = removed + r.terminatedByReason().getOrDefault("expiry", 0);
         c.put("disruptionsPerHour", round(disruptions / hours, 2));
-        c.put("podRestartsPerHour", round(r.evictions / hours, 2));
+        c.put("podRestartsPerHour", round(r.evictions() / hours, 2));
         return c;
     }
 

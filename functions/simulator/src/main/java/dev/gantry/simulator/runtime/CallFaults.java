@@ -13,7 +13,7 @@ public interface CallFaults {
      */
     enum Decision { NONE, CRASH, HANG, FREEZE }
 
-    Decision decide(LambdaRuntime.Invocation invocation, CallKind kind);
+    Decision decide(Invocation invocation, CallKind kind);
 
     /** A seeded stream for the runtime's own choices (whether a hung attempt reached the service, backoffs). */
     default SplittableRandom stream(String kind) {

@@ -45,87 +45,21 @@ import java.util.function.ToIntFunction;
  * the runtime's freeze between invocations.
  */
 public final class LambdaRuntime {
-    /** One invocation in flight. */
-    public static final class Invocation {
-        private final String function;
-        private final long number;
-        private final Instant started;
-        private final Duration timeout;
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        private final PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
-        private final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
-        private Strand main;
-        private final List<Strand> lanes = new ArrayList<>();
-        private int calls;
-        private boolean dead;
-        private boolean timedOut;
-        private boolean frozen;
-        private boolean done;
-        private String cause;
 
-        private Invocation(String function, long number, Instant started, Duration timeout) {
-            this.function = function;
-            this.number = number;
-            this.started = started;
-            this.timeout = timeout;
-        }
-
-        public String function() {
-            return function;
-        }
-
-        /** 1 for the function's first invocation of the run. */
-        public long number() {
-            return number;
-        }
-
-        /** Port calls made so far (the one being decided included). */
-        public int calls() {
-            return calls;
-        }
-
-        public Instant started() {
-            return started;
-        }
-
-        public Instant deadline() {
-            return started.plus(timeout);
-        }
-    }
-
-    /**
-     * One thread of an invocation: its handler's own, or a lane of a fan-out ({@link #fanOut}). Each parks at its port
-     * calls and is resumed on its own; the invocation's deadline, or a crash on any of them, kills them all.
-     */
-    private static final class Strand {
-        private final Invocation inv;
-        private final SynchronousQueue<Boolean> wake = new SynchronousQueue<>();
-        /** Where the strand hands the baton back to whoever resumed it (the loop, or the strand starting its lanes). */
-        private final SynchronousQueue<Object> back = new SynchronousQueue<>();
-        private Thread thread;
-        private long token;
-        private boolean done;
-        private Runnable onDone = () -> { };
-
-        private Strand(Invocation inv) {
-            this.inv = inv;
-        }
-    }
 
     private static final Object PARKED = new Object();
-    private static final Object DONE = new Object();
+    static final Object DONE = new Object();
 
-    private final EventLoop loop;
+    final EventLoop loop;
     private final Latency latency;
     private CallFaults faults = CallFaults.NONE;
     private final UnansweredAttempts unanswered = new UnansweredAttempts(CallTimeouts.DEFAULT);
     private final Map<String, Long> numbers = new LinkedHashMap<>();
     private final Map<String, FunctionStats> stats = new LinkedHashMap<>();
     private final List<Invocation> live = new ArrayList<>();
-    private Strand running;
+    Strand running;
     private int detached;
-    private boolean shuttingDown;
+    boolean shuttingDown;
 
     public LambdaRuntime(EventLoop loop, Latency latency) {
         this.loop = loop;
@@ -274,96 +208,11 @@ public final class LambdaRuntime {
      * keep their effect and get no answer. Outside an invocation, the tasks run one after another.
      */
     public <T, R> List<R> fanOut(List<T> items, int lanes, Function<T, R> task) {
-        if (lanes < 1) {
-            throw new IllegalArgumentException("lanes must be at least 1, got " + lanes);
-        }
-        Invocation inv = current();
-        int width = Math.min(lanes, items.size());
-        if (inv == null || width <= 1 || running != inv.main) {
-            return sequentially(items, task);
-        }
-        Strand parent = running;
-        Object[] results = new Object[items.size()];
-        RuntimeException[] errors = new RuntimeException[items.size()];
-        int[] next = {0};
-        int[] open = {width};
-        boolean[] joining = {false};
-        long joinToken = ++parent.token;
-        for (int l = 0; l < width; l++) {
-            Strand lane = new Strand(inv);
-            lane.thread = Thread.ofVirtual().name(parent.thread.getName() + "-lane" + (l + 1)).unstarted(() -> {
-                try {
-                    Baton.take(lane.wake);
-                    while (!inv.dead && next[0] < items.size()) {
-                        int i = next[0]++;
-                        try {
-                            results[i] = task.apply(items.get(i));
-                        } catch (RuntimeException e) {
-                            errors[i] = e;
-                        }
-                    }
-                } catch (Killed k) {
-                    // the invocation died: this lane stops where it stands
-                } finally {
-                    lane.done = true;
-                    Baton.put(lane.back, DONE);
-                }
-            });
-            lane.onDone = () -> {
-                inv.lanes.remove(lane);
-                if (--open[0] == 0 && joining[0] && !inv.dead) {
-                    loop.at(loop.now(), "join " + parent.thread.getName(), () -> {
-                        if (!parent.done && !inv.dead && parent.token == joinToken) {
-                            resume(parent, true);
-                        }
-                    });
-                } else if (inv.dead && !shuttingDown) {
-                    loop.at(loop.now(), "kill " + parent.thread.getName(), () -> killAll(inv));
-                }
-            };
-            inv.lanes.add(lane);
-            lane.thread.start();
-            resume(lane, true); // runs on this thread's baton until the lane's first wait
-        }
-        if (open[0] > 0 && !inv.dead) {
-            joining[0] = true;
-            park(parent);
-        }
-        if (inv.dead) {
-            throw new Killed(inv.cause);
-        }
-        for (RuntimeException e : errors) {
-            if (e != null) {
-                throw e;
-            }
-        }
-        List<R> out = new ArrayList<>(items.size());
-        for (Object r : results) {
-            @SuppressWarnings("unchecked") R cast = (R) r;
-            out.add(cast);
-        }
-        return out;
-    }
-
-    private static <T, R> List<R> sequentially(List<T> items, Function<T, R> task) {
-        List<R> out = new ArrayList<>(items.size());
-        RuntimeException first = null;
-        for (T item : items) {
-            try {
-                out.add(task.apply(item));
-            } catch (RuntimeException e) {
-                first = first == null ? e : first;
-                out.add(null);
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-        return out;
+        return FanOut.run(this, items, lanes, task);
     }
 
     /** Unwinds every thread of a dead invocation: its lanes first, then its handler's. */
-    private void killAll(Invocation inv) {
+    void killAll(Invocation inv) {
         for (Strand lane : List.copyOf(inv.lanes)) {
             if (!lane.done) {
                 resume(lane, false);
@@ -405,83 +254,7 @@ public final class LambdaRuntime {
      * as the real one's lock does), or when the invocation ends, dies or freezes. Outside an invocation, nothing runs.
      */
     public Runnable beat(Duration every, Runnable task) {
-        Invocation inv = current();
-        if (inv == null) {
-            return () -> { };
-        }
-        Strand parent = running;
-        Strand beat = new Strand(inv);
-        boolean[] stopped = {false};
-        boolean[] busy = {false};
-        Strand[] waiting = {null};
-        long[] waitToken = {0};
-        Instant first = loop.now();
-        beat.thread = Thread.ofVirtual().name(parent.thread.getName() + "-heartbeat").unstarted(() -> {
-            try {
-                Baton.take(beat.wake);
-                for (long k = 1; !stopped[0]; k++) {
-                    Instant due = first.plus(every.multipliedBy(k));
-                    if (due.isAfter(loop.now())) {
-                        sleep(Duration.between(loop.now(), due));
-                    } else {
-                        k = Duration.between(first, loop.now()).dividedBy(every); // overran: the next slot is now
-                    }
-                    if (stopped[0] || inv.done || inv.dead || inv.frozen || shuttingDown) {
-                        break;
-                    }
-                    busy[0] = true;
-                    try {
-                        task.run();
-                    } catch (Killed killed) {
-                        throw killed;
-                    } catch (RuntimeException e) {
-                        // the task reports its own failures; the next beat comes all the same
-                    } finally {
-                        busy[0] = false;
-                    }
-                }
-            } catch (Killed k) {
-                // the invocation died, or the beat was stopped while it waited for its next slot
-            } finally {
-                beat.done = true;
-                Baton.put(beat.back, DONE);
-            }
-        });
-        beat.onDone = () -> {
-            inv.lanes.remove(beat);
-            Strand w = waiting[0];
-            if (inv.dead && !shuttingDown) {
-                loop.at(loop.now(), "kill " + parent.thread.getName(), () -> killAll(inv));
-            } else if (w != null) {
-                long token = waitToken[0];
-                loop.at(loop.now(), "heartbeat stopped, resume " + w.thread.getName(), () -> {
-                    if (!w.done && !inv.dead && w.token == token) {
-                        resume(w, true);
-                    }
-                });
-            }
-        };
-        inv.lanes.add(beat);
-        beat.thread.start();
-        resume(beat, true); // runs on this thread's baton until the beat's first wait
-        return () -> {
-            stopped[0] = true;
-            if (beat.done) {
-                return;
-            }
-            if (busy[0] && running != null && running.inv == inv && !inv.dead) {
-                // A beat under way: wait for it to end, as closing the real heartbeat waits on its lock.
-                Strand self = running;
-                waiting[0] = self;
-                waitToken[0] = ++self.token;
-                park(self);
-                return;
-            }
-            if (!busy[0]) {
-                beat.token++; // its wake-up at the next slot is void
-                resume(beat, false); // ends its thread now
-            }
-        };
+        return InvocationBeat.start(this, every, task);
     }
 
     /** Kills the current invocation now (a crash); throws {@link Killed}. */
@@ -521,7 +294,7 @@ public final class LambdaRuntime {
      * Hands the baton to {@code strand} until it waits again or ends: from the loop, or from a strand starting its
      * fan-out's lanes (which gets the baton back after each lane's first wait).
      */
-    private void resume(Strand strand, boolean go) {
+    void resume(Strand strand, boolean go) {
         PrintStream stdout = System.out;
         PrintStream stderr = System.err;
         Strand before = running;
@@ -543,7 +316,7 @@ public final class LambdaRuntime {
     }
 
     /** On the strand: gives the baton back and waits for it; a kill signal throws {@link Killed}. */
-    private void park(Strand strand) {
+    void park(Strand strand) {
         Baton.put(strand.back, PARKED);
         boolean go = Baton.take(strand.wake);
         if (!go || strand.inv.dead) {

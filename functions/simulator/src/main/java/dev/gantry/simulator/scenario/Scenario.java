@@ -1,7 +1,6 @@
 package dev.gantry.simulator.scenario;
 
 import dev.gantry.simulator.deployed.EventSources;
-import dev.gantry.simulator.faults.CrashAfterLaunch;
 import dev.gantry.simulator.faults.FaultPlan;
 import dev.gantry.simulator.runtime.CallKind;
 import dev.gantry.simulator.runtime.Latency;

@@ -199,9 +199,9 @@ public final class ScenarioActions {
             if (drained && drainedAt[0] == null) {
                 drainedAt[0] = world.loop().now();
             }
-            recorder.reclaimed();
+            recorder.spotReclaimed();
             if (drained) {
-                recorder.drainedBeforeDeadline();
+                recorder.drainedInTime();
             } else {
                 recorder.log(world.loop().now(), "deadline", i.id() + " reclaimed with pods still on it");
             }
@@ -210,7 +210,7 @@ public final class ScenarioActions {
                     && !p.status().isTerminal() && owners.contains(p.namespace() + "/" + p.ownerName())
                     && (p.status().createdAt() == null || !p.status().createdAt().isAfter(by)));
             if (replaced) {
-                recorder.replacedBeforeDeadline();
+                recorder.replacedInTime();
             }
             world.cloud().end(i, "spot-reclaim");
         });

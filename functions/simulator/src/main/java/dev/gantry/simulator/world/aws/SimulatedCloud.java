@@ -43,9 +43,9 @@ import java.util.function.ToIntFunction;
  * the same errors: every call costs its latency ({@link CallKind}) when made from an invocation, a CreateFleet more
  * for a larger fleet; every attempt takes a token from its API's request-rate bucket ({@link CloudFaults}, EC2's
  * published sizes, always on) and is refused RequestLimitExceeded when it finds none; the SDK's standard retry mode
- * makes up to {@value #SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff, before the
+ * makes up to {@value Ec2Sdk#SDK_ATTEMPTS} attempts of a throttled or 5xx call, with jittered exponential backoff, before the
  * error surfaces as a retryable {@link CloudException} (RequestLimitExceeded, InternalError, Unavailable); a launch is
- * prepared ({@link #prepare}: one capacity type, at most {@value #MAX_INSTANCE_TYPES} types, spot when allowed and
+ * prepared ({@link PreparedLaunch}: one capacity type, at most {@value PreparedLaunch#MAX_INSTANCE_TYPES} types, spot when allowed and
  * offered, else on-demand, as the adapter's {@code FleetPlan} builds it) and then sent as prepared, and an ICE fault
  * fails every offering it asked for as {@link InsufficientCapacity} (never an offering of the other capacity type,
  * which it did not ask for). A CreateFleet launches the request's count of instances (TotalTargetCapacity), tagged
@@ -69,22 +69,10 @@ import java.util.function.ToIntFunction;
  */
 public final class SimulatedCloud implements CloudProvider {
     static final Duration SHUTDOWN = Duration.ofSeconds(5);
-    /** The most instance types one CreateFleet carries, as the adapter's {@code FleetPlan.MAX_INSTANCE_TYPES}. */
-    static final int MAX_INSTANCE_TYPES = 60;
     /** EC2's longest ClientToken: "a unique, case-sensitive string of up to 64 ASCII characters". */
     static final int MAX_CLIENT_TOKEN = 64;
     /** When EC2 last answered insufficient capacity for each offering. */
     private final Map<OfferingKey, Instant> lastIce = new java.util.HashMap<>();
-    /** The SDK's standard retry mode: three attempts in all. */
-    static final int SDK_ATTEMPTS = 3;
-    private static final Set<String> SDK_RETRIES = Set.of("RequestLimitExceeded", "InternalError", "Unavailable");
-
-    /** A fault that fails every attempt of one call, retries included (a targeted {@code error}). */
-    private static final class Targeted extends CloudException {
-        Targeted(String action) {
-            super("RequestLimitExceeded", action + ": request limit exceeded (injected at this call)", true);
-        }
-    }
 
     /** What the rest of the simulation hears from EC2. */
     public interface Observer {
@@ -102,6 +90,7 @@ public final class SimulatedCloud implements CloudProvider {
     private final EventLoop loop;
     private final Observer observer;
     private final CloudFaults faults;
+    private final Ec2Sdk sdk;
     private final SplittableRandom ids;
     private final SplittableRandom jitter;
     private final Map<String, SimulatedInstance> byId = new LinkedHashMap<>();
@@ -111,15 +100,18 @@ public final class SimulatedCloud implements CloudProvider {
     private final Map<String, String> tokens = new LinkedHashMap<>();
     /** Every instance type a launch was prepared with, by name (a replay may name one its request no longer has). */
     private final Map<String, InstanceType> known = new java.util.HashMap<>();
-    private LambdaRuntime runtime;
     private Faults injected = new Faults(FaultPlan.NONE, 0);
-    private SplittableRandom backoff = new SplittableRandom(0);
-    public long tokenMismatches;
+    long tokenMismatches;
     /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
-    public java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
+    private java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
+
+    /** How many running pods (not daemons, not finished) an instance's node has: a TerminateInstances call kills them. */
+    public void podsOn(java.util.function.ToIntFunction<SimulatedInstance> count) {
+        this.podsOn = count;
+    }
     /** TerminateInstances calls that ended an instance whose node still ran pods, and the first few of them. */
-    public long terminatedWithPods;
-    public final List<String> terminatedWithPodsExamples = new ArrayList<>();
+    long terminatedWithPods;
+    final List<String> terminatedWithPodsExamples = new ArrayList<>();
 
     public SimulatedCloud(String cluster, String region, EventLoop loop, long seed, Observer observer) {
         this.cluster = cluster;
@@ -127,6 +119,7 @@ public final class SimulatedCloud implements CloudProvider {
         this.loop = loop;
         this.observer = observer;
         this.faults = new CloudFaults(seed);
+        this.sdk = new Ec2Sdk(loop, faults);
         this.ids = new SplittableRandom(seed ^ 0x1d5L);
         this.jitter = new SplittableRandom(seed ^ 0x717e7L);
     }
@@ -137,93 +130,24 @@ public final class SimulatedCloud implements CloudProvider {
 
     /** Calls from invocations cost time on {@code r}; {@code f} injects the fault plan's EC2 faults. */
     public void runtime(LambdaRuntime r, Faults f) {
-        this.runtime = r;
         this.injected = f;
-        this.backoff = f.stream("ec2Backoff");
+        sdk.runtime(r, f);
     }
 
-    /** One SDK call: attempts (each a port call with its latency and faults) until success or the SDK gives up. */
-    private <T> T sdk(CallKind kind, String action, Supplier<T> body, ToIntFunction<T> items) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                CloudException refused = refusal(action);
-                if (refused != null) {
-                    // Answered at once, as EC2 does: an empty bucket or an outage costs no fleet launch's latency.
-                    if (runtime == null) {
-                        throw refused;
-                    }
-                    runtime.call(CallKind.EC2_REFUSED, () -> {
-                        throw refused;
-                    }, x -> 0);
-                }
-                Supplier<T> once = () -> {
-                    throttle(action);
-                    if (injected.targetedError()) {
-                        throw new Targeted(action);
-                    }
-                    if (injected.draw("ec2Error", injected.plan().ec2().error())) {
-                        boolean internal = injected.stream("ec2ErrorCode").nextBoolean();
-                        throw new CloudException(internal ? "InternalError" : "Unavailable", action
-                                + (internal ? ": an internal error has occurred" : ": the service is unavailable"), true);
-                    }
-                    return body.get();
-                };
-                return runtime == null ? once.get() : runtime.call(kind, once, items);
-            } catch (Targeted t) {
-                throw t;
-            } catch (CloudException e) {
-                if (e instanceof InsufficientCapacity || !SDK_RETRIES.contains(e.code()) || attempt >= SDK_ATTEMPTS) {
-                    throw e;
-                }
-                // Full jitter: up to base x 2^attempt; throttling has the SDK's longer base.
-                long base = e.code().equals("RequestLimitExceeded") ? 500 : 100;
-                long ceiling = Math.min(20_000, base << attempt);
-                if (runtime != null) {
-                    runtime.sleep(Duration.ofMillis(backoff.nextLong(ceiling + 1)));
-                }
-            }
-        }
-    }
 
     @Override
     public LaunchResult launch(LaunchRequest request) {
         return launch(request, prepare(request));
     }
 
-    /**
-     * What the adapter's {@code prepare} resolves, without a call (the adapter's DescribeSubnets, DescribeSecurityGroups,
-     * SSM and CreateLaunchTemplate calls are cached and not modelled): the capacity type, and one launch template for all
-     * the options (named by what it writes into the user data: the NodeClass, its AMI family, the kubelet's labels and
-     * taints) whose overrides are the options in order, each in its allowed offerings of that capacity type, cheapest
-     * first, in the zone's one subnet ({@code subnet-<zone>}).
-     */
+    /** What the adapter's {@code prepare} resolves ({@link PreparedLaunch}), without a call. */
     @Override
     public LaunchParameters prepare(LaunchRequest request) {
-        List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES).toList();
+        List<InstanceType> options = request.options().stream().limit(PreparedLaunch.MAX_INSTANCE_TYPES).toList();
         options.forEach(t -> known.put(t.name(), t));
-        String capacityType = capacityType(options, request);
-        if (capacityType == null) {
-            throw new InsufficientCapacity("NoAvailableOffering", List.of()); // the adapter's answer: nothing to ask for
-        }
-        List<LaunchParameters.Override> overrides = new ArrayList<>();
-        List<InstanceType> types = new ArrayList<>();
-        for (InstanceType type : options) {
-            List<Offering> allowed = allowed(type, request, capacityType);
-            if (!allowed.isEmpty()) {
-                types.add(type);
-            }
-            allowed.forEach(o -> overrides.add(new LaunchParameters.Override(type.name(), o.zone(), "subnet-" + o.zone())));
-        }
-        List<String> zones = overrides.stream().map(LaunchParameters.Override::zone).distinct().toList();
-        String family = request.nodeClass().effectiveAmiFamily();
-        String template = "sim/" + Integer.toHexString(java.util.Objects.hash(request.nodeClass().name(), family,
-                NodeLabels.forUserData(request, capacityType, types, zones), request.taints()));
-        Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
-                CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
-                request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.clientToken()));
-        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, "ami-sim-" + family, 0,
-                overrides)), tags);
+        return PreparedLaunch.of(request, options, cluster);
     }
+
 
     /**
      * One CreateFleet sending {@code parameters}. A ClientToken reused with other parameters is EC2's
@@ -236,11 +160,11 @@ public final class SimulatedCloud implements CloudProvider {
             return launch(request);
         }
         try {
-            return sdk(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request, parameters),
+            return sdk.call(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request, parameters),
                     r -> r.instances().size());
         } catch (TokenReused reused) {
             String token = request.clientToken();
-            List<CloudInstance> found = sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> byToken(token),
+            List<CloudInstance> found = sdk.call(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> byToken(token),
                     List::size);
             if (found.isEmpty()) {
                 throw reused;
@@ -255,16 +179,6 @@ public final class SimulatedCloud implements CloudProvider {
             super("IdempotentParameterMismatch", "CreateFleet: client token " + token
                     + " was used before with other parameters", false);
         }
-    }
-
-    /** What identifies a CreateFleet's parameters for its ClientToken: all it sends but the token. */
-    private static String parameters(LaunchParameters p, int count) {
-        StringBuilder b = new StringBuilder(p.capacityType()).append('|').append(count).append('|').append(p.sortedTags());
-        for (LaunchParameters.Template t : p.templates()) {
-            b.append('|').append(t.name()).append(',').append(t.imageId()).append(',').append(t.maxPods()).append(',')
-                    .append(t.overrides());
-        }
-        return b.toString();
     }
 
     /** The adapter's lookup by tag: the token's live instances that DescribeInstances lists now. */
@@ -282,7 +196,7 @@ public final class SimulatedCloud implements CloudProvider {
             throw new CloudException("InvalidParameterValue", "CreateFleet: Value (" + token + ") for parameter "
                     + "clientToken is invalid: at most " + MAX_CLIENT_TOKEN + " characters", false);
         }
-        String parameters = parameters(sent, request.count());
+        String parameters = PreparedLaunch.identity(sent, request.count());
         List<SimulatedInstance> existing = byToken.get(token);
         if (existing != null) {
             if (parameters.equals(tokens.get(token))) {
@@ -341,29 +255,6 @@ public final class SimulatedCloud implements CloudProvider {
         return at != null && now.isBefore(at.plus(ttl));
     }
 
-    /**
-     * The one capacity type a CreateFleet asks for, as the adapter's {@code FleetPlan} chooses it: spot when the claim
-     * allows it and one of the options has an available spot offering in an allowed zone (Karpenter prefers spot),
-     * else on-demand when allowed and offered; null when neither is. An ICE therefore names offerings of that type only,
-     * and the re-plan may fall back to the other.
-     */
-    private static String capacityType(List<InstanceType> options, LaunchRequest request) {
-        ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
-        for (String c : List.of(WellKnownLabels.CAPACITY_SPOT, WellKnownLabels.CAPACITY_ON_DEMAND)) {
-            if (capacityTypes.has(c) && options.stream().anyMatch(t -> !allowed(t, request, c).isEmpty())) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    private static List<Offering> allowed(InstanceType type, LaunchRequest request, String capacityType) {
-        ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
-        return type.offerings().stream()
-                .filter(o -> o.available() && zones.has(o.zone()) && o.capacityType().equals(capacityType))
-                .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
-                .toList();
-    }
 
     private SimulatedInstance start(LaunchRequest request, LaunchParameters sent, LaunchParameters.Template template,
                               InstanceType type, Offering o, Instant now) {
@@ -405,7 +296,7 @@ public final class SimulatedCloud implements CloudProvider {
 
     @Override
     public void terminate(List<String> instanceIds) {
-        sdk(CallKind.TERMINATE_INSTANCES, "TerminateInstances", () -> {
+        sdk.call(CallKind.TERMINATE_INSTANCES, "TerminateInstances", () -> {
             terminateNow(instanceIds);
             return Boolean.TRUE;
         }, x -> 0);
@@ -434,7 +325,7 @@ public final class SimulatedCloud implements CloudProvider {
 
     @Override
     public List<CloudInstance> listInstances() {
-        return sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> {
+        return sdk.call(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> {
             Instant now = loop.now();
             return byId.values().stream().filter(i -> cluster.equals(i.tags.get(CloudInstance.TAG_CLUSTER)))
                     .filter(i -> !i.state.equals("terminated")).filter(i -> describable(i, now)).map(SimulatedInstance::view).toList();
@@ -443,7 +334,7 @@ public final class SimulatedCloud implements CloudProvider {
 
     @Override
     public Optional<CloudInstance> describe(String instanceId) {
-        return sdk(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> Optional.ofNullable(byId.get(instanceId))
+        return sdk.call(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> Optional.ofNullable(byId.get(instanceId))
                 .filter(i -> describable(i, loop.now())).map(SimulatedInstance::view), o -> o.isPresent() ? 1 : 0);
     }
 
@@ -483,23 +374,6 @@ public final class SimulatedCloud implements CloudProvider {
         observer.stateChanged(i, state, cause);
     }
 
-    /** What EC2 answers this attempt before doing anything, or null: an outage's Unavailable, an empty bucket's throttle. */
-    private CloudException refusal(String action) {
-        Instant now = loop.now();
-        if (faults.outage(now)) {
-            return new CloudException("Unavailable", action + ": the service is unavailable (outage)", true);
-        }
-        if (faults.noToken(action, now)) {
-            return new CloudException("RequestLimitExceeded", action + ": request limit exceeded (token bucket empty)", true);
-        }
-        return null;
-    }
-
-    private void throttle(String action) {
-        if (faults.throttle(loop.now()) || injected.draw("ec2Throttle", injected.plan().ec2().throttle())) {
-            throw new CloudException("RequestLimitExceeded", action + ": request limit exceeded", true);
-        }
-    }
 
     /** Every instance ever launched or seeded, in launch order. */
     public List<SimulatedInstance> instances() {
@@ -508,5 +382,17 @@ public final class SimulatedCloud implements CloudProvider {
 
     public Optional<SimulatedInstance> instance(String id) {
         return Optional.ofNullable(byId.get(id));
+    }
+
+    public long tokenMismatches() {
+        return tokenMismatches;
+    }
+
+    public long terminatedWithPods() {
+        return terminatedWithPods;
+    }
+
+    public List<String> terminatedWithPodsExamples() {
+        return terminatedWithPodsExamples;
     }
 }

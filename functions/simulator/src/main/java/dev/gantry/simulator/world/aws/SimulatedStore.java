@@ -62,8 +62,8 @@ public final class SimulatedStore implements NodeClaimStore {
     private LambdaRuntime runtime;
     private Faults faults;
     private SplittableRandom backoff = new SplittableRandom(0);
-    public long throttled;
-    public long lostAnswers;
+    long throttled;
+    long lostAnswers;
 
     public SimulatedStore(NodeClaimStore store, Supplier<Instant> clock, Faults faults) {
         this.store = store;
@@ -215,5 +215,13 @@ public final class SimulatedStore implements NodeClaimStore {
     @Override
     public Optional<Instant> marker(String name) {
         return call(CallKind.DYNAMO_READ, "GetItem marker " + name, () -> store.marker(name), o -> 0);
+    }
+
+    public long throttled() {
+        return throttled;
+    }
+
+    public long lostAnswers() {
+        return lostAnswers;
     }
 }

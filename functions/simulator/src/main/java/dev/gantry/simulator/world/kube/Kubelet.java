@@ -43,7 +43,7 @@ public final class Kubelet {
     private final java.util.function.Consumer<String> log;
     /** Instances whose kubelet refused its node labels and never registered, with the first few reasons. */
     long refusedToStart;
-    public final List<String> refusals = new ArrayList<>();
+    final List<String> refusals = new ArrayList<>();
 
     public Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region,
             java.util.function.Consumer<String> log) {
@@ -169,5 +169,9 @@ public final class Kubelet {
     static Node with(Node n, boolean ready, List<Taint> taints) {
         return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), taints, n.allocatable(), ready,
                 n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
+    }
+
+    public List<String> refusals() {
+        return refusals;
     }
 }

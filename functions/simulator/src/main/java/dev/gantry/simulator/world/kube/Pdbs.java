@@ -39,8 +39,8 @@ public final class Pdbs {
      * Counts every PDB's expected and healthy pods in one pass over the pods. {@code replicas} gives a controller's
      * desired replicas by namespace/name (null for an owner the simulation does not control: its pods count one each).
      * Expected pods follow the controllers' scale, not the pods that exist, so an eviction does not lower the minimum
-     * before its replacement is created (counting existing pods let eight evictions in one instant through a budget
-     * of 80% of 20).
+     * before its replacement is created (counted from the pods that exist, eight evictions in one instant would pass a
+     * budget of 80% of 20).
      */
     public static Counts count(InMemoryCluster cluster, java.util.function.Function<String, Integer> replicas) {
         long version = cluster.version();

@@ -17,10 +17,10 @@ import java.util.Set;
 public final class Workloads {
     /** A replicated workload: its pod template and how many replicas it wants. */
     public static final class Deployment {
-        public final String namespace;
-        public final String name;
-        public final Pod template;
-        public int replicas;
+        final String namespace;
+        final String name;
+        final Pod template;
+        int replicas;
 
         Deployment(String namespace, String name, Pod template, int replicas) {
             this.namespace = namespace;
@@ -31,6 +31,22 @@ public final class Workloads {
 
         String key() {
             return namespace + "/" + name;
+        }
+
+        public String namespace() {
+            return namespace;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public Pod template() {
+            return template;
+        }
+
+        public int replicas() {
+            return replicas;
         }
     }
 
