@@ -10,7 +10,6 @@ import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.provisioning.ClusterView;
 import dev.gantry.kube.objects.dump.ClusterDump;
 import dev.gantry.kube.objects.dump.DumpException;
-import dev.gantry.kube.objects.dump.DumpProgress;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -6,7 +6,6 @@ import dev.gantry.config.yaml.Report;
 import dev.gantry.config.yaml.YamlObject;
 import dev.gantry.core.headroom.BufferTargets;
 import dev.gantry.core.model.Pod;
-import java.util.Map;
 
 /**
  * Reads what a buffer can refer to: a {@code v1 PodTemplate} (its top-level {@code template}), and the pod template

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.core.catalog.InstanceType;
-import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.Quantity;
 import dev.gantry.core.model.Resources;
 import java.io.InputStream;

@@ -1,6 +1,5 @@
 package dev.gantry.core.sweep;
 
-import static dev.gantry.core.lifecycle.LifecycleFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.headroom.BufferTargets;

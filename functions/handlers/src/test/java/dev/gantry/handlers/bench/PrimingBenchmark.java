@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.testing.Dynalite;
 import dev.gantry.testing.ElasticMq;
 import dev.gantry.testing.Events;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

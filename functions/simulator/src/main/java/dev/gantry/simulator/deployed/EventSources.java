@@ -50,7 +50,6 @@ import java.util.function.BiFunction;
  * (EventBridge's next scheduled run is the retry), and Lambda's own at-least-once invocation of one batch.
  */
 public final class EventSources {
-    public static final String ACCOUNT = "111122223333";
     static final int ACCOUNT_CONCURRENCY = 1000;
     /** The deployed settings the simulation runs: the queues, event sources and functions as the CDK app deploys them. */
     public static final DeploymentSettings DEPLOYED = DeploymentSettings.DEFAULT;
@@ -238,7 +237,7 @@ public final class EventSources {
             r.setAttributes(attributes);
             r.setMessageAttributes(Map.of());
             r.setEventSource("aws:sqs");
-            r.setEventSourceArn("arn:aws:sqs:" + region + ":" + ACCOUNT + ":" + queue.name());
+            r.setEventSourceArn("arn:aws:sqs:" + region + ":" + LambdaContext.ACCOUNT + ":" + queue.name());
             r.setAwsRegion(region);
             records.add(r);
         }
@@ -267,10 +266,10 @@ public final class EventSources {
         scheduled.put("id", "sim-sweep-" + (invocations + 1));
         scheduled.put("detail-type", "Scheduled Event");
         scheduled.put("source", "aws.events");
-        scheduled.put("account", ACCOUNT);
+        scheduled.put("account", LambdaContext.ACCOUNT);
         scheduled.put("time", loop.now().toString());
         scheduled.put("region", region);
-        scheduled.put("resources", List.of("arn:aws:events:" + region + ":" + ACCOUNT + ":rule/gantry-sweep"));
+        scheduled.put("resources", List.of("arn:aws:events:" + region + ":" + LambdaContext.ACCOUNT + ":rule/gantry-sweep"));
         scheduled.put("detail", Map.of());
         LambdaContext context = context("sweep");
         runtime.start("sweep", DEPLOYED.function("sweep").timeout(), inv -> handlers.sweep().handleRequest(scheduled, context),

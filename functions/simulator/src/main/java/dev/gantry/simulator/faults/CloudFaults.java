@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * ({@code neighbour}); and an outage, in which EC2 answers every call Unavailable. Throttling draws from its
  * own seeded streams, so switching it on does not shift other draws.
  * These are the scenario's {@code fault:} event actions; the {@code faults:} section's rates (5xx, ICE on every
- * offering, Describe lag) are {@link FaultPlan}'s, applied in {@link dev.gantry.simulator.world.aws.SimulatedCloud}.
+ * offering, Describe lag) are {@link FaultPlan}'s, applied in {@code SimulatedCloud}.
  *
  * <p>Not modelled: ICE that depends on how much is asked for (a window covers an offering entirely), and capacity
  * coming back gradually at the end of a window.

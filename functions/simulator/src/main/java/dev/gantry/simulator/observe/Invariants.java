@@ -1,7 +1,6 @@
 package dev.gantry.simulator.observe;
 
 import dev.gantry.simulator.runtime.VirtualClock;
-import dev.gantry.simulator.report.Progress;
 import dev.gantry.core.model.Pod;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,6 @@
 package dev.gantry.simulator.observe;
 
 import dev.gantry.simulator.runtime.VirtualClock;
-import dev.gantry.simulator.report.Progress;
 import dev.gantry.simulator.world.aws.EventBridge;
 import dev.gantry.simulator.world.aws.SimulatedCloud;
 import dev.gantry.simulator.world.aws.SimulatedInstance;

@@ -1,7 +1,6 @@
 package dev.gantry.simulator.observe;
 
 import dev.gantry.simulator.runtime.VirtualClock;
-import dev.gantry.simulator.report.Progress;
 import dev.gantry.core.model.Pod;
 import dev.gantry.simulator.world.kube.PodListener;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package dev.gantry.simulator.runtime;
 
-import dev.gantry.simulator.deployed.EventSources;
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
@@ -16,6 +15,9 @@ import java.time.Instant;
  * timeout ({@link FunctionSettings#timeout()}) on the virtual clock, from the instant the invocation started.
  */
 public final class LambdaContext implements Context {
+    /** The simulated AWS account every ARN names. */
+    public static final String ACCOUNT = "111122223333";
+
     private final FunctionSettings function;
     private final String region;
     private final Clock clock;
@@ -63,7 +65,7 @@ public final class LambdaContext implements Context {
 
     @Override
     public String getInvokedFunctionArn() {
-        return "arn:aws:lambda:" + region + ":" + EventSources.ACCOUNT + ":function:" + getFunctionName();
+        return "arn:aws:lambda:" + region + ":" + ACCOUNT + ":function:" + getFunctionName();
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.gantry.core.disruption.consolidation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.model.NodePool;
-import dev.gantry.core.model.Pod;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

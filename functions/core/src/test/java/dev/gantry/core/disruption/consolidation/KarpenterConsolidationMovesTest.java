@@ -22,7 +22,6 @@ import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodAffinityTerm;
 import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.model.TopologySpread;
-import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gantry.core.cluster.NodePatch;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
-import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Taint;
 import java.time.Duration;

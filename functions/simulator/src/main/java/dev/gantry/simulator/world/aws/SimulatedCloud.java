@@ -17,19 +17,16 @@ import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.cloud.LaunchResult;
-import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**

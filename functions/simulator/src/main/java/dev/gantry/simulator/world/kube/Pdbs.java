@@ -1,6 +1,5 @@
 package dev.gantry.simulator.world.kube;
 
-import dev.gantry.simulator.observe.Observers;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
