@@ -135,7 +135,7 @@ final class ConsolidateReport {
         StringBuilder b = new StringBuilder();
         for (WhatIf.Settled r : runs) {
             b.append(String.format("%s: %d step%s%n", r.strategy(), r.steps().size(), r.steps().size() == 1 ? "" : "s"));
-            for (WhatIf.Step s : r.steps()) {
+            for (WhatIf.AppliedCommand s : r.steps()) {
                 ConsolidationCommand c = s.command();
                 List<String> removed = new ArrayList<>();
                 s.removed().forEach((n, what) -> removed.add(n + " (" + what + ")"));

@@ -56,15 +56,15 @@ final class WhatIf {
     }
 
     /**
-     * One step of a run: the command, when it was decided, what the nodes it removes were, and the cluster's $/h before
-     * and after it.
+     * One command of a run, applied: the command, when it was decided, what the nodes it removes were, and the
+     * cluster's $/h before and after it.
      */
-    record Step(int number, Instant at, ConsolidationCommand command, Map<String, String> removed, double before, double after,
-                long millis) {
+    record AppliedCommand(int number, Instant at, ConsolidationCommand command, Map<String, String> removed, double before,
+                          double after, long millis) {
     }
 
     /** Where a run ends: its steps, the settled cluster, and how far that is from the bounds. */
-    record Settled(String strategy, List<Step> steps, Rehearsal.Cluster end, List<PoolOffer> pools, double before, double after,
+    record Settled(String strategy, List<AppliedCommand> steps, Rehearsal.Cluster end, List<PoolOffer> pools, double before, double after,
                    Bounds bounds, int podsMoved, boolean cutShort) {
         int nodes() {
             return end.view().nodes().size();
@@ -88,7 +88,7 @@ final class WhatIf {
      */
     Settled settle(Rehearsal.Cluster start, Consumer<String> progress) {
         long t0 = System.nanoTime();
-        List<Step> steps = new ArrayList<>();
+        List<AppliedCommand> steps = new ArrayList<>();
         Rehearsal.Cluster c = start;
         Decided d = decide(c);
         double before = d.price();
@@ -105,7 +105,7 @@ final class WhatIf {
             Duration settle = Rehearsal.settle(d.pools());
             c = Rehearsal.apply(c, cmd, d.pools());
             double after = Prices.total(c.view().nodes(), d.pools());
-            steps.add(new Step(steps.size() + 1, d.cluster().now(), cmd, removed, price, after, d.millis()));
+            steps.add(new AppliedCommand(steps.size() + 1, d.cluster().now(), cmd, removed, price, after, d.millis()));
             moved += cmd.podsMoved();
             if ((System.nanoTime() - t0) / 1_000_000 >= 2000) {
                 progress.accept(String.format("%s step %d: %s, %d node%s, $/h %.4f -> %.4f, decided in %.1f s",

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Sends the lifecycle's hints to the provisioning FIFO queue in the wave-2 format (group = cluster, dedup id from the
+ * Sends the lifecycle's hints to the provisioning FIFO queue in the hint format (group = cluster, dedup id from the
  * hint) and records the {@code last-hint} marker the sweep's backstop reads.
  */
 public final class QueueHints implements ProvisioningHints {

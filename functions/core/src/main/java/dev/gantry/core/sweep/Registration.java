@@ -35,10 +35,10 @@ public final class Registration {
      * @param patch   what to change on the node (null when nothing)
      * @param updated the claim after the transition
      */
-    public record Step(NodePatch patch, NodeClaim updated) {
+    public record Transition(NodePatch patch, NodeClaim updated) {
     }
 
-    public static Optional<Step> decide(NodeClaim claim, Node node, NodePool pool, InstanceFacts facts, Instant now) {
+    public static Optional<Transition> decide(NodeClaim claim, Node node, NodePool pool, InstanceFacts facts, Instant now) {
         NodeClaimState s = claim.state();
         if (s != NodeClaimState.Launched && s != NodeClaimState.Registered) {
             return Optional.empty();
@@ -60,7 +60,7 @@ public final class Registration {
         }
         NodePatch patch = labels.isEmpty() && !needsFinalizer ? null
                 : new NodePatch(labels, null, null, null, needsFinalizer ? List.of(Node.FINALIZER) : null, null);
-        return next == claim ? Optional.empty() : Optional.of(new Step(patch, next));
+        return next == claim ? Optional.empty() : Optional.of(new Transition(patch, next));
     }
 
     /**

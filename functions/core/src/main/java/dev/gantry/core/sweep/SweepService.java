@@ -242,7 +242,7 @@ public final class SweepService {
                 continue;
             }
             InstanceFacts f = c.instanceType() == null ? InstanceFacts.NONE : facts.of(c.instanceType()).orElse(InstanceFacts.NONE);
-            Optional<Registration.Step> step = Registration.decide(c, node.get(), pool, f, now);
+            Optional<Registration.Transition> step = Registration.decide(c, node.get(), pool, f, now);
             if (step.isEmpty()) {
                 continue;
             }

@@ -41,7 +41,7 @@ class RegistrationTest {
                 "kubernetes.io/hostname", "ip-10-0-0-1"), Map.of(), List.of(), Resources.of(2000, 8L << 30), false, false,
                 false, T0);
 
-        Registration.Step step = Registration.decide(claim, node, pool, InstanceFacts.NONE, T0).orElseThrow();
+        Registration.Transition step = Registration.decide(claim, node, pool, InstanceFacts.NONE, T0).orElseThrow();
 
         assertThat(step.patch().setLabels()).containsEntry("node-role.kubernetes.io/worker", "")
                 .containsEntry("node-restriction.kubernetes.io/tier", "gold").doesNotContainKey("team")
