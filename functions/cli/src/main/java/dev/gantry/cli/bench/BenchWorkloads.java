@@ -124,4 +124,41 @@ final class BenchWorkloads {
         }
         return pods;
     }
+
+    /** The constrained pods' Deployment-like label, which each of their constraints selects. */
+    private static final Map<String, String> CONSTRAINED = Map.of("app", "constrained");
+    private static final long[][] SHAPES = {{100, 128}, {250, 512}, {500, 1024}, {1000, 4096}, {2000, 8192}};
+
+    /** How the {@code constrained} pods of {@link #mixedPlus} are constrained, each by a rule on their own label. */
+    enum Constraint {
+        /** Required podAntiAffinity on hostname. */
+        HOSTNAME_ANTI_AFFINITY,
+        /** Topology spread on zone, maxSkew 1, DoNotSchedule. */
+        ZONE_SPREAD,
+        /** Topology spread on hostname, maxSkew 1, DoNotSchedule. */
+        HOSTNAME_SPREAD
+    }
+
+    /**
+     * A new user's plan: {@code mixed} plain pods of five shapes (100m/128Mi to 2 vCPU/8Gi, in turn) plus
+     * {@code constrained} replicas of one Deployment (500m/512Mi) carrying {@code constraint} on their own label.
+     */
+    static List<Pod> mixedPlus(int mixed, int constrained, Constraint constraint) {
+        List<Pod> pods = new ArrayList<>(mixed + constrained);
+        for (int i = 0; i < mixed; i++) {
+            long[] s = SHAPES[i % SHAPES.length];
+            pods.add(Pod.builder("default", "plain-" + i).labels(Map.of("app", "plain-" + (i % SHAPES.length)))
+                    .requests(Resources.of(s[0], s[1] * MI)).build());
+        }
+        for (int i = 0; i < constrained; i++) {
+            Pod.Builder b = Pod.builder("default", "constrained-" + i).labels(CONSTRAINED).requests(Resources.of(500, 512 * MI));
+            switch (constraint) {
+                case HOSTNAME_ANTI_AFFINITY -> b.podAntiAffinity(List.of(PodAffinityTerm.required(LabelSelector.of(CONSTRAINED), WellKnownLabels.HOSTNAME)));
+                case ZONE_SPREAD -> b.topologySpread(List.of(TopologySpread.of(1, WellKnownLabels.ZONE, true, LabelSelector.of(CONSTRAINED))));
+                case HOSTNAME_SPREAD -> b.topologySpread(List.of(TopologySpread.of(1, WellKnownLabels.HOSTNAME, true, LabelSelector.of(CONSTRAINED))));
+            }
+            pods.add(b.build());
+        }
+        return pods;
+    }
 }

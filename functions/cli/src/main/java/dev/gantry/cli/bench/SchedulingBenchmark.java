@@ -32,7 +32,9 @@ import java.util.function.IntFunction;
  * Each case is solved until its solve time is stable (warm), then the median of at least five solves is reported;
  * the "cold" column is the first solve in a fresh JVM (a child process per case). Three LP bounds are printed: cpu and
  * memory only ("old"), with pod slots, and with pod slots and the pods' sizes ("new", the one the scheduler reports). Run with a 512 MB heap:
- * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [--no-cold] [sizes...]}.
+ * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [--no-cold] [--case=part-of-name] [sizes...]}.
+ * The "real 250 plain + n ..." cases take n as the number of constrained replicas (anti-affinity or spread) beside 250
+ * plain pods, on a pool open to the whole catalogue: run them with sizes 0 10 50 200 500.
  */
 public final class SchedulingBenchmark {
     private static final int MIN_SAMPLES = 5;
@@ -61,6 +63,11 @@ public final class SchedulingBenchmark {
                 Requirement.of(WellKnownLabels.INSTANCE_GENERATION, Operator.Gt, "4"),
                 Requirement.of(WellKnownLabels.ARCH, Operator.In, "amd64"),
                 Requirement.of(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand"))), real, n -> BenchWorkloads.genericPods(n, 42)));
+        // The whole catalogue (both architectures, spot and on-demand): 250 plain pods plus n constrained replicas.
+        for (BenchWorkloads.Constraint k : BenchWorkloads.Constraint.values()) {
+            String name = "real 250 plain + n " + k.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            out.put(name, new Case(name, pool(List.of()), real, n -> BenchWorkloads.mixedPlus(250, n, k)));
+        }
         return out;
     }
 
@@ -70,13 +77,17 @@ public final class SchedulingBenchmark {
             return;
         }
         boolean withCold = !Arrays.asList(args).contains("--no-cold");
+        String only = Arrays.stream(args).filter(a -> a.startsWith("--case=")).map(a -> a.substring("--case=".length())).findFirst().orElse("");
         int[] sizes = Arrays.stream(args).filter(a -> !a.startsWith("--")).mapToInt(Integer::parseInt).toArray();
         if (sizes.length == 0) {
             sizes = new int[]{1, 100, 1000, 5000, 10000, 20000};
         }
-        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %6s %10s %7s %7s %10s %9s %7s%n", "case", "pods", "old LP", "+slots LP",
-                "new LP", "warm ms", "cold ms", "nodes", "$/h", "÷old", "÷new", "greedy $/h", "greedy ms", "saving");
+        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %6s %10s %7s %7s %10s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
+                "new LP", "warm ms", "cold ms", "nodes", "$/h", "÷old", "÷new", "greedy $/h", "greedy ms", "saving", "alloc MB");
         for (Case c : cases().values()) {
+            if (!c.name().contains(only)) {
+                continue;
+            }
             for (int n : sizes) {
                 run(c, n, withCold);
             }
@@ -94,11 +105,11 @@ public final class SchedulingBenchmark {
         double oldBound = oldBound(input, false);
         double slotsBound = oldBound(input, true);
         String cold = withCold ? String.format("%9.1f", coldInChild(c.name(), n)) : String.format("%9s", "-");
-        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.1f %s %6d %10.3f %7.3f %7.3f %10.3f %9.1f %6.1f%%%s%n", c.name(), n, oldBound,
+        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.1f %s %6d %10.3f %7.3f %7.3f %10.3f %9.1f %6.1f%% %8.1f%s%n", c.name(), n, oldBound,
                 slotsBound, newBound,
                 ours.millis, cold, r.newClaims().size(), r.totalPricePerHour(), oldBound > 0 ? r.totalPricePerHour() / oldBound : 0,
                 newBound > 0 ? r.totalPricePerHour() / newBound : 0, greedy.result.totalPricePerHour(), greedy.millis,
-                100 * (1 - r.totalPricePerHour() / Math.max(1e-9, greedy.result.totalPricePerHour())),
+                100 * (1 - r.totalPricePerHour() / Math.max(1e-9, greedy.result.totalPricePerHour())), ours.allocated / 1e6,
                 r.unschedulable().isEmpty() ? "" : "  unschedulable " + r.unschedulable().size());
     }
 
@@ -118,7 +129,8 @@ public final class SchedulingBenchmark {
         return slots ? LowerBound.of(demand, types, reqs, t -> Resources.ZERO) : LowerBound.cpuAndMemory(demand, types, reqs, t -> Resources.ZERO);
     }
 
-    private record Timed(SchedulingResult result, double millis) {
+    /** A warm median, and the bytes the last solve allocated on its thread (what one solve costs the heap). */
+    private record Timed(SchedulingResult result, double millis, long allocated) {
     }
 
     /**
@@ -129,16 +141,20 @@ public final class SchedulingBenchmark {
         List<Double> ms = new ArrayList<>();
         SchedulingResult r = null;
         long budget = System.nanoTime() + 60_000_000_000L;
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocated;
         while (true) {
+            long a0 = threads.getCurrentThreadAllocatedBytes();
             long t0 = System.nanoTime();
             r = Scheduler.solve(input, s);
             ms.add((System.nanoTime() - t0) / 1e6);
+            allocated = threads.getCurrentThreadAllocatedBytes() - a0;
             if (ms.size() >= MIN_SAMPLES) {
                 double[] last = ms.subList(ms.size() - MIN_SAMPLES, ms.size()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
                 double median = last[MIN_SAMPLES / 2];
                 boolean stable = last[0] >= 0.9 * median && last[MIN_SAMPLES - 1] <= 1.1 * median;
                 if (stable || ms.size() >= MAX_WARMUP || System.nanoTime() > budget) {
-                    return new Timed(r, median);
+                    return new Timed(r, median, allocated);
                 }
             }
         }

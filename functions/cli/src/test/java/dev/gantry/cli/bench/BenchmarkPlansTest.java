@@ -1,0 +1,104 @@
+package dev.gantry.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.scheduling.SchedulingResult;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plans the scheduling benchmark's workloads get, pinned by a fingerprint of every decision: each claim's pool,
+ * requirements, launch options, expected type and offering, and pods in order; pods on existing capacity; unschedulable
+ * pods with their reasons. A speed-up of the scheduler must leave these unchanged; a change of placement policy updates
+ * them on purpose (the failure message prints the new values).
+ */
+class BenchmarkPlansTest {
+    /** Recorded before the anti-affinity speed-up (issue 27), which must not change a decision. */
+    private static final Map<String, String> EXPECTED = Map.ofEntries(
+            Map.entry("karpenter-400types diverse 300 gantry", "ba19710187b8006547421c78"),
+            Map.entry("karpenter-400types diverse 300 greedy", "6e552309f9094db3fa0b8795"),
+            Map.entry("karpenter-400types generic 300 gantry", "716c9c272aee3b745de0ef7d"),
+            Map.entry("karpenter-400types generic 300 greedy", "70473ffc2f1225b0bea997f9"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 0 gantry", "4fe480f898c84dd387d615fd"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 0 greedy", "af265cb57c09d1aee4beb9a4"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 10 gantry", "1e8dffbd6784a4fa9ce24392"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 10 greedy", "5e8c0a64df9e2ade26e2956c"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 50 gantry", "ff227102d32d8713dc9d2160"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 50 greedy", "472826bf4cd1c02879e7c0e6"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 500 gantry", "352eeaf9e99dc942c82e67f6"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 500 greedy", "f2a13ff50a8785ddb71d92ae"),
+            Map.entry("real 250 plain + n hostname-spread 0 gantry", "4fe480f898c84dd387d615fd"),
+            Map.entry("real 250 plain + n hostname-spread 0 greedy", "af265cb57c09d1aee4beb9a4"),
+            Map.entry("real 250 plain + n hostname-spread 10 gantry", "1e8dffbd6784a4fa9ce24392"),
+            Map.entry("real 250 plain + n hostname-spread 10 greedy", "5e8c0a64df9e2ade26e2956c"),
+            Map.entry("real 250 plain + n hostname-spread 50 gantry", "ff227102d32d8713dc9d2160"),
+            Map.entry("real 250 plain + n hostname-spread 50 greedy", "472826bf4cd1c02879e7c0e6"),
+            Map.entry("real 250 plain + n hostname-spread 500 gantry", "352eeaf9e99dc942c82e67f6"),
+            Map.entry("real 250 plain + n hostname-spread 500 greedy", "f2a13ff50a8785ddb71d92ae"),
+            Map.entry("real 250 plain + n zone-spread 0 gantry", "4fe480f898c84dd387d615fd"),
+            Map.entry("real 250 plain + n zone-spread 0 greedy", "af265cb57c09d1aee4beb9a4"),
+            Map.entry("real 250 plain + n zone-spread 10 gantry", "79afb1d44dab1309b0e38ecd"),
+            Map.entry("real 250 plain + n zone-spread 10 greedy", "ffcfa9d9cb5e40b409ee59d9"),
+            Map.entry("real 250 plain + n zone-spread 50 gantry", "e6f7af4ee7ae925446b1720e"),
+            Map.entry("real 250 plain + n zone-spread 50 greedy", "28aadd8a232e632a56ea86e3"),
+            Map.entry("real 250 plain + n zone-spread 500 gantry", "c76bf4c937f903edd9fb0a3e"),
+            Map.entry("real 250 plain + n zone-spread 500 greedy", "ed4900b94e59c592b60c55eb"),
+            Map.entry("real generic 300 gantry", "88bd8127e63c89baccaea7f1"),
+            Map.entry("real generic 300 greedy", "003e08e0eea913b5e2bcf28a"),
+            Map.entry("real generic on-demand cmr>4 amd64 300 gantry", "d3282ef8052fe5dcb244d376"),
+            Map.entry("real generic on-demand cmr>4 amd64 300 greedy", "3461b053bd78aa6b7a08d13c"),
+            Map.entry("real mixed 300 gantry", "ec7ffcd84bd56a3929ed7f42"),
+            Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
+
+    @Test
+    void benchmarkWorkloadsKeepTheirPlans() {
+        Map<String, SchedulingBenchmark.Case> cases = SchedulingBenchmark.cases();
+        Map<String, String> actual = new TreeMap<>();
+        for (var c : cases.values()) {
+            List<Integer> sizes = c.name().startsWith("real 250 plain") ? List.of(0, 10, 50, 500) : List.of(300);
+            for (int n : sizes) {
+                actual.put(c.name() + " " + n + " gantry", fingerprint(Scheduler.solve(c.input(n), Scheduler.Strategy.GANTRY)));
+                actual.put(c.name() + " " + n + " greedy", fingerprint(Scheduler.solve(c.input(n), Scheduler.Strategy.KARPENTER_GREEDY)));
+            }
+        }
+        StringBuilder printed = new StringBuilder();
+        actual.forEach((k, v) -> printed.append("            Map.entry(\"").append(k).append("\", \"").append(v).append("\"),\n"));
+        assertThat(actual).as("fingerprints now:%n%s", printed).isEqualTo(new TreeMap<>(EXPECTED));
+    }
+
+    static String fingerprint(SchedulingResult r) {
+        StringBuilder b = new StringBuilder();
+        for (SchedulingResult.NodeClaimPlan p : r.newClaims()) {
+            b.append("claim ").append(p.name()).append(' ').append(p.nodePool()).append(' ').append(p.requirements())
+                    .append(' ').append(p.instanceType().name()).append(' ').append(p.offering()).append(" options");
+            p.instanceTypeOptions().forEach(t -> b.append(' ').append(t.name()));
+            b.append(" pods");
+            p.pods().forEach(pod -> b.append(' ').append(pod.key()));
+            b.append('\n');
+        }
+        new TreeMap<>(r.existingNodes()).forEach((n, pods) -> b.append("node ").append(n).append(keys(pods)).append('\n'));
+        new TreeMap<>(r.inFlightClaims()).forEach((n, pods) -> b.append("inflight ").append(n).append(keys(pods)).append('\n'));
+        r.unschedulable().forEach(u -> b.append("unschedulable ").append(u.pod().key()).append(' ').append(u.reason()).append('\n'));
+        b.append(r.strategy()).append(' ').append(r.totalPricePerHour());
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(b.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String keys(List<Pod> pods) {
+        StringBuilder b = new StringBuilder();
+        pods.forEach(p -> b.append(' ').append(p.key()));
+        return b.toString();
+    }
+}
