@@ -41,6 +41,12 @@ final class Claim implements Slot {
     private Resources expected = Resources.ZERO;
     /** Component-wise the most room any option has after DaemonSets: a cheap first test for a new pod. */
     private Resources maxRoom;
+    /**
+     * The options no pricier than the expected one (the cheapest option, ties included), in option order: the only
+     * types a pod may bring the claim to without raising its price. Null until needed; reset when options or
+     * requirements change.
+     */
+    private List<InstanceType> atPrice;
     private final Map<String, Set<String>> domainCache = new HashMap<>();
 
     private Claim(PoolContext pool, int index, Requirements requirements, List<InstanceType> options) {
@@ -54,7 +60,25 @@ final class Claim implements Slot {
     private Resources roomOf(List<InstanceType> types) {
         Resources room = Resources.ZERO;
         for (InstanceType t : types) {
-            room = room.max(pool.room(t));
+            room = widen(room, pool.room(t));
+        }
+        return room;
+    }
+
+    /** {@code room.max(r)}, without building an equal copy of {@code room} when {@code r} adds nothing to it. */
+    private static Resources widen(Resources room, Resources r) {
+        if (r.cpuMillis() > room.cpuMillis() || r.memoryBytes() > room.memoryBytes() || r.ephemeralBytes() > room.ephemeralBytes()
+                || r.pods() > room.pods()) {
+            return room.max(r);
+        }
+        if (r.extended().isEmpty()) {
+            return room;
+        }
+        for (var e : r.extended().entrySet()) {
+            Long have = room.extended().get(e.getKey());
+            if (have == null || have < e.getValue()) {
+                return room.max(r);
+            }
         }
         return room;
     }
@@ -63,24 +87,25 @@ final class Claim implements Slot {
      * A proposed addition: the claim's next requirements and options, or why the pod does not fit. The reason is
      * worked out only when asked for: most misfits are expected (a full claim) and nobody reads them.
      */
-    record Fit(Requirements requirements, List<InstanceType> options, java.util.function.Supplier<String> why, boolean lasting) {
-        /** The pod fits: the claim becomes {@code requirements} with {@code options}. */
-        static Fit fits(Requirements requirements, List<InstanceType> options) {
-            return new Fit(requirements, options, null, false);
+    record Fit(Requirements requirements, List<InstanceType> options, Resources maxRoom, java.util.function.Supplier<String> why,
+               boolean lasting) {
+        /** The pod fits: the claim becomes {@code requirements} with {@code options}, whose most room is {@code maxRoom}. */
+        static Fit fits(Requirements requirements, List<InstanceType> options, Resources maxRoom) {
+            return new Fit(requirements, options, maxRoom, null, false);
         }
 
         static Fit fail(String why) {
-            return new Fit(null, null, () -> why, true);
+            return new Fit(null, null, null, () -> why, true);
         }
 
         /** A failure that holds for the rest of the solve: claims only fill up and narrow. */
         static Fit fail(java.util.function.Supplier<String> why) {
-            return new Fit(null, null, why, true);
+            return new Fit(null, null, null, why, true);
         }
 
         /** A failure that may not last: limits, which other claims' shrinking can free up. */
         static Fit failForNow(java.util.function.Supplier<String> why) {
-            return new Fit(null, null, why, false);
+            return new Fit(null, null, null, why, false);
         }
 
         boolean ok() {
@@ -124,6 +149,7 @@ final class Claim implements Slot {
         }
         options = kept;
         maxRoom = null;
+        atPrice = null;
         domainCache.clear();
         updateReserved();
     }
@@ -173,6 +199,17 @@ final class Claim implements Slot {
      * Pure: nothing changes until {@link #commit}.
      */
     Fit fit(PodConstraints c, Map<String, String> pins) {
+        return fit(c, pins, Packer.Upsize.ALLOWED);
+    }
+
+    /**
+     * {@link #fit(PodConstraints, Map)}, told whether the caller will refuse a fit that raises the claim's price. With
+     * {@link Packer.Upsize#FORBIDDEN}, a pod that leaves the requirements as they are and fits none of the options at
+     * the expected price is refused at once (not lasting), without working out the options it would leave: the caller
+     * would refuse that fit anyway, since its cheapest remaining option would be one of the pricier ones. The caller
+     * still compares the price of any fit it gets.
+     */
+    Fit fit(PodConstraints c, Map<String, String> pins, Packer.Upsize upsize) {
         Taint blocking = c.firstUntolerated(pool.taints);
         if (blocking != null) {
             return Fit.fail("NodePool " + pool.name() + " has taint " + blocking + ", which the pod does not tolerate");
@@ -212,12 +249,17 @@ final class Claim implements Slot {
             next = next.with(pin.getKey(), ValueSet.in(pin.getValue()));
         }
         boolean narrowed = !next.equals(requirements);
+        List<HostPort> wanted = c.hostPorts();
+        if (upsize == Packer.Upsize.FORBIDDEN && !narrowed && noneAtPriceHolds(total, wanted)) {
+            return Fit.failForNow(() -> "the pod fits no option at the claim's expected price");
+        }
         List<InstanceType> kept = new ArrayList<>(options.size());
         boolean limitHit = false;
         boolean portsHit = false;
-        List<HostPort> wanted = c.hostPorts();
+        Resources keptRoom = Resources.ZERO; // what roomOf(kept) would give, folded as the options are kept
         for (InstanceType t : options) {
-            if (!total.fitsIn(pool.room(t))) {
+            Resources room = pool.room(t);
+            if (!total.fitsIn(room)) {
                 continue;
             }
             if (!wanted.isEmpty() && pool.daemonPortConflict(t, wanted)) {
@@ -232,6 +274,7 @@ final class Claim implements Slot {
                 continue;
             }
             kept.add(t);
+            keptRoom = widen(keptRoom, room);
         }
         if (kept.isEmpty() && portsHit && !limitHit) {
             return Fit.fail("host port in use by a DaemonSet on every instance type that fits");
@@ -250,7 +293,32 @@ final class Claim implements Slot {
             return Fit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
         // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
-        return Fit.fits(next, !narrowed && kept.size() == options.size() ? options : kept);
+        return Fit.fits(next, !narrowed && kept.size() == options.size() ? options : kept, keptRoom);
+    }
+
+    /**
+     * Whether none of the options at the expected price would be kept for {@code total}, by the same tests the options
+     * go through in {@link #fit} when the requirements do not change (room, DaemonSet host ports, limits).
+     */
+    private boolean noneAtPriceHolds(Resources total, List<HostPort> wanted) {
+        if (atPrice == null) {
+            double price = price();
+            List<InstanceType> cheap = new ArrayList<>();
+            for (InstanceType t : options) {
+                Offering o = t.cheapestOffering(requirements);
+                if (o != null && o.pricePerHour() <= price) {
+                    cheap.add(t);
+                }
+            }
+            atPrice = cheap;
+        }
+        for (InstanceType t : atPrice) {
+            if (total.fitsIn(pool.room(t)) && (wanted.isEmpty() || !pool.daemonPortConflict(t, wanted))
+                    && pool.withinLimits(t.capacity(), reserved)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean portConflict(List<HostPort> wanted) {
@@ -268,13 +336,15 @@ final class Claim implements Slot {
     void commit(Pod pod, Fit fit) {
         if (!fit.requirements().equals(requirements)) {
             domainCache.clear();
+            atPrice = null;
         } else if (fit.options().size() != options.size()) {
             domainCache.clear();
         }
         requirements = fit.requirements();
         boolean optionsChanged = fit.options() != options;
         if (optionsChanged) {
-            maxRoom = null; // recomputed when next needed
+            maxRoom = fit.maxRoom(); // the options' most room, as roomOf would give it
+            atPrice = null;
         }
         options = fit.options();
         requests = requests.plus(pod.requests());
@@ -325,6 +395,7 @@ final class Claim implements Slot {
         Resources before = reserved;
         options = List.copyOf(kept);
         maxRoom = null;
+        atPrice = null;
         domainCache.clear();
         updateReserved();
         return !reserved.equals(before);

@@ -316,7 +316,7 @@ final class Packer {
             Topology.Outcome t = topology.check(c, claim);
             boolean lasting;
             if (t.ok()) {
-                Claim.Fit fit = claim.fit(c, t.pins());
+                Claim.Fit fit = claim.fit(c, t.pins(), upsize);
                 if (fit.ok() && (upsize == Upsize.ALLOWED || Claim.priceOf(fit) <= claim.price())) {
                     claim.commit(c.pod(), fit);
                     topology.record(c.pod(), claim);
