@@ -34,7 +34,8 @@ import java.util.function.IntFunction;
  * memory only ("old"), with pod slots, and with pod slots and the pods' sizes ("new", the one the scheduler reports). Run with a 512 MB heap:
  * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [--no-cold] [--case=part-of-name] [sizes...]}.
  * The "real 250 plain + n ..." cases take n as the number of constrained replicas (anti-affinity or spread) beside 250
- * plain pods, on a pool open to the whole catalogue: run them with sizes 0 10 50 200 500.
+ * plain pods, on a pool open to the whole catalogue: run them with sizes 0 10 50 200 500. "alloc MB" is what the last
+ * warm Gantry solve allocated on its thread.
  */
 public final class SchedulingBenchmark {
     private static final int MIN_SAMPLES = 5;
