@@ -128,8 +128,8 @@ public record Resources(long cpuMillis, long memoryBytes, long ephemeralBytes, l
 
     /** Component-wise maximum. */
     public Resources max(Resources o) {
-        if (o == this) {
-            return this;
+        if (o == this || within(o)) {
+            return this; // no copy when o adds nothing: the packer widens a claim's room once per kept type
         }
         Map<String, Long> ext = extended;
         if (!o.extended.isEmpty()) {
@@ -139,6 +139,20 @@ public record Resources(long cpuMillis, long memoryBytes, long ephemeralBytes, l
         }
         return new Resources(Math.max(cpuMillis, o.cpuMillis), Math.max(memoryBytes, o.memoryBytes),
                 Math.max(ephemeralBytes, o.ephemeralBytes), Math.max(pods, o.pods), ext);
+    }
+
+    /** Whether every component of {@code o} is at most this one's. */
+    private boolean within(Resources o) {
+        if (o.cpuMillis > cpuMillis || o.memoryBytes > memoryBytes || o.ephemeralBytes > ephemeralBytes || o.pods > pods) {
+            return false;
+        }
+        for (var e : o.extended.entrySet()) {
+            Long have = extended.get(e.getKey());
+            if (have == null || have < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Multiplies every amount by {@code n}. */

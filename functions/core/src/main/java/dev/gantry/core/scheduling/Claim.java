@@ -60,62 +60,9 @@ final class Claim implements Slot {
     private Resources roomOf(List<InstanceType> types) {
         Resources room = Resources.ZERO;
         for (InstanceType t : types) {
-            room = widen(room, pool.room(t));
+            room = room.max(pool.room(t));
         }
         return room;
-    }
-
-    /** {@code room.max(r)}, without building an equal copy of {@code room} when {@code r} adds nothing to it. */
-    private static Resources widen(Resources room, Resources r) {
-        if (r.cpuMillis() > room.cpuMillis() || r.memoryBytes() > room.memoryBytes() || r.ephemeralBytes() > room.ephemeralBytes()
-                || r.pods() > room.pods()) {
-            return room.max(r);
-        }
-        if (r.extended().isEmpty()) {
-            return room;
-        }
-        for (var e : r.extended().entrySet()) {
-            Long have = room.extended().get(e.getKey());
-            if (have == null || have < e.getValue()) {
-                return room.max(r);
-            }
-        }
-        return room;
-    }
-
-    /**
-     * A proposed addition: the claim's next requirements and options, or why the pod does not fit. The reason is
-     * worked out only when asked for: most misfits are expected (a full claim) and nobody reads them.
-     */
-    record Fit(Requirements requirements, List<InstanceType> options, Resources maxRoom, java.util.function.Supplier<String> why,
-               boolean lasting) {
-        /** The pod fits: the claim becomes {@code requirements} with {@code options}, whose most room is {@code maxRoom}. */
-        static Fit fits(Requirements requirements, List<InstanceType> options, Resources maxRoom) {
-            return new Fit(requirements, options, maxRoom, null, false);
-        }
-
-        static Fit fail(String why) {
-            return new Fit(null, null, null, () -> why, true);
-        }
-
-        /** A failure that holds for the rest of the solve: claims only fill up and narrow. */
-        static Fit fail(java.util.function.Supplier<String> why) {
-            return new Fit(null, null, null, why, true);
-        }
-
-        /** A failure that may not last: limits, which other claims' shrinking can free up. */
-        static Fit failForNow(java.util.function.Supplier<String> why) {
-            return new Fit(null, null, null, why, false);
-        }
-
-        boolean ok() {
-            return options != null;
-        }
-
-        /** Null when the pod fits; otherwise the reason, computed now. */
-        String failure() {
-            return ok() ? null : why.get();
-        }
     }
 
     /** Opens an empty claim on a pool (no pods yet); {@link #fit} decides whether the first pod goes in. */
@@ -129,7 +76,7 @@ final class Claim implements Slot {
     }
 
     /** The expected price if a fit is committed. */
-    static double priceOf(Fit fit) {
+    static double priceOf(ClaimFit fit) {
         return fit.options().get(0).cheapestOffering(fit.requirements()).pricePerHour();
     }
 
@@ -198,7 +145,7 @@ final class Claim implements Slot {
      * Whether the pod (at this relaxation level, with these topology pins) can join, and what the claim becomes.
      * Pure: nothing changes until {@link #commit}.
      */
-    Fit fit(PodConstraints c, Map<String, String> pins) {
+    ClaimFit fit(PodConstraints c, Map<String, String> pins) {
         return fit(c, pins, Packer.Upsize.ALLOWED);
     }
 
@@ -209,38 +156,38 @@ final class Claim implements Slot {
      * would refuse that fit anyway, since its cheapest remaining option would be one of the pricier ones. The caller
      * still compares the price of any fit it gets.
      */
-    Fit fit(PodConstraints c, Map<String, String> pins, Packer.Upsize upsize) {
+    ClaimFit fit(PodConstraints c, Map<String, String> pins, Packer.Upsize upsize) {
         Taint blocking = c.firstUntolerated(pool.taints);
         if (blocking != null) {
-            return Fit.fail("NodePool " + pool.name() + " has taint " + blocking + ", which the pod does not tolerate");
+            return ClaimFit.fail("NodePool " + pool.name() + " has taint " + blocking + ", which the pod does not tolerate");
         }
         if (!pods.isEmpty() && !ports.isEmpty() && portConflict(c.hostPorts())) {
-            return Fit.fail("host port in use");
+            return ClaimFit.fail("host port in use");
         }
         Requirements podReqs = c.nodeRequirements();
         for (String key : podReqs.keys()) {
             // A label the pool does not define will be absent from the node.
             if (!requirements.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !podReqs.get(key).has(null)) {
-                return Fit.fail("requires label " + key + " (" + podReqs.get(key).describe() + "); NodePool " + pool.name() + " does not set it");
+                return ClaimFit.fail("requires label " + key + " (" + podReqs.get(key).describe() + "); NodePool " + pool.name() + " does not set it");
             }
         }
         ValueSet host = podReqs.get(WellKnownLabels.HOSTNAME);
         if (host.isFinite()) {
             // A new node's hostname is not known before launch, so no claim can promise one.
-            return Fit.fail("requires " + WellKnownLabels.HOSTNAME + " " + host.describe() + "; a new node's hostname is not known before launch");
+            return ClaimFit.fail("requires " + WellKnownLabels.HOSTNAME + " " + host.describe() + "; a new node's hostname is not known before launch");
         }
         Resources total = requests.plus(c.requests());
         if (maxRoom == null) {
             maxRoom = options == pool.types ? pool.maxRoom() : roomOf(options);
         }
         if (!total.fitsIn(maxRoom)) {
-            return Fit.fail(() -> ClaimMisfit.nothingFits(this, c, requirements.intersect(podReqs), total));
+            return ClaimFit.fail(() -> ClaimMisfit.nothingFits(this, c, requirements.intersect(podReqs), total));
         }
         Requirements next = requirements;
         if (!podReqs.isEmpty()) {
             String conflict = requirements.conflict(podReqs);
             if (conflict != null) {
-                return Fit.fail("requires " + conflict + " " + podReqs.get(conflict).describe() + "; NodePool " + pool.name()
+                return ClaimFit.fail("requires " + conflict + " " + podReqs.get(conflict).describe() + "; NodePool " + pool.name()
                         + " allows " + ClaimMisfit.allowed(this, conflict));
             }
             next = requirements.intersect(podReqs);
@@ -251,7 +198,7 @@ final class Claim implements Slot {
         boolean narrowed = !next.equals(requirements);
         List<HostPort> wanted = c.hostPorts();
         if (upsize == Packer.Upsize.FORBIDDEN && !narrowed && noneAtPriceHolds(total, wanted)) {
-            return Fit.failForNow(() -> "the pod fits no option at the claim's expected price");
+            return ClaimFit.failForNow(() -> "the pod fits no option at the claim's expected price");
         }
         List<InstanceType> kept = new ArrayList<>(options.size());
         boolean limitHit = false;
@@ -274,26 +221,26 @@ final class Claim implements Slot {
                 continue;
             }
             kept.add(t);
-            keptRoom = widen(keptRoom, room);
+            keptRoom = keptRoom.max(room);
         }
         if (kept.isEmpty() && portsHit && !limitHit) {
-            return Fit.fail("host port in use by a DaemonSet on every instance type that fits");
+            return ClaimFit.fail("host port in use by a DaemonSet on every instance type that fits");
         }
         if (kept.isEmpty()) {
             Requirements narrowedTo = next;
             boolean limits = limitHit;
-            return limits ? Fit.failForNow(() -> ClaimMisfit.overLimits(this, c, narrowedTo, total))
-                    : Fit.fail(() -> ClaimMisfit.nothingFits(this, c, narrowedTo, total));
+            return limits ? ClaimFit.failForNow(() -> ClaimMisfit.overLimits(this, c, narrowedTo, total))
+                    : ClaimFit.fail(() -> ClaimMisfit.nothingFits(this, c, narrowedTo, total));
         }
         if (narrowed) {
             sortByPrice(kept, next);
         }
         if (MinValues.any(next) && MinValues.truncate(kept, next, Scheduler.MAX_INSTANCE_TYPE_OPTIONS) == null) {
             Requirements narrowedTo = next;
-            return Fit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
+            return ClaimFit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
         // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
-        return Fit.fits(next, !narrowed && kept.size() == options.size() ? options : kept, keptRoom);
+        return ClaimFit.fits(next, !narrowed && kept.size() == options.size() ? options : kept, keptRoom);
     }
 
     /**
@@ -333,7 +280,7 @@ final class Claim implements Slot {
     }
 
     /** Applies a successful fit for the pod. */
-    void commit(Pod pod, Fit fit) {
+    void commit(Pod pod, ClaimFit fit) {
         if (!fit.requirements().equals(requirements)) {
             domainCache.clear();
             atPrice = null;

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 /**
  * Why a pod does not fit a {@link Claim}, in the words a user reads in the pod's FailedScheduling Event. Worked out
- * only when a reason is asked for ({@link Claim.Fit#failure()}), from the claim as it is then.
+ * only when a reason is asked for ({@link ClaimFit#failure()}), from the claim as it is then.
  */
 final class ClaimMisfit {
     private ClaimMisfit() {

@@ -316,7 +316,7 @@ final class Packer {
             Topology.Outcome t = topology.check(c, claim);
             boolean lasting;
             if (t.ok()) {
-                Claim.Fit fit = claim.fit(c, t.pins(), upsize);
+                ClaimFit fit = claim.fit(c, t.pins(), upsize);
                 if (fit.ok() && (upsize == Upsize.ALLOWED || Claim.priceOf(fit) <= claim.price())) {
                     claim.commit(c.pod(), fit);
                     topology.record(c.pod(), claim);
@@ -358,7 +358,7 @@ final class Packer {
         if (!t.ok()) {
             return t.failure();
         }
-        Claim.Fit fit = claim.fit(c, t.pins());
+        ClaimFit fit = claim.fit(c, t.pins());
         if (!fit.ok() && !fit.lasting() && tighten(pool)) {
             fit = claim.fit(c, t.pins()); // the pool's other claims now count what they are expected to launch
         }
