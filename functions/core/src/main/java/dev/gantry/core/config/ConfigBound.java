@@ -1,0 +1,53 @@
+package dev.gantry.core.config;
+
+import dev.gantry.core.provisioning.GantryConfig;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Services built over one configuration, built again when the configuration changes: a handler asks for its service
+ * once per run ({@link #get()}), and gets the one built over the cluster's current NodePools and NodeClasses. What the
+ * factory captures (clients, queues, the store, caches) is built once by its caller and reused; only the services,
+ * which hold the pools, are rebuilt, and only when {@link ClusterConfig#config()} is a different instance (see
+ * {@link ConfigSource}'s contract). A run keeps the service it got for its whole length: one run, one configuration.
+ *
+ * <p>Not thread-safe beyond what a Lambda instance needs (one invocation at a time); {@code get()} is synchronized.
+ *
+ * @param <S> the service (or bundle of services) a handler runs
+ */
+public final class ConfigBound<S> implements Supplier<S> {
+    private final ConfigSource source;
+    private final Clock clock;
+    private final Function<ClusterConfig, S> factory;
+    private GantryConfig builtFor;
+    private S built;
+
+    public ConfigBound(ConfigSource source, Clock clock, Function<ClusterConfig, S> factory) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.factory = Objects.requireNonNull(factory, "factory");
+    }
+
+    /** A supplier of one fixed service (tests, and callers with a configuration of their own). */
+    public static <S> Supplier<S> fixed(S service) {
+        Objects.requireNonNull(service, "service");
+        return () -> service;
+    }
+
+    /**
+     * The service for a run starting now.
+     *
+     * @throws ConfigUnavailable as {@link ConfigSource#current} does; the run must fail
+     */
+    @Override
+    public synchronized S get() {
+        ClusterConfig c = source.current(clock.instant());
+        if (built == null || c.config() != builtFor) {
+            built = factory.apply(c);
+            builtFor = c.config();
+        }
+        return built;
+    }
+}
