@@ -1,11 +1,11 @@
 package dev.gantry.kube;
 
+import dev.gantry.core.config.ConfigObject;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,8 +15,9 @@ import java.util.Set;
 /**
  * Reads the cluster's {@code autoscaling.x-k8s.io/v1beta1} CapacityBuffers and the objects they refer to (the
  * PodTemplate of a {@code podTemplateRef}; the Deployment, StatefulSet or ReplicaSet of a {@code scalableRef}), as
- * JSON documents for the config reader, which reads them exactly as it reads the bundle's YAML. Calls: list
- * capacitybuffers (all namespaces), get podtemplates, get deployments/statefulsets/replicasets.
+ * JSON documents for the config reader, which reads them exactly as it reads YAML files. Calls: list
+ * capacitybuffers (all namespaces), get podtemplates, get deployments/statefulsets/replicasets. The buffer part of
+ * {@link KubeConfigObjects}.
  *
  * <p>A cluster without the CRD answers 404 on the list: that is no buffers, not an error. A referenced object that is
  * not there is left out (the buffer then shows as unresolved). Any other failure is a
@@ -37,6 +38,11 @@ public final class KubeBuffers {
 
     /** Every CapacityBuffer with what it refers to, one JSON document each; empty when the CRD is not installed. */
     public List<String> documents() {
+        return objects().stream().map(ConfigObject::json).toList();
+    }
+
+    /** Every CapacityBuffer with what it refers to, each with its resourceVersion; empty when the CRD is not installed. */
+    public List<ConfigObject> objects() {
         List<GenericKubernetesResource> buffers;
         try {
             buffers = client.genericKubernetesResources(CAPACITY_BUFFERS).inAnyNamespace().list().getItems();
@@ -46,10 +52,10 @@ public final class KubeBuffers {
             }
             throw ApiCall.translate("list capacitybuffers", e);
         }
-        List<String> out = new ArrayList<>();
+        List<ConfigObject> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (GenericKubernetesResource b : buffers) {
-            out.add(Serialization.asJson(b));
+            out.add(KubeConfigObjects.object(b));
             String ns = b.getMetadata().getNamespace();
             Object spec = b.getAdditionalProperties().get("spec");
             if (!(spec instanceof Map<?, ?> s)) {
@@ -69,7 +75,7 @@ public final class KubeBuffers {
                 });
             }
             if (target != null) {
-                out.add(Serialization.asJson(target));
+                out.add(KubeConfigObjects.object(target));
             }
         }
         return out;
