@@ -8,7 +8,6 @@ import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.aws.eks.EksClusterInfo;
 import dev.gantry.aws.eks.EksTokenProvider;
 import dev.gantry.aws.pricing.LiveInstanceTypeProvider;
-import dev.gantry.aws.s3.S3ConfigSource;
 import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.config.codec.HintCodec;
@@ -32,6 +31,10 @@ import dev.gantry.core.work.Redelivery;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.kube.KubeClients;
 import dev.gantry.kube.KubeCluster;
+import dev.gantry.kube.KubeConfigObjects;
+import dev.gantry.config.cluster.ClusterConfigReader;
+import dev.gantry.core.config.ConfigBound;
+import dev.gantry.core.config.ConfigSource;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -54,9 +57,8 @@ public final class Composition {
     private final Region region;
     private final Clock clock = Clock.systemUTC();
     private final ObjectMapper json = new ObjectMapper();
-    private GantryConfig config;
-    private dev.gantry.config.LoadResult bundle;
-    private String bundleYaml;
+    private ConfigSource configSource;
+    private ConfigBound<Services> services;
     private dev.gantry.core.headroom.Headroom headroom;
     private dev.gantry.core.headroom.DemandHistoryStore demand;
     private NodeClaimStore store;
@@ -90,15 +92,58 @@ public final class Composition {
     /** Spot-to-spot and strategy, from {@link Environment#SPOT_TO_SPOT_CONSOLIDATION} and {@link Environment#CONSOLIDATION_STRATEGY}. */
     public dev.gantry.core.disruption.consolidation.ConsolidationSettings consolidationSettings() { return consolidation; }
 
-    /** The NodePools and NodeClasses from {@code GANTRY_CONFIG}; fails initialisation when the YAML has errors. */
-    public synchronized GantryConfig config() {
-        if (config == null) {
-            String yaml = S3ConfigSource.of(S3ConfigSource.client(region), env.require(Environment.CONFIG)).get();
-            bundle = ConfigText.load(yaml);
-            bundleYaml = yaml;
-            config = new GantryConfig(bundle.nodePools(), bundle.nodeClasses(), region.id(), BuiltInCatalog.defaultZones(region.id()));
+    /**
+     * The cluster's NodePools, EC2NodeClasses and CapacityBuffers, listed on every run and parsed again only when one
+     * changed ({@link ClusterConfigReader}). The cluster is the only source: the deploy bundle reaches it through the
+     * attach function, never through these functions.
+     */
+    public synchronized ConfigSource configSource() {
+        if (configSource == null) {
+            configSource = new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
+                    BuiltInCatalog.defaultZones(region.id()));
         }
-        return config;
+        return configSource;
+    }
+
+    /**
+     * The services of one run, built over the cluster's configuration when the run starts and built again only when a
+     * NodePool or EC2NodeClass changed ({@link ConfigBound}); the clients under them are built once, here.
+     */
+    public synchronized ConfigBound<Services> services() {
+        if (services == null) {
+            services = new ConfigBound<>(configSource(), clock, c -> compose(c.config()));
+        }
+        return services;
+    }
+
+    /** What the handlers run, over one configuration. */
+    public record Services(HintBatchService hintBatches, InterruptionService interruption, TerminationService termination,
+                           SweepService sweep, ConsolidationService consolidation) {
+    }
+
+    private Services compose(GantryConfig config) {
+        Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
+        TerminationService termination = new TerminationService(cluster(), cluster(), store(), cloud(), terminationQueue(), pools, clock);
+        Provisioner provisioner = new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config, clock)
+                .withHeadroom(headroom()).withDemandHistory(demand());
+        // Consolidation: decided in the sweep, carried on by termination-queue messages; replacements are recorded for the
+        // provisioner to launch (a hint nudges it); validation keeps room for the same buffers as the sweep's decision.
+        ConsolidationService consolidation = new ConsolidationService(cluster(), cluster(), store(), termination, hints(),
+                terminationQueue(), provisioner::poolOffers, provisioner::recordReplacement, consolidationSettings(), clock)
+                .withHeadroom(headroom());
+        SweepService sweep = new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination, hints(), pools,
+                instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
+                .withHeadroom(headroom());
+        // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
+        HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,
+                sweep::registerNodes, clock);
+        InterruptionService interruption = new InterruptionService(store(), cluster(), cluster(), termination, hints(), pools, clock);
+        return new Services(hintBatches, interruption, termination, sweep, consolidation);
+    }
+
+    /** The final sweep's service: it terminates what Gantry launched and needs no NodePool, so none is read. */
+    SweepService finalSweep() {
+        return compose(new GantryConfig(java.util.List.of(), java.util.List.of(), region.id(), java.util.List.of())).sweep();
     }
 
     /** Pending demand per pool and hour, in the state table (what predicted buffers read). */
@@ -111,15 +156,13 @@ public final class Composition {
     }
 
     /**
-     * The headroom to keep: the bundle's CapacityBuffers with the cluster's (when the CRD is installed) laid over them,
+     * The headroom to keep: the cluster's CapacityBuffers as the current run read them ({@link ConfigBound#buffers()}),
      * the demand history, and the boot lead measured from the store's claims plus the sweep interval.
      */
     public synchronized dev.gantry.core.headroom.Headroom headroom() {
         if (headroom == null) {
-            config();
-            dev.gantry.kube.KubeBuffers kube = new dev.gantry.kube.KubeBuffers(kubeClient());
             java.time.Duration sweep = dev.gantry.config.deployment.DeploymentSettings.DEFAULT.sweepRate();
-            headroom = new dev.gantry.core.headroom.LiveHeadroom(new BufferSource(bundleYaml, bundle, kube::documents), demand(),
+            headroom = new dev.gantry.core.headroom.LiveHeadroom(services().buffers(), demand(),
                     dev.gantry.core.headroom.BootLead.cached(now -> dev.gantry.core.headroom.BootLead.of(store().list(now), sweep),
                             java.time.Duration.ofMinutes(10)));
         }
@@ -157,7 +200,7 @@ public final class Composition {
 
     private io.fabric8.kubernetes.client.KubernetesClient kubeClient;
 
-    private synchronized io.fabric8.kubernetes.client.KubernetesClient kubeClient() {
+    synchronized io.fabric8.kubernetes.client.KubernetesClient kubeClient() {
         if (kubeClient == null) {
             kubeClient = KubeClients.forEks(eks().endpoint(), eks().certificateAuthorityData(), token());
         }
@@ -191,7 +234,8 @@ public final class Composition {
                     .overrideConfiguration(ClientTimeouts.override(control)).build();
             // Expired prices and offerings are refreshed on a virtual thread while runs keep the last values, so no
             // provisioning run waits for the Price List API's pages.
-            instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), config().zones()), ec2(), pricing, clock,
+            instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), BuiltInCatalog.defaultZones(region.id())),
+                    ec2(), pricing, clock,
                     task -> Thread.ofVirtual().name("gantry-price-refresh").start(task));
         }
         return instanceTypes;
@@ -254,61 +298,16 @@ public final class Composition {
         return terminationQueue;
     }
 
-    public Map<String, NodePool> nodePools() {
-        return config().nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
-    }
-
-    public TerminationService termination() {
-        return new TerminationService(cluster(), cluster(), store(), cloud(), terminationQueue(), nodePools(), clock);
-    }
-
-    public Provisioner provisioner() {
-        return new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config(), clock)
-                .withHeadroom(headroom()).withDemandHistory(demand());
-    }
-
-    /**
-     * The provisioning queue's service: deleted nodes go to the termination flow, new nodes are registered at once (the
-     * sweep's registration step), then one provisioning run.
-     */
-    public HintBatchService hintBatches() {
-        TerminationService termination = termination();
-        SweepService sweep = sweep();
-        return new HintBatchService(provisioner(), cluster(), store(), termination::startForDeletedNode, sweep::registerNodes, clock);
-    }
-
     /** The lifecycle's hints: on the provisioning queue, with the last-hint marker in the store. */
     public QueueHints hints() {
         return new QueueHints(provisioningQueue(), new HintCodec(json), store(), clusterName());
     }
 
-    public InterruptionService interruption() {
-        return new InterruptionService(store(), cluster(), cluster(), termination(), hints(), nodePools(), clock);
-    }
-
-    /** The sweep, with the refresh, consolidation and headroom steps wired. */
-    public SweepService sweep() {
-        return new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination(), hints(), nodePools(),
-                instanceFacts(), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation())
-                .withHeadroom(headroom());
-    }
-
-    /**
-     * Consolidation's execution: decided in the sweep, carried on by termination-queue messages; replacements are
-     * recorded for the provisioner to launch (a hint nudges it). Spot-to-spot and the strategy are the deployment's
-     * ({@link #consolidationSettings()}); validation keeps room for the same buffers as the sweep's decision.
-     */
-    public ConsolidationService consolidation() {
-        Provisioner p = provisioner();
-        return new ConsolidationService(cluster(), cluster(), store(), termination(), hints(), terminationQueue(),
-                p::poolOffers, p::recordReplacement, consolidationSettings(), clock).withHeadroom(headroom());
-    }
-
     /** Instance-type labels and extended resources from the catalogue, under the first NodeClass (they do not depend on it). */
-    InstanceFacts.Source instanceFacts() {
+    InstanceFacts.Source instanceFacts(GantryConfig config) {
         Map<String, Optional<InstanceFacts>> cache = new ConcurrentHashMap<>();
         return type -> cache.computeIfAbsent(type, t -> {
-            Optional<NodeClass> nodeClass = config().nodeClasses().stream().findFirst();
+            Optional<NodeClass> nodeClass = config.nodeClasses().stream().findFirst();
             if (nodeClass.isEmpty()) {
                 return Optional.empty();
             }

@@ -12,6 +12,8 @@ import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
+import dev.gantry.core.config.ConfigBound;
 
 /**
  * EC2 and AWS Health events from EventBridge, through a standard SQS queue. Each record is handled on its own: a
@@ -26,7 +28,8 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     /** A first slice's worst case with margin, inside the function's 30 s timeout. */
     public static final Duration RESERVE = Duration.ofSeconds(10);
 
-    private final InterruptionService service;
+    /** The service over the cluster's configuration when the invocation starts ({@link ConfigBound}). */
+    private final Supplier<InterruptionService> services;
     private final EventBridgeCodec reader;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
@@ -41,7 +44,7 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     }
 
     private InterruptionQueueHandler(Composition c) {
-        this(c.interruption(), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
+        this(() -> c.services().get().interruption(), new EventBridgeCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out),
                 c.clock(), c.interruptionRedelivery());
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
@@ -58,7 +61,16 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
      */
     public InterruptionQueueHandler(InterruptionService service, EventBridgeCodec reader, EmbeddedMetrics metrics, Clock clock,
                                     Redelivery redelivery) {
-        this.service = service;
+        this(ConfigBound.fixed(service), reader, metrics, clock, redelivery);
+    }
+
+    /**
+     * @param services asked once per invocation, at its first record: the service over the cluster's configuration then
+     *                 ({@link ConfigBound}); when it throws, each record fails and is redelivered
+     */
+    public InterruptionQueueHandler(Supplier<InterruptionService> services, EventBridgeCodec reader, EmbeddedMetrics metrics,
+                                    Clock clock, Redelivery redelivery) {
+        this.services = services;
         this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
@@ -68,9 +80,10 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         InvocationBudget budget = InvocationBudget.of(context, clock);
+        Supplier<InterruptionService> service = OncePerInvocation.of(services);
         return SqsRecords.eachIndependently("interruption", event, context, redelivery, m -> {
             FirstSlice firstSlice = budget.tooLateFor(RESERVE) ? FirstSlice.QUEUED : FirstSlice.INLINE;
-            for (InterruptionService.Outcome o : service.handle(reader.read(m.getBody()), firstSlice)) {
+            for (InterruptionService.Outcome o : service.get().handle(reader.read(m.getBody()), firstSlice)) {
                 o.ignored().forEach(why -> System.out.println("DEBUG interruption: " + m.getMessageId() + " ignored: " + why));
                 o.metricKinds().forEach(kind -> metrics.emit(clock.instant(), Map.of("Kind", kind), Map.of("InterruptionEvents", 1.0)));
                 // An instance already gone (or a node with nothing to drain) finishes in the first slice, here,

@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import dev.gantry.core.config.ConfigBound;
 import org.crac.Core;
 import org.crac.Resource;
 
@@ -84,7 +86,8 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     /** When the hint of a run that left claims for later comes back: at once. */
     public static final Duration CONTINUE_AFTER = Duration.ZERO;
 
-    private final HintBatchService service;
+    /** The run's service, over the cluster's configuration as it is when the run starts ({@link ConfigBound}). */
+    private final Supplier<HintBatchService> services;
     private final HintCodec codec;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
@@ -102,7 +105,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     }
 
     private ProvisioningQueueHandler(Composition c) {
-        this(c.hintBatches(), new HintCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+        this(() -> c.services().get().hintBatches(), new HintCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 ProvisionerPrimer.of(c), c.provisioningRedelivery(), RETRY_DELAY, c.provisioningQueue(), c.clusterName(),
                 Heartbeat.THREAD);
         Core.getGlobalContext().register(this);
@@ -140,11 +143,22 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
     public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
                                     SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
                                     WorkQueue continuations, String cluster, Heartbeat heartbeat) {
-        this(service, codec, metrics, clock, primer, redelivery, firstRetry, continuations, cluster, heartbeat,
+        this(ConfigBound.fixed(service), codec, metrics, clock, primer, redelivery, firstRetry, continuations, cluster, heartbeat);
+    }
+
+    /**
+     * @param services the service of each run, asked once per run: over the cluster's configuration at that run's start
+     *                 ({@link ConfigBound}); when it throws ({@link dev.gantry.core.config.ConfigUnavailable}) the run
+     *                 fails and is retried as any failed run is
+     */
+    public ProvisioningQueueHandler(Supplier<HintBatchService> services, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
+                                    SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
+                                    WorkQueue continuations, String cluster, Heartbeat heartbeat) {
+        this(services, codec, metrics, clock, primer, redelivery, firstRetry, continuations, cluster, heartbeat,
                 ProvisioningListener.NONE);
     }
 
-    private ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
+    private ProvisioningQueueHandler(Supplier<HintBatchService> services, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
                                      SnapStartPrimer primer, Redelivery redelivery, Duration firstRetry,
                                      WorkQueue continuations, String cluster, Heartbeat heartbeat,
                                      ProvisioningListener listener) {
@@ -152,7 +166,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         this.heartbeat = heartbeat;
         this.continuations = continuations;
         this.cluster = cluster;
-        this.service = service;
+        this.services = services;
         this.codec = codec;
         this.metrics = metrics;
         this.clock = clock;
@@ -166,7 +180,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
      * not registered for SnapStart's hooks (the Lambda entry point builds its own, with none).
      */
     public ProvisioningQueueHandler withListener(ProvisioningListener listener) {
-        return new ProvisioningQueueHandler(service, codec, metrics, clock, primer, redelivery, firstRetry, continuations,
+        return new ProvisioningQueueHandler(services, codec, metrics, clock, primer, redelivery, firstRetry, continuations,
                 cluster, heartbeat, listener);
     }
 
@@ -189,7 +203,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
             try {
                 ProvisioningOutcome outcome;
                 try (Heartbeat.Beat lease = holdWhileRunning(event, context)) {
-                    outcome = service.handle(hints, budget.startBy(SLOWEST_LAUNCH.plus(Provisioner.EVENTS_AFTER_STOP)));
+                    outcome = services.get().handle(hints, budget.startBy(SLOWEST_LAUNCH.plus(Provisioner.EVENTS_AFTER_STOP)));
                 }
                 report(outcome);
                 if (outcome.deferred() > 0) {

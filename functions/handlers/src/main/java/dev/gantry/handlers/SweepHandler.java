@@ -8,6 +8,8 @@ import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import dev.gantry.core.config.ConfigBound;
 
 /**
  * The scheduled sweep (an EventBridge schedule, rate 1 minute). The input is read as a plain map so that the same
@@ -29,7 +31,10 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
      */
     public static final java.time.Duration START_RESERVE = java.time.Duration.ofSeconds(10);
 
-    private final SweepService service;
+    /** The run's service, over the cluster's configuration when the run starts ({@link ConfigBound}). */
+    private final Supplier<SweepService> services;
+    /** The final sweep's service: it needs no configuration, so a cluster that cannot be read does not stop it. */
+    private Supplier<SweepService> finalSweeps;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
     private final IntSupplier collectLaunchTemplates;
@@ -43,8 +48,9 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     }
 
     private SweepHandler(Composition c) {
-        this(c.sweep(), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+        this(() -> c.services().get().sweep(), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c::collectLaunchTemplates);
+        this.finalSweeps = c::finalSweep;
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -62,7 +68,16 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
      *                               (best effort: a failure is logged and the next sweep tries again)
      */
     public SweepHandler(SweepService service, EmbeddedMetrics metrics, Clock clock, IntSupplier collectLaunchTemplates) {
-        this.service = service;
+        this(ConfigBound.fixed(service), metrics, clock, collectLaunchTemplates);
+    }
+
+    /**
+     * @param services the service of each sweep, asked once per sweep: over the cluster's configuration at its start
+     *                 ({@link ConfigBound}); when it throws, the sweep fails and the next scheduled one is the retry
+     */
+    public SweepHandler(Supplier<SweepService> services, EmbeddedMetrics metrics, Clock clock, IntSupplier collectLaunchTemplates) {
+        this.services = services;
+        this.finalSweeps = services;
         this.metrics = metrics;
         this.clock = clock;
         this.collectLaunchTemplates = collectLaunchTemplates;
@@ -71,12 +86,12 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> input, Context context) {
         if (input != null && Boolean.TRUE.equals(input.get("finalSweep"))) {
-            int n = service.finalSweep();
+            int n = finalSweeps.get().finalSweep();
             System.out.println("sweep: final sweep terminated " + n + " instances");
             return Map.of("finalSweep", true, "terminated", n);
         }
         InvocationBudget budget = InvocationBudget.of(context, clock);
-        SweepReport r = service.sweep(budget.startBy(RESERVE), budget.startBy(START_RESERVE));
+        SweepReport r = services.get().sweep(budget.startBy(RESERVE), budget.startBy(START_RESERVE));
         System.out.println("sweep: " + r);
         int templatesDeleted = 0;
         try {

@@ -16,6 +16,8 @@ import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
+import dev.gantry.core.config.ConfigBound;
 
 /**
  * "Continue terminating claim X" messages: each runs one bounded slice of the termination flow, which re-enqueues
@@ -36,13 +38,14 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
      */
     public static final Duration RESERVE = Duration.ofSeconds(15);
 
-    private final TerminationService service;
+    /** The service over the cluster's configuration when the invocation starts ({@link ConfigBound}). */
+    private final Supplier<TerminationService> services;
     private final TerminationCodec codec;
     private final EmbeddedMetrics metrics;
     private final Clock clock;
     private final WorkQueue requeue;
     private final Duration reserve;
-    private ConsolidationService consolidation;
+    private Supplier<ConsolidationService> consolidation;
     private final Redelivery redelivery;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
@@ -54,9 +57,9 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
     }
 
     private TerminationQueueHandler(Composition c) {
-        this(c.termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
+        this(() -> c.services().get().termination(), new TerminationCodec(c.json()), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c.terminationQueue(), RESERVE, c.terminationRedelivery());
-        this.consolidation = c.consolidation();
+        this.consolidation = () -> c.services().get().consolidation();
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -78,8 +81,17 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
      */
     public TerminationQueueHandler(TerminationService service, TerminationCodec codec, EmbeddedMetrics metrics, Clock clock,
                                    WorkQueue requeue, Duration reserve, Redelivery redelivery) {
+        this(ConfigBound.fixed(service), codec, metrics, clock, requeue, reserve, redelivery);
+    }
+
+    /**
+     * @param services asked once per invocation, at its first record: the service over the cluster's configuration then
+     *                 ({@link ConfigBound}); when it throws, each record fails and is redelivered
+     */
+    public TerminationQueueHandler(Supplier<TerminationService> services, TerminationCodec codec, EmbeddedMetrics metrics,
+                                   Clock clock, WorkQueue requeue, Duration reserve, Redelivery redelivery) {
         this.redelivery = redelivery;
-        this.service = service;
+        this.services = services;
         this.codec = codec;
         this.metrics = metrics;
         this.clock = clock;
@@ -92,13 +104,20 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
      * rejected as malformed.
      */
     public TerminationQueueHandler withConsolidation(ConsolidationService service) {
-        this.consolidation = service;
+        return withConsolidation(ConfigBound.fixed(service));
+    }
+
+    /** As {@link #withConsolidation(ConsolidationService)}, the service asked once per invocation ({@link ConfigBound}). */
+    public TerminationQueueHandler withConsolidation(Supplier<ConsolidationService> services) {
+        this.consolidation = services;
         return this;
     }
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         InvocationBudget budget = InvocationBudget.of(context, clock);
+        Supplier<TerminationService> service = OncePerInvocation.of(services);
+        Supplier<ConsolidationService> consolidation = this.consolidation == null ? null : OncePerInvocation.of(this.consolidation);
         return SqsRecords.eachIndependently("termination", event, context, redelivery, m -> {
             if (codec.isConsolidation(m.getBody())) {
                 ConsolidationRequest step = codec.decodeConsolidation(m.getBody());
@@ -109,7 +128,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                     requeue.send(step.toJson(), null, null, Duration.ZERO);
                     return;
                 }
-                consolidated(consolidation.advance(step));
+                consolidated(consolidation.get().advance(step));
                 return;
             }
             TerminationRequest request = codec.decode(m.getBody());
@@ -119,7 +138,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
                 System.out.println("termination: message " + m.getMessageId() + " left for the next invocation");
                 return;
             }
-            countIfFinished(metrics, clock, service.slice(request));
+            countIfFinished(metrics, clock, service.get().slice(request));
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.gantry.core.config;
 
+import dev.gantry.core.headroom.LiveHeadroom;
 import dev.gantry.core.provisioning.GantryConfig;
 import java.time.Clock;
 import java.util.Objects;
@@ -23,6 +24,7 @@ public final class ConfigBound<S> implements Supplier<S> {
     private final Function<ClusterConfig, S> factory;
     private GantryConfig builtFor;
     private S built;
+    private ClusterConfig lastRead;
 
     public ConfigBound(ConfigSource source, Clock clock, Function<ClusterConfig, S> factory) {
         this.source = Objects.requireNonNull(source, "source");
@@ -44,10 +46,27 @@ public final class ConfigBound<S> implements Supplier<S> {
     @Override
     public synchronized S get() {
         ClusterConfig c = source.current(clock.instant());
+        lastRead = c;
         if (built == null || c.config() != builtFor) {
             built = factory.apply(c);
             builtFor = c.config();
         }
         return built;
+    }
+
+    /** The configuration the last {@link #get()} read (the current run's), or null before the first. */
+    public synchronized ClusterConfig lastRead() {
+        return lastRead;
+    }
+
+    /**
+     * The CapacityBuffers of the current run's configuration, as the headroom reads them: read with the NodePools at
+     * the run's start, so a run sees one configuration and the headroom adds no API calls. None before the first run.
+     */
+    public LiveHeadroom.Source buffers() {
+        return () -> {
+            ClusterConfig c = lastRead();
+            return c == null ? LiveHeadroom.Buffers.NONE : c.buffers();
+        };
     }
 }

@@ -34,8 +34,9 @@ class RbacCoverageTest {
             Map.entry("deletePod", List.of("/pods delete")),
             Map.entry("deleteNode", List.of("/nodes delete")),
             Map.entry("event", List.of("/events create")));
-    /** What KubeBuffers.documents calls (not a port method: the headroom's cluster source). */
-    private static final List<String> BUFFER_CALLS = List.of("autoscaling.x-k8s.io/capacitybuffers list",
+    /** What KubeConfigObjects.list calls on every run (not a port method: the configuration's source). */
+    private static final List<String> BUFFER_CALLS = List.of("karpenter.sh/nodepools list",
+            "karpenter.k8s.aws/ec2nodeclasses list", "autoscaling.x-k8s.io/capacitybuffers list",
             "/podtemplates get", "apps/deployments get", "apps/statefulsets get", "apps/replicasets get");
     /** What a termination slice calls (TerminationService.slice and its commands). */
     private static final List<String> SLICE = List.of("pods", "nodes", "podDisruptionBudgets",
@@ -44,7 +45,7 @@ class RbacCoverageTest {
             // ClusterView.read, RunLog events, registration patches, startForDeletedNode's slice.
             "provisioner", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers")),
             // InterruptionService reads pods and records events, then starts a slice.
-            "interruption", concat(SLICE, List.of("event")),
+            "interruption", concat(SLICE, List.of("event", "buffers")),
             // Consolidation's validation reads the planning view (ClusterView.read) and the headroom's buffers, and
             // taints (patch) candidates.
             "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels", "buffers")),
