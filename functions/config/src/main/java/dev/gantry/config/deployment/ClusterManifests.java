@@ -49,8 +49,13 @@ public final class ClusterManifests {
             rule("policy", List.of("poddisruptionbudgets"), "list"),
             rule("storage.k8s.io", List.of("volumeattachments"), "list"));
 
-    /** What reading headroom calls ({@code KubeBuffers}): the buffers, and the objects their refs name. */
+    /**
+     * What reading the configuration calls on every run ({@code KubeConfigObjects}): NodePools, EC2NodeClasses, the
+     * buffers, and the objects their refs name.
+     */
     static final List<Map<String, Object>> BUFFERS = List.of(
+            rule("karpenter.sh", List.of("nodepools"), "list"),
+            rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
             rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"),
             rule("", List.of("podtemplates"), "get"),
             rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
@@ -78,7 +83,10 @@ public final class ClusterManifests {
                 rules.add(rule("", List.of("events"), "create"));
                 rules.addAll(BUFFERS);
             }
-            case "interruption" -> rules.add(rule("", List.of("events"), "create"));
+            case "interruption" -> {
+                rules.add(rule("", List.of("events"), "create"));
+                rules.addAll(BUFFERS);
+            }
             case "termination", "sweep" -> {
                 // Consolidation: the sweep decides and the termination queue validates, both over a full cluster view
                 // (DaemonSets, namespace labels); the sweep records Unconsolidatable/DisruptionBlocked events.

@@ -34,14 +34,17 @@ class ClusterManifestsTest {
         assertThat(ClusterManifests.rules("provisioner")).containsExactlyInAnyOrderElementsOf(expected);
     }
 
-    private static final List<Map<String, Object>> BUFFERS_READ = List.of(
+    /** The configuration every controller reads on every run: NodePools, EC2NodeClasses, buffers and their targets. */
+    private static final List<Map<String, Object>> BUFFERS_READ = List.of(rule("karpenter.sh", List.of("nodepools"), "list"),
+            rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
             rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"), rule("", List.of("podtemplates"), "get"),
             rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
 
     @Test
-    void theInterruptionFunctionAlsoRecordsEvents() {
-        assertThat(ClusterManifests.rules("interruption")).containsExactlyInAnyOrderElementsOf(with(DRAIN,
-                rule("", List.of("events"), "create")));
+    void theInterruptionFunctionAlsoRecordsEventsAndReadsTheConfiguration() {
+        List<Map<String, Object>> expected = with(DRAIN, rule("", List.of("events"), "create"));
+        expected.addAll(BUFFERS_READ);
+        assertThat(ClusterManifests.rules("interruption")).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     @Test
