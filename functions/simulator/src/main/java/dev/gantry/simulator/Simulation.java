@@ -2,6 +2,10 @@ package dev.gantry.simulator;
 
 import dev.gantry.simulator.deployed.EventSources;
 import dev.gantry.simulator.deployed.Handlers;
+import dev.gantry.simulator.deployed.SimulatedComposition;
+import dev.gantry.simulator.world.kube.SimulatedConfig;
+import dev.gantry.config.cluster.ClusterConfigReader;
+import dev.gantry.core.config.ConfigBound;
 import dev.gantry.simulator.deployed.SimulatedHeadroom;
 import dev.gantry.simulator.faults.CrashAfterLaunch;
 import dev.gantry.simulator.faults.Faults;
@@ -43,19 +47,13 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cluster.InMemoryCluster;
-import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.InMemoryDemandHistoryStore;
-import dev.gantry.core.interruption.InterruptionService;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.provisioning.GantryConfig;
-import dev.gantry.core.provisioning.HintBatchService;
-import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.InstanceFacts;
-import dev.gantry.core.sweep.SweepService;
-import dev.gantry.core.termination.TerminationService;
 import dev.gantry.config.deployment.DeploymentSettings;
 import dev.gantry.config.deployment.QueueSettings;
 import java.time.Duration;
@@ -83,7 +81,13 @@ public final class Simulation {
     final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
     final Recorder recorder = new Recorder(START);
     final Invariants invariants;
+    /** The configuration the scenario starts with, as read from its files. */
     final GantryConfig config;
+    /**
+     * The configuration Gantry's latest run used (read from the API server); the judges follow it, as {@link #pools}
+     * does, so a NodePool changed by a scenario event is judged by what it says from the first run that used it.
+     */
+    private volatile GantryConfig inUse;
     final Catalog catalog;
     final Map<String, NodePool> pools = new LinkedHashMap<>();
     /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
@@ -172,6 +176,7 @@ public final class Simulation {
             }
         }
         this.config = new GantryConfig(loaded.nodePools(), classes, scenario.cluster().region(), scenario.cluster().zones());
+        this.inUse = config;
         this.catalog = BuiltInCatalog.load(scenario.cluster().region(), scenario.cluster().zones(), new DeterministicSpotPriceModel(scenario.run().seed()));
         this.faults = new Faults(scenario.effectiveFaults(), scenario.run().seed());
         this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.run().seed()));
@@ -206,39 +211,35 @@ public final class Simulation {
         this.kubelet = new Kubelet(cluster, loop, cloud, webhook, observers::clusterChanged, scenario.cluster().region(),
                 line -> recorder.log(clock.instant(), "error", line));
         this.workloads = new Workloads(cluster, loop, webhook, recorder, observers::clusterChanged);
-        TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
         this.headroom = new SimulatedHeadroom(scenario.gantry().buffers() ? loaded.buffers() : List.of(), loaded.bufferTargets(),
                 workloads, history, claims, DEPLOYED.sweepRate());
+        // As the deploy-time apply does: the scenario's NodePools and NodeClasses are put in the API server, and the
+        // handlers read them from there on every run, through the one reader (ClusterConfigReader).
+        SimulatedConfig.seed(api.config(), scenario.gantry().config(), classes, loaded.nodeClasses());
+        // Later writes (scenario events) are what the reaction is measured from; a change hint would attach here too.
+        api.config().onWrite(w -> recorder.configWritten(clock.instant(), w.key(), w.deleted()));
         // The deployed parallelism: launches and pod Events fan out on 8 lanes of the invocation, each call at its full
         // latency, interleaved with everything else on the loop (LambdaRuntime#fanOut), as Fanout.THREADS runs them.
-        Provisioner provisioner = new Provisioner(api, api, claims, crashing, catalog, config, clock, Provisioner.DEFAULT_PARALLELISM)
-                .withFanout(new dev.gantry.core.provisioning.Fanout() {
-                    @Override
-                    public <T, R> List<R> map(List<T> items, int parallelism, java.util.function.Function<T, R> task) {
-                        return runtime.fanOut(items, parallelism, task);
-                    }
-                })
-                .withHeadroom(headroom.port()).withDemandHistory(history);
-        SweepService sweep = new SweepService(CLUSTER, api, api, claims, cloud, termination, lifecycleHints, pools, this::facts, clock)
-                .withHeadroom(headroom.port());
-        HintBatchService hintBatches = new HintBatchService(provisioner, api, claims, termination::startForDeletedNode,
-                sweep::registerNodes, clock);
-        InterruptionService interruptions = new InterruptionService(claims, api, api, termination, lifecycleHints, pools, clock);
-        // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
-        ConsolidationService consolidation = new ConsolidationService(api, api, claims, termination, lifecycleHints,
-                terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.gantry().consolidation(), clock)
-                .withJournal((what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings))
-                .withHeadroom(headroom.port());
-        sweep.withConsolidation(consolidation);
-        Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
-                provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
+        dev.gantry.core.provisioning.Fanout fanout = new dev.gantry.core.provisioning.Fanout() {
+            @Override
+            public <T, R> List<R> map(List<T> items, int parallelism, java.util.function.Function<T, R> task) {
+                return runtime.fanOut(items, parallelism, task);
+            }
+        };
+        SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, api, claims, cloud, crashing, catalog, fanout,
+                headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
+                (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
+                this::facts, this::configInUse);
+        ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(new ClusterConfigReader(api.configObjects(),
+                scenario.cluster().region(), scenario.cluster().zones()), clock, composition::compose);
+        Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
                 DEPLOYED.sweepRate());
-        Placement placement = new Placement(cluster, api, cloud, this::liveInstances, config, catalog, start, PLACED_IN_TIME);
+        Placement placement = new Placement(cluster, api, cloud, this::liveInstances, () -> inUse, catalog, start, PLACED_IN_TIME);
         recorder.onCreatedPending(p -> placement.created(p, clock.instant()));
-        this.checks = new Checks(new Checks.World(clock, cluster, store, pools, config, catalog, workloads, this::liveInstances,
+        this.checks = new Checks(new Checks.World(clock, cluster, store, pools, () -> inUse, catalog, workloads, this::liveInstances,
                 this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
                 observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store));
         observers.watch(kubelet, kubeScheduler, workloads, checks, placement);
@@ -262,9 +263,17 @@ public final class Simulation {
         }
     }
 
+    /** A run composed its services over {@code c}: the judges and the summary follow it. */
+    private void configInUse(dev.gantry.core.config.ClusterConfig c) {
+        inUse = c.config();
+        pools.clear();
+        c.config().nodePools().forEach(p -> pools.put(p.name(), p));
+        recorder.configInUse(clock.instant(), c);
+    }
+
     /** Registration's instance facts, from the same catalogue the provisioner plans with. */
     private Optional<InstanceFacts> facts(String instanceType) {
-        for (NodeClass c : config.nodeClasses()) {
+        for (NodeClass c : inUse.nodeClasses()) {
             for (InstanceType t : catalog.instanceTypes(c)) {
                 if (t.name().equals(instanceType)) {
                     Map<String, Long> extended = new LinkedHashMap<>(t.capacity().extended());

@@ -74,22 +74,35 @@ public final class ClusterConfigReader implements ConfigSource {
         this.maxStale = Objects.requireNonNull(maxStale, "maxStale");
     }
 
+    /**
+     * Lists outside the lock (a list is a network call, and callers must not wait on each other for it), then compares
+     * and parses under it.
+     */
     @Override
-    public synchronized ClusterConfig current(Instant now) {
+    public ClusterConfig current(Instant now) {
         List<ConfigObject> listed;
         try {
             listed = objects.list();
         } catch (RuntimeException e) {
-            if (last != null && !now.isAfter(lastReadAt.plus(maxStale))) {
-                LOG.log(System.Logger.Level.WARNING, "configuration list failed, using the reading of " + lastReadAt
-                        + ": " + e);
-                return last;
-            }
-            throw new ConfigUnavailable(last == null ? "the cluster's configuration could not be read"
-                    : "the cluster's configuration could not be read, and the last reading (" + lastReadAt
-                    + ") is older than " + maxStale.toMinutes() + " min", e);
+            return lastGood(now, e);
         }
-        lastReadAt = now;
+        return read(listed, now);
+    }
+
+    private synchronized ClusterConfig lastGood(Instant now, RuntimeException e) {
+        if (last != null && !now.isAfter(lastReadAt.plus(maxStale))) {
+            LOG.log(System.Logger.Level.WARNING, "configuration list failed, using the reading of " + lastReadAt + ": " + e);
+            return last;
+        }
+        throw new ConfigUnavailable(last == null ? "the cluster's configuration could not be read"
+                : "the cluster's configuration could not be read, and the last reading (" + lastReadAt
+                + ") is older than " + maxStale.toMinutes() + " min", e);
+    }
+
+    private synchronized ClusterConfig read(List<ConfigObject> listed, Instant now) {
+        if (lastReadAt == null || now.isAfter(lastReadAt)) {
+            lastReadAt = now;
+        }
         List<ConfigObject> sorted = listed.stream().sorted(Comparator.comparing(ConfigObject::key)).toList();
         String version = version(sorted);
         if (last != null && last.version().equals(version)) {

@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  * which hold the pools, are rebuilt, and only when {@link ClusterConfig#config()} is a different instance (see
  * {@link ConfigSource}'s contract). A run keeps the service it got for its whole length: one run, one configuration.
  *
- * <p>Not thread-safe beyond what a Lambda instance needs (one invocation at a time); {@code get()} is synchronized.
+ * <p>Thread-safe: the read is made outside the lock, the comparison and the build under it (the factory must not
+ * call out: it only wires what its caller built).
  *
  * @param <S> the service (or bundle of services) a handler runs
  */
@@ -44,14 +45,17 @@ public final class ConfigBound<S> implements Supplier<S> {
      * @throws ConfigUnavailable as {@link ConfigSource#current} does; the run must fail
      */
     @Override
-    public synchronized S get() {
+    public S get() {
+        // Read outside the lock: a read is a network call, and no caller waits on another's.
         ClusterConfig c = source.current(clock.instant());
-        lastRead = c;
-        if (built == null || c.config() != builtFor) {
-            built = factory.apply(c);
-            builtFor = c.config();
+        synchronized (this) {
+            lastRead = c;
+            if (built == null || c.config() != builtFor) {
+                built = factory.apply(c);
+                builtFor = c.config();
+            }
+            return built;
         }
-        return built;
     }
 
     /** The configuration the last {@link #get()} read (the current run's), or null before the first. */

@@ -6,11 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.config.codec.EventBridgeCodec;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.TerminationCodec;
-import dev.gantry.core.disruption.execution.ConsolidationService;
-import dev.gantry.core.interruption.InterruptionService;
-import dev.gantry.core.provisioning.HintBatchService;
-import dev.gantry.core.sweep.SweepService;
-import dev.gantry.core.termination.TerminationService;
 import dev.gantry.handlers.Heartbeat;
 import dev.gantry.handlers.InterruptionQueueHandler;
 import dev.gantry.handlers.ProvisioningQueueHandler;
@@ -21,6 +16,7 @@ import dev.gantry.handlers.metrics.EmbeddedMetrics;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
  * Gantry's real Lambda handlers, built with their public constructors over the simulation's services and queues, as
@@ -34,9 +30,12 @@ import java.time.Clock;
 public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHandler interruption,
                 TerminationQueueHandler termination, SweepHandler sweep, ProvisioningRuns provisionerRuns) {
 
-    public static Handlers wire(String cluster, Clock clock, HintBatchService hintBatches, InterruptionService interruptions,
-                         TerminationService terminations, SweepService sweep, SimulatedQueue provisioningQueue,
-                         SimulatedQueue interruptionQueue, SimulatedQueue terminationQueue, ConsolidationService consolidation,
+    /**
+     * @param services the services of each run, over the cluster's configuration when the run starts (a
+     *                 {@link dev.gantry.core.config.ConfigBound}, as the composition root passes them)
+     */
+    public static Handlers wire(String cluster, Clock clock, Supplier<SimulatedComposition.Services> services,
+                         SimulatedQueue provisioningQueue, SimulatedQueue interruptionQueue, SimulatedQueue terminationQueue,
                          LambdaRuntime runtime) {
         // The provisioner renews its batch's hold from a thread of its own process: the runtime's beat.
         Heartbeat heartbeat = (every, beat) -> runtime.beat(every, beat)::run;
@@ -44,12 +43,14 @@ public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHa
         EmbeddedMetrics metrics = new EmbeddedMetrics(json, cluster, new PrintStream(OutputStream.nullOutputStream()));
         ProvisioningRuns runs = new ProvisioningRuns(runtime);
         return new Handlers(
-                new ProvisioningQueueHandler(hintBatches, new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
+                new ProvisioningQueueHandler(() -> services.get().hintBatches(), new HintCodec(json), metrics, clock, SnapStartPrimer.NONE,
                         provisioningQueue, ProvisioningQueueHandler.RETRY_DELAY, provisioningQueue, cluster, heartbeat)
                         .withListener(runs),
-                new InterruptionQueueHandler(interruptions, new EventBridgeCodec(json), metrics, clock, interruptionQueue),
-                new TerminationQueueHandler(terminations, new TerminationCodec(json), metrics, clock, terminationQueue,
-                        TerminationQueueHandler.RESERVE, terminationQueue).withConsolidation(consolidation),
-                new SweepHandler(sweep, metrics, clock), runs);
+                new InterruptionQueueHandler(() -> services.get().interruptions(), new EventBridgeCodec(json), metrics, clock,
+                        interruptionQueue),
+                new TerminationQueueHandler(() -> services.get().termination(), new TerminationCodec(json), metrics, clock,
+                        terminationQueue, TerminationQueueHandler.RESERVE, terminationQueue)
+                        .withConsolidation(() -> services.get().consolidation()),
+                new SweepHandler(() -> services.get().sweep(), metrics, clock, () -> 0), runs);
     }
 }

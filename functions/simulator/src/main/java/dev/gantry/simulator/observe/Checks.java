@@ -52,7 +52,8 @@ public final class Checks {
      * clock, the cluster, the claims, the pools as configured and the catalogue they are priced from, the Deployments,
      * EC2's live instances, the pending pods, the messages the queues lost by retention so far, and the loop's steps.
      */
-    public record World(Clock clock, InMemoryCluster cluster, NodeClaimStore truth, Map<String, NodePool> pools, GantryConfig config,
+    public record World(Clock clock, InMemoryCluster cluster, NodeClaimStore truth, Map<String, NodePool> pools,
+                        java.util.function.Supplier<GantryConfig> config,
                  Catalog catalog, Workloads workloads, Supplier<List<SimulatedInstance>> liveInstances, IntSupplier pendingPods,
                  LongSupplier messagesLost, LongSupplier steps) {
     }
@@ -137,6 +138,9 @@ public final class Checks {
         }
     }
 
+    /** Each pool's launched capacity at the last sample, by {@code pool/resource}. */
+    private final Map<String, Long> launched = new HashMap<>();
+
     /** Each pool's launched capacity (every live instance's, registered or not) within its limits. */
     private void limits(List<SimulatedInstance> live) {
         Map<String, Resources> used = new HashMap<>();
@@ -159,8 +163,14 @@ public final class Checks {
                     case Resources.CPU -> { have = r.cpuMillis(); max = limit.toMillis(); }
                     default -> { have = r.get(resource); max = limit.toUnits(); }
                 }
-                episode(have > max, "limitExceeded", pool + "/" + resource, () -> "NodePool " + pool + " has "
-                        + format(resource, have) + " of " + resource + " launched, over its limit of " + limit);
+                // A limit stops launches; lowering it below what runs terminates nothing (as in Karpenter), so only
+                // capacity that grew past it, or stays past it after growing, is a violation.
+                String key = pool + "/" + resource;
+                Long before = launched.put(key, have);
+                boolean grew = before == null || have > before;
+                episode(have > max && (grew || open.contains("limitExceeded " + key)), "limitExceeded", key,
+                        () -> "NodePool " + pool + " has " + format(resource, have) + " of " + resource
+                                + " launched, over its limit of " + limit);
             });
         });
     }
@@ -293,8 +303,9 @@ public final class Checks {
         boundShapes = shapes;
         double best = Double.POSITIVE_INFINITY;
         List<PackingBound.Column> columns = new java.util.ArrayList<>();
-        for (NodePool pool : world.config().nodePools()) {
-            NodeClass nc = world.config().nodeClassOf(pool).orElse(null);
+        GantryConfig config = world.config().get();
+        for (NodePool pool : config.nodePools()) {
+            NodeClass nc = config.nodeClassOf(pool).orElse(null);
             if (nc == null) {
                 continue;
             }

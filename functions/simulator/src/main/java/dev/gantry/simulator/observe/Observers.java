@@ -134,6 +134,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
     public void launched(SimulatedInstance i) {
         List<String> pods = truth.get(i.request().clientToken(), clock.instant()).map(NodeClaim::pods).orElse(List.of());
         recorder.launched(clock.instant(), pods);
+        recorder.configReactions().launched(i);
         recorder.log(clock.instant(), "launch", "nodeclaim/" + i.request().clientToken() + " → " + i.id() + " "
                 + i.type().name() + " " + i.zone() + " " + i.capacityType() + String.format(" $%.4f/h", i.pricePerHour())
                 + " for " + pods.size() + " pods");
@@ -152,6 +153,7 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
                 placement.capacityFreed(clock.instant());
             }
             if (managed) {
+                recorder.configReactions().ended(i);
                 recorder.ended(reason);
                 recorder.instanceEnded(i.id(), i.dnsName(), i.launchTime(), clock.instant());
                 recorder.log(clock.instant(), "terminate", i.id() + " " + i.type().name() + " " + i.zone()

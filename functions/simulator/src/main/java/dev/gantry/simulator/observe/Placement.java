@@ -78,7 +78,8 @@ public final class Placement {
     private final ApiServer api;
     private final SimulatedCloud cloud;
     private final Supplier<List<SimulatedInstance>> liveInstances;
-    private final GantryConfig config;
+    /** The configuration Gantry runs with now (it follows the cluster's NodePools). */
+    private final Supplier<GantryConfig> config;
     private final Catalog catalog;
     private final Instant start;
     private final Allowance allowance;
@@ -95,7 +96,7 @@ public final class Placement {
      * pools ({@code config}, priced from {@code catalog}) could give them; times in messages count from {@code start}.
      */
     public Placement(InMemoryCluster cluster, ApiServer api, SimulatedCloud cloud, Supplier<List<SimulatedInstance>> liveInstances,
-              GantryConfig config, Catalog catalog, Instant start, Allowance allowance) {
+              Supplier<GantryConfig> config, Catalog catalog, Instant start, Allowance allowance) {
         this.cluster = cluster;
         this.api = api;
         this.cloud = cloud;
@@ -216,6 +217,7 @@ public final class Placement {
             count.merge(pool, 1, Integer::sum);
         }
         List<SchedulingInput.PoolOffer> offers = new ArrayList<>();
+        GantryConfig config = this.config.get();
         for (NodePool pool : config.nodePools()) {
             NodeClass nc = config.nodeClassOf(pool).orElse(null);
             if (nc != null) {

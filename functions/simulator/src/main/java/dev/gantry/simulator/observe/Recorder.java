@@ -76,6 +76,8 @@ public final class Recorder implements PodListener {
     int wastedLaunches;
     final List<String> wastedExamples = new ArrayList<>();
     final List<long[]> recoveries = new ArrayList<>();
+    /** Configuration changes (GitOps events) and Gantry's reactions to them. */
+    private final ConfigReactions configReactions = new ConfigReactions();
 
     /**
      * Consolidation commands by what became of them (decided, validated, handed, aborted), each command counted once
@@ -121,6 +123,22 @@ public final class Recorder implements PodListener {
 
     public long secondsSinceStart(Instant t) {
         return Duration.between(start, t).toSeconds();
+    }
+
+    public ConfigReactions configReactions() {
+        return configReactions;
+    }
+
+    /** A NodePool or NodeClass was written to the cluster ({@code Kind/name}). */
+    public void configWritten(Instant at, String object, boolean deleted) {
+        configReactions.written(at, object, deleted);
+    }
+
+    /** A run built its services over a configuration read from the cluster. */
+    public void configInUse(Instant at, dev.gantry.core.config.ClusterConfig c) {
+        configReactions.used(at, c);
+        log(at, "config", "services built over " + c.config().nodePools().size() + " NodePools"
+                + (c.invalid().isEmpty() ? "" : ", left out: " + c.invalid().keySet()));
     }
 
     public void log(Instant at, String kind, String text) {

@@ -45,6 +45,8 @@ final class ReportMarkers {
                 case Scenario.Apply a -> Kind.STEP;
                 case Scenario.Scale s -> Kind.STEP;
                 case Scenario.Delete d -> Kind.STEP;
+                case Scenario.ApplyConfig a -> Kind.STEP;
+                case Scenario.DeleteConfig d -> Kind.STEP;
                 default -> Kind.FAULT;
             };
             out.add(new Marker(out.size() + 1, t, kind, label(e.action())));
@@ -57,6 +59,8 @@ final class ReportMarkers {
             case Scenario.Apply a -> "apply " + a.file().getFileName();
             case Scenario.Scale s -> "scale " + s.deployment() + " to " + s.replicas();
             case Scenario.Delete d -> "delete " + d.deployment();
+            case Scenario.ApplyConfig a -> "apply " + a.kind() + "/" + a.name();
+            case Scenario.DeleteConfig d -> "delete " + d.kind() + "/" + d.name();
             case Scenario.Interrupt i -> i.kind() + " warnings for " + i.count()
                     + (i.capacityType() == null ? "" : " " + i.capacityType()) + " node" + (i.count() == 1 ? "" : "s")
                     + (i.zone() == null ? "" : " in " + i.zone());

@@ -102,6 +102,7 @@ public final class Summary {
         r.evictionsWaitedByReason().forEach(waitedBy::put);
         ObjectNode inv = o.putObject("invariants");
         run.invariants().forEach(inv::put);
+        configChanges(o, run);
         var rec = o.putArray("recoveries");
         for (long[] x : r.recoveries()) {
             rec.addObject().put("at", x[0]).put("allPodsScheduledAfterSeconds", x[1]);
@@ -348,5 +349,34 @@ public final class Summary {
 
     private static void row(StringBuilder b, String name, String value) {
         b.append(String.format("  %-18s %s%n", name, value));
+    }
+
+    /**
+     * GitOps changes, only when a scenario made some: each write, when the first run used it and how long after, and
+     * what was launched in that NodePool afterwards (none outside its requirements; its CPU against its limit).
+     */
+    private static void configChanges(ObjectNode o, Run run) {
+        var changes = run.recorder().configReactions().changes();
+        if (changes.isEmpty()) {
+            return;
+        }
+        var a = o.putArray("configChanges");
+        for (var c : changes) {
+            ObjectNode n = a.addObject();
+            n.put("at", run.recorder().secondsSinceStart(c.at()));
+            n.put("object", c.object());
+            n.put("deleted", c.deleted());
+            c.reaction().ifPresentOrElse(d -> n.put("firstRunUsingItAfterSeconds", d.toMillis() / 1000.0),
+                    () -> n.putNull("firstRunUsingItAfterSeconds"));
+            if (c.object().startsWith("NodePool/") && !c.deleted()) {
+                n.put("launchedAfter", c.launchedAfter());
+                n.put("launchedOutsideRequirements", c.launchedOutsideRequirements());
+                if (c.cpuLimit() != null) {
+                    n.put("cpuLimit", c.cpuLimit());
+                    n.put("cpuLaunchedWhenUsed", c.cpuMillisAtUse() / 1000.0);
+                    n.put("cpuLaunchedPeakAfter", c.peakCpuMillisAfter() / 1000.0);
+                }
+            }
+        }
     }
 }

@@ -11,7 +11,9 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 
 /**
  * Reads a scenario's {@code events:} list: each event has an {@code at} (no later than the scenario's end) and exactly
- * one action ({@link #ACTIONS}); {@code awsEvent} may name the {@code instance} it is about. Each action becomes a
+ * one action ({@link #ACTIONS}); {@code awsEvent} may name the {@code instance} it is about. {@code apply} takes a
+ * manifest file, or one NodePool or EC2NodeClass written inline; {@code delete} a {@code deployment}, or a
+ * {@code kind} and {@code name} of those ({@link ConfigEvents}). Each action becomes a
  * {@link Scenario.Action}; the event keeps its line, for errors met while it runs.
  */
 final class EventsReader {
@@ -42,10 +44,14 @@ final class EventsReader {
         String kind = present.getFirst();
         Node v = f.get(kind).getValueNode();
         Scenario.Action action = switch (kind) {
-            case "apply" -> new Scenario.Apply(yaml.existing(v));
+            case "apply" -> v instanceof org.snakeyaml.engine.v2.nodes.MappingNode ? new ConfigEvents(yaml).apply(v)
+                    : new Scenario.Apply(yaml.existing(v));
             case "scale" -> scale(v);
-            case "delete" -> new Scenario.Delete(deployment(yaml.require(yaml.map(v, Set.of("deployment"), "delete."),
-                    "deployment", v)));
+            case "delete" -> {
+                Map<String, NodeTuple> d = yaml.map(v, Set.of("deployment", "kind", "name"), "delete.");
+                yield ConfigEvents.isConfigDelete(d.keySet()) && !d.containsKey("deployment") ? new ConfigEvents(yaml).delete(v, d)
+                        : new Scenario.Delete(deployment(yaml.require(d, "deployment", v)));
+            }
             case "interrupt" -> interrupt(v);
             case "awsEvent" -> {
                 Map<String, NodeTuple> inst = f.containsKey("instance")

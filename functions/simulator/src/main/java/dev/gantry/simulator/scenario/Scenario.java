@@ -198,6 +198,14 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
     public record Apply(Path file) implements Action {
     }
 
+    /** Apply one NodePool or EC2NodeClass to the cluster, as {@code kubectl apply} or Argo CD does (GitOps). */
+    public record ApplyConfig(String kind, String name, java.util.Map<String, Object> object) implements Action {
+    }
+
+    /** Delete one NodePool or EC2NodeClass from the cluster. */
+    public record DeleteConfig(String kind, String name) implements Action {
+    }
+
     public record Scale(String deployment, int replicas) implements Action {
     }
 

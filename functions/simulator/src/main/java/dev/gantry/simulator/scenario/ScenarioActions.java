@@ -64,6 +64,14 @@ public final class ScenarioActions {
                 world.workloads().delete(d.deployment());
                 recorder.log(now, "scenario", "delete deployment " + d.deployment());
             }
+            case Scenario.ApplyConfig a -> {
+                world.api().config().apply(a.kind(), a.name(), a.object());
+                recorder.log(now, "scenario", "apply " + a.kind() + "/" + a.name());
+            }
+            case Scenario.DeleteConfig d -> {
+                boolean deleted = world.api().config().delete(d.kind(), d.name());
+                recorder.log(now, "scenario", "delete " + d.kind() + "/" + d.name() + (deleted ? "" : " (not there)"));
+            }
             case Scenario.Interrupt i -> interrupt(i);
             case Scenario.AwsEvent a -> awsEvent(a, e.line());
             case Scenario.DeleteNode d -> deleteNode(d);
@@ -115,11 +123,18 @@ public final class ScenarioActions {
         }
     }
 
-    /** Applies a manifest file: workloads, DaemonSets, static nodes and PDBs. */
+    /** Applies a manifest file: workloads, DaemonSets, static nodes and PDBs; NodePools and NodeClasses go to the API server. */
     public void apply(Path file, int line) {
         LoadResult r = ConfigLoader.load(List.of(file), LoadOptions.DEFAULT);
         if (!r.ok()) {
             throw new ScenarioException(scenarioFile.toString(), line, "apply: " + r.errors().getFirst());
+        }
+        if (!r.nodePools().isEmpty() || !r.nodeClasses().isEmpty()) {
+            try {
+                world.api().config().applyYaml(Files.readString(file));
+            } catch (IOException e) {
+                throw new ScenarioException(scenarioFile.toString(), line, "apply: cannot read " + file + ": " + e.getMessage());
+            }
         }
         r.pdbs().forEach(world.cluster()::putPdb);
         r.daemonSets().forEach(world.cluster()::putDaemonSet);

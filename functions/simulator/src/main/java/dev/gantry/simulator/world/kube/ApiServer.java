@@ -10,6 +10,8 @@ import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.EvictionResult;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.cluster.NodePatch;
+import dev.gantry.core.config.ConfigObject;
+import dev.gantry.core.config.ConfigObjects;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -64,11 +66,31 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
     private LambdaRuntime runtime;
     private Faults faults = new Faults(FaultPlan.NONE, 0);
+    private final ConfigStore config = new ConfigStore();
 
     public ApiServer(InMemoryCluster cluster, Clock clock, Observer observer) {
         this.cluster = cluster;
         this.clock = clock;
         this.observer = observer;
+    }
+
+    /** The NodePools and NodeClasses the cluster holds (scenario events write them; Gantry lists them). */
+    public ConfigStore config() {
+        return config;
+    }
+
+    /**
+     * The configuration's lists as {@code KubeConfigObjects} makes them: EC2NodeClasses, NodePools, CapacityBuffers
+     * (none here: the scenario's buffers are the headroom's), each a list request with its latency and faults.
+     */
+    public ConfigObjects configObjects() {
+        return () -> {
+            List<ConfigObject> out = new java.util.ArrayList<>();
+            out.addAll(list("ec2nodeclasses", () -> config.list().stream().filter(o -> !o.kind().equals("NodePool")).toList()));
+            out.addAll(list("nodepools", () -> config.list().stream().filter(o -> o.kind().equals("NodePool")).toList()));
+            list("capacitybuffers", List::<ConfigObject>of);
+            return out;
+        };
     }
 
     public void webhook(Webhook w) {

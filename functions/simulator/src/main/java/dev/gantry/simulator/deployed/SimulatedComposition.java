@@ -1,0 +1,67 @@
+package dev.gantry.simulator.deployed;
+
+import dev.gantry.config.codec.QueueHints;
+import dev.gantry.core.catalog.Catalog;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.config.ClusterConfig;
+import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
+import dev.gantry.core.disruption.execution.ConsolidationService;
+import dev.gantry.core.headroom.DemandHistoryStore;
+import dev.gantry.core.headroom.Headroom;
+import dev.gantry.core.interruption.InterruptionService;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.provisioning.Fanout;
+import dev.gantry.core.provisioning.GantryConfig;
+import dev.gantry.core.provisioning.HintBatchService;
+import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.sweep.InstanceFacts;
+import dev.gantry.core.sweep.SweepService;
+import dev.gantry.core.termination.TerminationService;
+import dev.gantry.core.work.WorkQueue;
+import dev.gantry.simulator.world.kube.ApiServer;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The simulation's composition root for the services of a run: built over one configuration, as the deployed
+ * composition root builds them ({@code Composition.compose}), over the simulated ports, which are built once. A
+ * {@link dev.gantry.core.config.ConfigBound} calls {@link #compose} again when the cluster's NodePools or NodeClasses
+ * change, and tells {@code composed} (the simulation's judges follow the configuration Gantry runs with).
+ *
+ * @param consolidationJournal where consolidation tells its progress
+ */
+public record SimulatedComposition(String cluster, Clock clock, ApiServer api, NodeClaimStore claims, CloudProvider cloud,
+                                   CloudProvider launcher, Catalog catalog, Fanout fanout, Headroom headroom,
+                                   DemandHistoryStore history, QueueHints hints, WorkQueue terminationQueue,
+                                   ConsolidationSettings consolidation, ConsolidationService.Journal consolidationJournal,
+                                   InstanceFacts.Source facts, Consumer<ClusterConfig> composed) {
+
+    /** What the handlers run, over one configuration. */
+    public record Services(HintBatchService hintBatches, InterruptionService interruptions, TerminationService termination,
+                           SweepService sweep, ConsolidationService consolidation) {
+    }
+
+    public Services compose(ClusterConfig c) {
+        GantryConfig config = c.config();
+        Map<String, NodePool> pools = new LinkedHashMap<>();
+        config.nodePools().forEach(p -> pools.put(p.name(), p));
+        TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
+        Provisioner provisioner = new Provisioner(api, api, claims, launcher, catalog, config, clock, Provisioner.DEFAULT_PARALLELISM)
+                .withFanout(fanout).withHeadroom(headroom).withDemandHistory(history);
+        SweepService sweep = new SweepService(cluster, api, api, claims, cloud, termination, hints, pools, facts, clock)
+                .withHeadroom(headroom);
+        HintBatchService hintBatches = new HintBatchService(provisioner, api, claims, termination::startForDeletedNode,
+                sweep::registerNodes, clock);
+        InterruptionService interruptions = new InterruptionService(claims, api, api, termination, hints, pools, clock);
+        // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
+        ConsolidationService consolidationService = new ConsolidationService(api, api, claims, termination, hints,
+                terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, consolidation, clock)
+                .withJournal(consolidationJournal).withHeadroom(headroom);
+        sweep.withConsolidation(consolidationService);
+        composed.accept(c);
+        return new Services(hintBatches, interruptions, termination, sweep, consolidationService);
+    }
+}

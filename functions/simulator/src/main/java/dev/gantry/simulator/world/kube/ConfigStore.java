@@ -1,0 +1,150 @@
+package dev.gantry.simulator.world.kube;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.core.config.ConfigObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * The simulated API server's store of configuration objects (NodePools and NodeClasses), as {@code kubectl apply},
+ * Argo CD or the deploy-time apply write them: each write that changes an object gives it the next resourceVersion
+ * (and, when its spec changed, the next generation); a write of the same object changes nothing; a delete removes it.
+ * Whoever listens ({@link #onWrite}) hears of every write that changed something, in the request that made it: the
+ * hook where a change hint (the admission webhook's) attaches.
+ *
+ * <p>Kinder than the API server: it stores any kind Gantry reads (the older {@code v1alpha5} Provisioner and
+ * {@code v1beta1} objects too, which a cluster serves only while their CRDs are installed), and it checks neither the
+ * CRDs' schemas nor their CEL rules: an invalid object is stored, and the reader leaves it out.
+ */
+public final class ConfigStore {
+    /** The kinds stored here; other objects in an applied file are workloads. */
+    public static final Set<String> KINDS = Set.of("NodePool", "EC2NodeClass", "NodeClass", "Provisioner", "AWSNodeTemplate");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One write that changed the store: the object's {@code Kind/name}, and whether it was deleted. */
+    public record Write(String key, boolean deleted) {
+    }
+
+    private final Map<String, Map<String, Object>> objects = new TreeMap<>();
+    private final List<Consumer<Write>> listeners = new ArrayList<>();
+    private long resourceVersion;
+
+    /** Tells {@code listener} of every write that changed an object. */
+    public void onWrite(Consumer<Write> listener) {
+        listeners.add(Objects.requireNonNull(listener));
+    }
+
+    /** Whether {@code kind} is stored here. */
+    public static boolean stored(String kind) {
+        return KINDS.contains(kind);
+    }
+
+    /**
+     * Creates or updates each object of the configuration kinds in {@code yaml} (one or more documents, or a v1 List);
+     * the others are left to the caller. Returns the {@code Kind/name} of each object written.
+     */
+    public List<String> applyYaml(String yaml) {
+        List<String> written = new ArrayList<>();
+        for (Object doc : new Load(LoadSettings.builder().setCodePointLimit(Integer.MAX_VALUE).build()).loadAllFromString(yaml)) {
+            applyDocument(doc, written);
+        }
+        return written;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void applyDocument(Object doc, List<String> written) {
+        if (!(doc instanceof Map<?, ?> m)) {
+            return;
+        }
+        if ("List".equals(m.get("kind")) && m.get("items") instanceof List<?> items) {
+            items.forEach(i -> applyDocument(i, written));
+            return;
+        }
+        if (m.get("kind") instanceof String kind && stored(kind) && m.get("metadata") instanceof Map<?, ?> meta
+                && meta.get("name") instanceof String name) {
+            apply(kind, name, (Map<String, Object>) m);
+            written.add(kind + "/" + name);
+        }
+    }
+
+    /** Creates or updates one object; a write equal to what is stored (server fields aside) changes nothing. */
+    @SuppressWarnings("unchecked")
+    public void apply(String kind, String name, Map<String, Object> object) {
+        String key = kind + "/" + name;
+        Map<String, Object> copy = deepCopy(object);
+        Map<String, Object> meta = (Map<String, Object>) copy.computeIfAbsent("metadata", k -> new LinkedHashMap<>());
+        Map<String, Object> old = objects.get(key);
+        long generation = 1;
+        if (old != null) {
+            Map<String, Object> oldMeta = (Map<String, Object>) old.get("metadata");
+            generation = ((Number) oldMeta.get("generation")).longValue();
+            if (withoutServerFields(old).equals(withoutServerFields(copy))) {
+                return;
+            }
+            if (!Objects.equals(old.get("spec"), copy.get("spec"))) {
+                generation++;
+            }
+        }
+        meta.put("resourceVersion", String.valueOf(++resourceVersion));
+        meta.put("generation", generation);
+        objects.put(key, copy);
+        listeners.forEach(l -> l.accept(new Write(key, false)));
+    }
+
+    /** Deletes one object; false when there was none. */
+    public boolean delete(String kind, String name) {
+        String key = kind + "/" + name;
+        if (objects.remove(key) == null) {
+            return false;
+        }
+        resourceVersion++;
+        listeners.forEach(l -> l.accept(new Write(key, true)));
+        return true;
+    }
+
+    /** Whether an object is stored under {@code kind} and {@code name}. */
+    public boolean has(String kind, String name) {
+        return objects.containsKey(kind + "/" + name);
+    }
+
+    /** Every stored object, as the API server's JSON. */
+    @SuppressWarnings("unchecked")
+    public List<ConfigObject> list() {
+        List<ConfigObject> out = new ArrayList<>();
+        objects.forEach((key, o) -> {
+            Map<String, Object> meta = (Map<String, Object>) o.get("metadata");
+            try {
+                out.add(new ConfigObject(key.substring(0, key.indexOf('/')), "", key.substring(key.indexOf('/') + 1),
+                        (String) meta.get("resourceVersion"), JSON.writeValueAsString(o)));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withoutServerFields(Map<String, Object> o) {
+        Map<String, Object> copy = deepCopy(o);
+        Map<String, Object> meta = (Map<String, Object>) copy.get("metadata");
+        if (meta != null) {
+            meta.remove("resourceVersion");
+            meta.remove("generation");
+        }
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> deepCopy(Map<String, Object> o) {
+        return JSON.convertValue(o, LinkedHashMap.class);
+    }
+}
