@@ -116,6 +116,24 @@ public final class Composition {
         return services;
     }
 
+    /**
+     * Builds every client the services use (the API server's, EC2's, the store's, the queues'), so a handler that
+     * calls this in its constructor has them in its SnapStart snapshot although its services are built at its first
+     * run, over the configuration then.
+     */
+    public synchronized Composition withClients() {
+        configSource();
+        cluster();
+        store();
+        cloud();
+        instanceTypes();
+        demand();
+        headroom();
+        terminationQueue();
+        provisioningQueue();
+        return this;
+    }
+
     /** What the handlers run, over one configuration. */
     public record Services(HintBatchService hintBatches, InterruptionService interruption, TerminationService termination,
                            SweepService sweep, ConsolidationService consolidation) {

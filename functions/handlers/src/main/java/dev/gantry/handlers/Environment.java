@@ -25,6 +25,7 @@ public final class Environment {
     public static final String FINAL_SWEEP_TIMEOUT_SECONDS = "GANTRY_FINAL_SWEEP_TIMEOUT_SECONDS";
     public static final String NODE_ROLE_NAME = "GANTRY_NODE_ROLE_NAME";
     public static final String INSTANCE_PROFILE_NAME = "GANTRY_INSTANCE_PROFILE_NAME";
+    /** The deploy bundle in S3: for the attach step only; the controller functions read their configuration from the cluster. */
     public static final String CONFIG = "GANTRY_CONFIG";
     /** Spot-to-spot consolidation, {@code true} or {@code false} (unset: the deployment default). */
     public static final String SPOT_TO_SPOT_CONSOLIDATION = dev.gantry.config.deployment.ConsolidationVariables.SPOT_TO_SPOT;

@@ -40,7 +40,7 @@ public final class InterruptionQueueHandler implements RequestHandler<SQSEvent, 
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public InterruptionQueueHandler() {
-        this(Composition.fromSystem());
+        this(Composition.fromSystem().withClients());
     }
 
     private InterruptionQueueHandler(Composition c) {

@@ -101,7 +101,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public ProvisioningQueueHandler() {
-        this(Composition.fromSystem());
+        this(Composition.fromSystem().withClients());
     }
 
     private ProvisioningQueueHandler(Composition c) {

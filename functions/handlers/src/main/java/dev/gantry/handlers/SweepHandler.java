@@ -44,7 +44,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public SweepHandler() {
-        this(Composition.fromSystem());
+        this(Composition.fromSystem().withClients());
     }
 
     private SweepHandler(Composition c) {

@@ -53,7 +53,7 @@ public final class TerminationQueueHandler implements RequestHandler<SQSEvent, S
 
     /** The Lambda entry point: builds every client now, so SnapStart captures them. */
     public TerminationQueueHandler() {
-        this(Composition.fromSystem());
+        this(Composition.fromSystem().withClients());
     }
 
     private TerminationQueueHandler(Composition c) {

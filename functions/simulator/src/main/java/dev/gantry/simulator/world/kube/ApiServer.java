@@ -42,8 +42,12 @@ import java.util.function.Supplier;
  * one page cannot be partial. Evictions are sent without client retries, and any 429 on one (priority and fairness
  * as much as a PodDisruptionBudget) reads as {@link EvictionResult#BLOCKED_BY_PDB}, as {@code KubeCluster} does.
  *
+ * <p>NodePools and NodeClasses live in its {@link ConfigStore} (with resourceVersions), listed by
+ * {@link #configObjects()} as the kube adapter lists them.
+ *
  * <p>Not modelled: API priority and fairness queueing (429s come from a per-request draw, not from load), watch
- * caches and resourceVersion semantics (every read is fresh and consistent), request timeouts shorter than an outage
+ * caches and resourceVersion semantics for pods and nodes (every read is fresh and consistent), CRD schema and CEL
+ * validation of configuration objects ({@link ConfigStore} stores what it is given), request timeouts shorter than an outage
  * (a call during an outage fails at once, as a refused connection does), admission webhooks.
  */
 public final class ApiServer implements ClusterReader, ClusterWriter {

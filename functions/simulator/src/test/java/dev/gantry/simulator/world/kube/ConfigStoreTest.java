@@ -1,0 +1,86 @@
+package dev.gantry.simulator.world.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.LoadOptions;
+import dev.gantry.config.LoadResult;
+import dev.gantry.config.cluster.ClusterConfigReader;
+import dev.gantry.core.config.ClusterConfig;
+import dev.gantry.core.config.ConfigObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The simulated API server's NodePools and NodeClasses: resourceVersions as a real server bumps them, and the write hook. */
+class ConfigStoreTest {
+    static final String POOL = """
+            apiVersion: karpenter.sh/v1
+            kind: NodePool
+            metadata: {name: general}
+            spec:
+              template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}, requirements: []}}
+              limits: {cpu: "%s"}
+            ---
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: web, namespace: default}
+            """;
+
+    @Test
+    void aChangedObjectGetsANewResourceVersionAndTheSameOneChangesNothing() {
+        ConfigStore store = new ConfigStore();
+        List<ConfigStore.Write> writes = new ArrayList<>();
+        store.onWrite(writes::add);
+
+        assertThat(store.applyYaml(POOL.formatted("20"))).containsExactly("NodePool/general");
+        String first = store.list().getFirst().resourceVersion();
+        store.applyYaml(POOL.formatted("20"));
+        assertThat(store.list().getFirst().resourceVersion()).isEqualTo(first);
+        store.applyYaml(POOL.formatted("12"));
+        ConfigObject changed = store.list().getFirst();
+
+        assertThat(changed.resourceVersion()).isNotEqualTo(first);
+        assertThat(changed.json()).contains("\"cpu\":\"12\"", "\"generation\":2");
+        assertThat(writes).containsExactly(new ConfigStore.Write("NodePool/general", false),
+                new ConfigStore.Write("NodePool/general", false));
+    }
+
+    @Test
+    void aDeleteRemovesTheObjectAndIsHeard() {
+        ConfigStore store = new ConfigStore();
+        store.applyYaml(POOL.formatted("20"));
+        List<ConfigStore.Write> writes = new ArrayList<>();
+        store.onWrite(writes::add);
+
+        assertThat(store.delete("NodePool", "general")).isTrue();
+        assertThat(store.delete("NodePool", "general")).isFalse();
+        assertThat(store.list()).isEmpty();
+        assertThat(writes).containsExactly(new ConfigStore.Write("NodePool/general", true));
+    }
+
+    /** What the simulator's handlers read from the API server is what the scenario's files say, for every sample pool. */
+    @Test
+    void everySampleNodePoolReadsTheSameFromTheStoreAsFromItsFile() throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(Path.of("../../samples/nodepools"))) {
+            files = s.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertThat(files).hasSizeGreaterThanOrEqualTo(7);
+        for (Path f : files) {
+            ConfigStore store = new ConfigStore();
+            store.applyYaml(Files.readString(f));
+            ClusterConfig read = new ClusterConfigReader(store::list, "us-east-1", List.of()).current(Instant.EPOCH);
+            LoadResult file = ConfigLoader.load(List.of(f), LoadOptions.DEFAULT);
+            var withClass = file.nodePools().stream().filter(p -> file.nodeClasses().stream()
+                    .anyMatch(c -> c.name().equals(p.template().nodeClassRef().name()))).toList();
+            assertThat(read.config().nodePools()).as(f.toString()).containsExactlyInAnyOrderElementsOf(withClass);
+            assertThat(read.config().nodeClasses()).as(f.toString()).containsExactlyInAnyOrderElementsOf(file.nodeClasses());
+        }
+    }
+}
