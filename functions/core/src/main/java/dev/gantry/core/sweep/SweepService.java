@@ -83,6 +83,7 @@ public final class SweepService {
     private Runnable refresh = () -> { };
     private Headroom headroom = Headroom.NONE;
     private ConsolidationService consolidation;
+    private dev.gantry.core.status.NodeClaimProjector projector;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -115,6 +116,15 @@ public final class SweepService {
      */
     public SweepService withConsolidation(ConsolidationService consolidation) {
         this.consolidation = Objects.requireNonNull(consolidation, "consolidation");
+        return this;
+    }
+
+    /**
+     * The NodeClaim objects step (last): the claims projected as {@code karpenter.sh/v1} NodeClaims, deleted objects'
+     * terminations started, released objects' finalizers removed; it never fails the sweep.
+     */
+    public SweepService withNodeClaimObjects(dev.gantry.core.status.NodeClaimProjector projector) {
+        this.projector = Objects.requireNonNull(projector, "projector");
         return this;
     }
 
@@ -164,6 +174,9 @@ public final class SweepService {
         Disrupted dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil, startUntil);
         ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
+        if (projector != null) {
+            projector.sync(after, now);
+        }
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
         return new SweepReport(reg.registered(), reg.initialized(), hk.leakedTerminated(), hk.claimsFinished(),
