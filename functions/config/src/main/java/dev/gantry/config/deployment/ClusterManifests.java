@@ -23,7 +23,8 @@ import java.util.Map;
  *       room for the same buffers as the sweep's decision);</li>
  *   <li>the interruption function also records events;</li>
  *   <li>termination and sweep also list DaemonSets and namespaces (consolidation decides, and validates, over the
- *       same view the provisioner plans with); the sweep records consolidation's node events.</li>
+ *       same view the provisioner plans with); the sweep records consolidation's node events, and writes the
+ *       NodeClaim objects and the NodePool/EC2NodeClass status ({@link #OBJECTS}).</li>
  * </ul>
  *
  * <p>The webhook is a ValidatingWebhookConfiguration: Gantry never patches, so it should see each object after every
@@ -54,6 +55,17 @@ public final class ClusterManifests {
             rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"),
             rule("", List.of("podtemplates"), "get"),
             rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
+
+    /**
+     * What the sweep's cluster-object steps call: the NodeClaim projection ({@code KubeNodeClaims}: list, create, patch
+     * labels/finalizers, delete, patch status) and NodePool/EC2NodeClass status ({@code KubeStatusObjects}).
+     */
+    static final List<Map<String, Object>> OBJECTS = List.of(
+            rule("karpenter.sh", List.of("nodeclaims"), "list", "create", "patch", "delete"),
+            rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status"), "patch"),
+            rule("karpenter.sh", List.of("nodepools"), "list"),
+            rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
+            rule("karpenter.k8s.aws", List.of("ec2nodeclasses/status"), "patch"));
 
     private ClusterManifests() {
     }
@@ -87,6 +99,7 @@ public final class ClusterManifests {
                 rules.addAll(BUFFERS);
                 if (function.equals("sweep")) {
                     rules.add(rule("", List.of("events"), "create"));
+                    rules.addAll(OBJECTS);
                 }
             }
             default -> throw new IllegalArgumentException("not a controller function: " + function);
