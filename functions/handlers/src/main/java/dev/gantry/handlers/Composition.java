@@ -286,11 +286,15 @@ public final class Composition {
         return new InterruptionService(store(), cluster(), cluster(), termination(), hints(), nodePools(), clock);
     }
 
-    /** The sweep, with the refresh, consolidation and headroom steps wired. */
+    /** The sweep, with the refresh, consolidation, headroom, NodeClaim objects and status steps wired. */
     public SweepService sweep() {
+        cloud();
+        var capacity = ClusterObjects.capacity(() -> config(), instanceTypes());
         return new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination(), hints(), nodePools(),
                 instanceFacts(), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation())
-                .withHeadroom(headroom());
+                .withHeadroom(headroom())
+                .withNodeClaimObjects(ClusterObjects.projector(kubeClient(), capacity, termination(), this::config))
+                .withStatus(ClusterObjects.status(kubeClient(), cloud::resolve, capacity, this::config, Map::of));
     }
 
     /**
