@@ -9,7 +9,7 @@ import dev.gantry.core.status.NodeClaimProjector;
 import dev.gantry.core.status.NodeClassResolver;
 import dev.gantry.core.status.StatusWriter;
 import dev.gantry.core.termination.TerminationService;
-import dev.gantry.kube.KubeNodeClaims;
+import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeStatusObjects;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
@@ -40,10 +40,11 @@ final class ClusterObjects {
         });
     }
 
-    static NodeClaimProjector projector(KubernetesClient client, ClaimProjection.CapacityOf capacity,
+    /** Over {@code cluster}'s client and Events (which learn the objects' UIDs for {@code kubectl describe}). */
+    static NodeClaimProjector projector(KubeCluster cluster, ClaimProjection.CapacityOf capacity,
                                         TerminationService termination, Supplier<GantryConfig> config) {
-        return new NodeClaimProjector(new KubeNodeClaims(client), new ClaimProjection(capacity, ClaimProjection.Drift.NONE),
-                termination, config);
+        return new NodeClaimProjector(cluster.nodeClaimObjects(), new ClaimProjection(capacity, ClaimProjection.Drift.NONE),
+                termination, config).withEvents(cluster);
     }
 
     /** @param diagnostics the configuration reader's per-object messages, keyed {@code Kind/name} */

@@ -293,7 +293,7 @@ public final class Composition {
         return new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination(), hints(), nodePools(),
                 instanceFacts(), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation())
                 .withHeadroom(headroom())
-                .withNodeClaimObjects(ClusterObjects.projector(kubeClient(), capacity, termination(), this::config))
+                .withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination(), this::config))
                 .withStatus(ClusterObjects.status(kubeClient(), cloud::resolve, capacity, this::config, Map::of));
     }
 

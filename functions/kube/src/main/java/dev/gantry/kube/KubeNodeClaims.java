@@ -32,22 +32,37 @@ public final class KubeNodeClaims implements NodeClaimObjects {
             .withNamespaced(false).build();
 
     private final KubernetesClient client;
+    /** Learns the objects' UIDs, so Events on NodeClaims are found by {@code kubectl describe}; null: none. */
+    private final EventRecorder events;
 
+    /** Objects only; Events on NodeClaims go without UIDs. {@link KubeCluster#nodeClaimObjects()} shares its Events'. */
     public KubeNodeClaims(KubernetesClient client) {
+        this(client, null);
+    }
+
+    KubeNodeClaims(KubernetesClient client, EventRecorder events) {
         this.client = client;
+        this.events = events;
     }
 
     @Override
     public List<ObservedNodeClaim> list() {
         List<ObservedNodeClaim> out = new ArrayList<>();
+        Map<String, String> uids = new java.util.HashMap<>();
         String token = null;
         do {
             var options = new ListOptionsBuilder().withLimit(KubeCluster.PAGE_SIZE).withContinue(token).build();
             GenericKubernetesResourceList page = ApiCall.run("list nodeclaims",
                     () -> client.genericKubernetesResources(NODE_CLAIMS).list(options));
-            page.getItems().forEach(o -> out.add(observed(o)));
+            page.getItems().forEach(o -> {
+                out.add(observed(o));
+                uids.put(EventRecorder.key(null, o.getMetadata().getName()), String.valueOf(o.getMetadata().getUid()));
+            });
             token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
         } while (token != null && !token.isEmpty());
+        if (events != null) {
+            events.rememberAll("NodeClaim", uids);
+        }
         return out;
     }
 
@@ -74,6 +89,9 @@ public final class KubeNodeClaims implements NodeClaimObjects {
         GenericKubernetesResource toCreate = resource;
         GenericKubernetesResource created = guarded("create nodeclaim " + object.name(),
                 () -> client.genericKubernetesResources(NODE_CLAIMS).resource(toCreate).create());
+        if (created != null && events != null && created.getMetadata().getUid() != null) {
+            events.rememberSome("NodeClaim", Map.of(EventRecorder.key(null, object.name()), created.getMetadata().getUid()));
+        }
         if (created != null) {
             writeStatusThenDigest(object, created.getMetadata().getResourceVersion());
         }

@@ -1,8 +1,10 @@
 package dev.gantry.core.status;
 
+import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.provisioning.GantryConfig;
+import dev.gantry.core.termination.DisruptionEvents;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.termination.TerminationStart;
 import dev.gantry.core.termination.TerminationStart.FirstSlice;
@@ -57,6 +59,7 @@ public final class NodeClaimProjector {
     private final ClaimProjection projection;
     private final TerminationService termination;
     private final Supplier<GantryConfig> config;
+    private ClusterWriter events;
 
     /**
      * @param config the configuration as of each sweep (read per run: pools come and go)
@@ -67,6 +70,15 @@ public final class NodeClaimProjector {
         this.projection = projection;
         this.termination = termination;
         this.config = config;
+    }
+
+    /**
+     * Where the {@code DisruptionLaunching} event of a replacement goes, once its object exists (so the event can name
+     * the object's UID, which {@code kubectl describe nodeclaim} looks events up by). Without it, no event.
+     */
+    public NodeClaimProjector withEvents(ClusterWriter writer) {
+        this.events = java.util.Objects.requireNonNull(writer, "writer");
+        return this;
     }
 
     /**
@@ -100,7 +112,12 @@ public final class NodeClaimProjector {
             }
             NodeClaimObject want = projection.project(claim, cfg.nodePool(claim.nodePool()), now);
             if (obs == null) {
-                write(n, () -> objects.create(want), Kind.CREATE);
+                write(n, () -> {
+                    objects.create(want);
+                    if (events != null) {
+                        launchedFor(claim).ifPresent(reason -> DisruptionEvents.launching(events, claim.name(), reason));
+                    }
+                }, Kind.CREATE);
             } else if (!want.digest().equals(obs.digest()) || (!obs.hasFinalizer() && !obs.deleting())) {
                 write(n, () -> objects.update(obs, want), Kind.UPDATE);
             }
@@ -127,6 +144,12 @@ public final class NodeClaimProjector {
         if (!obs.deleting()) {
             objects.delete(obs.name());
         }
+    }
+
+    /** The disruption a replacement was launched for (its consolidation command's reason), if it is one. */
+    private static java.util.Optional<String> launchedFor(NodeClaim claim) {
+        return java.util.Optional.ofNullable(claim.consolidation()).filter(m -> m.replacements().contains(claim.name()))
+                .map(dev.gantry.core.lifecycle.ConsolidationMark::reason);
     }
 
     private void startDeletion(NodeClaim claim, Counts n) {

@@ -130,6 +130,7 @@ public final class TerminationService {
             }
             try {
                 store.update(current.get().draining(reason, now));
+                DisruptionEvents.terminating(writer, current.get(), reason);
                 if (how.replacement() == Replacement.AWAITED) {
                     // After the write: a provisioning run that read the store later has seen the claim leaving. (Lost
                     // in a crash just before, the drain does not wait: it evicts as an unreplaced drain does.)
