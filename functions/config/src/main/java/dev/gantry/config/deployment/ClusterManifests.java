@@ -23,7 +23,9 @@ import java.util.Map;
  *       room for the same buffers as the sweep's decision);</li>
  *   <li>the interruption function also records events;</li>
  *   <li>termination and sweep also list DaemonSets and namespaces (consolidation decides, and validates, over the
- *       same view the provisioner plans with); the sweep records consolidation's node events, and writes the
+ *       same view the provisioner plans with); both record DisruptionTerminating events when they hand a claim to
+ *       the termination flow (expiry, emptiness, consolidation's hand-off); the sweep records consolidation's node
+ *       events, and writes the
  *       NodeClaim objects and the NodePool/EC2NodeClass status ({@link #OBJECTS}).</li>
  * </ul>
  *
@@ -97,8 +99,9 @@ public final class ClusterManifests {
                 rules.add(rule("apps", List.of("daemonsets"), "list"));
                 rules.add(rule("", List.of("namespaces"), "list"));
                 rules.addAll(BUFFERS);
+                // Both hand claims to the termination flow for a disruption (DisruptionTerminating events).
+                rules.add(rule("", List.of("events"), "create"));
                 if (function.equals("sweep")) {
-                    rules.add(rule("", List.of("events"), "create"));
                     rules.addAll(OBJECTS);
                 }
             }

@@ -47,7 +47,7 @@ class ClusterManifestsTest {
     @Test
     void terminationAlsoListsDaemonSetsAndNamespacesAndReadsBuffersForConsolidationAndTheSweepAlsoRecordsEvents() {
         List<Map<String, Object>> termination = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
-                rule("", List.of("namespaces"), "list"));
+                rule("", List.of("namespaces"), "list"), rule("", List.of("events"), "create"));
         termination.addAll(BUFFERS_READ); // validation keeps room for the buffers the sweep's decision kept
         assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(termination);
         List<Map<String, Object>> sweep = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
@@ -71,7 +71,8 @@ class ClusterManifestsTest {
                         .contains(v));
             }
         }
-        assertThat(ClusterManifests.rules("termination").toString()).doesNotContain("events", "secrets", "watch");
+        // Termination records DisruptionTerminating events (consolidation's hand-off), nothing more.
+        assertThat(ClusterManifests.rules("termination").toString()).doesNotContain("secrets", "watch", "nodeclaims");
     }
 
     @Test

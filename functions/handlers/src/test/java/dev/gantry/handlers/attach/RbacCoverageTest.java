@@ -60,7 +60,8 @@ class RbacCoverageTest {
             "interruption", concat(SLICE, List.of("event")),
             // Consolidation's validation reads the planning view (ClusterView.read) and the headroom's buffers, and
             // taints (patch) candidates.
-            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels", "buffers")),
+            // Consolidation's hand-off starts the candidates' flows: DisruptionTerminating events.
+            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels", "buffers", "event")),
             // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices; its
             // consolidation step reads the planning view and records node events; it reads the headroom's buffers.
             // and writes the NodeClaim objects and the NodePool/EC2NodeClass status.
