@@ -70,7 +70,8 @@ public final class KubeNodeClaims implements NodeClaimObjects {
         var m = o.getMetadata();
         String digest = m.getAnnotations() == null ? null : m.getAnnotations().get(NodeClaimObject.DIGEST_ANNOTATION);
         Instant deleting = m.getDeletionTimestamp() == null ? null : Instant.parse(m.getDeletionTimestamp());
-        return new ObservedNodeClaim(m.getName(), m.getResourceVersion(), digest, m.getFinalizers(), deleting);
+        boolean hasStatus = o.getAdditionalProperties().get("status") instanceof Map<?, ?> st && !st.isEmpty();
+        return new ObservedNodeClaim(m.getName(), m.getResourceVersion(), digest, m.getFinalizers(), deleting, hasStatus);
     }
 
     @Override
@@ -78,7 +79,7 @@ public final class KubeNodeClaims implements NodeClaimObjects {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", object.name());
         metadata.put("labels", object.labels());
-        metadata.put("annotations", Map.of(NodeClaimObject.DIGEST_ANNOTATION, NodeClaimObject.PENDING));
+        metadata.put("annotations", Map.of(NodeClaimObject.DIGEST_ANNOTATION, object.digest()));
         metadata.put("finalizers", List.of(NodeClaimObject.FINALIZER));
         GenericKubernetesResource resource = new GenericKubernetesResource();
         resource.setApiVersion("karpenter.sh/v1");
@@ -93,21 +94,15 @@ public final class KubeNodeClaims implements NodeClaimObjects {
             events.rememberSome("NodeClaim", Map.of(EventRecorder.key(null, object.name()), created.getMetadata().getUid()));
         }
         if (created != null) {
-            writeStatusThenDigest(object, created.getMetadata().getResourceVersion());
+            jsonPatch(object.name(), true, created.getMetadata().getResourceVersion(),
+                    Map.of("op", "add", "path", "/status", "value", status(object.status())));
         }
     }
 
+    /** Status first, the digest last: the digest says the status it fingerprints was written. */
     @Override
     public void update(ObservedNodeClaim observed, NodeClaimObject object) {
-        writeStatusThenDigest(object, observed.resourceVersion(), observed);
-    }
-
-    private void writeStatusThenDigest(NodeClaimObject object, String resourceVersion) {
-        writeStatusThenDigest(object, resourceVersion, null);
-    }
-
-    /** Status first, the digest last: the digest says the status it fingerprints was written. */
-    private void writeStatusThenDigest(NodeClaimObject object, String resourceVersion, ObservedNodeClaim observed) {
+        String resourceVersion = observed.resourceVersion();
         GenericKubernetesResource afterStatus = jsonPatch(object.name(), true, resourceVersion,
                 Map.of("op", "add", "path", "/status", "value", status(object.status())));
         if (afterStatus == null) {

@@ -85,6 +85,8 @@ public final class Simulation {
     final Invariants invariants;
     final GantryConfig config;
     final Catalog catalog;
+    /** The NodeClaim objects and NodePool/EC2NodeClass status the sweep writes to the simulated API server. */
+    final dev.gantry.simulator.world.kube.KarpenterObjects karpenterObjects;
     final Map<String, NodePool> pools = new LinkedHashMap<>();
     /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
     static final DeploymentSettings DEPLOYED = EventSources.DEPLOYED;
@@ -230,6 +232,7 @@ public final class Simulation {
                 .withJournal((what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings))
                 .withHeadroom(headroom.port());
         sweep.withConsolidation(consolidation);
+        this.karpenterObjects = dev.gantry.simulator.deployed.SimulatedClusterObjects.wire(sweep, api, clock, config, catalog, termination);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
                 provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,

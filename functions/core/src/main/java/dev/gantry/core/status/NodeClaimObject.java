@@ -30,8 +30,6 @@ public record NodeClaimObject(String name, Map<String, String> labels, NodeClass
     public static final String FINALIZER = "karpenter.sh/termination";
     /** The annotation holding {@link #digest()} of what was last written. */
     public static final String DIGEST_ANNOTATION = "gantry.dev/projection";
-    /** The digest annotation of an object created but whose status is not written yet: never a real digest. */
-    public static final String PENDING = "pending";
 
     /**
      * {@code status}: {@code providerID} ({@code aws:///zone/i-…}), {@code nodeName}, {@code imageID}, capacity and

@@ -25,15 +25,16 @@ public interface NodeClaimObjects {
     List<ObservedNodeClaim> list();
 
     /**
-     * Creates the object with {@link NodeClaimObject#FINALIZER}, its labels, its spec and the digest annotation set to
-     * {@link NodeClaimObject#PENDING}, then writes its status and, last, its digest: a crash in between leaves an
-     * object whose digest is stale, which the next sweep rewrites.
+     * Creates the object with {@link NodeClaimObject#FINALIZER}, its labels, its spec and its digest, then writes its
+     * status (two requests): a crash in between leaves an object without a status
+     * ({@link ObservedNodeClaim#hasStatus()}), which the next sweep writes.
      */
     void create(NodeClaimObject object);
 
     /**
      * Brings an existing object's labels, finalizer and status to {@code object} (never its spec, which the CRD makes
-     * immutable), the digest annotation last, each write guarded by {@code observed.resourceVersion()}.
+     * immutable): status first, then labels and the digest annotation (two requests; a crash in between leaves the old
+     * digest, so the next sweep writes both again). The status write is guarded by {@code observed.resourceVersion()}.
      */
     void update(ObservedNodeClaim observed, NodeClaimObject object);
 

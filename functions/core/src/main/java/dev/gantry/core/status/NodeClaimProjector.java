@@ -26,14 +26,15 @@ import java.util.function.Supplier;
  *   <li>an object whose claim is Terminated, or gone from the table, loses its finalizer and is deleted; an object
  *       Gantry never projected (Karpenter's own, awaiting adoption) with no claim is left alone.</li>
  * </ul>
- * At most {@link #MAX_WRITES} objects are written per sweep (a first sweep over 1,000 claims would take a minute of
- * API calls); the rest are written by the following sweeps. Every failure is counted and logged and never fails the
+ * At most {@link #MAX_WRITES} objects are written per sweep (two requests each: a first sweep over 1,000 claims would
+ * otherwise spend a minute in API calls), and none once the sweep's budget says stop; the rest are written by the
+ * following sweeps. Every failure is counted and logged and never fails the
  * sweep, nor a launch or termination: the next sweep reads afresh and repairs (idempotent and resumable: each write
  * is guarded by the object's resourceVersion, and a crash between writes leaves a stale digest to redo).
  */
 public final class NodeClaimProjector {
     /** Objects written (created, updated, released) per sweep at most. */
-    public static final int MAX_WRITES = 200;
+    public static final int MAX_WRITES = 100;
     private static final System.Logger LOG = System.getLogger(NodeClaimProjector.class.getName());
 
     /**
@@ -86,22 +87,30 @@ public final class NodeClaimProjector {
      * config or list the objects is logged and reported as one failure, for the next sweep to retry.
      */
     public Report sync(List<NodeClaim> claims, Instant now) {
+        return sync(claims, now, () -> true);
+    }
+
+    /**
+     * As {@link #sync(List, Instant)}, writing only while {@code inTime} says so (the sweep's budget): the writes left
+     * are deferred to the next sweep, as those beyond {@link #MAX_WRITES} are.
+     */
+    public Report sync(List<NodeClaim> claims, Instant now, java.util.function.BooleanSupplier inTime) {
         try {
-            return syncOrThrow(claims, now);
+            return syncOrThrow(claims, now, inTime);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "nodeclaim objects not synced, the next sweep retries: " + e);
             return new Report(0, 0, 0, 0, 0, 0, 1);
         }
     }
 
-    private Report syncOrThrow(List<NodeClaim> claims, Instant now) {
+    private Report syncOrThrow(List<NodeClaim> claims, Instant now, java.util.function.BooleanSupplier inTime) {
         GantryConfig cfg = config.get();
         List<ObservedNodeClaim> observed = objects.list();
         Map<String, ObservedNodeClaim> byName = new HashMap<>();
         observed.forEach(o -> byName.put(o.name(), o));
         Map<String, NodeClaim> claimByName = new HashMap<>();
         claims.forEach(c -> claimByName.put(c.name(), c));
-        Counts n = new Counts();
+        Counts n = new Counts(inTime);
         for (NodeClaim claim : claims) {
             if (claim.state() == NodeClaimState.Terminated) {
                 continue;
@@ -118,7 +127,7 @@ public final class NodeClaimProjector {
                         launchedFor(claim).ifPresent(reason -> DisruptionEvents.launching(events, claim.name(), reason));
                     }
                 }, Kind.CREATE);
-            } else if (!want.digest().equals(obs.digest()) || (!obs.hasFinalizer() && !obs.deleting())) {
+            } else if (!want.digest().equals(obs.digest()) || !obs.hasStatus() || (!obs.hasFinalizer() && !obs.deleting())) {
                 write(n, () -> objects.update(obs, want), Kind.UPDATE);
             }
         }
@@ -166,16 +175,21 @@ public final class NodeClaimProjector {
     private enum Kind { CREATE, UPDATE, RELEASE }
 
     private static final class Counts {
+        final java.util.function.BooleanSupplier inTime;
         int created;
         int updated;
         int started;
         int released;
         int deferred;
         int failed;
+
+        Counts(java.util.function.BooleanSupplier inTime) {
+            this.inTime = inTime;
+        }
     }
 
     private static void write(Counts n, Runnable write, Kind kind) {
-        if (n.created + n.updated + n.released + n.failed >= MAX_WRITES) {
+        if (n.created + n.updated + n.released + n.failed >= MAX_WRITES || !n.inTime.getAsBoolean()) {
             n.deferred++;
             return;
         }

@@ -12,9 +12,10 @@ import java.util.Objects;
  *                          one is not (yet) Gantry's projection (Karpenter's own, before adoption), and is never deleted
  * @param finalizers        {@code metadata.finalizers}
  * @param deletionTimestamp when someone asked to delete it ({@code kubectl delete nodeclaim}), or null
+ * @param hasStatus         whether it has a status at all (a create whose status write never came has none)
  */
 public record ObservedNodeClaim(String name, String resourceVersion, String digest, List<String> finalizers,
-                                Instant deletionTimestamp) {
+                                Instant deletionTimestamp, boolean hasStatus) {
     public ObservedNodeClaim {
         Objects.requireNonNull(name, "name");
         finalizers = List.copyOf(finalizers == null ? List.of() : finalizers);

@@ -184,7 +184,7 @@ public final class SweepService {
         ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
         if (projector != null) {
-            projector.sync(after, now);
+            projector.sync(after, now, () -> clock.instant().isBefore(startUntil));
         }
         if (status != null) {
             status.sync(after, now);
