@@ -140,8 +140,11 @@ public final class StatusWriter {
         } else {
             c.add(Condition.isTrue("ValidationSucceeded", "ValidationSucceeded", now));
         }
-        Optional<Condition> nodeClass = configured.map(p -> p.template().nodeClassRef().name())
-                .flatMap(n -> classReady.getOrDefault(n, Optional.empty()));
+        // An EC2NodeClass reports its own Ready; another kind (EKS Auto Mode's NodeClass) has no status here: configured
+        // is as ready as Gantry can tell.
+        Optional<Condition> nodeClass = configured.flatMap(p -> p.template().nodeClassRef().kind().equals("EC2NodeClass")
+                ? classReady.getOrDefault(p.template().nodeClassRef().name(), Optional.empty())
+                : cfg.nodeClassOf(p).map(nc -> Condition.isTrue("Ready", "Ready", now)));
         c.add(nodeClass.filter(r -> r.status() == Condition.Status.True)
                 .map(r -> Condition.isTrue("NodeClassReady", "NodeClassReady", now))
                 .orElseGet(() -> Condition.isFalse("NodeClassReady", "NodeClassNotReady", nodeClass.isEmpty()

@@ -7,7 +7,9 @@ import java.util.Optional;
 
 /**
  * Karpenter's disruption events, in its words: {@code DisruptionTerminating} ("Disrupting Node: Underutilized") on
- * the Node and the NodeClaim when a disruption method hands a claim to the termination flow, and
+ * the Node and the NodeClaim when the termination flow of a claim a disruption method handed over runs its first slice
+ * (once per flow, and in the termination handler when the deciding sweep queued it, so 500 expiries do not spend the
+ * sweep's time on 1,000 events), and
  * {@code DisruptionLaunching} ("Launching NodeClaim: Underutilized") on a replacement's NodeClaim. Only voluntary
  * disruptions have them: an interruption, a deleted node or a repair is not a disruption method's decision.
  */

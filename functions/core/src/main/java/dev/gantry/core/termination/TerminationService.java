@@ -130,7 +130,6 @@ public final class TerminationService {
             }
             try {
                 store.update(current.get().draining(reason, now));
-                DisruptionEvents.terminating(writer, current.get(), reason);
                 if (how.replacement() == Replacement.AWAITED) {
                     // After the write: a provisioning run that read the store later has seen the claim leaving. (Lost
                     // in a crash just before, the drain does not wait: it evicts as an unreplaced drain does.)
@@ -286,6 +285,10 @@ public final class TerminationService {
             return Optional.empty(); // the claim changed for another reason: decide again on what it is now
         }
         delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
+        if (read.drainStep() == 0) {
+            // The flow's first slice, once per flow (off the deciding sweep's clock when it queued the slice).
+            DisruptionEvents.terminating(writer, read, read.deletionReason());
+        }
         return Optional.of(execute(claim, commands, now));
     }
 

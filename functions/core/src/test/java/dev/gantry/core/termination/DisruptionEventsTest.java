@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** {@code DisruptionTerminating} when a disruption method hands a claim to the termination flow, and only then. */
+/** {@code DisruptionTerminating} when the flow of a claim a disruption method handed over begins, and only then. */
 class DisruptionEventsTest {
     private final LifecycleWorld w = new LifecycleWorld(poolWith("default", null, Optional.empty(), Optional.empty(), Map.of()));
 
@@ -16,6 +16,8 @@ class DisruptionEventsTest {
         w.addNode("a", "default");
 
         w.termination.start("a", TerminationStart.because("expired").with(TerminationStart.FirstSlice.QUEUED));
+        assertThat(w.cluster.events()).as("not in the deciding sweep's time").isEmpty();
+        w.continueLast();
 
         assertThat(w.cluster.events()).contains("Node/node-a Normal DisruptionTerminating: Disrupting Node: Expired",
                 "NodeClaim/a Normal DisruptionTerminating: Disrupting NodeClaim: Expired");
@@ -24,9 +26,10 @@ class DisruptionEventsTest {
     @Test
     void aStartForAClaimAlreadyDeletingSaysNothingAgain() {
         w.addNode("a", "default");
-        w.termination.start("a", TerminationStart.because("underutilized").with(TerminationStart.FirstSlice.QUEUED));
+        w.termination.start("a", TerminationStart.because("underutilized"));
 
-        w.termination.start("a", TerminationStart.because("underutilized").with(TerminationStart.FirstSlice.QUEUED));
+        w.termination.start("a", TerminationStart.because("underutilized"));
+        w.continueLast();
 
         assertThat(w.cluster.events()).filteredOn(e -> e.contains("DisruptionTerminating")).hasSize(2);
     }
@@ -36,8 +39,8 @@ class DisruptionEventsTest {
         w.addNode("a", "default");
         w.addNode("b", "default");
 
-        w.termination.start("a", TerminationStart.because("interruption").with(TerminationStart.FirstSlice.QUEUED));
-        w.termination.start("b", TerminationStart.because("deleted").with(TerminationStart.FirstSlice.QUEUED));
+        w.termination.start("a", TerminationStart.because("interruption"));
+        w.termination.start("b", TerminationStart.because("deleted"));
 
         assertThat(w.cluster.events()).noneMatch(e -> e.contains("DisruptionTerminating"));
     }
