@@ -3,6 +3,7 @@ package dev.gantry.cli;
 import dev.gantry.aws.dynamodb.DynamoDemandHistoryStore;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.cli.errors.AwsErrors;
+import dev.gantry.cli.status.ClusterObjects;
 import dev.gantry.cli.status.StackLocator;
 import dev.gantry.cli.status.StatusException;
 import dev.gantry.cli.status.StatusReport;
@@ -69,7 +70,8 @@ public final class StatusCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig", description = "Kubeconfig for the cluster (default: KUBECONFIG or ~/.kube/config).")
     Path kubeconfig;
 
-    @Option(names = "--config", description = "The deployed configuration (NodePools, CapacityBuffers): file or directory.")
+    @Option(names = "--config", description = "The configuration (NodePools, CapacityBuffers): file or directory "
+            + "(default: the cluster's NodePools and EC2NodeClasses).")
     List<Path> config = new ArrayList<>();
 
     @Option(names = "--boot-lead", defaultValue = "5m", description = "How early scheduled buffers open (default: ${DEFAULT-VALUE}).")
@@ -116,11 +118,16 @@ public final class StatusCommand implements Callable<Integer> {
             StackLocator.Target target = target(r, credentials);
             try (DynamoDbClient dynamo = configure(DynamoDbClient.builder(), r, credentials, dynamoEndpoint).build();
                  KubernetesClient kube = kube()) {
+                ClusterObjects.Read objects = ClusterObjects.read(kube);
+                if (config.isEmpty() && !objects.documents().isEmpty()) {
+                    loaded = fromCluster(objects, err); // the cluster's configuration, unless --config names files
+                }
                 var store = new DynamoNodeClaimStore(dynamo, target.table(), target.cluster());
                 var demand = new DynamoDemandHistoryStore(dynamo, target.table(), target.cluster());
                 StatusReport report = StatusReport.of(StatusSources.read(store, demand, kube, loaded,
                         new CatalogSource(r.id(), null), now, lead));
-                out.print(output.equals("json") ? StatusView.json(report) : StatusView.table(report));
+                out.print(output.equals("json") ? StatusView.json(report)
+                        : StatusView.table(report) + (objects.isEmpty() ? "" : ClusterObjects.table(objects)));
                 out.flush();
                 return 0;
             }
@@ -131,6 +138,17 @@ public final class StatusCommand implements Callable<Integer> {
         } catch (ClusterException | KubernetesClientException e) {
             return fail(err, "cannot read the cluster: " + firstLine(e.getMessage()));
         }
+    }
+
+    /**
+     * The cluster's NodePools and EC2NodeClasses through the reader {@code gantry validate} uses; an object it refuses
+     * is left out with a warning (the functions leave it out too), never failing status.
+     */
+    private static LoadResult fromCluster(ClusterObjects.Read objects, PrintWriter err) {
+        LoadResult r = ConfigLoader.loadString("cluster", String.join("\n---\n", objects.documents()), LoadOptions.DEFAULT);
+        r.errors().forEach(d -> err.println("warning: cluster object left out: " + d));
+        err.flush();
+        return r;
     }
 
     private StackLocator.Target target(Region r, AwsCredentialsProvider credentials) {

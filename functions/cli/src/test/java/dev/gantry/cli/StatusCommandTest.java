@@ -6,7 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.dynamodb.DynamoTables;
+import dev.gantry.config.crd.KarpenterCrd;
 import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.kube.KubeNodeClaims;
+import dev.gantry.kube.KubeStatusObjects;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import dev.gantry.core.lifecycle.PoolUsage;
 import dev.gantry.core.model.Resources;
 import dev.gantry.testing.AwsStub;
@@ -249,6 +255,67 @@ class StatusCommandTest {
         // Buffers: seed 000's weekday buffer is open (10 chunks of 2 cpu); the web buffer read the Deployment's 40 replicas from the cluster.
         assertThat(table).containsPattern("default/weekday-morning +active +as many as fit in the limits -> 10 chunks of cpu=2 memory=8Gi pods=1");
         assertThat(table).containsPattern("shop/web-headroom +active +replicas 2, 20% of 40 = 8 -> 8 chunks of cpu=500m memory=1Gi pods=1");
+    }
+
+    @Test
+    void withoutConfigFilesTheNodePoolsComeFromTheClusterWithTheirStatusAndTheNodeClaimObjects() throws Exception {
+        List<KarpenterCrd> crds = List.of(KarpenterCrd.values());
+        for (KarpenterCrd crd : crds) {
+            kube.apiextensions().v1().customResourceDefinitions()
+                    .resource(Serialization.unmarshal(crd.manifest(), CustomResourceDefinition.class)).create();
+        }
+        try {
+            for (HasMetadata o : Serialization.<List<HasMetadata>>unmarshal(
+                    Files.readString(Path.of("../../samples/nodepools/seed000-v1.yaml")))) {
+                GenericKubernetesResource g = (GenericKubernetesResource) o;
+                boolean pool = g.getKind().equals("NodePool");
+                GenericKubernetesResource created = kube.genericKubernetesResources(pool ? KubeStatusObjects.NODE_POOLS
+                        : KubeStatusObjects.EC2_NODE_CLASSES).resource(g).create();
+                if (pool) {
+                    created.setAdditionalProperty("status", Map.of("nodes", 2, "resources", Map.of("cpu", "6", "memory", "24Gi"),
+                            "conditions", List.of(Map.of("type", "Ready", "status", "True", "reason", "Ready", "message", "",
+                                    "lastTransitionTime", "2026-12-01T09:00:00Z"))));
+                    kube.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).resource(created).updateStatus();
+                }
+            }
+            kube.genericKubernetesResources(KubeNodeClaims.NODE_CLAIMS).resource(Serialization.unmarshal("""
+                    apiVersion: karpenter.sh/v1
+                    kind: NodeClaim
+                    metadata:
+                      name: seed000-aaaaa
+                      labels: {karpenter.sh/nodepool: seed000, node.kubernetes.io/instance-type: t3a.xlarge,
+                               karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: seed000}
+                      requirements: []
+                    status:
+                      nodeName: ip-10-0-0-1
+                      conditions: [{type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2026-12-01T07:01:00Z"}]
+                    """, GenericKubernetesResource.class)).create();
+            GenericKubernetesResource claim = kube.genericKubernetesResources(KubeNodeClaims.NODE_CLAIMS).withName("seed000-aaaaa").get();
+            claim.setAdditionalProperty("status", Map.of("nodeName", "ip-10-0-0-1", "conditions", List.of(Map.of("type", "Ready",
+                    "status", "True", "reason", "Ready", "message", "", "lastTransitionTime", "2026-12-01T07:01:00Z"))));
+            kube.genericKubernetesResources(KubeNodeClaims.NODE_CLAIMS).resource(claim).updateStatus(); // create drops status
+
+            CommandLine cl = Gantry.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int code = cl.execute("status", "--region", "us-east-1", "--at", NOW.toString(), "--kubeconfig", kubeconfig.toString(),
+                    "--dynamodb-endpoint", DYNALITE.endpoint().toString(), "--cloudformation-endpoint", aws.endpoint().toString(),
+                    "--cluster", CLUSTER);
+
+            assertThat(code).as(err.toString()).isZero();
+            String table = out.toString();
+            // No --config: the pool and its limits were read from the cluster's NodePool, usage shown against them.
+            assertThat(table).contains("seed000: 2 nodes, 1 pod running", "cpu      6/20");
+            assertThat(table).contains("NODEPOOLS IN THE CLUSTER (1)", "seed000: 2 nodes, Ready True", "memory   24Gi/100Gi");
+            assertThat(table).contains("NODECLAIMS IN THE CLUSTER (1)");
+            assertThat(table).containsPattern("seed000-aaaaa +t3a.xlarge +on-demand +us-east-1a +ip-10-0-0-1 +True");
+        } finally {
+            for (KarpenterCrd crd : crds) {
+                kube.apiextensions().v1().customResourceDefinitions().withName(crd.crdName()).delete();
+            }
+        }
     }
 
     @Test

@@ -33,6 +33,7 @@ import dev.gantry.kube.KubeClients;
 import dev.gantry.kube.KubeCluster;
 import dev.gantry.kube.KubeConfigObjects;
 import dev.gantry.config.cluster.ClusterConfigReader;
+import dev.gantry.core.config.ClusterConfig;
 import dev.gantry.core.config.ConfigBound;
 import dev.gantry.core.config.ConfigSource;
 import java.time.Clock;
@@ -111,7 +112,7 @@ public final class Composition {
      */
     public synchronized ConfigBound<Services> services() {
         if (services == null) {
-            services = new ConfigBound<>(configSource(), clock, c -> compose(c.config()));
+            services = new ConfigBound<>(configSource(), clock, c -> compose(c, true));
         }
         return services;
     }
@@ -139,7 +140,10 @@ public final class Composition {
                            SweepService sweep, ConsolidationService consolidation) {
     }
 
-    private Services compose(GantryConfig config) {
+    /** @param clusterObjects whether the sweep writes NodeClaim objects and NodePool/EC2NodeClass status (not the final sweep's) */
+    private Services compose(ClusterConfig read, boolean clusterObjects) {
+        GantryConfig config = read.config();
+        var capacity = ClusterObjects.capacity(() -> config, instanceTypes());
         Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
         TerminationService termination = new TerminationService(cluster(), cluster(), store(), cloud(), terminationQueue(), pools, clock);
         Provisioner provisioner = new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config, clock)
@@ -152,6 +156,10 @@ public final class Composition {
         SweepService sweep = new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination, hints(), pools,
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
+        if (clusterObjects) {
+            sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
+                    .withStatus(ClusterObjects.status(kubeClient(), cloud::resolve, capacity, () -> config, read::invalid));
+        }
         // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
         HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,
                 sweep::registerNodes, clock);
@@ -161,7 +169,8 @@ public final class Composition {
 
     /** The final sweep's service: it terminates what Gantry launched and needs no NodePool, so none is read. */
     SweepService finalSweep() {
-        return compose(new GantryConfig(java.util.List.of(), java.util.List.of(), region.id(), java.util.List.of())).sweep();
+        return compose(new ClusterConfig(new GantryConfig(java.util.List.of(), java.util.List.of(), region.id(), java.util.List.of()),
+                null, null, "final-sweep"), false).sweep();
     }
 
     /** Pending demand per pool and hour, in the state table (what predicted buffers read). */

@@ -60,6 +60,11 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
         this.events = new EventRecorder(client, clock);
     }
 
+    /** The NodeClaim objects over the same client, sharing this adapter's Events (which learn the objects' UIDs). */
+    public KubeNodeClaims nodeClaimObjects() {
+        return new KubeNodeClaims(client, events);
+    }
+
     // --- ClusterReader ---
 
     @Override

@@ -2,6 +2,7 @@ package dev.gantry.simulator;
 
 import dev.gantry.simulator.deployed.EventSources;
 import dev.gantry.simulator.deployed.Handlers;
+import dev.gantry.simulator.deployed.SimulatedClusterObjects;
 import dev.gantry.simulator.deployed.SimulatedComposition;
 import dev.gantry.simulator.world.kube.SimulatedConfig;
 import dev.gantry.config.cluster.ClusterConfigReader;
@@ -89,6 +90,8 @@ public final class Simulation {
      */
     private volatile GantryConfig inUse;
     final Catalog catalog;
+    /** The NodeClaim objects and NodePool/EC2NodeClass status the sweep writes to the simulated API server. */
+    final dev.gantry.simulator.world.kube.KarpenterObjects karpenterObjects;
     final Map<String, NodePool> pools = new LinkedHashMap<>();
     /** The deployed settings: the queues' visibility and receive counts are what the CDK app deploys. */
     static final DeploymentSettings DEPLOYED = EventSources.DEPLOYED;
@@ -226,10 +229,12 @@ public final class Simulation {
                 return runtime.fanOut(items, parallelism, task);
             }
         };
+        this.karpenterObjects = SimulatedClusterObjects.objects(api, clock, config);
         SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, api, claims, cloud, crashing, catalog, fanout,
                 headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
-                this::facts, this::configInUse);
+                this::facts, this::configInUse, (sweep, termination, read) -> SimulatedClusterObjects.hook(karpenterObjects, sweep,
+                        termination, read, catalog, api));
         ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(new ClusterConfigReader(api.configObjects(),
                 scenario.cluster().region(), scenario.cluster().zones()), clock, composition::compose);
         Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);

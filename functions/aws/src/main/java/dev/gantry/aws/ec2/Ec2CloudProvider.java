@@ -260,6 +260,16 @@ public final class Ec2CloudProvider implements CloudProvider {
         return templateCollector.collect(instances::list);
     }
 
+    /**
+     * What {@code nodeClass}'s selector terms resolve to now, through the same cached resolvers launches use (the
+     * EC2NodeClass status): subnets, security group ids, the AMI per architecture, and the instance profile.
+     */
+    public dev.gantry.core.status.NodeClassStatus resolve(NodeClass nodeClass) {
+        return NodeClassResolution.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
+                securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
+                nodeClass.instanceProfile() != null ? nodeClass.instanceProfile() : config.defaultInstanceProfile());
+    }
+
     /** The AMI each architecture resolves to for {@code nodeClass} (for drift checks and diagnostics). */
     public Map<String, Ami> amis(NodeClass nodeClass) {
         return amis.resolve(nodeClass);

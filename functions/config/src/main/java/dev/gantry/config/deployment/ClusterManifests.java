@@ -23,7 +23,10 @@ import java.util.Map;
  *       room for the same buffers as the sweep's decision);</li>
  *   <li>the interruption function also records events;</li>
  *   <li>termination and sweep also list DaemonSets and namespaces (consolidation decides, and validates, over the
- *       same view the provisioner plans with); the sweep records consolidation's node events.</li>
+ *       same view the provisioner plans with); both record DisruptionTerminating events when they hand a claim to
+ *       the termination flow (expiry, emptiness, consolidation's hand-off); the sweep records consolidation's node
+ *       events, and writes the
+ *       NodeClaim objects and the NodePool/EC2NodeClass status ({@link #OBJECTS}).</li>
  * </ul>
  *
  * <p>The webhook is a ValidatingWebhookConfiguration: Gantry never patches, so it should see each object after every
@@ -60,6 +63,17 @@ public final class ClusterManifests {
             rule("", List.of("podtemplates"), "get"),
             rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
 
+    /**
+     * What the sweep's cluster-object steps call: the NodeClaim projection ({@code KubeNodeClaims}: list, create, patch
+     * labels/finalizers, delete, patch status) and NodePool/EC2NodeClass status ({@code KubeStatusObjects}).
+     */
+    static final List<Map<String, Object>> OBJECTS = List.of(
+            rule("karpenter.sh", List.of("nodeclaims"), "list", "create", "patch", "delete"),
+            rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status"), "patch"),
+            rule("karpenter.sh", List.of("nodepools"), "list"),
+            rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
+            rule("karpenter.k8s.aws", List.of("ec2nodeclasses/status"), "patch"));
+
     private ClusterManifests() {
     }
 
@@ -93,8 +107,10 @@ public final class ClusterManifests {
                 rules.add(rule("apps", List.of("daemonsets"), "list"));
                 rules.add(rule("", List.of("namespaces"), "list"));
                 rules.addAll(BUFFERS);
+                // Both hand claims to the termination flow for a disruption (DisruptionTerminating events).
+                rules.add(rule("", List.of("events"), "create"));
                 if (function.equals("sweep")) {
-                    rules.add(rule("", List.of("events"), "create"));
+                    rules.addAll(OBJECTS);
                 }
             }
             default -> throw new IllegalArgumentException("not a controller function: " + function);

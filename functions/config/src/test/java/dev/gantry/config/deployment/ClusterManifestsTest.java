@@ -50,12 +50,18 @@ class ClusterManifestsTest {
     @Test
     void terminationAlsoListsDaemonSetsAndNamespacesAndReadsBuffersForConsolidationAndTheSweepAlsoRecordsEvents() {
         List<Map<String, Object>> termination = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
-                rule("", List.of("namespaces"), "list"));
+                rule("", List.of("namespaces"), "list"), rule("", List.of("events"), "create"));
         termination.addAll(BUFFERS_READ); // validation keeps room for the buffers the sweep's decision kept
         assertThat(ClusterManifests.rules("termination")).containsExactlyInAnyOrderElementsOf(termination);
         List<Map<String, Object>> sweep = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
                 rule("", List.of("namespaces"), "list"), rule("", List.of("events"), "create"));
         sweep.addAll(BUFFERS_READ);
+        // The NodeClaim projection and NodePool/EC2NodeClass status: only the verbs their adapters call.
+        sweep.add(rule("karpenter.sh", List.of("nodeclaims"), "list", "create", "patch", "delete"));
+        sweep.add(rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status"), "patch"));
+        sweep.add(rule("karpenter.sh", List.of("nodepools"), "list"));
+        sweep.add(rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"));
+        sweep.add(rule("karpenter.k8s.aws", List.of("ec2nodeclasses/status"), "patch"));
         assertThat(ClusterManifests.rules("sweep")).containsExactlyInAnyOrderElementsOf(sweep);
     }
 
@@ -68,7 +74,8 @@ class ClusterManifestsTest {
                         .contains(v));
             }
         }
-        assertThat(ClusterManifests.rules("termination").toString()).doesNotContain("events", "secrets", "watch");
+        // Termination records DisruptionTerminating events (consolidation's hand-off), nothing more.
+        assertThat(ClusterManifests.rules("termination").toString()).doesNotContain("secrets", "watch", "nodeclaims");
     }
 
     @Test

@@ -19,6 +19,9 @@ public interface ClusterWriter {
 
     void deleteNode(String name);
 
-    /** Records a Kubernetes Event on an object ({@code kind} Pod or Node). Best effort: failures are swallowed and logged. */
+    /**
+     * Records a Kubernetes Event on an object ({@code kind} Pod, Node or NodeClaim). Best effort: failures are swallowed
+     * and logged, and an adapter may drop or fold repeats (the same event again soon, a burst of one reason).
+     */
     void event(String kind, String namespace, String name, String type, String reason, String message);
 }

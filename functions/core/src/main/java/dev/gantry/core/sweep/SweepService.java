@@ -61,6 +61,8 @@ import java.util.function.Predicate;
  *       replaced first (one hint); flows not started by {@code startUntil} are left for the next sweep.</li>
  *   <li>Consolidation ({@link #withConsolidation}): command upkeep, pod events, and a decision when no command is
  *       under way ({@link ConsolidationService#sweep}).</li>
+ *   <li>Cluster objects ({@link #withNodeClaimObjects}, {@link #withStatus}): NodeClaim objects and NodePool/EC2NodeClass
+ *       status brought in line with the claims; their failures are logged, never the sweep's.</li>
  * </ol>
  * Every step is idempotent (it acts on a fresh snapshot and conditional writes) and bounded (one list of each kind,
  * then per-object work for the few objects that need it). A step that fails fails the sweep, except consolidation, whose
@@ -83,6 +85,8 @@ public final class SweepService {
     private Runnable refresh = () -> { };
     private Headroom headroom = Headroom.NONE;
     private ConsolidationService consolidation;
+    private dev.gantry.core.status.NodeClaimProjector projector;
+    private dev.gantry.core.status.StatusWriter status;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -115,6 +119,21 @@ public final class SweepService {
      */
     public SweepService withConsolidation(ConsolidationService consolidation) {
         this.consolidation = Objects.requireNonNull(consolidation, "consolidation");
+        return this;
+    }
+
+    /**
+     * The NodeClaim objects step (last): the claims projected as {@code karpenter.sh/v1} NodeClaims, deleted objects'
+     * terminations started, released objects' finalizers removed; it never fails the sweep.
+     */
+    public SweepService withNodeClaimObjects(dev.gantry.core.status.NodeClaimProjector projector) {
+        this.projector = Objects.requireNonNull(projector, "projector");
+        return this;
+    }
+
+    /** The status step (last): NodePool and EC2NodeClass status, written when changed; it never fails the sweep. */
+    public SweepService withStatus(dev.gantry.core.status.StatusWriter status) {
+        this.status = Objects.requireNonNull(status, "status");
         return this;
     }
 
@@ -164,6 +183,12 @@ public final class SweepService {
         Disrupted dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil, startUntil);
         ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
+        if (projector != null) {
+            projector.sync(after, now, () -> clock.instant().isBefore(startUntil));
+        }
+        if (status != null) {
+            status.sync(after, now);
+        }
         double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
                 .mapToDouble(NodeClaim::pricePerHour).sum();
         return new SweepReport(reg.registered(), reg.initialized(), hk.leakedTerminated(), hk.claimsFinished(),

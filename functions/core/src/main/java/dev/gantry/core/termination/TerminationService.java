@@ -285,6 +285,10 @@ public final class TerminationService {
             return Optional.empty(); // the claim changed for another reason: decide again on what it is now
         }
         delay.ifPresent(d -> queue.send(new TerminationRequest(request.claim(), next).toJson(), null, null, d));
+        if (read.drainStep() == 0) {
+            // The flow's first slice, once per flow (off the deciding sweep's clock when it queued the slice).
+            DisruptionEvents.terminating(writer, read, read.deletionReason());
+        }
         return Optional.of(execute(claim, commands, now));
     }
 

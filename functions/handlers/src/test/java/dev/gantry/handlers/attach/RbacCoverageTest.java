@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gantry.config.deployment.ClusterManifests;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.status.NodeClaimObjects;
+import dev.gantry.core.status.StatusObjects;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
@@ -38,6 +40,17 @@ class RbacCoverageTest {
     private static final List<String> BUFFER_CALLS = List.of("karpenter.sh/nodepools list",
             "karpenter.k8s.aws/ec2nodeclasses list", "autoscaling.x-k8s.io/capacitybuffers list",
             "/podtemplates get", "apps/deployments get", "apps/statefulsets get", "apps/replicasets get");
+    /** What the sweep's cluster-object steps call, per port method (KubeNodeClaims, KubeStatusObjects). */
+    private static final Map<String, List<String>> OBJECT_CALLS = Map.of(
+            "list", List.of("karpenter.sh/nodeclaims list"),
+            "create", List.of("karpenter.sh/nodeclaims create", "karpenter.sh/nodeclaims/status patch", "karpenter.sh/nodeclaims patch"),
+            "update", List.of("karpenter.sh/nodeclaims/status patch", "karpenter.sh/nodeclaims patch"),
+            "removeFinalizer", List.of("karpenter.sh/nodeclaims patch"),
+            "delete", List.of("karpenter.sh/nodeclaims delete"),
+            "nodePools", List.of("karpenter.sh/nodepools list"),
+            "nodeClasses", List.of("karpenter.k8s.aws/ec2nodeclasses list"),
+            "writeNodePool", List.of("karpenter.sh/nodepools/status patch"),
+            "writeNodeClass", List.of("karpenter.k8s.aws/ec2nodeclasses/status patch"));
     /** What a termination slice calls (TerminationService.slice and its commands). */
     private static final List<String> SLICE = List.of("pods", "nodes", "podDisruptionBudgets",
             "nodesWithVolumeAttachments", "patchNode", "evict", "deletePod", "deleteNode");
@@ -48,10 +61,12 @@ class RbacCoverageTest {
             "interruption", concat(SLICE, List.of("event", "buffers")),
             // Consolidation's validation reads the planning view (ClusterView.read) and the headroom's buffers, and
             // taints (patch) candidates.
-            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels", "buffers")),
+            // Consolidation's hand-off starts the candidates' flows: DisruptionTerminating events.
+            "termination", concat(SLICE, List.of("daemonSets", "namespaceLabels", "buffers", "event")),
             // SweepService reads pods and nodes, registers (patch) and finishes (delete) nodes, starts slices; its
             // consolidation step reads the planning view and records node events; it reads the headroom's buffers.
-            "sweep", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers")));
+            // and writes the NodeClaim objects and the NodePool/EC2NodeClass status.
+            "sweep", concat(SLICE, List.of("daemonSets", "namespaceLabels", "event", "buffers", "objects")));
 
     /** Every call source: the port methods, and the headroom's buffer reads. */
     private static final Map<String, List<String>> CALLS_OF = withBuffers();
@@ -59,6 +74,7 @@ class RbacCoverageTest {
     private static Map<String, List<String>> withBuffers() {
         Map<String, List<String>> m = new java.util.HashMap<>(API_CALLS);
         m.put("buffers", BUFFER_CALLS);
+        m.put("objects", OBJECT_CALLS.values().stream().flatMap(List::stream).distinct().toList());
         return Map.copyOf(m);
     }
 
@@ -69,6 +85,10 @@ class RbacCoverageTest {
                 .map(Method::getName).collect(Collectors.toSet());
         assertThat(API_CALLS.keySet()).isEqualTo(methods);
         assertThat(CALLS_OF.keySet()).containsAll(API_CALLS.keySet()).contains("buffers");
+        Set<String> objectMethods = Stream.of(NodeClaimObjects.class, StatusObjects.class)
+                .flatMap(c -> Arrays.stream(c.getDeclaredMethods())).filter(m -> !m.isDefault() && !m.isSynthetic())
+                .map(Method::getName).collect(Collectors.toSet());
+        assertThat(OBJECT_CALLS.keySet()).isEqualTo(objectMethods);
     }
 
     @Test

@@ -37,7 +37,13 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
                                    CloudProvider launcher, Catalog catalog, Fanout fanout, Headroom headroom,
                                    DemandHistoryStore history, QueueHints hints, WorkQueue terminationQueue,
                                    ConsolidationSettings consolidation, ConsolidationService.Journal consolidationJournal,
-                                   InstanceFacts.Source facts, Consumer<ClusterConfig> composed) {
+                                   InstanceFacts.Source facts, Consumer<ClusterConfig> composed, SweepSteps steps) {
+
+    /** The sweep steps added over one configuration (the cluster-object steps), as the composition root adds them. */
+    @FunctionalInterface
+    public interface SweepSteps {
+        void hook(SweepService sweep, TerminationService termination, ClusterConfig read);
+    }
 
     /** What the handlers run, over one configuration. */
     public record Services(HintBatchService hintBatches, InterruptionService interruptions, TerminationService termination,
@@ -61,6 +67,7 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
                 terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, consolidation, clock)
                 .withJournal(consolidationJournal).withHeadroom(headroom);
         sweep.withConsolidation(consolidationService);
+        steps.hook(sweep, termination, c);
         composed.accept(c);
         return new Services(hintBatches, interruptions, termination, sweep, consolidationService);
     }

@@ -190,6 +190,16 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
         return items;
     }
 
+    /** One request for other objects (NodeClaims, status): the same outage, faults, client retry and latency. */
+    public <T> T call(CallKind kind, String what, Supplier<T> body) {
+        return request(kind, what, body, x -> 0);
+    }
+
+    /** A paged list of other objects, as {@link #pods()} is read. */
+    public <T> List<T> listOf(String what, Supplier<? extends Collection<T>> all) {
+        return list(what, all);
+    }
+
     @Override
     public List<Pod> pods() {
         return list("pods", cluster::pods);

@@ -1,0 +1,28 @@
+package dev.gantry.aws.ec2;
+
+import dev.gantry.aws.ec2.AmiResolver.Ami;
+import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
+import dev.gantry.core.status.NodeClassStatus;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/** The resolvers' answers as an EC2NodeClass status (conditions left to the status writer). */
+final class NodeClassResolution {
+    private NodeClassResolution() {
+    }
+
+    static NodeClassStatus of(NodeClass nodeClass, List<ZonalSubnet> subnets, List<String> groupIds, Map<String, Ami> amis,
+                              String instanceProfile) {
+        return new NodeClassStatus(
+                subnets.stream().sorted(Comparator.comparing(ZonalSubnet::id))
+                        .map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), s.zoneId())).toList(),
+                groupIds.stream().sorted().map(id -> new NodeClassStatus.SecurityGroup(id, null)).toList(),
+                amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
+                        e.getValue().name(), List.of(Requirement.of("kubernetes.io/arch", Operator.In, e.getKey())))).toList(),
+                instanceProfile, List.of());
+    }
+}

@@ -1,0 +1,70 @@
+package dev.gantry.core.status;
+
+import dev.gantry.core.model.NodePool.NodeClassRef;
+import dev.gantry.core.requirements.Requirement;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A {@code karpenter.sh/v1} NodeClaim object as Gantry projects it from its own claim ({@link ClaimProjection}): what
+ * {@code kubectl get nodeclaims} shows. The spec is written once, at creation (the CRD makes it immutable); labels and
+ * status follow the claim. {@link #digest()} fingerprints what follows the claim, so a sweep writes an object only
+ * when it changed.
+ *
+ * @param name         the claim's name (also the object's)
+ * @param labels       nodepool, nodeclass, instance type, capacity type, zone and the requirements' single values
+ * @param nodeClassRef the pool's {@code nodeClassRef}
+ * @param requirements the claim's requirements, less those the CRD refuses on a NodeClaim
+ * @param expireAfter  the pool's {@code expireAfter} in the API's notation ({@code 720h}, {@code Never}), or null
+ * @param status       what the claim knows of its instance and node
+ */
+public record NodeClaimObject(String name, Map<String, String> labels, NodeClassRef nodeClassRef,
+                              List<Requirement> requirements, String expireAfter, Status status) {
+    /** Karpenter's finalizer: the object stays until the instance is gone (adopted Karpenter objects keep theirs). */
+    public static final String FINALIZER = "karpenter.sh/termination";
+    /** The annotation holding {@link #digest()} of what was last written. */
+    public static final String DIGEST_ANNOTATION = "gantry.dev/projection";
+
+    /**
+     * {@code status}: {@code providerID} ({@code aws:///zone/i-…}), {@code nodeName}, {@code imageID}, capacity and
+     * allocatable as quantities ({@code "2"}, {@code "7845Mi"}), and the conditions.
+     */
+    public record Status(String providerID, String nodeName, String imageID, Map<String, String> capacity,
+                         Map<String, String> allocatable, List<Condition> conditions) {
+        public Status {
+            capacity = new TreeMap<>(capacity == null ? Map.of() : capacity);
+            allocatable = new TreeMap<>(allocatable == null ? Map.of() : allocatable);
+            capacity = java.util.Collections.unmodifiableMap(capacity);
+            allocatable = java.util.Collections.unmodifiableMap(allocatable);
+            conditions = List.copyOf(conditions == null ? List.of() : conditions);
+        }
+    }
+
+    public NodeClaimObject {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(nodeClassRef, "nodeClassRef");
+        Objects.requireNonNull(status, "status");
+        labels = java.util.Collections.unmodifiableMap(new TreeMap<>(labels == null ? Map.of() : labels));
+        requirements = List.copyOf(requirements == null ? List.of() : requirements);
+    }
+
+    /**
+     * A fingerprint of the labels and status (not the spec, which is never rewritten): equal digests mean nothing to
+     * write. Stable across processes (maps are sorted).
+     */
+    public String digest() {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256")
+                    .digest((labels + "|" + status).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

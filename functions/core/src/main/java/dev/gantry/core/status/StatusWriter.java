@@ -1,0 +1,180 @@
+package dev.gantry.core.status;
+
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.provisioning.GantryConfig;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * The sweep's NodePool and EC2NodeClass status: one list of each kind, then a status write only for an object whose
+ * status would change (a condition keeps its {@code lastTransitionTime} while its status holds).
+ * <ul>
+ *   <li>NodePool: {@code resources} = the summed capacity of its live claims, {@code nodes} = their number;
+ *       {@code ValidationSucceeded} False when the configuration reader left the pool out with diagnostics (its
+ *       messages), Unknown when it is not in the configuration for another reason; {@code NodeClassReady} from its
+ *       NodeClass's {@code Ready}; {@code Ready} when both are True.</li>
+ *   <li>EC2NodeClass: subnets, security groups, AMIs and instance profile as {@link NodeClassResolver} resolves them;
+ *       a {@code *Ready} condition for each, and {@code Ready} when all are True and it validated.</li>
+ * </ul>
+ * The configuration and the diagnostics are read per run (objects come and go); diagnostics are keyed
+ * {@code Kind/name} ({@code NodePool/general}, {@code EC2NodeClass/default}). Every failure is logged and counted and
+ * never fails the sweep.
+ */
+public final class StatusWriter {
+    private static final System.Logger LOG = System.getLogger(StatusWriter.class.getName());
+
+    /** What one sync did: status writes, and writes or reads that failed (the next sweep retries). */
+    public record Report(int nodePoolsWritten, int nodeClassesWritten, int failed) {
+    }
+
+    private final StatusObjects objects;
+    private final NodeClassResolver resolver;
+    private final ClaimProjection.CapacityOf capacity;
+    private final Supplier<GantryConfig> config;
+    private final Supplier<Map<String, List<String>>> diagnostics;
+
+    public StatusWriter(StatusObjects objects, NodeClassResolver resolver, ClaimProjection.CapacityOf capacity,
+                        Supplier<GantryConfig> config, Supplier<Map<String, List<String>>> diagnostics) {
+        this.objects = objects;
+        this.resolver = resolver;
+        this.capacity = capacity;
+        this.config = config;
+        this.diagnostics = diagnostics;
+    }
+
+    /** One sync over {@code claims} (the store's, read this sweep). Never throws. */
+    public Report sync(List<NodeClaim> claims, Instant now) {
+        int[] failed = {0};
+        try {
+            GantryConfig cfg = config.get();
+            Map<String, List<String>> diag = diagnostics.get();
+            Map<String, Optional<Condition>> classReady = new HashMap<>();
+            int classes = 0;
+            for (StatusObjects.Observed<NodeClassStatus> o : objects.nodeClasses()) {
+                NodeClassStatus want = nodeClass(o, cfg, diag, now);
+                classReady.put(o.name(), Condition.find(want.conditions(), "Ready"));
+                if (!want.equals(o.status()) && write(() -> objects.writeNodeClass(o, want), failed)) {
+                    classes++;
+                }
+            }
+            int pools = 0;
+            for (StatusObjects.Observed<PoolStatus> o : objects.nodePools()) {
+                PoolStatus want = pool(o, cfg, diag, claims, classReady, now);
+                if (!want.equals(o.status()) && write(() -> objects.writeNodePool(o, want), failed)) {
+                    pools++;
+                }
+            }
+            return new Report(pools, classes, failed[0]);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "status not written, the next sweep retries: " + e);
+            return new Report(0, 0, failed[0] + 1);
+        }
+    }
+
+    private NodeClassStatus nodeClass(StatusObjects.Observed<NodeClassStatus> o, GantryConfig cfg,
+                                      Map<String, List<String>> diag, Instant now) {
+        List<Condition> before = o.status() == null ? List.of() : o.status().conditions();
+        List<String> problems = diag.getOrDefault("EC2NodeClass/" + o.name(), List.of());
+        Optional<NodeClass> configured = cfg.nodeClasses().stream().filter(c -> c.name().equals(o.name())).findFirst();
+        NodeClassStatus resolved = new NodeClassStatus(List.of(), List.of(), List.of(), null, List.of());
+        String failure = null;
+        if (!problems.isEmpty()) {
+            failure = String.join("; ", problems);
+        } else if (configured.isEmpty()) {
+            failure = "not in Gantry's configuration";
+        } else {
+            try {
+                resolved = resolver.resolve(configured.get());
+            } catch (RuntimeException e) {
+                failure = "could not resolve: " + e.getMessage();
+            }
+        }
+        List<Condition> c = new ArrayList<>();
+        boolean resolvedOnce = failure == null;
+        c.add(ready("SubnetsReady", resolvedOnce && !resolved.subnets().isEmpty(), "SubnetsNotFound", "no subnet matches", now));
+        c.add(ready("SecurityGroupsReady", resolvedOnce && !resolved.securityGroups().isEmpty(), "SecurityGroupsNotFound",
+                "no security group matches", now));
+        c.add(ready("AMIsReady", resolvedOnce && !resolved.amis().isEmpty(), "AMINotFound", "no AMI matches", now));
+        c.add(ready("InstanceProfileReady", resolvedOnce && resolved.instanceProfile() != null, "InstanceProfileNotFound",
+                "no instance profile", now));
+        boolean allReady = c.stream().allMatch(x -> x.status() == Condition.Status.True);
+        String why = failure != null ? failure : c.stream().filter(x -> x.status() != Condition.Status.True)
+                .map(Condition::message).findFirst().orElse("");
+        c.add(allReady ? Condition.isTrue("Ready", "Ready", now)
+                : Condition.isFalse("Ready", problems.isEmpty() ? "NotReady" : "ValidationFailed", why, now));
+        return resolved.withConditions(keepTimes(c, before));
+    }
+
+    private PoolStatus pool(StatusObjects.Observed<PoolStatus> o, GantryConfig cfg, Map<String, List<String>> diag,
+                            List<NodeClaim> claims, Map<String, Optional<Condition>> classReady, Instant now) {
+        List<Condition> before = o.status() == null ? List.of() : o.status().conditions();
+        Resources sum = Resources.ZERO;
+        long nodes = 0;
+        for (NodeClaim c : claims) {
+            if (c.nodePool().equals(o.name()) && c.state() != NodeClaimState.Terminated) {
+                nodes++;
+                if (c.instanceType() != null) {
+                    sum = sum.plus(capacity.of(c.instanceType()).map(ClaimProjection.Capacity::capacity).orElse(Resources.ZERO));
+                }
+            }
+        }
+        Map<String, String> resources = new TreeMap<>();
+        sum.asMap().forEach((k, v) -> resources.put(k, Resources.format(k, v)));
+        List<String> problems = diag.getOrDefault("NodePool/" + o.name(), List.of());
+        Optional<NodePool> configured = cfg.nodePool(o.name());
+        List<Condition> c = new ArrayList<>();
+        if (!problems.isEmpty()) {
+            c.add(Condition.isFalse("ValidationSucceeded", "ValidationFailed", String.join("; ", problems), now));
+        } else if (configured.isEmpty()) {
+            c.add(Condition.unknown("ValidationSucceeded", "NotLoaded", "not in Gantry's configuration", now));
+        } else {
+            c.add(Condition.isTrue("ValidationSucceeded", "ValidationSucceeded", now));
+        }
+        // An EC2NodeClass reports its own Ready; another kind (EKS Auto Mode's NodeClass) has no status here: configured
+        // is as ready as Gantry can tell.
+        Optional<Condition> nodeClass = configured.flatMap(p -> p.template().nodeClassRef().kind().equals("EC2NodeClass")
+                ? classReady.getOrDefault(p.template().nodeClassRef().name(), Optional.empty())
+                : cfg.nodeClassOf(p).map(nc -> Condition.isTrue("Ready", "Ready", now)));
+        c.add(nodeClass.filter(r -> r.status() == Condition.Status.True)
+                .map(r -> Condition.isTrue("NodeClassReady", "NodeClassReady", now))
+                .orElseGet(() -> Condition.isFalse("NodeClassReady", "NodeClassNotReady", nodeClass.isEmpty()
+                        ? "its NodeClass was not found" : "its NodeClass is not ready: " + nodeClass.get().message(), now)));
+        boolean ready = c.stream().allMatch(x -> x.status() == Condition.Status.True);
+        c.add(ready ? Condition.isTrue("Ready", "Ready", now) : Condition.isFalse("Ready", "NotReady",
+                c.stream().filter(x -> x.status() != Condition.Status.True).map(x -> x.type() + ": " + x.message())
+                        .findFirst().orElse(""), now));
+        return new PoolStatus(resources, nodes, keepTimes(c, before));
+    }
+
+    private static Condition ready(String type, boolean ok, String reason, String message, Instant now) {
+        return ok ? Condition.isTrue(type, type, now) : Condition.isFalse(type, reason, message, now);
+    }
+
+    /** Each condition keeps the time of the one it replaces when its status did not change. */
+    private static List<Condition> keepTimes(List<Condition> now, List<Condition> before) {
+        return now.stream().map(c -> c.keepingTimeOf(Condition.find(before, c.type()))).toList();
+    }
+
+    private static boolean write(Runnable w, int[] failed) {
+        try {
+            w.run();
+            return true;
+        } catch (RuntimeException e) {
+            failed[0]++;
+            if (!(e instanceof NodeClaimObjects.Stale)) {
+                LOG.log(System.Logger.Level.WARNING, "status write failed, the next sweep retries: " + e);
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.gantry.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.LoadOptions;
+import dev.gantry.config.LoadResult;
+import dev.gantry.config.crd.KarpenterCrd;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.provisioning.GantryConfig;
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
+import dev.gantry.core.status.ClaimProjection;
+import dev.gantry.core.status.NodeClassStatus;
+import dev.gantry.core.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NodePool and EC2NodeClass status written by {@link StatusWriter} through {@link KubeStatusObjects}, on the mock
+ * server with the CRDs and seed 000's objects applied: what {@code kubectl describe nodepool} and
+ * {@code kubectl get nodepools -o wide} show, each status checked against the CRD's schema.
+ */
+class KubeStatusObjectsTest {
+    private static final Path SEED = Path.of("../../samples/nodepools/seed000-v1.yaml");
+    private static final Instant NOW = Instant.parse("2026-04-01T12:00:00Z");
+
+    private MockApi api;
+    private GantryConfig config;
+    private final Map<String, List<String>> diagnostics = new HashMap<>();
+    private StatusWriter writer;
+
+    @BeforeEach
+    void start() throws IOException {
+        api = new MockApi();
+        for (KarpenterCrd crd : KarpenterCrd.values()) {
+            api.client.apiextensions().v1().customResourceDefinitions()
+                    .resource(Serialization.unmarshal(crd.manifest(), CustomResourceDefinition.class)).create();
+        }
+        List<HasMetadata> seed = Serialization.unmarshal(Files.readString(SEED));
+        for (HasMetadata o : seed) {
+            GenericKubernetesResource g = (GenericKubernetesResource) o;
+            api.client.genericKubernetesResources(g.getKind().equals("NodePool") ? KubeStatusObjects.NODE_POOLS
+                    : KubeStatusObjects.EC2_NODE_CLASSES).resource(g).create();
+        }
+        LoadResult loaded = ConfigLoader.load(List.of(SEED), LoadOptions.DEFAULT);
+        config = new GantryConfig(loaded.nodePools(), loaded.nodeClasses(), "us-east-1", List.of());
+        ClaimProjection.CapacityOf capacity = type -> Optional.of(new ClaimProjection.Capacity(
+                Resources.of(2000, 8L << 30), Resources.of(1930, 7L << 30)));
+        writer = new StatusWriter(new KubeStatusObjects(KubeClients.forUrl(api.url())), nodeClass -> new NodeClassStatus(
+                List.of(new NodeClassStatus.Subnet("subnet-0a", "us-east-1a", "use1-az1")),
+                List.of(new NodeClassStatus.SecurityGroup("sg-0a", null)),
+                List.of(new NodeClassStatus.Ami("ami-0a", "amazon-eks-node-1.33", List.of(
+                        Requirement.of("kubernetes.io/arch", Operator.In, "amd64")))),
+                nodeClass.instanceProfile(), List.of()), capacity, () -> config, () -> diagnostics);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    @Test
+    void kubectlDescribeNodepoolShowsUsageAgainstLimits() {
+        writer.sync(List.of(claim("seed000-a"), claim("seed000-b")), NOW);
+
+        Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.resources")).isEqualTo(Map.of("cpu", "4", "memory", "16Gi"));
+        assertThat(CrdSchema.select(pool, ".spec.limits")).isEqualTo(Map.of("cpu", "20", "memory", "100Gi"));
+        CrdSchema crd = new CrdSchema(KarpenterCrd.NODE_POOL);
+        Map<String, Object> columns = new LinkedHashMap<>();
+        crd.printerColumns().forEach((name, path) -> columns.put(name, CrdSchema.select(pool, path)));
+        assertThat(columns).containsEntry("NodeClass", "seed000").containsEntry("Nodes", 2).containsEntry("Ready", "True")
+                .containsEntry("CPU", "4").containsEntry("Memory", "16Gi");
+        assertThat(crd.violations(pool)).isEmpty();
+
+        Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
+        assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("True");
+        assertThat(CrdSchema.select(nodeClass, ".status.instanceProfile")).isEqualTo("KarpenterNodeInstanceProfile-karpenter-sample");
+        assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+    }
+
+    @Test
+    void anUnchangedStatusIsNotWrittenAgain() {
+        writer.sync(List.of(claim("seed000-a")), NOW);
+        int before = api.server.getRequestCount();
+
+        StatusWriter.Report r = writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60));
+
+        assertThat(r.nodePoolsWritten() + r.nodeClassesWritten()).isZero();
+        assertThat(api.server.getRequestCount() - before).as("two lists").isEqualTo(2);
+    }
+
+    @Test
+    void aPoolTheReaderRefusedIsMarkedValidationFailedWithItsMessage() {
+        diagnostics.put("NodePool/seed000", List.of("spec.limits.cpu: 'twenty' is not a quantity"));
+        writer.sync(List.of(), NOW);
+
+        Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"ValidationSucceeded\")].status")).isEqualTo("False");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"ValidationSucceeded\")].message"))
+                .isEqualTo("spec.limits.cpu: 'twenty' is not a quantity");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("False");
+        assertThat(new CrdSchema(KarpenterCrd.NODE_POOL).violations(pool)).isEmpty();
+    }
+
+    @Test
+    void aConditionKeepsItsTransitionTimeWhileItsStatusHolds() {
+        writer.sync(List.of(claim("seed000-a")), NOW);
+        writer.sync(List.of(claim("seed000-a"), claim("seed000-b")), NOW.plusSeconds(120));
+
+        Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.nodes")).isEqualTo(2);
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"Ready\")].lastTransitionTime"))
+                .isEqualTo("2026-04-01T12:00:00Z");
+    }
+
+    private static NodeClaim claim(String name) {
+        return NodeClaim.launching(name, "seed000", null, List.of(), List.of("t3a.large"), List.of(), "t3a.large",
+                "us-east-1a", "on-demand", 0.0752, NOW.minusSeconds(300))
+                .launched("i-" + name, "t3a.large", "us-east-1a", "on-demand", 0.0752, NOW.minusSeconds(290));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> json(io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, String name) {
+        return Serialization.unmarshal(Serialization.asJson(api.client.genericKubernetesResources(kind).withName(name).get()), Map.class);
+    }
+}
