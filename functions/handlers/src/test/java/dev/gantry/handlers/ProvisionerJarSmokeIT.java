@@ -71,7 +71,8 @@ class ProvisionerJarSmokeIT {
             aws.onTarget("secretsmanager.GetSecretValue", r -> StubResponse.awsJson("{\"Name\":\"gantry-token\",\"SecretString\":\"t0k\"}"));
             aws.onPath("POST", "/2015-03-31/functions/", r -> new StubResponse(200, "application/json", "{\"terminated\":0}"));
             String out = run(jar, JarSmokeAttach.class.getName(), kube.getConfiguration().getMasterUrl(), aws.endpoint().toString());
-            assertThat(out).contains("attach jar smoke ok");
+            assertThat(out).contains("attach jar smoke ok").contains("CRD nodepools.karpenter.sh: installed")
+                    .contains("bundle skipped: NodePool/legacy (karpenter.sh/v1beta1)");
             assertThat(aws.requests().stream().map(r -> r.target().orElse(r.method() + " " + r.path())))
                     .contains("secretsmanager.GetSecretValue").anyMatch(a -> a.startsWith("POST /2015-03-31/functions/"));
         } finally {
