@@ -29,7 +29,7 @@ final class SynthesizedRoles {
     final Map<String, List<Statement>> statementsByFunction = new TreeMap<>();
     final Map<String, String> roleByFunction = new TreeMap<>();
     final int resourceCount;
-    /** The ARN of the config bundle's S3 object ({@code GANTRY_CONFIG} of the functions that read it). */
+    /** The ARN of the deploy bundle's S3 object ({@code GANTRY_DEPLOY_BUNDLE} of the attach function, its only reader). */
     final String configObjectArn;
     final int statementCount;
 
@@ -82,11 +82,11 @@ final class SynthesizedRoles {
         for (String fn : template.resourcesOfType("AWS::Lambda::Function")) {
             Object env = template.property(fn, "Environment");
             if (env instanceof Map<?, ?> e && e.get("Variables") instanceof Map<?, ?> vars
-                    && vars.get("GANTRY_CONFIG") instanceof String url && url.startsWith("s3://")) {
+                    && vars.get("GANTRY_DEPLOY_BUNDLE") instanceof String url && url.startsWith("s3://")) {
                 return "arn:aws:s3:::" + url.substring("s3://".length());
             }
         }
-        throw new AssertionError("no function of the template has GANTRY_CONFIG");
+        throw new AssertionError("no function of the template has GANTRY_DEPLOY_BUNDLE");
     }
 
     /** The stack for the stub's cluster, {@value Ec2State#CLUSTER}. */
