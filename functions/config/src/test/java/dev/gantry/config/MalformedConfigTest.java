@@ -55,7 +55,7 @@ class MalformedConfigTest {
                 Arguments.of("requirements as a mapping", POOL.replace("      requirements:\n        - key: karpenter.sh/capacity-type\n          operator: In\n          values: [\"spot\"]\n", "      requirements: {a: b}\n"),
                         "t.yaml:9:21: NodePool/default/spec.template.spec.requirements: expected a list, got a mapping"),
                 Arguments.of("bad operator", POOL.replace("operator: In", "operator: Inn"),
-                        "t.yaml:11:21: NodePool/default/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte)"),
+                        "t.yaml:11:21: NodePool/default/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte), did you mean \"In\"?"),
                 Arguments.of("Gt with a non-integer", POOL.replace("operator: In", "operator: Gt").replace("[\"spot\"]", "[\"four\"]"),
                         "t.yaml:12:19: NodePool/default/spec.template.spec.requirements[0].values: operator Gt needs an integer value, not 'four'"),
                 Arguments.of("Lt with a negative", POOL.replace("operator: In", "operator: Lt").replace("[\"spot\"]", "[\"-1\"]"),
@@ -95,7 +95,7 @@ class MalformedConfigTest {
                 Arguments.of("budget unknown reason", POOL + "  disruption:\n    budgets:\n      - reasons: [Expired]\n    consolidateAfter: 0s\n",
                         "t.yaml:15:18: NodePool/default/spec.disruption.budgets[0].reasons: 'Expired' is not a disruption reason (Empty, Drifted, Underutilized)"),
                 Arguments.of("bad taint effect", POOL.replace("      requirements:", "      taints:\n        - {key: gpu, effect: NoScheduling}\n      requirements:"),
-                        "t.yaml:10:30: NodePool/default/spec.template.spec.taints[0].effect: 'NoScheduling' is not a taint effect (NoSchedule, PreferNoSchedule, NoExecute)"),
+                        "t.yaml:10:30: NodePool/default/spec.template.spec.taints[0].effect: 'NoScheduling' is not a taint effect (NoSchedule, PreferNoSchedule, NoExecute), did you mean \"NoSchedule\"?"),
                 Arguments.of("taint without key", POOL.replace("      requirements:", "      taints:\n        - {effect: NoSchedule}\n      requirements:"),
                         "t.yaml:10:11: NodePool/default/spec.template.spec.taints[0].key: required field is missing"),
                 // EC2NodeClass

@@ -25,7 +25,10 @@ import java.util.Set;
  * with a warning, because admission must never block kubectl on Gantry's account.
  */
 public final class ConfigAdmission {
-    /** Cross-reference errors that only the whole input can settle (BufferChecks); dropped for a single object. */
+    /**
+     * Cross-references only the whole input can settle (a nodeClassRef's or podTemplateRef's target, a predicted
+     * buffer's NodePool): the readers say the target "is not in the input"; for a single object that is expected.
+     */
     static final String NOT_IN_INPUT = "is not in the input";
     /** The API server truncates longer warnings; kubectl prints each on its own line. */
     static final int MAX_WARNING_CHARS = 256;
@@ -89,7 +92,9 @@ public final class ConfigAdmission {
         }
         List<String> warnings = new ArrayList<>();
         for (Diagnostic d : r.warnings()) {
-            warnings.add(text(d));
+            if (!d.message().contains(NOT_IN_INPUT)) {
+                warnings.add(text(d));
+            }
         }
         // Beside another autoscaler, only a NodePool named as Gantry's is surely Gantry's to refuse.
         boolean ours = kind.equals("NodePool") || gantryPools.isEmpty();
