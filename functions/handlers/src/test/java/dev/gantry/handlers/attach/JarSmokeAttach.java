@@ -56,6 +56,7 @@ public final class JarSmokeAttach {
                           template:
                             spec:
                               nodeClassRef: {name: default}
+                              requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [spot]}]
                         """, cluster -> false));
         h.beforeCheckpoint(null);
         // The payload is ignored but for the request type: what is applied comes from the jar and the settings.
