@@ -19,7 +19,9 @@ import software.amazon.awscdk.RemovalPolicy;
  * ({@code retain} or {@code destroy}), {@code cniPolicy} ({@code true}/{@code false}), {@code tokenRotation} (any
  * text; a new value re-runs the attach step after the webhook token was changed), {@code spotToSpotConsolidation}
  * ({@code true}/{@code false}, default false: Karpenter's SpotToSpotConsolidation feature gate),
- * {@code consolidationStrategy} ({@code gantry} or {@code karpenter}, default gantry).
+ * {@code consolidationStrategy} ({@code gantry} or {@code karpenter}, default gantry), {@code nodePools}
+ * (comma-separated: the NodePools Gantry manages beside Karpenter or EKS Auto Mode; unset: all, and attach refuses to
+ * run beside either).
  * Relative paths resolve against the directory the app runs in ({@code infra/} under {@code cdk synth}).
  */
 public final class AppContext {
@@ -47,7 +49,9 @@ public final class AppContext {
                 .withSettings(settings)
                 .withTableRemoval(removal(string(context, "tableRemoval", "retain")))
                 .withCniPolicy(bool(string(context, "cniPolicy", "true"), "cniPolicy"))
-                .withTokenRotation(string(context, "tokenRotation", ""));
+                .withTokenRotation(string(context, "tokenRotation", ""))
+                .withNodePools(java.util.Arrays.stream(string(context, "nodePools", "").split(","))
+                        .map(String::trim).filter(p -> !p.isEmpty()).toList());
         String vpcId = string(context, "vpcId", null);
         String subnets = string(context, "functionSubnetIds", null);
         if (vpcId == null && subnets == null) {

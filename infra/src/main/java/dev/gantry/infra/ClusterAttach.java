@@ -31,7 +31,12 @@ import software.constructs.Construct;
  * bindings (RBAC lets only a holder of every granted verb, or of {@code escalate}/{@code bind}, do that) and a
  * cluster-scoped webhook configuration, and no narrower EKS access policy covers those (AmazonEKSAdminPolicy and
  * the edit/view policies are namespaced-resource policies; EKS accepts no custom access policy). The residual risk
- * is documented in infra/README.md.
+ * is documented in infra/README.md. What attach calls in the cluster, all covered by that policy: CRDs
+ * ({@code apiextensions.k8s.io customresourcedefinitions} get, create, update; never delete), the bundle's objects
+ * ({@code karpenter.sh nodepools}, {@code karpenter.k8s.aws ec2nodeclasses}, {@code autoscaling.x-k8s.io
+ * capacitybuffers}, {@code podtemplates}: server-side apply, a patch; never delete), list on each CRD's resource
+ * (is it served yet), {@code coordination.k8s.io leases} list (is Karpenter's leader alive), the ClusterRoles and
+ * bindings, the ValidatingWebhookConfiguration, and on delete nodes list and patch (finalizers).
  *
  * <p>The custom resource (type {@value #TYPE}) goes through the Provider framework, so a crashed or timed-out Java
  * handler fails the deployment promptly instead of leaving CloudFormation waiting an hour for a response. Its

@@ -12,14 +12,16 @@ import software.amazon.awscdk.services.s3.assets.Asset;
 import software.constructs.Construct;
 
 /**
- * The user's NodePool/NodeClass YAML, validated at synth and shipped as one multi-document YAML object in the CDK
- * asset bucket. The handlers read it once at init (before the SnapStart snapshot), from the S3 URL in
- * {@code GANTRY_CONFIG}.
+ * The deploy bundle ({@code -c config=FILE}): the user's NodePool/EC2NodeClass/CapacityBuffer YAML, validated at
+ * synth and shipped as one multi-document YAML object in the CDK asset bucket. The cluster is the only source of
+ * truth for configuration; the bundle is a seed: only the attach function reads it (from the S3 URL in
+ * {@code GANTRY_DEPLOY_BUNDLE}) and server-side applies it to the cluster at each deploy that changes it. No handler
+ * reads it.
  *
- * <p>Why S3 and not an environment variable or SSM: Lambda caps all environment variables at 4 KB and a standard
- * SSM parameter at 4 KB (8 KB advanced), and real NodePool sets outgrow both. An asset is content-addressed, so a
- * YAML change changes the key, the variable, and therefore the published version: the new snapshot reads the new
- * config, and an unchanged config redeploys nothing.
+ * <p>Why S3 and not an environment variable or the custom resource's properties: Lambda caps all environment variables
+ * at 4 KB, and real NodePool sets outgrow it; properties would put the whole bundle in the template. An asset is
+ * content-addressed, so a YAML change changes the key, the attach function's variable and version, and therefore
+ * re-runs the attach step; an unchanged bundle re-applies nothing.
  */
 public final class ConfigBundle extends Construct {
     private final Asset asset;

@@ -64,18 +64,23 @@ public final class GantryAutoscaler extends Construct {
                         .passwordLength(48).build())
                 .build();
 
-        Map<String, String> env = Map.of(
+        Map<String, String> env = new java.util.HashMap<>(Map.of(
                 "GANTRY_CLUSTER_NAME", cluster,
                 "GANTRY_TABLE_NAME", state.table().getTableName(),
                 "GANTRY_PROVISIONING_QUEUE_URL", provisioning.queue().getQueueUrl(),
                 "GANTRY_INTERRUPTION_QUEUE_URL", interruption.queue().getQueueUrl(),
                 "GANTRY_TERMINATION_QUEUE_URL", termination.queue().getQueueUrl(),
                 "GANTRY_NODE_ROLE_NAME", nodes.role().getRoleName(),
-                "GANTRY_INSTANCE_PROFILE_NAME", nodes.instanceProfile().getInstanceProfileName());
-        Map<String, String> withConfig = Map.of("GANTRY_CONFIG", config.s3Url());
+                "GANTRY_INSTANCE_PROFILE_NAME", nodes.instanceProfile().getInstanceProfileName()));
+        // Beside another autoscaler: the NodePools that are Gantry's (attach, the webhook and the handlers read it).
+        if (!props.nodePools().isEmpty()) {
+            env.put("GANTRY_NODE_POOLS", String.join(",", props.nodePools()));
+        }
+        // The cluster is the only source of truth for configuration: the handlers read NodePools, EC2NodeClasses and
+        // CapacityBuffers from it, and only attach reads the bundle, to seed the cluster at deploy.
+        Map<String, String> withConfig = Map.of();
         // The sweep decides consolidation and the termination function re-validates it: both run the deployed settings.
-        Map<String, String> consolidating = new java.util.HashMap<>(withConfig);
-        consolidating.putAll(ConsolidationVariables.of(settings.consolidation()));
+        Map<String, String> consolidating = new java.util.HashMap<>(ConsolidationVariables.of(settings.consolidation()));
         GantryFunction.Placement placement = placement(props.network());
 
         GantryFunction webhook = function(FunctionSpec.of(settings.function("webhook"),
@@ -102,7 +107,8 @@ public final class GantryAutoscaler extends Construct {
                 "GANTRY_WEBHOOK_SECRET_ARN", token.getSecretArn(),
                 "GANTRY_FINAL_SWEEP_FUNCTION_ARN", sweep.alias().getFunctionArn(),
                 "GANTRY_FINAL_SWEEP_TIMEOUT_SECONDS",
-                String.valueOf(settings.function("sweep").timeout().toSeconds()))), props, env, placement);
+                String.valueOf(settings.function("sweep").timeout().toSeconds()),
+                "GANTRY_DEPLOY_BUNDLE", config.s3Url())), props, env, placement);
 
         ControllerPolicy ec2 = new ControllerPolicy(this, cluster);
         PolicyStatement table = tableStatement(state);
@@ -113,28 +119,27 @@ public final class GantryAutoscaler extends Construct {
         provisioning.queue().grantSendMessages(webhook.role());
 
         provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
-                ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), provisionerTable, config.readStatement());
+                ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), provisionerTable);
         // A node-deleted hint: the provisioner starts the node's termination flow, whose first step it queues itself.
         termination.queue().grantSendMessages(provisioner.role());
         // A run out of time sends the next run's hint to its own queue (ProvisioningQueueHandler's continuation).
         provisioning.queue().grantSendMessages(provisioner.role());
         // Interruption and termination prime SnapStart with the provisioner's primer (ProvisionerPrimer.of), which
         // reads live offerings and prices: without pricing:GetProducts every snapshot logs a denied Pricing call.
-        interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,
-                config.readStatement());
+        interrupter.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table);
         termination.queue().grantSendMessages(interrupter.role());
         provisioning.queue().grantSendMessages(interrupter.role());
-        terminator.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table,
-                config.readStatement());
+        terminator.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.pricing(), table);
         termination.queue().grantSendMessages(terminator.role());
         // Consolidation's validation records replacement claims and hints the provisioner to launch them.
         provisioning.queue().grantSendMessages(terminator.role());
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
-                table, config.readStatement());
+                table);
         sweep.grant(ec2.collectLaunchTemplates());
         provisioning.queue().grantSendMessages(sweep.role());
         termination.queue().grantSendMessages(sweep.role());
-        attacher.grant(ec2.describeCluster());
+        // DescribeCluster: the endpoint, and computeConfig (EKS Auto Mode, which attach refuses to fight); the bundle.
+        attacher.grant(ec2.describeCluster(), config.readStatement());
         token.grantRead(attacher.role());
         sweep.alias().grantInvoke(attacher.role());
 

@@ -21,12 +21,16 @@ import software.amazon.awscdk.RemovalPolicy;
  * @param cniPolicy       attach AmazonEKS_CNI_Policy to the node role (off when the VPC CNI uses IRSA/Pod Identity)
  * @param tokenRotation   any text; changing it re-runs the attach step, which rewrites the webhook configuration
  *                        with the token's current version (see infra/README.md, "Rotate the webhook token")
+ * @param nodePools       the NodePools Gantry manages beside another autoscaler ({@code -c nodePools=a,b}); empty
+ *                        for all, where attach refuses to run beside Karpenter or EKS Auto Mode
  */
 public record GantryAutoscalerProps(String clusterName, Path assetsDir, Path config, ConfigValidator validator,
                                     FunctionNetwork network, DeploymentSettings settings, RemovalPolicy tableRemoval,
-                                    boolean cniPolicy, String tokenRotation) {
+                                    boolean cniPolicy, String tokenRotation, java.util.List<String> nodePools) {
     // EKS's own rule for cluster names.
     private static final Pattern CLUSTER_NAME = Pattern.compile("[0-9A-Za-z][A-Za-z0-9_-]{0,99}");
+    /** A Kubernetes object name (DNS subdomain). */
+    private static final Pattern NODE_POOL_NAME = Pattern.compile("(?=.{1,253}$)[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
 
     public GantryAutoscalerProps {
         if (clusterName == null || clusterName.isBlank()) {
@@ -42,6 +46,13 @@ public record GantryAutoscalerProps(String clusterName, Path assetsDir, Path con
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(tableRemoval, "tableRemoval");
         tokenRotation = tokenRotation == null ? "" : tokenRotation;
+        nodePools = nodePools == null ? java.util.List.of() : java.util.List.copyOf(nodePools);
+        for (String pool : nodePools) {
+            if (!NODE_POOL_NAME.matcher(pool).matches()) {
+                throw new SynthInputException("nodePools: '" + pool + "' is not a NodePool name (lowercase letters, "
+                        + "digits, '-' and '.', at most 253, starting and ending alphanumeric)");
+            }
+        }
         if (!settings.violations().isEmpty()) {
             throw new SynthInputException(String.join("\n", settings.violations()));
         }
@@ -50,31 +61,36 @@ public record GantryAutoscalerProps(String clusterName, Path assetsDir, Path con
     /** Defaults: no VPC, {@link DeploymentSettings#DEFAULT}, table retained, CNI policy attached. */
     public static GantryAutoscalerProps of(String clusterName, Path assetsDir, Path config, ConfigValidator validator) {
         return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, null, DeploymentSettings.DEFAULT,
-                RemovalPolicy.RETAIN, true, "");
+                RemovalPolicy.RETAIN, true, "", java.util.List.of());
     }
 
     public GantryAutoscalerProps withNetwork(FunctionNetwork n) {
         return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, n, settings, tableRemoval,
-                cniPolicy, tokenRotation);
+                cniPolicy, tokenRotation, nodePools);
     }
 
     public GantryAutoscalerProps withSettings(DeploymentSettings s) {
         return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, s, tableRemoval,
-                cniPolicy, tokenRotation);
+                cniPolicy, tokenRotation, nodePools);
     }
 
     public GantryAutoscalerProps withTableRemoval(RemovalPolicy policy) {
         return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings, policy,
-                cniPolicy, tokenRotation);
+                cniPolicy, tokenRotation, nodePools);
     }
 
     public GantryAutoscalerProps withCniPolicy(boolean attach) {
         return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings,
-                tableRemoval, attach, tokenRotation);
+                tableRemoval, attach, tokenRotation, nodePools);
+    }
+
+    public GantryAutoscalerProps withNodePools(java.util.List<String> pools) {
+        return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings,
+                tableRemoval, cniPolicy, tokenRotation, pools);
     }
 
     public GantryAutoscalerProps withTokenRotation(String rotation) {
         return new GantryAutoscalerProps(clusterName, assetsDir, config, validator, network, settings,
-                tableRemoval, cniPolicy, rotation);
+                tableRemoval, cniPolicy, rotation, nodePools);
     }
 }

@@ -52,17 +52,30 @@ class GantryStackTest {
     }
 
     @Test
-    void onlyTheWebhookKnowsTheSecretAndOnlyControllersKnowTheConfig() {
+    void onlyTheWebhookAndAttachKnowTheSecretAndOnlyAttachKnowsTheDeployBundle() {
         Map<String, Map<String, Object>> byHandler = gantryFunctions().values().stream().collect(Collectors.toMap(
                 p -> ((String) p.get("Handler")).replaceAll(".*\\.(\\w+)::.*", "$1"),
                 p -> map(map(p.get("Environment")).get("Variables"))));
         assertThat(byHandler.get("PendingPodWebhookHandler")).containsKey("GANTRY_WEBHOOK_SECRET_ARN")
-                .doesNotContainKey("GANTRY_CONFIG");
+                .doesNotContainKeys("GANTRY_CONFIG", "GANTRY_DEPLOY_BUNDLE");
+        // The cluster is the source of truth: no handler reads the bundle (S3-SHARED decision 1).
         for (String h : List.of("ProvisioningQueueHandler", "InterruptionQueueHandler", "TerminationQueueHandler",
                 "SweepHandler")) {
-            assertThat(byHandler.get(h)).containsKey("GANTRY_CONFIG").doesNotContainKey("GANTRY_WEBHOOK_SECRET_ARN");
-            assertThat(json(byHandler.get(h).get("GANTRY_CONFIG"))).contains("s3://");
+            assertThat(byHandler.get(h)).doesNotContainKeys("GANTRY_CONFIG", "GANTRY_DEPLOY_BUNDLE",
+                    "GANTRY_WEBHOOK_SECRET_ARN");
         }
+        assertThat(byHandler.get("ClusterAttachHandler")).doesNotContainKey("GANTRY_CONFIG");
+        assertThat(json(byHandler.get("ClusterAttachHandler").get("GANTRY_DEPLOY_BUNDLE"))).contains("s3://");
+        assertThat(byHandler.values()).allSatisfy(env -> assertThat(env).doesNotContainKey("GANTRY_NODE_POOLS"));
+    }
+
+    @Test
+    void namedNodePoolsReachAttachTheWebhookAndTheHandlers() {
+        Map<String, Map<String, Object>> fns = SynthFixture.with(Map.of("nodePools", "batch, gpu")).template
+                .findResources("AWS::Lambda::Function");
+        long withPools = fns.values().stream().map(r -> map(map(map(r.get("Properties")).get("Environment")).get("Variables")))
+                .filter(env -> "batch,gpu".equals(env.get("GANTRY_NODE_POOLS"))).count();
+        assertThat(withPools).isEqualTo(6);
     }
 
     @Test

@@ -66,7 +66,7 @@ class IamContractTest {
             Pattern.compile(":interruption-[0-9]+$"), ":interruption",
             Pattern.compile(":(provisioning|hints)-[0-9]+\\.fifo$"), ":provisioning.fifo");
 
-    /** The config object the tests read (S3ConfigSourceTest), which plays the deployed bundle (GANTRY_CONFIG). */
+    /** The config object the tests read (S3ConfigSourceTest), which plays the deploy bundle (GANTRY_DEPLOY_BUNDLE). */
     static final String TEST_CONFIG_OBJECT = "arn:aws:s3:::gantry-config/clusters/prod/gantry.yaml";
 
     /** The calls made as a Gantry function ({@code function} or {@code function@cluster}), test names mapped. */
@@ -260,18 +260,21 @@ class IamContractTest {
         }
     }
 
+    /**
+     * The cluster is the only source of truth for configuration: attach alone reads the deploy bundle (to seed the
+     * cluster); no handler may read it, so none can fall back on a stale copy.
+     */
     @Test
-    void theWebhooksRoleCannotReadTheConfigBundle() {
-        IamCall read = recorded("provisioner", "s3:GetObject");
+    void onlyAttachMayReadTheDeployBundle() {
+        IamCall read = recorded("attach", "s3:GetObject");
         assertThat(read.authorizations()).extracting(IamRequest::resource).containsOnly(roles.configObjectArn);
-        for (String reader : List.of("provisioner", "interruption", "termination", "sweep")) {
-            assertThat(roles.evaluator(reader).firstDenial(read.authorizations())).as(reader).isEmpty();
+        assertThat(roles.evaluator("attach").firstDenial(read.authorizations())).isEmpty();
+        for (String other : List.of("provisioner", "interruption", "termination", "sweep", "webhook")) {
+            assertThat(roles.evaluator(other).firstDenial(read.authorizations())).as(other).isPresent();
         }
-        assertThat(roles.evaluator("webhook").firstDenial(read.authorizations())).isPresent();
-        assertThat(roles.evaluator("attach").firstDenial(read.authorizations())).isPresent();
         IamCall otherKey = change(read, a -> true,
                 a -> new IamRequest(a.action(), a.resource().replaceFirst("/[^/]+$", "/other.yaml"), a.context()));
-        assertThat(roles.evaluator("provisioner").firstDenial(otherKey.authorizations())).as("another key").isPresent();
+        assertThat(roles.evaluator("attach").firstDenial(otherKey.authorizations())).as("another key").isPresent();
     }
 
     @Test

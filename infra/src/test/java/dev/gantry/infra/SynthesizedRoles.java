@@ -29,7 +29,7 @@ final class SynthesizedRoles {
     final Map<String, List<Statement>> statementsByFunction = new TreeMap<>();
     final Map<String, String> roleByFunction = new TreeMap<>();
     final int resourceCount;
-    /** The ARN of the config bundle's S3 object ({@code GANTRY_CONFIG} of the functions that read it). */
+    /** The ARN of the deploy bundle's S3 object ({@code GANTRY_DEPLOY_BUNDLE} of the attach function, its only reader). */
     final String configObjectArn;
     final int statementCount;
 
@@ -70,23 +70,26 @@ final class SynthesizedRoles {
                 statementsByFunction.put(name, template.roleStatements(role));
             }
         }
-        configObjectArn = configObjectArn(template);
+        configObjectArn = configObjectArn(template, json);
         resourceCount = TemplateQueries.map(json.get("Resources")).size();
         statementCount = template.resourcesOfType("AWS::IAM::Policy").stream()
                 .mapToInt(p -> TemplateQueries.list(TemplateQueries.map(template.property(p, "PolicyDocument"))
                         .get("Statement")).size()).sum();
     }
 
-    @SuppressWarnings("unchecked")
-    private static String configObjectArn(CfnTemplate template) {
+    /** Resolves only the bundle variable: the attach function's other variables (the Function URL) do not resolve here. */
+    private static String configObjectArn(CfnTemplate template, Map<String, Object> json) {
+        Map<String, Object> resources = TemplateQueries.map(json.get("Resources"));
         for (String fn : template.resourcesOfType("AWS::Lambda::Function")) {
-            Object env = template.property(fn, "Environment");
-            if (env instanceof Map<?, ?> e && e.get("Variables") instanceof Map<?, ?> vars
-                    && vars.get("GANTRY_CONFIG") instanceof String url && url.startsWith("s3://")) {
+            Map<String, Object> props = TemplateQueries.map(TemplateQueries.map(resources.get(fn)).get("Properties"));
+            Object vars = props.get("Environment") instanceof Map<?, ?> e ? e.get("Variables") : null;
+            Object raw = vars instanceof Map<?, ?> v ? v.get("GANTRY_DEPLOY_BUNDLE") : null;
+            if (raw != null && template.resolve(raw, fn + ".GANTRY_DEPLOY_BUNDLE") instanceof String url
+                    && url.startsWith("s3://")) {
                 return "arn:aws:s3:::" + url.substring("s3://".length());
             }
         }
-        throw new AssertionError("no function of the template has GANTRY_CONFIG");
+        throw new AssertionError("no function of the template has GANTRY_DEPLOY_BUNDLE");
     }
 
     /** The stack for the stub's cluster, {@value Ec2State#CLUSTER}. */

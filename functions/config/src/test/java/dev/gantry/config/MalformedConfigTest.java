@@ -55,7 +55,7 @@ class MalformedConfigTest {
                 Arguments.of("requirements as a mapping", POOL.replace("      requirements:\n        - key: karpenter.sh/capacity-type\n          operator: In\n          values: [\"spot\"]\n", "      requirements: {a: b}\n"),
                         "t.yaml:9:21: NodePool/default/spec.template.spec.requirements: expected a list, got a mapping"),
                 Arguments.of("bad operator", POOL.replace("operator: In", "operator: Inn"),
-                        "t.yaml:11:21: NodePool/default/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte)"),
+                        "t.yaml:11:21: NodePool/default/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte), did you mean \"In\"?"),
                 Arguments.of("Gt with a non-integer", POOL.replace("operator: In", "operator: Gt").replace("[\"spot\"]", "[\"four\"]"),
                         "t.yaml:12:19: NodePool/default/spec.template.spec.requirements[0].values: operator Gt needs an integer value, not 'four'"),
                 Arguments.of("Lt with a negative", POOL.replace("operator: In", "operator: Lt").replace("[\"spot\"]", "[\"-1\"]"),

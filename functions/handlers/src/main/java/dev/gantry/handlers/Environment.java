@@ -27,6 +27,13 @@ public final class Environment {
     public static final String INSTANCE_PROFILE_NAME = "GANTRY_INSTANCE_PROFILE_NAME";
     /** The deploy bundle in S3: for the attach step only; the controller functions read their configuration from the cluster. */
     public static final String CONFIG = "GANTRY_CONFIG";
+    /** {@code s3://bucket/key} of the deploy bundle, which only the attach step reads and applies to the cluster. */
+    public static final String DEPLOY_BUNDLE = "GANTRY_DEPLOY_BUNDLE";
+    /**
+     * The NodePools Gantry manages, comma-separated ({@code cdk deploy -c nodePools=a,b}); unset: all of them. Set when
+     * another autoscaler (Karpenter, EKS Auto Mode) runs in the same cluster on the other NodePools.
+     */
+    public static final String NODE_POOLS = "GANTRY_NODE_POOLS";
     /** Spot-to-spot consolidation, {@code true} or {@code false} (unset: the deployment default). */
     public static final String SPOT_TO_SPOT_CONSOLIDATION = dev.gantry.config.deployment.ConsolidationVariables.SPOT_TO_SPOT;
     /** The consolidation strategy, {@code gantry} or {@code karpenter} (unset: the deployment default). */
@@ -67,6 +74,13 @@ public final class Environment {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage());
         }
+    }
+
+    /** {@link #NODE_POOLS} as a set; empty when unset (Gantry manages every NodePool). */
+    public java.util.Set<String> nodePools() {
+        return optional(NODE_POOLS).map(v -> java.util.Arrays.stream(v.split(",")).map(String::trim)
+                .filter(n -> !n.isEmpty()).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)))
+                .map(java.util.Collections::unmodifiableSet).orElse(java.util.Set.of());
     }
 
     public Optional<String> optional(String name) {

@@ -11,7 +11,10 @@ import dev.gantry.core.provisioning.AdmissionRequest;
 import dev.gantry.core.provisioning.ProvisioningHint;
 import dev.gantry.core.provisioning.WebhookDecision;
 import dev.gantry.core.work.WorkQueue;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.handlers.webhook.AdmissionReviews;
+import dev.gantry.handlers.webhook.ConfigAdmission;
 import dev.gantry.handlers.webhook.WebhookComposition;
 import dev.gantry.handlers.webhook.WebhookToken;
 import java.io.IOException;
@@ -21,14 +24,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.crac.Core;
 import org.crac.Resource;
 
 /**
- * The Kubernetes validating webhook behind a Lambda Function URL (payload 2.0). It always allows the request, answers
- * fast, and its only effect is one provisioning hint on the FIFO queue (group = cluster), de-duplicated per reason
+ * The Kubernetes validating webhook behind a Lambda Function URL (payload 2.0). It always allows pods and nodes, and
+ * refuses a NodePool, EC2NodeClass or CapacityBuffer that Gantry's reader rejects ({@link ConfigAdmission}); it
+ * answers fast, and its only effect is one provisioning hint on the FIFO queue (group = cluster), de-duplicated per reason
  * and time bucket only ({@link WebhookDecision#deduplicationId}): nothing a caller sends widens the key, so a flood
  * from a token holder puts at most one message per reason per bucket on the queue. It reads no queue depth: the
  * bucketed deduplication already bounds what it adds, and the sweep's backstop covers any hint that is lost. A wrong
@@ -47,6 +52,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
     private final Clock clock;
     private final AdmissionReviews reviews;
     private final HintCodec hints;
+    private final ConfigAdmission config;
 
     /** The Lambda entry point: reads the token from Secrets Manager here, and again after a rotation. */
     public PendingPodWebhookHandler() {
@@ -60,7 +66,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
         String arn = env.require(Environment.WEBHOOK_SECRET_ARN);
         return new WebhookComposition.Settings(region, env.require(Environment.CLUSTER_NAME),
                 env.require(Environment.PROVISIONING_QUEUE_URL), arn,
-                Duration.ofSeconds(Long.parseLong(env.require(Environment.HINT_BUCKET_SECONDS))));
+                Duration.ofSeconds(Long.parseLong(env.require(Environment.HINT_BUCKET_SECONDS))), env.nodePools());
     }
 
     public PendingPodWebhookHandler(WebhookComposition.Parts parts, Clock clock) {
@@ -72,6 +78,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
         this.clock = clock;
         this.reviews = new AdmissionReviews(json);
         this.hints = new HintCodec(json);
+        this.config = new ConfigAdmission(parts.gantryPools());
     }
 
     @Override
@@ -92,14 +99,23 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
         if (body.isEmpty()) {
             return reply(413, "{\"message\":\"request too large or missing\"}");
         }
-        AdmissionRequest request;
+        JsonNode review;
         try {
-            request = reviews.parse(body.get());
+            review = reviews.read(body.get());
         } catch (MalformedMessage e) {
             return reply(400, "{\"message\":\"not an AdmissionReview\"}");
         }
+        AdmissionRequest request = reviews.request(review);
+        List<String> warnings = List.of();
+        if (ConfigAdmission.isConfig(review.get("request"))) {
+            ConfigAdmission.Verdict verdict = config.review(review.get("request"));
+            if (!verdict.allowed()) {
+                return reply(200, reviews.deny(request.uid(), verdict.message(), verdict.warnings()));
+            }
+            warnings = verdict.warnings();
+        }
         WebhookDecision.decide(request, clock.instant()).ifPresent(this::send);
-        return reply(200, reviews.allow(request.uid()));
+        return reply(200, reviews.allow(request.uid(), warnings));
     }
 
     private void send(ProvisioningHint hint) {
@@ -139,6 +155,10 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
             AdmissionRequest r = reviews.parse(sample);
             WebhookDecision.decide(r, clock.instant()).map(hints::encode);
             reviews.allow(r.uid());
+            try (InputStream pool = getClass().getResourceAsStream("/snapstart/admission-review-nodepool.json")) {
+                JsonNode review = reviews.read(new String(pool.readAllBytes(), StandardCharsets.UTF_8));
+                config.prime((ObjectNode) review.path("request").path("object"));
+            }
             token.prime();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

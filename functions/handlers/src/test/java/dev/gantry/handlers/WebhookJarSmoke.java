@@ -14,7 +14,8 @@ import software.amazon.awssdk.regions.Region;
 
 /**
  * Runs from the webhook jar (plus this class): the SnapStart priming and one admission review end to end, with the
- * SQS call going to a closed port (so the send fails and the reply must still allow). Argument: the pod-create body.
+ * SQS call going to a closed port (so the send fails and the reply must still allow), then an invalid NodePool, which
+ * the config reader in the jar must refuse. Arguments: the pod-create body, the invalid NodePool review's body.
  */
 public final class WebhookJarSmoke {
     private WebhookJarSmoke() {
@@ -31,6 +32,13 @@ public final class WebhookJarSmoke {
         var reply = h.handleRequest(e, null);
         if (reply.getStatusCode() != 200 || !reply.getBody().contains("\"allowed\":true")) {
             throw new IllegalStateException("unexpected reply " + reply.getStatusCode() + " " + reply.getBody());
+        }
+        if (args.length > 1) {
+            var refused = h.handleRequest(APIGatewayV2HTTPEvent.builder().withRawPath("/hook/t0k")
+                    .withBody(Files.readString(Path.of(args[1]))).build(), null);
+            if (!refused.getBody().contains("\"allowed\":false") || !refused.getBody().contains("did you mean")) {
+                throw new IllegalStateException("the invalid NodePool was not refused: " + refused.getBody());
+            }
         }
         System.out.println("webhook jar smoke ok");
     }

@@ -42,7 +42,7 @@ class EventSamplesTest {
 
     @Test
     void thereAreSamplesForEveryHandler() throws IOException {
-        assertThat(allSamples().toList()).hasSize(22)
+        assertThat(allSamples().toList()).hasSize(25)
                 .contains("sweep/scheduled-event.json", "webhook/node-delete.json", "interruption/malformed-batch.json");
     }
 
@@ -112,6 +112,9 @@ class EventSamplesTest {
         "node-update-deletion-timestamp, 0d6c2b1a-1111-4a2b-8c3d-000000000005, Node, UPDATE, '', false",
         "dry-run, 0d6c2b1a-1111-4a2b-8c3d-000000000006, Pod, CREATE, '', true",
         "wrong-token, 0d6c2b1a-1111-4a2b-8c3d-000000000001, Pod, CREATE, '', false",
+        "nodepool-create, 0d6c2b1a-1111-4a2b-8c3d-000000000007, NodePool, CREATE, '', false",
+        "nodepool-create-invalid, 0d6c2b1a-1111-4a2b-8c3d-000000000008, NodePool, CREATE, '', false",
+        "nodepool-create-no-object, 0d6c2b1a-1111-4a2b-8c3d-000000000009, NodePool, CREATE, '', false",
     })
     void webhookSamplesAreFunctionUrlEventsCarryingAnAdmissionReview(String name, String uid, String kind,
             String operation, String subResource, boolean dryRun) throws IOException {
@@ -148,6 +151,13 @@ class EventSamplesTest {
         JsonNode deleting = request("node-update-deletion-timestamp");
         assertThat(deleting.at("/object/metadata/deletionTimestamp").asText()).isNotBlank();
         assertThat(deleting.at("/oldObject/metadata/deletionTimestamp").isMissingNode()).isTrue();
+
+        JsonNode pool = request("nodepool-create");
+        assertThat(pool.at("/kind/group").asText()).isEqualTo("karpenter.sh");
+        assertThat(pool.at("/object/metadata/managedFields/0/manager").asText()).isEqualTo("kubectl-client-side-apply");
+        assertThat(request("nodepool-create-invalid").at("/object/spec/template/spec/requirements/5/operator").asText())
+                .isEqualTo("in");
+        assertThat(request("nodepool-create-no-object").has("object")).isFalse();
 
         assertThat(read("webhook/wrong-token.json").path("rawPath").asText())
                 .isNotEqualTo(read("webhook/pod-create.json").path("rawPath").asText());

@@ -22,9 +22,9 @@ class S3ConfigSourceTest {
             """;
 
     private final AwsStub stub = AwsStub.start();
-    // Signed as a function that reads the config (the IAM contract maps this object to the deployed bundle).
+    // Signed as attach, the only function that reads the deploy bundle (the IAM contract maps this object to it).
     private final S3Client s3 = S3ConfigSource.client(Region.US_EAST_1, stub.endpoint(),
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("provisioner", "secret")));
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("attach", "secret")));
 
     @AfterEach
     void stop() {

@@ -142,7 +142,28 @@ public final class ClusterManifests {
                         webhook("pod-unschedulable.gantry.dev", "", "pods/status", List.of("UPDATE"), "Namespaced",
                                 List.of(condition("unschedulable", UNSCHEDULABLE_CEL))),
                         webhook("node.gantry.dev", "", "nodes", List.of("CREATE", "DELETE"), "Cluster",
-                                List.of())));
+                                List.of()),
+                        configWebhook()));
+    }
+
+    /** The configuration kinds the webhook validates (and hints on): group, version, resource. */
+    public static final List<List<String>> CONFIG_RESOURCES = List.of(List.of("karpenter.sh", "v1", "nodepools"),
+            List.of("karpenter.k8s.aws", "v1", "ec2nodeclasses"), List.of("autoscaling.x-k8s.io", "v1beta1", "capacitybuffers"));
+    /** The config webhook reads the object with Gantry's YAML reader: a little more time than the pod hint path. */
+    static final int CONFIG_TIMEOUT_SECONDS = 5;
+
+    /**
+     * Validation of NodePool, EC2NodeClass and CapacityBuffer writes, at the same URL (the handler dispatches by kind):
+     * a bad object is refused with Gantry's message; an admitted one sends a hint. Ignore on failure, so a Gantry
+     * outage never blocks kubectl (the CRDs' own rules still apply); NoneOnDryRun, since the hint is skipped on dry run.
+     */
+    private static Map<String, Object> configWebhook() {
+        Map<String, Object> w = webhook("config.gantry.dev", "", "", List.of(), "*", List.of());
+        w.put("timeoutSeconds", CONFIG_TIMEOUT_SECONDS);
+        w.put("rules", CONFIG_RESOURCES.stream().map(r -> Map.of("apiGroups", List.of(r.get(0)),
+                "apiVersions", List.of(r.get(1)), "operations", List.of("CREATE", "UPDATE"),
+                "resources", List.of(r.get(2)), "scope", "*")).toList());
+        return w;
     }
 
     /** Everything, in apply order: each role before its binding, the webhook last (it sends work to the roles). */

@@ -74,7 +74,8 @@ final class DisruptionReader {
                 reasons.add(Reason.valueOf(r));
                 PoolPolicies.budgetReason(b, r);
             } catch (IllegalArgumentException e) {
-                b.error("reasons", "'" + r + "' is not a disruption reason (Empty, Drifted, Underutilized)");
+                b.error("reasons", "'" + r + "' is not a disruption reason (Empty, Drifted, Underutilized)"
+                        + dev.gantry.config.yaml.Suggest.didYouMean(r, List.of("Empty", "Drifted", "Underutilized")));
                 ok = false;
             }
         }

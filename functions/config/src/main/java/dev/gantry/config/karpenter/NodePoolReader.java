@@ -124,7 +124,8 @@ public final class NodePoolReader {
                 policy = ConsolidationPolicy.parse(policyText);
             } catch (IllegalArgumentException e) {
                 d.error("consolidationPolicy", e.getMessage() + (policyText.equals("WhenUnderutilized")
-                        ? " (WhenUnderutilized is the v1beta1 name of WhenEmptyOrUnderutilized)" : ""));
+                        ? " (WhenUnderutilized is the v1beta1 name of WhenEmptyOrUnderutilized)"
+                        : dev.gantry.config.yaml.Suggest.didYouMean(policyText, java.util.Arrays.stream(ConsolidationPolicy.values()).map(Enum::name).toList())));
             }
         }
         return new Disruption(policy, after, DisruptionReader.budgets(d));

@@ -69,7 +69,7 @@ public final class RequirementReader {
             try {
                 operator = Operator.parse(op);
             } catch (IllegalArgumentException e) {
-                r.error("operator", e.getMessage());
+                r.error("operator", e.getMessage() + dev.gantry.config.yaml.Suggest.didYouMean(op, java.util.Arrays.stream(Operator.values()).map(Enum::name).toList()));
                 ok = false;
             }
         }

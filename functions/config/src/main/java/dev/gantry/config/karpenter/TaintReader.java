@@ -31,7 +31,7 @@ public final class TaintReader {
                 try {
                     e = Taint.Effect.parse(effect);
                 } catch (IllegalArgumentException ex) {
-                    t.error("effect", ex.getMessage());
+                    t.error("effect", ex.getMessage() + dev.gantry.config.yaml.Suggest.didYouMean(effect, java.util.Arrays.stream(Taint.Effect.values()).map(Enum::name).toList()));
                     ok = false;
                 }
             }

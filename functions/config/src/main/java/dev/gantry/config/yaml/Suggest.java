@@ -28,6 +28,20 @@ public final class Suggest {
         return bestDistance <= 2 && bestDistance * 3 <= longer ? best : null;
     }
 
+    /**
+     * {@code , did you mean "X"?} for a value that is not one of {@code candidates}, or empty when none is near: a
+     * candidate equal but for case first ({@code in} for {@code In}, which {@link #closest} finds too far for a short
+     * word), else {@link #closest}.
+     */
+    public static String didYouMean(String word, Collection<String> candidates) {
+        if (word == null) {
+            return "";
+        }
+        String near = candidates.stream().filter(c -> c.equalsIgnoreCase(word.trim())).findFirst()
+                .orElseGet(() -> closest(word, candidates));
+        return near == null ? "" : ", did you mean \"" + near + "\"?";
+    }
+
     /** The Levenshtein edit distance (insertions, deletions, substitutions). */
     public static int distance(String a, String b) {
         int[] prev = new int[b.length() + 1];

@@ -5,7 +5,6 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -38,13 +37,15 @@ final class CrdValidator {
     record Rule(String path, String message, KubernetesCel.Compiled compiled) {
     }
 
-    private static final Map<KarpenterCrd, CrdValidator> CACHE = new EnumMap<>(KarpenterCrd.class);
+    private static final Map<String, CrdValidator> CACHE = new java.util.HashMap<>();
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> SCHEMA_KEYWORDS = Set.of("type", "enum", "minimum", "maximum", "minLength",
             "maxLength", "minItems", "maxItems", "maxProperties", "pattern", "required");
     private static final String DNS_SUBDOMAIN = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 
-    private final KarpenterCrd crd;
+    private final String apiVersion;
+    private final String kind;
+    private final String crdName;
     private final Map<String, Object> manifest;
     private final Map<String, Object> openApi;
     private final Schema schema;
@@ -52,9 +53,11 @@ final class CrdValidator {
     /** Each rule compiled once, keyed by its (identical) map in the manifest. */
     private final Map<Map<String, Object>, KubernetesCel.Compiled> compiledByRule = new IdentityHashMap<>();
 
-    private CrdValidator(KarpenterCrd crd) {
-        this.crd = crd;
-        this.manifest = Yaml.one(crd.manifest());
+    private CrdValidator(String yaml) {
+        this.manifest = Yaml.one(yaml);
+        this.crdName = String.valueOf(Yaml.at(manifest, "metadata", "name"));
+        this.apiVersion = Yaml.at(manifest, "spec", "group") + "/" + Yaml.at(manifest, "spec", "versions", 0, "name");
+        this.kind = String.valueOf(Yaml.at(manifest, "spec", "names", "kind"));
         this.openApi = Yaml.map(Yaml.at(manifest, "spec", "versions", 0, "schema", "openAPIV3Schema"));
         this.schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4)
                 .getSchema(JSON.valueToTree(toJsonSchema(openApi, true)));
@@ -62,7 +65,12 @@ final class CrdValidator {
     }
 
     static synchronized CrdValidator of(KarpenterCrd crd) {
-        return CACHE.computeIfAbsent(crd, CrdValidator::new);
+        return of(crd.manifest());
+    }
+
+    /** The validator of any CRD manifest (its first version), such as {@link AttachCrds}' CapacityBuffer CRD. */
+    static synchronized CrdValidator of(String manifestYaml) {
+        return CACHE.computeIfAbsent(manifestYaml, CrdValidator::new);
     }
 
     Map<String, Object> manifest() {
@@ -83,8 +91,8 @@ final class CrdValidator {
 
     private List<Violation> validate(Object old, Map<String, Object> object) {
         List<Violation> out = new ArrayList<>();
-        if (!crd.apiVersion().equals(object.get("apiVersion")) || !crd.kind().equals(object.get("kind"))) {
-            out.add(new Violation(Source.API_SERVER, "", "not served by " + crd.crdName()));
+        if (!apiVersion.equals(object.get("apiVersion")) || !kind.equals(object.get("kind"))) {
+            out.add(new Violation(Source.API_SERVER, "", "not served by " + crdName));
             return out;
         }
         Object name = object.get("metadata") instanceof Map<?, ?> m ? m.get("name") : null;

@@ -98,12 +98,27 @@ class ClusterManifestsTest {
     @SuppressWarnings("unchecked")
     void webhooksAreScopedFailOpenFastAndCarryNoUrl() {
         List<Map<String, Object>> webhooks = (List<Map<String, Object>>) ClusterManifests.webhookConfiguration().get("webhooks");
-        assertThat(webhooks).hasSize(3).allSatisfy(w -> assertThat(w).containsEntry("failurePolicy", "Ignore")
-                .containsEntry("timeoutSeconds", 2).containsEntry("sideEffects", "NoneOnDryRun")
+        assertThat(webhooks).hasSize(4).allSatisfy(w -> assertThat(w).containsEntry("failurePolicy", "Ignore")
+                .containsEntry("sideEffects", "NoneOnDryRun").containsEntry("admissionReviewVersions", List.of("v1"))
                 .doesNotContainKey("clientConfig"));
+        assertThat(webhooks.subList(0, 3)).allSatisfy(w -> assertThat(w).containsEntry("timeoutSeconds", 2));
         assertThat(webhooks).extracting(w -> ((List<Map<String, Object>>) w.get("rules")).getFirst().get("resources"))
-                .containsExactly(List.of("pods"), List.of("pods/status"), List.of("nodes"));
+                .containsExactly(List.of("pods"), List.of("pods/status"), List.of("nodes"), List.of("nodepools"));
         assertThat(webhooks.get(1).get("matchConditions").toString()).contains("c.reason == 'Unschedulable'");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theConfigWebhookValidatesCreateAndUpdateOfNodePoolsNodeClassesAndBuffersFailingOpen() {
+        List<Map<String, Object>> webhooks = (List<Map<String, Object>>) ClusterManifests.webhookConfiguration().get("webhooks");
+        Map<String, Object> config = webhooks.getLast();
+        assertThat(config).containsEntry("name", "config.gantry.dev").containsEntry("failurePolicy", "Ignore")
+                .containsEntry("timeoutSeconds", 5).doesNotContainKey("matchConditions");
+        assertThat((List<Map<String, Object>>) config.get("rules")).extracting(
+                r -> r.get("apiGroups") + " " + r.get("apiVersions") + " " + r.get("resources") + " " + r.get("operations"))
+                .containsExactly("[karpenter.sh] [v1] [nodepools] [CREATE, UPDATE]",
+                        "[karpenter.k8s.aws] [v1] [ec2nodeclasses] [CREATE, UPDATE]",
+                        "[autoscaling.x-k8s.io] [v1beta1] [capacitybuffers] [CREATE, UPDATE]");
     }
 
     @SafeVarargs

@@ -25,6 +25,8 @@ public record ProvisioningHint(Reason reason, String namespace, String name, Str
         POD_CREATED("pod-created"), POD_UNSCHEDULABLE("pod-unschedulable"), NODE_CREATED("node-created"),
         NODE_DELETED("node-deleted"), BACKSTOP("backstop"), INTERRUPTION("interruption"), REBALANCE("rebalance"),
         REPLACEMENT("replacement"),
+        /** An admitted NodePool, EC2NodeClass or CapacityBuffer write: the next run reads the new configuration. */
+        CONFIG_CHANGED("config-changed"),
         /** A run that ran out of time asks for the next one, which carries on where it stopped. */
         CONTINUE("continue");
 

@@ -16,6 +16,8 @@ import java.util.Optional;
  *   <li>pod CREATE of an unbound pod: {@code pod-created} (a pod created with {@code nodeName} never needs us);</li>
  *   <li>pods/status UPDATE that leaves PodScheduled=False, reason Unschedulable, on an unbound pod: {@code pod-unschedulable};</li>
  *   <li>node CREATE: {@code node-created} (a claim's node registered); node DELETE: {@code node-deleted};</li>
+ *   <li>NodePool, EC2NodeClass or CapacityBuffer CREATE or UPDATE (the webhook asks only once it has admitted the
+ *       object): {@code config-changed}, so the provisioner reads the new configuration within seconds;</li>
  *   <li>anything in a dry run, and everything else: no hint.</li>
  * </ul>
  */
@@ -65,6 +67,9 @@ public final class WebhookDecision {
         return switch (r.kind()) {
             case "Pod" -> podReason(r);
             case "Node" -> r.subResource().isEmpty() ? nodeReason(r.operation()) : null;
+            case "NodePool", "EC2NodeClass", "CapacityBuffer" -> r.subResource().isEmpty()
+                    && (r.operation().equals("CREATE") || r.operation().equals("UPDATE"))
+                    ? ProvisioningHint.Reason.CONFIG_CHANGED : null;
             default -> null;
         };
     }

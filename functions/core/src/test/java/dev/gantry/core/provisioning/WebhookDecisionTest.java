@@ -57,6 +57,29 @@ class WebhookDecisionTest {
     }
 
     @Test
+    void aConfigObjectCreatedOrUpdatedIsAConfigChangedHintButNotItsStatusNorADelete() {
+        for (String kind : java.util.List.of("NodePool", "EC2NodeClass", "CapacityBuffer")) {
+            AdmissionRequest update = new AdmissionRequest("r", kind, "", "UPDATE", "", "default", "np-uid", "", false, false);
+            assertThat(WebhookDecision.decide(update, NOW)).as(kind).hasValue(
+                    new ProvisioningHint(ProvisioningHint.Reason.CONFIG_CHANGED, "", "default", "np-uid", NOW));
+            assertThat(WebhookDecision.decide(new AdmissionRequest("r", kind, "status", "UPDATE", "", "default", "np-uid",
+                    "", false, false), NOW)).as(kind + " status").isEmpty();
+            assertThat(WebhookDecision.decide(new AdmissionRequest("r", kind, "", "DELETE", "", "default", "np-uid",
+                    "", false, false), NOW)).as(kind + " delete").isEmpty();
+            assertThat(WebhookDecision.decide(new AdmissionRequest("r", kind, "", "CREATE", "", "default", "np-uid",
+                    "", true, false), NOW)).as(kind + " dry run").isEmpty();
+        }
+    }
+
+    @Test
+    void onlyTheNamedPoolsAreManagedBesideAnotherAutoscaler() {
+        GantryConfig all = ProvisioningFixtures.config(ProvisioningFixtures.pool("batch", null),
+                ProvisioningFixtures.pool("karpenters", null));
+        assertThat(ManagedPools.of(all, java.util.Set.of("batch")).nodePools()).extracting(p -> p.name()).containsExactly("batch");
+        assertThat(ManagedPools.of(all, java.util.Set.of())).isSameAs(all);
+    }
+
+    @Test
     void deduplicationIdIsTheSha256OfUidReasonAndTenSecondBucket() {
         ProvisioningHint h = new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "default", "web", "uid-1",
                 Instant.ofEpochSecond(1_748_779_205));

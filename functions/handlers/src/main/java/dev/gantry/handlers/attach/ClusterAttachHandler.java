@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.aws.eks.EksClusterInfo;
 import dev.gantry.aws.eks.EksTokenProvider;
+import dev.gantry.aws.s3.S3ConfigSource;
+import dev.gantry.config.crd.AttachCrds;
 import dev.gantry.config.deployment.ClusterManifests;
 import dev.gantry.core.model.Node;
 import dev.gantry.handlers.Environment;
@@ -25,13 +27,17 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.DefaultRetryStrategy;
+import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -43,26 +49,59 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  * secret and final-sweep function come from its environment ({@link Settings}), so an invoker can at most make it
  * re-apply Gantry's own objects or run the delete.
  *
- * <p>Create and Update apply every object in order (create, or update when present), pointing the webhooks at the
- * Function URL + {@code hook/<token>} with the token's current value (a token rotation is an Update). Delete, in this
- * order: removes the webhook configuration (no new hints); runs the final sweep, which terminates every instance
- * Gantry launched, retrying while the one-at-a-time sweep is throttled; removes the {@value Node#FINALIZER}
- * finalizer from every node still carrying it, since no Gantry function will be left to release them; and only
- * then removes the RBAC objects, which the sweep needed while it ran.
+ * <p>Create and Update ({@link #attach()}): refuse beside another active autoscaler ({@link Coexistence}); install
+ * the CRDs, never downgrading or taking over one ({@link CrdInstall}); apply every object in order (create, or update
+ * when present), pointing the webhooks at the Function URL + {@code hook/<token>} with the token's current value (a
+ * token rotation is an Update); then seed the cluster with the deploy bundle ({@link BundleApply}). The result's
+ * {@code Data.Report} says what each step did. Delete, in this order: removes the webhook configuration (no new
+ * hints); runs the final sweep, which terminates every instance Gantry launched, retrying while the one-at-a-time
+ * sweep is throttled; removes the {@value Node#FINALIZER} finalizer from every node still carrying it, since no Gantry
+ * function will be left to release them; and only then removes the RBAC objects, which the sweep needed while it ran.
+ * Delete never removes a CRD nor an object of one: deleting a CRD deletes every NodePool, EC2NodeClass, NodeClaim and
+ * CapacityBuffer in the cluster, which belong to the user (and possibly to Karpenter).
  */
 public final class ClusterAttachHandler implements RequestHandler<Map<String, Object>, Map<String, Object>>, org.crac.Resource {
     /** Left after the last final-sweep attempt for the finalizers and the RBAC deletes. */
     static final Duration CLEANUP_RESERVE = Duration.ofSeconds(30);
     private static final Duration DEFAULT_REMAINING = Duration.ofMinutes(5);
 
-    /** What the handler needs from its environment. */
+    /**
+     * What the handler needs from its environment.
+     *
+     * @param deployBundle {@code s3://bucket/key} of the deploy bundle to apply, or null for none
+     * @param gantryPools  the NodePools the user named as Gantry's (coexistence); empty for all
+     */
     public record Settings(String clusterName, String webhookUrl, String tokenSecretArn, String finalSweepArn,
-                           Duration finalSweepTimeout) {
+                           Duration finalSweepTimeout, String deployBundle, Set<String> gantryPools) {
+        public Settings {
+            gantryPools = Set.copyOf(gantryPools);
+        }
+
+        /** No bundle, and Gantry manages every NodePool. */
+        public Settings(String clusterName, String webhookUrl, String tokenSecretArn, String finalSweepArn,
+                        Duration finalSweepTimeout) {
+            this(clusterName, webhookUrl, tokenSecretArn, finalSweepArn, finalSweepTimeout, null, Set.of());
+        }
+
         static Settings from(Environment env) {
             return new Settings(env.require(Environment.CLUSTER_NAME), env.require(Environment.WEBHOOK_URL),
                     env.require(Environment.WEBHOOK_SECRET_ARN), env.require(Environment.FINAL_SWEEP_FUNCTION_ARN),
-                    Duration.ofSeconds(Long.parseLong(env.require(Environment.FINAL_SWEEP_TIMEOUT_SECONDS))));
+                    Duration.ofSeconds(Long.parseLong(env.require(Environment.FINAL_SWEEP_TIMEOUT_SECONDS))),
+                    env.optional(Environment.DEPLOY_BUNDLE).orElse(null), env.nodePools());
         }
+    }
+
+    /**
+     * What attach reads besides the cluster: the deploy bundle's text, and whether EKS Auto Mode compute is on.
+     *
+     * @param readBundle      the bundle's text at an {@code s3://} location
+     * @param autoModeCompute whether the named cluster has Auto Mode compute enabled (DescribeCluster)
+     */
+    public record Sources(Function<String, String> readBundle, Predicate<String> autoModeCompute) {
+        /** No bundle can be read, and Auto Mode is off (tests of the other steps). */
+        static final Sources NONE = new Sources(url -> {
+            throw new IllegalStateException("no bundle source");
+        }, cluster -> false);
     }
 
     private final Settings settings;
@@ -71,6 +110,8 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
     private final FinalSweep.Invoke invokeSweep;
     private final FinalSweep finalSweep;
     private final Clock clock;
+    private final Sources sources;
+    private final FinalSweep.Sleeper sleeper;
     private final ObjectMapper json = new ObjectMapper();
 
     public ClusterAttachHandler() {
@@ -88,12 +129,29 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
                 return sm.getSecretValue(r -> r.secretId(arn)).secretString();
             }
         }, () -> invoke(region, s.finalSweepArn(), s.finalSweepTimeout()), new FinalSweep(Clock.systemUTC(),
-                d -> Thread.sleep(d.toMillis())), Clock.systemUTC());
+                d -> Thread.sleep(d.toMillis())), Clock.systemUTC(), new Sources(
+                url -> {
+                    try (S3Client s3 = S3ConfigSource.client(region)) {
+                        return S3ConfigSource.of(s3, url).get();
+                    }
+                }, cluster -> {
+                    try (EksClient eks = EksClusterInfo.client(region)) {
+                        return AutoMode.computeEnabled(eks, cluster);
+                    }
+                }));
     }
 
     /** @param invokeSweep one synchronous invoke of the final sweep; throws {@link FinalSweep.Throttled} on 429 */
     ClusterAttachHandler(Settings settings, Function<String, KubernetesClient> clients, Function<String, String> secrets,
                          FinalSweep.Invoke invokeSweep, FinalSweep finalSweep, Clock clock) {
+        this(settings, clients, secrets, invokeSweep, finalSweep, clock, Sources.NONE);
+    }
+
+    /** @param sources the bundle's and Auto Mode's readers */
+    ClusterAttachHandler(Settings settings, Function<String, KubernetesClient> clients, Function<String, String> secrets,
+                         FinalSweep.Invoke invokeSweep, FinalSweep finalSweep, Clock clock, Sources sources) {
+        this.sources = sources;
+        this.sleeper = d -> Thread.sleep(d.toMillis());
         this.settings = settings;
         this.clients = clients;
         this.secrets = secrets;
@@ -130,17 +188,39 @@ public final class ClusterAttachHandler implements RequestHandler<Map<String, Ob
         int objects;
         switch (type) {
             case "Create", "Update" -> {
-                String token = secrets.apply(settings.tokenSecretArn());
-                List<ObjectNode> manifests = AttachManifests.of(json, ClusterManifests.all(), settings.webhookUrl(), token);
-                try (KubernetesClient client = clients.apply(settings.clusterName())) {
-                    manifests.forEach(m -> apply(client, m));
-                }
-                objects = manifests.size();
+                AttachReport report = attach();
+                System.out.println("attach:\n" + report.text());
+                return Map.of("PhysicalResourceId", physicalId, "Data", Map.of("Objects", report.objects(),
+                        "Report", report.summary()));
             }
             case "Delete" -> objects = delete(remaining(context));
             default -> throw new IllegalArgumentException("unknown RequestType " + type);
         }
         return Map.of("PhysicalResourceId", physicalId, "Data", Map.of("Objects", objects));
+    }
+
+    /**
+     * Create and Update, in order: read and validate the bundle (a bad one fails before the cluster is touched);
+     * refuse beside another active autoscaler ({@link Coexistence}); install the CRDs ({@link CrdInstall}); apply
+     * the RBAC objects and the webhook configuration; seed the bundle ({@link BundleApply}).
+     */
+    private AttachReport attach() {
+        String token = secrets.apply(settings.tokenSecretArn());
+        List<ObjectNode> manifests = AttachManifests.of(json, ClusterManifests.all(), settings.webhookUrl(), token);
+        String bundle = settings.deployBundle() == null ? null : sources.readBundle().apply(settings.deployBundle());
+        if (bundle != null) {
+            BundleApply.validate("deploy bundle " + settings.deployBundle(), bundle);
+        }
+        boolean autoMode = sources.autoModeCompute().test(settings.clusterName());
+        try (KubernetesClient client = clients.apply(settings.clusterName())) {
+            Coexistence.refusal(client, autoMode, settings.gantryPools(), clock.instant()).ifPresent(refusal -> {
+                throw new IllegalStateException(refusal);
+            });
+            List<String> crds = new CrdInstall(client, clock, sleeper).run(AttachCrds.all());
+            manifests.forEach(m -> apply(client, m));
+            BundleApply.Outcome seeded = bundle == null ? null : new BundleApply(client).apply(bundle, settings.gantryPools());
+            return new AttachReport(manifests.size(), crds, seeded);
+        }
     }
 
     private int delete(Duration remaining) {

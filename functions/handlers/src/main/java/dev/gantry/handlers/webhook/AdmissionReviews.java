@@ -8,7 +8,8 @@ import dev.gantry.core.provisioning.AdmissionRequest;
 
 /**
  * Reads an {@code admission.k8s.io/v1} AdmissionReview with Jackson's tree model (no Kubernetes model classes: the
- * webhook jar stays small) and writes the always-allowing reply. Thread-safe.
+ * webhook jar stays small) and writes the reply: allowing (pods and nodes always are), or refusing a configuration
+ * object ({@link ConfigAdmission}). Thread-safe.
  */
 public final class AdmissionReviews {
     private final ObjectMapper json;
@@ -19,6 +20,15 @@ public final class AdmissionReviews {
 
     /** @throws MalformedMessage when the body is not an AdmissionReview with a request uid */
     public AdmissionRequest parse(String body) {
+        return request(read(body));
+    }
+
+    /**
+     * The review as a tree, checked to be an AdmissionReview with a request uid.
+     *
+     * @throws MalformedMessage when it is not
+     */
+    public JsonNode read(String body) {
         JsonNode root;
         try {
             root = json.readTree(body);
@@ -29,6 +39,12 @@ public final class AdmissionReviews {
         if (req == null || !req.isObject() || !req.path("uid").isTextual() || !"AdmissionReview".equals(root.path("kind").asText())) {
             throw new MalformedMessage("not an AdmissionReview with a request uid", null);
         }
+        return root;
+    }
+
+    /** The fields of a {@linkplain #read read} review that decide on a hint. */
+    public AdmissionRequest request(JsonNode root) {
+        JsonNode req = root.get("request");
         boolean delete = "DELETE".equals(req.path("operation").asText());
         JsonNode object = delete ? req.path("oldObject") : req.path("object");
         return new AdmissionRequest(req.get("uid").asText(), req.path("kind").path("kind").asText(),
@@ -50,10 +66,40 @@ public final class AdmissionReviews {
 
     /** {@code {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":…,"allowed":true}}} */
     public String allow(String uid) {
+        return allow(uid, java.util.List.of());
+    }
+
+    /** The allowing reply, with warnings kubectl prints ({@code Warning: ...}) when there are any. */
+    public String allow(String uid, java.util.List<String> warnings) {
+        ObjectNode reply = reply();
+        ObjectNode response = reply.putObject("response").put("uid", uid).put("allowed", true);
+        warnings(response, warnings);
+        return reply.toString();
+    }
+
+    /**
+     * The refusing reply: kubectl prints {@code admission webhook "<name>" denied the request: <message>}. Code 422,
+     * reason Invalid, as the API server answers an object that fails validation.
+     */
+    public String deny(String uid, String message, java.util.List<String> warnings) {
+        ObjectNode reply = reply();
+        ObjectNode response = reply.putObject("response").put("uid", uid).put("allowed", false);
+        response.putObject("status").put("code", 422).put("reason", "Invalid").put("message", message);
+        warnings(response, warnings);
+        return reply.toString();
+    }
+
+    private ObjectNode reply() {
         ObjectNode reply = json.createObjectNode();
         reply.put("apiVersion", "admission.k8s.io/v1");
         reply.put("kind", "AdmissionReview");
-        reply.putObject("response").put("uid", uid).put("allowed", true);
-        return reply.toString();
+        return reply;
+    }
+
+    private static void warnings(ObjectNode response, java.util.List<String> warnings) {
+        if (!warnings.isEmpty()) {
+            var array = response.putArray("warnings");
+            warnings.forEach(array::add);
+        }
     }
 }

@@ -13,7 +13,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The webhook's composition root: only SQS and Secrets Manager clients (the latter kept, to re-read the token after a
- * rotation), so its package carries no EC2 SDK, no fabric8 and no YAML. Its own class (not the shared
+ * rotation), so its package carries no EC2 SDK and no fabric8 (the YAML reader comes only with admission of
+ * configuration objects, {@link ConfigAdmission}). Its own class (not the shared
  * {@code Composition}) so that loading it cannot pull those in. It reads no environment: the handler passes the
  * {@link Settings} it read.
  */
@@ -29,7 +30,17 @@ public final class WebhookComposition {
      *
      * @param hintBucket the deduplication bucket of the hints (whole seconds; the provisioning queue's delay)
      */
-    public record Parts(String clusterName, WorkQueue queue, WebhookToken token, Duration hintBucket) {
+    public record Parts(String clusterName, WorkQueue queue, WebhookToken token, Duration hintBucket,
+                        java.util.Set<String> gantryPools) {
+        public Parts {
+            gantryPools = java.util.Set.copyOf(gantryPools);
+        }
+
+        /** Gantry manages every NodePool. */
+        public Parts(String clusterName, WorkQueue queue, WebhookToken token, Duration hintBucket) {
+            this(clusterName, queue, token, hintBucket, java.util.Set.of());
+        }
+
         /** A token that never rotates and a 1 s bucket (tests and benchmarks). */
         public Parts(String clusterName, WorkQueue queue, PathToken token) {
             this(clusterName, queue, WebhookToken.fixed(token), Duration.ofSeconds(1));
@@ -42,7 +53,7 @@ public final class WebhookComposition {
      * @param hintBucket the deduplication bucket of the hints (whole seconds; the provisioning queue's delay)
      */
     public record Settings(String region, String clusterName, String provisioningQueueUrl, String tokenSecretArn,
-                           Duration hintBucket) {
+                           Duration hintBucket, java.util.Set<String> gantryPools) {
     }
 
     /** The parts the handler needs: an SQS client and a Secrets Manager client, with timeouts inside the API server's 2 s. */
@@ -65,6 +76,6 @@ public final class WebhookComposition {
         WebhookToken token = WebhookToken.reading(() -> secrets.getSecretValue(r -> r.secretId(arn)).secretString(),
                 Clock.systemUTC());
         return new Parts(settings.clusterName(), new SqsWorkQueue(sqs, settings.provisioningQueueUrl()), token,
-                settings.hintBucket());
+                settings.hintBucket(), settings.gantryPools());
     }
 }

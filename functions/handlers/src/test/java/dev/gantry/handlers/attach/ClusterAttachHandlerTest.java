@@ -92,7 +92,7 @@ class ClusterAttachHandlerTest {
         assertThat(client.rbac().clusterRoles().list().getItems()).extracting(r -> r.getMetadata().getName())
                 .containsExactlyInAnyOrder("gantry-provisioner", "gantry-interruption", "gantry-termination", "gantry-sweep");
         assertThat(client.rbac().clusterRoleBindings().withName("evil").get()).isNull();
-        assertThat(webhook().getWebhooks()).hasSize(3).allSatisfy(h -> assertThat(h.getClientConfig().getUrl())
+        assertThat(webhook().getWebhooks()).hasSize(4).allSatisfy(h -> assertThat(h.getClientConfig().getUrl())
                 .isEqualTo("https://abc.lambda-url.us-east-1.on.aws/hook/tok3n"));
         assertThat(sweepSaw).isEmpty();
     }

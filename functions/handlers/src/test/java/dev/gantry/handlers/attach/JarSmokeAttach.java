@@ -30,7 +30,8 @@ public final class JarSmokeAttach {
         var creds = StaticCredentialsProvider.create(AwsBasicCredentials.create("attach", "test"));
         var settings = new ClusterAttachHandler.Settings("test-cluster", "https://hook.example/",
                 "arn:aws:secretsmanager:us-east-1:123456789012:secret:gantry-token-AbCdEf",
-                "arn:aws:lambda:us-east-1:123456789012:function:sweep:live", Duration.ofSeconds(50));
+                "arn:aws:lambda:us-east-1:123456789012:function:sweep:live", Duration.ofSeconds(50), "s3://assets/bundle.yaml",
+                java.util.Set.of());
         ClusterAttachHandler h = new ClusterAttachHandler(settings, cluster -> KubeClients.forUrl(a[0]), arn -> {
             try (SecretsManagerClient sm = SecretsManagerClient.builder().endpointOverride(aws).region(Region.US_EAST_1)
                     .credentialsProvider(creds).httpClient(UrlConnectionHttpClient.create()).build()) {
@@ -44,7 +45,19 @@ public final class JarSmokeAttach {
                     throw new IllegalStateException("sweep failed: " + r.payload().asUtf8String());
                 }
             }
-        }, new FinalSweep(Clock.systemUTC(), d -> Thread.sleep(d.toMillis())), Clock.systemUTC());
+        }, new FinalSweep(Clock.systemUTC(), d -> Thread.sleep(d.toMillis())), Clock.systemUTC(),
+                // The bundle's reader and validation run from the jar; a v1beta1 NodePool is reported, not applied (the
+                // mock server has no server-side apply).
+                new ClusterAttachHandler.Sources(url -> """
+                        apiVersion: karpenter.sh/v1beta1
+                        kind: NodePool
+                        metadata: {name: legacy}
+                        spec:
+                          template:
+                            spec:
+                              nodeClassRef: {name: default}
+                              requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [spot]}]
+                        """, cluster -> false));
         h.beforeCheckpoint(null);
         // The payload is ignored but for the request type: what is applied comes from the jar and the settings.
         Map<String, Object> props = Map.of("ClusterName", "test-cluster");

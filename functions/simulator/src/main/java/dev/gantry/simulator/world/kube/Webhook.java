@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * The pending-pod webhook as the API server calls it: each admission request the simulated cluster makes (pod
  * created, pod status set Unschedulable, node created or deleted) is an {@code admission.k8s.io/v1} AdmissionReview
  * POSTed to the real {@link PendingPodWebhookHandler} behind its Function URL (a payload 2.0 event, on the path that
- * carries the token), which decides and puts the hint on the provisioning queue. A reply other than 200 is an error
+ * carries the token), which decides and puts the hint on the provisioning queue. Configuration writes go through
+ * {@link #configWritten}, which returns the webhook's verdict. A reply other than 200 is an error
  * (the API server, with failurePolicy Ignore, admits the request anyway). Switched off when the scenario says
  * {@code webhook: false}, leaving the sweep's backstop as the only way pending pods are noticed.
  */
@@ -71,6 +72,43 @@ public final class Webhook {
         review("Node", "", "DELETE", "", n.name(), object("node/" + n.name(), "", n.name()));
     }
 
+    /** The simulated API server's verdict on a configuration write: admitted, or refused with the webhook's message. */
+    public record Admission(boolean allowed, String message) {
+        static final Admission ALLOWED = new Admission(true, "");
+    }
+
+    /**
+     * Hook for the simulated API server: a NodePool, EC2NodeClass or CapacityBuffer is being created or updated
+     * ({@code operation} CREATE or UPDATE), {@code objectJson} the object as it would be stored. The real handler
+     * validates it ({@code config.gantry.dev}) and, when it admits the write, sends the config-changed hint, as the
+     * deployed webhook does. The caller stores the object only when {@link Admission#allowed()}; a webhook switched
+     * off, or a reply the API server could not read, admits (failurePolicy Ignore).
+     */
+    public Admission configWritten(String operation, String objectJson) {
+        ObjectNode object;
+        try {
+            object = (ObjectNode) JSON.readTree(objectJson);
+        } catch (com.fasterxml.jackson.core.JacksonException | ClassCastException e) {
+            errors.accept("webhook: a config object that is not a JSON object: " + e.getClass().getSimpleName());
+            return Admission.ALLOWED;
+        }
+        String apiVersion = object.path("apiVersion").asText();
+        int slash = apiVersion.indexOf('/');
+        String namespace = object.path("metadata").path("namespace").asText("");
+        String reply = review(slash < 0 ? "" : apiVersion.substring(0, slash), apiVersion.substring(slash + 1),
+                object.path("kind").asText(), "", operation, namespace, object.path("metadata").path("name").asText(), object);
+        if (reply == null) {
+            return Admission.ALLOWED;
+        }
+        try {
+            var response = JSON.readTree(reply).path("response");
+            return response.path("allowed").asBoolean(true) ? Admission.ALLOWED
+                    : new Admission(false, response.path("status").path("message").asText());
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            return Admission.ALLOWED;
+        }
+    }
+
     private static ObjectNode object(String uid, String namespace, String name) {
         ObjectNode o = JSON.createObjectNode();
         ObjectNode metadata = o.putObject("metadata").put("name", name).put("uid", uid);
@@ -81,13 +119,19 @@ public final class Webhook {
     }
 
     private void review(String kind, String subResource, String operation, String namespace, String name, ObjectNode object) {
+        review("", "v1", kind, subResource, operation, namespace, name, object);
+    }
+
+    /** Sends one review; returns the reply's body, or null when switched off or the reply was not a 200. */
+    private String review(String group, String version, String kind, String subResource, String operation,
+                          String namespace, String name, ObjectNode object) {
         if (!enabled) {
-            return;
+            return null;
         }
         requests++;
         ObjectNode review = JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
         ObjectNode request = review.putObject("request").put("uid", "sim-review-" + requests);
-        request.putObject("kind").put("group", "").put("version", "v1").put("kind", kind);
+        request.putObject("kind").put("group", group).put("version", version).put("kind", kind);
         if (!subResource.isEmpty()) {
             request.put("subResource", subResource);
         }
@@ -109,7 +153,9 @@ public final class Webhook {
         run.err().forEach(errors);
         if (run.error() != null || run.result().getStatusCode() != 200) {
             errors.accept("webhook: " + (run.error() != null ? run.error().toString() : "status " + run.result().getStatusCode()));
+            return null;
         }
+        return run.result().getBody();
     }
 
     long requests() {
