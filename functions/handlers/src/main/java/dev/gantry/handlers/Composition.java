@@ -36,6 +36,7 @@ import dev.gantry.config.cluster.ClusterConfigReader;
 import dev.gantry.core.config.ClusterConfig;
 import dev.gantry.core.config.ConfigBound;
 import dev.gantry.core.config.ConfigSource;
+import dev.gantry.core.config.NamedPools;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -100,8 +101,9 @@ public final class Composition {
      */
     public synchronized ConfigSource configSource() {
         if (configSource == null) {
-            configSource = new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
-                    BuiltInCatalog.defaultZones(region.id()));
+            // Beside another autoscaler, only the NodePools named at deploy are Gantry's (GANTRY_NODE_POOLS).
+            configSource = NamedPools.of(new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
+                    BuiltInCatalog.defaultZones(region.id())), env.nodePools());
         }
         return configSource;
     }

@@ -120,6 +120,18 @@ class KubeStatusObjectsTest {
     }
 
     @Test
+    void anotherAutoscalersPoolAndClassAreLeftAlone() {
+        // Neither in Gantry's configuration (not named in GANTRY_NODE_POOLS, or EKS Auto Mode's) nor refused by its reader.
+        config = new GantryConfig(List.of(), List.of(), "us-east-1", List.of());
+
+        StatusWriter.Report r = writer.sync(List.of(claim("seed000-a")), NOW);
+
+        assertThat(r.nodePoolsWritten() + r.nodeClassesWritten()).isZero();
+        assertThat(json(KubeStatusObjects.NODE_POOLS, "seed000")).doesNotContainKey("status");
+        assertThat(json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000")).doesNotContainKey("status");
+    }
+
+    @Test
     void aConditionKeepsItsTransitionTimeWhileItsStatusHolds() {
         writer.sync(List.of(claim("seed000-a")), NOW);
         writer.sync(List.of(claim("seed000-a"), claim("seed000-b")), NOW.plusSeconds(120));

@@ -61,6 +61,9 @@ public final class StatusWriter {
             Map<String, Optional<Condition>> classReady = new HashMap<>();
             int classes = 0;
             for (StatusObjects.Observed<NodeClassStatus> o : objects.nodeClasses()) {
+                if (!ours("EC2NodeClass", o.name(), cfg.nodeClasses().stream().anyMatch(c -> c.name().equals(o.name())), diag)) {
+                    continue;
+                }
                 NodeClassStatus want = nodeClass(o, cfg, diag, now);
                 classReady.put(o.name(), Condition.find(want.conditions(), "Ready"));
                 if (!want.equals(o.status()) && write(() -> objects.writeNodeClass(o, want), failed)) {
@@ -69,6 +72,9 @@ public final class StatusWriter {
             }
             int pools = 0;
             for (StatusObjects.Observed<PoolStatus> o : objects.nodePools()) {
+                if (!ours("NodePool", o.name(), cfg.nodePool(o.name()).isPresent(), diag)) {
+                    continue;
+                }
                 PoolStatus want = pool(o, cfg, diag, claims, classReady, now);
                 if (!want.equals(o.status()) && write(() -> objects.writeNodePool(o, want), failed)) {
                     pools++;
@@ -79,6 +85,15 @@ public final class StatusWriter {
             LOG.log(System.Logger.Level.WARNING, "status not written, the next sweep retries: " + e);
             return new Report(0, 0, failed[0] + 1);
         }
+    }
+
+    /**
+     * Whether Gantry writes this object's status: it is in the configuration, or the reader left it out with messages.
+     * Any other object is another autoscaler's (EKS Auto Mode's pools, those not named in {@code GANTRY_NODE_POOLS}):
+     * its status is not Gantry's to write.
+     */
+    private static boolean ours(String kind, String name, boolean configured, Map<String, List<String>> diag) {
+        return configured || diag.containsKey(kind + "/" + name);
     }
 
     private NodeClassStatus nodeClass(StatusObjects.Observed<NodeClassStatus> o, GantryConfig cfg,
