@@ -1,5 +1,7 @@
 package dev.gantry.core.adoption;
 
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.KarpenterTags;
 import dev.gantry.core.cluster.NodePatch;
@@ -140,6 +142,14 @@ public final class Adoption {
         Prices NONE = (type, zone, capacityType) -> 0;
 
         double hourly(String instanceType, String zone, String capacityType);
+
+        /** The price of the offering among {@code types} (the catalogue, read at each call), 0 when none matches. */
+        static Prices of(java.util.function.Supplier<List<InstanceType>> types) {
+            return (type, zone, capacityType) -> types.get().stream().filter(t -> t.name().equals(type))
+                    .flatMap(t -> t.offerings().stream())
+                    .filter(o -> o.zone().equals(zone) && o.capacityType().equals(capacityType))
+                    .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
+        }
     }
 
     /** The tags Gantry's own launches carry, which its IAM grants (terminate) key on. */
