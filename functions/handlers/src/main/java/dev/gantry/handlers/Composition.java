@@ -15,6 +15,8 @@ import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.config.deployment.CallTimeouts;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.adoption.Adopter;
+import dev.gantry.core.adoption.Adoption;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.disruption.execution.ConsolidationService;
@@ -290,7 +292,9 @@ public final class Composition {
     public SweepService sweep() {
         return new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination(), hints(), nodePools(),
                 instanceFacts(), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation())
-                .withHeadroom(headroom());
+                .withHeadroom(headroom()).withAdoption(new Adopter(clusterName(), store(), cloud(), cluster(), termination(),
+                        () -> nodePools().keySet(), Adoption.Prices.of(() -> config().nodeClasses().stream()
+                        .findFirst().map(instanceTypes()::instanceTypes).orElse(java.util.List.of()))));
     }
 
     /**
