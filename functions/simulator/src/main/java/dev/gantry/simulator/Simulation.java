@@ -220,7 +220,9 @@ public final class Simulation {
                 })
                 .withHeadroom(headroom.port()).withDemandHistory(history);
         SweepService sweep = new SweepService(CLUSTER, api, api, claims, cloud, termination, lifecycleHints, pools, this::facts, clock)
-                .withHeadroom(headroom.port());
+                .withHeadroom(headroom.port()).withAdoption(new dev.gantry.core.adoption.Adopter(CLUSTER, claims, cloud, api,
+                        termination, pools::keySet, dev.gantry.core.adoption.Adoption.Prices.of(
+                        () -> catalog.instanceTypes(config.nodeClasses().getFirst()))));
         HintBatchService hintBatches = new HintBatchService(provisioner, api, claims, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
         InterruptionService interruptions = new InterruptionService(claims, api, api, termination, lifecycleHints, pools, clock);
@@ -300,6 +302,8 @@ public final class Simulation {
         for (var p : scenario.cluster().manifests()) {
             actions.apply(p, 0);
         }
+        dev.gantry.simulator.scenario.KarpenterNodesSeed.seed(scenario.file(), scenario.cluster().karpenter(), cloud, cluster,
+                CLUSTER, config, catalog, start);
         for (Scenario.Event e : scenario.events()) {
             loop.at(start.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
         }
