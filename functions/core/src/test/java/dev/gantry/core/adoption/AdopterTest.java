@@ -118,6 +118,20 @@ class AdopterTest {
     }
 
     @Test
+    void aSpotInterruptionOfAnAdoptedInstanceDrainsAndTerminatesItAsGantrysOwn() {
+        LifecycleWorld w = world(QUIET);
+        karpenterNode(w, "i-a", "general", "general-aaaaa", T0.minus(Duration.ofDays(3)));
+        w.sweep.sweep();
+
+        w.interruption.handle(new dev.gantry.core.interruption.EventEnvelope("s", "aws.ec2",
+                "EC2 Spot Instance Interruption Warning", w.clock.instant(), Map.of("instance-id", "i-a"), List.of(), List.of()));
+
+        assertThat(w.claim("general-aaaaa").deletionReason()).isEqualTo("interruption");
+        assertThat(w.cloud.terminated).containsExactly("i-a");
+        assertThat(w.cluster.node("ip-i-a")).as("drained, its finalizer removed").isNull();
+    }
+
+    @Test
     void aNodeKarpenterWasDeletingIsDrainedAndLetGoWithKarpentersFinalizerRemoved() {
         LifecycleWorld w = world(QUIET);
         karpenterNode(w, "i-a", "general", "general-aaaaa", T0.minus(Duration.ofDays(3)));
