@@ -64,6 +64,22 @@ public final class ControllerPolicy {
     }
 
     /**
+     * Adoption, the migration from a running Karpenter (the sweep's adoption step): Gantry's own tags (and only those)
+     * added to an instance this cluster's Karpenter launched, recognised as Karpenter's own policy scopes its writes:
+     * {@code kubernetes.io/cluster/<cluster>=owned} and a {@code karpenter.sh/nodepool} tag. Once tagged, the instance
+     * falls under {@link #terminate()} like Gantry's own; no grant terminates an instance only Karpenter's tags mark.
+     */
+    public PolicyStatement adopt() {
+        return statement("AllowAdoptingKarpenterInstances", List.of("ec2:CreateTags"), List.of(ec2Arn("instance", null, "*")),
+                Map.of("StringEquals", Map.of("aws:ResourceTag/kubernetes.io/cluster/" + clusterName, "owned",
+                                "aws:RequestTag/" + GantryTags.CLUSTER, clusterName),
+                        "StringLike", Map.of("aws:ResourceTag/karpenter.sh/nodepool", "*",
+                                "aws:RequestTag/" + GantryTags.NODEPOOL, "*"),
+                        "ForAllValues:StringEquals", Map.of("aws:TagKeys",
+                                List.of(GantryTags.CLUSTER, GantryTags.NODEPOOL, GantryTags.NODECLAIM))));
+    }
+
+    /**
      * The sweep's launch template clean-up (aws module's LaunchTemplateCollector): list the templates (no
      * resource-level permissions, so pinned to this region) and delete those tagged for this cluster.
      */

@@ -136,6 +136,8 @@ public final class GantryAutoscaler extends Construct {
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
                 table);
         sweep.grant(ec2.collectLaunchTemplates());
+        // Adoption of Karpenter's instances (the migration): Gantry's tags on them, then its own grants apply.
+        sweep.grant(ec2.adopt());
         provisioning.queue().grantSendMessages(sweep.role());
         termination.queue().grantSendMessages(sweep.role());
         // DescribeCluster: the endpoint, and computeConfig (EKS Auto Mode, which attach refuses to fight); the bundle.

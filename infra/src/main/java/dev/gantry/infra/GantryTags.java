@@ -10,7 +10,10 @@ public final class GantryTags {
     public static final String CLUSTER = "gantry.dev/cluster";
     /** Value: the NodePool name. */
     public static final String NODEPOOL = "gantry.dev/nodepool";
-    /** Value: the NodeClaim name; added after launch, so it is the one tag Gantry may write on a running instance. */
+    /**
+     * Value: the NodeClaim name. The three tags are written at launch; on a running instance only by adoption, on this
+     * cluster's Karpenter's instances ({@link ControllerPolicy#adopt()}).
+     */
     public static final String NODECLAIM = "gantry.dev/nodeclaim";
 
     private GantryTags() {

@@ -219,6 +219,35 @@ class IamContractTest {
         }
     }
 
+    /**
+     * Adoption (the migration from Karpenter): the sweep may add Gantry's tags to this cluster's Karpenter's instances,
+     * and only Gantry's tags, only there; the termination function then terminates the retagged instance.
+     */
+    @Test
+    void onlyTheSweepMayAdoptAKarpenterInstanceOfThisClusterAndOnlyWithGantrysTags() {
+        IamCall retag = recorded("sweep", "ec2:CreateTags");
+        PolicyEvaluator sweep = roles.evaluator("sweep");
+        assertThat(sweep.firstDenial(retag.authorizations())).isEmpty();
+        String owned = "aws:ResourceTag/kubernetes.io/cluster/" + Ec2State.CLUSTER;
+        assertThat(sweep.firstDenial(change(retag, a -> true, a -> without(a, owned)).authorizations()))
+                .as("an instance no Karpenter of this cluster launched").isPresent();
+        assertThat(sweep.firstDenial(change(retag, a -> true, a -> without(a, "aws:ResourceTag/karpenter.sh/nodepool"))
+                .authorizations())).as("an instance of no NodePool (a node group's)").isPresent();
+        assertThat(sweep.firstDenial(change(retag, a -> true, a -> with(a, "aws:TagKeys", "Owner")).authorizations()))
+                .as("a tag other than Gantry's").isPresent();
+        assertThat(sweep.firstDenial(change(retag, a -> true,
+                a -> with(a, "aws:RequestTag/gantry.dev/cluster", "other-cluster")).authorizations()))
+                .as("another cluster's tag").isPresent();
+        for (String other : List.of("provisioner", "interruption", "termination", "webhook", "attach")) {
+            assertThat(roles.evaluator(other).firstDenial(retag.authorizations())).as(other).isPresent();
+        }
+        IamCall terminate = gantryCalls().stream().filter(c -> c.principal().equals("termination")
+                        && c.call().equals("ec2:TerminateInstances") && c.authorizations().stream()
+                        .anyMatch(a -> a.context().containsKey(owned.toLowerCase(java.util.Locale.ROOT))))
+                .findFirst().orElseThrow(() -> new AssertionError("no recorded termination of an adopted instance"));
+        assertThat(roles.evaluator("termination").firstDenial(terminate.authorizations())).isEmpty();
+    }
+
     @Test
     void createFleetWhoseRequestTagsLackTheNodePoolTagIsDenied() {
         IamCall fleet = recorded("provisioner", "ec2:CreateFleet");

@@ -14,6 +14,8 @@ import dev.gantry.config.codec.HintCodec;
 import dev.gantry.config.codec.QueueHints;
 import dev.gantry.config.deployment.CallTimeouts;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.adoption.Adopter;
+import dev.gantry.core.adoption.Adoption;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.disruption.execution.ConsolidationService;
@@ -142,7 +144,8 @@ public final class Composition {
                            SweepService sweep, ConsolidationService consolidation) {
     }
 
-    /** @param clusterObjects whether the sweep writes NodeClaim objects and NodePool/EC2NodeClass status (not the final sweep's) */
+    /** @param clusterObjects whether the sweep adopts Karpenter's instances and writes NodeClaim objects and NodePool/EC2NodeClass
+     *                       status (not the final sweep's) */
     private Services compose(ClusterConfig read, boolean clusterObjects) {
         GantryConfig config = read.config();
         var capacity = ClusterObjects.capacity(() -> config, instanceTypes());
@@ -159,6 +162,10 @@ public final class Composition {
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
         if (clusterObjects) {
+            // Karpenter's instances of the pools Gantry manages become claims (a migration); the final sweep adopts none.
+            sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), cluster(), termination, pools::keySet,
+                    Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)
+                            .orElse(java.util.List.of()))));
             sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
                     .withStatus(ClusterObjects.status(kubeClient(), cloud::resolve, capacity, () -> config, read::invalid));
         }

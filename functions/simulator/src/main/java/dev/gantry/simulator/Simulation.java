@@ -233,8 +233,14 @@ public final class Simulation {
         SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, api, claims, cloud, crashing, catalog, fanout,
                 headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
-                this::facts, this::configInUse, (sweep, termination, read) -> SimulatedClusterObjects.hook(karpenterObjects, sweep,
-                        termination, read, catalog, api));
+                this::facts, this::configInUse, (sweep, termination, read) -> {
+                    // As the composition root adds them: adoption of Karpenter's instances, then the cluster objects.
+                    sweep.withAdoption(new dev.gantry.core.adoption.Adopter(CLUSTER, claims, cloud, api, termination,
+                            () -> read.config().nodePools().stream().map(NodePool::name).collect(java.util.stream.Collectors.toSet()),
+                            dev.gantry.core.adoption.Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
+                                    : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
+                    SimulatedClusterObjects.hook(karpenterObjects, sweep, termination, read, catalog, api);
+                });
         ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(new ClusterConfigReader(api.configObjects(),
                 scenario.cluster().region(), scenario.cluster().zones()), clock, composition::compose);
         Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
@@ -314,6 +320,8 @@ public final class Simulation {
         for (var p : scenario.cluster().manifests()) {
             actions.apply(p, 0);
         }
+        dev.gantry.simulator.scenario.KarpenterNodesSeed.seed(scenario.file(), scenario.cluster().karpenter(), cloud, cluster,
+                CLUSTER, config, catalog, start);
         for (Scenario.Event e : scenario.events()) {
             loop.at(start.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
         }

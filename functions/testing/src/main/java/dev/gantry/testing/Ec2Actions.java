@@ -24,6 +24,8 @@ final class Ec2Actions {
     static final int MAX_INSTANT_FLEET_CAPACITY = 1000;
     /** EC2's idempotency token: "a unique, case-sensitive string of up to 64 ASCII characters". */
     static final int MAX_CLIENT_TOKEN = 64;
+    /** EC2's most user tags on one resource. */
+    static final int MAX_TAGS = 50;
     private final Ec2State state;
     private final Clock clock;
 
@@ -49,7 +51,7 @@ final class Ec2Actions {
                 select(state.instanceTypes(), q, "InstanceType", "instance-type")));
         r.put("DescribeInstanceTypeOfferings", this::describeOfferings);
         r.put("DescribeSpotPriceHistory", this::describeSpotPrices);
-        r.put("CreateTags", q -> Ec2Responses.ok("CreateTags", x -> x.leaf("return", true)));
+        r.put("CreateTags", this::createTags);
         return r;
     }
 
@@ -174,6 +176,35 @@ final class Ec2Actions {
                     "The instance IDs '" + String.join(", ", missing) + "' do not exist");
         }
         return Ec2Responses.terminateInstances(state.terminate(ids));
+    }
+
+    /**
+     * CreateTags on instances, as EC2 applies it: every named instance must exist (else
+     * {@code InvalidInstanceID.NotFound} and nothing is tagged), a key may not start with {@code aws:}
+     * ({@code InvalidParameterValue}), at most {@value #MAX_TAGS} tags per resource ({@code TagLimitExceeded});
+     * a key already present takes the new value. Other resource types are answered and left unchanged.
+     */
+    private StubResponse createTags(RecordedRequest q) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        q.members("Tag").forEach(t -> tags.put(t.get("Key"), t.getOrDefault("Value", "")));
+        if (tags.keySet().stream().anyMatch(k -> k.toLowerCase(java.util.Locale.ROOT).startsWith("aws:"))) {
+            return Ec2Responses.error("InvalidParameterValue", "Tag keys starting with 'aws:' are reserved for internal use");
+        }
+        List<String> instanceIds = q.values("ResourceId").stream().filter(id -> id.startsWith("i-")).toList();
+        List<String> missing = missing(instanceIds, state.instances().stream().map(Instance::id).toList());
+        if (!missing.isEmpty()) {
+            return Ec2Responses.error("InvalidInstanceID.NotFound",
+                    "The instance IDs '" + String.join(", ", missing) + "' do not exist");
+        }
+        for (String id : instanceIds) {
+            Map<String, String> merged = new LinkedHashMap<>(state.instance(id).orElseThrow().tags());
+            merged.putAll(tags);
+            if (merged.size() > MAX_TAGS) {
+                return Ec2Responses.error("TagLimitExceeded", "The maximum number of Tags for a resource has been reached.");
+            }
+        }
+        instanceIds.forEach(id -> state.tag(id, tags));
+        return Ec2Responses.ok("CreateTags", x -> x.leaf("return", true));
     }
 
     private StubResponse createLaunchTemplate(RecordedRequest q) {

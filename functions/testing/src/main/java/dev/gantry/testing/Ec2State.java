@@ -161,6 +161,15 @@ public final class Ec2State {
         instances.put(instanceId, instance.withState(state));
     }
 
+    /** Adds {@code tags} to an instance (a key it has takes the new value), as CreateTags does. */
+    public synchronized void tag(String instanceId, Map<String, String> tags) {
+        Instance i = instance(instanceId).orElseThrow(() -> new IllegalArgumentException(instanceId));
+        Map<String, String> merged = new TreeMap<>(i.tags());
+        merged.putAll(tags);
+        instances.put(instanceId, new Instance(i.id(), i.type(), i.zone(), i.subnetId(), i.imageId(), i.lifecycle(), i.state(),
+                i.launchTime(), i.privateIp(), merged));
+    }
+
     public synchronized Optional<Instance> instance(String id) {
         return Optional.ofNullable(instances.get(id));
     }

@@ -348,12 +348,34 @@ class AwsStubEc2Test {
     }
 
     @Test
-    void createTagsIsAcceptedAndRecorded() {
-        ec2.createTags(r -> r.resources("i-1").tags(Tag.builder().key("Name").value("node-a").build()));
+    void createTagsAddsTheTagsToTheInstanceAndDescribeInstancesFiltersOnThem() {
+        stub.ec2().addInstance(new Ec2Resources.Instance("i-0000000000000001", "m5.large", "us-east-1a",
+                "subnet-0000000000000000a", "ami-1", "on-demand", "running", java.time.Instant.EPOCH, "10.0.0.9",
+                java.util.Map.of("Name", "old", "karpenter.sh/nodepool", "general")));
+
+        ec2.createTags(r -> r.resources("i-0000000000000001").tags(Tag.builder().key("Name").value("node-a").build(),
+                Tag.builder().key("gantry.dev/cluster").value("test-cluster").build()));
 
         RecordedRequest sent = stub.lastRequest("CreateTags");
-        assertThat(sent.values("ResourceId")).containsExactly("i-1");
-        assertThat(sent.members("Tag")).singleElement().satisfies(t -> assertThat(t).containsEntry("Key", "Name"));
+        assertThat(sent.values("ResourceId")).containsExactly("i-0000000000000001");
         assertThat(sent.header("content-type")).get().asString().startsWith("application/x-www-form-urlencoded");
+        assertThat(stub.ec2().instance("i-0000000000000001").orElseThrow().tags()).containsEntry("Name", "node-a")
+                .containsEntry("gantry.dev/cluster", "test-cluster").containsEntry("karpenter.sh/nodepool", "general");
+        assertThat(ec2.describeInstances(r -> r.filters(Filter.builder().name("tag:gantry.dev/cluster")
+                .values("test-cluster").build(), Filter.builder().name("tag-key").values("karpenter.sh/nodepool").build()))
+                .reservations()).flatExtracting(res -> res.instances()).extracting(Instance::instanceId)
+                .containsExactly("i-0000000000000001");
+    }
+
+    @Test
+    void createTagsOnAnUnknownInstanceOrWithAnAwsPrefixedKeyIsRefusedAndTagsNothing() {
+        assertThatThrownBy(() -> ec2.createTags(r -> r.resources("i-0doesnotexist0000")
+                .tags(Tag.builder().key("k").value("v").build())))
+                .isInstanceOfSatisfying(Ec2Exception.class, e -> assertThat(e.awsErrorDetails().errorCode())
+                        .isEqualTo("InvalidInstanceID.NotFound"));
+        assertThatThrownBy(() -> ec2.createTags(r -> r.resources("i-0doesnotexist0000")
+                .tags(Tag.builder().key("aws:cloudformation:stack-name").value("v").build())))
+                .isInstanceOfSatisfying(Ec2Exception.class, e -> assertThat(e.awsErrorDetails().errorCode())
+                        .isEqualTo("InvalidParameterValue"));
     }
 }

@@ -252,6 +252,16 @@ public final class Ec2CloudProvider implements CloudProvider {
         return instances.describe(instanceId);
     }
 
+    @Override
+    public List<CloudInstance> listKarpenterInstances() {
+        return instances.karpenters();
+    }
+
+    @Override
+    public void tag(String instanceId, Map<String, String> tags) {
+        instances.tag(instanceId, tags);
+    }
+
     /**
      * The sweep's launch template clean-up ({@link LaunchTemplateCollector}): deletes the cluster's templates that no
      * live instance came from and that are over a day old, at most once an hour. Returns how many went.

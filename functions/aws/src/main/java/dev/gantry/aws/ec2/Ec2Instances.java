@@ -1,16 +1,23 @@
 package dev.gantry.aws.ec2;
 
 import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.KarpenterTags;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.Reservation;
+import software.amazon.awssdk.services.ec2.model.Tag;
 
-/** Describe and terminate Gantry's instances, always scoped by the cluster tag. */
+/**
+ * Describe and terminate Gantry's instances, always scoped by the cluster tag; list this cluster's Karpenter's
+ * instances (for adoption) and tag one.
+ */
 final class Ec2Instances {
     private static final List<String> LIVE_STATES = List.of("pending", "running", "stopping", "stopped", "shutting-down");
 
@@ -24,6 +31,27 @@ final class Ec2Instances {
 
     List<CloudInstance> list() {
         return query(List.of(clusterFilter(), SelectorFilters.filter("instance-state-name", LIVE_STATES.toArray(String[]::new))));
+    }
+
+    /**
+     * The live instances this cluster's Karpenter launched: {@code kubernetes.io/cluster/<cluster>=owned} with a
+     * {@code karpenter.sh/nodepool} tag, the pair Karpenter's own IAM policy scopes its writes on (and Gantry's
+     * adoption grant too), so every instance listed is one adoption may retag.
+     */
+    List<CloudInstance> karpenters() {
+        return query(List.of(SelectorFilters.filter("tag:" + KarpenterTags.clusterKey(cluster), KarpenterTags.OWNED),
+                SelectorFilters.filter("tag-key", KarpenterTags.NODEPOOL),
+                SelectorFilters.filter("instance-state-name", LIVE_STATES.toArray(String[]::new))));
+    }
+
+    /** CreateTags on one instance; an unknown id or a denied call is not retryable. */
+    void tag(String instanceId, Map<String, String> tags) {
+        try {
+            ec2.createTags(r -> r.resources(instanceId).tags(new TreeMap<>(tags).entrySet().stream()
+                    .map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList()));
+        } catch (SdkException e) {
+            throw Ec2Errors.toCloud("CreateTags", e);
+        }
     }
 
     Optional<CloudInstance> byClaim(String claim) {

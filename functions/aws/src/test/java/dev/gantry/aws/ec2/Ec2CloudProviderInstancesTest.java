@@ -1,9 +1,12 @@
 package dev.gantry.aws.ec2;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.testing.MutableClock;
+import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.KarpenterTags;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources.Instance;
 import dev.gantry.testing.Ec2State;
@@ -68,6 +71,63 @@ class Ec2CloudProviderInstancesTest {
         assertThat(stub.lastRequest("DescribeInstances").filters())
                 .containsEntry("tag:gantry.dev/cluster", List.of(Ec2State.CLUSTER))
                 .containsEntry("instance-state-name", List.of("pending", "running", "stopping", "stopped", "shutting-down"));
+    }
+
+    @Test
+    void listsThisClustersKarpenterInstancesOnly_asKarpentersOwnIamScopesThem() {
+        Map<String, String> karpenters = KarpenterTags.ofRegistered(Ec2State.CLUSTER, "general", "default", "general-x7k2p",
+                "ip-10-0-9-9.ec2.internal");
+        stub.ec2().addInstance(foreign("i-0karpenter000001", karpenters));
+        stub.ec2().addInstance(foreign("i-0karpenter000002", karpenters).withState("terminated"));
+        stub.ec2().addInstance(foreign("i-0othercluster001", KarpenterTags.ofRegistered("other-cluster", "general", "default",
+                "general-other", "ip-10-0-9-8.ec2.internal")));
+        // A managed node group's instance carries the cluster tag too, but no NodePool.
+        stub.ec2().addInstance(foreign("i-0nodegroup000001", Map.of(KarpenterTags.clusterKey(Ec2State.CLUSTER), "owned",
+                "eks:nodegroup-name", "system")));
+        provider.launch(LaunchFixtures.request("general-ls003", List.of("spot")));
+
+        List<CloudInstance> listed = provider.listKarpenterInstances();
+
+        assertThat(listed).extracting(CloudInstance::instanceId).containsExactly("i-0karpenter000001");
+        assertThat(listed.getFirst().tags()).containsAllEntriesOf(karpenters);
+        assertThat(listed.getFirst().launchTime()).isEqualTo(Instant.parse("2025-05-01T00:00:00Z"));
+        assertThat(stub.lastRequest("DescribeInstances").filters())
+                .containsOnly(Map.entry("tag:kubernetes.io/cluster/" + Ec2State.CLUSTER, List.of("owned")),
+                        Map.entry("tag-key", List.of("karpenter.sh/nodepool")),
+                        Map.entry("instance-state-name", List.of("pending", "running", "stopping", "stopped", "shutting-down")));
+    }
+
+    @Test
+    void anAdoptedKarpenterInstanceIsRetaggedByTheSweepThenListedAsGantrysAndTerminatedByTheTerminationFunction() {
+        stub.ec2().addInstance(foreign("i-0karpenter000001", KarpenterTags.ofRegistered(Ec2State.CLUSTER, "general", "default",
+                "general-x7k2p", "ip-10-0-9-9.ec2.internal")));
+        try (StubClients sweepClients = StubClients.of(stub, "sweep")) {
+            Ec2CloudProvider sweep = new Ec2CloudProvider(sweepClients.ec2(), sweepClients.ssm(), LaunchFixtures.config(clock));
+
+            sweep.tag("i-0karpenter000001", Map.of(CloudInstance.TAG_CLUSTER, Ec2State.CLUSTER,
+                    CloudInstance.TAG_NODEPOOL, "general", CloudInstance.TAG_NODECLAIM, "general-x7k2p"));
+
+            assertThat(stub.lastRequest("CreateTags").values("ResourceId")).containsExactly("i-0karpenter000001");
+            assertThat(stub.lastRequest("CreateTags").members("Tag")).extracting(t -> t.get("Key") + "=" + t.get("Value"))
+                    .containsExactly("gantry.dev/cluster=" + Ec2State.CLUSTER, "gantry.dev/nodeclaim=general-x7k2p",
+                            "gantry.dev/nodepool=general");
+            assertThat(sweep.listInstances()).extracting(CloudInstance::instanceId).containsExactly("i-0karpenter000001");
+            assertThat(sweep.listKarpenterInstances()).as("still Karpenter's tags: adoption finds it adopted")
+                    .extracting(CloudInstance::instanceId).containsExactly("i-0karpenter000001");
+        }
+
+        terminator.terminate(List.of("i-0karpenter000001"));
+
+        assertThat(stub.ec2().instance("i-0karpenter000001")).hasValueSatisfying(i -> assertThat(i.state()).isEqualTo("terminated"));
+    }
+
+    @Test
+    void taggingAnUnknownInstanceFailsNotRetryable() {
+        assertThatThrownBy(() -> provider.tag("i-0doesnotexist0000", Map.of(CloudInstance.TAG_CLUSTER, Ec2State.CLUSTER)))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("InvalidInstanceID.NotFound");
+                    assertThat(e.retryable()).isFalse();
+                });
     }
 
     @Test

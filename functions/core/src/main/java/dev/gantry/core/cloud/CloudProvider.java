@@ -65,4 +65,23 @@ public interface CloudProvider {
 
     /** One instance by id; empty when EC2 no longer knows it. A terminated instance is returned with that state. */
     Optional<CloudInstance> describe(String instanceId);
+
+    /**
+     * Every instance this cluster's Karpenter launched that is not terminated: tagged
+     * {@code kubernetes.io/cluster/<cluster>=owned} with a {@link KarpenterTags#NODEPOOL} (see {@link KarpenterTags}),
+     * whether or not Gantry has adopted it since. Nothing else is listed. Empty (the default) from a provider that
+     * knows no such instance.
+     */
+    default List<CloudInstance> listKarpenterInstances() {
+        return List.of();
+    }
+
+    /**
+     * Adds (or overwrites) tags on one instance: adoption gives a Karpenter instance Gantry's own tags, which Gantry's
+     * IAM grants key on. Idempotent. Errors: a {@link CloudException}, not retryable when the instance is unknown or
+     * the call is denied; the default refuses, for a provider that cannot tag.
+     */
+    default void tag(String instanceId, java.util.Map<String, String> tags) {
+        throw new CloudException("UnsupportedOperation", "this cloud provider cannot tag instances", false);
+    }
 }

@@ -19,6 +19,8 @@ public record Node(String name, String providerId, Map<String, String> labels, M
                    Instant createdAt, List<String> finalizers, Instant deletionTimestamp) {
     /** Gantry's finalizer: a deleted node stays until Gantry has drained it and terminated its instance. */
     public static final String FINALIZER = "gantry.dev/termination";
+    /** Karpenter's node finalizer: an adopted node carries it until adoption swaps it for {@link #FINALIZER}. */
+    public static final String KARPENTER_FINALIZER = "karpenter.sh/termination";
 
     public Node {
         Objects.requireNonNull(name, "name");

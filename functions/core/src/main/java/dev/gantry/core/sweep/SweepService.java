@@ -1,5 +1,6 @@
 package dev.gantry.core.sweep;
 
+import dev.gantry.core.adoption.Adopter;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cluster.ClusterException;
@@ -46,6 +47,7 @@ import java.util.function.Predicate;
  *   <li>Refresh: prices and offerings whose TTLs ran out are re-read in the background ({@link #withRefresh}).</li>
  *   <li>Stalled drains: deleting claims whose termination flow stood still are sent their next message
  *       ({@link TerminationService#stalled}); first, so a sweep that fails further on has still resumed them.</li>
+ *   <li>Adoption ({@link #withAdoption}): Karpenter's instances are recorded as claims (the migration from Karpenter).</li>
  *   <li>Registration: launched claims are matched to the nodes that appeared, labelled, given the finalizer, and
  *       marked Registered, then Initialized ({@link Registration}).</li>
  *   <li>Stale taints: {@code karpenter.sh/disrupted} taints no flow owns are removed ({@link StaleTaints}).</li>
@@ -87,6 +89,7 @@ public final class SweepService {
     private ConsolidationService consolidation;
     private dev.gantry.core.status.NodeClaimProjector projector;
     private dev.gantry.core.status.StatusWriter status;
+    private Adopter adoption;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -138,6 +141,15 @@ public final class SweepService {
     }
 
     /**
+     * The adoption step (after stalled drains, before registration): Karpenter's instances of the pools Gantry manages
+     * are recorded as claims, retagged and their nodes made Gantry's ({@link Adopter}). Without it nothing is adopted.
+     */
+    public SweepService withAdoption(Adopter adoption) {
+        this.adoption = Objects.requireNonNull(adoption, "adoption");
+        return this;
+    }
+
+    /**
      * The refresh step: {@code refresh} re-reads prices and offerings whose TTLs ran out. It must not block for long
      * (the adapter refreshes in the background) and its failures are the adapter's to absorb.
      */
@@ -172,6 +184,9 @@ public final class SweepService {
         int resumed = resumeStalled(stored, now);
         List<Node> nodes = reader.nodes();
         List<Pod> pods = reader.pods();
+        if (adoption != null) {
+            adoption.run(stored, nodes, now);
+        }
         Registered reg = register(stored, nodes, now);
         List<NodeClaim> claims = store.list(now);
         untaintStale(nodes, claims);

@@ -97,7 +97,8 @@ public final class TerminationDecision {
         }
         node.ifPresent(n -> {
             out.add(new DeleteNode(n.name()));
-            if (n.finalizers().contains(Node.FINALIZER)) {
+            // An adopted node Karpenter was deleting still carries Karpenter's finalizer, and no Karpenter is left.
+            if (n.finalizers().contains(Node.FINALIZER) || n.finalizers().contains(Node.KARPENTER_FINALIZER)) {
                 out.add(new RemoveFinalizer(n.name()));
             }
         });

@@ -346,7 +346,7 @@ public final class TerminationService {
     }
 
     private void removeFinalizer(String node) {
-        patch(node, NodePatch.removeFinalizer(Node.FINALIZER));
+        patch(node, new NodePatch(null, null, null, null, null, List.of(Node.FINALIZER, Node.KARPENTER_FINALIZER)));
     }
 
     /**

@@ -146,6 +146,35 @@ public final class LifecycleFixtures {
         public synchronized Optional<CloudInstance> describe(String id) {
             return Optional.ofNullable(instances.get(id));
         }
+
+        /** How many of the next tag calls fail (as a throttled EC2, or a crash right after the claim was recorded). */
+        public int failTags;
+        /** Every tag call, as {@code instance-id key=value...}. */
+        public final List<String> tagged = new ArrayList<>();
+
+        /** As EC2 lists them: this cluster's Karpenter's (cluster tag owned, a nodepool tag), not terminated. */
+        @Override
+        public synchronized List<CloudInstance> listKarpenterInstances() {
+            return instances.values().stream()
+                    .filter(i -> dev.gantry.core.cloud.KarpenterTags.launchedFor(CLUSTER, i.tags())).toList();
+        }
+
+        @Override
+        public synchronized void tag(String id, Map<String, String> tags) {
+            if (failTags > 0) {
+                failTags--;
+                throw new dev.gantry.core.cloud.CloudException("RequestLimitExceeded", "throttled", true);
+            }
+            CloudInstance i = instances.get(id);
+            if (i == null) {
+                throw new dev.gantry.core.cloud.CloudException("InvalidInstanceID.NotFound", id, false);
+            }
+            Map<String, String> merged = new java.util.TreeMap<>(i.tags());
+            merged.putAll(tags);
+            instances.put(id, new CloudInstance(id, i.instanceType(), i.zone(), i.capacityType(), i.state(), i.launchTime(),
+                    i.privateDnsName(), merged));
+            tagged.add(id + " " + new java.util.TreeMap<>(tags));
+        }
     }
 
     /** A queue that records what was sent. */

@@ -79,11 +79,17 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
      * @param region    {@code region} (default us-east-1)
      * @param zones     {@code zones} (default the region's a, b and c)
      * @param manifests {@code cluster: {manifests}}: applied before the run starts
+     * @param karpenter {@code cluster: {karpenter}}: nodes a Karpenter launched before the run, for Gantry to adopt
      */
-    public record Cluster(String region, List<String> zones, List<Path> manifests) {
+    public record Cluster(String region, List<String> zones, List<Path> manifests, List<KarpenterNodes> karpenter) {
         public Cluster {
             zones = List.copyOf(zones);
             manifests = List.copyOf(manifests);
+            karpenter = List.copyOf(karpenter);
+        }
+
+        public Cluster(String region, List<String> zones, List<Path> manifests) {
+            this(region, zones, manifests, List.of());
         }
     }
 

@@ -65,9 +65,12 @@ public final class ScenarioReader {
         long seed = top.containsKey("seed") ? yaml.integer(top.get("seed").getValueNode()) : 1;
         List<Path> config = yaml.paths(yaml.require(top, "config", root));
         List<Path> manifests = List.of();
+        List<KarpenterNodes> karpenter = List.of();
         if (top.containsKey("cluster")) {
-            Map<String, NodeTuple> cluster = yaml.map(top.get("cluster").getValueNode(), Set.of("manifests"), "cluster.");
+            Map<String, NodeTuple> cluster = yaml.map(top.get("cluster").getValueNode(), Set.of("manifests", "karpenter"), "cluster.");
             manifests = cluster.containsKey("manifests") ? yaml.paths(cluster.get("manifests").getValueNode()) : List.of();
+            karpenter = cluster.containsKey("karpenter")
+                    ? new KarpenterNodesReader(yaml).read(cluster.get("karpenter").getValueNode(), zones) : List.of();
         }
         boolean webhook = !top.containsKey("webhook") || yaml.bool(top.get("webhook").getValueNode());
         List<Scenario.Event> events = new ArrayList<>();
@@ -84,7 +87,7 @@ public final class ScenarioReader {
         Scenario.LatencySpec latency = top.containsKey("latency") ? new LatencyReader(yaml).read(top.get("latency").getValueNode())
                 : Scenario.LatencySpec.AWS;
         Scenario.Run run = run(top, duration, seed);
-        return new Scenario(path, name, new Scenario.Cluster(region, zones, manifests), run,
+        return new Scenario(path, name, new Scenario.Cluster(region, zones, manifests, karpenter), run,
                 new Scenario.Gantry(config, webhook, consolidation, true), events, faults, latency);
     }
 

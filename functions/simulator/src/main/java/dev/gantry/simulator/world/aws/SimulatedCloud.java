@@ -13,6 +13,7 @@ import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.KarpenterTags;
 import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.NodeLabels;
@@ -355,6 +356,36 @@ public final class SimulatedCloud implements CloudProvider {
         i.endCause = cause;
         setState(i, "stopping", cause);
         loop.after(SHUTDOWN, "ec2 stopped " + i.id, () -> setState(i, "stopped", cause));
+    }
+
+    /** Karpenter's instances of this cluster ({@code KarpenterTags}), as EC2 lists them by tag; adopted or not. */
+    @Override
+    public List<CloudInstance> listKarpenterInstances() {
+        return sdk.call(CallKind.DESCRIBE_INSTANCES, "DescribeInstances", () -> byId.values().stream()
+                .filter(i -> KarpenterTags.launchedFor(cluster, i.tags) && !i.state.equals("terminated"))
+                .filter(i -> describable(i, loop.now())).map(SimulatedInstance::view).toList(), List::size);
+    }
+
+    /** CreateTags (its own request bucket, a mutating call's latency): an unknown instance is InvalidInstanceID.NotFound. */
+    @Override
+    public void tag(String instanceId, Map<String, String> tags) {
+        sdk.call(CallKind.TERMINATE_INSTANCES, "CreateTags", () -> {
+            SimulatedInstance i = byId.get(instanceId);
+            if (i == null) {
+                throw new CloudException("InvalidInstanceID.NotFound", "CreateTags: " + instanceId, false);
+            }
+            Map<String, String> merged = new java.util.TreeMap<>(i.tags);
+            merged.putAll(tags);
+            i.tags = Map.copyOf(merged);
+            return Boolean.TRUE;
+        }, x -> 0);
+    }
+
+    /** Adds an instance launched outside Gantry (a Karpenter's, {@link KarpenterLaunched}), already running. */
+    void seed(SimulatedInstance i) {
+        i.state = "running";
+        byId.put(i.id, i);
+        dnsNames.add(i.dnsName);
     }
 
     /** An instance this cluster does not own (another node group's), for the "never touch it" invariant. */

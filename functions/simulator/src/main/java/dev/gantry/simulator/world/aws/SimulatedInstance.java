@@ -20,7 +20,8 @@ public final class SimulatedInstance {
     final double pricePerHour;
     final Instant launchTime;
     final String dnsName;
-    final Map<String, String> tags;
+    /** Its tags: set at launch, added to by CreateTags (adoption). */
+    Map<String, String> tags;
     /** What it was launched with (null for instances the simulation seeds, such as an unmanaged one). */
     final LaunchRequest request;
     /** The node labels its launch template's user data hands the kubelet. */
@@ -54,6 +55,8 @@ public final class SimulatedInstance {
     public double pricePerHour() { return pricePerHour; }
     public String state() { return state; }
     public Instant launchTime() { return launchTime; }
+    /** When it began to shut down or stop, or null while alive. */
+    public Instant endedAt() { return endedAt; }
     public String dnsName() { return dnsName; }
     public Map<String, String> tags() { return tags; }
     public LaunchRequest request() { return request; }
