@@ -46,9 +46,10 @@ class SampleScenariosTest {
      * Wasted launches a sample scenario may have; none unless named. The diurnal day's come from launches that leave
      * room for consolidatable nodes' pods (Absorbing) when kube-scheduler then binds the pods elsewhere (7 when the
      * figure was added, 5 since issue #21, 8 since issue #25: every run first lists its NodePools, EC2NodeClasses and
-     * CapacityBuffers, three list requests that shift the later latency draws; with those lists free of latency the
-     * same code stays within 6); zero-nodes' from a deleted node drained without waiting under EC2 throttling, its
-     * pods' successors planned while its last pods were still planned too.
+     * CapacityBuffers, and the sweep writes NodeClaim objects and status and each drain's first slice records its
+     * DisruptionTerminating events; a few more API calls shift the later latency draws and when kube-scheduler binds);
+     * zero-nodes' from a deleted node drained without waiting under EC2 throttling, its pods' successors planned while
+     * its last pods were still planned too.
      */
     static final Map<String, Integer> WASTED_CEILING = Map.of("diurnal", 8, "zero-nodes", 1);
 
