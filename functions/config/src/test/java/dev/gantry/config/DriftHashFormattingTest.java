@@ -2,7 +2,7 @@ package dev.gantry.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gantry.core.disruption.drift.DriftHashes;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import org.junit.jupiter.api.Test;
 
 /**

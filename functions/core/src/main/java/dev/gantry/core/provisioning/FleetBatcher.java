@@ -2,7 +2,7 @@ package dev.gantry.core.provisioning;
 
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.headroom.BufferPods;
-import dev.gantry.core.disruption.drift.DriftHashes;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;

@@ -11,7 +11,7 @@ import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.Headroom;
 import dev.gantry.core.headroom.PendingDemand;
 import dev.gantry.core.lifecycle.FreshClaimNames;
-import dev.gantry.core.disruption.drift.DriftHashes;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;

@@ -1,5 +1,6 @@
 package dev.gantry.core.disruption.drift;
 
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.NodeClassResolution;

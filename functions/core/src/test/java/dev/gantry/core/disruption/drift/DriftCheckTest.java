@@ -1,5 +1,7 @@
 package dev.gantry.core.disruption.drift;
 
+import dev.gantry.core.disruption.drift.hash.DriftHashesTest;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.catalog.InstanceType;

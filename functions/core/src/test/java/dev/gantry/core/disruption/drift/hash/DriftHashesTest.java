@@ -1,4 +1,4 @@
-package dev.gantry.core.disruption.drift;
+package dev.gantry.core.disruption.drift.hash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,22 +23,22 @@ import org.junit.jupiter.api.Test;
  * family and the kubelet hashed beside it; docs {@code concepts/disruption.md}: behavioural fields never drift,
  * expireAfter and terminationGracePeriod do).
  */
-class DriftHashesTest {
-    static final NodePool.Template TEMPLATE = new NodePool.Template(Map.of("team", "a"), Map.of("note", "x"),
+public class DriftHashesTest {
+    public static final NodePool.Template TEMPLATE = new NodePool.Template(Map.of("team", "a"), Map.of("note", "x"),
             List.of(new Taint("dedicated", "gpu", Taint.Effect.NoSchedule)), List.of(),
             List.of(Requirement.of("karpenter.sh/capacity-type", Operator.In, "spot", "on-demand")),
             new NodePool.NodeClassRef(null, null, "default"), null, Optional.empty());
-    static final NodePool POOL = new NodePool("general", Map.of(), TEMPLATE, null, Map.of(), null, null);
+    public static final NodePool POOL = new NodePool("general", Map.of(), TEMPLATE, null, Map.of(), null, null);
 
-    static NodeClass nodeClass(String userData, Map<String, String> tags, NodeClass.MetadataOptions md, String family) {
+    public static NodeClass nodeClass(String userData, Map<String, String> tags, NodeClass.MetadataOptions md, String family) {
         return new NodeClass("default", "karpenter.k8s.aws", "EC2NodeClass", family,
                 List.of(NodeClass.AmiSelectorTerm.alias("al2023@latest")), List.of(NodeClass.SelectorTerm.id("subnet-1")),
                 List.of(NodeClass.SelectorTerm.id("sg-1")), "NodeRole", null, userData, tags, List.of(), md, null, null, null, null);
     }
 
-    static final NodeClass CLASS = nodeClass("#!/bin/bash\necho hi", Map.of("env", "prod", "team", "a"), null, null);
+    public static final NodeClass CLASS = nodeClass("#!/bin/bash\necho hi", Map.of("env", "prod", "team", "a"), null, null);
 
-    static NodePool pool(NodePool.Template t) {
+    public static NodePool pool(NodePool.Template t) {
         return new NodePool("general", Map.of(), t, null, Map.of(), null, null);
     }
 
@@ -54,7 +54,7 @@ class DriftHashesTest {
         return t;
     }
 
-    static NodePool.Template with(int index, Object value) {
+    public static NodePool.Template with(int index, Object value) {
         return template(f -> {
             f.set(index, value);
             return f;

@@ -1,4 +1,4 @@
-package dev.gantry.core.disruption.drift;
+package dev.gantry.core.disruption.drift.hash;
 
 import dev.gantry.core.model.Quantity;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.gantry.core.disruption.drift;
+package dev.gantry.core.disruption.drift.hash;
 
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.model.NodeClass;
@@ -21,7 +21,7 @@ import java.util.List;
  * </ul>
  * Each hash has a version: bump it whenever a hashed field is added or removed, a hashed field's default changes, or
  * {@link Canonical}'s form changes. A claim stamped under another version is stamped again, not drifted
- * ({@link StaticDrift}).
+ * (see {@code DriftCheck.restamp}).
  */
 public final class DriftHashes {
     /** Version of {@link #nodePool}. Not Karpenter's ({@code v3}): its hashes are other numbers. */
