@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.aws.client.ClientTimeouts;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
+import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.aws.eks.EksClusterInfo;
 import dev.gantry.aws.eks.EksTokenProvider;
@@ -286,11 +287,16 @@ public final class Composition {
         return new InterruptionService(store(), cluster(), cluster(), termination(), hints(), nodePools(), clock);
     }
 
-    /** The sweep, with the refresh, consolidation and headroom steps wired. */
+    /**
+     * The sweep, with the refresh, drift, consolidation and headroom steps wired. Drift reads the configuration per run
+     * ({@code this::config} until the configuration is read from the cluster) and what each NodeClass selects through
+     * the EC2 adapter's cached lookups.
+     */
     public SweepService sweep() {
         return new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination(), hints(), nodePools(),
-                instanceFacts(), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation())
-                .withHeadroom(headroom());
+                instanceFacts(), clock).withRefresh(this::refreshOfferings)
+                .withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()), this::config, nc -> instanceTypes().instanceTypes(nc))
+                .withConsolidation(consolidation()).withHeadroom(headroom());
     }
 
     /**

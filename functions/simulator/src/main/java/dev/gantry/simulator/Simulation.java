@@ -42,6 +42,7 @@ import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.disruption.execution.ConsolidationService;
 import dev.gantry.core.headroom.DemandHistoryStore;
@@ -229,7 +230,7 @@ public final class Simulation {
                 terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, scenario.gantry().consolidation(), clock)
                 .withJournal((what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings))
                 .withHeadroom(headroom.port());
-        sweep.withConsolidation(consolidation);
+        sweep.withConsolidation(consolidation).withDrift(new DriftMarker(claims, cloud), () -> config, catalog::instanceTypes);
         Handlers handlers = Handlers.wire(CLUSTER, clock, hintBatches, interruptions, termination, sweep,
                 provisioningQueue, interruptionQueue, terminationQueue, consolidation, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,

@@ -179,7 +179,7 @@ public final class SweepService {
         untaintStale(nodes, claims);
         Map<String, Integer> terminated = new TreeMap<>();
         Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
-        markDrift(now);
+        markDrift(hk.instances(), now);
         Optional<HeadroomPlan> plan = headroomPlan(now);
         Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
@@ -211,12 +211,12 @@ public final class SweepService {
     }
 
     /** The drift step; its failure is logged and leaves the rest of the sweep alone (the next sweep marks again). */
-    private void markDrift(Instant now) {
+    private void markDrift(List<CloudInstance> instances, Instant now) {
         if (drift == null) {
             return;
         }
         try {
-            drift.marker().run(drift.config().get(), store.list(now), reader.nodes(), drift.offered(), now);
+            drift.marker().run(drift.config().get(), store.list(now), reader.nodes(), instances, drift.offered(), now);
         } catch (RuntimeException e) {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
                     "sweep: drift step failed, the next sweep retries: " + e);

@@ -3,7 +3,6 @@ package dev.gantry.core.disruption.drift;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
-import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cloud.NodeClassResolution;
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
@@ -24,18 +23,16 @@ import java.util.function.Function;
  * The sweep's drift step (Karpenter's NodeClaim drift controller and NodePool hash controller in one pass): for every
  * registered claim not being deleted, brings its stamp to the current hash versions and records whether it drifted,
  * and why ({@link DriftCheck}), with a conditional write when either changed. A claim no longer drifted is cleared.
- * Reads once per run: the configuration as it is now (a per-run argument, never kept), the instances (one
- * DescribeInstances) and what each NodeClass selects (once per class; a class whose lookup fails decides no dynamic
+ * Reads once per run: the configuration as it is now and the instances the sweep listed (per-run arguments, never
+ * kept), and what each NodeClass selects (once per class; a class whose lookup fails decides no dynamic
  * drift this run). Idempotent: a second run over the same state writes nothing.
  */
 public final class DriftMarker {
     private final NodeClaimStore store;
-    private final CloudProvider cloud;
     private final NodeClassResolution resolution;
 
-    public DriftMarker(NodeClaimStore store, CloudProvider cloud, NodeClassResolution resolution) {
+    public DriftMarker(NodeClaimStore store, NodeClassResolution resolution) {
         this.store = store;
-        this.cloud = cloud;
         this.resolution = resolution;
     }
 
@@ -46,14 +43,16 @@ public final class DriftMarker {
 
     /**
      * @param config  the NodePools and NodeClasses as they are now
+     * @param listed  the cluster's instances as this sweep listed them (the housekeeping step's DescribeInstances)
      * @param offered the instance types a NodeClass offers now (Karpenter's GetInstanceTypes), null when not known
      *                (instance-type drift is then not decided)
      */
-    public Marked run(GantryConfig config, List<NodeClaim> claims, List<Node> nodes,
+    public Marked run(GantryConfig config, List<NodeClaim> claims, List<Node> nodes, List<CloudInstance> listed,
                       Function<NodeClass, List<InstanceType>> offered, Instant now) {
         Map<String, Node> byName = new HashMap<>();
         nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
-        Map<String, CloudInstance> instances = null;
+        Map<String, CloudInstance> instances = new HashMap<>();
+        listed.forEach(i -> instances.put(i.instanceId(), i));
         Map<String, Optional<NodeClassResolution.Selected>> selected = new HashMap<>();
         int stamped = 0;
         int drifted = 0;
@@ -64,12 +63,6 @@ public final class DriftMarker {
             Optional<NodeClass> nodeClass = pool.flatMap(config::nodeClassOf);
             if (node == null || c.state().isDeleting() || c.state() == NodeClaimState.Launching || nodeClass.isEmpty()) {
                 continue;
-            }
-            if (instances == null) {
-                instances = new HashMap<>();
-                for (CloudInstance i : cloud.listInstances()) {
-                    instances.put(i.instanceId(), i);
-                }
             }
             NodeClass nc = nodeClass.get();
             Optional<NodeClassResolution.Selected> sel = selected.computeIfAbsent(nc.name(), k -> select(nc));

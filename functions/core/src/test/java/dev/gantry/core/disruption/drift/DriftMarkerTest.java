@@ -5,9 +5,6 @@ import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.cloud.CloudInstance;
-import dev.gantry.core.cloud.CloudProvider;
-import dev.gantry.core.cloud.LaunchRequest;
-import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.cloud.NodeClassResolution;
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
@@ -27,33 +24,13 @@ import org.junit.jupiter.api.Test;
 class DriftMarkerTest {
     final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
     final List<CloudInstance> instances = new ArrayList<>(List.of(DriftCheckTest.CURRENT));
-    final CloudProvider cloud = new CloudProvider() {
-        @Override
-        public LaunchResult launch(LaunchRequest request) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void terminate(List<String> instanceIds) {
-        }
-
-        @Override
-        public List<CloudInstance> listInstances() {
-            return instances;
-        }
-
-        @Override
-        public Optional<CloudInstance> describe(String instanceId) {
-            return instances.stream().filter(i -> i.instanceId().equals(instanceId)).findFirst();
-        }
-    };
-    final DriftMarker marker = new DriftMarker(store, cloud, nc -> Optional.of(DriftCheckTest.SELECTED));
+    final DriftMarker marker = new DriftMarker(store, nc -> Optional.of(DriftCheckTest.SELECTED));
     final Node node = new Node("node-a", "aws:///us-east-1a/i-a", DriftCheckTest.LABELS, Map.of(), List.of(),
             Resources.of(2000, 8L << 30), true, false, false, DriftCheckTest.NOW, List.of(), null);
 
     DriftMarker.Marked run(NodePool pool, NodeClass nc) {
         GantryConfig config = new GantryConfig(List.of(pool), List.of(nc), "us-east-1", List.of());
-        return marker.run(config, store.list(DriftCheckTest.NOW), List.of(node), c -> List.of(DriftCheckTest.M5), DriftCheckTest.NOW);
+        return marker.run(config, store.list(DriftCheckTest.NOW), List.of(node), instances, c -> List.of(DriftCheckTest.M5), DriftCheckTest.NOW);
     }
 
     NodeClaim stored() {
@@ -98,13 +75,13 @@ class DriftMarkerTest {
 
     @Test
     void aNodeClassWhoseLookupFailsDecidesNoDynamicDrift() {
-        DriftMarker failing = new DriftMarker(store, cloud, nc -> {
+        DriftMarker failing = new DriftMarker(store, nc -> {
             throw new dev.gantry.core.cloud.CloudException("Throttling", "slow down", true);
         });
         store.create(DriftCheckTest.claim());
         instances.set(0, DriftCheckTest.instance("ami-old", "subnet-9", List.of("sg-9")));
         GantryConfig config = new GantryConfig(List.of(DriftCheckTest.POOL), List.of(DriftCheckTest.CLASS), "us-east-1", List.of());
-        failing.run(config, store.list(DriftCheckTest.NOW), List.of(node), c -> null, DriftCheckTest.NOW);
+        failing.run(config, store.list(DriftCheckTest.NOW), List.of(node), instances, c -> null, DriftCheckTest.NOW);
         assertThat(stored().drift().isDrifted()).isFalse();
     }
 }
