@@ -98,7 +98,7 @@ final class Candidates {
         return 0;
     }
 
-    private static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs, Instant now) {
+    static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs, Instant now) {
         String poolName = n.node().labels().get(WellKnownLabels.NODEPOOL);
         if (!pools.containsKey(poolName)) {
             return "NodePool not found (NodePool=" + poolName + ")";
