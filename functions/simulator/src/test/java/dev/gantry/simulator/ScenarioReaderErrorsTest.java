@@ -38,7 +38,7 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("zones: us-east-1a\n", "4: expected a list"),
                 Arguments.of("cluster: {manifests: [nowhere.yaml]}\n", "4: no such file: nowhere.yaml (resolved to DIR/nowhere.yaml)"),
                 Arguments.of("cluster: {pods: []}\n", "4: unknown field 'cluster.pods' (expected one of [manifests])"),
-                Arguments.of("events:\n  - {at: 1m}\n", "5: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete]"),
+                Arguments.of("events:\n  - {at: 1m}\n", "5: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease]"),
                 Arguments.of("events:\n  - {at: 1m, delete: {deployment: default/web}, scale: {deployment: default/web, replicas: 1}}\n", "5: an event has one action, not [scale, delete]"),
                 Arguments.of("events:\n  - {at: 11m, delete: {deployment: default/web}}\n", "5: event at 11m0s is after the end (10m0s)"),
                 Arguments.of("events:\n  - {at: 1m, scale: {deployment: default/web, replicas: -1}}\n", "5: replicas must not be negative"),
@@ -62,7 +62,7 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("ramp: {from: 9m, until: 11m}\n", "4: ramp must satisfy from < until <= duration"),
                 Arguments.of("learnWeeks: 99\n", "4: learnWeeks must be 0 to 8"),
                 Arguments.of("start: Monday\nfaults: {crash: 2}\n", "5: crash must be a probability between 0 and 1, got 2"),
-                Arguments.of("start: Monday\nfaults: {crash: 2}\nevents:\n  - {at: 1m}\n", "7: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete]"));
+                Arguments.of("start: Monday\nfaults: {crash: 2}\nevents:\n  - {at: 1m}\n", "7: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease]"));
     }
 
     @ParameterizedTest

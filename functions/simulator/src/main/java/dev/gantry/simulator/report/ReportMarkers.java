@@ -45,6 +45,7 @@ final class ReportMarkers {
                 case Scenario.Apply a -> Kind.STEP;
                 case Scenario.Scale s -> Kind.STEP;
                 case Scenario.Delete d -> Kind.STEP;
+                case Scenario.AmiRelease r -> Kind.STEP;
                 default -> Kind.FAULT;
             };
             out.add(new Marker(out.size() + 1, t, kind, label(e.action())));
@@ -73,6 +74,7 @@ final class ReportMarkers {
             case Scenario.Ec2Outage o -> "EC2 outage for " + KubeDuration.format(o.lasting());
             case Scenario.ApiServerDown d -> "API server down for " + KubeDuration.format(d.lasting());
             case Scenario.CrashAfterLaunch c -> "provisioner crashes after " + c.count() + " CreateFleet calls";
+            case Scenario.AmiRelease r -> "AMI release " + r.family() + " " + r.version();
         };
     }
 }
