@@ -141,10 +141,11 @@ public final class ConsolidationService {
         this.commands = new CommandStore(store, terminationQueue);
         CandidateTaints taints = new CandidateTaints(writer, commands);
         this.podEvents = new PodEventRecorder(store);
-        this.release = new CommandRelease(commands, taints, termination, told);
+        DriftBackoff backoff = new DriftBackoff(store);
+        this.release = new CommandRelease(commands, taints, termination, told, backoff);
         this.handOff = new HandOff(commands, termination, told);
         this.upkeep = new CommandUpkeep(commands, release, handOff);
-        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told);
+        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told, backoff);
         this.validation = new CommandValidation(reader, commands, taints, release, hints, offers, replacements, s, buffers, told);
         this.replacementWait = new ReplacementWait(commands, taints, release, handOff);
     }

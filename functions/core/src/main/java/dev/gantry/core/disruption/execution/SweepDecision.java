@@ -29,8 +29,11 @@ final class SweepDecision {
     private Instant quietAt;
     private int quietCandidates;
 
+    private final DriftBackoff backoff;
+
     SweepDecision(ConsolidationService.Offers offers, ConsolidationSettings settings, NodeEvents events, CommandStart start,
-                  ConsolidationService.Journal journal) {
+                  ConsolidationService.Journal journal, DriftBackoff backoff) {
+        this.backoff = backoff;
         this.offers = offers;
         this.settings = settings;
         this.events = events;
@@ -45,7 +48,7 @@ final class SweepDecision {
     ConsolidationReport decide(ClusterSnapshot snap, List<NodeClaim> claims, List<Pod> headroom, Set<String> active,
                                int podEvents, int resumed, Instant now) {
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
-        List<String> drifted = drifted(claims, null);
+        List<String> drifted = drifted(notBackingOff(claims, now), null);
         if (!drifted.isEmpty()) {
             ConsolidationDecision byDrift = DriftReplacement.decide(input, drifted);
             if (byDrift.command().isPresent()) {
@@ -83,7 +86,7 @@ final class SweepDecision {
      */
     ConsolidationReport decideDriftAlongside(ClusterSnapshot snap, List<NodeClaim> claims, List<Pod> headroom,
                                              Set<String> active, int podEvents, int resumed, Instant now) {
-        List<String> drifted = drifted(claims, null);
+        List<String> drifted = drifted(notBackingOff(claims, now), null);
         String busy = "command " + String.join(",", active) + " under way";
         if (drifted.isEmpty()) {
             return new ConsolidationReport(0, 0, 0, null, busy, List.of(), podEvents, resumed, 0);
@@ -93,6 +96,12 @@ final class SweepDecision {
         events.record(d.verdicts(), now);
         return d.command().isPresent() ? started(d, podEvents, resumed, 0, now)
                 : new ConsolidationReport(d.verdicts().size(), 0, 0, null, busy, d.verdicts(), podEvents, resumed, 0);
+    }
+
+    /** The claims whose pool is not backing off drift ({@link DriftBackoff}). */
+    private List<NodeClaim> notBackingOff(List<NodeClaim> claims, Instant now) {
+        java.util.function.Predicate<String> backingOff = backoff.at(now);
+        return claims.stream().filter(c -> c.drift() == null || !c.drift().isDrifted() || !backingOff.test(c.nodePool())).toList();
     }
 
     /**

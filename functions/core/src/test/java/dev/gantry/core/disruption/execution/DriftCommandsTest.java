@@ -164,6 +164,53 @@ class DriftCommandsTest {
         assertThat(c.claim("a").consolidation().phase()).isEqualTo(Phase.Validating);
     }
 
+    /** Fails the replacement of the command under way on {@code claim} and delivers the abort. */
+    ConsolidationOutcome failReplacement(String claim) {
+        c.deliverLast();
+        String replacement = c.claim(claim).consolidation().replacements().getFirst();
+        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
+                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
+        return c.deliverLast();
+    }
+
+    @Test
+    void aPoolWhoseReplacementsKeepFailingBacksOffExponentiallyInTheTable() {
+        c.node("a", 1500);
+        c.node("b", 1500);
+        drift("a", "AMIDrift", c.w.clock.instant());
+        c.service.sweep(List.of());
+        ConsolidationOutcome first = failReplacement("a");
+        assertThat(first.detail()).contains("NodePool default backs off drift until");
+        assertThat(c.service.sweep(List.of()).decided()).as("backing off for a minute").isZero();
+        assertThat(c.w.store.marker("drift-backoff-until/default")).contains(c.w.clock.instant().plus(DriftBackoff.FIRST));
+
+        c.w.clock.advance(DriftBackoff.FIRST);
+        assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
+        failReplacement("a");
+        Instant failedAt = c.w.clock.instant();
+        assertThat(c.w.store.marker("drift-backoff-until/default")).as("twice the last")
+                .contains(failedAt.plus(DriftBackoff.FIRST.multipliedBy(2)));
+        c.w.clock.advance(DriftBackoff.FIRST);
+        assertThat(c.service.sweep(List.of()).decided()).isZero();
+        c.w.clock.advance(DriftBackoff.FIRST);
+        assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
+    }
+
+    @Test
+    void aBackOffIsPerPoolCappedAndForgottenAfterAQuietHour() {
+        DriftBackoff b = new DriftBackoff(c.w.store);
+        Instant t = c.w.clock.instant();
+        for (int i = 0; i < 10; i++) {
+            t = b.failed("gpu", t);
+        }
+        assertThat(c.w.store.marker("drift-backoff-until/gpu").orElseThrow())
+                .isEqualTo(c.w.store.marker("drift-backoff-from/gpu").orElseThrow().plus(DriftBackoff.MAX));
+        assertThat(b.at(t.minusSeconds(1)).test("gpu")).isTrue();
+        assertThat(b.at(t.minusSeconds(1)).test("general")).as("other pools keep rolling").isFalse();
+        Instant later = t.plus(DriftBackoff.FORGET_AFTER);
+        assertThat(b.failed("gpu", later)).isEqualTo(later.plus(DriftBackoff.FIRST));
+    }
+
     @Test
     void aNodeNoLongerDriftedAtValidationIsLeftAlone() {
         c.node("a", 1500);
