@@ -23,7 +23,8 @@ import java.util.Optional;
  * nodes or on new claims the scheduler plans (at whatever price: drift is not about savings), becomes the command;
  * one whose pods cannot all be placed gets a verdict and the next is tried. Candidates follow consolidation's rules
  * for what may be disrupted ({@code Candidates}: initialized, not deleting or nominated, no {@code do-not-disrupt},
- * no PodDisruptionBudget blocking an eviction), and a static pool's nodes are left alone (Karpenter's StaticDrift
+ * no PodDisruptionBudget blocking an eviction; with a {@code terminationGracePeriod} in the pool's template, the pods'
+ * {@code do-not-disrupt} and PDBs do not block, the drain being bounded by it), and a static pool's nodes are left alone (Karpenter's StaticDrift
  * replaces them by count). Pure.
  */
 public final class DriftReplacement {
@@ -45,8 +46,9 @@ public final class DriftReplacement {
             if (!n.managed() || !driftedClaims.contains(n.claim()) || (in.only() != null && !in.only().contains(n.name()))) {
                 continue;
             }
-            String why = Candidates.blocked(n, pools, in.pdbs(), in.now());
             PoolOffer offer = pools.get(n.node().labels().get(WellKnownLabels.NODEPOOL));
+            boolean eventual = offer != null && offer.pool().template().terminationGracePeriod().isPresent();
+            String why = Candidates.blocked(n, pools, in.pdbs(), in.now(), eventual);
             if (why == null && offer.pool().isStatic()) {
                 why = "NodePool \"" + offer.pool().name() + "\" is static: its drifted nodes are replaced by count";
             }
