@@ -41,4 +41,34 @@ class DriftScenariosTest {
         assertThat(s.get("evictionsWaitedForCapacity").asInt()).as("replacements were up before each drain").isZero();
         assertThat(drift.get("rolloutSeconds").asLong()).isPositive().isLessThan(90 * 60);
     }
+
+    @Test
+    void aPoolOutOfCapacityBacksOffWhileTheOtherRollsAndRollsItselfOnceCapacityIsBack() {
+        Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/drift/drift-ice.yaml")),
+                v -> { }, Progress.none()).run();
+        JsonNode s = r.summary().tree();
+        System.out.println("drift-ice: " + s.get("drift") + ", nodes " + s.get("nodes") + ", waited "
+                + s.get("evictionsWaitedForCapacity") + ", consolidation " + s.get("consolidation"));
+        assertThat(r.simulation().invariants.kept()).isEmpty();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        List<dev.gantry.simulator.observe.Recorder.Entry> timeline = r.simulation().recorder.timeline();
+        assertThat(timeline).as("the pinned pool backed off").anySatisfy(e -> assertThat(e.text()).contains("NodePool pinned backs off drift"));
+        long iceEnds = 80 * 60;
+        List<String> drifted = timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("(drifted"))
+                .map(e -> poolOf(r, e.text().split(" ")[0]) + "@" + e.t()).toList();
+        System.out.println("drift-ice terminations: " + drifted);
+        assertThat(drifted).as("the general pool rolled during the shortage").anySatisfy(x -> {
+            assertThat(x).startsWith("general@");
+            assertThat(Long.parseLong(x.substring(x.indexOf('@') + 1))).isLessThan(iceEnds);
+        });
+        assertThat(drifted).as("the pinned pool rolled once capacity was back").anySatisfy(x -> assertThat(x).startsWith("pinned@"));
+        List<SimulatedInstance> live = r.simulation().cloud.instances().stream()
+                .filter(SimulatedInstance::isAlive).filter(i -> i.request() != null).toList();
+        assertThat(live).allSatisfy(i -> assertThat(i.imageId()).isEqualTo("ami-sim-AL2023-v20261205"));
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+    }
+
+    private static String poolOf(Simulation.Result r, String instanceId) {
+        return r.simulation().cloud.instance(instanceId).map(i -> i.request() == null ? "?" : i.request().nodePool().name()).orElse("?");
+    }
 }
