@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.aws.client.ClientTimeouts;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
+import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.aws.eks.EksClusterInfo;
 import dev.gantry.aws.eks.EksTokenProvider;
@@ -162,12 +163,14 @@ public final class Composition {
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
         if (clusterObjects) {
+            // Drift against this configuration, and what each NodeClass selects now through the EC2 adapter's cached lookups.
+            sweep.withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()), () -> config, instanceTypes()::instanceTypes);
             // Karpenter's instances of the pools Gantry manages become claims (a migration); the final sweep adopts none.
             sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), cluster(), termination, pools::keySet,
                     Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)
                             .orElse(java.util.List.of()))));
             sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
-                    .withStatus(ClusterObjects.status(kubeClient(), cloud::resolve, capacity, () -> config, read::invalid));
+                    .withStatus(ClusterObjects.status(kubeClient(), cloud::status, capacity, () -> config, read::invalid));
         }
         // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
         HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,

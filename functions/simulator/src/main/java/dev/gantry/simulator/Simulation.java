@@ -47,6 +47,7 @@ import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.InMemoryDemandHistoryStore;
@@ -234,11 +235,12 @@ public final class Simulation {
                 headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
                 this::facts, this::configInUse, (sweep, termination, read) -> {
-                    // As the composition root adds them: adoption of Karpenter's instances, then the cluster objects.
+                    // As the composition root adds them: adoption of Karpenter's instances, drift, then the cluster objects.
                     sweep.withAdoption(new dev.gantry.core.adoption.Adopter(CLUSTER, claims, cloud, api, termination,
                             () -> read.config().nodePools().stream().map(NodePool::name).collect(java.util.stream.Collectors.toSet()),
                             dev.gantry.core.adoption.Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
                                     : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
+                    sweep.withDrift(new DriftMarker(claims, cloud), read::config, catalog::instanceTypes);
                     SimulatedClusterObjects.hook(karpenterObjects, sweep, termination, read, catalog, api);
                 });
         ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(new ClusterConfigReader(api.configObjects(),

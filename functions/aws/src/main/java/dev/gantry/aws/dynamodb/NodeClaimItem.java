@@ -2,6 +2,7 @@ package dev.gantry.aws.dynamodb;
 
 import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.lifecycle.ConsolidationMark;
+import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.requirements.Operator;
@@ -68,6 +69,9 @@ final class NodeClaimItem {
         if (c.launchParameters() != null) {
             item.put("launchParameters", parameters(c.launchParameters()));
         }
+        if (c.drift() != null) {
+            item.put("drift", drift(c.drift()));
+        }
         if (c.expiresAt() != null) {
             item.put(DynamoTables.TTL, ttl(c.expiresAt()));
         }
@@ -89,7 +93,26 @@ final class NodeClaimItem {
                 instant(item, "notReadySince"), instant(item, "lastPodEventAt"), string(item, "podSet"),
                 item.containsKey("fromConsolidation") && Boolean.TRUE.equals(item.get("fromConsolidation").bool()),
                 item.containsKey("consolidation") ? mark(item.get("consolidation").m()) : null, string(item, "launchToken"),
-                item.containsKey("launchParameters") ? parameters(item.get("launchParameters").m()) : null);
+                item.containsKey("launchParameters") ? parameters(item.get("launchParameters").m()) : null,
+                // Items written before claims carried hashes have none: the sweep stamps them, never drifts them.
+                item.containsKey("drift") ? drift(item.get("drift").m()) : null);
+    }
+
+    /** The drift stamp: the hashes with their versions (Karpenter's annotations) and the drift reason, if any. */
+    private static AttributeValue drift(DriftStamp d) {
+        Map<String, AttributeValue> v = new HashMap<>();
+        v.put("nodePoolHash", s(d.nodePoolHash()));
+        v.put("nodePoolHashVersion", s(d.nodePoolHashVersion()));
+        v.put("nodeClassHash", s(d.nodeClassHash()));
+        v.put("nodeClassHashVersion", s(d.nodeClassHashVersion()));
+        putString(v, "drifted", d.drifted());
+        putInstant(v, "driftedAt", d.driftedAt());
+        return AttributeValue.fromM(v);
+    }
+
+    private static DriftStamp drift(Map<String, AttributeValue> v) {
+        return new DriftStamp(string(v, "nodePoolHash"), string(v, "nodePoolHashVersion"), string(v, "nodeClassHash"),
+                string(v, "nodeClassHashVersion"), string(v, "drifted"), instant(v, "driftedAt"));
     }
 
     /** What a launch sends, as one map: its capacity type, its templates (each with its overrides) and tags. */

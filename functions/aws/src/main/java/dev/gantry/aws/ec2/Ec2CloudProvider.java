@@ -7,6 +7,7 @@ import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.NodeClassResolution;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
@@ -35,7 +36,7 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * Gantry's instances carry {@code gantry.dev/*} tags only, never Karpenter's, so a Karpenter in the same account
  * neither lists nor garbage-collects them.
  */
-public final class Ec2CloudProvider implements CloudProvider {
+public final class Ec2CloudProvider implements CloudProvider, NodeClassResolution {
     private final Ec2Client ec2;
     private final Ec2LauncherConfig config;
     private final SubnetResolver subnets;
@@ -274,8 +275,8 @@ public final class Ec2CloudProvider implements CloudProvider {
      * What {@code nodeClass}'s selector terms resolve to now, through the same cached resolvers launches use (the
      * EC2NodeClass status): subnets, security group ids, the AMI per architecture, and the instance profile.
      */
-    public dev.gantry.core.status.NodeClassStatus resolve(NodeClass nodeClass) {
-        return NodeClassResolution.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
+    public dev.gantry.core.status.NodeClassStatus status(NodeClass nodeClass) {
+        return NodeClassStatusOf.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
                 securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
                 nodeClass.instanceProfile() != null ? nodeClass.instanceProfile() : config.defaultInstanceProfile());
     }
@@ -283,5 +284,19 @@ public final class Ec2CloudProvider implements CloudProvider {
     /** The AMI each architecture resolves to for {@code nodeClass} (for drift checks and diagnostics). */
     public Map<String, Ami> amis(NodeClass nodeClass) {
         return amis.resolve(nodeClass);
+    }
+
+    /**
+     * What the NodeClass selects now, through the same cached lookups a launch uses (the AMI cache lives a minute, so
+     * an {@code @latest} release is seen as soon as a launch would use it).
+     */
+    @Override
+    public Optional<Selected> resolve(NodeClass nodeClass) {
+        Map<String, String> images = new java.util.TreeMap<>();
+        amis.resolve(nodeClass).forEach((arch, ami) -> images.put(arch, ami.id()));
+        java.util.Set<String> subnetIds = new java.util.TreeSet<>();
+        subnets.subnets(nodeClass.subnetSelectorTerms()).forEach(z -> subnetIds.add(z.id()));
+        return Optional.of(new Selected(images, subnetIds,
+                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()))));
     }
 }

@@ -16,8 +16,10 @@ final class Instances {
             tags.put(t.key(), t.value());
         }
         String capacityType = "spot".equals(i.instanceLifecycleAsString()) ? "spot" : "on-demand";
+        // What dynamic drift compares with what the NodeClass selects now: image, subnet, security groups.
         return new CloudInstance(i.instanceId(), i.instanceTypeAsString(),
                 i.placement() == null ? null : i.placement().availabilityZone(), capacityType,
-                i.state() == null ? null : i.state().nameAsString(), i.launchTime(), i.privateDnsName(), tags);
+                i.state() == null ? null : i.state().nameAsString(), i.launchTime(), i.privateDnsName(), tags,
+                i.imageId(), i.subnetId(), i.securityGroups().stream().map(g -> g.groupId()).toList());
     }
 }

@@ -108,6 +108,21 @@ public abstract class NodeClaimStoreContract {
     }
 
     @Test
+    void theDriftStampIsStoredWithTheClaimAndReadBackWhole() {
+        NodeClaim created = store.create(launching("default-abc12").withDrift(
+                dev.gantry.core.lifecycle.DriftStamp.launched("9f1c", "gantry-1", "77ab", "gantry-1")));
+        assertThat(store.get("default-abc12", T0).orElseThrow().drift()).isEqualTo(created.drift());
+
+        NodeClaim drifted = store.update(created.withDrift(created.drift().drift("AMIDrift", T0)));
+
+        assertThat(store.get("default-abc12", T0)).contains(drifted);
+        assertThat(store.list(T0)).singleElement().extracting(c -> c.drift().drifted()).isEqualTo("AMIDrift");
+        NodeClaim old = store.update(drifted.withDrift(null));
+        assertThat(store.get("default-abc12", T0).orElseThrow().drift()).as("a claim written without hashes").isNull();
+        assertThat(old.drift()).isNull();
+    }
+
+    @Test
     void theParametersALaunchSentAreStoredWithTheClaimAndReadBackWhole() {
         NodeClaim created = store.create(launching("default-abc12").withLaunchToken("default-abc12"));
         LaunchParameters sent = new LaunchParameters("spot", List.of(

@@ -73,6 +73,30 @@ class Ec2CloudProviderInstancesTest {
                 .containsEntry("instance-state-name", List.of("pending", "running", "stopping", "stopped", "shutting-down"));
     }
 
+    /**
+     * Dynamic drift's inputs (aws {@code pkg/cloudprovider/drift.go} compares the instance's image, subnet and
+     * security groups with the EC2NodeClass's resolved status): the instance as described, and what the NodeClass
+     * selects now through the launch's own lookups (SSM alias, DescribeImages, DescribeSubnets, DescribeSecurityGroups).
+     * Not modelled by the stub: an instance's own security groups (its DescribeInstances item carries none), so the
+     * adapter's mapping of them is exercised only against EC2.
+     */
+    @Test
+    void reportsTheImageAndSubnetOfAnInstanceAndWhatTheNodeClassSelectsNow() {
+        String id = provider.launch(LaunchFixtures.request("general-dr001", List.of("on-demand"))).instance().instanceId();
+
+        CloudInstance listed = provider.listInstances().getFirst();
+        var selected = provider.resolve(LaunchFixtures.al2023()).orElseThrow();
+
+        assertThat(listed.instanceId()).isEqualTo(id);
+        assertThat(listed.imageId()).isEqualTo("ami-0a1b2c3d4e5f60001");
+        assertThat(listed.subnetId()).isEqualTo("subnet-0000000000000000a");
+        assertThat(selected.images()).containsEntry("amd64", "ami-0a1b2c3d4e5f60001").containsEntry("arm64", "ami-0a1b2c3d4e5f60002");
+        assertThat(selected.subnets()).containsExactlyInAnyOrder("subnet-0000000000000000a", "subnet-0000000000000000b",
+                "subnet-0000000000000000c");
+        assertThat(selected.securityGroups()).containsExactly("sg-0123456789abcdef0");
+        assertThat(selected.images()).containsValue(listed.imageId());
+    }
+
     @Test
     void listsThisClustersKarpenterInstancesOnly_asKarpentersOwnIamScopesThem() {
         Map<String, String> karpenters = KarpenterTags.ofRegistered(Ec2State.CLUSTER, "general", "default", "general-x7k2p",

@@ -33,7 +33,7 @@ class Ec2NodeClassResolutionTest {
 
     @Test
     void resolvesTheSubnetsSecurityGroupsAmisAndInstanceProfileALaunchWouldUse() {
-        NodeClassStatus s = provider.resolve(LaunchFixtures.al2023());
+        NodeClassStatus s = provider.status(LaunchFixtures.al2023());
 
         assertThat(s.subnets()).extracting(NodeClassStatus.Subnet::id)
                 .containsExactly("subnet-0000000000000000a", "subnet-0000000000000000b", "subnet-0000000000000000c");

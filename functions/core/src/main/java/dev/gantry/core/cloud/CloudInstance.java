@@ -8,9 +8,14 @@ import java.util.Map;
  *
  * @param state pending, running, stopping, stopped, shutting-down or terminated
  * @param tags  its tags, including Gantry's cluster, nodepool and nodeclaim tags
+ * @param imageId          the AMI it runs, or null when not reported
+ * @param subnetId         the subnet of its primary interface, or null when not reported
+ * @param securityGroupIds the security groups of its interfaces (empty when not reported): with the image and subnet,
+ *                         what dynamic drift compares with what its NodeClass selects now
  */
 public record CloudInstance(String instanceId, String instanceType, String zone, String capacityType, String state,
-                            Instant launchTime, String privateDnsName, Map<String, String> tags) {
+                            Instant launchTime, String privateDnsName, Map<String, String> tags, String imageId,
+                            String subnetId, java.util.List<String> securityGroupIds) {
     public static final String TAG_CLUSTER = "gantry.dev/cluster";
     public static final String TAG_NODEPOOL = "gantry.dev/nodepool";
     public static final String TAG_NODECLAIM = "gantry.dev/nodeclaim";
@@ -23,6 +28,13 @@ public record CloudInstance(String instanceId, String instanceType, String zone,
 
     public CloudInstance {
         tags = Map.copyOf(tags == null ? Map.of() : tags);
+        securityGroupIds = java.util.List.copyOf(securityGroupIds == null ? java.util.List.of() : securityGroupIds);
+    }
+
+    /** An instance whose image, subnet and security groups are not reported. */
+    public CloudInstance(String instanceId, String instanceType, String zone, String capacityType, String state,
+                         Instant launchTime, String privateDnsName, Map<String, String> tags) {
+        this(instanceId, instanceType, zone, capacityType, state, launchTime, privateDnsName, tags, null, null, null);
     }
 
     public boolean isGone() {

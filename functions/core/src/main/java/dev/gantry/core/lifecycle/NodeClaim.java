@@ -14,8 +14,8 @@ import java.util.Objects;
  *                      {@code gantry.dev/nodeclaim} label. A claim launched alone is launched under it ({@link #launchKey()}
  *                      is the ClientToken, so a retried launch is the same launch); a batch's claims share a launch token
  * @param version       the store's optimistic-concurrency counter (0 before the first write)
- * @param nodeClassHash identifies the NodeClass settings the instance was launched with, so that a changed NodeClass
- *                      can be told from the claim (drift; not decided yet)
+ * @param nodeClassHash identifies the NodeClass settings the instance was launched with (the same value as
+ *                      {@link DriftStamp#nodeClassHash()} on claims that carry a stamp)
  * @param requirements  the claim's merged requirements as written, for the record and for re-planning
  * @param pods          keys ({@code namespace/name}) of the pods the claim was launched for
  * @param nodeName      the Node that registered for the instance, once known
@@ -40,6 +40,8 @@ import java.util.Objects;
  *                      tags), recorded on the claim whose name is that key before the first call, so that every
  *                      replay sends exactly the same; null until then, on the other claims of a batch, and once the
  *                      launch is recorded (that claim is written last) or closed, when nothing can replay it
+ * @param drift         the static hashes the claim was launched from and its drift reason ({@link DriftStamp}); null
+ *                      on a record written before claims carried one, which the sweep stamps (never drifts)
  */
 public record NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
                         List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
@@ -48,7 +50,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                         Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
                         int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
                         boolean fromConsolidation, ConsolidationMark consolidation, String launchToken,
-                        LaunchParameters launchParameters) {
+                        LaunchParameters launchParameters, DriftStamp drift) {
 
     public NodeClaim {
         Objects.requireNonNull(name, "name");
@@ -60,6 +62,21 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         if (drainStep < 0) {
             throw new IllegalArgumentException("drainStep must be >= 0, got " + drainStep);
         }
+    }
+
+    /** A claim without a drift stamp (a record written before claims carried one: the sweep stamps it). */
+    public NodeClaim(String name, long version, String nodePool, String nodeClassHash, NodeClaimState state,
+                     List<Requirement> requirements, List<String> instanceTypeOptions, List<String> pods,
+                     String instanceId, String instanceType, String zone, String capacityType, double pricePerHour,
+                     String nodeName, Instant createdAt, Instant launchedAt, Instant registeredAt, Instant initializedAt,
+                     Instant deletionRequestedAt, Instant terminatedAt, String deletionReason, Instant expiresAt,
+                     int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
+                     boolean fromConsolidation, ConsolidationMark consolidation, String launchToken,
+                     LaunchParameters launchParameters) {
+        this(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId, instanceType,
+                zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, null);
     }
 
     /** A claim whose launch parameters are not recorded (not launched yet, or another claim of its batch holds them). */
@@ -113,7 +130,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, fromConsolidation, consolidation, token, launchParameters);
+                lastPodEventAt, podSet, fromConsolidation, consolidation, token, launchParameters, drift);
     }
 
     /** The claim with what its launch sends recorded (see {@link #launchParameters()}). */
@@ -121,7 +138,18 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, parameters);
+                lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, parameters, drift);
+    }
+
+    /**
+     * The claim with its drift stamp set: the hashes it was launched from and whether it drifted (null: none, a record
+     * written before claims carried one).
+     */
+    public NodeClaim withDrift(DriftStamp stamp) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
+                instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
+                lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, stamp);
     }
 
     /** The sweep saw the node's pods change to {@code fingerprint} at {@code at}. */
@@ -129,7 +157,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, at,
-                fingerprint, fromConsolidation, consolidation, launchToken, launchParameters);
+                fingerprint, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     /** Marks the claim as a consolidation replacement. */
@@ -137,7 +165,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, true, consolidation, launchToken, launchParameters);
+                lastPodEventAt, podSet, true, consolidation, launchToken, launchParameters, drift);
     }
 
     /** The claim with its part in a consolidation command set (null: none). */
@@ -145,7 +173,7 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince,
-                lastPodEventAt, podSet, fromConsolidation, mark, launchToken, launchParameters);
+                lastPodEventAt, podSet, fromConsolidation, mark, launchToken, launchParameters, drift);
     }
 
     /** A new claim about to be launched. */
@@ -165,26 +193,26 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
     public NodeClaim withVersion(long v) {
         return new NodeClaim(name, v, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     /** CreateFleet returned this instance. */
     public NodeClaim launched(String id, String type, String inZone, String capacity, double price, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Launched, requirements, instanceTypeOptions,
                 pods, id, type, inZone, capacity, price, nodeName, createdAt, now, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     public NodeClaim registered(String node, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     public NodeClaim initialized(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Initialized, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, now,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     /** Deletion begins (idempotent: keeps the first reason and time). */
@@ -194,27 +222,27 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         }
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Draining, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                initializedAt, now, terminatedAt, reason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     public NodeClaim terminating(Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminating, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
-                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     /** A termination slice begins: the flow's next message is for step {@code nextStep}. */
     public NodeClaim sliceBegun(int nextStep, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, nextStep, now, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     /** The sweep saw the node not Ready since {@code since}, or Ready again ({@code null}). */
     public NodeClaim notReadySince(Instant since) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions, pods, instanceId,
                 instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
-                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, since, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
     /** Finished: kept for {@code retention} so late events find it, then expired. */
@@ -222,6 +250,6 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Terminated, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, nodeName, createdAt, launchedAt, registeredAt,
                 initializedAt, deletionRequestedAt == null ? now : deletionRequestedAt, now, deletionReason, now.plus(retention),
-                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters);
+                drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 }

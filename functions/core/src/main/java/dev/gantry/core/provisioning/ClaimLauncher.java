@@ -10,6 +10,7 @@ import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.lifecycle.FreshClaimNames;
+import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -57,8 +58,8 @@ final class ClaimLauncher {
      * ({@link FreshClaimNames}: names never run out and are never reused). A stored claim that is still in flight
      * under the planned name is returned as it is: an earlier delivery of the same batch recorded it.
      */
-    NodeClaim record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now) {
-        return record(plan, nodeClassHash, now, UnaryOperator.identity()).claim();
+    NodeClaim record(SchedulingResult.NodeClaimPlan plan, DriftStamp stamp, Instant now) {
+        return record(plan, stamp, now, UnaryOperator.identity()).claim();
     }
 
     /** A recorded claim, and whether this call created it (rather than finding an earlier delivery's in flight). */
@@ -66,22 +67,22 @@ final class ClaimLauncher {
     }
 
     /**
-     * {@link #record(SchedulingResult.NodeClaimPlan, String, Instant)} for a claim launched in a batch: it gets the
+     * {@link #record(SchedulingResult.NodeClaimPlan, DriftStamp, Instant)} for a claim launched in a batch: it gets the
      * launch token {@code token}, or its own name when {@code token} is null (the batch's first claim, whose name is
      * fresh and so never the token of another launch). A claim recorded alone has no token and launches under its name.
      */
-    Recorded recordInBatch(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now, String token) {
-        return record(plan, nodeClassHash, now, n -> n.withLaunchToken(token == null ? n.name() : token));
+    Recorded recordInBatch(SchedulingResult.NodeClaimPlan plan, DriftStamp stamp, Instant now, String token) {
+        return record(plan, stamp, now, n -> n.withLaunchToken(token == null ? n.name() : token));
     }
 
-    private Recorded record(SchedulingResult.NodeClaimPlan plan, String nodeClassHash, Instant now,
+    private Recorded record(SchedulingResult.NodeClaimPlan plan, DriftStamp stamp, Instant now,
                             UnaryOperator<NodeClaim> member) {
         NodeClaim[] made = new NodeClaim[1];
         NodeClaim c = FreshClaimNames.record(store, plan.name(), name -> {
-            NodeClaim n = NodeClaim.launching(name, plan.nodePool(), nodeClassHash,
+            NodeClaim n = NodeClaim.launching(name, plan.nodePool(), stamp.nodeClassHash(),
                     plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
                     plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
-                    plan.offering().capacityType(), plan.pricePerHour(), now);
+                    plan.offering().capacityType(), plan.pricePerHour(), now).withDrift(stamp);
             made[0] = member.apply(n);
             return made[0];
         }, now);

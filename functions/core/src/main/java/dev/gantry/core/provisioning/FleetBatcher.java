@@ -2,6 +2,8 @@ package dev.gantry.core.provisioning;
 
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.headroom.BufferPods;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
+import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Pod;
@@ -91,7 +93,7 @@ final class FleetBatcher {
         }
         var pool = config.nodePool(batch.getFirst().nodePool()).orElseThrow();
         var nodeClass = config.nodeClassOf(pool).orElseThrow();
-        String hash = NodeClassHash.of(nodeClass);
+        DriftStamp hash = DriftHashes.stamp(pool, nodeClass);
         String token = null;
         List<NodeClaim> members = new ArrayList<>();
         NodeClaim[] recorded = new NodeClaim[batch.size()];
@@ -128,7 +130,7 @@ final class FleetBatcher {
     private PlanLaunch launchAlone(NodeClaimPlan plan, Instant now) {
         var pool = config.nodePool(plan.nodePool()).orElseThrow();
         var nodeClass = config.nodeClassOf(pool).orElseThrow();
-        NodeClaim claim = launcher.record(plan, NodeClassHash.of(nodeClass), now);
+        NodeClaim claim = launcher.record(plan, DriftHashes.stamp(pool, nodeClass), now);
         if (claim.state() != NodeClaimState.Launching) {
             return PlanLaunch.done(plan, claim, null); // launched by an earlier delivery of the same batch
         }

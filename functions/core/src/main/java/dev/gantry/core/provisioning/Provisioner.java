@@ -11,6 +11,8 @@ import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.Headroom;
 import dev.gantry.core.headroom.PendingDemand;
 import dev.gantry.core.lifecycle.FreshClaimNames;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
+import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -281,11 +283,12 @@ public final class Provisioner {
         var nodeClass = config.nodeClassOf(pool).orElseThrow(() -> new IllegalArgumentException("no NodeClass for " + pool.name()));
         SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, plan.nodePool(), plan.requirements(),
                 plan.instanceTypeOptions(), plan.instanceType(), plan.offering(), plan.pods(), plan.requests());
+        DriftStamp stamp = DriftHashes.stamp(pool, nodeClass);
         return FreshClaimNames.record(store, name, n -> NodeClaim.launching(n, named.nodePool(),
-                NodeClassHash.of(nodeClass), named.requirements().toList(),
+                stamp.nodeClassHash(), named.requirements().toList(),
                 named.instanceTypeOptions().stream().map(InstanceType::name).toList(),
                 named.pods().stream().map(Pod::key).toList(), named.instanceType().name(), named.offering().zone(),
-                named.offering().capacityType(), named.pricePerHour(), now).launchedByConsolidation(), now);
+                named.offering().capacityType(), named.pricePerHour(), now).launchedByConsolidation().withDrift(stamp), now);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.gantry.core.sweep;
 
+import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
 import dev.gantry.core.cluster.ClusterException;
 import dev.gantry.core.cluster.ClusterWriter;
@@ -36,7 +37,8 @@ final class Housekeeper {
      * @param claimsFinished      claims finished (lost instance, liveness timeout)
      * @param deletedNodesStarted termination flows started for nodes someone deleted
      */
-    record Done(int leakedTerminated, int claimsFinished, int deletedNodesStarted) {
+    /** @param instances the instances this sweep listed (the drift step reads them too: one DescribeInstances per sweep) */
+    record Done(int leakedTerminated, int claimsFinished, int deletedNodesStarted, List<CloudInstance> instances) {
     }
 
     private final String cluster;
@@ -59,7 +61,8 @@ final class Housekeeper {
      */
     Done run(List<NodeClaim> claims, List<Node> nodes, Instant now, Map<String, Integer> terminated,
              Supplier<FirstSlice> firstSlice) {
-        List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, cloud.listInstances(), nodes, now);
+        List<CloudInstance> instances = cloud.listInstances();
+        List<HousekeepingCommand> commands = Housekeeping.decide(cluster, claims, instances, nodes, now);
         List<String> leaked = new ArrayList<>();
         int finished = 0;
         int deleted = 0;
@@ -99,7 +102,7 @@ final class Housekeeper {
             cloud.terminate(leaked);
             terminated.merge("gc", leaked.size(), Integer::sum);
         }
-        return new Done(leaked.size(), finished, deleted);
+        return new Done(leaked.size(), finished, deleted, instances);
     }
 
     /** Records the claim Terminated (kept for {@link TerminationService#RETENTION}), without a drain. */

@@ -11,6 +11,7 @@ import dev.gantry.core.disruption.DisruptionCommand;
 import dev.gantry.core.disruption.DisruptionDecision;
 import dev.gantry.core.disruption.execution.ConsolidationReport;
 import dev.gantry.core.disruption.execution.ConsolidationService;
+import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.core.disruption.execution.StaleTaints;
 import dev.gantry.core.headroom.BufferRoom;
 import dev.gantry.core.headroom.Headroom;
@@ -19,7 +20,12 @@ import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.ProvisioningHints;
+import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.provisioning.GantryConfig;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Taint;
@@ -54,6 +60,7 @@ import java.util.function.Predicate;
  *   <li>Housekeeping ({@link Housekeeping}): crashed launches adopt their instance; liveness timeouts; leaked instances
  *       terminated (or drained first when a Node registered for them); lost instances and nodes finished; NotReady
  *       recorded and unhealthy nodes repaired; nodes deleted out of band handed to the termination flow.</li>
+ *   <li>Drift ({@link #withDrift}): claims stamped with the current hash versions and marked drifted or not.</li>
  *   <li>Headroom: the buffers ({@link #withHeadroom}) are read once; when they cannot be read, no node is removed as
  *       empty or consolidated in this sweep.</li>
  *   <li>Backstop: a provisioning hint when pods wait (or a buffer's virtual pod has no room) and no hint went out for
@@ -90,6 +97,7 @@ public final class SweepService {
     private dev.gantry.core.status.NodeClaimProjector projector;
     private dev.gantry.core.status.StatusWriter status;
     private Adopter adoption;
+    private DriftStep drift;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -150,6 +158,19 @@ public final class SweepService {
     }
 
     /**
+     * The drift step (after housekeeping, before emptiness): every registered claim stamped with the current hash
+     * versions and marked drifted or not ({@link DriftMarker}), against the configuration {@code config} gives for this
+     * run. Without it no claim is marked drifted.
+     */
+    public SweepService withDrift(DriftMarker marker, Supplier<GantryConfig> config, Function<NodeClass, List<InstanceType>> offered) {
+        this.drift = new DriftStep(marker, config, offered);
+        return this;
+    }
+
+    private record DriftStep(DriftMarker marker, Supplier<GantryConfig> config, Function<NodeClass, List<InstanceType>> offered) {
+    }
+
+    /**
      * The refresh step: {@code refresh} re-reads prices and offerings whose TTLs ran out. It must not block for long
      * (the adapter refreshes in the background) and its failures are the adapter's to absorb.
      */
@@ -192,6 +213,7 @@ public final class SweepService {
         untaintStale(nodes, claims);
         Map<String, Integer> terminated = new TreeMap<>();
         Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
+        markDrift(hk.instances(), now);
         Optional<HeadroomPlan> plan = headroomPlan(now);
         Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
@@ -225,6 +247,19 @@ public final class SweepService {
             System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
                     "sweep: consolidation step failed, the next sweep retries: " + e);
             return new ConsolidationReport(0, 0, 0, null, "failed: " + e, List.of(), 0, 0, 0);
+        }
+    }
+
+    /** The drift step; its failure is logged and leaves the rest of the sweep alone (the next sweep marks again). */
+    private void markDrift(List<CloudInstance> instances, Instant now) {
+        if (drift == null) {
+            return;
+        }
+        try {
+            drift.marker().run(drift.config().get(), store.list(now), reader.nodes(), instances, drift.offered(), now);
+        } catch (RuntimeException e) {
+            System.getLogger(SweepService.class.getName()).log(System.Logger.Level.WARNING,
+                    "sweep: drift step failed, the next sweep retries: " + e);
         }
     }
 

@@ -47,6 +47,7 @@ final class ReportMarkers {
                 case Scenario.Delete d -> Kind.STEP;
                 case Scenario.ApplyConfig a -> Kind.STEP;
                 case Scenario.DeleteConfig d -> Kind.STEP;
+                case Scenario.AmiRelease r -> Kind.STEP;
                 default -> Kind.FAULT;
             };
             out.add(new Marker(out.size() + 1, t, kind, label(e.action())));
@@ -77,6 +78,7 @@ final class ReportMarkers {
             case Scenario.Ec2Outage o -> "EC2 outage for " + KubeDuration.format(o.lasting());
             case Scenario.ApiServerDown d -> "API server down for " + KubeDuration.format(d.lasting());
             case Scenario.CrashAfterLaunch c -> "provisioner crashes after " + c.count() + " CreateFleet calls";
+            case Scenario.AmiRelease r -> "AMI release " + r.family() + " " + r.version();
         };
     }
 }

@@ -18,7 +18,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
  */
 final class EventsReader {
     static final List<String> ACTIONS = List.of("apply", "scale", "interrupt", "awsEvent", "deleteNode",
-            "terminateAllNodes", "fault", "delete");
+            "terminateAllNodes", "fault", "delete", "amiRelease");
     private static final Set<String> FAULTS = Set.of("ice", "throttle", "outage", "apiServerDown", "crashAfterLaunch");
 
     private final ScenarioNodes yaml;
@@ -62,6 +62,10 @@ final class EventsReader {
             case "deleteNode" -> {
                 Map<String, NodeTuple> d = yaml.map(v, Set.of("nodePool", "index"), "deleteNode.");
                 yield new Scenario.DeleteNode(yaml.optString(d, "nodePool"), (int) yaml.optInt(d, "index", 0));
+            }
+            case "amiRelease" -> {
+                Map<String, NodeTuple> r = yaml.map(v, Set.of("family", "version"), "amiRelease.");
+                yield new Scenario.AmiRelease(yaml.string(yaml.require(r, "family", v)), yaml.string(yaml.require(r, "version", v)));
             }
             case "terminateAllNodes" -> {
                 if (!yaml.bool(v)) {

@@ -261,6 +261,13 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
     public record ApiServerDown(Duration lasting) implements Action {
     }
 
+    /**
+     * AWS publishes {@code version} of an AMI family's image (SSM's {@code @latest} for {@code family}, e.g.
+     * {@code al2023}): launches from now on use it, and the running nodes drift.
+     */
+    public record AmiRelease(String family, String version) implements Action {
+    }
+
     /** The next {@code count} launches succeed at EC2, then the provisioner dies before recording them. */
     public record CrashAfterLaunch(int count) implements Action {
     }

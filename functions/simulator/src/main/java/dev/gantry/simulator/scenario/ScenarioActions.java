@@ -105,6 +105,10 @@ public final class ScenarioActions {
                 world.api().downUntil(now.plus(d.lasting()));
                 recorder.log(now, "fault", "API server down for " + d.lasting().toSeconds() + " s");
             }
+            case Scenario.AmiRelease r -> {
+                var release = world.cloud().images().release(r.family(), r.version(), now);
+                recorder.log(now, "scenario", "AMI release: " + release.family() + "@latest is now " + release.imageId());
+            }
             case Scenario.CrashAfterLaunch c -> {
                 world.crashing().arm(c.count());
                 recorder.log(now, "fault", "the provisioner will crash after its next " + c.count() + " CreateFleet calls");

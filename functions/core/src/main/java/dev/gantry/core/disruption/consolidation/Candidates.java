@@ -98,7 +98,18 @@ final class Candidates {
         return 0;
     }
 
-    private static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs, Instant now) {
+    static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs, Instant now) {
+        return blocked(n, pools, pdbs, now, false);
+    }
+
+    /**
+     * @param podBlocksIgnored an eventual disruption (drift) of a pool with a {@code terminationGracePeriod}: its pods'
+     *                         {@code do-not-disrupt} and PodDisruptionBudgets do not block (the drain is bounded by the
+     *                         grace period); the node's own {@code do-not-disrupt} still does (Karpenter's
+     *                         {@code EventualDisruptionClass}, core {@code disruption/types.go})
+     */
+    static String blocked(ClusterNode n, Map<String, PoolOffer> pools, List<PodDisruptionBudget> pdbs, Instant now,
+                          boolean podBlocksIgnored) {
         String poolName = n.node().labels().get(WellKnownLabels.NODEPOOL);
         if (!pools.containsKey(poolName)) {
             return "NodePool not found (NodePool=" + poolName + ")";
@@ -116,6 +127,9 @@ final class Candidates {
         if ("true".equals(n.node().annotations().get(Pod.DO_NOT_DISRUPT))
                 || "true".equals(pools.get(poolName).pool().template().annotations().get(Pod.DO_NOT_DISRUPT))) {
             return "disruption is blocked through the \"" + Pod.DO_NOT_DISRUPT + "\" annotation";
+        }
+        if (podBlocksIgnored) {
+            return null;
         }
         for (Pod p : n.pods()) {
             if ("true".equals(p.annotations().get(Reserved.MARK))) {

@@ -10,7 +10,7 @@ import java.util.Map;
  * for them to initialize, then drain and terminate the nodes. A value; nothing has happened yet.
  *
  * @param method       which search produced it
- * @param reason       the budget reason it consumed (Empty or Underutilized)
+ * @param reason       the budget reason it consumed (Empty, Underutilized, or Drifted)
  * @param nodes        the nodes to remove, with {@code claims} their NodeClaims in the same order
  * @param replacements the NodeClaims to launch first (none for a delete); options already filtered by the price rule
  * @param destinations pod key to where the simulation put it: a node name, or a replacement's claim name
@@ -28,7 +28,11 @@ public record ConsolidationCommand(Method method, NodePool.Reason reason, List<S
         destinations = Map.copyOf(destinations);
     }
 
-    public enum Method { EMPTY, MULTI_NODE, SINGLE_NODE, REPACK }
+    public enum Method {
+        EMPTY, MULTI_NODE, SINGLE_NODE, REPACK,
+        /** Drift: one drifted node replaced by what its pods need, whatever the price ({@link DriftReplacement}). */
+        DRIFT
+    }
 
     /** $/h saved if the move goes as planned. */
     public double savings() {

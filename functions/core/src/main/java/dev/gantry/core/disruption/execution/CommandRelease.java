@@ -13,20 +13,23 @@ import java.util.List;
 
 /**
  * Gives a command up and frees its claims: candidates untainted and unmarked, replacements not yet initialized closed
- * (never launched) or sent to termination, initialized ones kept.
+ * (never launched) or sent to termination, initialized ones kept. A drift command whose replacement failed or was late
+ * makes its pool back off drift ({@link DriftBackoff}).
  */
 final class CommandRelease {
     private final CommandStore commands;
     private final CandidateTaints taints;
     private final TerminationService termination;
     private final ConsolidationService.Journal journal;
+    private final DriftBackoff backoff;
 
     CommandRelease(CommandStore commands, CandidateTaints taints, TerminationService termination,
-                   ConsolidationService.Journal journal) {
+                   ConsolidationService.Journal journal, DriftBackoff backoff) {
         this.commands = commands;
         this.taints = taints;
         this.termination = termination;
         this.journal = journal;
+        this.backoff = backoff;
     }
 
     /**
@@ -55,6 +58,11 @@ final class CommandRelease {
         }
         release(leader, aborted, now);
         String text = why.text();
+        if (CommandStart.DRIFTED.equals(m.reason()) && (why.reason() == ConsolidationAbort.Reason.REPLACEMENT_FAILED
+                || why.reason() == ConsolidationAbort.Reason.REPLACEMENTS_LATE)) {
+            Instant until = backoff.failed(leader.nodePool(), now);
+            text += "; NodePool " + leader.nodePool() + " backs off drift until " + until;
+        }
         journal.record("aborted", m.command(), "command " + m.command() + " (" + m.nodes() + "): " + text, 0);
         return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.ABORTED, text, 0);
     }

@@ -16,6 +16,8 @@ import java.util.Optional;
  * {@link ConsolidationService#VALIDATION_DELAY} later.
  */
 final class CommandStart {
+    /** The mark's reason for a drift command: validated by drift's rules, and the candidates' termination reason. */
+    static final String DRIFTED = "drifted";
     private final CommandStore commands;
 
     CommandStart(CommandStore commands) {
@@ -24,9 +26,13 @@ final class CommandStart {
 
     /** The command's id, or null when a candidate changed while it was written (the next sweep cleans up). */
     String start(ConsolidationCommand cmd, Instant now) {
-        String id = "c-" + Long.toString(now.toEpochMilli(), 36);
         List<String> claims = cmd.claims();
         String leader = claims.getFirst();
+        // Drift commands may start beside one another: theirs also name the leader (a short hash), so two started at
+        // the same instant never share an id (nor their replacements' names).
+        String id = cmd.reason() == NodePool.Reason.Drifted
+                ? "d-" + Long.toString(now.toEpochMilli(), 36) + "-" + String.format("%04x", leader.hashCode() & 0xffff)
+                : "c-" + Long.toString(now.toEpochMilli(), 36);
         Instant validateAt = now.plus(ConsolidationService.VALIDATION_DELAY);
         ConsolidationMark mark = new ConsolidationMark(id, leader, Phase.Validating, 0, claims, cmd.nodes(), List.of(),
                 reason(cmd.reason()), cmd.priceBefore(), cmd.priceAfter(), validateAt,
@@ -48,6 +54,10 @@ final class CommandStart {
 
     /** The budget reason the command counts against, as its mark records it. */
     private static String reason(NodePool.Reason r) {
-        return r == NodePool.Reason.Empty ? "empty" : "underutilized";
+        return switch (r) {
+            case Empty -> "empty";
+            case Drifted -> DRIFTED;
+            case Underutilized -> "underutilized";
+        };
     }
 }

@@ -5,6 +5,7 @@ import dev.gantry.core.disruption.consolidation.Consolidation;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
+import dev.gantry.core.disruption.consolidation.DriftReplacement;
 import dev.gantry.core.headroom.Headroom;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
@@ -76,10 +77,14 @@ final class CommandValidation {
         ClusterSnapshot snap = ClusterSnapshot.read(reader, claims);
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), buffers, settings, now, m.command(), active)
                 .restrictedTo(Set.copyOf(m.nodes()));
-        Optional<ConsolidationCommand> again = Consolidation.decide(input).command();
-        ConsolidationAbort why = again.isEmpty() ? ConsolidationAbort.noLongerWorthIt()
+        // A drift command is validated by drift's rules: still drifted, still within its budget, its pods still placeable;
+        // its replacements may cost more (drift is not about savings).
+        boolean drift = CommandStart.DRIFTED.equals(m.reason());
+        Optional<ConsolidationCommand> again = drift ? DriftReplacement.decide(input, SweepDecision.drifted(claims, m.command())).command()
+                : Consolidation.decide(input).command();
+        ConsolidationAbort why = again.isEmpty() ? (drift ? ConsolidationAbort.noLongerDrifted() : ConsolidationAbort.noLongerWorthIt())
                 : !Set.copyOf(again.get().nodes()).equals(Set.copyOf(m.nodes())) ? ConsolidationAbort.otherNodes(again.get().nodes())
-                : again.get().priceAfter() > m.plannedPrice() + 1e-9 ? ConsolidationAbort.costlier(again.get().priceAfter(), m.plannedPrice())
+                : !drift && again.get().priceAfter() > m.plannedPrice() + 1e-9 ? ConsolidationAbort.costlier(again.get().priceAfter(), m.plannedPrice())
                 : null;
         if (why != null) {
             return release.abort(leader, m, why, now);

@@ -26,6 +26,11 @@ public record ConsolidationAbort(Reason reason, String detail) {
         BUFFERS_UNREADABLE,
         /** At validation, deciding again on the command's nodes finds nothing worth doing. */
         NO_LONGER_WORTH_IT,
+        /**
+         * At validation of a drift command, its node is no longer drifted, no longer within the Drifted budget, or its
+         * pods no longer fit anywhere.
+         */
+        NO_LONGER_DRIFTED,
         /** At validation, other nodes would go now. Detail: those nodes. */
         OTHER_NODES,
         /** At validation, the replacement costs more than planned. Detail: the new and the planned $/h. */
@@ -60,6 +65,10 @@ public record ConsolidationAbort(Reason reason, String detail) {
         return new ConsolidationAbort(Reason.NO_LONGER_WORTH_IT, null);
     }
 
+    static ConsolidationAbort noLongerDrifted() {
+        return new ConsolidationAbort(Reason.NO_LONGER_DRIFTED, null);
+    }
+
     static ConsolidationAbort otherNodes(List<String> nodes) {
         return new ConsolidationAbort(Reason.OTHER_NODES, nodes.toString());
     }
@@ -86,6 +95,7 @@ public record ConsolidationAbort(Reason reason, String detail) {
             case COMMAND_TIMED_OUT -> "not over within " + minutes(ConsolidationService.COMMAND_TIMEOUT) + "m of its validation";
             case BUFFERS_UNREADABLE -> "validation failed: the buffers could not be read (" + detail + ")";
             case NO_LONGER_WORTH_IT -> "validation failed: no longer worth it (pods or budgets changed)";
+            case NO_LONGER_DRIFTED -> "validation failed: no longer drifted, within its budget, or its pods placeable";
             case OTHER_NODES -> "validation failed: other nodes would go now: " + detail;
             case COSTLIER_REPLACEMENT -> "validation failed: the replacement now costs " + detail;
             case REPLACEMENT_FAILED -> {

@@ -29,7 +29,9 @@ import java.util.function.Supplier;
  * class only dispatches; each step is a class of its own.
  * <ol>
  *   <li>{@link #sweep} (the scheduled sweep): {@link CommandUpkeep} cleans up and resumes commands,
- *       {@link PodEventRecorder} records pod events, and when no command is under way {@link SweepDecision} decides;
+ *       {@link PodEventRecorder} records pod events, and when no command is under way {@link SweepDecision} decides
+ *       (emptiness, drift, then consolidation; while only drift commands are under way, another drift command may
+ *       start within the Drifted budgets, which count theirs);
  *       {@link CommandStart} writes a command to its candidates (followers first, the leader last) and sends its
  *       validation message {@link #VALIDATION_DELAY} later.</li>
  *   <li>{@link #advance} switches on the leader's phase. Validating: {@link CommandValidation} re-reads the cluster,
@@ -139,10 +141,11 @@ public final class ConsolidationService {
         this.commands = new CommandStore(store, terminationQueue);
         CandidateTaints taints = new CandidateTaints(writer, commands);
         this.podEvents = new PodEventRecorder(store);
-        this.release = new CommandRelease(commands, taints, termination, told);
+        DriftBackoff backoff = new DriftBackoff(store);
+        this.release = new CommandRelease(commands, taints, termination, told, backoff);
         this.handOff = new HandOff(commands, termination, told);
         this.upkeep = new CommandUpkeep(commands, release, handOff);
-        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told);
+        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told, backoff);
         this.validation = new CommandValidation(reader, commands, taints, release, hints, offers, replacements, s, buffers, told);
         this.replacementWait = new ReplacementWait(commands, taints, release, handOff);
     }
@@ -177,10 +180,12 @@ public final class ConsolidationService {
         int recorded = podEvents.record(snap, now);
         Set<String> active = CommandStore.activeCommands(claims);
         if (!active.isEmpty()) {
-            return new ConsolidationReport(0, 0, 0, null, "command " + String.join(",", active) + " under way", List.of(),
+            return CommandStore.onlyDrift(claims, active)
+                    ? decision.decideDriftAlongside(snap, claims, headroom, active, recorded, resumed, now)
+                    : new ConsolidationReport(0, 0, 0, null, "command " + String.join(",", active) + " under way", List.of(),
                     recorded, resumed, 0);
         }
-        return decision.decide(snap, headroom, active, recorded, resumed, now);
+        return decision.decide(snap, claims, headroom, active, recorded, resumed, now);
     }
 
     /**

@@ -5,6 +5,9 @@ import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
 import dev.gantry.core.disruption.consolidation.ConsolidationDecision;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
+import dev.gantry.core.disruption.consolidation.DriftReplacement;
+import dev.gantry.core.lifecycle.NodeClaim;
+import java.util.Comparator;
 import dev.gantry.core.model.Pod;
 import java.time.Instant;
 import java.util.List;
@@ -26,8 +29,11 @@ final class SweepDecision {
     private Instant quietAt;
     private int quietCandidates;
 
+    private final DriftBackoff backoff;
+
     SweepDecision(ConsolidationService.Offers offers, ConsolidationSettings settings, NodeEvents events, CommandStart start,
-                  ConsolidationService.Journal journal) {
+                  ConsolidationService.Journal journal, DriftBackoff backoff) {
+        this.backoff = backoff;
         this.offers = offers;
         this.settings = settings;
         this.events = events;
@@ -35,10 +41,24 @@ final class SweepDecision {
         this.journal = journal;
     }
 
-    /** {@code podEvents} and {@code resumed} are what the sweep did before, for the report. */
-    ConsolidationReport decide(ClusterSnapshot snap, List<Pod> headroom, Set<String> active, int podEvents, int resumed,
-                               Instant now) {
+    /**
+     * {@code podEvents} and {@code resumed} are what the sweep did before, for the report. The methods run in
+     * Karpenter's order: emptiness, drift, then consolidation; with no drifted claim, as consolidation alone.
+     */
+    ConsolidationReport decide(ClusterSnapshot snap, List<NodeClaim> claims, List<Pod> headroom, Set<String> active,
+                               int podEvents, int resumed, Instant now) {
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
+        List<String> drifted = drifted(notBackingOff(claims, now), null);
+        if (!drifted.isEmpty()) {
+            ConsolidationDecision byDrift = DriftReplacement.decide(input, drifted);
+            if (byDrift.command().isPresent()) {
+                ConsolidationDecision d = Consolidation.decide(input);
+                boolean empty = d.command().isPresent() && d.command().get().method() == ConsolidationCommand.Method.EMPTY;
+                quietKey = null;
+                return started(empty ? d : byDrift, podEvents, resumed, 0, now);
+            }
+            events.record(byDrift.verdicts(), now);
+        }
         String key = DecisionKey.of(input);
         if (key.equals(quietKey) && now.isBefore(quietAt.plus(ConsolidationService.QUIET_FOR))) {
             return new ConsolidationReport(quietCandidates, 0, 0, null, "nothing changed since the last decision", List.of(),
@@ -56,6 +76,50 @@ final class SweepDecision {
             return new ConsolidationReport(candidates, 0, 0, null, null, d.verdicts(), podEvents, resumed, millis);
         }
         quietKey = null;
+        return started(d, podEvents, resumed, millis, now);
+    }
+
+    /**
+     * While only drift commands are under way, another may start (Karpenter runs one drift command per pass, each
+     * carried on by its queue while the next passes decide): within the pools' Drifted budgets, which count the
+     * candidates of the commands under way as disrupting, and never beside a consolidation command.
+     */
+    ConsolidationReport decideDriftAlongside(ClusterSnapshot snap, List<NodeClaim> claims, List<Pod> headroom,
+                                             Set<String> active, int podEvents, int resumed, Instant now) {
+        List<String> drifted = drifted(notBackingOff(claims, now), null);
+        String busy = "command " + String.join(",", active) + " under way";
+        if (drifted.isEmpty()) {
+            return new ConsolidationReport(0, 0, 0, null, busy, List.of(), podEvents, resumed, 0);
+        }
+        ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
+        ConsolidationDecision d = DriftReplacement.decide(input, drifted);
+        events.record(d.verdicts(), now);
+        return d.command().isPresent() ? started(d, podEvents, resumed, 0, now)
+                : new ConsolidationReport(d.verdicts().size(), 0, 0, null, busy, d.verdicts(), podEvents, resumed, 0);
+    }
+
+    /** The claims whose pool is not backing off drift ({@link DriftBackoff}). */
+    private List<NodeClaim> notBackingOff(List<NodeClaim> claims, Instant now) {
+        java.util.function.Predicate<String> backingOff = backoff.at(now);
+        return claims.stream().filter(c -> c.drift() == null || !c.drift().isDrifted() || !backingOff.test(c.nodePool())).toList();
+    }
+
+    /**
+     * The drifted claims' names, oldest drifted first (Karpenter orders drift candidates by the Drifted condition's
+     * last transition), not counting claims being deleted nor those already in a command under way other than
+     * {@code ownCommand} (null: any).
+     */
+    static List<String> drifted(List<NodeClaim> claims, String ownCommand) {
+        return claims.stream().filter(c -> c.drift() != null && c.drift().isDrifted() && !c.state().isDeleting())
+                .filter(c -> c.consolidation() == null || !c.consolidation().phase().active()
+                        || c.consolidation().command().equals(ownCommand))
+                .sorted(Comparator.comparing((NodeClaim c) -> c.drift().driftedAt()).thenComparing(NodeClaim::name))
+                .map(NodeClaim::name).toList();
+    }
+
+    /** Starts the command {@code d} found and reports it. */
+    private ConsolidationReport started(ConsolidationDecision d, int podEvents, int resumed, long millis, Instant now) {
+        int candidates = d.verdicts().size() + d.command().map(c -> c.nodes().size()).orElse(0);
         ConsolidationCommand cmd = d.command().get();
         String id = start.start(cmd, now);
         if (id == null) {

@@ -63,9 +63,13 @@ final class ConsolidationWorld {
 
     /** @param types the catalogue; nodes are of its first type */
     ConsolidationWorld(List<InstanceType> types, Duration consolidateAfter) {
+        this(types, consolidateAfter, new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of()));
+    }
+
+    /** @param budget the pool's one disruption budget */
+    ConsolidationWorld(List<InstanceType> types, Duration consolidateAfter, NodePool.Budget budget) {
         pool = LifecycleFixtures.poolWith(POOL, new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized,
-                Optional.of(consolidateAfter), List.of(new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of()))),
-                Optional.empty(), Optional.empty(), Map.of());
+                Optional.of(consolidateAfter), List.of(budget)), Optional.empty(), Optional.empty(), Map.of());
         w = new LifecycleWorld(pool);
         this.types = List.copyOf(types);
         store = new HookedStore(w.store);

@@ -32,7 +32,7 @@ final class PreparedLaunch {
      * taints) whose overrides are the options in order, each in its allowed offerings of that capacity type, cheapest
      * first, in the zone's one subnet ({@code subnet-<zone>}).
      */
-    static LaunchParameters of(LaunchRequest request, List<InstanceType> options, String cluster) {
+    static LaunchParameters of(LaunchRequest request, List<InstanceType> options, String cluster, SimulatedImages images) {
         String capacityType = capacityType(options, request);
         if (capacityType == null) {
             throw new InsufficientCapacity("NoAvailableOffering", List.of()); // the adapter's answer: nothing to ask for
@@ -53,7 +53,7 @@ final class PreparedLaunch {
         Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
                 CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
                 request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.clientToken()));
-        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, "ami-sim-" + family, 0,
+        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, images.current(family), 0,
                 overrides)), tags);
     }
 

@@ -12,6 +12,7 @@ import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.NodeClassResolution;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.KarpenterTags;
 import dev.gantry.core.cloud.LaunchParameters;
@@ -65,7 +66,9 @@ import java.util.function.ToIntFunction;
  * it needs; it comes back short only when every allowed offering is out of capacity); Describe lag on state changes
  * (only on launch); the SDK's client-side retry quota.
  */
-public final class SimulatedCloud implements CloudProvider {
+public final class SimulatedCloud implements CloudProvider, NodeClassResolution {
+    /** The one security group every NodeClass selects here. */
+    static final String SECURITY_GROUP = "sg-sim";
     static final Duration SHUTDOWN = Duration.ofSeconds(5);
     /** EC2's longest ClientToken: "a unique, case-sensitive string of up to 64 ASCII characters". */
     static final int MAX_CLIENT_TOKEN = 64;
@@ -99,6 +102,7 @@ public final class SimulatedCloud implements CloudProvider {
     /** Every instance type a launch was prepared with, by name (a replay may name one its request no longer has). */
     private final Map<String, InstanceType> known = new java.util.HashMap<>();
     private Faults injected = new Faults(FaultPlan.NONE, 0);
+    private final SimulatedImages images = new SimulatedImages();
     long tokenMismatches;
     /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
     private java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
@@ -143,7 +147,7 @@ public final class SimulatedCloud implements CloudProvider {
     public LaunchParameters prepare(LaunchRequest request) {
         List<InstanceType> options = request.options().stream().limit(PreparedLaunch.MAX_INSTANCE_TYPES).toList();
         options.forEach(t -> known.put(t.name(), t));
-        return PreparedLaunch.of(request, options, cluster);
+        return PreparedLaunch.of(request, options, cluster, images);
     }
 
 
@@ -269,6 +273,8 @@ public final class SimulatedCloud implements CloudProvider {
         Map<String, String> userData = NodeLabels.forUserData(request, sent.capacityType(), types, template.zones());
         SimulatedInstance i = new SimulatedInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, sent.tags(), request,
                 userData);
+        i.imageId = template.imageId();
+        i.subnetId = "subnet-" + o.zone();
         byId.put(id, i);
         loop.after(Duration.ofMillis(8_000 + jitter.nextLong(4_000)), "ec2 running " + id, () -> {
             if (i.state.equals("pending")) {
@@ -422,5 +428,28 @@ public final class SimulatedCloud implements CloudProvider {
 
     public List<String> terminatedWithPodsExamples() {
         return terminatedWithPodsExamples;
+    }
+
+    /** The AMIs {@code @latest} resolves to ({@link SimulatedImages}): a scenario's AMI release changes them. */
+    public SimulatedImages images() {
+        return images;
+    }
+
+    /**
+     * What a NodeClass selects now: its family's current image for every architecture ({@link SimulatedImages}), the
+     * one subnet of each zone an instance was launched into, and {@link #SECURITY_GROUP}. Free and immediate, as the
+     * adapter's cached lookups behind {@link #prepare} are here; subnet and security group selection never changes, so
+     * only AMI drift is decided against it.
+     */
+    @Override
+    public java.util.Optional<Selected> resolve(dev.gantry.core.model.NodeClass nodeClass) {
+        String image = images.current(nodeClass.effectiveAmiFamily());
+        java.util.Set<String> subnets = new java.util.TreeSet<>();
+        byId.values().forEach(i -> {
+            if (i.subnetId != null) {
+                subnets.add(i.subnetId);
+            }
+        });
+        return java.util.Optional.of(new Selected(Map.of("amd64", image, "arm64", image), subnets, java.util.Set.of(SECURITY_GROUP)));
     }
 }

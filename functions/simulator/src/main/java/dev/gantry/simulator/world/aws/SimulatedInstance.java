@@ -4,6 +4,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.LaunchRequest;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,9 +45,16 @@ public final class SimulatedInstance {
         this.userDataLabels = Map.copyOf(userDataLabels);
     }
 
+    /** The image, subnet and security group it was launched into (null image for a seeded instance). */
+    String imageId;
+    String subnetId;
+
     public CloudInstance view() {
-        return new CloudInstance(id, type.name(), zone, capacityType, state, launchTime, dnsName, tags);
+        return new CloudInstance(id, type.name(), zone, capacityType, state, launchTime, dnsName, tags, imageId, subnetId,
+                subnetId == null ? List.of() : List.of(SimulatedCloud.SECURITY_GROUP));
     }
+
+    public String imageId() { return imageId; }
 
     public String id() { return id; }
     public InstanceType type() { return type; }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /** The resolvers' answers as an EC2NodeClass status (conditions left to the status writer). */
-final class NodeClassResolution {
-    private NodeClassResolution() {
+final class NodeClassStatusOf {
+    private NodeClassStatusOf() {
     }
 
     static NodeClassStatus of(NodeClass nodeClass, List<ZonalSubnet> subnets, List<String> groupIds, Map<String, Ami> amis,

@@ -1,0 +1,106 @@
+package dev.gantry.core.disruption.drift;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.NodeClassResolution;
+import dev.gantry.core.lifecycle.DriftStamp;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.lifecycle.NodeClaimStore;
+import dev.gantry.core.model.Node;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.provisioning.GantryConfig;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The sweep's drift step (Karpenter's NodeClaim drift controller and NodePool hash controller in one pass): for every
+ * registered claim not being deleted, brings its stamp to the current hash versions and records whether it drifted,
+ * and why ({@link DriftCheck}), with a conditional write when either changed. A claim no longer drifted is cleared.
+ * Reads once per run: the configuration as it is now and the instances the sweep listed (per-run arguments, never
+ * kept), and what each NodeClass selects (once per class; a class whose lookup fails decides no dynamic
+ * drift this run). Idempotent: a second run over the same state writes nothing.
+ */
+public final class DriftMarker {
+    private final NodeClaimStore store;
+    private final NodeClassResolution resolution;
+
+    public DriftMarker(NodeClaimStore store, NodeClassResolution resolution) {
+        this.store = store;
+        this.resolution = resolution;
+    }
+
+    /** What one run did: claims stamped or re-stamped, newly drifted, and no longer drifted. */
+    public record Marked(int stamped, int drifted, int cleared) {
+        public static final Marked NONE = new Marked(0, 0, 0);
+    }
+
+    /**
+     * @param config  the NodePools and NodeClasses as they are now
+     * @param listed  the cluster's instances as this sweep listed them (the housekeeping step's DescribeInstances)
+     * @param offered the instance types a NodeClass offers now (Karpenter's GetInstanceTypes), null when not known
+     *                (instance-type drift is then not decided)
+     */
+    public Marked run(GantryConfig config, List<NodeClaim> claims, List<Node> nodes, List<CloudInstance> listed,
+                      Function<NodeClass, List<InstanceType>> offered, Instant now) {
+        Map<String, Node> byName = new HashMap<>();
+        nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
+        Map<String, CloudInstance> instances = new HashMap<>();
+        listed.forEach(i -> instances.put(i.instanceId(), i));
+        Map<String, Optional<NodeClassResolution.Selected>> selected = new HashMap<>();
+        int stamped = 0;
+        int drifted = 0;
+        int cleared = 0;
+        for (NodeClaim c : claims) {
+            Node node = c.nodeName() == null ? null : byName.get(c.nodeName());
+            Optional<NodePool> pool = config.nodePool(c.nodePool());
+            Optional<NodeClass> nodeClass = pool.flatMap(config::nodeClassOf);
+            if (node == null || c.state().isDeleting() || c.state() == NodeClaimState.Launching || nodeClass.isEmpty()) {
+                continue;
+            }
+            NodeClass nc = nodeClass.get();
+            Optional<NodeClassResolution.Selected> sel = selected.computeIfAbsent(nc.name(), k -> select(nc));
+            DriftStamp stamp = DriftCheck.restamp(c.drift(), pool.get(), nc);
+            DriftCheck.Current current = new DriftCheck.Current(pool.get(), nc, offered.apply(nc), sel);
+            String reason = DriftCheck.reason(c, stamp, node.labels(), c.instanceId() == null ? null : instances.get(c.instanceId()),
+                    current, now);
+            DriftStamp next = reason != null ? stamp.drift(reason, now) : stamp.cleared();
+            if (next.equals(c.drift())) {
+                continue;
+            }
+            try {
+                store.update(c.withDrift(next));
+            } catch (NodeClaimStore.Conflict lost) {
+                continue; // changed under us: the next sweep decides again
+            }
+            if (c.drift() == null || !next.nodePoolHashVersion().equals(c.drift().nodePoolHashVersion())
+                    || !next.nodeClassHashVersion().equals(c.drift().nodeClassHashVersion())) {
+                stamped++;
+            }
+            if (next.isDrifted() && (c.drift() == null || !c.drift().isDrifted())) {
+                drifted++;
+                System.getLogger(DriftMarker.class.getName()).log(System.Logger.Level.INFO,
+                        "drift: nodeclaim/" + c.name() + " drifted: " + reason);
+            } else if (!next.isDrifted() && c.drift() != null && c.drift().isDrifted()) {
+                cleared++;
+            }
+        }
+        return new Marked(stamped, drifted, cleared);
+    }
+
+    private Optional<NodeClassResolution.Selected> select(NodeClass nc) {
+        try {
+            return resolution.resolve(nc);
+        } catch (CloudException | IllegalStateException e) {
+            System.getLogger(DriftMarker.class.getName()).log(System.Logger.Level.WARNING,
+                    "drift: what NodeClass " + nc.name() + " selects was not resolved, no dynamic drift decided for it: " + e);
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.gantry.simulator.world.aws;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The AMIs an {@code @latest} alias resolves to, per AMI family, as SSM's public parameters publish them: one image
+ * for every architecture, and a release replaces it ({@link #release}) from that instant on. Launches prepared after a
+ * release use the new image; the instances already running keep theirs (what AMI drift compares). The first image of
+ * a family is {@code ami-sim-<family>}, so scenarios without a release launch exactly as before; a release is
+ * {@code ami-sim-<family>-<version>}.
+ *
+ * <p>Not modelled: per-architecture images (one image id stands for every architecture), pinned versions
+ * ({@code al2023@v2026…}) and name/tag/id selector terms (every term resolves to its family's current image), SSM's and
+ * DescribeImages' latency and throttling (the adapter caches them for a minute; here free and immediate).
+ */
+public final class SimulatedImages {
+    /** A published release: its family, version and image, and when it was published. */
+    public record Release(String family, String version, String imageId, Instant at) {
+    }
+
+    private final Map<String, String> current = new HashMap<>();
+    private final List<Release> releases = new ArrayList<>();
+
+    /** The image {@code family}'s {@code @latest} resolves to now (family as {@code NodeClass#effectiveAmiFamily}). */
+    public String current(String family) {
+        return current.getOrDefault(key(family), "ami-sim-" + family);
+    }
+
+    /** AWS publishes {@code version} of {@code family} at {@code at}: {@code @latest} resolves to it from now on. */
+    public Release release(String family, String version, Instant at) {
+        String canonical = canonical(family);
+        Release r = new Release(canonical, version, "ami-sim-" + canonical + "-" + version, at);
+        current.put(key(family), r.imageId());
+        releases.add(r);
+        return r;
+    }
+
+    public List<Release> releases() {
+        return List.copyOf(releases);
+    }
+
+    private static String key(String family) {
+        return family.toLowerCase(Locale.ROOT);
+    }
+
+    /** The family as the NodeClass spells its effective family ({@code al2023} in a scenario is {@code AL2023}). */
+    private static String canonical(String family) {
+        return switch (key(family)) {
+            case "al2023" -> "AL2023";
+            case "al2" -> "AL2";
+            case "bottlerocket" -> "Bottlerocket";
+            case "windows2019" -> "Windows2019";
+            case "windows2022" -> "Windows2022";
+            case "windows2025" -> "Windows2025";
+            default -> family;
+        };
+    }
+}

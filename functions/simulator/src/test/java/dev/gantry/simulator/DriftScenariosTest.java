@@ -1,0 +1,74 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import dev.gantry.simulator.world.aws.SimulatedInstance;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drift in the simulator: an AMI release for {@code al2023@latest} drifts every node (AMIDrift, aws
+ * {@code pkg/cloudprovider/drift.go}), and the sweep replaces them through the consolidation command machinery, one
+ * command at a time within the pool's Drifted budget, each replacement initialized before its node is drained.
+ */
+class DriftScenariosTest {
+    @Test
+    void anAmiReleaseRollsEveryNodeOntoTheNewImageWithNoPodLeftWithoutAPlace() {
+        Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/drift/drift-ami.yaml")),
+                v -> { }, Progress.none()).run();
+        JsonNode s = r.summary().tree();
+        JsonNode drift = s.get("drift");
+        System.out.println("drift-ami: " + drift + ", nodes " + s.get("nodes") + ", evictions " + s.get("evictions")
+                + ", waited " + s.get("evictionsWaitedForCapacity") + ", consolidation " + s.get("consolidation"));
+
+        assertThat(r.simulation().invariants.kept()).isEmpty();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        List<SimulatedInstance> live = r.simulation().cloud.instances().stream()
+                .filter(SimulatedInstance::isAlive).filter(i -> i.request() != null).toList();
+        assertThat(live).isNotEmpty();
+        assertThat(live).as("every node runs the released image").allSatisfy(i ->
+                assertThat(i.imageId()).isEqualTo("ami-sim-AL2023-v20261205"));
+        JsonNode commands = s.get("consolidation");
+        assertThat(drift.get("driftedTerminated").asInt()).isPositive()
+                .isEqualTo(commands.get("handed").asInt()).isEqualTo(commands.get("decided").asInt());
+        assertThat(commands.get("aborted").asInt()).isZero();
+        assertThat(drift.get("maxPendingPodsDuringRollout").asInt()).as("each node's pods had their place first").isZero();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(s.get("evictionsWaitedForCapacity").asInt()).as("replacements were up before each drain").isZero();
+        assertThat(drift.get("rolloutSeconds").asLong()).isPositive().isLessThan(90 * 60);
+    }
+
+    @Test
+    void aPoolOutOfCapacityBacksOffWhileTheOtherRollsAndRollsItselfOnceCapacityIsBack() {
+        Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/drift/drift-ice.yaml")),
+                v -> { }, Progress.none()).run();
+        JsonNode s = r.summary().tree();
+        System.out.println("drift-ice: " + s.get("drift") + ", nodes " + s.get("nodes") + ", waited "
+                + s.get("evictionsWaitedForCapacity") + ", consolidation " + s.get("consolidation"));
+        assertThat(r.simulation().invariants.kept()).isEmpty();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        List<dev.gantry.simulator.observe.Recorder.Entry> timeline = r.simulation().recorder.timeline();
+        assertThat(timeline).as("the pinned pool backed off").anySatisfy(e -> assertThat(e.text()).contains("NodePool pinned backs off drift"));
+        long iceEnds = 80 * 60;
+        List<String> drifted = timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("(drifted"))
+                .map(e -> poolOf(r, e.text().split(" ")[0]) + "@" + e.t()).toList();
+        System.out.println("drift-ice terminations: " + drifted);
+        assertThat(drifted).as("the general pool rolled during the shortage").anySatisfy(x -> {
+            assertThat(x).startsWith("general@");
+            assertThat(Long.parseLong(x.substring(x.indexOf('@') + 1))).isLessThan(iceEnds);
+        });
+        assertThat(drifted).as("the pinned pool rolled once capacity was back").anySatisfy(x -> assertThat(x).startsWith("pinned@"));
+        List<SimulatedInstance> live = r.simulation().cloud.instances().stream()
+                .filter(SimulatedInstance::isAlive).filter(i -> i.request() != null).toList();
+        assertThat(live).allSatisfy(i -> assertThat(i.imageId()).isEqualTo("ami-sim-AL2023-v20261205"));
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+    }
+
+    private static String poolOf(Simulation.Result r, String instanceId) {
+        return r.simulation().cloud.instance(instanceId).map(i -> i.request() == null ? "?" : i.request().nodePool().name()).orElse("?");
+    }
+}
