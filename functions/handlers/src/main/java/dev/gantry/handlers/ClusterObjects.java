@@ -43,7 +43,7 @@ final class ClusterObjects {
     /** Over {@code cluster}'s client and Events (which learn the objects' UIDs for {@code kubectl describe}). */
     static NodeClaimProjector projector(KubeCluster cluster, ClaimProjection.CapacityOf capacity,
                                         TerminationService termination, Supplier<GantryConfig> config) {
-        return new NodeClaimProjector(cluster.nodeClaimObjects(), new ClaimProjection(capacity, ClaimProjection.Drift.NONE),
+        return new NodeClaimProjector(cluster.nodeClaimObjects(), new ClaimProjection(capacity, ClaimProjection.Drift.FROM_STAMP),
                 termination, config).withEvents(cluster);
     }
 

@@ -59,6 +59,13 @@ public final class ClaimProjection {
         Optional<Condition> of(NodeClaim claim);
 
         Drift NONE = claim -> Optional.empty();
+
+        /**
+         * From the claim's drift stamp, as the sweep's drift step marks it: {@code Drifted=True} with the drift reason
+         * ({@code NodePoolDrifted}, {@code AMIDrifted}, ...) since it was first seen drifted; absent otherwise.
+         */
+        Drift FROM_STAMP = claim -> Optional.ofNullable(claim.drift()).filter(s -> s.isDrifted())
+                .map(s -> Condition.isTrue("Drifted", s.drifted(), s.driftedAt()));
     }
 
     private final CapacityOf capacity;

@@ -48,7 +48,7 @@ public final class SimulatedClusterObjects {
                             Catalog catalog, ApiServer api) {
         GantryConfig config = read.config();
         ClaimProjection.CapacityOf capacity = capacity(config, catalog);
-        sweep.withNodeClaimObjects(new NodeClaimProjector(objects, new ClaimProjection(capacity, ClaimProjection.Drift.NONE),
+        sweep.withNodeClaimObjects(new NodeClaimProjector(objects, new ClaimProjection(capacity, ClaimProjection.Drift.FROM_STAMP),
                         termination, () -> config).withEvents(api))
                 .withStatus(new StatusWriter(objects, nc -> resolve(nc, config), capacity, () -> config, read::invalid));
     }
