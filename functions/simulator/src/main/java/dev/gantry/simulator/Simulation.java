@@ -222,6 +222,11 @@ public final class Simulation {
         SimulatedConfig.seed(api.config(), scenario.gantry().config(), classes, loaded.nodeClasses());
         // Later writes (scenario events) are what the reaction is measured from; a change hint would attach here too.
         api.config().onWrite(w -> recorder.configWritten(clock.instant(), w.key(), w.deleted()));
+        // From then on, as attach registered it: the validating webhook admits each write and hints the provisioner.
+        api.config().admission((operation, objectJson) -> {
+            Webhook.Admission a = webhook.configWritten(operation, objectJson);
+            return a.allowed() ? null : a.message();
+        });
         // The deployed parallelism: launches and pod Events fan out on 8 lanes of the invocation, each call at its full
         // latency, interleaved with everything else on the loop (LambdaRuntime#fanOut), as Fanout.THREADS runs them.
         dev.gantry.core.provisioning.Fanout fanout = new dev.gantry.core.provisioning.Fanout() {

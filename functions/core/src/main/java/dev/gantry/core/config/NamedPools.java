@@ -1,7 +1,7 @@
 package dev.gantry.core.config;
 
-import dev.gantry.core.model.NodePool;
 import dev.gantry.core.provisioning.GantryConfig;
+import dev.gantry.core.provisioning.ManagedPools;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * The configuration of the NodePools Gantry was told are its own ({@code -c nodePools=a,b} at deploy, beside another
- * autoscaler): the other NodePools, and their messages, are another autoscaler's and left out as if absent. NodeClasses
+ * autoscaler), read from the cluster: {@link ManagedPools} applied to each reading, and the other NodePools' messages
+ * left out too (they are another autoscaler's, as if absent). NodeClasses
  * and buffers pass through. Keeps {@link ConfigSource}'s identity contract: the same reading gives the same instance.
  */
 public final class NamedPools implements ConfigSource {
@@ -39,9 +40,7 @@ public final class NamedPools implements ConfigSource {
         if (in == lastIn) {
             return lastOut;
         }
-        GantryConfig config = in.config() == lastInConfig ? lastOutConfig : new GantryConfig(
-                in.config().nodePools().stream().filter((NodePool p) -> names.contains(p.name())).toList(),
-                in.config().nodeClasses(), in.config().region(), in.config().zones());
+        GantryConfig config = in.config() == lastInConfig ? lastOutConfig : ManagedPools.of(in.config(), names);
         Map<String, List<String>> invalid = new LinkedHashMap<>();
         in.invalid().forEach((key, messages) -> {
             if (!key.startsWith("NodePool/") || names.contains(key.substring("NodePool/".length()))) {

@@ -65,8 +65,9 @@ public final class ScenarioActions {
                 recorder.log(now, "scenario", "delete deployment " + d.deployment());
             }
             case Scenario.ApplyConfig a -> {
-                world.api().config().apply(a.kind(), a.name(), a.object());
-                recorder.log(now, "scenario", "apply " + a.kind() + "/" + a.name());
+                String refusal = world.api().config().apply(a.kind(), a.name(), a.object());
+                recorder.log(now, "scenario", "apply " + a.kind() + "/" + a.name()
+                        + (refusal == null ? "" : " refused at admission: " + refusal));
             }
             case Scenario.DeleteConfig d -> {
                 boolean deleted = world.api().config().delete(d.kind(), d.name());

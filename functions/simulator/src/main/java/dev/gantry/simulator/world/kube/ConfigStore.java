@@ -38,6 +38,22 @@ public final class ConfigStore {
     private final List<Consumer<Write>> listeners = new ArrayList<>();
     private long resourceVersion;
 
+    /**
+     * The API server's admission of a create or update of {@code objectJson}: null to admit, else the refusal's message
+     * (what kubectl prints). The deployed webhook's part; a store without one admits everything.
+     */
+    @FunctionalInterface
+    public interface Admission {
+        String refusal(String operation, String objectJson);
+    }
+
+    private Admission admission = (operation, objectJson) -> null;
+
+    /** Writes from now on go through {@code admission} first (the validating webhook, once attach registered it). */
+    public void admission(Admission admission) {
+        this.admission = Objects.requireNonNull(admission);
+    }
+
     /** Tells {@code listener} of every write that changed an object. */
     public void onWrite(Consumer<Write> listener) {
         listeners.add(Objects.requireNonNull(listener));
@@ -50,7 +66,7 @@ public final class ConfigStore {
 
     /**
      * Creates or updates each object of the configuration kinds in {@code yaml} (one or more documents, or a v1 List);
-     * the others are left to the caller. Returns the {@code Kind/name} of each object written.
+     * the others are left to the caller. Returns the {@code Kind/name} of each object admitted.
      */
     public List<String> applyYaml(String yaml) {
         List<String> written = new ArrayList<>();
@@ -71,14 +87,18 @@ public final class ConfigStore {
         }
         if (m.get("kind") instanceof String kind && stored(kind) && m.get("metadata") instanceof Map<?, ?> meta
                 && meta.get("name") instanceof String name) {
-            apply(kind, name, (Map<String, Object>) m);
-            written.add(kind + "/" + name);
+            if (apply(kind, name, (Map<String, Object>) m) == null) {
+                written.add(kind + "/" + name);
+            }
         }
     }
 
-    /** Creates or updates one object; a write equal to what is stored (server fields aside) changes nothing. */
+    /**
+     * Creates or updates one object; a write equal to what is stored (server fields aside) changes nothing. Returns the
+     * admission's refusal (nothing stored), or null when the write was admitted.
+     */
     @SuppressWarnings("unchecked")
-    public void apply(String kind, String name, Map<String, Object> object) {
+    public String apply(String kind, String name, Map<String, Object> object) {
         String key = kind + "/" + name;
         Map<String, Object> copy = deepCopy(object);
         Map<String, Object> meta = (Map<String, Object>) copy.computeIfAbsent("metadata", k -> new LinkedHashMap<>());
@@ -88,16 +108,27 @@ public final class ConfigStore {
             Map<String, Object> oldMeta = (Map<String, Object>) old.get("metadata");
             generation = ((Number) oldMeta.get("generation")).longValue();
             if (withoutServerFields(old).equals(withoutServerFields(copy))) {
-                return;
+                return null;
             }
             if (!Objects.equals(old.get("spec"), copy.get("spec"))) {
                 generation++;
             }
         }
+        String json;
+        try {
+            json = JSON.writeValueAsString(copy);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a config object that is not JSON: " + key, e);
+        }
+        String refusal = admission.refusal(old == null ? "CREATE" : "UPDATE", json);
+        if (refusal != null) {
+            return refusal;
+        }
         meta.put("resourceVersion", String.valueOf(++resourceVersion));
         meta.put("generation", generation);
         objects.put(key, copy);
         listeners.forEach(l -> l.accept(new Write(key, false)));
+        return null;
     }
 
     /** Deletes one object; false when there was none. */

@@ -52,6 +52,29 @@ class ConfigStoreTest {
     }
 
     @Test
+    void aWriteTheAdmissionRefusesIsNotStoredNorHeard() {
+        ConfigStore store = new ConfigStore();
+        store.applyYaml(POOL.formatted("20"));
+        String before = store.list().getFirst().resourceVersion();
+        List<String> reviewed = new ArrayList<>();
+        store.admission((operation, json) -> {
+            reviewed.add(operation);
+            return json.contains("\"cpu\":\"99\"") ? "Gantry refused NodePool/general: spec.limits.cpu: too many" : null;
+        });
+        List<ConfigStore.Write> writes = new ArrayList<>();
+        store.onWrite(writes::add);
+
+        assertThat(store.applyYaml(POOL.formatted("99"))).isEmpty();
+
+        assertThat(store.list().getFirst().resourceVersion()).isEqualTo(before);
+        assertThat(store.list().getFirst().json()).contains("\"cpu\":\"20\"");
+        assertThat(writes).isEmpty();
+        assertThat(store.applyYaml(POOL.formatted("12"))).containsExactly("NodePool/general");
+        assertThat(reviewed).containsExactly("UPDATE", "UPDATE");
+        assertThat(writes).hasSize(1);
+    }
+
+    @Test
     void aDeleteRemovesTheObjectAndIsHeard() {
         ConfigStore store = new ConfigStore();
         store.applyYaml(POOL.formatted("20"));
