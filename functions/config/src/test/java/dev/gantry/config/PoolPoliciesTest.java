@@ -88,7 +88,7 @@ class PoolPoliciesTest {
     }
 
     @Test
-    void aDriftedBudgetReasonIsReportedAsLimitingNothing() {
+    void aDriftedBudgetReasonIsReadWithoutAWarningNowThatDriftIsReplaced() {
         LoadResult r = load("""
                 apiVersion: karpenter.sh/v1
                 kind: NodePool
@@ -106,8 +106,9 @@ class PoolPoliciesTest {
                         reasons: [Drifted]
                 """);
         assertThat(lines(r.errors())).isEmpty();
-        assertThat(lines(r.warnings())).containsExactly(at(14, 18) + "NodePool/default/spec.disruption.budgets[0].reasons: "
-                + "Gantry does not replace drifted nodes yet, so the Drifted reason limits nothing");
+        assertThat(lines(r.warnings())).isEmpty();
+        assertThat(r.nodePools().getFirst().disruption().budgets().getFirst().reasons())
+                .containsExactly(dev.gantry.core.model.NodePool.Reason.Drifted);
     }
 
     @Test

@@ -52,16 +52,16 @@ class DriftScenariosTest {
         assertThat(r.simulation().invariants.kept()).isEmpty();
         s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
         List<dev.gantry.simulator.observe.Recorder.Entry> timeline = r.simulation().recorder.timeline();
-        assertThat(timeline).as("the pinned pool backed off").anySatisfy(e -> assertThat(e.text()).contains("NodePool pinned backs off drift"));
+        assertThat(timeline).as("the pinned pool backed off").anySatisfy(e -> assertThat(e.text()).contains("NodePool drift-pinned backs off drift"));
         long iceEnds = 80 * 60;
         List<String> drifted = timeline.stream().filter(e -> e.kind().equals("terminate") && e.text().contains("(drifted"))
                 .map(e -> poolOf(r, e.text().split(" ")[0]) + "@" + e.t()).toList();
         System.out.println("drift-ice terminations: " + drifted);
         assertThat(drifted).as("the general pool rolled during the shortage").anySatisfy(x -> {
-            assertThat(x).startsWith("general@");
+            assertThat(x).startsWith("drift-general@");
             assertThat(Long.parseLong(x.substring(x.indexOf('@') + 1))).isLessThan(iceEnds);
         });
-        assertThat(drifted).as("the pinned pool rolled once capacity was back").anySatisfy(x -> assertThat(x).startsWith("pinned@"));
+        assertThat(drifted).as("the pinned pool rolled once capacity was back").anySatisfy(x -> assertThat(x).startsWith("drift-pinned@"));
         List<SimulatedInstance> live = r.simulation().cloud.instances().stream()
                 .filter(SimulatedInstance::isAlive).filter(i -> i.request() != null).toList();
         assertThat(live).allSatisfy(i -> assertThat(i.imageId()).isEqualTo("ami-sim-AL2023-v20261205"));

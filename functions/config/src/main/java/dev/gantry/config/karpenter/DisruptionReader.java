@@ -72,7 +72,6 @@ final class DisruptionReader {
         for (String r : b.strings("reasons")) {
             try {
                 reasons.add(Reason.valueOf(r));
-                PoolPolicies.budgetReason(b, r);
             } catch (IllegalArgumentException e) {
                 b.error("reasons", "'" + r + "' is not a disruption reason (Empty, Drifted, Underutilized)"
                         + dev.gantry.config.yaml.Suggest.didYouMean(r, List.of("Empty", "Drifted", "Underutilized")));

@@ -56,11 +56,4 @@ final class PoolPolicies {
                     + "ever be consolidated (at most 100%)");
         }
     }
-
-    /** A budget reason Gantry has no disruption for: drift is not detected yet. */
-    static void budgetReason(YamlObject budget, String reason) {
-        if (reason.equals("Drifted")) {
-            budget.warn("reasons", "Gantry does not replace drifted nodes yet, so the Drifted reason limits nothing");
-        }
-    }
 }
