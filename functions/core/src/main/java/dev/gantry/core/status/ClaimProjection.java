@@ -78,9 +78,18 @@ public final class ClaimProjection {
 
     /** The object for {@code claim}; {@code pool} is its NodePool when configured (for the nodeClassRef and expiry). */
     public NodeClaimObject project(NodeClaim claim, Optional<NodePool> pool, Instant now) {
+        return project(claim, pool, null, now);
+    }
+
+    /**
+     * As {@link #project(NodeClaim, Optional, Instant)}, with {@code image} the AMI EC2 reports for the claim's instance
+     * (null when not known): {@code status.imageID}, what {@code kubectl get nodeclaims} shows. Without it, the image
+     * the launch parameters name, while they are on the claim.
+     */
+    public NodeClaimObject project(NodeClaim claim, Optional<NodePool> pool, String image, Instant now) {
         NodeClassRef ref = pool.map(p -> p.template().nodeClassRef()).orElse(new NodeClassRef(null, null, "unknown"));
         Optional<Capacity> cap = claim.instanceType() == null ? Optional.empty() : capacity.of(claim.instanceType());
-        NodeClaimObject.Status status = new NodeClaimObject.Status(providerId(claim), claim.nodeName(), imageId(claim),
+        NodeClaimObject.Status status = new NodeClaimObject.Status(providerId(claim), claim.nodeName(), image != null ? image : imageId(claim),
                 cap.map(c -> quantities(c.capacity())).orElse(Map.of()),
                 cap.map(c -> quantities(c.allocatable())).orElse(Map.of()), conditions(claim, pool, now));
         String expireAfter = pool.map(p -> p.template().expireAfter().map(ClaimProjection::duration).orElse("Never"))

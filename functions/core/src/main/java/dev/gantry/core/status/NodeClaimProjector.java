@@ -95,15 +95,24 @@ public final class NodeClaimProjector {
      * are deferred to the next sweep, as those beyond {@link #MAX_WRITES} are.
      */
     public Report sync(List<NodeClaim> claims, Instant now, java.util.function.BooleanSupplier inTime) {
+        return sync(claims, Map.of(), now, inTime);
+    }
+
+    /**
+     * As {@link #sync(List, Instant, java.util.function.BooleanSupplier)}, with {@code images} the AMI of each instance
+     * by instance id as EC2 reported it this sweep (the objects' {@code status.imageID}).
+     */
+    public Report sync(List<NodeClaim> claims, Map<String, String> images, Instant now, java.util.function.BooleanSupplier inTime) {
         try {
-            return syncOrThrow(claims, now, inTime);
+            return syncOrThrow(claims, images, now, inTime);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "nodeclaim objects not synced, the next sweep retries: " + e);
             return new Report(0, 0, 0, 0, 0, 0, 1);
         }
     }
 
-    private Report syncOrThrow(List<NodeClaim> claims, Instant now, java.util.function.BooleanSupplier inTime) {
+    private Report syncOrThrow(List<NodeClaim> claims, Map<String, String> images, Instant now,
+                               java.util.function.BooleanSupplier inTime) {
         GantryConfig cfg = config.get();
         List<ObservedNodeClaim> observed = objects.list();
         Map<String, ObservedNodeClaim> byName = new HashMap<>();
@@ -119,7 +128,8 @@ public final class NodeClaimProjector {
             if (obs != null && obs.deleting() && !claim.state().isDeleting()) {
                 startDeletion(claim, n);
             }
-            NodeClaimObject want = projection.project(claim, cfg.nodePool(claim.nodePool()), now);
+            NodeClaimObject want = projection.project(claim, cfg.nodePool(claim.nodePool()),
+                    claim.instanceId() == null ? null : images.get(claim.instanceId()), now);
             if (obs == null) {
                 write(n, () -> {
                     objects.create(want);

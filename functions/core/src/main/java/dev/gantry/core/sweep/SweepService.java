@@ -221,7 +221,13 @@ public final class SweepService {
         ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
         if (projector != null) {
-            projector.sync(after, now, () -> clock.instant().isBefore(startUntil));
+            Map<String, String> images = new java.util.HashMap<>();
+            hk.instances().forEach(i -> {
+                if (i.imageId() != null) {
+                    images.put(i.instanceId(), i.imageId());
+                }
+            });
+            projector.sync(after, images, now, () -> clock.instant().isBefore(startUntil));
         }
         if (status != null) {
             status.sync(after, now);

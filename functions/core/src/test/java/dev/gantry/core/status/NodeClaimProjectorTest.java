@@ -28,6 +28,7 @@ class NodeClaimProjectorTest {
     /** The port as an API server keeps it, counting requests (the kube module's tests hold the real one to the same). */
     private static class Objects implements NodeClaimObjects {
         final Map<String, ObservedNodeClaim> stored = new TreeMap<>();
+        final Map<String, NodeClaimObject> written = new TreeMap<>();
         int lists;
         int writes;
         long version;
@@ -41,6 +42,7 @@ class NodeClaimProjectorTest {
         @Override
         public void create(NodeClaimObject object) {
             writes++;
+            written.put(object.name(), object);
             stored.put(object.name(), new ObservedNodeClaim(object.name(), Long.toString(++version), object.digest(),
                     List.of(NodeClaimObject.FINALIZER), null, true));
         }
@@ -86,6 +88,15 @@ class NodeClaimProjectorTest {
         assertThat(r.writes()).isZero();
         assertThat(objects.lists - lists).isEqualTo(1);
         assertThat(objects.writes - writes).isZero();
+    }
+
+    @Test
+    void theImageIdIsTheOneEc2ReportsForTheInstance() {
+        NodeClaim claim = w.store.create(LifecycleFixtures.initialized("c1", "default"));
+
+        projector.sync(List.of(claim), Map.of(claim.instanceId(), "ami-0ec2reported"), w.clock.instant(), () -> true);
+
+        assertThat(objects.written.get("c1").status().imageID()).isEqualTo("ami-0ec2reported");
     }
 
     @Test
