@@ -43,6 +43,27 @@ class DriftScenariosTest {
     }
 
     @Test
+    void aNodePoolTemplateChangedInTheClusterRollsEveryNodeOntoTheNewTemplate() {
+        Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/drift/drift-template.yaml")),
+                v -> { }, Progress.none()).run();
+        JsonNode s = r.summary().tree();
+        JsonNode drift = s.get("drift");
+        System.out.println("drift-template: " + drift + ", nodes " + s.get("nodes") + ", consolidation " + s.get("consolidation"));
+
+        assertThat(r.simulation().invariants.kept()).isEmpty();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        assertThat(drift.get("cause").asText()).isEqualTo("apply NodePool/drift-general");
+        assertThat(drift.get("driftedTerminated").asInt()).isPositive();
+        assertThat(r.simulation().cluster.nodes().stream().filter(n -> "drift-general".equals(n.labels().get("karpenter.sh/nodepool"))))
+                .as("every node of the pool carries the new template's label").isNotEmpty()
+                .allSatisfy(n -> assertThat(n.labels()).containsEntry("team", "web"));
+        assertThat(drift.get("maxPendingPodsDuringRollout").asInt()).as("each node's pods had their place first").isZero();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(s.get("evictionsWaitedForCapacity").asInt()).as("replacements were up before each drain").isZero();
+        assertThat(s.get("consolidation").get("aborted").asInt()).isZero();
+    }
+
+    @Test
     void aPoolOutOfCapacityBacksOffWhileTheOtherRollsAndRollsItselfOnceCapacityIsBack() {
         Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/drift/drift-ice.yaml")),
                 v -> { }, Progress.none()).run();
