@@ -50,7 +50,7 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("events:\n  - at: 1m\n    apply:\n      apiVersion: karpenter.sh/v1\n      kind: NodePool\n      metadata: {name: p}\n"
                         + "      spec:\n        template:\n          spec:\n            nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"
                         + "            requirements:\n              - {key: karpenter.sh/capacity-type, operator: Inn, values: [spot]}\n",
-                        "15: NodePool/p/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte)"),
+                        "15: NodePool/p/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte), did you mean \"In\"?"),
                 Arguments.of("events:\n  - {at: 1m, delete: {kind: Deployment, name: web}}\n", "5: delete takes a deployment, or a kind of [NodePool, EC2NodeClass], not Deployment"),
                 Arguments.of("events:\n  - {at: 1m, delete: {kind: NodePool}}\n", "5: required field 'name' is missing"),
                 Arguments.of("events:\n  - {at: 1m, interrupt: {kind: meteor}}\n", "5: kind must be spot, rebalance, health or failure, not 'meteor'"),
