@@ -79,7 +79,7 @@ public final class KubeNodeClaims implements NodeClaimObjects {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", object.name());
         metadata.put("labels", object.labels());
-        metadata.put("annotations", Map.of(NodeClaimObject.DIGEST_ANNOTATION, object.digest()));
+        metadata.put("annotations", annotations(object));
         metadata.put("finalizers", List.of(NodeClaimObject.FINALIZER));
         GenericKubernetesResource resource = new GenericKubernetesResource();
         resource.setApiVersion("karpenter.sh/v1");
@@ -99,6 +99,13 @@ public final class KubeNodeClaims implements NodeClaimObjects {
         }
     }
 
+    /** Gantry's annotations (the drift hashes under Karpenter's keys) and the digest of what is written. */
+    private static Map<String, String> annotations(NodeClaimObject object) {
+        Map<String, String> out = new LinkedHashMap<>(object.annotations());
+        out.put(NodeClaimObject.DIGEST_ANNOTATION, object.digest());
+        return out;
+    }
+
     /** Status first, the digest last: the digest says the status it fingerprints was written. */
     @Override
     public void update(ObservedNodeClaim observed, NodeClaimObject object) {
@@ -110,7 +117,7 @@ public final class KubeNodeClaims implements NodeClaimObjects {
         }
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("labels", object.labels());
-        metadata.put("annotations", Map.of(NodeClaimObject.DIGEST_ANNOTATION, object.digest()));
+        metadata.put("annotations", annotations(object));
         List<String> finalizers = afterStatus.getMetadata().getFinalizers() == null ? List.of()
                 : afterStatus.getMetadata().getFinalizers();
         // No finalizer may be added to an object being deleted: the API server refuses it.

@@ -132,6 +132,29 @@ class KubeNodeClaimsTest {
     }
 
     @Test
+    void aDriftedClaimShowsItsImageItsHashesAndDriftedTrue() {
+        NodeClaim claim = store.create(initialized("seed000-drift", "i-0d1").withDrift(
+                dev.gantry.core.lifecycle.DriftStamp.launched("np1", "gantry-1", "nc1", "gantry-1").drift("AMIDrift", now.get())));
+        NodeClaimProjector withDrift = new NodeClaimProjector(new KubeNodeClaims(KubeClients.forUrl(api.url())),
+                new ClaimProjection(ClaimProjection.CapacityOf.NONE, ClaimProjection.Drift.FROM_STAMP), termination, () -> config);
+
+        withDrift.sync(List.of(claim), Map.of("i-0d1", "ami-0new"), now.get(), () -> true);
+
+        GenericKubernetesResource o = object("seed000-drift");
+        Map<String, Object> json = asMap(o);
+        CrdSchema crd = new CrdSchema(KarpenterCrd.NODE_CLAIM);
+        Map<String, Object> columns = new java.util.LinkedHashMap<>();
+        crd.printerColumns().forEach((name, path) -> columns.put(name, CrdSchema.select(json, path)));
+        assertThat(columns).containsEntry("ImageID", "ami-0new").containsEntry("Drifted", "True");
+        assertThat(o.getMetadata().getAnnotations()).containsEntry("karpenter.sh/nodepool-hash", "np1")
+                .containsEntry("karpenter.sh/nodepool-hash-version", "gantry-1")
+                .containsEntry("karpenter.k8s.aws/ec2nodeclass-hash", "nc1")
+                .containsEntry("karpenter.k8s.aws/ec2nodeclass-hash-version", "gantry-1")
+                .containsKey(dev.gantry.core.status.NodeClaimObject.DIGEST_ANNOTATION);
+        assertThat(crd.violations(json)).isEmpty();
+    }
+
+    @Test
     void aSecondSweepOverUnchangedClaimsWritesNothing() {
         for (int i = 0; i < 5; i++) {
             store.create(initialized("seed000-c" + i, "i-0c" + i));

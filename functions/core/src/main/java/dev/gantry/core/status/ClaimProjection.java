@@ -94,7 +94,8 @@ public final class ClaimProjection {
                 cap.map(c -> quantities(c.allocatable())).orElse(Map.of()), conditions(claim, pool, now));
         String expireAfter = pool.map(p -> p.template().expireAfter().map(ClaimProjection::duration).orElse("Never"))
                 .orElse(null);
-        return new NodeClaimObject(claim.name(), labels(claim, ref), ref, requirements(claim), expireAfter, status);
+        return new NodeClaimObject(claim.name(), labels(claim, ref), NodeClaimObject.hashes(claim.drift()), ref,
+                requirements(claim), expireAfter, status);
     }
 
     private static Map<String, String> labels(NodeClaim claim, NodeClassRef ref) {

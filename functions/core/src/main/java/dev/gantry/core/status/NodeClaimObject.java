@@ -19,13 +19,14 @@ import java.util.TreeMap;
  *
  * @param name         the claim's name (also the object's)
  * @param labels       nodepool, nodeclass, instance type, capacity type, zone and the requirements' single values
+ * @param annotations  the static-drift hashes the claim was launched from, under Karpenter's keys ({@link #hashes})
  * @param nodeClassRef the pool's {@code nodeClassRef}
  * @param requirements the claim's requirements, less those the CRD refuses on a NodeClaim
  * @param expireAfter  the pool's {@code expireAfter} in the API's notation ({@code 720h}, {@code Never}), or null
  * @param status       what the claim knows of its instance and node
  */
-public record NodeClaimObject(String name, Map<String, String> labels, NodeClassRef nodeClassRef,
-                              List<Requirement> requirements, String expireAfter, Status status) {
+public record NodeClaimObject(String name, Map<String, String> labels, Map<String, String> annotations,
+                              NodeClassRef nodeClassRef, List<Requirement> requirements, String expireAfter, Status status) {
     /** Karpenter's finalizer: the object stays until the instance is gone (adopted Karpenter objects keep theirs). */
     public static final String FINALIZER = "karpenter.sh/termination";
     /** The annotation holding {@link #digest()} of what was last written. */
@@ -51,17 +52,40 @@ public record NodeClaimObject(String name, Map<String, String> labels, NodeClass
         Objects.requireNonNull(nodeClassRef, "nodeClassRef");
         Objects.requireNonNull(status, "status");
         labels = java.util.Collections.unmodifiableMap(new TreeMap<>(labels == null ? Map.of() : labels));
+        annotations = java.util.Collections.unmodifiableMap(new TreeMap<>(annotations == null ? Map.of() : annotations));
         requirements = List.copyOf(requirements == null ? List.of() : requirements);
     }
 
+    /** An object without annotations. */
+    public NodeClaimObject(String name, Map<String, String> labels, NodeClassRef nodeClassRef, List<Requirement> requirements,
+                           String expireAfter, Status status) {
+        this(name, labels, Map.of(), nodeClassRef, requirements, expireAfter, status);
+    }
+
     /**
-     * A fingerprint of the labels and status (not the spec, which is never rewritten): equal digests mean nothing to
+     * Karpenter's hash annotations for a claim's drift stamp: {@code karpenter.sh/nodepool-hash(-version)} and
+     * {@code karpenter.k8s.aws/ec2nodeclass-hash(-version)}, with Gantry's own hashes and versions ({@code gantry-1}). A
+     * Karpenter put back in charge sees a hash version it does not know, and re-stamps rather than drifts.
+     */
+    public static Map<String, String> hashes(dev.gantry.core.lifecycle.DriftStamp stamp) {
+        if (stamp == null) {
+            return Map.of();
+        }
+        return Map.of("karpenter.sh/nodepool-hash", stamp.nodePoolHash(),
+                "karpenter.sh/nodepool-hash-version", stamp.nodePoolHashVersion(),
+                "karpenter.k8s.aws/ec2nodeclass-hash", stamp.nodeClassHash(),
+                "karpenter.k8s.aws/ec2nodeclass-hash-version", stamp.nodeClassHashVersion());
+    }
+
+    /**
+     * A fingerprint of the labels, annotations and status (not the spec, which is never rewritten): equal digests mean nothing to
      * write. Stable across processes (maps are sorted).
      */
     public String digest() {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256")
-                    .digest((labels + "|" + status).getBytes(StandardCharsets.UTF_8));
+                    .digest((labels + "|" + (annotations.isEmpty() ? "" : annotations + "|") + status)
+                            .getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash, 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);

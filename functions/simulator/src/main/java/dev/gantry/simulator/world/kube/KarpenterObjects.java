@@ -163,7 +163,7 @@ public final class KarpenterObjects implements NodeClaimObjects, StatusObjects {
             c.resourceVersion = ++version;
             c.digest = object.digest();
             c.finalizers = List.of(NodeClaimObject.FINALIZER);
-            c.object = new NodeClaimObject(object.name(), object.labels(), object.nodeClassRef(), object.requirements(),
+            c.object = new NodeClaimObject(object.name(), object.labels(), object.annotations(), object.nodeClassRef(), object.requirements(),
                     object.expireAfter(), new NodeClaimObject.Status(null, null, null, null, null, null)); // status dropped
             claims.put(object.name(), c);
             return c;
@@ -179,7 +179,7 @@ public final class KarpenterObjects implements NodeClaimObjects, StatusObjects {
             if (c == null) {
                 return null;
             }
-            c.object = new NodeClaimObject(c.object.name(), c.object.labels(), c.object.nodeClassRef(),
+            c.object = new NodeClaimObject(c.object.name(), c.object.labels(), c.object.annotations(), c.object.nodeClassRef(),
                     c.object.requirements(), c.object.expireAfter(), object.status());
             c.resourceVersion = ++version;
             return c.resourceVersion;
@@ -197,7 +197,7 @@ public final class KarpenterObjects implements NodeClaimObjects, StatusObjects {
             if (c == null) {
                 return null;
             }
-            c.object = new NodeClaimObject(c.object.name(), object.labels(), c.object.nodeClassRef(),
+            c.object = new NodeClaimObject(c.object.name(), object.labels(), object.annotations(), c.object.nodeClassRef(),
                     c.object.requirements(), c.object.expireAfter(), c.object.status());
             c.digest = object.digest();
             if (!c.finalizers.contains(NodeClaimObject.FINALIZER) && c.deletionTimestamp == null) {
