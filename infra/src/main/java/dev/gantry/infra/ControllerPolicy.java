@@ -91,13 +91,13 @@ public final class ControllerPolicy {
     }
 
     /**
-     * EC2 reads: exactly the Describe calls the functions make (AMI, subnet and security-group resolution, instance
-     * listing, offerings and spot prices). Describe calls have no resource-level permissions, so they are pinned to
-     * this region instead.
+     * EC2 reads: exactly the Describe calls the functions make (AMI, subnet, security-group and capacity reservation
+     * resolution, instance listing, offerings and spot prices). Describe calls have no resource-level permissions, so
+     * they are pinned to this region instead.
      */
     public PolicyStatement describe() {
-        return statement("AllowRegionalReads", List.of("ec2:DescribeImages", "ec2:DescribeInstances",
-                        "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeSecurityGroups",
+        return statement("AllowRegionalReads", List.of("ec2:DescribeCapacityReservations", "ec2:DescribeImages",
+                        "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeSecurityGroups",
                         "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"), List.of("*"),
                 Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
     }

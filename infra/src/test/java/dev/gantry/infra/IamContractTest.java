@@ -166,7 +166,7 @@ class IamContractTest {
         List<String> actions = gantryCalls().stream().flatMap(c -> c.authorizations().stream())
                 .map(IamRequest::action).distinct().toList();
         assertThat(actions).contains("ec2:CreateFleet", "ec2:RunInstances", "ec2:CreateLaunchTemplate", "ec2:CreateTags",
-                "ec2:TerminateInstances", "ec2:DescribeInstances", "iam:PassRole", "ssm:GetParameter",
+                "ec2:TerminateInstances", "ec2:DescribeInstances", "ec2:DescribeCapacityReservations", "iam:PassRole", "ssm:GetParameter",
                 "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
                 "eks:DescribeCluster", "pricing:GetProducts", "s3:GetObject", "secretsmanager:GetSecretValue",
                 "lambda:InvokeFunction");

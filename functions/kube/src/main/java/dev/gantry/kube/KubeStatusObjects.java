@@ -54,7 +54,7 @@ public final class KubeStatusObjects implements StatusObjects {
                 maps(s.get("amis")).stream().map(m -> new NodeClassStatus.Ami(str(m, "id"), str(m, "name"),
                         maps(m.get("requirements")).stream().map(r -> new Requirement(str(r, "key"), Operator.parse(str(r, "operator")),
                                 r.get("values") instanceof List<?> v ? v.stream().map(String::valueOf).toList() : List.of(), null)).toList())).toList(),
-                (String) s.get("instanceProfile"), conditions(s.get("conditions"))));
+                (String) s.get("instanceProfile"), conditions(s.get("conditions")), KubeReservations.read(s)));
     }
 
     @Override
@@ -85,6 +85,7 @@ public final class KubeStatusObjects implements StatusObjects {
         if (status.instanceProfile() != null) {
             s.put("instanceProfile", status.instanceProfile());
         }
+        KubeReservations.write(status, s);
         s.put("conditions", KubeNodeClaims.conditions(status.conditions()));
         writeStatus(EC2_NODE_CLASSES, "ec2nodeclass", observed, s);
     }

@@ -44,6 +44,7 @@ class KubeStatusObjectsTest {
     private GantryConfig config;
     private final Map<String, List<String>> diagnostics = new HashMap<>();
     private StatusWriter writer;
+    private List<NodeClassStatus.Reservation> reservations = List.of();
 
     @BeforeEach
     void start() throws IOException {
@@ -67,7 +68,7 @@ class KubeStatusObjectsTest {
                 List.of(new NodeClassStatus.SecurityGroup("sg-0a", null)),
                 List.of(new NodeClassStatus.Ami("ami-0a", "amazon-eks-node-1.33", List.of(
                         Requirement.of("kubernetes.io/arch", Operator.In, "amd64")))),
-                nodeClass.instanceProfile(), List.of()), capacity, () -> config, () -> diagnostics);
+                nodeClass.instanceProfile(), List.of(), reservations), capacity, () -> config, () -> diagnostics);
     }
 
     @AfterEach
@@ -93,6 +94,28 @@ class KubeStatusObjectsTest {
         assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("True");
         assertThat(CrdSchema.select(nodeClass, ".status.instanceProfile")).isEqualTo("KarpenterNodeInstanceProfile-karpenter-sample");
         assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+    }
+
+    /**
+     * aws {@code pkg/apis/v1/ec2nodeclass_status.go}: {@code status.capacityReservations} in Karpenter's field names,
+     * valid under its CRD, read back equal so that an unchanged list is not written again.
+     */
+    @Test
+    void capacityReservationsAreWrittenInKarpentersShapeAndReadBackEqual() {
+        reservations = List.of(new NodeClassStatus.Reservation("cr-0123456789abcdef0", "us-east-1a", "p5.48xlarge",
+                "123456789012", "targeted", "capacity-block", false, NOW.plusSeconds(3600), "expiring"),
+                new NodeClassStatus.Reservation("cr-0123456789abcdef1", "us-east-1b", "m5.large", "123456789012", "open",
+                        "default", true, null, "active"));
+        writer.sync(List.of(claim("seed000-a")), NOW);
+
+        Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
+        assertThat((List<?>) CrdSchema.select(nodeClass, ".status.capacityReservations")).hasSize(2).first().isEqualTo(Map.of(
+                "availabilityZone", "us-east-1a", "endTime", "2026-04-01T13:00:00Z", "id", "cr-0123456789abcdef0",
+                "instanceMatchCriteria", "targeted", "instanceType", "p5.48xlarge", "ownerID", "123456789012",
+                "reservationType", "capacity-block", "interruptible", false, "state", "expiring"));
+        assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+        StatusWriter.Report again = writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60));
+        assertThat(again.nodeClassesWritten()).isZero();
     }
 
     @Test

@@ -46,6 +46,7 @@ public final class Ec2State {
     private final Map<String, RememberedFleet> fleetsByToken = new HashMap<>();
     private final Map<String, Integer> capacityLeft = new HashMap<>();
     private final Map<String, String> instanceProfiles = new HashMap<>();
+    private final Ec2Reservations reservations = new Ec2Reservations();
     private java.time.Duration describeLag = java.time.Duration.ZERO;
     private long nextId = 1;
 
@@ -82,6 +83,11 @@ public final class Ec2State {
         s.addInstanceType(new InstanceTypeInfo("c5.large", 2, 4096, "x86_64", 3, 10, "nitro"), ZONES, "0.0310");
         s.addInstanceType(new InstanceTypeInfo("m6g.large", 2, 8192, "arm64", 3, 10, "nitro"), ZONES, "0.0290");
         return s;
+    }
+
+    /** The capacity reservations (empty until a test adds some). */
+    public Ec2Reservations reservations() {
+        return reservations;
     }
 
     public synchronized Ec2State addSubnet(Subnet subnet) {

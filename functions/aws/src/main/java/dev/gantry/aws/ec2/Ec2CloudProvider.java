@@ -45,6 +45,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
     private final LaunchTemplates launchTemplates;
     private final Ec2Instances instances;
     private final LaunchTemplateCollector templateCollector;
+    private final CapacityReservationResolver reservations;
 
     public Ec2CloudProvider(Ec2Client ec2, SsmClient ssm, Ec2LauncherConfig config) {
         this.ec2 = ec2;
@@ -55,6 +56,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         this.launchTemplates = new LaunchTemplates(ec2, config.clusterName(), config.clock());
         this.instances = new Ec2Instances(ec2, config.clusterName());
         this.templateCollector = new LaunchTemplateCollector(ec2, config.clusterName(), config.clock());
+        this.reservations = new CapacityReservationResolver(ec2, config.clock());
     }
 
     @Override
@@ -273,12 +275,19 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
 
     /**
      * What {@code nodeClass}'s selector terms resolve to now, through the same cached resolvers launches use (the
-     * EC2NodeClass status): subnets, security group ids, the AMI per architecture, and the instance profile.
+     * EC2NodeClass status): subnets, security group ids, the AMI per architecture, the instance profile, and the
+     * capacity reservations its {@code capacityReservationSelectorTerms} select (none without terms, and no call).
      */
     public dev.gantry.core.status.NodeClassStatus status(NodeClass nodeClass) {
         return NodeClassStatusOf.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
                 securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
-                nodeClass.instanceProfile() != null ? nodeClass.instanceProfile() : config.defaultInstanceProfile());
+                nodeClass.instanceProfile() != null ? nodeClass.instanceProfile() : config.defaultInstanceProfile(),
+                reservations.select(nodeClass.capacityReservationSelectorTerms()), config.clock().instant());
+    }
+
+    /** The capacity reservations lookup launches and the NodeClass status share. */
+    public CapacityReservationResolver capacityReservations() {
+        return reservations;
     }
 
     /** The AMI each architecture resolves to for {@code nodeClass} (for drift checks and diagnostics). */

@@ -35,7 +35,8 @@ public final class Ec2Errors {
     private static final Set<String> RETRYABLE = Set.of("RequestLimitExceeded", "Throttling", "ThrottlingException",
             "InternalError", "InternalFailure", "ServiceUnavailable", "Unavailable");
     private static final Set<String> NOT_FOUND = Set.of("InvalidInstanceID.NotFound", "InvalidInstanceID.Malformed",
-            "InvalidLaunchTemplateName.NotFoundException", "InvalidLaunchTemplateId.NotFound", "ParameterNotFound");
+            "InvalidLaunchTemplateName.NotFoundException", "InvalidLaunchTemplateId.NotFound", "ParameterNotFound",
+            "InvalidCapacityReservationId.NotFound");
     private static final Set<String> ALREADY_EXISTS = Set.of("InvalidLaunchTemplateName.AlreadyExistsException");
 
     private Ec2Errors() {}

@@ -14,14 +14,29 @@ import java.util.Objects;
  * @param role         the node IAM role name (exclusive with {@code instanceProfile})
  * @param kubelet      kubelet settings that change allocatable and user data
  * @param convertedFrom the apiVersion/kind this was converted from, or null
+ * @param capacityReservationSelectorTerms the reservations launches may use (capacity type {@code reserved}); empty: none
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
                         String role, String instanceProfile, String userData, Map<String, String> tags,
                         List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
-                        Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom) {
+                        Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
+                        List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms) {
+
+    /** A NodeClass that selects no capacity reservation. */
+    public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
+                     List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
+                     String role, String instanceProfile, String userData, Map<String, String> tags,
+                     List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
+                     Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom) {
+        this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
+                instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
+                detailedMonitoring, convertedFrom, List.of());
+    }
 
     public NodeClass {
+        capacityReservationSelectorTerms = List.copyOf(capacityReservationSelectorTerms == null ? List.of()
+                : capacityReservationSelectorTerms);
         Objects.requireNonNull(name, "name");
         amiSelectorTerms = List.copyOf(amiSelectorTerms == null ? List.of() : amiSelectorTerms);
         subnetSelectorTerms = List.copyOf(subnetSelectorTerms == null ? List.of() : subnetSelectorTerms);
@@ -54,6 +69,23 @@ public record NodeClass(String name, String group, String kind, String amiFamily
 
         public static SelectorTerm id(String id) {
             return new SelectorTerm(id, null, Map.of());
+        }
+    }
+
+    /**
+     * One {@code capacityReservationSelectorTerms} entry (Karpenter v1.14 EC2NodeClass): by {@code id} alone, or by any
+     * of {@code tags} ({@code *} matches any value), the owning account {@code ownerId} and {@code instanceMatchCriteria}
+     * ({@code open} or {@code targeted}), all of which must hold. Terms are ORed. A NodeClass without terms uses no
+     * reservation, not even an open one (Karpenter never matches open reservations implicitly).
+     */
+    public record CapacityReservationSelectorTerm(String id, String ownerId, Map<String, String> tags,
+                                                  String instanceMatchCriteria) {
+        public CapacityReservationSelectorTerm {
+            tags = Map.copyOf(tags == null ? Map.of() : tags);
+        }
+
+        public static CapacityReservationSelectorTerm id(String id) {
+            return new CapacityReservationSelectorTerm(id, null, Map.of(), null);
         }
     }
 
