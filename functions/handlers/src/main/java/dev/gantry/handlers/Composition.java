@@ -27,6 +27,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.sweep.CapacityBlockExpiry;
 import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
@@ -165,6 +166,7 @@ public final class Composition {
         if (clusterObjects) {
             // Drift against this configuration, and what each NodeClass selects now through the EC2 adapter's cached lookups.
             sweep.withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()), () -> config, instanceTypes()::instanceTypes);
+            sweep.withCapacityBlockExpiry(new CapacityBlockExpiry(((Ec2CloudProvider) cloud()).capacityReservations(), termination));
             // Karpenter's instances of the pools Gantry manages become claims (a migration); the final sweep adopts none.
             sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), cluster(), termination, pools::keySet,
                     Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)

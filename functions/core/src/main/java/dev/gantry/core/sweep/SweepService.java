@@ -98,6 +98,7 @@ public final class SweepService {
     private dev.gantry.core.status.StatusWriter status;
     private Adopter adoption;
     private DriftStep drift;
+    private CapacityBlockExpiry blocks;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -179,6 +180,9 @@ public final class SweepService {
         return this;
     }
 
+    /** The Capacity Block step (after drift): nodes on an expiring block are drained ({@link CapacityBlockExpiry}). */
+    public SweepService withCapacityBlockExpiry(CapacityBlockExpiry step) { this.blocks = step; return this; }
+
     public SweepReport sweep() {
         return sweep(Instant.MAX);
     }
@@ -214,6 +218,7 @@ public final class SweepService {
         Map<String, Integer> terminated = new TreeMap<>();
         Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
         markDrift(hk.instances(), now);
+        if (blocks != null) blocks.run(store.list(now), nodes, now);
         Optional<HeadroomPlan> plan = headroomPlan(now);
         Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
