@@ -69,8 +69,15 @@ public final class ValidateCommand implements Callable<Integer> {
         if (result.ok() && zoneErrors.isEmpty() && !result.nodePools().isEmpty()) {
             checks = CatalogCheck.perPool(catalogs::forPool).check(result);
         }
+        var overlays = result.ok() ? dev.gantry.config.validate.OverlayCheck.check(result, catalogs::forPool) : null;
+        if (overlays != null && !overlays.errors().isEmpty()) {
+            zoneErrors = java.util.stream.Stream.concat(zoneErrors.stream(), overlays.errors().stream()).toList();
+        }
         ValidationReport report = new ValidationReport(result, checks, zoneErrors);
         report.warnings().forEach(w -> err.println("warning: " + w));
+        if (overlays != null) {
+            overlays.warnings().forEach(w -> err.println("warning: " + w));
+        }
         if (!report.errors().isEmpty()) {
             report.errors().forEach(e -> err.println(e));
             err.flush();

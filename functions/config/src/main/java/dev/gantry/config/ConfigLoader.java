@@ -27,7 +27,7 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code karpenter.k8s.aws/v1beta1} EC2NodeClass, {@code karpenter.sh/v1alpha5} Provisioner,
  * {@code karpenter.k8s.aws/v1alpha1} AWSNodeTemplate; and the workload kinds Pod, Deployment, StatefulSet,
  * ReplicaSet, Job, DaemonSet, PodDisruptionBudget and Node; and {@code autoscaling.x-k8s.io/v1beta1} CapacityBuffer with
- * the {@code v1} PodTemplates buffers refer to. A {@code v1 List} (what {@code kubectl get -o yaml}
+ * the {@code v1} PodTemplates buffers refer to, and {@code karpenter.sh/v1alpha1} NodeOverlay. A {@code v1 List} (what {@code kubectl get -o yaml}
  * prints) is read item by item, each item's lines still those of the file. Any other kind is an error. The field
  * lists and rules follow Karpenter v1.14's CRDs (see {@code catalog/README.md}).
  *
@@ -138,6 +138,7 @@ public final class ConfigLoader {
         final List<dev.gantry.core.model.PodDisruptionBudget> pdbs = new ArrayList<>();
         final List<dev.gantry.config.buffer.BufferRead> buffers = new ArrayList<>();
         final List<dev.gantry.core.headroom.BufferTargets.Target> bufferTargets = new ArrayList<>();
+        final List<dev.gantry.core.catalog.overlay.NodeOverlay> overlays = new ArrayList<>();
         final List<Diagnostic> errors = new ArrayList<>();
         final List<Diagnostic> warnings = new ArrayList<>();
         final List<LoadedObject> objects = new ArrayList<>();
@@ -149,7 +150,7 @@ public final class ConfigLoader {
         LoadResult toResult() {
             return new LoadResult(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects,
                     buffers.stream().map(dev.gantry.config.buffer.BufferRead::buffer).toList(),
-                    dev.gantry.core.headroom.BufferTargets.of(bufferTargets), pdbs);
+                    dev.gantry.core.headroom.BufferTargets.of(bufferTargets), pdbs, overlays);
         }
     }
 }

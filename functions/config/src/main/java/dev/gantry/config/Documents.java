@@ -32,7 +32,8 @@ final class Documents {
             "Provisioner", List.of("karpenter.sh/v1alpha5"),
             "AWSNodeTemplate", List.of("karpenter.k8s.aws/v1alpha1"),
             "CapacityBuffer", List.of(CapacityBufferReader.API_VERSION),
-            "PodTemplate", List.of("v1"));
+            "PodTemplate", List.of("v1"),
+            "NodeOverlay", List.of(dev.gantry.config.karpenter.NodeOverlayReader.API_VERSION));
     private static final java.util.Set<String> META = java.util.Set.of("name", "generateName", "namespace", "selfLink",
             "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
             "labels", "annotations", "ownerReferences", "finalizers", "managedFields");
@@ -164,6 +165,8 @@ final class Documents {
             }
             case "eks.amazonaws.com/v1 NodeClass" -> addClass(AutoModeNodeClassReader.read(doc), results);
             case CapacityBufferReader.API_VERSION + " CapacityBuffer" -> addIfRead(CapacityBufferReader.read(doc), results.buffers);
+            case dev.gantry.config.karpenter.NodeOverlayReader.API_VERSION + " NodeOverlay" ->
+                    addIfRead(dev.gantry.config.karpenter.NodeOverlayReader.read(doc), results.overlays);
             case "v1 PodTemplate" -> addIfRead(BufferTargetReader.podTemplate(doc), results.bufferTargets);
             default -> {
                 WorkloadReader.Workload w = WorkloadReader.read(doc);

@@ -20,11 +20,20 @@ import java.util.List;
  * @param buffers  CapacityBuffers, in input order
  * @param bufferTargets the PodTemplates and scalable workloads of the input, which buffers may refer to
  * @param pdbs     PodDisruptionBudgets, as the kube-objects mapper reads them (no status: none allowed yet)
+ * @param overlays NodeOverlays, in input order
  */
 public record LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
                          List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
                          List<LoadedObject> objects, List<CapacityBuffer> buffers, BufferTargets bufferTargets,
-                         List<PodDisruptionBudget> pdbs) {
+                         List<PodDisruptionBudget> pdbs, List<dev.gantry.core.catalog.overlay.NodeOverlay> overlays) {
+    /** A result without NodeOverlays. */
+    public LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
+                      List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
+                      List<LoadedObject> objects, List<CapacityBuffer> buffers, BufferTargets bufferTargets,
+                      List<PodDisruptionBudget> pdbs) {
+        this(nodePools, nodeClasses, pods, nodes, daemonSets, errors, warnings, objects, buffers, bufferTargets, pdbs, List.of());
+    }
+
     /** A result without PodDisruptionBudgets. */
     public LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, List<Pod> pods, List<Node> nodes,
                       List<DaemonSet> daemonSets, List<Diagnostic> errors, List<Diagnostic> warnings,
@@ -33,6 +42,7 @@ public record LoadResult(List<NodePool> nodePools, List<NodeClass> nodeClasses, 
     }
 
     public LoadResult {
+        overlays = List.copyOf(overlays == null ? List.of() : overlays);
         pdbs = List.copyOf(pdbs == null ? List.of() : pdbs);
         nodePools = List.copyOf(nodePools);
         nodeClasses = List.copyOf(nodeClasses);

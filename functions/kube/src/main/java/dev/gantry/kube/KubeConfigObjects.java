@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The cluster's configuration objects through fabric8's generic resources: list {@code nodepools.karpenter.sh/v1} and
- * {@code ec2nodeclasses.karpenter.k8s.aws/v1} (cluster-scoped), then the CapacityBuffers and their targets
+ * {@code ec2nodeclasses.karpenter.k8s.aws/v1} and {@code nodeoverlays.karpenter.sh/v1alpha1} (cluster-scoped), then the CapacityBuffers and their targets
  * ({@link KubeBuffers}). Each object is handed on whole, as the API server's JSON, for the config reader.
  *
  * <p>A kind whose CRD is not installed answers 404 on its list: no objects of that kind. Any other failure is a
@@ -25,6 +25,9 @@ public final class KubeConfigObjects implements ConfigObjects {
             .withGroup("karpenter.sh").withVersion("v1").withKind("NodePool").withPlural("nodepools").withNamespaced(false).build();
     public static final ResourceDefinitionContext EC2_NODE_CLASSES = new ResourceDefinitionContext.Builder()
             .withGroup("karpenter.k8s.aws").withVersion("v1").withKind("EC2NodeClass").withPlural("ec2nodeclasses")
+            .withNamespaced(false).build();
+    public static final ResourceDefinitionContext NODE_OVERLAYS = new ResourceDefinitionContext.Builder()
+            .withGroup("karpenter.sh").withVersion("v1alpha1").withKind("NodeOverlay").withPlural("nodeoverlays")
             .withNamespaced(false).build();
 
     private final KubernetesClient client;
@@ -40,6 +43,7 @@ public final class KubeConfigObjects implements ConfigObjects {
         List<ConfigObject> out = new ArrayList<>();
         out.addAll(listed(EC2_NODE_CLASSES));
         out.addAll(listed(NODE_POOLS));
+        out.addAll(listed(NODE_OVERLAYS));
         out.addAll(buffers.objects());
         return out;
     }

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
 /**
  * The one reader of the cluster's configuration: lists the objects ({@link ConfigObjects}) on every call and reads
  * them through {@link ConfigLoader}, the reader {@code gantry validate} uses for YAML files, in one load, so a NodePool
- * finds its NodeClass and a buffer its PodTemplate or NodePool exactly as in a file.
+ * finds its NodeClass and a buffer its PodTemplate or NodePool exactly as in a file. NodeOverlays are read with the
+ * NodePools: a changed overlay rebuilds the configuration (and the services over it) as a changed NodePool does.
  *
  * <p>Cache: the list is cheap, the parse is not. The parse is redone only when the set of (kind, name, resourceVersion)
  * changed; otherwise the previous {@link ClusterConfig} instance is returned. When only buffers or their targets
@@ -48,7 +49,7 @@ public final class ClusterConfigReader implements ConfigSource {
     /** How long the last good reading stands in for a failed list. */
     public static final Duration MAX_STALE = Duration.ofMinutes(10);
     private static final System.Logger LOG = System.getLogger(ClusterConfigReader.class.getName());
-    private static final Set<String> POOL_KINDS = Set.of("NodePool", "EC2NodeClass");
+    private static final Set<String> POOL_KINDS = Set.of("NodePool", "EC2NodeClass", "NodeOverlay");
 
     private final ConfigObjects objects;
     private final String region;
@@ -130,7 +131,7 @@ public final class ClusterConfigReader implements ConfigSource {
         }
         GantryConfig config = keep;
         if (config == null) {
-            GantryConfig all = new GantryConfig(r.nodePools(), r.nodeClasses(), region, zones);
+            GantryConfig all = new GantryConfig(r.nodePools(), r.nodeClasses(), region, zones, r.overlays());
             List<NodePool> usable = new ArrayList<>();
             for (NodePool p : all.nodePools()) {
                 if (all.nodeClassOf(p).isPresent()) {
@@ -142,7 +143,7 @@ public final class ClusterConfigReader implements ConfigSource {
                             + ofClass + (invalid.containsKey(ofClass) ? " is invalid" : " is not in the cluster"));
                 }
             }
-            config = new GantryConfig(usable, all.nodeClasses(), region, zones);
+            config = new GantryConfig(usable, all.nodeClasses(), region, zones, all.overlays());
         } else {
             // The pools are unchanged, and so are their messages.
             last.invalid().forEach((k, v) -> {

@@ -53,11 +53,11 @@ public final class ClusterManifests {
             rule("storage.k8s.io", List.of("volumeattachments"), "list"));
 
     /**
-     * What reading the configuration calls on every run ({@code KubeConfigObjects}): NodePools, EC2NodeClasses, the
+     * What reading the configuration calls on every run ({@code KubeConfigObjects}): NodePools, NodeOverlays, EC2NodeClasses, the
      * buffers, and the objects their refs name.
      */
     static final List<Map<String, Object>> BUFFERS = List.of(
-            rule("karpenter.sh", List.of("nodepools"), "list"),
+            rule("karpenter.sh", List.of("nodepools", "nodeoverlays"), "list"),
             rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
             rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"),
             rule("", List.of("podtemplates"), "get"),
@@ -148,7 +148,8 @@ public final class ClusterManifests {
 
     /** The configuration kinds the webhook validates (and hints on): group, version, resource. */
     public static final List<List<String>> CONFIG_RESOURCES = List.of(List.of("karpenter.sh", "v1", "nodepools"),
-            List.of("karpenter.k8s.aws", "v1", "ec2nodeclasses"), List.of("autoscaling.x-k8s.io", "v1beta1", "capacitybuffers"));
+            List.of("karpenter.k8s.aws", "v1", "ec2nodeclasses"), List.of("autoscaling.x-k8s.io", "v1beta1", "capacitybuffers"),
+            List.of("karpenter.sh", "v1alpha1", "nodeoverlays"));
     /** The config webhook reads the object with Gantry's YAML reader: a little more time than the pod hint path. */
     static final int CONFIG_TIMEOUT_SECONDS = 5;
 

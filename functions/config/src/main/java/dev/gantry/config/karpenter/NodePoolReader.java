@@ -62,6 +62,7 @@ public final class NodePoolReader {
         }
         Integer replicas = staticPool(spec, limits);
         PoolPolicies.poolAnnotations(doc);
+        CostAnnotations.check(doc);
         if (v1beta1) {
             doc.warn("converted from karpenter.sh/v1beta1 NodePool" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
         }

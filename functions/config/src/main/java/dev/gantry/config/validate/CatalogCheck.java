@@ -111,7 +111,7 @@ public final class CatalogCheck {
         return v1;
     }
 
-    private static NodeClass nodeClassOf(NodePool pool, LoadResult result) {
+    static NodeClass nodeClassOf(NodePool pool, LoadResult result) {
         NodePool.NodeClassRef ref = pool.template().nodeClassRef();
         for (NodeClass c : result.nodeClasses()) {
             if (c.group().equals(ref.group()) && c.kind().equals(ref.kind()) && c.name().equals(ref.name())) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class CapacityBufferCrdTest {
     private static final Path SAMPLES = Path.of("../../samples");
-    private static final CrdValidator CRD = CrdValidator.of(AttachCrds.all().getLast().yaml());
+    private static final CrdValidator CRD = CrdValidator.of(AttachCrds.all().stream()
+            .filter(m -> m.name().equals(AttachCrds.CAPACITY_BUFFER_NAME)).findFirst().orElseThrow().yaml());
 
     private static List<Map<String, Object>> sampleBuffers() throws IOException {
         List<Map<String, Object>> out = new ArrayList<>();
@@ -61,7 +62,8 @@ class CapacityBufferCrdTest {
         assertThat(Yaml.at(m, "spec", "versions", 0, "name")).isEqualTo("v1beta1");
         assertThat(CRD.rules()).hasSize(2).allSatisfy(r -> assertThat(r.compiled().ok()).as(r.message()).isTrue());
         assertThat(AttachCrds.all()).extracting(AttachCrds.Manifest::name).containsExactly("nodepools.karpenter.sh",
-                "nodeclaims.karpenter.sh", "ec2nodeclasses.karpenter.k8s.aws", AttachCrds.CAPACITY_BUFFER_NAME);
+                "nodeclaims.karpenter.sh", "ec2nodeclasses.karpenter.k8s.aws", AttachCrds.CAPACITY_BUFFER_NAME,
+                AttachCrds.NODE_OVERLAY_NAME);
     }
 
     @Test

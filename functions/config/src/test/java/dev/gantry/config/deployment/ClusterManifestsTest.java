@@ -35,7 +35,7 @@ class ClusterManifestsTest {
     }
 
     /** The configuration every controller reads on every run: NodePools, EC2NodeClasses, buffers and their targets. */
-    private static final List<Map<String, Object>> BUFFERS_READ = List.of(rule("karpenter.sh", List.of("nodepools"), "list"),
+    private static final List<Map<String, Object>> BUFFERS_READ = List.of(rule("karpenter.sh", List.of("nodepools", "nodeoverlays"), "list"),
             rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
             rule("autoscaling.x-k8s.io", List.of("capacitybuffers"), "list"), rule("", List.of("podtemplates"), "get"),
             rule("apps", List.of("deployments", "statefulsets", "replicasets"), "get"));
@@ -118,7 +118,8 @@ class ClusterManifestsTest {
                 r -> r.get("apiGroups") + " " + r.get("apiVersions") + " " + r.get("resources") + " " + r.get("operations"))
                 .containsExactly("[karpenter.sh] [v1] [nodepools] [CREATE, UPDATE]",
                         "[karpenter.k8s.aws] [v1] [ec2nodeclasses] [CREATE, UPDATE]",
-                        "[autoscaling.x-k8s.io] [v1beta1] [capacitybuffers] [CREATE, UPDATE]");
+                        "[autoscaling.x-k8s.io] [v1beta1] [capacitybuffers] [CREATE, UPDATE]",
+                        "[karpenter.sh] [v1alpha1] [nodeoverlays] [CREATE, UPDATE]");
     }
 
     @SafeVarargs

@@ -11,9 +11,17 @@ import java.util.Optional;
  * apply. A value read once per Lambda instance.
  *
  * @param zones the zones Gantry may launch in (the catalogue's zones); empty means the region's defaults
+ * @param overlays the NodeOverlays that change how scheduling and consolidation see instance types (never billing)
  */
-public record GantryConfig(List<NodePool> nodePools, List<NodeClass> nodeClasses, String region, List<String> zones) {
+public record GantryConfig(List<NodePool> nodePools, List<NodeClass> nodeClasses, String region, List<String> zones,
+                           List<dev.gantry.core.catalog.overlay.NodeOverlay> overlays) {
+    /** A configuration without NodeOverlays. */
+    public GantryConfig(List<NodePool> nodePools, List<NodeClass> nodeClasses, String region, List<String> zones) {
+        this(nodePools, nodeClasses, region, zones, List.of());
+    }
+
     public GantryConfig {
+        overlays = List.copyOf(overlays == null ? List.of() : overlays);
         nodePools = List.copyOf(nodePools);
         nodeClasses = List.copyOf(nodeClasses);
         Objects.requireNonNull(region, "region");

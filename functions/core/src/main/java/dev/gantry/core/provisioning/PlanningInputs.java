@@ -35,11 +35,11 @@ final class PlanningInputs {
     static final String NODECLAIM_LABEL = "gantry.dev/nodeclaim";
 
     private final GantryConfig config;
-    private final InstanceTypeProvider provider;
+    private final PriceView prices;
 
     PlanningInputs(GantryConfig config, InstanceTypeProvider provider) {
         this.config = config;
-        this.provider = provider;
+        this.prices = new PriceView(config, provider);
     }
 
     /** @param now when the plan is made (a {@code do-not-disrupt} duration is counted up to it) */
@@ -81,7 +81,7 @@ final class PlanningInputs {
         for (NodePool p : config.nodePools()) {
             Optional<NodeClass> nc = config.nodeClassOf(p);
             if (nc.isPresent()) {
-                pools.add(new SchedulingInput.PoolOffer(p, types(nc.get(), unavailable),
+                pools.add(new SchedulingInput.PoolOffer(p, types(p, unavailable),
                         usage.getOrDefault(p.name(), Resources.ZERO), count.getOrDefault(p.name(), 0)));
             }
         }
@@ -182,11 +182,7 @@ final class PlanningInputs {
 
     /** The pool's instance types with the given offerings marked unavailable; empty without a NodeClass. */
     List<InstanceType> types(NodePool pool, Set<OfferingKey> unavailable) {
-        return config.nodeClassOf(pool).map(nc -> types(nc, unavailable)).orElse(List.of());
-    }
-
-    private List<InstanceType> types(NodeClass nodeClass, Set<OfferingKey> unavailable) {
-        List<InstanceType> all = provider.instanceTypes(nodeClass);
+        List<InstanceType> all = prices.types(pool);
         if (unavailable.isEmpty()) {
             return all;
         }

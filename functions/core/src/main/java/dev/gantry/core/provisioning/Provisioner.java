@@ -189,7 +189,7 @@ public final class Provisioner {
             if (rounds == 1) {
                 recordDemand(input, solved.real(), log.reported(), now);
             }
-            last = solved.merged();
+            last = dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input);
             nominateInFlight(last, claims, log);
             boolean outOfCapacity = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);

@@ -29,7 +29,8 @@ import java.util.stream.Collectors;
  * configuration, and the bundle is applied to it at each deploy, never read by a handler. The bundle is first read
  * with {@link ConfigLoader}, exactly as {@code gantry validate} reads it; any error fails the deploy with each
  * problem's {@code file:line:column}. Then its {@code karpenter.k8s.aws/v1} EC2NodeClasses, {@code karpenter.sh/v1}
- * NodePools, {@code v1} PodTemplates and {@code autoscaling.x-k8s.io/v1beta1} CapacityBuffers are server-side applied,
+ * NodePools, {@code v1} PodTemplates, {@code autoscaling.x-k8s.io/v1beta1} CapacityBuffers and {@code karpenter.sh/v1alpha1}
+ * NodeOverlays are server-side applied,
  * in that order, with field manager {@value #FIELD_MANAGER} and without force:
  * <ul>
  *   <li>a field another manager (kubectl, Argo CD) owns with a different value keeps the cluster's value: the API
@@ -46,13 +47,14 @@ final class BundleApply {
     static final String FIELD_MANAGER = "gantry-deploy";
     /** Apply order: classes before the pools that name them, templates before the buffers that refer to them. */
     static final List<String> APPLIED = List.of("karpenter.k8s.aws/v1 EC2NodeClass", "karpenter.sh/v1 NodePool",
-            "v1 PodTemplate", "autoscaling.x-k8s.io/v1beta1 CapacityBuffer");
+            "v1 PodTemplate", "autoscaling.x-k8s.io/v1beta1 CapacityBuffer", "karpenter.sh/v1alpha1 NodeOverlay");
     /** Each applied type named in full (in {@link #APPLIED}'s order), so the client needs no API discovery. */
     private static final List<ResourceDefinitionContext> CONTEXTS = List.of(
             context("karpenter.k8s.aws", "v1", "EC2NodeClass", "ec2nodeclasses", false),
             context("karpenter.sh", "v1", "NodePool", "nodepools", false),
             context("", "v1", "PodTemplate", "podtemplates", true),
-            context("autoscaling.x-k8s.io", "v1beta1", "CapacityBuffer", "capacitybuffers", true));
+            context("autoscaling.x-k8s.io", "v1beta1", "CapacityBuffer", "capacitybuffers", true),
+            context("karpenter.sh", "v1alpha1", "NodeOverlay", "nodeoverlays", false));
     private static final Set<String> SERVER_FIELDS = Set.of("resourceVersion", "uid", "creationTimestamp", "generation",
             "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
     private static final Pattern PLAIN_PATH = Pattern.compile("(\\.[A-Za-z0-9_\\-/]+)+");

@@ -52,7 +52,7 @@ public final class ConfigAdmission {
     public static boolean isConfig(JsonNode request) {
         String group = request.path("kind").path("group").asText();
         String kind = request.path("kind").path("kind").asText();
-        return group.equals("karpenter.sh") && kind.equals("NodePool")
+        return group.equals("karpenter.sh") && (kind.equals("NodePool") || kind.equals("NodeOverlay"))
                 || group.equals("karpenter.k8s.aws") && kind.equals("EC2NodeClass")
                 || group.equals("autoscaling.x-k8s.io") && kind.equals("CapacityBuffer");
     }

@@ -102,6 +102,16 @@ public final class Consolidation {
                 chosen = mine.decidedBy("gantry");
             }
         }
+        String split = chosen == null ? null : SpotSplitGuard.breaks(in, chosen);
+        if (split != null) { // Gantry's spot/on-demand split holds within one node's worth
+            for (String n : chosen.nodes()) {
+                ref.reasons.put(n, split);
+                if (ours != null) {
+                    ours.reasons.put(n, split);
+                }
+            }
+            chosen = null;
+        }
         Set<String> inCommand = chosen == null ? Set.of() : new HashSet<>(chosen.nodes());
         for (Candidate c : ordered) {
             if (inCommand.contains(c.name())) {

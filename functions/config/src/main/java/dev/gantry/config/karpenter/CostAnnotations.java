@@ -1,0 +1,28 @@
+package dev.gantry.config.karpenter;
+
+import dev.gantry.config.yaml.Doc;
+import dev.gantry.config.yaml.YamlObject;
+
+/**
+ * Gantry's cost annotations on a NodePool, checked where they are written: {@code gantry.dev/spot-percentage} (the
+ * spot/on-demand split, core {@code capacity.SpotSplit}) must be a whole number from 0 to 100.
+ */
+final class CostAnnotations {
+    static final String SPOT_PERCENTAGE = "gantry.dev/spot-percentage";
+
+    private CostAnnotations() {
+    }
+
+    static void check(Doc doc) {
+        YamlObject meta = doc.root().object("metadata");
+        YamlObject annotations = meta == null ? null : meta.object("annotations");
+        String v = doc.annotations().get(SPOT_PERCENTAGE);
+        if (annotations == null || v == null) {
+            return;
+        }
+        if (!v.trim().matches("[0-9]{1,3}") || Integer.parseInt(v.trim()) > 100) {
+            annotations.error(SPOT_PERCENTAGE, "'" + v + "' is not a spot percentage: write a whole number from 0 to 100 "
+                    + "(the share of the pool's vCPU to keep on spot, e.g. \"70\")");
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.capacity.SpotSplit;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
+import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
+import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * Consolidation's side of the spot/on-demand split ({@link SpotSplit}): a command may not leave a pool's spot share
+ * further than one node's worth from its target. Precisely, for each pool with a target p that the command touches,
+ * with s the share after it and w the vCPU of the pool's largest node before it (of the replacements when it had none)
+ * over the pool's total vCPU after it, the command is allowed when {@code |s - p| <= w}, or when it brings the share
+ * closer to p than it was (so a pool far off its target after spot ran out is restored step by step, by replacing
+ * on-demand nodes with cheaper spot ones). Gantry's own rule; Karpenter has no split.
+ */
+final class SpotSplitGuard {
+    private SpotSplitGuard() {
+    }
+
+    /** Why the command would break a pool's split, or null when it keeps every split. */
+    static String breaks(ConsolidationInput in, ConsolidationCommand cmd) {
+        Map<String, PoolOffer> pools = new HashMap<>();
+        in.pools().forEach(p -> pools.put(p.pool().name(), p));
+        Set<String> removed = new HashSet<>(cmd.nodes());
+        Map<String, long[]> before = new HashMap<>();
+        Map<String, long[]> after = new HashMap<>();
+        Set<String> touched = new HashSet<>();
+        for (ClusterNode n : in.nodes()) {
+            Map<String, String> l = n.node().labels();
+            String pool = l.get(WellKnownLabels.NODEPOOL);
+            if (!n.managed() || pool == null || !pools.containsKey(pool) || n.node().deleting()) {
+                continue;
+            }
+            long v = vcpu(pools.get(pool), l.get(WellKnownLabels.INSTANCE_TYPE), n.node().allocatable().cpuMillis());
+            boolean spot = WellKnownLabels.CAPACITY_SPOT.equals(l.get(WellKnownLabels.CAPACITY_TYPE));
+            add(before, pool, spot, v);
+            if (removed.contains(n.node().name())) {
+                touched.add(pool);
+                max(after, pool, v);
+            } else {
+                add(after, pool, spot, v);
+            }
+        }
+        for (NodeClaimPlan r : cmd.replacements()) {
+            touched.add(r.nodePool());
+            add(after, r.nodePool(), WellKnownLabels.CAPACITY_SPOT.equals(r.offering().capacityType()),
+                    r.instanceType().capacity().cpuMillis());
+        }
+        for (String pool : touched) {
+            PoolOffer offer = pools.get(pool);
+            OptionalInt target = offer == null ? OptionalInt.empty() : SpotSplit.target(offer.pool());
+            if (target.isEmpty()) {
+                continue;
+            }
+            long[] a = after.getOrDefault(pool, new long[3]);
+            long[] b = before.getOrDefault(pool, new long[3]);
+            if (a[1] == 0) {
+                continue; // the pool empties: no split to keep
+            }
+            double p = target.getAsInt() / 100.0;
+            double off = Math.abs((double) a[0] / a[1] - p);
+            double was = b[1] == 0 ? Double.MAX_VALUE : Math.abs((double) b[0] / b[1] - p);
+            double oneNode = (double) (b[2] > 0 ? b[2] : a[2]) / a[1];
+            if (off > oneNode + 1e-9 && off >= was - 1e-9) {
+                return String.format("would put NodePool %s's spot share at %.0f%% of its vCPU, more than one node's worth "
+                        + "from its %s of %d%%", pool, 100.0 * a[0] / a[1], SpotSplit.ANNOTATION, target.getAsInt());
+            }
+        }
+        return null;
+    }
+
+    private static long vcpu(PoolOffer offer, String type, long fallback) {
+        for (InstanceType t : offer.instanceTypes()) {
+            if (t.name().equals(type)) {
+                return t.capacity().cpuMillis();
+            }
+        }
+        return fallback;
+    }
+
+    /** {spot, total, largest} per pool. */
+    private static void add(Map<String, long[]> m, String pool, boolean spot, long v) {
+        long[] t = m.computeIfAbsent(pool, k -> new long[3]);
+        t[0] += spot ? v : 0;
+        t[1] += v;
+        t[2] = Math.max(t[2], v);
+    }
+
+    private static void max(Map<String, long[]> m, String pool, long v) {
+        long[] t = m.computeIfAbsent(pool, k -> new long[3]);
+        t[2] = Math.max(t[2], v);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.gantry.core.disruption.consolidation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.capacity.SpotSplit;
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gantry's own rule (README, "Spot/on-demand split"): consolidation never leaves a pool's spot share more than one
+ * node's worth from its {@code gantry.dev/spot-percentage}, and restores it step by step when spot ran out.
+ */
+class SpotSplitGuardTest {
+    static TestCluster half() {
+        TestCluster c = TestCluster.standard(true);
+        c.pool("default", NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized, Optional.of(Duration.ZERO),
+                List.of(new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of())), Map.of(SpotSplit.ANNOTATION, "50"));
+        return c;
+    }
+
+    static ConsolidationCommand replace(TestCluster c, String node, String capacityType) {
+        InstanceType large = c.typeNamed("large");
+        var offering = large.offerings().stream().filter(o -> o.capacityType().equals(capacityType)).findFirst().orElseThrow();
+        NodeClaimPlan r = new NodeClaimPlan("r", "default", Requirements.NONE, List.of(large), large, offering, List.of(), Resources.ZERO);
+        return new ConsolidationCommand(ConsolidationCommand.Method.SINGLE_NODE, NodePool.Reason.Underutilized, List.of(node),
+                List.of(node), List.of(r), Map.of(), 0.10, offering.pricePerHour(), "test");
+    }
+
+    private static TestCluster fourLarge(TestCluster c, String... capacityTypes) {
+        int i = 0;
+        for (String ct : capacityTypes) {
+            String name = "n" + i++;
+            c.node(c.nodeOf(name, "large", ct, Map.of()), c.pod(1500));
+        }
+        return c;
+    }
+
+    @Test
+    void aReplacementWithinOneNodesWorthIsAllowedOneBeyondIsNot() {
+        // 2 of 4 equal nodes spot (50%): one more spot is 75%, one node (25%) off: allowed.
+        TestCluster c = fourLarge(half(), "spot", "spot", "on-demand", "on-demand");
+        assertThat(SpotSplitGuard.breaks(c.input(), replace(c, "n2", "spot"))).isNull();
+        // 3 of 4 spot (75%): a fourth is 100%, two nodes off and further than before: refused.
+        TestCluster d = fourLarge(half(), "spot", "spot", "spot", "on-demand");
+        assertThat(SpotSplitGuard.breaks(d.input(), replace(d, "n3", "spot")))
+                .contains("spot share at 100%").contains("gantry.dev/spot-percentage of 50%");
+    }
+
+    @Test
+    void afterSpotRanOutEachStepTowardTheTargetIsAllowed() {
+        // Launched on-demand during a spot shortage: 0% spot against 50%; each replacement by spot is a step back.
+        TestCluster c = fourLarge(half(), "on-demand", "on-demand", "on-demand", "on-demand");
+        assertThat(SpotSplitGuard.breaks(c.input(), replace(c, "n0", "spot"))).isNull();
+        // Deleting a spot node of a pool already short of spot moves it further off: refused.
+        TestCluster d = fourLarge(half(), "spot", "on-demand", "on-demand", "on-demand");
+        ConsolidationCommand delete = new ConsolidationCommand(ConsolidationCommand.Method.SINGLE_NODE, NodePool.Reason.Underutilized,
+                List.of("n0"), List.of("n0"), List.of(), Map.of(), 0.03, 0, "test");
+        assertThat(SpotSplitGuard.breaks(d.input(), delete)).isNotNull();
+    }
+
+    @Test
+    void aPoolWithoutTheAnnotationIsNotGuarded() {
+        TestCluster c = fourLarge(TestCluster.standard(true), "spot", "spot", "spot", "on-demand");
+        assertThat(SpotSplitGuard.breaks(c.input(), replace(c, "n3", "spot"))).isNull();
+    }
+
+    @Test
+    void consolidationDecidesNothingThatBreaksTheSplit() {
+        // Unguarded, the cheapest move replaces the on-demand node by spot (100% spot).
+        TestCluster free = fourLarge(TestCluster.standard(true), "spot", "spot", "spot", "on-demand");
+        assertThat(free.decide().command()).isPresent();
+        TestCluster c = fourLarge(half(), "spot", "spot", "spot", "on-demand");
+        ConsolidationDecision d = c.decide();
+        d.command().ifPresent(cmd -> assertThat(SpotSplitGuard.breaks(c.input(), cmd)).isNull());
+    }
+}
