@@ -90,12 +90,12 @@ class KarpenterAcceptsTest {
     }
 
     @Test
-    void acceptsAStaticNodePoolWithReplicasAndWarnsThatGantryDoesNotKeepTheCount() {
+    void acceptsAStaticNodePoolWithReplicasAndLimitsNodesWithoutAWarning() {
+        // Karpenter core pkg/apis/v1/nodepool.go: replicas with only limits.nodes is a valid static NodePool.
         LoadResult r = load(POOL + "  replicas: 3\n  limits:\n    nodes: 5\n");
         assertThat(lines(r.errors())).isEmpty();
-        assertThat(r.nodePools()).hasSize(1);
-        assertThat(lines(r.warnings())).contains("t.yaml:13:13: NodePool/default/spec.replicas: static NodePools "
-                + "are not built in Gantry yet: it provisions this pool for pending pods and does not keep 3 nodes running");
+        assertThat(r.nodePools()).singleElement().satisfies(p -> assertThat(p.replicas()).isEqualTo(3));
+        assertThat(lines(r.warnings())).noneMatch(w -> w.contains("replicas"));
     }
 
     @Test

@@ -83,6 +83,7 @@ class KarpenterRejectsTest {
 
     @Test
     void rejectsAStaticNodePoolWithAResourceLimitOrAWeight() {
+        // Karpenter core pkg/apis/v1/nodepool.go CEL: only limits.nodes, and no weight, when replicas is set.
         LoadResult r = load(POOL + "  replicas: 2\n  weight: 10\n  limits:\n    cpu: 100\n    nodes: 4\n");
         assertThat(lines(r.errors())).containsExactly(
                 "t.yaml:14:11: NodePool/default/spec.weight: 'weight' is not supported on static NodePools (replicas is set)",

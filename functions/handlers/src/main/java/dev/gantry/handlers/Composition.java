@@ -29,6 +29,7 @@ import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.CapacityBlockExpiry;
 import dev.gantry.core.sweep.InstanceFacts;
+import dev.gantry.core.staticcapacity.StaticCapacity;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.Redelivery;
@@ -163,6 +164,7 @@ public final class Composition {
         SweepService sweep = new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination, hints(), pools,
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
+        sweep.withStaticCapacity(new StaticCapacity(config::nodePools, provisioner::recordFromTemplate, termination, hints()));
         if (clusterObjects) {
             // Drift against this configuration, and what each NodeClass selects now through the EC2 adapter's cached lookups.
             sweep.withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()), () -> config, instanceTypes()::instanceTypes);

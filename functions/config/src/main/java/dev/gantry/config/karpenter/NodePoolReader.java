@@ -76,8 +76,9 @@ public final class NodePoolReader {
 
     /**
      * {@code spec.replicas} (static NodePools, Karpenter v1.8+, alpha): the CRD allows only {@code limits.nodes} and
-     * no {@code weight} with it. Gantry reads the count (its nodes are never consolidated, as Karpenter's are not) but
-     * does not keep that many nodes running yet, and says so. Returns the count, or null for a dynamic pool.
+     * no {@code weight} with it (core {@code pkg/apis/v1/nodepool.go}'s CEL rules; the CRD's transition rule keeps a pool
+     * from switching between static and dynamic). The sweep keeps that many nodes ({@code core.staticcapacity}). Returns
+     * the count, or null for a dynamic pool.
      */
     private static Integer staticPool(YamlObject spec, Map<String, Quantity> limits) {
         if (!spec.has("replicas")) {
@@ -93,10 +94,6 @@ public final class NodePoolReader {
         }
         if (limits != null && !limits.isEmpty() && !(limits.size() == 1 && limits.containsKey("nodes"))) {
             spec.error("limits", "only 'limits.nodes' is supported on static NodePools (replicas is set)");
-        }
-        if (replicas != null) {
-            spec.warn("replicas", "static NodePools are not built in Gantry yet: it provisions this pool for pending pods "
-                    + "and does not keep " + replicas + " node" + (replicas == 1 ? "" : "s") + " running");
         }
         return replicas;
     }

@@ -95,7 +95,9 @@ public final class DisruptionDecision {
                 stillActive.add(c);
             }
         }
-        emptiness(pool, stillActive, nodes, disrupting, holdingBuffers, now, out);
+        if (!pool.isStatic()) { // a static pool's nodes are kept by count, empty or not (Karpenter's emptiness.go)
+            emptiness(pool, stillActive, nodes, disrupting, holdingBuffers, now, out);
+        }
     }
 
     private static void emptiness(NodePool pool, List<Candidate> active, int nodes, int disrupting,

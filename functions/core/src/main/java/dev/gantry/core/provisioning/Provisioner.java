@@ -292,6 +292,15 @@ public final class Provisioner {
     }
 
     /**
+     * Records a claim of a static NodePool made from its template alone ({@link TemplateClaims}) under {@code name}, or
+     * returns the in-flight claim already recorded under it; empty when the pool has nothing to launch. The next
+     * provisioning run launches it, as it launches a consolidation replacement.
+     */
+    public java.util.Optional<NodeClaim> recordFromTemplate(dev.gantry.core.model.NodePool pool, String name, Instant now) {
+        return new TemplateClaims(config, inputs, store).record(pool, name, now);
+    }
+
+    /**
      * Each pool's usage after this run (launches included), as the snapshot status and dashboards read. Best effort:
      * planning never reads it back, so a failed write must not fail the run.
      */

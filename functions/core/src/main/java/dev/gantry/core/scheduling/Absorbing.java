@@ -153,7 +153,7 @@ final class Absorbing {
         for (SchedulingInput.ExistingNode n : input.nodes()) {
             var node = n.node();
             SchedulingInput.PoolOffer offer = pools.get(node.labels().get(WellKnownLabels.NODEPOOL));
-            if (offer == null || !node.managed() || !node.initialized() || node.deleting()
+            if (offer == null || offer.pool().isStatic() || !node.managed() || !node.initialized() || node.deleting()
                     || plain.existingNodes().containsKey(node.name())) {
                 continue;
             }

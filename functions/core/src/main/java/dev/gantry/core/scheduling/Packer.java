@@ -34,6 +34,9 @@ final class Packer {
     Packer(SchedulingInput input) {
         this.input = input;
         for (SchedulingInput.PoolOffer offer : input.pools()) {
+            if (offer.pool().isStatic()) {
+                continue; // its claims are made by count, never for pods (Karpenter's provisioner.go skips static pools)
+            }
             pools.add(new PoolContext(offer, input.daemonSets()));
         }
         pools.sort(Comparator.comparingInt((PoolContext p) -> -p.pool.effectiveWeight()).thenComparing(PoolContext::name));

@@ -61,6 +61,7 @@ import java.util.function.Predicate;
  *       terminated (or drained first when a Node registered for them); lost instances and nodes finished; NotReady
  *       recorded and unhealthy nodes repaired; nodes deleted out of band handed to the termination flow.</li>
  *   <li>Drift ({@link #withDrift}): claims stamped with the current hash versions and marked drifted or not.</li>
+ *   <li>Static capacity ({@link #withStaticCapacity}): static NodePools scaled to their {@code replicas}.</li>
  *   <li>Headroom: the buffers ({@link #withHeadroom}) are read once; when they cannot be read, no node is removed as
  *       empty or consolidated in this sweep.</li>
  *   <li>Backstop: a provisioning hint when pods wait (or a buffer's virtual pod has no room) and no hint went out for
@@ -99,6 +100,7 @@ public final class SweepService {
     private Adopter adoption;
     private DriftStep drift;
     private CapacityBlockExpiry blocks;
+    private dev.gantry.core.staticcapacity.StaticCapacity staticCapacity;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -168,6 +170,12 @@ public final class SweepService {
         return this;
     }
 
+    /** The static capacity step (after drift, before emptiness): static NodePools brought to their {@code replicas}. */
+    public SweepService withStaticCapacity(dev.gantry.core.staticcapacity.StaticCapacity step) {
+        this.staticCapacity = Objects.requireNonNull(step, "step");
+        return this;
+    }
+
     private record DriftStep(DriftMarker marker, Supplier<GantryConfig> config, Function<NodeClass, List<InstanceType>> offered) {
     }
 
@@ -219,6 +227,9 @@ public final class SweepService {
         Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
         markDrift(hk.instances(), now);
         if (blocks != null) blocks.run(store.list(now), nodes, now);
+        if (staticCapacity != null) {
+            staticCapacity.run(store.list(now), nodes, pods, now);
+        }
         Optional<HeadroomPlan> plan = headroomPlan(now);
         Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);

@@ -66,7 +66,8 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
         ConsolidationService consolidationService = new ConsolidationService(api, api, claims, termination, hints,
                 terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, consolidation, clock)
                 .withJournal(consolidationJournal).withHeadroom(headroom);
-        sweep.withConsolidation(consolidationService);
+        sweep.withConsolidation(consolidationService).withStaticCapacity(new dev.gantry.core.staticcapacity.StaticCapacity(
+                config::nodePools, provisioner::recordFromTemplate, termination, hints));
         steps.hook(sweep, termination, c);
         composed.accept(c);
         return new Services(hintBatches, interruptions, termination, sweep, consolidationService);

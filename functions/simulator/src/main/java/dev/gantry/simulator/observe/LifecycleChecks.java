@@ -63,6 +63,7 @@ public final class LifecycleChecks {
     private final Function<String, Optional<SimulatedInstance>> instances;
     private final Duration sweep;
     private final Map<String, Instant> unownedSince = new HashMap<>();
+    private final StaticPoolChecks staticPools;
     private final Map<String, Instant> unownedTaintSince = new HashMap<>();
 
     /**
@@ -78,6 +79,7 @@ public final class LifecycleChecks {
         this.apiDownUntil = apiDownUntil;
         this.instances = instances;
         this.sweep = sweep;
+        this.staticPools = new StaticPoolChecks(pools, sweep);
     }
 
     void check(Instant now, List<SimulatedInstance> live, Checks.Episodes episodes) {
@@ -97,6 +99,7 @@ public final class LifecycleChecks {
         instances(live, byName, byInstance, now, episodes);
         budgets(claims, now, episodes);
         staleTaints(byName, byInstance, now, episodes);
+        staticPools.check(claims, now, episodes);
     }
 
     private void stuck(NodeClaim c, Instant now, Checks.Episodes episodes) {

@@ -44,6 +44,7 @@ final class ReportMarkers {
                 case Scenario.TerminateAllNodes x -> Kind.INTERRUPTION;
                 case Scenario.Apply a -> Kind.STEP;
                 case Scenario.Scale s -> Kind.STEP;
+                case Scenario.ScaleNodePool s -> Kind.STEP;
                 case Scenario.Delete d -> Kind.STEP;
                 case Scenario.ApplyConfig a -> Kind.STEP;
                 case Scenario.DeleteConfig d -> Kind.STEP;
@@ -59,6 +60,7 @@ final class ReportMarkers {
         return switch (action) {
             case Scenario.Apply a -> "apply " + a.file().getFileName();
             case Scenario.Scale s -> "scale " + s.deployment() + " to " + s.replicas();
+            case Scenario.ScaleNodePool s -> "scale nodepool " + s.nodePool() + " to " + s.replicas();
             case Scenario.Delete d -> "delete " + d.deployment();
             case Scenario.ApplyConfig a -> "apply " + a.kind() + "/" + a.name();
             case Scenario.DeleteConfig d -> "delete " + d.kind() + "/" + d.name();

@@ -46,7 +46,7 @@ final class EventsReader {
         Scenario.Action action = switch (kind) {
             case "apply" -> v instanceof org.snakeyaml.engine.v2.nodes.MappingNode ? new ConfigEvents(yaml).apply(v)
                     : new Scenario.Apply(yaml.existing(v));
-            case "scale" -> scale(v);
+            case "scale" -> NodePoolScale.isFor(yaml, v) ? NodePoolScale.read(yaml, v) : scale(v);
             case "delete" -> {
                 Map<String, NodeTuple> d = yaml.map(v, Set.of("deployment", "kind", "name"), "delete.");
                 yield ConfigEvents.isConfigDelete(d.keySet()) && !d.containsKey("deployment") ? new ConfigEvents(yaml).delete(v, d)

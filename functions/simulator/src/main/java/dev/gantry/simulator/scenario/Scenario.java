@@ -200,6 +200,10 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
     public sealed interface Action {
     }
 
+    /** {@code kubectl scale nodepool}: a static NodePool's {@code spec.replicas} changed ({@link NodePoolScale}). */
+    public record ScaleNodePool(String nodePool, int replicas) implements Action {
+    }
+
     /** Apply manifests (Deployments, Pods, Jobs, DaemonSets, PDBs). */
     public record Apply(Path file) implements Action {
     }

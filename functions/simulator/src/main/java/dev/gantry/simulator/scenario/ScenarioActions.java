@@ -59,6 +59,7 @@ public final class ScenarioActions {
                 world.workloads().scale(s.deployment(), s.replicas());
                 recorder.log(now, "scenario", "scale " + s.deployment() + " to " + s.replicas());
             }
+            case Scenario.ScaleNodePool s -> recorder.log(now, "scenario", NodePoolScale.run(world.api().config(), s));
             case Scenario.Delete d -> {
                 deployment(d.deployment(), e.line());
                 world.workloads().delete(d.deployment());

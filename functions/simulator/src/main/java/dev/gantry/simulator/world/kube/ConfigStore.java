@@ -23,7 +23,8 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  *
  * <p>Kinder than the API server: it stores any kind Gantry reads (the older {@code v1alpha5} Provisioner and
  * {@code v1beta1} objects too, which a cluster serves only while their CRDs are installed), and it checks neither the
- * CRDs' schemas nor their CEL rules: an invalid object is stored, and the reader leaves it out.
+ * CRDs' schemas nor their CEL rules (but the NodePool's transition rule between static and dynamic, which no reader of
+ * one object can check): an invalid object is stored, and the reader leaves it out.
  */
 public final class ConfigStore {
     /** The kinds stored here; other objects in an applied file are workloads. */
@@ -120,7 +121,10 @@ public final class ConfigStore {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a config object that is not JSON: " + key, e);
         }
-        String refusal = admission.refusal(old == null ? "CREATE" : "UPDATE", json);
+        String refusal = old != null && "NodePool".equals(kind) && isStatic(old) != isStatic(copy)
+                ? "NodePool.karpenter.sh \"" + name + "\" is invalid: spec: Invalid value: \"object\": Cannot transition NodePool "
+                        + "between static (replicas set) and dynamic (replicas unset) provisioning modes" // the CRD's transition rule
+                : admission.refusal(old == null ? "CREATE" : "UPDATE", json);
         if (refusal != null) {
             return refusal;
         }
@@ -129,6 +133,10 @@ public final class ConfigStore {
         objects.put(key, copy);
         listeners.forEach(l -> l.accept(new Write(key, false)));
         return null;
+    }
+
+    private static boolean isStatic(Map<String, Object> object) {
+        return object.get("spec") instanceof Map<?, ?> spec && spec.containsKey("replicas");
     }
 
     /** Deletes one object; false when there was none. */

@@ -52,6 +52,21 @@ class ConfigStoreTest {
     }
 
     @Test
+    void aNodePoolNeverSwitchesBetweenStaticAndDynamicButItsReplicasChange() {
+        // Karpenter core pkg/apis/v1/nodepool.go CEL transition rule: has(self.replicas) == has(oldSelf.replicas).
+        ConfigStore store = new ConfigStore();
+        String dynamic = POOL.formatted("20").replace("  limits: {cpu: \"20\"}\n", "");
+        String fixed = dynamic.replace("spec:\n", "spec:\n  replicas: %d\n");
+        assertThat(store.applyYaml(dynamic)).containsExactly("NodePool/general");
+        assertThat(store.applyYaml(fixed.formatted(3))).isEmpty();
+        store.delete("NodePool", "general");
+        assertThat(store.applyYaml(fixed.formatted(3))).containsExactly("NodePool/general");
+        assertThat(store.applyYaml(fixed.formatted(5))).containsExactly("NodePool/general");
+        assertThat(store.list().getFirst().json()).contains("\"replicas\":5");
+        assertThat(store.applyYaml(dynamic)).isEmpty();
+    }
+
+    @Test
     void aWriteTheAdmissionRefusesIsNotStoredNorHeard() {
         ConfigStore store = new ConfigStore();
         store.applyYaml(POOL.formatted("20"));

@@ -1,0 +1,37 @@
+package dev.gantry.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gantry.simulator.report.Progress;
+import dev.gantry.simulator.scenario.ScenarioReader;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A static NodePool ({@code spec.replicas}, Karpenter core {@code pkg/controllers/static/}) in the simulator: kept at its
+ * count from the template, scaled through the scale subresource and through the bundle, scaled down under a PDB, never
+ * consolidated, never switched to dynamic.
+ */
+class StaticScenariosTest {
+    @Test
+    void aStaticPoolFollowsItsReplicasUpAndDownUnderAPdbAndIsNeverConsolidated() {
+        Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/static/scale-up-down.yaml")),
+                v -> { }, Progress.none()).run();
+        JsonNode s = r.summary().tree();
+        System.out.println("static scale-up-down: nodes " + s.get("nodes") + ", evictions " + s.get("evictions")
+                + ", pods " + s.get("pods") + ", cost " + s.get("cost") + ", invariants " + s.get("invariants"));
+
+        assertThat(s.get("invariants").get("staticCountOffTarget").asInt()).isZero();
+        assertThat(s.get("invariants").get("staticNodeConsolidated").asInt()).isZero();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        // 3 from the template, 2 on the scale to 5, 2 on the bundle's 4 after the scale to 2 removed 3.
+        assertThat(r.simulation().cloud.instances().stream().filter(i -> i.request() != null)).hasSize(7);
+        assertThat(r.simulation().cloud.instances().stream().filter(i -> i.request() != null).filter(i -> i.isAlive())).hasSize(4);
+        assertThat(s.get("consolidation").get("decided").asInt()).isZero();
+        assertThat(s.get("evictions").asInt()).as("the drain evicted through the PDB").isPositive();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(r.simulation().api.config().list().stream().filter(o -> o.kind().equals("NodePool") && o.name().equals("fixed")).findFirst().orElseThrow().json())
+                .as("the apply that dropped replicas was refused: still static, at 4").contains("\"replicas\":4");
+    }
+}
