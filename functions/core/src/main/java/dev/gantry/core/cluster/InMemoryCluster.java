@@ -201,7 +201,8 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         boolean disrupted = taints.stream().anyMatch(t -> t.key().equals(Taint.DISRUPTED.key()));
         boolean untainted = patch.removeTaintKeys().contains(Taint.DISRUPTED.key());
         Node updated = new Node(n.name(), n.providerId(), labels, n.annotations(), taints, n.allocatable(), n.ready(),
-                unschedulable, disrupted || (n.deleting() && !untainted), n.createdAt(), finalizers, n.deletionTimestamp());
+                unschedulable, disrupted || (n.deleting() && !untainted), n.createdAt(), finalizers, n.deletionTimestamp(),
+                n.conditions());
         if (updated.deletionTimestamp() != null && finalizers.isEmpty()) {
             nodes.remove(name); // the last finalizer is gone: the API server completes the deletion
         } else {
@@ -255,7 +256,7 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         }
         if (n.deletionTimestamp() == null) {
             nodes.put(name, new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(),
-                    n.ready(), n.unschedulable(), true, n.createdAt(), n.finalizers(), java.time.Instant.EPOCH));
+                    n.ready(), n.unschedulable(), true, n.createdAt(), n.finalizers(), java.time.Instant.EPOCH, n.conditions()));
             nodesChanged();
         }
     }
@@ -271,7 +272,7 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
             nodesChanged();
         } else if (n.deletionTimestamp() == null) {
             nodes.put(name, new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), n.allocatable(),
-                    n.ready(), n.unschedulable(), true, n.createdAt(), n.finalizers(), at));
+                    n.ready(), n.unschedulable(), true, n.createdAt(), n.finalizers(), at, n.conditions()));
             nodesChanged();
         }
     }

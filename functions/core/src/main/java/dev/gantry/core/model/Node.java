@@ -13,10 +13,12 @@ import java.util.Objects;
  * @param deleting      has a deletion timestamp, or carries Karpenter's/Gantry's disrupted taint
  * @param finalizers    {@code metadata.finalizers}; Gantry adds {@link #FINALIZER} when a node registers
  * @param deletionTimestamp when {@code kubectl delete node} (or anyone) asked for deletion, or null
+ * @param conditions    {@code status.conditions} with their transition times (node repair reads them); empty when the
+ *                      source did not carry them (then {@code ready} alone says how the node is)
  */
 public record Node(String name, String providerId, Map<String, String> labels, Map<String, String> annotations,
                    List<Taint> taints, Resources allocatable, boolean ready, boolean unschedulable, boolean deleting,
-                   Instant createdAt, List<String> finalizers, Instant deletionTimestamp) {
+                   Instant createdAt, List<String> finalizers, Instant deletionTimestamp, List<NodeCondition> conditions) {
     /** Gantry's finalizer: a deleted node stays until Gantry has drained it and terminated its instance. */
     public static final String FINALIZER = "gantry.dev/termination";
     /** Karpenter's node finalizer: an adopted node carries it until adoption swaps it for {@link #FINALIZER}. */
@@ -30,6 +32,15 @@ public record Node(String name, String providerId, Map<String, String> labels, M
         allocatable = allocatable == null ? Resources.ZERO : allocatable;
         finalizers = List.copyOf(finalizers == null ? List.of() : finalizers);
         deleting = deleting || deletionTimestamp != null;
+        conditions = List.copyOf(conditions == null ? List.of() : conditions);
+    }
+
+    /** A node without conditions beyond {@code ready}. */
+    public Node(String name, String providerId, Map<String, String> labels, Map<String, String> annotations,
+                List<Taint> taints, Resources allocatable, boolean ready, boolean unschedulable, boolean deleting,
+                Instant createdAt, List<String> finalizers, Instant deletionTimestamp) {
+        this(name, providerId, labels, annotations, taints, allocatable, ready, unschedulable, deleting, createdAt,
+                finalizers, deletionTimestamp, List.of());
     }
 
     /** A node without finalizers or a deletion timestamp, as a manifest or a test describes one. */
@@ -72,6 +83,17 @@ public record Node(String name, String providerId, Map<String, String> labels, M
      */
     public boolean hasTaint(Taint taint) {
         return taints.stream().anyMatch(t -> t.key().equals(taint.key()) && t.effect() == taint.effect());
+    }
+
+    /** The condition of {@code type}, if the node reports one. */
+    public java.util.Optional<NodeCondition> condition(String type) {
+        return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+    }
+
+    /** This node with {@code conditions} in place of its own (the rest unchanged). */
+    public Node withConditions(List<NodeCondition> conditions) {
+        return new Node(name, providerId, labels, annotations, taints, allocatable, ready, unschedulable, deleting,
+                createdAt, finalizers, deletionTimestamp, conditions);
     }
 
     /** The EC2 instance id from the provider id, or null. */

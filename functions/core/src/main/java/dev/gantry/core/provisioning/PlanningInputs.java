@@ -130,7 +130,7 @@ final class PlanningInputs {
             return n;
         }
         return new Node(n.name(), n.providerId(), labels, n.annotations(), n.taints(), n.allocatable(), n.ready(),
-                n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
+                n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp(), n.conditions());
     }
 
     /** Each node's claim: by the nodeclaim label the launcher puts on it, by instance id, or by the name it registered with. */

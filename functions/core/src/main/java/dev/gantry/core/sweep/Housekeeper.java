@@ -16,6 +16,7 @@ import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
 import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
 import dev.gantry.core.sweep.HousekeepingCommand.MarkNotReady;
 import dev.gantry.core.sweep.HousekeepingCommand.Repair;
+import dev.gantry.core.sweep.HousekeepingCommand.RepairBlocked;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
 import dev.gantry.core.termination.TerminationService;
@@ -92,6 +93,7 @@ final class Housekeeper {
                 case Repair r -> termination.start(r.claim(), TerminationStart.because(r.reason()).by(now).with(firstSlice.get()))
                         .filter(slice -> slice.finished() && !slice.commands().isEmpty())
                         .ifPresent(slice -> terminated.merge(r.reason(), 1, Integer::sum));
+                case RepairBlocked b -> RepairEvents.blocked(writer, b);
                 case DrainOrphan o -> drainOrphan(o, nodes, now, terminated, firstSlice.get());
                 case StartDeletedNode d -> nodes.stream().filter(n -> n.name().equals(d.node())).findFirst()
                         .ifPresent(n -> termination.startForDeletedNode(n, firstSlice.get()));

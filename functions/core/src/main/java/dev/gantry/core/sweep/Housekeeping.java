@@ -1,6 +1,8 @@
 package dev.gantry.core.sweep;
 
 import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.health.RepairPolicies;
+import dev.gantry.core.health.RepairSafeguard;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
@@ -9,6 +11,7 @@ import dev.gantry.core.sweep.HousekeepingCommand.DrainOrphan;
 import dev.gantry.core.sweep.HousekeepingCommand.FinishClaim;
 import dev.gantry.core.sweep.HousekeepingCommand.MarkNotReady;
 import dev.gantry.core.sweep.HousekeepingCommand.Repair;
+import dev.gantry.core.sweep.HousekeepingCommand.RepairBlocked;
 import dev.gantry.core.sweep.HousekeepingCommand.StartDeletedNode;
 import dev.gantry.core.sweep.HousekeepingCommand.TerminateLeaked;
 import java.time.Duration;
@@ -37,10 +40,12 @@ import java.util.Set;
  *   <li>Lost nodes: a registered claim whose Node is gone (deleted out of band, finalizer and all) while its instance
  *       runs is terminated ({@code node-deleted}); registration must be at least 30 s old, so a node that registered
  *       after this sweep listed the nodes is not mistaken for a lost one.</li>
- *   <li>Node repair, as Karpenter's: a node NotReady for {@link #REPAIR_AFTER} is terminated without waiting for its
- *       pods ({@code unhealthy}), unless more than {@link #REPAIR_MAX_UNHEALTHY} of its pool's nodes are NotReady (then
- *       the cause is wider than one node, and replacing nodes would not help). Otherwise a NotReady node would keep
- *       its instance, and count against its pool's disruption budget, forever.</li>
+ *   <li>Node repair, as Karpenter's: a node one of whose conditions has held past its toleration ({@link RepairPolicies}:
+ *       Ready False/Unknown 30 min, AcceleratedHardwareReady False 10 min…) is terminated without waiting for its pods
+ *       ({@code unhealthy}), unless more than a fifth of its pool is unhealthy ({@link RepairSafeguard}: then the cause
+ *       is wider than one node, and replacing nodes would not help); a blocked repair says so in a
+ *       {@code NodeRepairBlocked} Event and is tried again by the next sweep. Otherwise a broken node would keep its
+ *       instance, and count against its pool's disruption budget, forever.</li>
  *   <li>Deletions the webhook missed: a Node with a deletion timestamp and Gantry's finalizer whose claim is not yet
  *       deleting starts the termination flow.</li>
  * </ul>
@@ -51,8 +56,8 @@ public final class Housekeeping {
     public static final Duration REGISTRATION_TIMEOUT = Duration.ofMinutes(15);
     /** Karpenter's (AWS provider's) toleration for a node whose Ready condition is False or Unknown. */
     public static final Duration REPAIR_AFTER = Duration.ofMinutes(30);
-    /** Above this share of a pool's nodes NotReady, no node of the pool is repaired. */
-    public static final double REPAIR_MAX_UNHEALTHY = 0.2;
+    private static final RepairPolicies POLICIES = RepairPolicies.aws();
+    private static final RepairSafeguard SAFEGUARD = new RepairSafeguard(POLICIES);
     /** EC2's listing is eventually consistent: leave young instances (and claims) alone. */
     public static final Duration MIN_AGE = Duration.ofSeconds(30);
 
@@ -107,7 +112,7 @@ public final class Housekeeping {
         for (NodeClaim c : claims) {
             claim(c, alive, byTag.get(c.name()), nodeByInstance.get(c.instanceId()), now, out, repairable);
         }
-        repair(claims, nodeByInstance, repairable, out);
+        repair(nodes, nodeByInstance, repairable, out);
         for (Node n : nodes) {
             if (n.deletionTimestamp() != null && n.finalizers().contains(Node.FINALIZER)) {
                 NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
@@ -146,34 +151,31 @@ public final class Housekeeping {
                     if (c.registeredAt() != null && !now.isBefore(c.registeredAt().plus(MIN_AGE))) {
                         out.add(new Repair(c.name(), "node-deleted"));
                     }
-                } else if (node.ready()) {
-                    if (c.notReadySince() != null) {
+                } else {
+                    if (node.ready() && c.notReadySince() != null) {
                         out.add(new MarkNotReady(c.name(), null));
+                    } else if (!node.ready() && c.notReadySince() == null) {
+                        out.add(new MarkNotReady(c.name(), now));
                     }
-                } else if (c.notReadySince() == null) {
-                    out.add(new MarkNotReady(c.name(), now));
-                } else if (!now.isBefore(c.notReadySince().plus(REPAIR_AFTER))) {
-                    repairable.add(c);
+                    if (POLICIES.breach(node, c.notReadySince()).filter(b -> b.due(now)).isPresent()) {
+                        repairable.add(c);
+                    }
                 }
             }
             default -> { } // deleting claims are the termination flow's
         }
     }
 
-    /** Repairs the claims NotReady past the toleration, pool by pool, unless too much of the pool is NotReady. */
-    private static void repair(List<NodeClaim> claims, Map<String, Node> nodeByInstance, List<NodeClaim> repairable,
+    /** Repairs the claims unhealthy past their toleration, unless too much of the pool (or cluster) is unhealthy. */
+    private static void repair(List<Node> nodes, Map<String, Node> nodeByInstance, List<NodeClaim> repairable,
                                List<HousekeepingCommand> out) {
+        Map<String, RepairSafeguard.Verdict> verdicts = new HashMap<>();
         for (NodeClaim c : repairable) {
-            int nodes = 0;
-            int unhealthy = 0;
-            for (NodeClaim other : claims) {
-                Node n = other.instanceId() == null ? null : nodeByInstance.get(other.instanceId());
-                if (n != null && other.nodePool().equals(c.nodePool()) && !other.state().isDeleting()) {
-                    nodes++;
-                    unhealthy += n.ready() ? 0 : 1;
-                }
-            }
-            if (unhealthy <= REPAIR_MAX_UNHEALTHY * nodes) {
+            String pool = c.nodePool() == null ? "" : c.nodePool();
+            RepairSafeguard.Verdict v = verdicts.computeIfAbsent(pool, p -> SAFEGUARD.judge(p, nodes));
+            if (v.blocked()) {
+                out.add(new RepairBlocked(c.name(), nodeByInstance.get(c.instanceId()).name(), v.scope(), v.message()));
+            } else {
                 out.add(new Repair(c.name(), "unhealthy"));
             }
         }

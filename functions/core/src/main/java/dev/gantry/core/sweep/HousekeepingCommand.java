@@ -42,6 +42,13 @@ public sealed interface HousekeepingCommand {
     record Repair(String claim, String reason) implements HousekeepingCommand {
     }
 
+    /**
+     * A repair the safeguard holds back: too much of the pool ({@code pool}, or the cluster when null) is unhealthy.
+     * Recorded as a {@code NodeRepairBlocked} Event with {@code message}; the next sweep decides again.
+     */
+    record RepairBlocked(String claim, String node, String pool, String message) implements HousekeepingCommand {
+    }
+
     /** A Node someone deleted that still carries Gantry's finalizer: run the termination flow for it. */
     record StartDeletedNode(String node) implements HousekeepingCommand {
     }

@@ -26,7 +26,22 @@ public final class NodeMapper {
         return new Node(m.getName(), spec.getProviderID(), m.getLabels(), m.getAnnotations(), taints,
                 Resources.fromQuantities(PodMapper.quantities(status.getAllocatable())), ready(status),
                 Boolean.TRUE.equals(spec.getUnschedulable()), disrupted, PodMapper.instant(m.getCreationTimestamp()),
-                m.getFinalizers(), PodMapper.instant(m.getDeletionTimestamp()));
+                m.getFinalizers(), PodMapper.instant(m.getDeletionTimestamp()), conditions(status));
+    }
+
+    /**
+     * Every condition with its status and {@code lastTransitionTime} (node repair counts its toleration from that
+     * time); a condition without a type is skipped, a missing status reads as Unknown, as the API server defaults it.
+     */
+    public static List<dev.gantry.core.model.NodeCondition> conditions(NodeStatus status) {
+        List<dev.gantry.core.model.NodeCondition> out = new ArrayList<>();
+        for (NodeCondition c : nonNull(status.getConditions())) {
+            if (c.getType() != null) {
+                out.add(new dev.gantry.core.model.NodeCondition(c.getType(), c.getStatus(),
+                        PodMapper.instant(c.getLastTransitionTime())));
+            }
+        }
+        return out;
     }
 
     public static List<Taint> taints(List<io.fabric8.kubernetes.api.model.Taint> ts) {

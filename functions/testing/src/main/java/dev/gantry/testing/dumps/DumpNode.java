@@ -48,6 +48,8 @@ public final class DumpNode {
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, String> annotations = new LinkedHashMap<>();
     private final List<Map<String, Object>> taints = new ArrayList<>();
+    /** Conditions a node agent adds (the EKS node monitoring agent's KernelReady, AcceleratedHardwareReady…). */
+    private final List<Map<String, Object>> agentConditions = new ArrayList<>();
     private int images = 8;
 
     private DumpNode(String name) {
@@ -72,6 +74,12 @@ public final class DumpNode {
     public DumpNode created(Instant at) { createdAt = at; return this; }
     /** When the Ready condition last changed (default: a minute after creation). */
     public DumpNode readySince(Instant at) { readySince = at; return this; }
+    /** A condition a node agent reports, as the EKS node monitoring agent writes it, e.g. KernelReady False. */
+    public DumpNode condition(String type, String status, Instant since) {
+        agentConditions.add(condition(type, status, status.equals("True") ? type.replace("Ready", "IsReady") : "Problem",
+                "reported by the node monitoring agent", since));
+        return this;
+    }
     public DumpNode deleting(Instant since) { deletionTimestamp = since; return this; }
     public DumpNode cordoned() { unschedulable = true; return this; }
     public DumpNode label(String k, String v) { labels.put(k, v); return this; }
@@ -191,6 +199,7 @@ public final class DumpNode {
         conditions.add(condition("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available", createdAt));
         conditions.add(condition("Ready", ready, ready.equals("True") ? "KubeletReady" : "KubeletNotReady",
                 ready.equals("True") ? "kubelet is posting ready status" : "container runtime network not ready", since));
+        conditions.addAll(agentConditions);
         status.put("conditions", conditions);
         status.put("daemonEndpoints", Map.of("kubeletEndpoint", Map.of("Port", 10250)));
         List<Map<String, Object>> imgs = new ArrayList<>();

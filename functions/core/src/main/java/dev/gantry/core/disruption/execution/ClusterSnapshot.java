@@ -139,6 +139,6 @@ public final class ClusterSnapshot {
         List<dev.gantry.core.model.Taint> taints = deleting ? n.taints()
                 : n.taints().stream().filter(t -> !t.key().equals(dev.gantry.core.model.Taint.DISRUPTED.key())).toList();
         return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), taints, n.allocatable(), n.ready(),
-                n.unschedulable(), deleting, n.createdAt(), n.finalizers(), n.deletionTimestamp());
+                n.unschedulable(), deleting, n.createdAt(), n.finalizers(), n.deletionTimestamp(), n.conditions());
     }
 }

@@ -168,7 +168,7 @@ public final class Kubelet {
 
     static Node with(Node n, boolean ready, List<Taint> taints) {
         return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), taints, n.allocatable(), ready,
-                n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
+                n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp(), n.conditions());
     }
 
     public List<String> refusals() {
