@@ -1,5 +1,6 @@
 package dev.gantry.simulator;
 
+import dev.gantry.simulator.bill.SelfUsage;
 import dev.gantry.simulator.deployed.EventSources;
 import dev.gantry.simulator.deployed.Handlers;
 import dev.gantry.simulator.deployed.SimulatedClusterObjects;
@@ -126,6 +127,8 @@ public final class Simulation {
     final SimulatedHeadroom headroom;
     /** Events Gantry recorded through the API server, with their virtual time (what {@code gantry status} reads). */
     final EventLog events = new EventLog();
+    /** Gantry's own use of SQS, DynamoDB and EventBridge, for its bill ({@link dev.gantry.simulator.bill.SelfCost}). */
+    final SelfUsage selfUsage = new SelfUsage();
     private Duration statusAt;
     private StatusCapture status;
 
@@ -253,6 +256,7 @@ public final class Simulation {
         Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
+        SelfCostMeters.attach(selfUsage, List.of(provisioningQueue, interruptionQueue, terminationQueue), claims, eventBridge, eventSources);
         LifecycleChecks lifecycle = new LifecycleChecks(store, pools, cluster, api::downUntil, cloud::instance,
                 DEPLOYED.sweepRate());
         Placement placement = new Placement(cluster, api, cloud, this::liveInstances, () -> inUse, catalog, start, PLACED_IN_TIME);
@@ -386,7 +390,8 @@ public final class Simulation {
         var injected = new Summary.Injected(scenario.faults().chaos(), faults.injected(), cloud.tokenMismatches(), claims.throttled(),
                 claims.lostAnswers());
         return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
-                liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected);
+                liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected,
+                SelfCostMeters.bill(selfUsage, runtime.stats(), webhook.requests(), scenario));
     }
 
     /** What a run produced: the summary and the simulation, for the report. */

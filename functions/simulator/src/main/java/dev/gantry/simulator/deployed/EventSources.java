@@ -1,5 +1,6 @@
 package dev.gantry.simulator.deployed;
 
+import dev.gantry.simulator.bill.SelfUsage;
 import dev.gantry.simulator.observe.Observers;
 import dev.gantry.simulator.observe.Recorder;
 import dev.gantry.simulator.runtime.EventLoop;
@@ -75,6 +76,7 @@ public final class EventSources {
     int failedRuns;
     long killedInvocations;
     long sweepsThrottled;
+    private SelfUsage usage = new SelfUsage();
 
     public EventSources(EventLoop loop, LambdaRuntime runtime, String region, SimulatedQueue provisioning, SimulatedQueue interruption,
                  SimulatedQueue termination, Handlers handlers, Recorder recorder, Observers observers, Runnable newInvocation) {
@@ -91,6 +93,11 @@ public final class EventSources {
         provisioning.onVisible(t -> loop.at(t, "provisioning message visible", this::arrival));
         interruption.onVisible(t -> loop.at(t, "interruption message visible", this::deliverInterruptions));
         termination.onVisible(t -> loop.at(t, "termination message visible", this::deliverTerminations));
+    }
+
+    /** Counts the schedule's events (AWS service events: free) into {@code u}. */
+    public void meter(SelfUsage u) {
+        this.usage = u;
     }
 
     public void startSweeps(Instant first) {
@@ -209,13 +216,15 @@ public final class EventSources {
                 }
                 why = "reported failed: " + String.join(" | ", run.err().stream().limit(3).toList());
             }
+            List<SimulatedQueue.Message> done = new ArrayList<>();
             for (SimulatedQueue.Message m : batch) {
                 if (failed.contains(Long.toString(m.id()))) {
                     queue.release(m, why);
                 } else {
-                    queue.delete(m);
+                    done.add(m);
                 }
             }
+            queue.deleteAll(done);
             run.err().forEach(line -> recorder.log(loop.now(), "error", line));
             after.accept(inv, run);
         });
@@ -252,6 +261,7 @@ public final class EventSources {
     }
 
     private void scheduledSweep() {
+        usage.awsEvent("Scheduled Event");
         if (runtime.inFlight("sweep") >= DEPLOYED.function("sweep").reservedConcurrency()) {
             sweepsThrottled++;
             pendingSweeps++;

@@ -58,6 +58,7 @@ public final class HtmlReport {
         b.append("<h2>Pending pods</h2>").append(charts.line("pending", r.samples(), s -> s.pending(), "#e15759", true, ""));
         b.append("<h2>Cost ($/h)</h2>").append(charts.line("cost", r.samples(), Recorder.Sample::perHour, "#4e79a7", false, "$"));
         b.append("<h2>Summary</h2><pre id=\"summary\">").append(esc(summary.table())).append("</pre>");
+        b.append("<h2>What Gantry costs to run</h2>").append(SelfCostTable.html(summary.tree().get("selfCost")));
         if (!invariants.kept().isEmpty()) {
             b.append("<h2>Invariant violations</h2><pre id=\"violations\">");
             invariants.kept().forEach(v -> b.append(esc(v.toString())).append('\n'));

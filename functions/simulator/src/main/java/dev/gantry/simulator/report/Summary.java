@@ -37,7 +37,7 @@ public final class Summary {
      */
     public record Run(Scenario scenario, Instant start, Catalog catalog, Collection<NodePool> pools, Recorder recorder,
                Map<String, Integer> invariants, int pendingAtEnd, int nodesAtEnd, List<String> buffers, Queues queues,
-               Functions functions, Injected faults) {
+               Functions functions, Injected faults, dev.gantry.simulator.bill.SelfCost selfCost) {
     }
 
     /**
@@ -123,6 +123,7 @@ public final class Summary {
         q.put("messagesLost", queues.messagesLost());
         q.put("duplicateDeliveries", queues.duplicateDeliveries());
         runtime(o.putObject("runtime"), run.functions());
+        o.set("selfCost", run.selfCost().json());
         ObjectNode f = o.putObject("faults");
         f.put("chaos", run.faults().chaos());
         run.faults().byKind().forEach(f::put);
@@ -326,6 +327,7 @@ public final class Summary {
                     + v.get("over70PercentOfTimeout") + " over 70%, " + v.get("timedOut") + " timed out, "
                     + v.get("crashed") + " crashed");
         });
+        row(b, "Gantry's AWS bill", dev.gantry.simulator.bill.SelfCost.row(root.get("selfCost")));
         StringBuilder fl = new StringBuilder();
         root.get("faults").properties().forEach(e -> {
             if (!e.getKey().equals("chaos") && e.getValue().asLong() > 0) {

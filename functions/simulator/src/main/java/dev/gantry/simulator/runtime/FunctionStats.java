@@ -5,6 +5,8 @@ import java.time.Duration;
 /** One function's invocations so far, as {@link LambdaRuntime#stats()} counts them. */
 public final class FunctionStats {
     public long invocations;
+    /** The duration Lambda bills: each invocation's, rounded up to the millisecond (killed ones to their end). */
+    public long billedMillis;
     public long killedByTimeout;
     public long crashed;
     /** Invocations that finished (were not killed) having used more than 70% of their timeout. */

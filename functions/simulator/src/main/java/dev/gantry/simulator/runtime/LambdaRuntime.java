@@ -113,6 +113,7 @@ public final class LambdaRuntime {
             FunctionStats s = stats.computeIfAbsent(function, k -> new FunctionStats());
             s.invocations++;
             Duration took = Duration.between(inv.started, loop.now());
+            s.billedMillis += Math.max(1, (took.toNanos() + 999_999) / 1_000_000);
             double share = took.toNanos() / (double) timeout.toNanos();
             if (took.compareTo(s.longest) > 0) {
                 s.longest = took;

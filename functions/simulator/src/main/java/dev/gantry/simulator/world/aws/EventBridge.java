@@ -1,5 +1,6 @@
 package dev.gantry.simulator.world.aws;
 
+import dev.gantry.simulator.bill.SelfUsage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,9 +21,15 @@ public final class EventBridge {
     private final String account = "123456789012";
     private final String region;
     private long seq;
+    private SelfUsage usage = new SelfUsage();
 
     public EventBridge(String region) {
         this.region = region;
+    }
+
+    /** Counts every event it delivers into {@code u} (all are AWS service events on the default bus: free). */
+    public void meter(SelfUsage u) {
+        this.usage = u;
     }
 
     public String spotWarning(SimulatedInstance i, Instant at) {
@@ -62,6 +69,7 @@ public final class EventBridge {
                 old = first.isMissingNode() ? null : first.asText();
             }
             String text = root.put("time", at.toString()).put("id", nextId()).toString();
+            usage.awsEvent(root.path("detail-type").asText("(none)"));
             return old == null ? text : text.replace(old, i.id());
         } catch (IOException | ClassCastException e) {
             throw new IllegalArgumentException("not an EventBridge event: " + e.getMessage());
@@ -79,6 +87,7 @@ public final class EventBridge {
         o.put("region", region);
         o.putArray("resources").add(resource);
         o.set("detail", detail);
+        usage.awsEvent(detailType);
         return o.toString();
     }
 

@@ -1,5 +1,6 @@
 package dev.gantry.simulator.world.aws;
 
+import dev.gantry.simulator.bill.SelfUsage;
 import dev.gantry.simulator.faults.FaultPlan;
 import dev.gantry.simulator.faults.Faults;
 import dev.gantry.simulator.runtime.CallKind;
@@ -84,6 +85,8 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
     private Duration retention = Duration.ofDays(14);
     private LambdaRuntime runtime;
     private Faults faults = new Faults(FaultPlan.NONE, 0);
+    private SelfUsage usage = new SelfUsage();
+    private int chunkBytes = 64 * 1024;
 
     public SimulatedQueue(String name, boolean fifo, Duration visibilityTimeout, int maxReceiveCount, Clock clock) {
         this.name = name;
@@ -118,6 +121,21 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
         }
     }
 
+    /**
+     * Counts the requests SQS bills for this queue into {@code u}, each 64 KB chunk ({@code chunkBytes}) of a payload
+     * as one: sends (a FIFO send dropped as a duplicate is billed too), receives that returned messages (idle long
+     * polls are the bill's to add), deletes and visibility changes, ten entries a batch request.
+     */
+    public void meter(SelfUsage u, int chunkBytes) {
+        this.usage = u;
+        this.chunkBytes = chunkBytes;
+        u.sqs(name, fifo, "SendMessage", 0);
+    }
+
+    private void billed(String action, long bytes) {
+        usage.sqs(name, fifo, action, SelfUsage.chunks(bytes, chunkBytes));
+    }
+
     /** Told the instant at which a message becomes receivable (on send, and when a visibility timeout will run out). */
     public void onVisible(Consumer<Instant> listener) {
         this.onVisible = listener;
@@ -130,6 +148,7 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
 
     private void sendNow(String body, String groupId, String deduplicationId, Duration delay) {
         Instant now = clock.instant();
+        billed("SendMessage", body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
         if (fifo && deduplicationId != null) {
             Instant seen = dedup.get(deduplicationId);
             if (seen != null && now.isBefore(seen.plus(DEDUP_WINDOW))) {
@@ -174,6 +193,9 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
             e.visibleAt = now.plus(visibilityTimeout);
             out.add(new Message(e.id, e.body, e.groupId, e.receives, receiptHandle(e)));
         }
+        if (!out.isEmpty()) {
+            billed("ReceiveMessage", out.stream().mapToLong(m -> m.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum());
+        }
         if (!fifo) {
             for (Message m : out) {
                 if (faults.draw("duplicates", faults.plan().sqs().duplicates())) {
@@ -213,7 +235,10 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
      */
     @Override
     public void redeliverAfter(String receiptHandle, Duration after) {
-        call(CallKind.SQS_CHANGE_VISIBILITY, () -> redeliverNow(receiptHandle, after));
+        call(CallKind.SQS_CHANGE_VISIBILITY, () -> {
+            billed("ChangeMessageVisibility", 0);
+            redeliverNow(receiptHandle, after);
+        });
     }
 
     /**
@@ -225,6 +250,7 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
         for (int from = 0; from < receiptHandles.size(); from += 10) {
             List<String> chunk = receiptHandles.subList(from, Math.min(receiptHandles.size(), from + 10));
             call(CallKind.SQS_CHANGE_VISIBILITY, () -> {
+                billed("ChangeMessageVisibility", 0);
                 List<String> failed = new ArrayList<>();
                 for (String h : chunk) {
                     try {
@@ -255,6 +281,14 @@ public final class SimulatedQueue implements WorkQueue, Redelivery {
     /** Deletes a processed message. */
     public void delete(Message m) {
         entries.removeIf(e -> e.id == m.id());
+    }
+
+    /** DeleteMessageBatch, as Lambda's event source deletes a batch's successes: one request per ten messages. */
+    public void deleteAll(List<Message> ms) {
+        for (int i = 0; i < ms.size(); i += 10) {
+            billed("DeleteMessageBatch", 0);
+        }
+        ms.forEach(this::delete);
     }
 
     /** The consumer failed this message: it becomes receivable again when its visibility timeout runs out. */

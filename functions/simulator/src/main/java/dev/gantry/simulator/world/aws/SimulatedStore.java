@@ -1,5 +1,7 @@
 package dev.gantry.simulator.world.aws;
 
+import dev.gantry.simulator.bill.DynamoUnits;
+import dev.gantry.simulator.bill.SelfUsage;
 import dev.gantry.simulator.faults.Faults;
 import dev.gantry.simulator.runtime.CallKind;
 import dev.gantry.simulator.runtime.LambdaRuntime;
@@ -64,11 +66,20 @@ public final class SimulatedStore implements NodeClaimStore {
     private SplittableRandom backoff = new SplittableRandom(0);
     long throttled;
     long lostAnswers;
+    private SelfUsage usage = new SelfUsage();
 
     public SimulatedStore(NodeClaimStore store, Supplier<Instant> clock, Faults faults) {
         this.store = store;
         this.clock = clock;
         this.faults = faults;
+    }
+
+    /**
+     * Counts the request units DynamoDB on-demand bills into {@code u} ({@link DynamoUnits}): every attempt that
+     * reached the table, including a conditional write whose condition failed; not a throttled one.
+     */
+    public void meter(SelfUsage u) {
+        this.usage = u;
     }
 
     public void runtime(LambdaRuntime r, Faults f) {
@@ -126,6 +137,7 @@ public final class SimulatedStore implements NodeClaimStore {
     @Override
     public NodeClaim create(NodeClaim claim) {
         return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
+            usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
             NodeClaim stored = store.create(claim);
             wrote(stored);
             lostAnswer("PutItem " + claim.name());
@@ -136,6 +148,7 @@ public final class SimulatedStore implements NodeClaimStore {
     @Override
     public NodeClaim update(NodeClaim claim) {
         return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
+            usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
             NodeClaim stored = store.update(claim);
             wrote(stored);
             lostAnswer("PutItem " + claim.name());
@@ -145,7 +158,7 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public Optional<NodeClaim> get(String name, Instant now) {
-        return call(CallKind.DYNAMO_READ, "GetItem " + name, () -> store.get(name, now), o -> 0);
+        return call(CallKind.DYNAMO_READ, "GetItem " + name, () -> read(store.get(name, now)), o -> 0);
     }
 
     @Override
@@ -153,12 +166,12 @@ public final class SimulatedStore implements NodeClaimStore {
         return call(CallKind.DYNAMO_QUERY, "Query instance-id index", () -> {
             Duration lag = faults.plan().dynamo().indexLag();
             if (lag.isZero()) {
-                return store.findByInstanceId(instanceId, now);
+                return read(store.findByInstanceId(instanceId, now));
             }
             Instant shown = clock.get().minus(lag);
-            return history.values().stream().map(h -> visible(h, shown)).filter(v -> v != null)
+            return read(history.values().stream().map(h -> visible(h, shown)).filter(v -> v != null)
                     .filter(c -> instanceId.equals(c.instanceId()) && !c.isExpired(now))
-                    .min((a, b) -> a.name().compareTo(b.name()));
+                    .min((a, b) -> a.name().compareTo(b.name())));
         }, o -> o.isPresent() ? 1 : 0);
     }
 
@@ -175,12 +188,17 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public List<NodeClaim> list(Instant now) {
-        return call(CallKind.DYNAMO_QUERY, "Query claims", () -> store.list(now), List::size);
+        return call(CallKind.DYNAMO_QUERY, "Query claims", () -> {
+            List<NodeClaim> all = store.list(now);
+            usage.dynamoRead(DynamoUnits.read(DynamoUnits.bytes(all)));
+            return all;
+        }, List::size);
     }
 
     @Override
     public void markUnavailable(OfferingKey offering, Instant until) {
         call(CallKind.DYNAMO_WRITE, "PutItem offering", () -> {
+            usage.dynamoWrite(DynamoUnits.write(DynamoUnits.SMALL_ITEM_BYTES));
             store.markUnavailable(offering, until);
             return Boolean.TRUE;
         }, x -> 0);
@@ -188,12 +206,17 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public Set<OfferingKey> unavailableOfferings(Instant now) {
-        return call(CallKind.DYNAMO_QUERY, "Query offerings", () -> store.unavailableOfferings(now), Set::size);
+        return call(CallKind.DYNAMO_QUERY, "Query offerings", () -> {
+            Set<OfferingKey> all = store.unavailableOfferings(now);
+            usage.dynamoRead(DynamoUnits.read((long) all.size() * DynamoUnits.SMALL_ITEM_BYTES));
+            return all;
+        }, Set::size);
     }
 
     @Override
     public void recordPoolUsage(PoolUsage usage) {
         call(CallKind.DYNAMO_WRITE, "PutItem pool usage", () -> {
+            this.usage.dynamoWrite(DynamoUnits.write(DynamoUnits.SMALL_ITEM_BYTES));
             store.recordPoolUsage(usage);
             return Boolean.TRUE;
         }, x -> 0);
@@ -201,12 +224,17 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public List<PoolUsage> poolUsage() {
-        return call(CallKind.DYNAMO_QUERY, "Query pool usage", store::poolUsage, List::size);
+        return call(CallKind.DYNAMO_QUERY, "Query pool usage", () -> {
+            List<PoolUsage> all = store.poolUsage();
+            usage.dynamoRead(DynamoUnits.read((long) all.size() * DynamoUnits.SMALL_ITEM_BYTES));
+            return all;
+        }, List::size);
     }
 
     @Override
     public void setMarker(String name, Instant at) {
         call(CallKind.DYNAMO_WRITE, "PutItem marker " + name, () -> {
+            usage.dynamoWrite(DynamoUnits.write(DynamoUnits.SMALL_ITEM_BYTES));
             store.setMarker(name, at);
             return Boolean.TRUE;
         }, x -> 0);
@@ -214,7 +242,16 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public Optional<Instant> marker(String name) {
-        return call(CallKind.DYNAMO_READ, "GetItem marker " + name, () -> store.marker(name), o -> 0);
+        return call(CallKind.DYNAMO_READ, "GetItem marker " + name, () -> {
+            usage.dynamoRead(DynamoUnits.read(DynamoUnits.SMALL_ITEM_BYTES));
+            return store.marker(name);
+        }, o -> 0);
+    }
+
+    /** A strongly consistent read of at most one claim: one unit per started 4 KB, one when nothing is found. */
+    private Optional<NodeClaim> read(Optional<NodeClaim> found) {
+        usage.dynamoRead(DynamoUnits.read(found.map(DynamoUnits::bytes).orElse(0L)));
+        return found;
     }
 
     public long throttled() {

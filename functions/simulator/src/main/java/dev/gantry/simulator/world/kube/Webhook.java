@@ -158,7 +158,8 @@ public final class Webhook {
         return run.result().getBody();
     }
 
-    long requests() {
+    /** Admission requests the webhook answered (each one an invocation of its function). */
+    public long requests() {
         return requests;
     }
 

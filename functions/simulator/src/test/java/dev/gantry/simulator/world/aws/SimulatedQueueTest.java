@@ -93,4 +93,29 @@ class SimulatedQueueTest {
         assertThat(copy.body()).isEqualTo(first.body());
         assertThat(q.duplicateDeliveries()).isEqualTo(2); // the copy was duplicated as well
     }
+
+    @Test
+    void sqsBillsEverySixtyFourKilobyteChunkADroppedFifoDuplicateAndOneDeletePerTenMessages() {
+        dev.gantry.simulator.bill.SelfUsage usage = new dev.gantry.simulator.bill.SelfUsage();
+        SimulatedQueue q = new SimulatedQueue("q.fifo", true, Duration.ofSeconds(30), 5, clock);
+        q.meter(usage, 64 * 1024);
+        q.send("x".repeat(200 * 1024), "g", "big", Duration.ZERO);
+        q.send("small", "g", "d1", Duration.ZERO);
+        q.send("small", "g", "d1", Duration.ZERO); // dropped as a duplicate, billed all the same
+        for (int i = 0; i < 9; i++) {
+            q.send("m" + i, "g", "n" + i, Duration.ZERO);
+        }
+        assertThat(usage.sqsRequests("q.fifo", "SendMessage")).isEqualTo(4 + 1 + 1 + 9);
+        var batch = q.receive(10);
+        assertThat(batch).hasSize(10);
+        assertThat(usage.sqsRequests("q.fifo", "ReceiveMessage")).as("one receive, its 200 KB answer in four chunks")
+                .isEqualTo(4);
+        q.deleteAll(batch);
+        var rest = q.receive(10);
+        q.deleteAll(rest);
+        assertThat(usage.sqsRequests("q.fifo", "DeleteMessageBatch")).isEqualTo(2);
+        assertThat(q.depth()).isZero();
+        assertThat(q.receive(10)).isEmpty();
+        assertThat(usage.sqsRequests("q.fifo", "ReceiveMessage")).as("empty polls are the bill's to add").isEqualTo(5);
+    }
 }
