@@ -22,16 +22,19 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * Prints how long {@code gantry consolidate} takes to load and decide a generated cluster dump
  * ({@link ClusterDumpGenerator}: about 20 pods a node), as YAML and JSON, as kubectl prints it by default and with
- * {@code --show-managed-fields} ({@code +mf}), and as a user runs it: a fresh JVM per run
- * ({@code java -Xmx2g -jar functions/cli/target/gantry.jar}), timed from outside. For each size and format: the median
- * wall time of the runs, the read-and-map and decide times the command reports (it reports reading only past two
- * seconds), user + system CPU and peak RSS (from {@code /usr/bin/time} when present), and, from one run in this JVM, the
- * peak heap (each heap pool's peak, summed: an upper bound). Off by default; after {@code mvn -B -DskipTests package}:
+ * {@code --show-managed-fields} ({@code +mf}), as a user runs it: a fresh JVM per run
+ * ({@code java -Xmx2g -jar functions/cli/target/gantry.jar}), timed from outside. Every run is therefore cold (class
+ * loading and JIT warm-up included, as a user waits for them): the figures are medians of cold runs, not warm medians
+ * after a warm-up. For each size and format: the median and the slowest wall time, the median of the read-and-map time
+ * the command reports (it reports it only past two seconds: "&lt;2s" otherwise), the median decide time, the median
+ * user + system CPU and the largest peak RSS (from {@code /usr/bin/time} when present), and the peak heap of one more
+ * run inside this JVM (each heap pool's peak, summed: an upper bound). The load average is printed first: on a shared
+ * machine, compare CPU seconds, or runs of one benchmark against each other. Off by default; after
+ * {@code mvn -B -DskipTests package}:
  * <pre>
  * mvn -B -o -pl functions/cli -am test -Dtest=DumpBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dgantry.bench=true -Dgantry.bench.args="100 1000 --runs 5"
  * </pre>
- * The machine should be otherwise idle: the figures are wall times.
  */
 @Tag("bench")
 @EnabledIfSystemProperty(named = "gantry.bench", matches = "true")
@@ -88,6 +91,9 @@ class DumpBenchmark {
         Path dir = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "gantry-dump-bench"));
         Path pool = Files.writeString(dir.resolve("pool.yaml"), POOL);
         boolean time = Files.isExecutable(Path.of("/usr/bin/time"));
+        Path loadavg = Path.of("/proc/loadavg");
+        System.out.println("cold runs (a fresh JVM each), " + runs + " per row; load average at start: "
+                + (Files.isReadable(loadavg) ? Files.readString(loadavg).trim() : "unknown"));
         System.out.printf("%-6s %-8s %7s %7s | %9s %9s %9s %9s %9s %10s %10s%n", "nodes", "form", "pods", "MB", "wall med", "wall max",
                 "read med", "decide", "cpu med", "RSS max", "heap peak");
         for (int n : sizes) {

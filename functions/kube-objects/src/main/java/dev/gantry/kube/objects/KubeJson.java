@@ -20,7 +20,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *
  * <p>YAML is read with the limits raised deliberately: snakeyaml-engine's default refuses a document over 3 MiB
  * (about 80 nodes of {@code kubectl get -o yaml}); here the limit is the largest a Java string can be, 2^31 - 1 code
- * points.
+ * points. Plain scalars are typed by the library's JSON schema, its default, answered sooner ({@link YamlScalars}).
  */
 public final class KubeJson {
     /** The most code points one YAML document may have: Java's own string limit. */
@@ -34,7 +34,8 @@ public final class KubeJson {
     public static final ObjectMapper JSON = configure(JsonMapper.builderWithJackson2Defaults()).build();
 
     public static final ObjectMapper YAML = configure(YAMLMapper.builder(YAMLFactory.builder()
-            .loadSettings(LoadSettings.builder().setCodePointLimit(MAX_CODE_POINTS).build()).build())).build();
+            .loadSettings(LoadSettings.builder().setCodePointLimit(MAX_CODE_POINTS).setSchema(new YamlScalars()).build()).build()))
+            .build();
 
     private KubeJson() {
     }

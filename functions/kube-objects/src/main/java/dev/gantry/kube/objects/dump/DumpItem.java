@@ -12,11 +12,12 @@ sealed interface DumpItem {
     }
 
     /**
-     * One item of a kubectl-style YAML List as read ({@code - apiVersion: v1} and its indented lines), not decoded yet:
-     * the worker that maps it decodes and dedents it ({@link KubectlItemText#dedent}).
+     * One item of a kubectl-style YAML List as read ({@code - apiVersion: v1} and its indented lines, its unread blocks
+     * blanked: {@link KubectlItemText}), not decoded yet: the worker that maps it decodes and parses it.
      *
      * @param firstLine the file line the item starts on (1-based), for error positions
+     * @param kind      its {@code kind} as written at the item's top level, or "" when not written plainly
      */
-    record Text(Path file, byte[] raw, int firstLine) implements DumpItem {
+    record Text(Path file, byte[] raw, int firstLine, String kind) implements DumpItem {
     }
 }

@@ -27,9 +27,10 @@ import tools.jackson.databind.node.ObjectNode;
  * named directly is read whatever its name, as JSON when it starts with <code>{</code> or {@code [}, else as YAML.
  * <p>
  * kubectl writes a List's items at column 0 ({@code - apiVersion: v1}), each indented two spaces below. Such a List is
- * cut into its items by lines, and each item's bytes are handed on to be decoded and parsed on their own by
- * snakeyaml-engine, on the mapping workers: one snakeyaml-engine parser over a 100 MB List, on the reader thread, would
- * be the slowest part of a what-if. Any other YAML (a hand-written List, objects as documents) is parsed as a whole, one
+ * cut into its items by lines ({@link KubectlItemText}: the blocks no mapper reads are dropped there, before any
+ * parsing), and each item's bytes are handed on to be decoded and parsed on their own by snakeyaml-engine, on the
+ * mapping workers: one snakeyaml-engine parser over a 100 MB List, on the reader thread, would be the slowest part of a
+ * what-if. Any other YAML (a hand-written List, objects as documents) is parsed as a whole, one
  * document at a time. YAML is parsed with {@link KubeJson#YAML}'s limits and aliases refused ({@link NoAliases}).
  */
 final class DumpReader {
@@ -179,8 +180,7 @@ final class DumpReader {
         private final Bytes doc = new Bytes();
         private int docStart = 1;
         private int line;
-        private Bytes item;
-        private int itemStart;
+        private KubectlItemText item;
         private boolean inItems;
         private boolean cut;
 
@@ -201,9 +201,8 @@ final class DumpReader {
                 if (inItems) {
                     if (first == '-' && (in.len() == 1 || in.at(1) == ' ')) {
                         endItem();
-                        item = new Bytes();
+                        item = new KubectlItemText(line);
                         item.line(in);
-                        itemStart = line;
                         continue;
                     }
                     if (item == null && first == ' ' && !in.blank()) {
@@ -220,6 +219,9 @@ final class DumpReader {
                         continue;
                     }
                     if (first == '#') {
+                        if (item != null) {
+                            item.skipped(); // a comment at column 0: the item keeps its line numbers
+                        }
                         continue;
                     }
                     endItem();
@@ -239,7 +241,7 @@ final class DumpReader {
 
         private void endItem() {
             if (item != null) {
-                item(new DumpItem.Text(file, item.toArray(), itemStart));
+                item(item.item(file));
                 item = null;
             }
         }
@@ -306,11 +308,7 @@ final class DumpReader {
         }
         int start = yaml.indexOf(':', i) + 1;
         int end = yaml.indexOf('\n', start);
-        String v = (end < 0 ? yaml.substring(start) : yaml.substring(start, end)).trim();
-        if (v.length() >= 2 && (v.charAt(0) == '"' || v.charAt(0) == '\'') && v.charAt(v.length() - 1) == v.charAt(0)) {
-            v = v.substring(1, v.length() - 1);
-        }
-        return v.matches("[A-Za-z][A-Za-z0-9]*") ? v : "";
+        return KubectlItemText.kindValue(end < 0 ? yaml.substring(start) : yaml.substring(start, end));
     }
 
     private static boolean json(BufferedInputStream in) throws IOException {

@@ -13,13 +13,17 @@ import dev.gantry.kube.objects.Selectors;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import java.nio.CharBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -106,27 +110,66 @@ final class ItemMapper {
     }
 
     /**
-     * One item of a kubectl List: dedented, then parsed by snakeyaml-engine (through Jackson's YAML parser, aliases
-     * refused) into a tree, and read into fabric8's model as JSON is. A kind no cluster view reads is counted unparsed.
+     * One item of a kubectl List: decoded once, then parsed by snakeyaml-engine (through Jackson's YAML parser, aliases
+     * refused) as the one-item sequence it is in the file, so the parser's lines and columns are the file's. An object
+     * of a kind fabric8's model has a type for is read into the model straight from the parser, with no tree between
+     * them (the tree and its second traversal were a third of the mapping). A NodeClaim, a nested List, a kind not
+     * written plainly, and any object that fails to read, go through a tree: it names the object in the error. A kind
+     * no cluster view reads is counted unparsed.
      */
     private static Mapped text(DumpItem.Text raw) {
-        String yaml = KubectlItemText.dedent(KubectlItemText.decode(raw.file(), raw.raw(), raw.firstLine()));
-        String kind = DumpReader.kindOf(yaml);
+        CharBuffer chars = KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine());
+        String kind = raw.kind();
         if (!kind.isEmpty() && !READ.contains(kind)) {
             return new Ignored(kind);
         }
-        int lineOffset = raw.firstLine() - 1;
-        JsonNode tree;
-        try {
-            tree = KubeJson.YAML.readTree(new NoAliases(KubeJson.YAML.createParser(yaml), raw.file(), lineOffset));
-        } catch (JacksonException e) {
-            throw new DumpException(DumpReader.where(raw.file(), e.getLocation(), lineOffset) + "not YAML: " + DumpReader.syntax(e), e);
+        if (TYPED.contains(kind)) {
+            try {
+                Mapped direct = direct(raw, chars, kind);
+                if (direct != null) {
+                    return direct;
+                }
+            } catch (RuntimeException e) {
+                // read again through a tree below, for the one-line error that names the object and where it is
+            }
         }
-        if (!(tree instanceof ObjectNode o)) {
+        JsonNode tree;
+        try (JsonParser p = parser(raw, chars)) {
+            tree = KubeJson.YAML.readTree(p);
+        } catch (JacksonException e) {
+            throw new DumpException(DumpReader.where(raw.file(), e.getLocation(), raw.firstLine() - 1) + "not YAML: " + DumpReader.syntax(e), e);
+        }
+        if (!(tree instanceof ArrayNode items && items.size() == 1 && items.get(0) instanceof ObjectNode o)) {
             throw new DumpException(raw.file() + ":" + raw.firstLine() + ": not a Kubernetes object: expected a mapping with apiVersion and kind");
         }
         return tree(new DumpItem.Tree(raw.file(), o), raw.firstLine());
     }
+
+    /** The item read straight into fabric8's model and mapped; null when it is not the one mapping it should be. */
+    private static Mapped direct(DumpItem.Text raw, CharBuffer chars, String kind) {
+        try (JsonParser p = parser(raw, chars)) {
+            if (p.nextToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            Object value = KubeJson.YAML.readValue(p, type(kind));
+            if (p.nextToken() != JsonToken.END_ARRAY || p.nextToken() != null) {
+                return null;
+            }
+            return decoded(kind, value);
+        }
+    }
+
+    /**
+     * A parser over the item's text. The text is the file's lines from the item's first on, unindented lines kept: its
+     * columns are the file's, and its lines are the file's once offset by the item's first line (as errors say them).
+     */
+    private static JsonParser parser(DumpItem.Text raw, CharBuffer chars) {
+        return new NoAliases(KubeJson.YAML.createParser(chars.array(), chars.arrayOffset() + chars.position(), chars.remaining()),
+                raw.file(), raw.firstLine() - 1);
+    }
+
+    /** The kinds read straight into fabric8's model ({@link #type}). */
+    private static final Set<String> TYPED = Set.of("Node", "Pod", "DaemonSet", "PodDisruptionBudget", "Namespace");
 
     private static Class<?> type(String kind) {
         return switch (kind) {

@@ -47,6 +47,45 @@ class ClusterDumpReadingTest {
     }
 
     @Test
+    void aGeneratedDumpWithManagedFieldsReadsTheSameFromYamlAsFromJson() {
+        // YAML items are read straight into fabric8's model from the parser; JSON goes through a tree: one meaning.
+        KubeDump dump = ClusterDumpGenerator.generate(30, 7);
+        ClusterDump yaml = ClusterDump.read(List.of(dump.writeYaml(dir.resolve("g.yaml"))), DumpProgress.NONE);
+        ClusterDump json = ClusterDump.read(List.of(dump.writeJson(dir.resolve("g.json"))), DumpProgress.NONE);
+        assertThat(yaml.pods()).hasSizeGreaterThan(500).isEqualTo(json.pods());
+        assertThat(yaml.nodes()).hasSize(30).isEqualTo(json.nodes());
+        assertThat(yaml.pdbs()).isNotEmpty().isEqualTo(json.pdbs());
+        assertThat(yaml.daemonSets()).isNotEmpty().isEqualTo(json.daemonSets());
+        assertThat(yaml.claims()).isEqualTo(json.claims());
+        assertThat(yaml.namespaceLabels()).isEqualTo(json.namespaceLabels());
+        assertThat(yaml.stats().takenAt()).isEqualTo(json.stats().takenAt());
+    }
+
+    @Test
+    void aSyntaxErrorInAnItemOfAKubectlListIsAtItsLineAndColumnInTheFile() throws IOException {
+        Path f = Files.writeString(dir.resolve("syntax-item.yaml"), """
+                apiVersion: v1
+                items:
+                - apiVersion: v1
+                  kind: Pod
+                  metadata:
+                    name: p
+                    namespace: default
+                  spec:
+                # a comment at column 0 inside the item is a line of the file too
+                    containers:
+                    - name: c
+                      image: [unclosed
+                    nodeName: n1
+                kind: List
+                """);
+        // The ':' after nodeName, at line 13 column 13 of the file: the item is parsed as written (dedented, it said
+        // column 11), and a comment line dropped from the item no longer moves the lines after it (it said line 12).
+        assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
+                .hasMessageStartingWith(f + ":13:13: not YAML");
+    }
+
+    @Test
     void objectsAsSeparateDocumentsInADirectoryReadAsOneList() throws IOException {
         String text = small().yaml();
         ClusterDump list = ClusterDump.read(List.of(Files.writeString(dir.resolve("list.yaml"), text)), DumpProgress.NONE);
