@@ -5,10 +5,12 @@ import dev.gantry.config.yaml.YamlObject;
 
 /**
  * Gantry's cost annotations on a NodePool, checked where they are written: {@code gantry.dev/spot-percentage} (the
- * spot/on-demand split, core {@code capacity.SpotSplit}) must be a whole number from 0 to 100.
+ * spot/on-demand split, core {@code capacity.SpotSplit}) must be a whole number from 0 to 100;
+ * {@code gantry.dev/limit-cost-per-hour} (core {@code capacity.CostLimit}) a non-negative amount of dollars per hour.
  */
 final class CostAnnotations {
     static final String SPOT_PERCENTAGE = "gantry.dev/spot-percentage";
+    static final String LIMIT_COST = "gantry.dev/limit-cost-per-hour";
 
     private CostAnnotations() {
     }
@@ -16,8 +18,16 @@ final class CostAnnotations {
     static void check(Doc doc) {
         YamlObject meta = doc.root().object("metadata");
         YamlObject annotations = meta == null ? null : meta.object("annotations");
+        if (annotations == null) {
+            return;
+        }
+        String cost = doc.annotations().get(LIMIT_COST);
+        if (cost != null && !cost.trim().matches("[0-9]+(\\.[0-9]+)?")) {
+            annotations.error(LIMIT_COST, "'" + cost + "' is not a cost limit: write dollars per hour as a plain number "
+                    + "(e.g. \"12.50\"), without a currency sign");
+        }
         String v = doc.annotations().get(SPOT_PERCENTAGE);
-        if (annotations == null || v == null) {
+        if (v == null) {
             return;
         }
         if (!v.trim().matches("[0-9]{1,3}") || Integer.parseInt(v.trim()) > 100) {

@@ -8,9 +8,13 @@ import dev.gantry.config.source.Diagnostic;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Gantry's own NodePool annotation gantry.dev/spot-percentage, checked at its line by the one reader. */
+/** Gantry's own NodePool annotations (spot-percentage, limit-cost-per-hour), checked at their line by the one reader. */
 class CostAnnotationsTest {
     static List<String> errors(String value) {
+        return errors(value, "10");
+    }
+
+    static List<String> errors(String value, String cost) {
         return ConfigLoader.loadString("p.yaml", """
                 apiVersion: karpenter.sh/v1
                 kind: NodePool
@@ -18,12 +22,13 @@ class CostAnnotationsTest {
                   name: mixed
                   annotations:
                     gantry.dev/spot-percentage: "%s"
+                    gantry.dev/limit-cost-per-hour: "%s"
                 spec:
                   template:
                     spec:
                       nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
                       requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [spot, on-demand]}]
-                """.formatted(value), LoadOptions.DEFAULT).errors().stream().map(Diagnostic::toString).toList();
+                """.formatted(value, cost), LoadOptions.DEFAULT).errors().stream().map(Diagnostic::toString).toList();
     }
 
     @Test
@@ -40,5 +45,13 @@ class CostAnnotationsTest {
         assertThat(errors("101")).hasSize(1);
         assertThat(errors("-5")).hasSize(1);
         assertThat(errors("0.5")).hasSize(1);
+    }
+
+    @Test
+    void aCostLimitIsDollarsPerHour() {
+        assertThat(errors("70", "12.50")).isEmpty();
+        assertThat(errors("70", "$12")).singleElement().asString()
+                .startsWith("p.yaml:7:37: NodePool/mixed/metadata.annotations.gantry.dev/limit-cost-per-hour: '$12' is not a cost limit");
+        assertThat(errors("70", "-1")).hasSize(1);
     }
 }

@@ -189,7 +189,9 @@ public final class Provisioner {
             if (rounds == 1) {
                 recordDemand(input, solved.real(), log.reported(), now);
             }
-            last = dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input);
+            // Gantry's spot/on-demand split, then its dollar limit, on the solver's plan (core.capacity).
+            last = dev.gantry.core.capacity.CostLimit.apply(
+                    dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input), input);
             nominateInFlight(last, claims, log);
             boolean outOfCapacity = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);

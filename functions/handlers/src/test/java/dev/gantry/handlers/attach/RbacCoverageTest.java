@@ -37,7 +37,7 @@ class RbacCoverageTest {
             Map.entry("deleteNode", List.of("/nodes delete")),
             Map.entry("event", List.of("/events create")));
     /** What KubeConfigObjects.list calls on every run (not a port method: the configuration's source). */
-    private static final List<String> BUFFER_CALLS = List.of("karpenter.sh/nodepools list",
+    private static final List<String> BUFFER_CALLS = List.of("karpenter.sh/nodepools list", "karpenter.sh/nodeoverlays list",
             "karpenter.k8s.aws/ec2nodeclasses list", "autoscaling.x-k8s.io/capacitybuffers list",
             "/podtemplates get", "apps/deployments get", "apps/statefulsets get", "apps/replicasets get");
     /** What the sweep's cluster-object steps call, per port method (KubeNodeClaims, KubeStatusObjects). */
