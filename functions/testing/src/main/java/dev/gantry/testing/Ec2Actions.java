@@ -52,6 +52,7 @@ final class Ec2Actions {
         r.put("DescribeInstanceTypeOfferings", this::describeOfferings);
         r.put("DescribeSpotPriceHistory", this::describeSpotPrices);
         r.put("CreateTags", this::createTags);
+        r.put("DescribeInstanceStatus", new Ec2InstanceStatusAction(state, clock)::answer);
         return r;
     }
 
