@@ -102,6 +102,15 @@ public final class ControllerPolicy {
                 Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
     }
 
+    /**
+     * The sweep's status-check step (aws module's Ec2InstanceStatusChecks, Karpenter v1.12's DescribeInstanceStatus
+     * polling): no resource-level permissions, so pinned to this region; the sweep's role only.
+     */
+    public PolicyStatement instanceStatus() {
+        return statement("AllowInstanceStatusChecks", List.of("ec2:DescribeInstanceStatus"), List.of("*"),
+                Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
+    }
+
     /** Handing the node role to EC2, and nothing else to anyone. */
     public PolicyStatement passNodeRole(String nodeRoleArn) {
         return statement("AllowPassingNodeRoleToEc2", List.of("iam:PassRole"), List.of(nodeRoleArn),

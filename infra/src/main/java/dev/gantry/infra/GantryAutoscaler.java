@@ -136,6 +136,7 @@ public final class GantryAutoscaler extends Construct {
         sweep.grant(ec2.terminate(), ec2.describe(), ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(),
                 table);
         sweep.grant(ec2.collectLaunchTemplates());
+        sweep.grant(ec2.instanceStatus()); // EC2 status checks, read each sweep
         // Adoption of Karpenter's instances (the migration): Gantry's tags on them, then its own grants apply.
         sweep.grant(ec2.adopt());
         provisioning.queue().grantSendMessages(sweep.role());

@@ -170,6 +170,9 @@ class IamContractTest {
                 "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
                 "eks:DescribeCluster", "pricing:GetProducts", "s3:GetObject", "secretsmanager:GetSecretValue",
                 "lambda:InvokeFunction");
+        // The sweep's status-check step (Ec2InstanceStatusChecksTest, signed as the sweep) is proven on its role.
+        assertThat(gantryCalls()).filteredOn(c -> c.call().equals("ec2:DescribeInstanceStatus"))
+                .extracting(IamContractTest::function).isNotEmpty().containsOnly("sweep");
         // The handlers' own ChangeMessageVisibility (each invocation holds its records for its own time only, in one
         // batch request; a failed record or run comes back in seconds): granted explicitly to each consumer.
         for (String consumer : List.of("provisioner", "interruption", "termination")) {

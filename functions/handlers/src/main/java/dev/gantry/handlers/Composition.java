@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gantry.aws.client.ClientTimeouts;
 import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
+import dev.gantry.aws.ec2.Ec2InstanceStatusChecks;
 import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.aws.eks.EksClusterInfo;
@@ -30,6 +31,7 @@ import dev.gantry.core.provisioning.Provisioner;
 import dev.gantry.core.sweep.CapacityBlockExpiry;
 import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.staticcapacity.StaticCapacity;
+import dev.gantry.core.sweep.InstanceStatusStep;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.Redelivery;
@@ -180,6 +182,9 @@ public final class Composition {
         HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,
                 sweep::registerNodes, clock);
         InterruptionService interruption = new InterruptionService(store(), cluster(), cluster(), termination, hints(), pools, clock);
+        if (clusterObjects) { // EC2's status checks each sweep: a failed check terminates, a scheduled event drains
+            sweep.withInstanceStatus(new InstanceStatusStep(new Ec2InstanceStatusChecks(ec2()), termination, interruption::handle));
+        }
         return new Services(hintBatches, interruption, termination, sweep, consolidation);
     }
 

@@ -53,6 +53,7 @@ final class Ec2Actions {
         r.put("DescribeSpotPriceHistory", this::describeSpotPrices);
         r.put("CreateTags", this::createTags);
         r.put("DescribeCapacityReservations", state.reservations()::describe);
+        r.put("DescribeInstanceStatus", new Ec2InstanceStatusAction(state, clock)::answer);
         return r;
     }
 

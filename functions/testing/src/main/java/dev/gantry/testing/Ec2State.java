@@ -155,6 +155,13 @@ public final class Ec2State {
         return this;
     }
 
+    private final Ec2InstanceStatuses statuses = new Ec2InstanceStatuses();
+
+    /** Status checks and scheduled events, as DescribeInstanceStatus reports them. */
+    public Ec2InstanceStatuses statuses() {
+        return statuses;
+    }
+
     /** The instances DescribeInstances lists at {@code now}: all but those launched within the describe lag. */
     synchronized List<Instance> describable(Instant now) {
         return instances.values().stream().filter(i -> i.launchTime() == null

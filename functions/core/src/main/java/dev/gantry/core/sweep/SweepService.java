@@ -101,6 +101,7 @@ public final class SweepService {
     private DriftStep drift;
     private CapacityBlockExpiry blocks;
     private dev.gantry.core.staticcapacity.StaticCapacity staticCapacity;
+    private InstanceStatusStep instanceStatus;
 
     public SweepService(String cluster, ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                         TerminationService termination, ProvisioningHints hints, Map<String, NodePool> pools,
@@ -179,6 +180,12 @@ public final class SweepService {
     private record DriftStep(DriftMarker marker, Supplier<GantryConfig> config, Function<NodeClass, List<InstanceType>> offered) {
     }
 
+    /** EC2's status checks each sweep ({@link InstanceStatusStep}). */
+    public SweepService withInstanceStatus(InstanceStatusStep step) {
+        this.instanceStatus = step;
+        return this;
+    }
+
     /**
      * The refresh step: {@code refresh} re-reads prices and offerings whose TTLs ran out. It must not block for long
      * (the adapter refreshes in the background) and its failures are the adapter's to absorb.
@@ -225,6 +232,9 @@ public final class SweepService {
         untaintStale(nodes, claims);
         Map<String, Integer> terminated = new TreeMap<>();
         Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
+        if (instanceStatus != null) {
+            instanceStatus.run(claims, now, terminated, () -> firstSlice(inlineUntil));
+        }
         markDrift(hk.instances(), now);
         if (blocks != null) blocks.run(store.list(now), nodes, now);
         if (staticCapacity != null) {
