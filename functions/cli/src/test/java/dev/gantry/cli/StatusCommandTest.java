@@ -237,6 +237,11 @@ class StatusCommandTest {
                     memory   24Gi/100Gi     [#####---------------] 24%
                     pods     58             (no limit)
                 """);
+        // Its $/h now at list price, the three live claims' (0.15 + 0.07 + 0.07), by capacity type.
+        assertThat(table).contains("""
+                    pods     58             (no limit)
+                    cost     $0.2900/h (on-demand $0.2900)
+                """);
         assertThat(table).contains("Launching       1   oldest nodeclaim/seed000-bbbbb (45s)",
                 "Initialized     1   oldest nodeclaim/seed000-aaaaa (2h59m)", "Draining        1   oldest nodeclaim/seed000-ccccc (10m0s)");
         // Pending: Gantry's own Event explains api-1; a fresh plan explains huge; fresh is not yet Unschedulable.

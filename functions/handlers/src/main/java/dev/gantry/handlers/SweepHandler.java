@@ -103,6 +103,9 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
             r.terminatedByReason().forEach((reason, n) ->
                     metrics.emit(clock.instant(), Map.of("Reason", reason), Map.of("NodesTerminated", (double) n)));
             metrics.emit(clock.instant(), Map.of(), Map.of("HourlyCostUsd", r.hourlyCost()));
+            // One point per pool each sweep, recomputed from the claims (never a running total: it cannot go negative).
+            r.costByPool().forEach((pool, cost) -> metrics.emit(clock.instant(), Map.of("NodePool", pool),
+                    Map.of("NodePoolCostPerHourUsd", cost.perHour())));
             var c = r.consolidation();
             if (c.skipped() == null || c.decided() > 0) {
                 metrics.emit(clock.instant(), Map.of(), Map.of("ConsolidationCandidates", (double) c.candidates(),

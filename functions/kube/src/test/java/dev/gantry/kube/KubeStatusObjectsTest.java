@@ -81,7 +81,8 @@ class KubeStatusObjectsTest {
         writer.sync(List.of(claim("seed000-a"), claim("seed000-b")), NOW);
 
         Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
-        assertThat(CrdSchema.select(pool, ".status.resources")).isEqualTo(Map.of("cpu", "4", "memory", "16Gi"));
+        assertThat(CrdSchema.select(pool, ".status.resources")).isEqualTo(Map.of("cpu", "4", "memory", "16Gi",
+                "gantry.dev/cost-per-hour", "0.1504"));
         assertThat(CrdSchema.select(pool, ".spec.limits")).isEqualTo(Map.of("cpu", "20", "memory", "100Gi"));
         CrdSchema crd = new CrdSchema(KarpenterCrd.NODE_POOL);
         Map<String, Object> columns = new LinkedHashMap<>();
@@ -116,6 +117,18 @@ class KubeStatusObjectsTest {
         assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
         StatusWriter.Report again = writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60));
         assertThat(again.nodeClassesWritten()).isZero();
+    }
+
+    @Test
+    void aPoolsStatusCarriesItsCostPerHourBesideItsCapacityAndKarpentersSchemaAcceptsIt() {
+        NodeClaim spot = NodeClaim.launching("seed000-b", "seed000", null, List.of(), List.of("t3a.large"), List.of(), "t3a.large",
+                "us-east-1a", "spot", 0.03, NOW.minusSeconds(300))
+                .launched("i-b", "t3a.large", "us-east-1a", "spot", 0.03, NOW.minusSeconds(290));
+        writer.sync(List.of(claim("seed000-a"), spot), NOW);
+
+        Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.resources.gantry\\.dev/cost-per-hour")).isEqualTo("0.1052");
+        assertThat(new CrdSchema(KarpenterCrd.NODE_POOL).violations(pool)).isEmpty();
     }
 
     @Test

@@ -39,4 +39,16 @@ class SelfCostScenarioTest {
         assertThat(s.at("/sqs/queues/provisioning.fifo/byAction/SendMessage").asLong()).isPositive();
         assertThat(s.at("/dynamodb/writeUnits").asDouble()).isPositive();
     }
+
+    @Test
+    void theSummarySplitsCostByCapacityTypeAndThePartsAddUpToTheTotal() {
+        JsonNode cost = SampleScenariosTest.run("spot-storm").summary().tree().get("cost");
+        double parts = 0;
+        for (var e : cost.get("byCapacityType").properties()) {
+            parts += e.getValue().asDouble();
+        }
+        assertThat(cost.get("byCapacityType").has("spot")).isTrue();
+        assertThat(parts).isCloseTo(cost.get("total").asDouble(), org.assertj.core.api.Assertions.within(0.001));
+        assertThat(SampleScenariosTest.run("spot-storm").summary().table()).contains("cost by capacity");
+    }
 }

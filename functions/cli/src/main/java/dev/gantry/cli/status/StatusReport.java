@@ -5,6 +5,7 @@ import dev.gantry.core.headroom.BufferExpansion;
 import dev.gantry.core.headroom.BufferPods;
 import dev.gantry.core.headroom.HeadroomPlan;
 import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.status.PoolCost;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.PoolUsage;
 import dev.gantry.core.model.Node;
@@ -37,8 +38,9 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
      * @param runningPods bound, non-terminal pods on the pool's nodes (DaemonSet pods included)
      * @param usage     cpu, memory and pods (and any other limited resource): the capacity counted against the limit
      * @param usageAt   when the provisioner recorded the usage, or null when it is the nodes' capacity as read now
+     * @param cost      what the pool's live NodeClaims cost per hour now, by capacity type, at the price they bill at
      */
-    public record PoolStatus(String name, int nodes, int runningPods, List<Usage> usage, Instant usageAt) {
+    public record PoolStatus(String name, int nodes, int runningPods, List<Usage> usage, Instant usageAt, PoolCost cost) {
     }
 
     /** @param limit null when the pool does not limit the resource */
@@ -93,7 +95,7 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
             nodes.forEach(n -> names.add(n.name()));
             int running = (int) s.pods().stream().filter(p -> p.isBound() && names.contains(p.nodeName())
                     && !p.status().isTerminal()).count();
-            out.add(new PoolStatus(name, nodes.size(), running, usage, u == null ? null : u.at()));
+            out.add(new PoolStatus(name, nodes.size(), running, usage, u == null ? null : u.at(), PoolCost.of(name, s.claims())));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.gantry.cli.status;
 
+import dev.gantry.core.status.PoolCost;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -33,6 +34,7 @@ public final class StatusView {
             for (StatusReport.Usage u : p.usage()) {
                 b.append(String.format("    %-8s %s%n", u.resource(), usage(u)));
             }
+            b.append(String.format("    %-8s %s%n", "cost", cost(p.cost())));
         }
         b.append("\nNODECLAIMS\n");
         if (r.claims().isEmpty()) {
@@ -63,6 +65,18 @@ public final class StatusView {
         return b.toString();
     }
 
+    /** {@code $0.1920/h (on-demand $0.0960, spot $0.0960)}: the pool's $/h now at list price, split by capacity type. */
+    static String cost(PoolCost c) {
+        StringBuilder b = new StringBuilder("$").append(PoolCost.format(c.perHour())).append("/h");
+        if (!c.byCapacityType().isEmpty()) {
+            StringBuilder parts = new StringBuilder();
+            c.byCapacityType().forEach((type, perHour) -> parts.append(parts.isEmpty() ? "" : ", ").append(type).append(" $")
+                    .append(PoolCost.format(perHour)));
+            b.append(" (").append(parts).append(')');
+        }
+        return b.toString();
+    }
+
     public static String json(StatusReport r) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("at", r.at().toString());
@@ -81,6 +95,10 @@ public final class StatusView {
             }
             m.put("usage", usage);
             m.put("usageRecordedAt", p.usageAt() == null ? null : p.usageAt().toString());
+            Map<String, Object> cost = new LinkedHashMap<>();
+            cost.put("perHour", p.cost().perHour());
+            cost.put("byCapacityType", p.cost().byCapacityType());
+            m.put("cost", cost);
             pools.add(m);
         }
         doc.put("nodePools", pools);

@@ -56,6 +56,27 @@ class StatusReportTest {
     }
 
     @Test
+    void aPoolShowsWhatItsNodesCostPerHourNowByCapacityType() {
+        NodeClaim od = NodeClaim.launching("default-a", "default", null, List.of(), List.of("m5.large"), List.of(), "m5.large",
+                "us-east-1a", "on-demand", 0.096, NOW.minusSeconds(600))
+                .launched("i-a", "m5.large", "us-east-1a", "on-demand", 0.096, NOW.minusSeconds(590));
+        NodeClaim spot = NodeClaim.launching("default-b", "default", null, List.of(), List.of("m5.large"), List.of(), "m5.large",
+                "us-east-1b", "spot", 0.035, NOW.minusSeconds(600))
+                .launched("i-b", "m5.large", "us-east-1b", "spot", 0.035, NOW.minusSeconds(590));
+        NodeClaim gone = NodeClaim.launching("default-c", "default", null, List.of(), List.of("m5.large"), List.of(), "m5.large",
+                "us-east-1b", "spot", 0.035, NOW.minusSeconds(600))
+                .launched("i-c", "m5.large", "us-east-1b", "spot", 0.035, NOW.minusSeconds(590)).terminated(NOW, Duration.ofHours(1));
+        NodePool pool = new NodePool("default", Map.of(), new NodePool.Template(null, null, null, null, null,
+                new NodePool.NodeClassRef(null, null, "default"), null, null), null, Map.of(), null, null);
+        StatusReport r = StatusReport.of(snapshot(List.of(pool), List.of(od, spot, gone), List.of(), List.of(),
+                List.of(), Map.of(), List.of(), null));
+        StatusReport.PoolStatus p = r.pools().getFirst();
+        assertThat(p.cost().perHour()).isEqualTo(0.131);
+        assertThat(StatusView.table(r)).contains("    cost     $0.1310/h (on-demand $0.0960, spot $0.0350)\n");
+        assertThat(StatusView.json(r)).contains("\"perHour\" : 0.131");
+    }
+
+    @Test
     void aPendingPodsReasonIsGantrysLastEventThenTheFreshPlanThenWhatKubeSchedulerSays() {
         List<GantryEvent> events = List.of(
                 new GantryEvent(NOW.minusSeconds(60), "Pod", "web", "a", "Normal", "Nominated", "Pod should schedule on: nodeclaim/x"),

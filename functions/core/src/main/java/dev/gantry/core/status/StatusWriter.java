@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * The sweep's NodePool and EC2NodeClass status: one list of each kind, then a status write only for an object whose
  * status would change (a condition keeps its {@code lastTransitionTime} while its status holds).
  * <ul>
- *   <li>NodePool: {@code resources} = the summed capacity of its live claims, {@code nodes} = their number;
+ *   <li>NodePool: {@code resources} = the summed capacity of its live claims and, under {@value PoolCost#RESOURCE},
+ *       what they cost per hour ({@link PoolCost}), {@code nodes} = their number;
  *       {@code ValidationSucceeded} False when the configuration reader left the pool out with diagnostics (its
  *       messages), Unknown when it is not in the configuration for another reason; {@code NodeClassReady} from its
  *       NodeClass's {@code Ready}; {@code Ready} when both are True.</li>
@@ -145,6 +146,7 @@ public final class StatusWriter {
         }
         Map<String, String> resources = new TreeMap<>();
         sum.asMap().forEach((k, v) -> resources.put(k, Resources.format(k, v)));
+        resources.put(PoolCost.RESOURCE, PoolCost.format(PoolCost.of(o.name(), claims).perHour()));
         List<String> problems = diag.getOrDefault("NodePool/" + o.name(), List.of());
         Optional<NodePool> configured = cfg.nodePool(o.name());
         List<Condition> c = new ArrayList<>();

@@ -258,11 +258,11 @@ public final class SweepService {
         if (status != null) {
             status.sync(after, now);
         }
-        double hourlyCost = after.stream().filter(c -> c.state() != NodeClaimState.Terminated)
-                .mapToDouble(NodeClaim::pricePerHour).sum();
+        Map<String, dev.gantry.core.status.PoolCost> costs = dev.gantry.core.status.PoolCost.of(after);
+        double hourlyCost = costs.values().stream().mapToDouble(dev.gantry.core.status.PoolCost::perHour).sum();
         return new SweepReport(reg.registered(), reg.initialized(), hk.leakedTerminated(), hk.claimsFinished(),
                 hk.deletedNodesStarted(), backstop, dis.emptinessMarks(), dis.disrupted(), terminated, hourlyCost, resumed,
-                consolidated);
+                consolidated, costs);
     }
 
     /**

@@ -120,6 +120,8 @@ public final class Checks {
         List<SimulatedInstance> live = world.liveInstances().get();
         double fractional = lowerBound();
         recorder.rates(now, live.stream().mapToDouble(SimulatedInstance::pricePerHour).sum(), fractional, packingBound, live.size());
+        recorder.capacityTypeRates(now, live.stream().collect(java.util.stream.Collectors.groupingBy(SimulatedInstance::capacityType,
+                java.util.TreeMap::new, java.util.stream.Collectors.summingDouble(SimulatedInstance::pricePerHour))));
         limits(live);
         if (!now.isBefore(lastThorough.plus(EVERY))) {
             lastThorough = now;

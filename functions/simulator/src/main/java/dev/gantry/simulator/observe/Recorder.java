@@ -57,6 +57,7 @@ public final class Recorder implements PodListener {
     private double packingBoundPerHour;
     double peakPerHour;
     private Instant lastCostAt;
+    private final CostByCapacityType costByCapacityType;
     private double perHour;
     private double lowerBoundPerHour;
 
@@ -90,6 +91,7 @@ public final class Recorder implements PodListener {
     public Recorder(Instant start) {
         this.start = start;
         this.lastCostAt = start;
+        this.costByCapacityType = new CostByCapacityType(start);
         for (String w : List.of("decided", "validated", "handed", "aborted")) {
             consolidation.put(w, 0);
         }
@@ -102,6 +104,7 @@ public final class Recorder implements PodListener {
     public void restart(Instant t) {
         this.start = t;
         this.lastCostAt = t;
+        costByCapacityType.restart(t);
     }
 
     /** Pods created in {@code [from, until)} also count in {@link #rampTimeToSchedule}. */
@@ -280,6 +283,16 @@ public final class Recorder implements PodListener {
 
     public double perHour() {
         return perHour;
+    }
+
+    /** The cost split by capacity type; its parts sum to {@link #cost()}. */
+    public CostByCapacityType costByCapacityType() {
+        return costByCapacityType;
+    }
+
+    /** Integrates the split up to {@code now}, then sets its rates ($/h by capacity type); called with {@link #rates}. */
+    void capacityTypeRates(Instant now, Map<String, Double> rates) {
+        costByCapacityType.rates(now, rates);
     }
 
     void sample(Instant now, Map<String, Integer> nodesByType, int pending) {

@@ -84,6 +84,8 @@ public final class Summary {
         r.terminatedByReason().forEach(by::put);
         ObjectNode cost = o.putObject("cost");
         cost.put("total", round(r.cost(), 4));
+        ObjectNode byType = cost.putObject("byCapacityType");
+        r.costByCapacityType().total().forEach((type, dollars) -> byType.put(type, round(dollars, 4)));
         cost.put("peakPerHour", round(r.peakPerHour(), 4));
         cost.put("lowerBoundTotal", round(r.lowerBoundCost(), 4));
         headroom(o, run);
@@ -289,6 +291,12 @@ public final class Summary {
         row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f (fractional), $%.2f (packing, %.2f×)",
                 cost.get("total").asDouble(), cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble(),
                 cost.get("packingBoundTotal").asDouble(), cost.get("overPackingBound").asDouble()));
+        StringBuilder split = new StringBuilder();
+        cost.get("byCapacityType").properties().forEach(e -> split.append(split.isEmpty() ? "" : ", ")
+                .append(String.format(java.util.Locale.ROOT, "%s $%.2f", e.getKey(), e.getValue().asDouble())));
+        if (!split.isEmpty()) {
+            row(b, "cost by capacity", split.toString());
+        }
         headroomRows(b, root.get("headroom"));
         var c = root.get("consolidation");
         row(b, "consolidation", c.get("decided") + " commands decided, " + c.get("handed") + " executed, " + c.get("aborted")

@@ -65,6 +65,10 @@ class SweepIntegrationTest {
         assertThat(rig.metricsOut.toString()).contains("\"NodesTerminated\":1.0").contains("\"Reason\":\"gc\"");
         // The dashboard's $/hour panel: every live claim's price (here the one owned node's claim).
         assertThat(rig.metricsOut.toString()).contains("\"HourlyCostUsd\":" + rig.claim(CLAIM).orElseThrow().pricePerHour());
+        // Each pool's own point, recomputed from the claims each sweep (never a running total, so never negative).
+        var claim = rig.claim(CLAIM).orElseThrow();
+        assertThat(rig.metricsOut.toString()).contains("\"NodePool\":\"" + claim.nodePool() + "\"")
+                .contains("\"NodePoolCostPerHourUsd\":" + claim.pricePerHour());
 
         // 30 s later the young instance is old enough and still unclaimed; everything else stays as it was.
         rig.clock.advance(Duration.ofSeconds(30));
