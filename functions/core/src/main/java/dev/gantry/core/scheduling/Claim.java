@@ -75,6 +75,11 @@ final class Claim implements Slot {
         return new Claim(pool, index, pool.requirements, options);
     }
 
+    /** Opens an empty claim already narrowed to {@code requirements} (within the pool's), restricted to {@code options}. */
+    static Claim open(PoolContext pool, int index, Requirements requirements, List<InstanceType> options) {
+        return new Claim(pool, index, requirements, options);
+    }
+
     /** The expected price if a fit is committed. */
     static double priceOf(ClaimFit fit) {
         return fit.options().get(0).cheapestOffering(fit.requirements()).pricePerHour();

@@ -40,6 +40,7 @@ final class CostAwarePacking {
                 packer.place(c);
             }
         }
+        ZoneRepack.run(packer);
         Map<GroupKey, List<PodConstraints>> groups = new LinkedHashMap<>();
         Map<Signature, Optional<PoolContext>> poolFor = new java.util.HashMap<>();
         for (PodConstraints c : free) {
@@ -125,7 +126,7 @@ final class CostAwarePacking {
      * few types that are cheapest per unit of the group's demand and hold every pod), and an adaptive one where each
      * bin gets the most cost-efficient type that holds its anchor pod (so small pods reach small, cheap types).
      */
-    private static List<ShapePacking.Bin<PodConstraints, InstanceType>> cheapestPlan(PoolContext pool, List<InstanceType> compatible,
+    static List<ShapePacking.Bin<PodConstraints, InstanceType>> cheapestPlan(PoolContext pool, List<InstanceType> compatible,
                                                                                     Requirements reqs, List<PodConstraints> pods) {
         Resources demand = Resources.ZERO;
         Resources largest = Resources.ZERO;

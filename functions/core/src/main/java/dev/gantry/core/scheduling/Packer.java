@@ -30,6 +30,8 @@ final class Packer {
     private final Map<Signature, Integer> slotCursor = new HashMap<>();
     private final Map<Signature, Integer> claimCursor = new HashMap<>();
     private final SchedulingInput input;
+    /** The next claim's index, which names its hostname: never reused, even when claims are replaced ({@link ZoneRepack}). */
+    private int claimIndex;
 
     Packer(SchedulingInput input) {
         this.input = input;
@@ -351,12 +353,16 @@ final class Packer {
         return freed;
     }
 
+    int nextClaimIndex() {
+        return claimIndex++;
+    }
+
     /** Opens a claim on the pool restricted to {@code options} for the pod; null on success, else the reason. */
     String openClaim(PodConstraints c, PoolContext pool, List<InstanceType> options) {
         if (!pool.nodeAllowed()) {
             return "NodePool " + pool.name() + " would exceed its nodes limit";
         }
-        Claim claim = Claim.open(pool, claims.size(), options);
+        Claim claim = Claim.open(pool, nextClaimIndex(), options);
         Topology.Outcome t = topology.check(c, claim);
         if (!t.ok()) {
             return t.failure();

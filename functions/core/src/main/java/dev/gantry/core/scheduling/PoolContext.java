@@ -179,6 +179,10 @@ final class PoolContext {
         return limits != null;
     }
 
+    boolean hasNodeLimit() {
+        return nodeLimit != null;
+    }
+
     /** Whether one more node is allowed by a {@code nodes} limit. */
     boolean nodeAllowed() {
         return nodeLimit == null || nodes < nodeLimit;

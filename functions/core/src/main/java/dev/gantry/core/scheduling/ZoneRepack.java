@@ -1,0 +1,133 @@
+package dev.gantry.core.scheduling;
+
+import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.PodAffinityTerm;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.TopologySpread;
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.WellKnownLabels;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Re-packs by shape the claims Karpenter's loop opened for pods whose constraints are zonal (topology spread or pod
+ * affinity on zone, say). The loop decides each pod's domain well, but fills a claim for as long as some type still
+ * holds everything: one claim per zone grows to the largest type with enough pod slots (hundreds of pods on a
+ * 12 TB, $32/h machine where a few 64-vCPU nodes would do). Once every domain is pinned in a claim's requirements,
+ * which node of that domain a pod lands on changes no count, so the pods of claims with the same pool and
+ * requirements are packed again as one bag ({@link CostAwarePacking#cheapestPlan}), and the new claims replace the
+ * old ones when they cost less.
+ *
+ * <p>A claim takes part only if nothing about its pods depends on which node they share: no host ports, no
+ * constraint or counting group on the hostname (spread, affinity or anti-affinity, required or preferred), every
+ * other key a group counts them by pinned to one value in the claim's requirements, and a pool without limits (the
+ * swap would otherwise move capacity across a limit). The topology counts stay as recorded: the domains are the same.
+ */
+final class ZoneRepack {
+    private ZoneRepack() {
+    }
+
+    static void run(Packer packer) {
+        Map<List<Object>, List<Claim>> groups = new LinkedHashMap<>();
+        for (Claim claim : packer.claims) {
+            if (eligible(packer, claim)) {
+                groups.computeIfAbsent(List.of(claim.pool, claim.requirements), k -> new ArrayList<>()).add(claim);
+            }
+        }
+        for (List<Claim> group : groups.values()) {
+            repack(packer, group);
+        }
+    }
+
+    private static void repack(Packer packer, List<Claim> old) {
+        PoolContext pool = old.get(0).pool;
+        Requirements reqs = old.get(0).requirements;
+        List<InstanceType> types = pool.typesFor(reqs);
+        List<PodConstraints> pods = new ArrayList<>();
+        double before = 0;
+        for (Claim c : old) {
+            double p = rightSizedPrice(pool, types, reqs, c.requests);
+            if (Double.isNaN(p)) {
+                return;
+            }
+            before += p;
+            c.pods.forEach(pod -> pods.add(PodConstraints.strict(pod)));
+        }
+        pods.sort(java.util.Comparator.comparing(c -> c.pod().key()));
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = CostAwarePacking.cheapestPlan(pool, types, reqs, pods);
+        if (plan == null) {
+            return;
+        }
+        List<Claim> fresh = new ArrayList<>();
+        double after = 0;
+        for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
+            Claim claim = Claim.open(pool, packer.nextClaimIndex(), reqs, List.of(bin.type()));
+            Resources used = Resources.ZERO;
+            for (PodConstraints c : bin.pods()) {
+                ClaimFit fit = claim.fit(c, Map.of());
+                if (!fit.ok()) {
+                    return; // keep the old claims: this pod only fitted at a relaxed level
+                }
+                claim.commit(c.pod(), fit);
+                used = used.plus(c.requests());
+            }
+            after += rightSizedPrice(pool, types, reqs, used);
+            fresh.add(claim);
+        }
+        if (after >= before - 1e-9) {
+            return;
+        }
+        int at = packer.claims.indexOf(old.get(0));
+        packer.claims.removeAll(old);
+        packer.claims.addAll(Math.min(at, packer.claims.size()), fresh);
+        pool.nodes += fresh.size() - old.size();
+    }
+
+    /** What right-sizing would launch for these requests: the cheapest compatible type that holds them; NaN if none. */
+    private static double rightSizedPrice(PoolContext pool, List<InstanceType> types, Requirements reqs, Resources requests) {
+        for (InstanceType t : types) { // cheapest first
+            if (requests.fitsIn(pool.room(t))) {
+                return t.cheapestOffering(reqs).pricePerHour();
+            }
+        }
+        return Double.NaN;
+    }
+
+    private static boolean eligible(Packer packer, Claim claim) {
+        if (claim.pods.isEmpty() || claim.pool.hasLimits() || claim.pool.hasNodeLimit() || !claim.ports.isEmpty()) {
+            return false;
+        }
+        for (Pod p : claim.pods) {
+            if (!p.hostPorts().isEmpty() || !keysPinned(claim, p, packer.topology)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every topology key the pod's constraints and counting groups use is pinned in the claim, and none is the hostname. */
+    private static boolean keysPinned(Claim claim, Pod p, Topology topology) {
+        List<String> keys = new ArrayList<>();
+        for (TopologySpread s : p.topologySpread()) {
+            keys.add(s.topologyKey());
+        }
+        for (List<PodAffinityTerm> terms : List.of(p.podAffinity(), p.preferredPodAffinity(), p.podAntiAffinity(), p.preferredPodAntiAffinity())) {
+            for (PodAffinityTerm t : terms) {
+                keys.add(t.topologyKey());
+            }
+        }
+        for (Topology.Group g : topology.selecting(p)) {
+            keys.add(g.id.key());
+        }
+        for (String k : keys) {
+            String key = WellKnownLabels.normalize(k);
+            if (key.equals(WellKnownLabels.HOSTNAME) || claim.requirements.get(key).singleValue() == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
