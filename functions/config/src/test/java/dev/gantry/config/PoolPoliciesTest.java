@@ -134,6 +134,30 @@ class PoolPoliciesTest {
     }
 
     @Test
+    void aRebalanceSettingOtherThanTrueFalseOrReplaceIsAnErrorAtItsValue() {
+        // Gantry's own annotation (aws/karpenter-provider-aws#2813: Karpenter only records an Event).
+        String pool = """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata:
+                  name: default
+                  annotations:
+                    gantry.dev/rebalance: "%s"
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements: []
+                """;
+        for (String ok : List.of("true", "false", "replace")) {
+            assertThat(lines(load(pool.formatted(ok)).errors())).as(ok).isEmpty();
+        }
+        assertThat(lines(load(pool.formatted("yes")).errors())).containsExactly(at(6, 27)
+                + "NodePool/default/metadata.annotations.gantry.dev/rebalance: 'yes' is not a rebalance setting: \"true\" "
+                + "replaces a node on an EC2 rebalance recommendation, \"false\" (or no annotation) only records an Event");
+    }
+
+    @Test
     void aMinimumSavingAboveAHundredPercentIsAnError() {
         LoadResult r = load("""
                 apiVersion: karpenter.sh/v1

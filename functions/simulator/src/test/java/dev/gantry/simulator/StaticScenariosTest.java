@@ -34,4 +34,23 @@ class StaticScenariosTest {
         assertThat(r.simulation().api.config().list().stream().filter(o -> o.kind().equals("NodePool") && o.name().equals("fixed")).findFirst().orElseThrow().json())
                 .as("the apply that dropped replicas was refused: still static, at 4").contains("\"replicas\":4");
     }
+
+    @Test
+    void aDriftedStaticPoolIsReplacedFromItsTemplateOneNodeAtATimeAndKeepsItsCount() {
+        // Karpenter core pkg/controllers/disruption/staticdrift.go: template replacements, within budgets and limits.nodes.
+        Simulation.Result r = new Simulation(ScenarioReader.read(Path.of("../../samples/scenarios/static/drift.yaml")),
+                v -> { }, Progress.none()).run();
+        JsonNode s = r.summary().tree();
+        System.out.println("static drift: nodes " + s.get("nodes") + ", evictions " + s.get("evictions") + ", waited "
+                + s.get("evictionsWaitedForCapacity") + ", consolidation " + s.get("consolidation"));
+
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        assertThat(s.get("nodes").get("terminatedByReason").get("drifted").asInt()).isEqualTo(3);
+        assertThat(s.get("nodes").get("peak").asInt()).as("one replacement at a time").isEqualTo(4);
+        assertThat(s.get("nodes").get("atEnd").asInt()).isEqualTo(3);
+        assertThat(r.simulation().cloud.instances().stream().filter(i -> i.request() != null).filter(i -> i.isAlive()))
+                .allSatisfy(i -> assertThat(i.imageId()).isEqualTo("ami-sim-AL2023-v20261205"));
+        assertThat(s.get("evictionsWaitedForCapacity").asInt()).isZero();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+    }
 }

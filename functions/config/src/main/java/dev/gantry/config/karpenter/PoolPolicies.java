@@ -19,6 +19,8 @@ final class PoolPolicies {
     /** Gantry's churn guard annotation on a NodePool (read by core's {@code consolidation.MinSavings}). */
     static final String MIN_SAVINGS = "gantry.dev/consolidation-min-savings";
     static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+    /** Gantry's opt-in to replacing nodes on a rebalance recommendation (read by core's {@code InterruptionDecision}). */
+    static final String REBALANCE = "gantry.dev/rebalance";
     private static final Pattern SAVING = Pattern.compile("([0-9]+(\\.[0-9]+)?|\\.[0-9]+)(%?)");
 
     private PoolPolicies() {
@@ -39,10 +41,18 @@ final class PoolPolicies {
         }
     }
 
-    /** The pool's own annotations: {@value #MIN_SAVINGS} must be a $/h amount per node or a percentage. */
+    /**
+     * The pool's own annotations: {@value #REBALANCE} is {@code "true"}, {@code "false"} or {@code "replace"} (its first
+     * spelling); {@value #MIN_SAVINGS} must be a $/h amount per node or a percentage.
+     */
     static void poolAnnotations(Doc doc) {
         YamlObject meta = doc.root().object("metadata");
         YamlObject annotations = meta == null ? null : meta.object("annotations");
+        String rebalance = doc.annotations().get(REBALANCE);
+        if (annotations != null && rebalance != null && !List.of("true", "false", "replace").contains(rebalance)) {
+            annotations.error(REBALANCE, "'" + rebalance + "' is not a rebalance setting: \"true\" replaces a node on an EC2 "
+                    + "rebalance recommendation, \"false\" (or no annotation) only records an Event");
+        }
         String v = doc.annotations().get(MIN_SAVINGS);
         if (annotations == null || v == null) {
             return;

@@ -33,7 +33,7 @@ import java.util.Optional;
  *   <tr><td>EC2 Capacity Reservation Instance Interruption Warning</td><td>as the spot warning, with the deadline the
  *       event names (else {@link #SPOT_NOTICE} after it)</td></tr>
  *   <tr><td>EC2 Instance Rebalance Recommendation</td><td>metric and a Normal Event; with the NodePool annotation
- *       {@value #REBALANCE_ANNOTATION}{@code : replace}, termination that waits for the replacement, then the
+ *       {@value #REBALANCE_ANNOTATION}{@code : "true"} ({@link #rebalanceOptedIn}), termination that waits for the replacement, then the
  *       replacement hint</td></tr>
  *   <tr><td>EC2 Instance State-change Notification, stopping, stopped, shutting-down or terminated</td><td>metric, a
  *       Warning Event, the replacement hint, termination (with the deadline now when the instance is already gone:
@@ -58,6 +58,16 @@ public final class InterruptionDecision {
     public static final String REBALANCE_ANNOTATION = "gantry.dev/rebalance";
 
     private InterruptionDecision() {
+    }
+
+    /**
+     * Whether a NodePool opted into replacing its nodes on a rebalance recommendation: {@value #REBALANCE_ANNOTATION}
+     * {@code "true"}, or {@code "replace"} (its first spelling, still read). Gantry's own: Karpenter only records an Event
+     * (aws/karpenter-provider-aws#2813).
+     */
+    public static boolean rebalanceOptedIn(Map<String, String> poolAnnotations) {
+        String v = poolAnnotations.get(REBALANCE_ANNOTATION);
+        return "true".equals(v) || "replace".equals(v);
     }
 
     /**
@@ -155,7 +165,7 @@ public final class InterruptionDecision {
         List<InterruptionCommand> out = new ArrayList<>();
         out.add(new EmitMetric(r.kind()));
         out.add(new RecordEvent(c.name(), "Normal", "RebalanceRecommendation", "instance " + r.instanceId() + " is at elevated risk of interruption"));
-        if ("replace".equals(annotations.get(REBALANCE_ANNOTATION))) {
+        if (rebalanceOptedIn(annotations)) {
             // The drain first, then the hint: the drain waits for a provisioning run that read the store after the
             // claim was marked (it plans the leaving node's pods), and the hint is what brings that run.
             out.add(StartTermination.drainAfterReplacement(c.name(), "rebalance"));

@@ -47,7 +47,9 @@ public final class StaticReplicas {
 
         boolean pendingDisruption() {
             var mark = claim.consolidation();
-            return mark != null && mark.phase().active() && mark.candidates().contains(claim.name());
+            // Handed too: the command has handed it to the termination flow (or is about to), so it is on its way out.
+            return mark != null && mark.phase() != dev.gantry.core.lifecycle.ConsolidationMark.Phase.Aborted
+                    && mark.candidates().contains(claim.name());
         }
     }
 

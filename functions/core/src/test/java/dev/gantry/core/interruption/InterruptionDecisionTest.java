@@ -73,6 +73,15 @@ class InterruptionDecisionTest {
     }
 
     @Test
+    void rebalanceWithTheAnnotationTrueReplacesAsReplaceDoesAndAnyOtherValueOnlyRecords() {
+        // Gantry's own (aws/karpenter-provider-aws#2813: Karpenter only records an Event).
+        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
+                Map.of("gantry.dev/rebalance", "true"), now)).contains(new StartTermination("a", "rebalance", null, true));
+        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
+                Map.of("gantry.dev/rebalance", "false"), now)).noneMatch(x -> x instanceof StartTermination);
+    }
+
+    @Test
     void aRebalanceWithReplaceStartsItsDrainBeforeItHintsTheProvisioner() {
         // Issue #21, defect 3: the drain waits for a provisioning run that read the store after the claim was marked;
         // the hint is what brings that run, so it must follow the mark, or the run it brings does not count.

@@ -50,7 +50,8 @@ final class StaticPoolChecks {
                 continue;
             }
             var mark = c.consolidation();
-            boolean pendingDisruption = mark != null && mark.phase().active() && mark.candidates().contains(c.name());
+            boolean pendingDisruption = mark != null && mark.phase() != dev.gantry.core.lifecycle.ConsolidationMark.Phase.Aborted
+                    && mark.candidates().contains(c.name());
             if (c.nodeName() != null && !pendingDisruption) {
                 nodes.merge(c.nodePool(), 1, Integer::sum);
             }

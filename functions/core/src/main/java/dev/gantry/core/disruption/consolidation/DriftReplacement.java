@@ -24,8 +24,8 @@ import java.util.Optional;
  * one whose pods cannot all be placed gets a verdict and the next is tried. Candidates follow consolidation's rules
  * for what may be disrupted ({@code Candidates}: initialized, not deleting or nominated, no {@code do-not-disrupt},
  * no PodDisruptionBudget blocking an eviction; with a {@code terminationGracePeriod} in the pool's template, the pods'
- * {@code do-not-disrupt} and PDBs do not block, the drain being bounded by it), and a static pool's nodes are left alone (Karpenter's StaticDrift
- * replaces them by count). Pure.
+ * {@code do-not-disrupt} and PDBs do not block, the drain being bounded by it), and a static pool's nodes are replaced first, from its template
+ * ({@link StaticDrift}). Pure.
  */
 public final class DriftReplacement {
     private DriftReplacement() {
@@ -36,6 +36,10 @@ public final class DriftReplacement {
      *                      {@link ConsolidationInput#only()}, only those among them)
      */
     public static ConsolidationDecision decide(ConsolidationInput in, List<String> driftedClaims) {
+        Optional<ConsolidationCommand> byCount = StaticDrift.decide(in, driftedClaims); // Karpenter runs StaticDrift first
+        if (byCount.isPresent()) {
+            return new ConsolidationDecision(byCount, List.of(), 0);
+        }
         Map<String, PoolOffer> pools = new LinkedHashMap<>();
         in.pools().forEach(p -> pools.put(p.pool().name(), p));
         Map<String, Integer> budget = Consolidation.budgets(in, pools, NodePool.Reason.Drifted);
@@ -50,7 +54,8 @@ public final class DriftReplacement {
             boolean eventual = offer != null && offer.pool().template().terminationGracePeriod().isPresent();
             String why = Candidates.blocked(n, pools, in.pdbs(), in.now(), eventual);
             if (why == null && offer.pool().isStatic()) {
-                why = "NodePool \"" + offer.pool().name() + "\" is static: its drifted nodes are replaced by count";
+                why = "NodePool \"" + offer.pool().name() + "\" is static: its drifted nodes are replaced from its template "
+                        + "(StaticDrift), within its budget and limits.nodes";
             }
             if (why != null) {
                 verdicts.add(Verdict.blocked(n.name(), "drifted, but " + why));
