@@ -113,6 +113,9 @@ public final class Simulation {
     final ApiServer api;
     final Webhook webhook;
     final SimulatedCloud cloud;
+    /** EC2's status checks, as the scenario's statusCheck events set them. */
+    final dev.gantry.simulator.world.health.SimulatedStatusChecks statusChecks =
+            new dev.gantry.simulator.world.health.SimulatedStatusChecks(this::liveInstances);
     final CrashAfterLaunch crashing;
     final KubeScheduler kubeScheduler;
     final Kubelet kubelet;
@@ -249,6 +252,9 @@ public final class Simulation {
                             dev.gantry.core.adoption.Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
                                     : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
                     sweep.withDrift(new DriftMarker(claims, cloud), read::config, catalog::instanceTypes);
+                    sweep.withInstanceStatus(new dev.gantry.core.sweep.InstanceStatusStep(statusChecks, termination,
+                            new dev.gantry.core.interruption.InterruptionService(claims, api, api, termination, lifecycleHints,
+                                    read.config().nodePools().stream().collect(java.util.stream.Collectors.toMap(NodePool::name, p -> p)), clock)::handle));
                     SimulatedClusterObjects.hook(karpenterObjects, sweep, termination, read, catalog, api);
                 });
         ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(new ClusterConfigReader(api.configObjects(),
@@ -327,7 +333,7 @@ public final class Simulation {
         Instant end = start.plus(scenario.run().duration());
         ScenarioActions actions = new ScenarioActions(scenario.file(), new ScenarioActions.World(loop, cluster, workloads,
                 cloud, api, webhook, eventBridge, interruptionQueue, crashing, this::liveInstances, observers::clusterChanged,
-                checks::outage), recorder);
+                checks::outage), recorder).withHealth(new dev.gantry.simulator.world.health.HealthActions(cluster, statusChecks));
         for (var p : scenario.cluster().manifests()) {
             actions.apply(p, 0);
         }

@@ -65,6 +65,7 @@ public final class Checks {
     private final Recorder recorder;
     private final LifecycleChecks lifecycle;
     private final Placement placement;
+    private final RepairChecks repairs = new RepairChecks();
     private final BooleanSupplier clusterChanged;
     private final boolean buffers;
     private final Function<Instant, List<Pod>> bufferPods;
@@ -130,6 +131,7 @@ public final class Checks {
             }
             lifecycle.check(now, live, episodes);
             placement.check(now, episodes);
+            repairs.check(world.truth().list(now), world.cluster().nodes(), episodes);
             bufferHolders(now);
             messagesLost(world.messagesLost().getAsLong());
         }

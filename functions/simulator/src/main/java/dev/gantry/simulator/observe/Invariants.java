@@ -16,7 +16,8 @@ public final class Invariants {
             "pdbViolations", "doNotDisruptEvicted", "duplicateLaunches", "unmanagedInstancesTouched", "stuckClaims",
             "podsKilledWithoutDrain", "leakedInstances", "messagesLost", "disruptionBudgetExceeded", "podsNotPlacedInTime",
             "staleDisruptedTaints", "evictedBeforeReplacementReady",
-            "staticCountOffTarget", "staticNodeConsolidated");
+            "staticCountOffTarget", "staticNodeConsolidated",
+            RepairChecks.KIND);
     static final int KEPT = 20;
 
     /** One violation: where, and what. */

@@ -81,6 +81,7 @@ final class ReportMarkers {
             case Scenario.ApiServerDown d -> "API server down for " + KubeDuration.format(d.lasting());
             case Scenario.CrashAfterLaunch c -> "provisioner crashes after " + c.count() + " CreateFleet calls";
             case Scenario.AmiRelease r -> "AMI release " + r.family() + " " + r.version();
+            case Scenario.Health h -> h.event().label();
         };
     }
 }

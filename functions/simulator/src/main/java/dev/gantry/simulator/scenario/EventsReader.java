@@ -30,6 +30,7 @@ final class EventsReader {
     /** @param total the scenario's duration: no event may come after it */
     Scenario.Event event(Node n, Duration total) {
         Set<String> allowed = new HashSet<>(ACTIONS);
+        allowed.addAll(HealthEventsReader.ACTIONS);
         allowed.addAll(Set.of("at", "instance"));
         Map<String, NodeTuple> f = yaml.map(n, allowed, "events[].");
         Duration at = yaml.duration(yaml.require(f, "at", n));
@@ -37,7 +38,8 @@ final class EventsReader {
             throw yaml.error(f.get("at").getValueNode(), "event at " + KubeDuration.format(at) + " is after the end ("
                     + KubeDuration.format(total) + ")");
         }
-        List<String> present = ACTIONS.stream().filter(f::containsKey).toList();
+        List<String> present = java.util.stream.Stream.concat(ACTIONS.stream(), HealthEventsReader.ACTIONS.stream())
+                .filter(f::containsKey).toList();
         if (present.size() != 1) {
             throw yaml.error(n, present.isEmpty() ? "an event needs one of " + ACTIONS : "an event has one action, not " + present);
         }
@@ -47,6 +49,7 @@ final class EventsReader {
             case "apply" -> v instanceof org.snakeyaml.engine.v2.nodes.MappingNode ? new ConfigEvents(yaml).apply(v)
                     : new Scenario.Apply(yaml.existing(v));
             case "scale" -> NodePoolScale.isFor(yaml, v) ? NodePoolScale.read(yaml, v) : scale(v);
+            case "nodeCondition", "statusCheck" -> new HealthEventsReader(yaml).read(kind, v);
             case "delete" -> {
                 Map<String, NodeTuple> d = yaml.map(v, Set.of("deployment", "kind", "name"), "delete.");
                 yield ConfigEvents.isConfigDelete(d.keySet()) && !d.containsKey("deployment") ? new ConfigEvents(yaml).delete(v, d)

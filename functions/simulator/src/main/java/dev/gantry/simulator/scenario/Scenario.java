@@ -204,6 +204,10 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
     public record ScaleNodePool(String nodePool, int replicas) implements Action {
     }
 
+    /** A node-health event ({@link HealthEventsReader}). */
+    public record Health(HealthEvent event) implements Action {
+    }
+
     /** Apply manifests (Deployments, Pods, Jobs, DaemonSets, PDBs). */
     public record Apply(Path file) implements Action {
     }

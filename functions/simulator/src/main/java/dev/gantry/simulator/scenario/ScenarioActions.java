@@ -43,11 +43,18 @@ public final class ScenarioActions {
     private final World world;
     private final Recorder recorder;
     private final Set<String> spotWarned = new HashSet<>();
+    private dev.gantry.simulator.world.health.HealthActions health;
 
     public ScenarioActions(Path scenarioFile, World world, Recorder recorder) {
         this.scenarioFile = scenarioFile;
         this.world = world;
         this.recorder = recorder;
+    }
+
+    /** Where node-health events act ({@link HealthEvent}). */
+    public ScenarioActions withHealth(dev.gantry.simulator.world.health.HealthActions health) {
+        this.health = health;
+        return this;
     }
 
     public void run(Scenario.Event e) {
@@ -75,6 +82,7 @@ public final class ScenarioActions {
                 recorder.log(now, "scenario", "delete " + d.kind() + "/" + d.name() + (deleted ? "" : " (not there)"));
             }
             case Scenario.Interrupt i -> interrupt(i);
+            case Scenario.Health h -> health(h.event());
             case Scenario.AwsEvent a -> awsEvent(a, e.line());
             case Scenario.DeleteNode d -> deleteNode(d);
             case Scenario.TerminateAllNodes t -> {
@@ -157,6 +165,20 @@ public final class ScenarioActions {
                 .filter(i -> zone == null || zone.equals(i.zone()))
                 .filter(i -> nodePool == null || nodePool.equals(i.tags().get(dev.gantry.core.cloud.CloudInstance.TAG_NODEPOOL)))
                 .toList();
+    }
+
+    private void health(HealthEvent h) {
+        List<SimulatedInstance> targets = matching(null, h.zone(), h.nodePool());
+        targets = targets.subList(0, Math.min(h.count(), targets.size()));
+        Instant now = world.loop().now();
+        String what = switch (h) {
+            case HealthEvent.Condition c -> c.type() + "=" + c.status() + " on "
+                    + health.condition(c.type(), c.status(), targets, now) + " nodes";
+            case HealthEvent.StatusCheck s -> (s.check() != null ? s.check() + " status check " : s.event() + " scheduled ")
+                    + "for " + health.statusCheck(s.check(), s.event(), s.inSeconds(), targets, now) + " instances";
+        };
+        recorder.log(now, "scenario", what + (h.zone() == null ? "" : " in " + h.zone()));
+        world.clusterChanged().run();
     }
 
     private void interrupt(Scenario.Interrupt in) {
