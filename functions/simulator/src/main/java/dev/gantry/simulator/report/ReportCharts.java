@@ -5,6 +5,7 @@ import dev.gantry.simulator.observe.Recorder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
@@ -68,8 +69,8 @@ final class ReportCharts {
                 double x = x(samples.get(i).t());
                 double lo = base[i];
                 double hi = lo + rows.get(i).getOrDefault(type, 0);
-                top.append(String.format("%.1f,%.1f ", x, y(hi, ticks.max())));
-                bottom.insert(0, String.format("%.1f,%.1f ", x, y(lo, ticks.max())));
+                top.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y(hi, ticks.max())));
+                bottom.insert(0, String.format(Locale.ROOT, "%.1f,%.1f ", x, y(lo, ticks.max())));
                 base[i] = hi;
             }
             b.append("<polygon fill=\"").append(PALETTE[k % PALETTE.length]).append("\" fill-opacity=\"0.85\" points=\"")
@@ -98,9 +99,9 @@ final class ReportCharts {
             double x = x(s.t());
             double y = y(f.applyAsDouble(s), ticks.max());
             if (prevY >= 0) {
-                pts.append(String.format("%.1f,%.1f ", x, prevY)); // a step: values hold until the next sample
+                pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, prevY)); // a step: values hold until the next sample
             }
-            pts.append(String.format("%.1f,%.1f ", x, y));
+            pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
             prevY = y;
         }
         return frame(name, ticks, prefix) + "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\" points=\"" + pts
@@ -113,12 +114,12 @@ final class ReportCharts {
                 + "\" width=\"100%\" viewBox=\"0 0 " + W + " " + H + "\" font-size=\"11\" font-family=\"system-ui,sans-serif\">");
         for (double v : ticks.values()) {
             double y = y(v, ticks.max());
-            b.append(String.format("<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", PAD_L, W - PAD_R, y, y));
-            b.append(String.format("<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#666\">%s</text>",
+            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", PAD_L, W - PAD_R, y, y));
+            b.append(String.format(Locale.ROOT, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#666\">%s</text>",
                     PAD_L - 6, y + 4, ticks.label(v, prefix)));
         }
         for (long t : ReportTicks.time(total)) {
-            b.append(String.format("<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\">%s</text>", x(t),
+            b.append(String.format(Locale.ROOT, "<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\">%s</text>", x(t),
                     H - 8, VirtualClock.format(t)));
         }
         return b.toString();
@@ -135,11 +136,11 @@ final class ReportCharts {
             lastX = x;
             b.append("<g class=\"marker\"><title>").append(HtmlReport.esc(m.number() + ". " + VirtualClock.format(m.t()) + " " + m.label()))
                     .append("</title>");
-            b.append(String.format("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\" "
+            b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\" "
                     + "stroke-dasharray=\"3,3\" opacity=\"0.8\"/>", x, x, PAD_T - 4, H - PAD_B, m.kind().color));
             if (numbered) {
                 int cy = PAD_T - 12 + 17 * level;
-                b.append(String.format("<circle cx=\"%.1f\" cy=\"%d\" r=\"8\" fill=\"%s\"/><text x=\"%.1f\" y=\"%d\" "
+                b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"8\" fill=\"%s\"/><text x=\"%.1f\" y=\"%d\" "
                         + "text-anchor=\"middle\" fill=\"#fff\" font-size=\"9.5\">%d</text>", x, cy, m.kind().color, x,
                         cy + 3, m.number()));
             }

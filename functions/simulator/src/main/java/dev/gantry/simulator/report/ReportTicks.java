@@ -2,6 +2,7 @@ package dev.gantry.simulator.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Axis ticks for the report's charts: distinct, round values (1, 2, 2.5 or 5 times a power of ten) from zero to the
@@ -52,7 +53,7 @@ record ReportTicks(List<Double> values, int decimals) {
 
     /** A tick's label: {@code prefix} then the value at {@link #decimals} places. */
     String label(double v, String prefix) {
-        return prefix + String.format("%." + decimals + "f", v);
+        return prefix + String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
     private static double round(double v) {

@@ -288,7 +288,7 @@ public final class Summary {
                 + (reasons.isEmpty() ? "" : " (" + reasons + ")") + ", peak " + nodes.get("peak") + ", " + nodes.get("atEnd") + " at the end"
                 + ", " + nodes.get("wastedLaunches") + " wasted (never ran a pod or held a buffer)");
         var cost = root.get("cost");
-        row(b, "cost", String.format("$%.2f total, peak $%.3f/h, lower bound $%.2f (fractional), $%.2f (packing, %.2f×)",
+        row(b, "cost", String.format(java.util.Locale.ROOT, "$%.2f total, peak $%.3f/h, lower bound $%.2f (fractional), $%.2f (packing, %.2f×)",
                 cost.get("total").asDouble(), cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble(),
                 cost.get("packingBoundTotal").asDouble(), cost.get("overPackingBound").asDouble()));
         StringBuilder split = new StringBuilder();
@@ -300,9 +300,9 @@ public final class Summary {
         headroomRows(b, root.get("headroom"));
         var c = root.get("consolidation");
         row(b, "consolidation", c.get("decided") + " commands decided, " + c.get("handed") + " executed, " + c.get("aborted")
-                + " aborted; " + c.get("nodesRemoved") + " nodes removed, " + String.format("$%.3f/h", c.get("plannedSavingsPerHour").asDouble())
+                + " aborted; " + c.get("nodesRemoved") + " nodes removed, " + String.format(java.util.Locale.ROOT, "$%.3f/h", c.get("plannedSavingsPerHour").asDouble())
                 + " saved as planned (" + c.get("strategy").asText() + "; " + c.get("policy").asText() + ")");
-        row(b, "churn", String.format("%.2f disruptions/h, %.2f pod restarts/h; cost %.2f× the lower bound",
+        row(b, "churn", String.format(java.util.Locale.ROOT, "%.2f disruptions/h, %.2f pod restarts/h; cost %.2f× the lower bound",
                 c.get("disruptionsPerHour").asDouble(), c.get("podRestartsPerHour").asDouble(), cost.get("overLowerBound").asDouble()));
         var i = root.get("interruptions");
         row(b, "interruptions", i.get("received") + " received, " + i.get("drainedBeforeDeadline") + " drained before the deadline"
@@ -350,7 +350,7 @@ public final class Summary {
 
     /** " (97% of 100 reclaimed)", or nothing when no instance was reclaimed. */
     private static String percent(int n, int of) {
-        return of == 0 ? "" : String.format(" (%d%% of %d reclaimed)", Math.round(100.0 * n / of), of);
+        return of == 0 ? "" : String.format(java.util.Locale.ROOT, " (%d%% of %d reclaimed)", Math.round(100.0 * n / of), of);
     }
 
     private static String stats(com.fasterxml.jackson.databind.JsonNode p) {
@@ -359,7 +359,7 @@ public final class Summary {
     }
 
     private static void row(StringBuilder b, String name, String value) {
-        b.append(String.format("  %-18s %s%n", name, value));
+        b.append(String.format(java.util.Locale.ROOT, "  %-18s %s%n", name, value));
     }
 
     /**

@@ -56,4 +56,24 @@ class ReportTicksTest {
         assertThat(ReportTicks.time(30 * 60)).hasSize(7).startsWith(0L, 300L);
         assertThat(ReportTicks.time(24 * 3600)).hasSize(9).contains(10800L);
     }
+
+    @Test
+    void ticksAndChartCoordinatesUseADotWhateverTheDefaultLocale() {
+        // Under a comma-decimal locale the labels read "$0,005" and the SVG points "12,5,30,0 ", which no browser can
+        // draw: the charts are a file format, not prose.
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            java.util.Locale.setDefault(java.util.Locale.GERMANY);
+            assertThat(labels(ReportTicks.of(0.012, false), "$")).containsExactly("$0.000", "$0.005", "$0.010", "$0.015");
+            ReportCharts charts = new ReportCharts(600, List.of());
+            var samples = List.of(new dev.gantry.simulator.observe.Recorder.Sample(0, java.util.Map.of("m5.large", 1), 0, 0.0125),
+                    new dev.gantry.simulator.observe.Recorder.Sample(300, java.util.Map.of("m5.large", 2), 1, 0.025));
+            String svg = charts.line("cost", samples, dev.gantry.simulator.observe.Recorder.Sample::perHour, "#000", false, "$")
+                    + charts.nodes(samples);
+            assertThat(svg).doesNotContainPattern("\\d,\\d+,\\d").doesNotContain("$0,0");
+            assertThat(svg).containsPattern("points=\"[0-9. ,]+\"");
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
 }
