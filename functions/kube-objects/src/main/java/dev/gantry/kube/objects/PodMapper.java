@@ -163,9 +163,53 @@ public final class PodMapper {
         return refs == null || refs.isEmpty() ? null : refs.get(0);
     }
 
-    /** An RFC 3339 timestamp as the API server writes it ({@code 2026-05-01T10:00:00Z}, with or without fractions or an offset). */
+    /**
+     * An RFC 3339 timestamp as the API server writes it ({@code 2026-05-01T10:00:00Z}, with or without fractions or an
+     * offset). The API server's own form, whole seconds in UTC, is read field by field: through the JDK's formatter it
+     * was a third of mapping a pod, and a cluster read maps every pod. Any other form, and any value the fields refuse,
+     * goes to the formatter, which reads or refuses it as before.
+     */
     public static Instant instant(String timestamp) {
-        return timestamp == null || timestamp.isEmpty() ? null
+        if (timestamp == null || timestamp.isEmpty()) {
+            return null;
+        }
+        Instant quick = utcSeconds(timestamp);
+        return quick != null ? quick
                 : java.time.OffsetDateTime.parse(timestamp, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    }
+
+    /** {@code yyyy-MM-ddTHH:mm:ssZ}, or null when {@code t} is not exactly that with valid fields. */
+    private static Instant utcSeconds(String t) {
+        if (t.length() != 20 || t.charAt(4) != '-' || t.charAt(7) != '-' || t.charAt(10) != 'T' || t.charAt(13) != ':'
+                || t.charAt(16) != ':' || t.charAt(19) != 'Z') {
+            return null;
+        }
+        int year = digits(t, 0, 4);
+        int month = digits(t, 5, 2);
+        int day = digits(t, 8, 2);
+        int hour = digits(t, 11, 2);
+        int minute = digits(t, 14, 2);
+        int second = digits(t, 17, 2);
+        if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || hour > 23 || minute > 59 || second > 59) {
+            return null;
+        }
+        try {
+            return Instant.ofEpochSecond(java.time.LocalDate.of(year, month, day).toEpochDay() * 86_400L + hour * 3600L + minute * 60L + second);
+        } catch (java.time.DateTimeException e) {
+            return null; // a day the month does not have: the formatter says so
+        }
+    }
+
+    /** The decimal number of {@code n} ASCII digits at {@code from}, or -1 when one is not a digit. */
+    private static int digits(String t, int from, int n) {
+        int v = 0;
+        for (int i = from; i < from + n; i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 }
