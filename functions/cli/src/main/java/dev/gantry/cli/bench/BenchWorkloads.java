@@ -2,6 +2,7 @@ package dev.gantry.cli.bench;
 
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodAffinityTerm;
@@ -119,6 +120,43 @@ final class BenchWorkloads {
             } else {
                 b.requests(Resources.of(4000, 16 * GI).with(Resources.NVIDIA_GPU, 1)).labels(Map.of("tier", "gpu"))
                         .tolerations(List.of(dev.gantry.core.model.Toleration.exists("nvidia.com/gpu")));
+            }
+            pods.add(b.build());
+        }
+        return pods;
+    }
+
+    /**
+     * What EKS runs on every node, as DaemonSets: the VPC CNI and kube-proxy (on every node), a log agent that tolerates
+     * every taint, and an arm64-only monitoring agent, so the overhead differs between architectures.
+     */
+    static List<DaemonSet> daemonSets() {
+        Pod cni = Pod.builder("kube-system", "aws-node").requests(Resources.of(25, 64 * MI)).build();
+        Pod proxy = Pod.builder("kube-system", "kube-proxy").requests(Resources.of(100, 128 * MI)).build();
+        Pod logs = Pod.builder("logging", "fluent-bit").requests(Resources.of(200, 256 * MI))
+                .tolerations(List.of(dev.gantry.core.model.Toleration.exists(null))).build();
+        Pod arm = Pod.builder("monitoring", "node-exporter-arm").requests(Resources.of(100, 180 * MI))
+                .requiredNodeAffinity(List.of(Requirements.NONE.with(WellKnownLabels.ARCH, ValueSet.in("arm64")))).build();
+        return List.of(new DaemonSet("kube-system", "aws-node", cni), new DaemonSet("kube-system", "kube-proxy", proxy),
+                new DaemonSet("logging", "fluent-bit", logs), new DaemonSet("monitoring", "node-exporter-arm", arm));
+    }
+
+    /**
+     * A GPU mix: generic pods, with one in ten an inference pod asking for one NVIDIA GPU (4 vCPU, 16 GiB) and
+     * tolerating the GPU taint, and one in twenty a larger training pod (two GPUs, 16 vCPU, 64 GiB).
+     */
+    static List<Pod> gpuMix(int count, long seed) {
+        Random r = new Random(seed);
+        List<Pod> pods = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Pod.Builder b = Pod.builder("default", "gpu-mix-" + i);
+            if (i % 10 == 9 || i % 20 == 4) {
+                boolean training = i % 20 == 4;
+                b.requests(training ? Resources.of(16000, 64 * GI).with(Resources.NVIDIA_GPU, 2) : Resources.of(4000, 16 * GI).with(Resources.NVIDIA_GPU, 1))
+                        .labels(Map.of("tier", training ? "training" : "inference"))
+                        .tolerations(List.of(dev.gantry.core.model.Toleration.exists("nvidia.com/gpu")));
+            } else {
+                b.requests(randomRequests(r)).labels(Map.of("my-label", pick(r)));
             }
             pods.add(b.build());
         }

@@ -2,6 +2,8 @@ package dev.gantry.cli.bench;
 
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
@@ -11,6 +13,7 @@ import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.LowerBound;
+import dev.gantry.core.scheduling.PackingBound;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
@@ -30,8 +33,10 @@ import java.util.function.IntFunction;
 /**
  * Prints placement speed and cost per workload, for Gantry and for the Karpenter greedy reference on the same input.
  * Each case is solved until its solve time is stable (warm), then the median of at least five solves is reported;
- * the "cold" column is the first solve in a fresh JVM (a child process per case). Three LP bounds are printed: cpu and
- * memory only ("old"), with pod slots, and with pod slots and the pods' sizes ("new", the one the scheduler reports). Run with a 512 MB heap:
+ * the "cold" columns are the first solve in a fresh JVM (a child process per case and strategy). Three LP bounds are
+ * printed: cpu and memory only ("old"), with pod slots, and with pod slots and the pods' sizes ("new", the one the
+ * scheduler reports); then the packing bound ("pack LB", whole pods and whole nodes, see {@link #packingBound}), which
+ * is never below the new one and shows how much of a gap is the LP's looseness. Run with a 512 MB heap:
  * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [--no-cold] [--case=part-of-name] [sizes...]}.
  * The "real 250 plain + n ..." cases take n as the number of constrained replicas (anti-affinity or spread) beside 250
  * plain pods, on a pool open to the whole catalogue: run them with sizes 0 10 50 200 500. "alloc MB" is what the last
@@ -45,9 +50,13 @@ public final class SchedulingBenchmark {
     }
 
     /** A benchmark case: a name, the pool and catalogue, and the pods for a size. */
-    record Case(String name, NodePool pool, List<InstanceType> types, IntFunction<List<Pod>> pods) {
+    record Case(String name, NodePool pool, List<InstanceType> types, IntFunction<List<Pod>> pods, List<DaemonSet> daemons) {
+        Case(String name, NodePool pool, List<InstanceType> types, IntFunction<List<Pod>> pods) {
+            this(name, pool, types, pods, List.of());
+        }
+
         SchedulingInput input(int n) {
-            return new SchedulingInput(pods.apply(n), List.of(), List.of(), List.of(), List.of(new SchedulingInput.PoolOffer(pool, types)), Map.of());
+            return new SchedulingInput(pods.apply(n), List.of(), List.of(), daemons, List.of(new SchedulingInput.PoolOffer(pool, types)), Map.of());
         }
     }
 
@@ -58,6 +67,9 @@ public final class SchedulingBenchmark {
         out.put("karpenter-400types generic", new Case("karpenter-400types generic", pool(List.of()), synthetic, n -> BenchWorkloads.genericPods(n, 42)));
         List<InstanceType> real = BuiltInCatalog.load("us-east-1", BuiltInCatalog.defaultZones("us-east-1")).instanceTypes(defaultNodeClass());
         out.put("real mixed", new Case("real mixed", pool(List.of()), real, n -> BenchWorkloads.mixedRealPods(n, 42)));
+        out.put("real mixed + daemonsets", new Case("real mixed + daemonsets", pool(List.of()), real, n -> BenchWorkloads.mixedRealPods(n, 42),
+                BenchWorkloads.daemonSets()));
+        out.put("real gpu mix", new Case("real gpu mix", pool(List.of()), real, n -> BenchWorkloads.gpuMix(n, 42)));
         out.put("real generic", new Case("real generic", pool(List.of()), real, n -> BenchWorkloads.genericPods(n, 42)));
         out.put("real generic on-demand cmr>4 amd64", new Case("real generic on-demand cmr>4 amd64", pool(List.of(
                 Requirement.of(WellKnownLabels.INSTANCE_CATEGORY, Operator.In, "c", "m", "r"),
@@ -73,8 +85,8 @@ public final class SchedulingBenchmark {
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        if (args.length == 3 && args[0].equals("--cold")) {
-            cold(args[1], Integer.parseInt(args[2]));
+        if (args.length == 4 && args[0].equals("--cold")) {
+            cold(args[1], Integer.parseInt(args[2]), Scheduler.Strategy.valueOf(args[3]));
             return;
         }
         boolean withCold = !Arrays.asList(args).contains("--no-cold");
@@ -83,8 +95,9 @@ public final class SchedulingBenchmark {
         if (sizes.length == 0) {
             sizes = new int[]{1, 100, 1000, 5000, 10000, 20000};
         }
-        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %6s %10s %7s %7s %10s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
-                "new LP", "warm ms", "cold ms", "nodes", "$/h", "÷old", "÷new", "greedy $/h", "greedy ms", "saving", "alloc MB");
+        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %9s %6s %10s %7s %7s %7s %10s %9s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
+                "new LP", "pack LB", "warm ms", "cold ms", "nodes", "$/h", "÷old", "÷new", "÷pack", "greedy $/h", "greedy ms", "g cold ms",
+                "saving", "alloc MB");
         for (Case c : cases().values()) {
             if (!c.name().contains(only)) {
                 continue;
@@ -105,12 +118,14 @@ public final class SchedulingBenchmark {
         double newBound = r.lowerBoundPerHour();
         double oldBound = oldBound(input, false);
         double slotsBound = oldBound(input, true);
-        String cold = withCold ? String.format("%9.1f", coldInChild(c.name(), n)) : String.format("%9s", "-");
-        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.1f %s %6d %10.3f %7.3f %7.3f %10.3f %9.1f %6.1f%% %8.1f%s%n", c.name(), n, oldBound,
-                slotsBound, newBound,
-                ours.millis, cold, r.newClaims().size(), r.totalPricePerHour(), oldBound > 0 ? r.totalPricePerHour() / oldBound : 0,
-                newBound > 0 ? r.totalPricePerHour() / newBound : 0, greedy.result.totalPricePerHour(), greedy.millis,
-                100 * (1 - r.totalPricePerHour() / Math.max(1e-9, greedy.result.totalPricePerHour())), ours.allocated / 1e6,
+        double packing = packingBound(input, r);
+        String cold = withCold ? String.format("%9.1f", coldInChild(c.name(), n, Scheduler.Strategy.GANTRY)) : String.format("%9s", "-");
+        String greedyCold = withCold ? String.format("%9.1f", coldInChild(c.name(), n, Scheduler.Strategy.KARPENTER_GREEDY)) : String.format("%9s", "-");
+        double price = r.totalPricePerHour();
+        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.3f %9.1f %s %6d %10.3f %7.3f %7.3f %7.3f %10.3f %9.1f %s %6.1f%% %8.1f%s%n", c.name(), n,
+                oldBound, slotsBound, newBound, packing, ours.millis, cold, r.newClaims().size(), price, oldBound > 0 ? price / oldBound : 0,
+                newBound > 0 ? price / newBound : 0, packing > 0 ? price / packing : 0, greedy.result.totalPricePerHour(), greedy.millis,
+                greedyCold, 100 * (1 - price / Math.max(1e-9, greedy.result.totalPricePerHour())), ours.allocated / 1e6,
                 r.unschedulable().isEmpty() ? "" : "  unschedulable " + r.unschedulable().size());
     }
 
@@ -128,6 +143,41 @@ public final class SchedulingBenchmark {
         Requirements reqs = offer.requirements();
         List<InstanceType> types = offer.instanceTypes().stream().filter(t -> reqs.compatible(t.requirements()) && t.cheapestOffering(reqs) != null).toList();
         return slots ? LowerBound.of(demand, types, reqs, t -> Resources.ZERO) : LowerBound.cpuAndMemory(demand, types, reqs, t -> Resources.ZERO);
+    }
+
+    /**
+     * The packing bound ({@link PackingBound}: the LP with count rows, and whole nodes) over the same groups as the
+     * scheduler's LP bound, each new claim's pods by pool and node-affinity term, on the room a type leaves after the
+     * DaemonSets that land on every node of it. Like the LP bound it knows cpu, memory and pod slots, not GPUs.
+     */
+    private static double packingBound(SchedulingInput input, SchedulingResult r) {
+        Map<List<Object>, Map<Resources, Integer>> groups = new LinkedHashMap<>();
+        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
+            for (Pod p : c.pods()) {
+                groups.computeIfAbsent(List.of(c.nodePool(), p.nodeRequirementTerms().get(0)), k -> new LinkedHashMap<>())
+                        .merge(p.requests(), 1, Integer::sum);
+            }
+        }
+        double total = 0;
+        for (var e : groups.entrySet()) {
+            SchedulingInput.PoolOffer offer = input.pools().stream().filter(o -> o.pool().name().equals(e.getKey().get(0))).findFirst().orElseThrow();
+            Requirements reqs = offer.requirements().intersect((Requirements) e.getKey().get(1));
+            List<PackingBound.Column> columns = new ArrayList<>();
+            for (InstanceType t : offer.instanceTypes()) {
+                Offering o = reqs.compatible(t.requirements()) ? t.cheapestOffering(reqs) : null;
+                if (o != null) {
+                    Resources overhead = Resources.ZERO;
+                    for (DaemonSet d : input.daemonSets()) {
+                        if (d.template().nodeRequirementTerms().stream().anyMatch(term -> term.compatible(t.requirements()))) {
+                            overhead = overhead.plus(d.template().requests());
+                        }
+                    }
+                    columns.add(new PackingBound.Column(t.allocatable().minus(overhead), o.pricePerHour()));
+                }
+            }
+            total += PackingBound.of(e.getValue(), columns);
+        }
+        return total;
     }
 
     /** A warm median, and the bytes the last solve allocated on its thread (what one solve costs the heap). */
@@ -162,11 +212,11 @@ public final class SchedulingBenchmark {
     }
 
     /** Runs {@code --cold} in a fresh JVM with the same class path and heap, and reads the one number it prints. */
-    private static double coldInChild(String caseName, int n) throws IOException, InterruptedException {
+    private static double coldInChild(String caseName, int n, Scheduler.Strategy strategy) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long heap = Runtime.getRuntime().maxMemory() >> 20;
         Process p = new ProcessBuilder(java, "-Xmx" + heap + "m", "-cp", System.getProperty("java.class.path"),
-                SchedulingBenchmark.class.getName(), "--cold", caseName, Integer.toString(n)).redirectErrorStream(true).start();
+                SchedulingBenchmark.class.getName(), "--cold", caseName, Integer.toString(n), strategy.name()).redirectErrorStream(true).start();
         String last = null;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
             for (String line; (line = in.readLine()) != null; ) {
@@ -181,12 +231,12 @@ public final class SchedulingBenchmark {
         }
     }
 
-    /** The child side: builds the input, solves once with Gantry's strategy, prints the milliseconds. */
-    private static void cold(String caseName, int n) {
+    /** The child side: builds the input, solves once with the strategy, prints the milliseconds. */
+    private static void cold(String caseName, int n, Scheduler.Strategy strategy) {
         Case c = cases().get(caseName);
         SchedulingInput input = c.input(n);
         long t0 = System.nanoTime();
-        Scheduler.solve(input, Scheduler.Strategy.GANTRY);
+        Scheduler.solve(input, strategy);
         System.out.println((System.nanoTime() - t0) / 1e6);
     }
 

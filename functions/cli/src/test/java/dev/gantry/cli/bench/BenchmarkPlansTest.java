@@ -58,6 +58,10 @@ class BenchmarkPlansTest {
             Map.entry("real generic 300 greedy", "003e08e0eea913b5e2bcf28a"),
             Map.entry("real generic on-demand cmr>4 amd64 300 gantry", "d3282ef8052fe5dcb244d376"),
             Map.entry("real generic on-demand cmr>4 amd64 300 greedy", "3461b053bd78aa6b7a08d13c"),
+            Map.entry("real gpu mix 300 gantry", "28b2938a1dbf6b734dbcd52a"),
+            Map.entry("real gpu mix 300 greedy", "477ce102466cbb3e869809a1"),
+            Map.entry("real mixed + daemonsets 300 gantry", "da29060f9148fea1176d0769"),
+            Map.entry("real mixed + daemonsets 300 greedy", "e65f259b9a67687b4676b21b"),
             Map.entry("real mixed 300 gantry", "f37357cee471c7e5341a3006"),
             Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
 
