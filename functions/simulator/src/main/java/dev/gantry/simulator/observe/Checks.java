@@ -61,6 +61,7 @@ public final class Checks {
     /** The claim, instance and placement checks run at most this often (their deadlines are in minutes). */
     static final Duration EVERY = Duration.ofSeconds(1);
     private final World world;
+    private final CostLimits costLimits = new CostLimits();
     private final Invariants invariants;
     private final Recorder recorder;
     private final LifecycleChecks lifecycle;
@@ -121,6 +122,10 @@ public final class Checks {
         double fractional = lowerBound();
         recorder.rates(now, live.stream().mapToDouble(SimulatedInstance::pricePerHour).sum(), fractional, packingBound, live.size());
         limits(live);
+        if (world.config().get() != null) {
+            costLimits.check(live, world.pools(), world.config().get(), world.catalog(), world.cluster()::node).values()
+                    .forEach(m -> invariants.violated("costLimitExceeded", m));
+        }
         if (!now.isBefore(lastThorough.plus(EVERY))) {
             lastThorough = now;
             if (clusterChanged.getAsBoolean()) {
