@@ -46,12 +46,12 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("events:\n  - {at: 11m, delete: {deployment: default/web}}\n", "5: event at 11m0s is after the end (10m0s)"),
                 Arguments.of("events:\n  - {at: 1m, scale: {deployment: default/web, replicas: -1}}\n", "5: replicas must not be negative"),
                 Arguments.of("events:\n  - {at: 1m, delete: {deployment: web}}\n", "5: a deployment is written namespace/name, got 'web'"),
-                Arguments.of("events:\n  - {at: 1m, apply: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}}\n", "5: an inline apply takes a NodePool or EC2NodeClass, not Deployment (apply workloads from a file)"),
+                Arguments.of("events:\n  - {at: 1m, apply: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}}\n", "5: an inline apply takes a NodePool, EC2NodeClass or NodeOverlay, not Deployment (apply workloads from a file)"),
                 Arguments.of("events:\n  - at: 1m\n    apply:\n      apiVersion: karpenter.sh/v1\n      kind: NodePool\n      metadata: {name: p}\n"
                         + "      spec:\n        template:\n          spec:\n            nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"
                         + "            requirements:\n              - {key: karpenter.sh/capacity-type, operator: Inn, values: [spot]}\n",
                         "15: NodePool/p/spec.template.spec.requirements[0].operator: 'Inn' is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte), did you mean \"In\"?"),
-                Arguments.of("events:\n  - {at: 1m, delete: {kind: Deployment, name: web}}\n", "5: delete takes a deployment, or a kind of [NodePool, EC2NodeClass], not Deployment"),
+                Arguments.of("events:\n  - {at: 1m, delete: {kind: Deployment, name: web}}\n", "5: delete takes a deployment, or a kind of [NodePool, EC2NodeClass, NodeOverlay], not Deployment"),
                 Arguments.of("events:\n  - {at: 1m, delete: {kind: NodePool}}\n", "5: required field 'name' is missing"),
                 Arguments.of("events:\n  - {at: 1m, interrupt: {kind: meteor}}\n", "5: kind must be spot, rebalance, health or failure, not 'meteor'"),
                 Arguments.of("events:\n  - {at: 1m, fault: {outage: {for: 1m}, ice: {for: 1m}}}\n", "5: a fault has one of ice, throttle, outage, apiServerDown, crashAfterLaunch"),

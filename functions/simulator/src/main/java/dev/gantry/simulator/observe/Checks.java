@@ -61,6 +61,7 @@ public final class Checks {
     /** The claim, instance and placement checks run at most this often (their deadlines are in minutes). */
     static final Duration EVERY = Duration.ofSeconds(1);
     private final World world;
+    private final CostLimits costLimits = new CostLimits();
     private final Invariants invariants;
     private final Recorder recorder;
     private final LifecycleChecks lifecycle;
@@ -124,6 +125,10 @@ public final class Checks {
         recorder.capacityTypeRates(now, live.stream().collect(java.util.stream.Collectors.groupingBy(SimulatedInstance::capacityType,
                 java.util.TreeMap::new, java.util.stream.Collectors.summingDouble(SimulatedInstance::pricePerHour))));
         limits(live);
+        if (world.config().get() != null) {
+            costLimits.check(live, world.pools(), world.config().get(), world.catalog(), world.cluster()::node).values()
+                    .forEach(m -> invariants.violated("costLimitExceeded", m));
+        }
         if (!now.isBefore(lastThorough.plus(EVERY))) {
             lastThorough = now;
             if (clusterChanged.getAsBoolean()) {

@@ -222,7 +222,7 @@ public final class Placement {
             NodeClass nc = config.nodeClassOf(pool).orElse(null);
             if (nc != null) {
                 List<InstanceType> types = new ArrayList<>();
-                for (InstanceType t : catalog.instanceTypes(nc)) {
+                for (InstanceType t : new dev.gantry.core.provisioning.PriceView(config, catalog).types(pool)) {
                     List<Offering> offerings = new ArrayList<>();
                     boolean touched = false;
                     for (Offering o : t.offerings()) {
@@ -237,8 +237,9 @@ public final class Placement {
                         count.getOrDefault(pool.name(), 0)));
             }
         }
-        SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, List.of(), cluster.daemonSets(), offers,
-                cluster.namespaceLabels()));
+        SchedulingInput in = new SchedulingInput(pods, nodes, List.of(), cluster.daemonSets(), offers, cluster.namespaceLabels());
+        // A pool's dollar limit holds pods back as the provisioner's does (core.capacity.CostLimit, one rule).
+        SchedulingResult r = dev.gantry.core.capacity.CostLimit.apply(Scheduler.solve(in), in);
         Set<String> out = new HashSet<>();
         r.existingNodes().values().forEach(l -> l.forEach(p -> out.add(p.key())));
         r.newClaims().forEach(c -> c.pods().forEach(p -> out.add(p.key())));

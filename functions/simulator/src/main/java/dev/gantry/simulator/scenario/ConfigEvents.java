@@ -25,7 +25,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
  */
 final class ConfigEvents {
     /** The kinds an event may apply or delete. */
-    static final List<String> KINDS = List.of("NodePool", "EC2NodeClass");
+    static final List<String> KINDS = List.of("NodePool", "EC2NodeClass", "NodeOverlay");
 
     private final ScenarioNodes yaml;
 
@@ -41,7 +41,7 @@ final class ConfigEvents {
         }
         String kind = field(m, "kind");
         if (!KINDS.contains(kind)) {
-            throw yaml.error(v, "an inline apply takes a NodePool or EC2NodeClass" + (kind == null ? "" : ", not " + kind)
+            throw yaml.error(v, "an inline apply takes a NodePool, EC2NodeClass or NodeOverlay" + (kind == null ? "" : ", not " + kind)
                     + " (apply workloads from a file)");
         }
         String text = inPlace(v);

@@ -28,7 +28,8 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  */
 public final class ConfigStore {
     /** The kinds stored here; other objects in an applied file are workloads. */
-    public static final Set<String> KINDS = Set.of("NodePool", "EC2NodeClass", "NodeClass", "Provisioner", "AWSNodeTemplate");
+    public static final Set<String> KINDS = Set.of("NodePool", "EC2NodeClass", "NodeClass", "Provisioner", "AWSNodeTemplate",
+            "NodeOverlay");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One write that changed the store: the object's {@code Kind/name}, and whether it was deleted. */
