@@ -97,7 +97,8 @@ public final class EC2NodeClassReader {
                 LaunchSettings.tags(spec), ubuntuRoot ? List.of(UBUNTU_ROOT) : LaunchSettings.blockDevices(spec),
                 LaunchSettings.metadata(spec),
                 KubeletReader.read(spec.object("kubelet"), KubeletReader.Schema.EC2_NODE_CLASS), spec.bool("associatePublicIPAddress"),
-                spec.bool("detailedMonitoring"), v1beta1 ? "karpenter.k8s.aws/v1beta1 EC2NodeClass" : null);
+                spec.bool("detailedMonitoring"), v1beta1 ? "karpenter.k8s.aws/v1beta1 EC2NodeClass" : null, doc.annotations());
+        RolloutAnnotations.check(doc);
         if (v1beta1) {
             doc.warn("converted from karpenter.k8s.aws/v1beta1 EC2NodeClass" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
         }

@@ -14,14 +14,28 @@ import java.util.Objects;
  * @param role         the node IAM role name (exclusive with {@code instanceProfile})
  * @param kubelet      kubelet settings that change allocatable and user data
  * @param convertedFrom the apiVersion/kind this was converted from, or null
+ * @param annotations  the object's own annotations (Gantry's {@code gantry.dev/drift-*} rollout settings are read from them)
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
                         String role, String instanceProfile, String userData, Map<String, String> tags,
                         List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
-                        Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom) {
+                        Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
+                        Map<String, String> annotations) {
+
+    /** A NodeClass without annotations. */
+    public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
+                     List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
+                     String role, String instanceProfile, String userData, Map<String, String> tags,
+                     List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
+                     Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom) {
+        this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
+                instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
+                detailedMonitoring, convertedFrom, Map.of());
+    }
 
     public NodeClass {
+        annotations = Map.copyOf(annotations == null ? Map.of() : annotations);
         Objects.requireNonNull(name, "name");
         amiSelectorTerms = List.copyOf(amiSelectorTerms == null ? List.of() : amiSelectorTerms);
         subnetSelectorTerms = List.copyOf(subnetSelectorTerms == null ? List.of() : subnetSelectorTerms);

@@ -15,7 +15,7 @@ public final class Invariants {
     public static final List<String> KINDS = List.of("limitExceeded", "orphanInstancesAtEnd", "podsOnIncompatibleNodes",
             "pdbViolations", "doNotDisruptEvicted", "duplicateLaunches", "unmanagedInstancesTouched", "stuckClaims",
             "podsKilledWithoutDrain", "leakedInstances", "messagesLost", "disruptionBudgetExceeded", "podsNotPlacedInTime",
-            "staleDisruptedTaints", "evictedBeforeReplacementReady");
+            "staleDisruptedTaints", "evictedBeforeReplacementReady", "badImagePastCanary");
     static final int KEPT = 20;
 
     /** One violation: where, and what. */
