@@ -191,13 +191,13 @@ final class CrossChecks {
         return new NodeClass(name, c.group(), c.kind(), c.amiFamily(), c.amiSelectorTerms(), c.subnetSelectorTerms(),
                 c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(),
                 c.blockDeviceMappings(), c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(),
-                c.detailedMonitoring(), c.convertedFrom(), c.capacityReservationSelectorTerms());
+                c.detailedMonitoring(), c.convertedFrom(), c.capacityReservationSelectorTerms(), c.annotations());
     }
 
     private static NodeClass withKubelet(NodeClass c, NodeClass.Kubelet k) {
         return new NodeClass(c.name(), c.group(), c.kind(), c.amiFamily(), c.amiSelectorTerms(), c.subnetSelectorTerms(),
                 c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(),
                 c.blockDeviceMappings(), c.metadataOptions(), k, c.associatePublicIPAddress(),
-                c.detailedMonitoring(), c.convertedFrom(), c.capacityReservationSelectorTerms());
+                c.detailedMonitoring(), c.convertedFrom(), c.capacityReservationSelectorTerms(), c.annotations());
     }
 }

@@ -6,6 +6,8 @@ import dev.gantry.aws.dynamodb.DynamoNodeClaimStore;
 import dev.gantry.aws.ec2.Ec2CloudProvider;
 import dev.gantry.aws.ec2.Ec2InstanceStatusChecks;
 import dev.gantry.core.disruption.drift.DriftMarker;
+import dev.gantry.core.disruption.drift.rollout.AmiRollouts;
+import dev.gantry.core.disruption.drift.rollout.StartDelay;
 import dev.gantry.aws.ec2.Ec2LauncherConfig;
 import dev.gantry.aws.eks.EksClusterInfo;
 import dev.gantry.aws.eks.EksTokenProvider;
@@ -67,6 +69,7 @@ public final class Composition {
     private final Clock clock = Clock.systemUTC();
     private final ObjectMapper json = new ObjectMapper();
     private ConfigSource configSource;
+    private AmiRollouts.Wired rollouts;
     private ConfigBound<Services> services;
     private dev.gantry.core.headroom.Headroom headroom;
     private dev.gantry.core.headroom.DemandHistoryStore demand;
@@ -109,10 +112,23 @@ public final class Composition {
     public synchronized ConfigSource configSource() {
         if (configSource == null) {
             // Beside another autoscaler, only the NodePools named at deploy are Gantry's (GANTRY_NODE_POOLS).
-            configSource = NamedPools.of(new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
-                    BuiltInCatalog.defaultZones(region.id())), env.nodePools());
+            // A class whose AMI rollout paused launches the images its nodes ran before (AmiRollouts).
+            rollouts = AmiRollouts.over(NamedPools.of(new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
+                    BuiltInCatalog.defaultZones(region.id())), env.nodePools()), store(), (Ec2CloudProvider) cloud(), cluster(),
+                    cluster(), clock, r -> new dev.gantry.handlers.metrics.EmbeddedMetrics(json, clusterName(), System.out)
+                            .emit(clock.instant(), Map.of("NodeClass", r.nodeClass()), Map.of("DriftRolloutsPaused", 1.0)));
+            // AMI storms: a release rolls after this cluster's own delay within an hour (StartDelay).
+            rollouts.rollouts().withInstances(() -> cloud().listInstances())
+                    .withStartDelay(StartDelay.of(eks().arn() != null ? eks().arn() : eks().endpoint()));
+            configSource = rollouts.config();
         }
         return configSource;
+    }
+
+    /** The AMI rollouts' drift gate, over the configuration source. */
+    private synchronized AmiRollouts rollouts() {
+        configSource();
+        return rollouts.rollouts();
     }
 
     /**
@@ -162,14 +178,15 @@ public final class Composition {
         // provisioner to launch (a hint nudges it); validation keeps room for the same buffers as the sweep's decision.
         ConsolidationService consolidation = new ConsolidationService(cluster(), cluster(), store(), termination, hints(),
                 terminationQueue(), provisioner::poolOffers, provisioner::recordReplacement, consolidationSettings(), clock)
-                .withHeadroom(headroom());
+                .withHeadroom(headroom()).withDriftGate(rollouts());
         SweepService sweep = new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination, hints(), pools,
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
         sweep.withStaticCapacity(new StaticCapacity(config::nodePools, provisioner::recordFromTemplate, termination, hints()));
         if (clusterObjects) {
             // Drift against this configuration, and what each NodeClass selects now through the EC2 adapter's cached lookups.
-            sweep.withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()), () -> config, instanceTypes()::instanceTypes);
+            sweep.withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()).onListed(rollouts()::listed), () -> config,
+                    instanceTypes()::instanceTypes);
             sweep.withCapacityBlockExpiry(new CapacityBlockExpiry(((Ec2CloudProvider) cloud()).capacityReservations(), termination));
             // Karpenter's instances of the pools Gantry manages become claims (a migration); the final sweep adopts none.
             sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), cluster(), termination, pools::keySet,

@@ -146,9 +146,10 @@ final class EventRecorder {
         return new Written(ns, eventName, 1, now);
     }
 
-    /** The involved object's API version: Karpenter's kinds are {@code karpenter.sh/v1}. */
+    /** The involved object's API version: Karpenter's kinds are {@code karpenter.sh/v1}, the EC2NodeClass {@code karpenter.k8s.aws/v1}. */
     static String apiVersion(String kind) {
-        return kind.equals("NodeClaim") || kind.equals("NodePool") ? "karpenter.sh/v1" : "v1";
+        return kind.equals("EC2NodeClass") ? "karpenter.k8s.aws/v1"
+                : kind.equals("NodeClaim") || kind.equals("NodePool") ? "karpenter.sh/v1" : "v1";
     }
 
     static String key(String namespace, String name) {

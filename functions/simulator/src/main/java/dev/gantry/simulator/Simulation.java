@@ -242,23 +242,25 @@ public final class Simulation {
             }
         };
         this.karpenterObjects = SimulatedClusterObjects.objects(api, clock, config);
+        var rollouts = dev.gantry.core.disruption.drift.rollout.AmiRollouts.over(new ClusterConfigReader(api.configObjects(),
+                scenario.cluster().region(), scenario.cluster().zones()), claims, cloud, api, api, clock, r -> recorder.log(clock.instant(), "drift", r.why()));
         SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, api, claims, cloud, crashing, catalog, fanout,
                 headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
-                this::facts, this::configInUse, (sweep, termination, read) -> {
+                this::facts, this::configInUse, (sweep, termination, read, consolidation) -> {
                     // As the composition root adds them: adoption of Karpenter's instances, drift, then the cluster objects.
                     sweep.withAdoption(new dev.gantry.core.adoption.Adopter(CLUSTER, claims, cloud, api, termination,
                             () -> read.config().nodePools().stream().map(NodePool::name).collect(java.util.stream.Collectors.toSet()),
                             dev.gantry.core.adoption.Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
                                     : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
-                    sweep.withDrift(new DriftMarker(claims, cloud), read::config, catalog::instanceTypes);
+                    sweep.withDrift(new DriftMarker(claims, cloud).onListed(rollouts.rollouts()::listed), read::config, catalog::instanceTypes);
+                    consolidation.withDriftGate(rollouts.rollouts());
                     sweep.withInstanceStatus(new dev.gantry.core.sweep.InstanceStatusStep(statusChecks, termination,
                             new dev.gantry.core.interruption.InterruptionService(claims, api, api, termination, lifecycleHints,
                                     read.config().nodePools().stream().collect(java.util.stream.Collectors.toMap(NodePool::name, p -> p)), clock)::handle));
                     SimulatedClusterObjects.hook(karpenterObjects, sweep, termination, read, catalog, api);
                 });
-        ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(new ClusterConfigReader(api.configObjects(),
-                scenario.cluster().region(), scenario.cluster().zones()), clock, composition::compose);
+        ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(rollouts.config(), clock, composition::compose);
         Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
@@ -269,7 +271,8 @@ public final class Simulation {
         recorder.onCreatedPending(p -> placement.created(p, clock.instant()));
         this.checks = new Checks(new Checks.World(clock, cluster, store, pools, () -> inUse, catalog, workloads, this::liveInstances,
                 this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
-                observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store));
+                observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store))
+                .withBadImages(cloud.images()::isBad);
         observers.watch(kubelet, kubeScheduler, workloads, checks, placement);
     }
 

@@ -16,9 +16,15 @@ import software.amazon.awssdk.services.eks.model.Cluster;
  * @param certificateAuthorityData the cluster CA bundle, PEM, base64-encoded exactly as EKS returns it
  * @param kubernetesVersion        {@code major.minor}, such as {@code 1.33}
  * @param serviceIpv4Cidr          the Service CIDR (kubelet's cluster DNS derives from it); null on IPv6 clusters
+ * @param arn                      the cluster's ARN, or null when not known
  */
 public record EksClusterInfo(String name, String endpoint, String certificateAuthorityData, String kubernetesVersion,
-                             String serviceIpv4Cidr) {
+                             String serviceIpv4Cidr, String arn) {
+    public EksClusterInfo(String name, String endpoint, String certificateAuthorityData, String kubernetesVersion,
+                          String serviceIpv4Cidr) {
+        this(name, endpoint, certificateAuthorityData, kubernetesVersion, serviceIpv4Cidr, null);
+    }
+
     public EksClusterInfo {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(endpoint, "endpoint");
@@ -40,7 +46,7 @@ public record EksClusterInfo(String name, String endpoint, String certificateAut
                     + " and has no endpoint or CA yet");
         }
         String cidr = c.kubernetesNetworkConfig() == null ? null : c.kubernetesNetworkConfig().serviceIpv4Cidr();
-        return new EksClusterInfo(c.name(), c.endpoint(), c.certificateAuthority().data(), c.version(), cidr);
+        return new EksClusterInfo(c.name(), c.endpoint(), c.certificateAuthority().data(), c.version(), cidr, c.arn());
     }
 
     /** The CA bundle as PEM text. */

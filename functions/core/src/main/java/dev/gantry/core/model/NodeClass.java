@@ -15,15 +15,17 @@ import java.util.Objects;
  * @param kubelet      kubelet settings that change allocatable and user data
  * @param convertedFrom the apiVersion/kind this was converted from, or null
  * @param capacityReservationSelectorTerms the reservations launches may use (capacity type {@code reserved}); empty: none
+ * @param annotations  the object's own annotations (Gantry's {@code gantry.dev/drift-*} rollout settings are read from them)
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
                         String role, String instanceProfile, String userData, Map<String, String> tags,
                         List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
                         Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
-                        List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms) {
+                        List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
+                        Map<String, String> annotations) {
 
-    /** A NodeClass that selects no capacity reservation. */
+    /** A NodeClass that selects no capacity reservation and has no annotations. */
     public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                      List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
                      String role, String instanceProfile, String userData, Map<String, String> tags,
@@ -31,12 +33,37 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                      Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom) {
         this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
                 instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
-                detailedMonitoring, convertedFrom, List.of());
+                detailedMonitoring, convertedFrom, List.of(), Map.of());
+    }
+
+    /** A NodeClass without annotations. */
+    public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
+                     List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
+                     String role, String instanceProfile, String userData, Map<String, String> tags,
+                     List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
+                     Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
+                     List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms) {
+        this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
+                instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
+                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, Map.of());
+    }
+
+    /** A NodeClass that selects no capacity reservation. */
+    public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
+                     List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
+                     String role, String instanceProfile, String userData, Map<String, String> tags,
+                     List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
+                     Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
+                     Map<String, String> annotations) {
+        this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
+                instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
+                detailedMonitoring, convertedFrom, List.of(), annotations);
     }
 
     public NodeClass {
         capacityReservationSelectorTerms = List.copyOf(capacityReservationSelectorTerms == null ? List.of()
                 : capacityReservationSelectorTerms);
+        annotations = Map.copyOf(annotations == null ? Map.of() : annotations);
         Objects.requireNonNull(name, "name");
         amiSelectorTerms = List.copyOf(amiSelectorTerms == null ? List.of() : amiSelectorTerms);
         subnetSelectorTerms = List.copyOf(subnetSelectorTerms == null ? List.of() : subnetSelectorTerms);

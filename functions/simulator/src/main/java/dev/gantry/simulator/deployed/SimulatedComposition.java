@@ -42,7 +42,7 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
     /** The sweep steps added over one configuration (the cluster-object steps), as the composition root adds them. */
     @FunctionalInterface
     public interface SweepSteps {
-        void hook(SweepService sweep, TerminationService termination, ClusterConfig read);
+        void hook(SweepService sweep, TerminationService termination, ClusterConfig read, ConsolidationService consolidation);
     }
 
     /** What the handlers run, over one configuration. */
@@ -68,7 +68,7 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
                 .withJournal(consolidationJournal).withHeadroom(headroom);
         sweep.withConsolidation(consolidationService).withStaticCapacity(new dev.gantry.core.staticcapacity.StaticCapacity(
                 config::nodePools, provisioner::recordFromTemplate, termination, hints));
-        steps.hook(sweep, termination, c);
+        steps.hook(sweep, termination, c, consolidationService);
         composed.accept(c);
         return new Services(hintBatches, interruptions, termination, sweep, consolidationService);
     }

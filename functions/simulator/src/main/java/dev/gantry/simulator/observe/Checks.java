@@ -112,6 +112,14 @@ public final class Checks {
         return recorder.secondsSinceStart(world.clock().instant());
     }
 
+    private CanaryWaves canaries;
+
+    /** Checks that a bad image ({@code bad}) never gets past its canary wave ({@link CanaryWaves}). */
+    public Checks withBadImages(java.util.function.Predicate<String> bad) {
+        this.canaries = new CanaryWaves(bad, world.truth(), world.config());
+        return this;
+    }
+
     public void outage(Instant at) {
         recoveringSince = at;
     }
@@ -139,6 +147,9 @@ public final class Checks {
             repairs.check(world.truth().list(now), world.cluster().nodes(), episodes);
             bufferHolders(now);
             messagesLost(world.messagesLost().getAsLong());
+            if (canaries != null) {
+                canaries.check(now, live, episodes);
+            }
         }
         // Every step while recovering: the binding that completes a recovery does not mark the cluster changed, so
         // waiting for the next change would measure a recovery by whatever happened next.

@@ -67,8 +67,9 @@ final class EventsReader {
                 yield new Scenario.DeleteNode(yaml.optString(d, "nodePool"), (int) yaml.optInt(d, "index", 0));
             }
             case "amiRelease" -> {
-                Map<String, NodeTuple> r = yaml.map(v, Set.of("family", "version"), "amiRelease.");
-                yield new Scenario.AmiRelease(yaml.string(yaml.require(r, "family", v)), yaml.string(yaml.require(r, "version", v)));
+                Map<String, NodeTuple> r = yaml.map(v, Set.of("family", "version", "bad"), "amiRelease.");
+                yield new Scenario.AmiRelease(yaml.string(yaml.require(r, "family", v)), yaml.string(yaml.require(r, "version", v)),
+                        r.containsKey("bad") && yaml.bool(r.get("bad").getValueNode()));
             }
             case "terminateAllNodes" -> {
                 if (!yaml.bool(v)) {

@@ -271,9 +271,10 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
 
     /**
      * AWS publishes {@code version} of an AMI family's image (SSM's {@code @latest} for {@code family}, e.g.
-     * {@code al2023}): launches from now on use it, and the running nodes drift.
+     * {@code al2023}): launches from now on use it, and the running nodes drift. A {@code bad} release boots nodes
+     * that register but never report Ready.
      */
-    public record AmiRelease(String family, String version) implements Action {
+    public record AmiRelease(String family, String version, boolean bad) implements Action {
     }
 
     /** The next {@code count} launches succeed at EC2, then the provisioner dies before recording them. */

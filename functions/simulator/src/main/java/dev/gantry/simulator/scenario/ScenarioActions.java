@@ -116,8 +116,10 @@ public final class ScenarioActions {
                 recorder.log(now, "fault", "API server down for " + d.lasting().toSeconds() + " s");
             }
             case Scenario.AmiRelease r -> {
-                var release = world.cloud().images().release(r.family(), r.version(), now);
-                recorder.log(now, "scenario", "AMI release: " + release.family() + "@latest is now " + release.imageId());
+                var images = world.cloud().images();
+                var release = r.bad() ? images.releaseBad(r.family(), r.version(), now) : images.release(r.family(), r.version(), now);
+                recorder.log(now, "scenario", "AMI release: " + release.family() + "@latest is now " + release.imageId()
+                        + (r.bad() ? " (a bad image: its nodes never become Ready)" : ""));
             }
             case Scenario.CrashAfterLaunch c -> {
                 world.crashing().arm(c.count());

@@ -30,10 +30,17 @@ import java.util.function.Function;
 public final class DriftMarker {
     private final NodeClaimStore store;
     private final NodeClassResolution resolution;
+    private java.util.function.Consumer<List<CloudInstance>> listed = l -> { };
 
     public DriftMarker(NodeClaimStore store, NodeClassResolution resolution) {
         this.store = store;
         this.resolution = resolution;
+    }
+
+    /** Also tells {@code to} the instances each run is given (an AMI rollout learns which image each claim runs). */
+    public DriftMarker onListed(java.util.function.Consumer<List<CloudInstance>> to) {
+        this.listed = java.util.Objects.requireNonNull(to, "to");
+        return this;
     }
 
     /** What one run did: claims stamped or re-stamped, newly drifted, and no longer drifted. */
@@ -51,6 +58,7 @@ public final class DriftMarker {
                       Function<NodeClass, List<InstanceType>> offered, Instant now) {
         Map<String, Node> byName = new HashMap<>();
         nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
+        this.listed.accept(listed);
         Map<String, CloudInstance> instances = new HashMap<>();
         listed.forEach(i -> instances.put(i.instanceId(), i));
         Map<String, Optional<NodeClassResolution.Selected>> selected = new HashMap<>();

@@ -156,6 +156,12 @@ public final class ConsolidationService {
         return this;
     }
 
+    /** What drift may start replacing beside the budgets and back-off: an AMI rollout's canary gate ({@link DriftGate}). */
+    public ConsolidationService withDriftGate(DriftGate g) {
+        decision.gate = java.util.Objects.requireNonNull(g, "gate");
+        return this;
+    }
+
     /**
      * The buffers validation keeps room for, as the sweep's decision did (default {@link Headroom#NONE}); the sweep
      * passes the headroom it read to {@link #sweep}.

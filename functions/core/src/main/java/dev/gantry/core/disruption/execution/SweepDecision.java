@@ -30,6 +30,8 @@ final class SweepDecision {
     private int quietCandidates;
 
     private final DriftBackoff backoff;
+    /** What an AMI rollout holds back ({@link DriftGate}); open unless set. */
+    DriftGate gate = DriftGate.OPEN;
 
     SweepDecision(ConsolidationService.Offers offers, ConsolidationSettings settings, NodeEvents events, CommandStart start,
                   ConsolidationService.Journal journal, DriftBackoff backoff) {
@@ -98,10 +100,12 @@ final class SweepDecision {
                 : new ConsolidationReport(d.verdicts().size(), 0, 0, null, busy, d.verdicts(), podEvents, resumed, 0);
     }
 
-    /** The claims whose pool is not backing off drift ({@link DriftBackoff}). */
+    /** The claims whose pool is not backing off drift ({@link DriftBackoff}) and that the gate admits ({@link DriftGate}). */
     private List<NodeClaim> notBackingOff(List<NodeClaim> claims, Instant now) {
         java.util.function.Predicate<String> backingOff = backoff.at(now);
-        return claims.stream().filter(c -> c.drift() == null || !c.drift().isDrifted() || !backingOff.test(c.nodePool())).toList();
+        java.util.function.Predicate<NodeClaim> admitted = gate.admits(claims, now);
+        return claims.stream().filter(c -> c.drift() == null || !c.drift().isDrifted()
+                || (!backingOff.test(c.nodePool()) && admitted.test(c))).toList();
     }
 
     /**

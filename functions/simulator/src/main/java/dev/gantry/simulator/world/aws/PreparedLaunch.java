@@ -53,7 +53,7 @@ final class PreparedLaunch {
         Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
                 CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
                 request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.clientToken()));
-        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, images.current(family), 0,
+        return new LaunchParameters(capacityType, List.of(new LaunchParameters.Template(template, images.of(request.nodeClass()), 0,
                 overrides)), tags);
     }
 

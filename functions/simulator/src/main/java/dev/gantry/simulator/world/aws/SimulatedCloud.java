@@ -443,7 +443,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
      */
     @Override
     public java.util.Optional<Selected> resolve(dev.gantry.core.model.NodeClass nodeClass) {
-        String image = images.current(nodeClass.effectiveAmiFamily());
+        String image = images.of(nodeClass);
         java.util.Set<String> subnets = new java.util.TreeSet<>();
         byId.values().forEach(i -> {
             if (i.subnetId != null) {

@@ -14,8 +14,10 @@ import java.util.Map;
  * a family is {@code ami-sim-<family>}, so scenarios without a release launch exactly as before; a release is
  * {@code ami-sim-<family>-<version>}.
  *
+ * <p>A bad release ({@link #releaseBad}) boots instances whose kubelet registers but never reports Ready.
+ *
  * <p>Not modelled: per-architecture images (one image id stands for every architecture), pinned versions
- * ({@code al2023@v2026…}) and name/tag/id selector terms (every term resolves to its family's current image), SSM's and
+ * ({@code al2023@v2026…}) and name/tag selector terms (every term but an id resolves to its family's current image), SSM's and
  * DescribeImages' latency and throttling (the adapter caches them for a minute; here free and immediate).
  */
 public final class SimulatedImages {
@@ -24,11 +26,33 @@ public final class SimulatedImages {
     }
 
     private final Map<String, String> current = new HashMap<>();
+    private final java.util.Set<String> bad = new java.util.HashSet<>();
     private final List<Release> releases = new ArrayList<>();
 
     /** The image {@code family}'s {@code @latest} resolves to now (family as {@code NodeClass#effectiveAmiFamily}). */
     public String current(String family) {
         return current.getOrDefault(key(family), "ami-sim-" + family);
+    }
+
+    /**
+     * The image a launch of {@code nodeClass} uses now: the first {@code id} selector term when it has one (an AMI
+     * pinned by id, as Gantry pins a class whose rollout paused), else its family's {@code @latest}.
+     */
+    public String of(dev.gantry.core.model.NodeClass nodeClass) {
+        return nodeClass.amiSelectorTerms().stream().map(dev.gantry.core.model.NodeClass.AmiSelectorTerm::id)
+                .filter(java.util.Objects::nonNull).findFirst().orElseGet(() -> current(nodeClass.effectiveAmiFamily()));
+    }
+
+    /** A bad release: as {@link #release}, but its instances' kubelets never report Ready. */
+    public Release releaseBad(String family, String version, Instant at) {
+        Release r = release(family, version, at);
+        bad.add(r.imageId());
+        return r;
+    }
+
+    /** Whether nodes booted from {@code imageId} never become Ready. */
+    public boolean isBad(String imageId) {
+        return imageId != null && bad.contains(imageId);
     }
 
     /** AWS publishes {@code version} of {@code family} at {@code at}: {@code @latest} resolves to it from now on. */

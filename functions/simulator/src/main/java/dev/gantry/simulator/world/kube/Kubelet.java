@@ -88,6 +88,10 @@ public final class Kubelet {
         if (n == null || !i.isAlive()) {
             return;
         }
+        if (cloud.images().isBad(i.imageId())) {
+            log.accept("kubelet on " + i.id() + " never reports Ready: its image " + i.imageId() + " is bad");
+            return;
+        }
         List<Taint> startup = i.request().nodePool().template().startupTaints();
         List<Taint> taints = n.taints().stream().filter(t -> !t.equals(NOT_READY)
                 && startup.stream().noneMatch(s -> s.key().equals(t.key()) && s.effect() == t.effect())).toList();

@@ -1,0 +1,152 @@
+package dev.gantry.core.disruption.drift.rollout;
+
+import static dev.gantry.core.disruption.drift.rollout.RolloutFixtures.NEW;
+import static dev.gantry.core.disruption.drift.rollout.RolloutFixtures.NOW;
+import static dev.gantry.core.disruption.drift.rollout.RolloutFixtures.OLD;
+import static dev.gantry.core.disruption.drift.rollout.RolloutFixtures.canary;
+import static dev.gantry.core.disruption.drift.rollout.RolloutFixtures.node;
+import static dev.gantry.core.disruption.drift.rollout.RolloutFixtures.old;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.cloud.NodeClassResolution;
+import dev.gantry.core.cluster.InMemoryCluster;
+import dev.gantry.core.config.ClusterConfig;
+import dev.gantry.core.disruption.drift.hash.DriftHashes;
+import dev.gantry.core.disruption.drift.hash.DriftHashesTest;
+import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.provisioning.GantryConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gantry's own: the rollout carried out over the store (the pause marker), the cluster (its Event) and the configuration
+ * (the held image), as the sweep and every handler use it.
+ */
+class AmiRolloutsTest {
+    final InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
+    final InMemoryCluster cluster = new InMemoryCluster();
+    final List<AmiRollout> paused = new ArrayList<>();
+    NodeClass nodeClass = RolloutFixtures.nodeClass(Map.of());
+    String image = NEW;
+    final NodeClassResolution resolution = nc -> Optional.of(new NodeClassResolution.Selected(
+            nc.amiSelectorTerms().stream().anyMatch(t -> t.id() != null) ? Map.of("amd64", nc.amiSelectorTerms().getFirst().id())
+                    : Map.of("amd64", image), Set.of("subnet-1"), Set.of("sg-1")));
+    final ClusterConfig read = new ClusterConfig(config(), null, null, "v1");
+    final AmiRollouts.Wired wired = AmiRollouts.over(now -> read, store, resolution, cluster, cluster,
+            Clock.fixed(NOW, ZoneOffset.UTC), paused::add);
+
+    GantryConfig config() {
+        return new GantryConfig(List.of(DriftHashesTest.POOL), List.of(nodeClass), "us-east-1", List.of());
+    }
+
+    void add(NodeClaim c, boolean ready) {
+        store.create(c);
+        cluster.putNode(node(c.name(), ready));
+    }
+
+    Predicate<NodeClaim> gate() {
+        wired.config().current(NOW);
+        return wired.rollouts().admits(store.list(NOW), NOW);
+    }
+
+    @Test
+    void aFailedCanaryPausesOnceWithAnEventAndHoldsTheOldNodesBack() {
+        add(old("o1"), true);
+        add(old("o2"), true);
+        add(canary("c", AmiRollout.READY_WITHIN, null), false);
+        Predicate<NodeClaim> admits = gate();
+        assertThat(admits.test(old("o1"))).isFalse();
+        assertThat(store.marker(AmiRollouts.markerKey("default", Map.of("amd64", NEW)))).contains(NOW);
+        assertThat(cluster.events()).singleElement().asString().contains("EC2NodeClass").contains("DriftRolloutPaused");
+        assertThat(paused).hasSize(1);
+        gate(); // a second sweep, or the same one delivered twice: nothing more is recorded
+        assertThat(cluster.events()).hasSize(1);
+        assertThat(paused).hasSize(1);
+    }
+
+    @Test
+    void whilePausedLaunchesUseTheOldImageByIdAndTheClassHashIsUnchanged() {
+        add(old("o1"), true);
+        add(canary("c", AmiRollout.READY_WITHIN, null), false);
+        gate();
+        ClusterConfig held = wired.config().current(NOW);
+        NodeClass pinned = held.config().nodeClasses().getFirst();
+        assertThat(pinned.amiSelectorTerms()).extracting(NodeClass.AmiSelectorTerm::id).containsExactly(OLD);
+        assertThat(pinned.effectiveAmiFamily()).isEqualTo(nodeClass.effectiveAmiFamily());
+        assertThat(DriftHashes.nodeClass(pinned)).isEqualTo(DriftHashes.nodeClass(nodeClass));
+        assertThat(wired.config().current(NOW)).isSameAs(held);
+        assertThat(wired.config().raw()).isSameAs(read.config());
+    }
+
+    @Test
+    void whilePausedTheCanaryOnTheBadImageMayStillBeReplaced() {
+        add(old("o1"), true);
+        NodeClaim c = canary("c", AmiRollout.READY_WITHIN, null);
+        add(c, false);
+        Predicate<NodeClaim> admits = gate();
+        assertThat(admits.test(c.withDrift(DriftHashes.stamp(DriftHashesTest.POOL, nodeClass)
+                .drift(dev.gantry.core.disruption.drift.DriftCheck.AMI, NOW)))).isTrue();
+    }
+
+    @Test
+    void withNothingPausedTheClusterReadingIsPassedOnAsItIs() {
+        add(old("o1"), true);
+        assertThat(wired.config().current(NOW)).isSameAs(read);
+        assertThat(gate().test(old("o1"))).isTrue(); // the canary wave
+    }
+
+    @Test
+    void aFixedReleaseIsANewRolloutWithItsOwnCanary() {
+        add(old("o1"), true);
+        add(canary("c", AmiRollout.READY_WITHIN, null), false);
+        gate();
+        image = "ami-fixed";
+        assertThat(wired.config().current(NOW)).isSameAs(read);
+        assertThat(gate().test(old("o1"))).isTrue(); // the new image's canary wave; the bad canary is an old node now
+    }
+
+    @Test
+    void otherDriftReasonsAreNotGated() {
+        add(old("o1"), true);
+        add(canary("c", Duration.ofMinutes(3), Duration.ofMinutes(1)), true);
+        NodeClaim templateDrifted = old("o2").withDrift(DriftHashes.stamp(DriftHashesTest.POOL, nodeClass)
+                .drift(dev.gantry.core.disruption.drift.DriftCheck.NODEPOOL, NOW));
+        Predicate<NodeClaim> admits = gate();
+        assertThat(admits.test(old("o1"))).isFalse(); // soaking
+        assertThat(admits.test(templateDrifted)).isTrue();
+    }
+
+    @Test
+    void aReleaseRollsOnlyAfterTheClustersStartDelayCountedFromWhenItWasFirstSeen() {
+        add(old("o1"), true);
+        wired.rollouts().withStartDelay(new StartDelay(Duration.ofMinutes(30)));
+        wired.config().current(NOW);
+        assertThat(wired.rollouts().admits(store.list(NOW), NOW).test(old("o1"))).isFalse();
+        java.time.Instant later = NOW.plus(Duration.ofMinutes(29));
+        assertThat(wired.rollouts().admits(store.list(later), later).test(old("o1"))).as("still counted from the first sight").isFalse();
+        java.time.Instant after = NOW.plus(Duration.ofMinutes(30));
+        assertThat(wired.rollouts().admits(store.list(after), after).test(old("o1"))).isTrue();
+    }
+
+    @Test
+    void aLaunchedClaimKeepsNoLaunchRecordSoItsImageComesFromTheSweepsListing() {
+        add(old("o1").withLaunchParameters(null), true);
+        add(canary("c", Duration.ofMinutes(5), Duration.ofMinutes(3)).withLaunchParameters(null), true);
+        wired.rollouts().listed(List.of(
+                new dev.gantry.core.cloud.CloudInstance("i-o1", "m5.large", "us-east-1a", "on-demand", "running", NOW, "ip",
+                        Map.of(), OLD, "subnet-1", List.of()),
+                new dev.gantry.core.cloud.CloudInstance("i-c", "m5.large", "us-east-1a", "on-demand", "running", NOW, "ip",
+                        Map.of(), NEW, "subnet-1", List.of())));
+        assertThat(gate().test(old("o1").withLaunchParameters(null))).as("the canary soaks").isFalse();
+    }
+}
