@@ -222,7 +222,7 @@ public final class SweepService {
         Map<String, Integer> terminated = new TreeMap<>();
         Housekeeper.Done hk = housekeeper.run(claims, nodes, now, terminated, () -> firstSlice(inlineUntil));
         markDrift(hk.instances(), now);
-        if (staticCapacity != null) {
+        if (staticCapacity != null && staticCapacity.active()) {
             staticCapacity.run(store.list(now), nodes, pods, now);
         }
         Optional<HeadroomPlan> plan = headroomPlan(now);
