@@ -74,6 +74,11 @@ public final class StaticCapacity {
         this.hints = Objects.requireNonNull(hints, "hints");
     }
 
+    /** Whether any pool is static: without one the sweep skips the step and its reads. */
+    public boolean active() {
+        return pools.get().stream().anyMatch(NodePool::isStatic);
+    }
+
     /**
      * One pass over the static pools.
      *

@@ -237,7 +237,7 @@ public final class SweepService {
         }
         markDrift(hk.instances(), now);
         if (blocks != null) blocks.run(store.list(now), nodes, now);
-        if (staticCapacity != null) {
+        if (staticCapacity != null && staticCapacity.active()) {
             staticCapacity.run(store.list(now), nodes, pods, now);
         }
         Optional<HeadroomPlan> plan = headroomPlan(now);
