@@ -6,14 +6,27 @@ import java.util.Objects;
  * Where and how an instance type can be bought: a zone, a capacity type ({@code on-demand}, {@code spot},
  * {@code reserved}) and an hourly price. {@code available} is false while the offering is marked unavailable
  * (after an insufficient-capacity error, for example).
+ *
+ * @param pricePerHour the price decisions use: scheduling and consolidation compare it, after NodeOverlays
+ * @param listPrice    the price EC2 bills for it, which a NodeOverlay never changes: a claim records this one, so what
+ *                     Gantry reports a node costs is its bill (Karpenter v1.14: overlays are for simulation only)
  */
-public record Offering(String zone, String zoneId, String capacityType, double pricePerHour, boolean available) {
+public record Offering(String zone, String zoneId, String capacityType, double pricePerHour, boolean available,
+                       double listPrice) {
     public Offering {
         Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(capacityType, "capacityType");
         if (pricePerHour < 0 || Double.isNaN(pricePerHour)) {
             throw new IllegalArgumentException("price must be a non-negative number, got " + pricePerHour);
         }
+        if (listPrice < 0 || Double.isNaN(listPrice)) {
+            throw new IllegalArgumentException("list price must be a non-negative number, got " + listPrice);
+        }
+    }
+
+    /** An offering whose decision price is its list price (no overlay applies). */
+    public Offering(String zone, String zoneId, String capacityType, double pricePerHour, boolean available) {
+        this(zone, zoneId, capacityType, pricePerHour, available, pricePerHour);
     }
 
     public static Offering of(String zone, String capacityType, double price) {
@@ -21,6 +34,11 @@ public record Offering(String zone, String zoneId, String capacityType, double p
     }
 
     public Offering unavailable() {
-        return new Offering(zone, zoneId, capacityType, pricePerHour, false);
+        return new Offering(zone, zoneId, capacityType, pricePerHour, false, listPrice);
+    }
+
+    /** This offering at {@code price} for decisions (a NodeOverlay's), billed as before. */
+    public Offering priced(double price) {
+        return new Offering(zone, zoneId, capacityType, price, available, listPrice);
     }
 }

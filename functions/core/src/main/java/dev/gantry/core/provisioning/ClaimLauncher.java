@@ -82,7 +82,7 @@ final class ClaimLauncher {
             NodeClaim n = NodeClaim.launching(name, plan.nodePool(), stamp.nodeClassHash(),
                     plan.requirements().toList(), plan.instanceTypeOptions().stream().map(InstanceType::name).toList(),
                     plan.pods().stream().map(Pod::key).toList(), plan.instanceType().name(), plan.offering().zone(),
-                    plan.offering().capacityType(), plan.pricePerHour(), now).withDrift(stamp);
+                    plan.offering().capacityType(), plan.offering().listPrice(), now).withDrift(stamp);
             made[0] = member.apply(n);
             return made[0];
         }, now);
@@ -263,6 +263,6 @@ final class ClaimLauncher {
         return options.stream().filter(t -> t.name().equals(i.instanceType())).findFirst()
                 .flatMap(t -> t.offerings().stream()
                         .filter(o -> o.zone().equals(i.zone()) && o.capacityType().equals(i.capacityType())).findFirst())
-                .map(Offering::pricePerHour);
+                .map(Offering::listPrice);
     }
 }

@@ -62,6 +62,16 @@ class OverlayPricesTest {
     }
 
     @Test
+    void aClaimLaunchedByAnOverlayPriceRecordsWhatEc2Bills() {
+        // Overlays decide, they do not bill: the claim (and so gantry status, the NodePool's cost and its metric) carries
+        // m5.large's list price, not the overlay's $0.01. Regression: the overlay price was recorded on the claim.
+        cluster.putPod(pending("web-0", 1500, 3000).build());
+        var launched = new Provisioner(cluster, cluster, store, cloud, provider(), config(amd64Discount()), clock).provision().launched();
+        assertThat(launched).singleElement().satisfies(c -> assertThat(c.pricePerHour()).isEqualTo(0.096));
+        assertThat(store.list(T0)).singleElement().satisfies(c -> assertThat(c.pricePerHour()).isEqualTo(0.096));
+    }
+
+    @Test
     void consolidationSeesTheOverlayPrices() {
         Provisioner p = new Provisioner(cluster, cluster, store, cloud, provider(), config(amd64Discount()), clock);
         List<SchedulingInput.PoolOffer> offers = p.poolOffers(ClusterView.read(cluster), T0);

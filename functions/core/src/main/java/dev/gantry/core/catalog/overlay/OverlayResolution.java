@@ -156,7 +156,7 @@ public final class OverlayResolution {
         List<Offering> offerings = new ArrayList<>(t.offerings().size());
         for (Offering o : t.offerings()) {
             PriceChange p = u.prices().get(o.zone() + "/" + o.capacityType());
-            offerings.add(p == null ? o : new Offering(o.zone(), o.zoneId(), o.capacityType(), p.apply(o.pricePerHour()), o.available()));
+            offerings.add(p == null ? o : o.priced(p.apply(o.pricePerHour())));
         }
         Resources capacity = t.capacity();
         for (var e : u.capacity().entrySet()) {
