@@ -48,17 +48,28 @@ class CrdSamplesTest {
         return out;
     }
 
+    /** The CRD Gantry installs that serves this object: Karpenter's three, or the NodeOverlay CRD attach installs. */
+    static Optional<CrdValidator> served(Found f) {
+        String apiVersion = (String) f.object().get("apiVersion");
+        String kind = (String) f.object().get("kind");
+        if ("karpenter.sh/v1alpha1".equals(apiVersion) && "NodeOverlay".equals(kind)) {
+            return AttachCrds.all().stream().filter(m -> m.name().equals(AttachCrds.NODE_OVERLAY_NAME)).findFirst()
+                    .map(m -> CrdValidator.of(m.yaml()));
+        }
+        return KarpenterCrd.serving(apiVersion, kind).map(CrdValidator::of);
+    }
+
     @Test
     void everyServedSampleIsValidAgainstItsCrd() throws IOException {
         List<String> checked = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (Found f : karpenterObjects()) {
-            Optional<KarpenterCrd> crd = KarpenterCrd.serving((String) f.object().get("apiVersion"), (String) f.object().get("kind"));
+            Optional<CrdValidator> crd = served(f);
             if (crd.isEmpty()) {
                 continue;
             }
             checked.add(f.label());
-            for (Violation v : CrdValidator.of(crd.get()).validateCreate(f.object())) {
+            for (Violation v : crd.get().validateCreate(f.object())) {
                 problems.add(f.label() + ": " + v);
             }
         }
@@ -66,12 +77,13 @@ class CrdSamplesTest {
         // 10 NodePools and 8 EC2NodeClasses today; the count guards against a walk that silently finds nothing.
         assertThat(checked).filteredOn(s -> s.contains(" NodePool/")).hasSizeGreaterThanOrEqualTo(10);
         assertThat(checked).filteredOn(s -> s.contains(" EC2NodeClass/")).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(checked).filteredOn(s -> s.contains(" NodeOverlay/")).isNotEmpty();
     }
 
     @Test
     void skipsOnlyTheOlderSchemasTheseCrdsDoNotServe() throws IOException {
         List<String> skipped = karpenterObjects().stream()
-                .filter(f -> KarpenterCrd.serving((String) f.object().get("apiVersion"), (String) f.object().get("kind")).isEmpty())
+                .filter(f -> served(f).isEmpty())
                 .map(Found::label).toList();
         assertThat(skipped).containsExactlyInAnyOrder(
                 "nodepools/seed000-provisioner.yaml karpenter.sh/v1alpha5 Provisioner/default",
