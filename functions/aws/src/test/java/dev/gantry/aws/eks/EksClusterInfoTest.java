@@ -28,12 +28,12 @@ class EksClusterInfoTest {
     }
 
     @Test
-    void readsEndpointCaVersionAndServiceCidrFromDescribeCluster() {
+    void readsEndpointCaVersionServiceCidrAndArnFromDescribeCluster() {
         EksClusterInfo info = EksClusterInfo.describe(eks, Ec2State.CLUSTER);
 
         JsonResponses.EksCluster expected = JsonResponses.EksCluster.defaults();
         assertThat(info).isEqualTo(new EksClusterInfo(Ec2State.CLUSTER, expected.endpoint(), expected.caData(),
-                "1.33", "172.20.0.0/16"));
+                "1.33", "172.20.0.0/16", "arn:aws:eks:us-east-1:123456789012:cluster/" + Ec2State.CLUSTER));
         assertThat(info.certificateAuthorityPem()).startsWith("-----BEGIN CERTIFICATE-----\n");
         assertThat(stub.lastRequest("GET /clusters/" + Ec2State.CLUSTER).header("authorization"))
                 .hasValueSatisfying(auth -> assertThat(auth).contains("/us-east-1/eks/aws4_request"));
