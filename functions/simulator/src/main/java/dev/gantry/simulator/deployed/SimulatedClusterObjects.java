@@ -25,8 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The sweep's cluster-object steps as the deployment wires them (the composition root's {@code ClusterObjects}), over
  * the simulated API server's Karpenter objects: the NodeClaim projection and NodePool/EC2NodeClass status. Capacity
- * comes from the catalogue the provisioner plans with; a NodeClass resolves to one subnet per scenario zone, one
- * security group, one AMI per architecture and its instance profile (the simulated EC2 has no selectors to match).
+ * comes from the catalogue the provisioner plans with; a NodeClass resolves to the subnets its terms select (the
+ * simulated VPC's, {@code SimulatedSubnets}), one security group, one AMI per architecture and its instance profile
+ * (the simulated EC2 matches no other selector).
  */
 public final class SimulatedClusterObjects {
     private SimulatedClusterObjects() {
@@ -61,8 +62,8 @@ public final class SimulatedClusterObjects {
     }
 
     private static NodeClassStatus resolve(NodeClass nodeClass, GantryConfig config) {
-        List<NodeClassStatus.Subnet> subnets = config.zones().stream()
-                .map(z -> new NodeClassStatus.Subnet("subnet-" + z, z, null)).toList();
+        List<NodeClassStatus.Subnet> subnets = dev.gantry.simulator.world.aws.SimulatedSubnets.selected(nodeClass, config.zones())
+                .stream().map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), null)).toList();
         List<NodeClassStatus.Ami> amis = List.of("amd64", "arm64").stream().map(arch -> new NodeClassStatus.Ami(
                 "ami-sim-" + arch, null, List.of(Requirement.of("kubernetes.io/arch", Operator.In, arch)))).toList();
         return new NodeClassStatus(subnets, List.of(new NodeClassStatus.SecurityGroup("sg-simulated", null)), amis,

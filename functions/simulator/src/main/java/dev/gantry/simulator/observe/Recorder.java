@@ -41,6 +41,8 @@ public final class Recorder implements PodListener {
     int podsCreated;
     int podsScheduled;
     final List<Double> timeToSchedule = new ArrayList<>();
+    /** Each scheduled pod's creation (seconds from the start) and time to schedule, for a window's figures. */
+    final List<double[]> scheduledAt = new ArrayList<>();
     final List<Double> reaction = new ArrayList<>();
     private final Map<String, Instant> createdAt = new HashMap<>();
     private final Set<String> everBound = new HashSet<>();
@@ -181,6 +183,7 @@ public final class Recorder implements PodListener {
             Instant c = createdAt.get(p.uid());
             if (c != null) {
                 timeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
+                scheduledAt.add(new double[] {secondsSinceStart(c), Duration.between(c, now).toMillis() / 1000.0});
                 if (rampFrom != null && !c.isBefore(rampFrom) && c.isBefore(rampUntil)) {
                     rampTimeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
                 }
@@ -325,6 +328,11 @@ public final class Recorder implements PodListener {
 
     public List<Double> timeToSchedule() {
         return timeToSchedule;
+    }
+
+    /** The time to schedule of the pods created at or after {@code t} seconds from the start. */
+    public List<Double> timeToScheduleFrom(long t) {
+        return scheduledAt.stream().filter(a -> a[0] >= t).map(a -> a[1]).toList();
     }
 
     public List<Double> reaction() {

@@ -10,7 +10,8 @@ import java.util.Optional;
  * A drift rollout as the summary's {@code drift} section tells it, from the recorder's timeline and samples: when the
  * first change came (an AMI release, or a NodePool or EC2NodeClass applied by a scenario event), how many nodes were
  * terminated as drifted and when the last went (the rollout's length), and the most pods pending at once from the
- * change to the end. Present in a run with an AMI release, or with a configuration change that drifted a node.
+ * change to the end, and how long the pods created from the change on (the drained nodes' pods' successors among them)
+ * waited to be scheduled. Present in a run with an AMI release, or with a configuration change that drifted a node.
  */
 final class DriftRollout {
     private DriftRollout() {
@@ -39,6 +40,30 @@ final class DriftRollout {
         o.put("driftedTerminated", drifted.size());
         o.put("rolloutSeconds", drifted.isEmpty() ? 0 : drifted.getLast() - from);
         o.put("maxPendingPodsDuringRollout", maxPending);
+        List<Double> waits = new java.util.ArrayList<>(r.timeToScheduleFrom(from));
+        waits.sort(Double::compare);
+        ObjectNode wait = o.putObject("podWaitDuringRolloutSeconds");
+        wait.put("p50", pick(waits, 0.50));
+        wait.put("p99", pick(waits, 0.99));
+        wait.put("max", waits.isEmpty() ? 0 : waits.getLast());
+        wait.put("count", waits.size());
         return Optional.of(o);
+    }
+
+    /** The summary table's row: how many drifted nodes went, in how long, the most pods pending and their wait. */
+    static String line(com.fasterxml.jackson.databind.JsonNode d) {
+        com.fasterxml.jackson.databind.JsonNode w = d.get("podWaitDuringRolloutSeconds");
+        return d.get("driftedTerminated").asInt() + " drifted nodes replaced in " + d.get("rolloutSeconds").asLong()
+                + " s, at most " + d.get("maxPendingPodsDuringRollout").asInt() + " pods pending; pods created since waited p50 "
+                + w.get("p50") + " s, p99 " + w.get("p99") + " s, max " + w.get("max") + " s (" + w.get("count") + ")";
+    }
+
+    /** The nearest-rank percentile, to a tenth of a second. */
+    private static double pick(List<Double> sorted, double q) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        int i = (int) Math.ceil(q * sorted.size()) - 1;
+        return Math.round(sorted.get(Math.max(0, Math.min(i, sorted.size() - 1))) * 10) / 10.0;
     }
 }

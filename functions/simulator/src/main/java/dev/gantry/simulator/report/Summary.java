@@ -304,6 +304,7 @@ public final class Summary {
                 + " saved as planned (" + c.get("strategy").asText() + "; " + c.get("policy").asText() + ")");
         row(b, "churn", String.format(java.util.Locale.ROOT, "%.2f disruptions/h, %.2f pod restarts/h; cost %.2f× the lower bound",
                 c.get("disruptionsPerHour").asDouble(), c.get("podRestartsPerHour").asDouble(), cost.get("overLowerBound").asDouble()));
+        if (root.has("drift")) row(b, "drift", DriftRollout.line(root.get("drift")));
         var i = root.get("interruptions");
         row(b, "interruptions", i.get("received") + " received, " + i.get("drainedBeforeDeadline") + " drained before the deadline"
                 + percent(i.get("drainedBeforeDeadline").asInt(), i.get("reclaimed").asInt()) + ", "

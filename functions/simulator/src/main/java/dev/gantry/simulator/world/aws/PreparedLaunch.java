@@ -30,7 +30,7 @@ final class PreparedLaunch {
      * SSM and CreateLaunchTemplate calls are cached and not modelled): the capacity type, and one launch template for all
      * the options (named by what it writes into the user data: the NodeClass, its AMI family, the kubelet's labels and
      * taints) whose overrides are the options in order, each in its allowed offerings of that capacity type, cheapest
-     * first, in the zone's one subnet ({@code subnet-<zone>}).
+     * first, in the zone's first subnet the NodeClass selects ({@link SimulatedSubnets}; a zone with none is left out).
      */
     static LaunchParameters of(LaunchRequest request, List<InstanceType> options, String cluster, SimulatedImages images) {
         String capacityType = capacityType(options, request);
@@ -44,7 +44,8 @@ final class PreparedLaunch {
             if (!allowed.isEmpty()) {
                 types.add(type);
             }
-            allowed.forEach(o -> overrides.add(new LaunchParameters.Override(type.name(), o.zone(), "subnet-" + o.zone())));
+            allowed.forEach(o -> overrides.add(new LaunchParameters.Override(type.name(), o.zone(),
+                    SimulatedSubnets.in(request.nodeClass(), o.zone()).orElseThrow())));
         }
         List<String> zones = overrides.stream().map(LaunchParameters.Override::zone).distinct().toList();
         String family = request.nodeClass().effectiveAmiFamily();
@@ -77,6 +78,7 @@ final class PreparedLaunch {
         ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
         return type.offerings().stream()
                 .filter(o -> o.available() && zones.has(o.zone()) && o.capacityType().equals(capacityType))
+                .filter(o -> SimulatedSubnets.in(request.nodeClass(), o.zone()).isPresent())
                 .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
                 .toList();
     }

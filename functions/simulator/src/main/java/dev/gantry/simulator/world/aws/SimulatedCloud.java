@@ -231,7 +231,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
                     continue;
                 }
                 while (launched.size() < request.count()) {
-                    launched.add(start(request, sent, t, type, offering, now));
+                    launched.add(start(request, sent, t, type, offering, o.subnetId(), now));
                 }
             }
         }
@@ -259,7 +259,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
 
 
     private SimulatedInstance start(LaunchRequest request, LaunchParameters sent, LaunchParameters.Template template,
-                              InstanceType type, Offering o, Instant now) {
+                              InstanceType type, Offering o, String subnetId, Instant now) {
         String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
         String dns;
         do {
@@ -274,7 +274,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
         SimulatedInstance i = new SimulatedInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, sent.tags(), request,
                 userData);
         i.imageId = template.imageId();
-        i.subnetId = "subnet-" + o.zone();
+        i.subnetId = subnetId;
         byId.put(id, i);
         loop.after(Duration.ofMillis(8_000 + jitter.nextLong(4_000)), "ec2 running " + id, () -> {
             if (i.state.equals("pending")) {
@@ -437,19 +437,18 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
 
     /**
      * What a NodeClass selects now: its family's current image for every architecture ({@link SimulatedImages}), the
-     * one subnet of each zone an instance was launched into, and {@link #SECURITY_GROUP}. Free and immediate, as the
-     * adapter's cached lookups behind {@link #prepare} are here; subnet and security group selection never changes, so
-     * only AMI drift is decided against it.
+     * subnets its terms select in every zone offered or launched into ({@link SimulatedSubnets}), and
+     * {@link #SECURITY_GROUP}. Free and immediate, as the adapter's cached lookups behind {@link #prepare} are here;
+     * security group selection never changes.
      */
     @Override
     public java.util.Optional<Selected> resolve(dev.gantry.core.model.NodeClass nodeClass) {
         String image = images.of(nodeClass);
+        java.util.Set<String> zones = new java.util.TreeSet<>();
+        byId.values().forEach(i -> zones.add(i.zone));
+        known.values().forEach(t -> t.offerings().forEach(o -> zones.add(o.zone())));
         java.util.Set<String> subnets = new java.util.TreeSet<>();
-        byId.values().forEach(i -> {
-            if (i.subnetId != null) {
-                subnets.add(i.subnetId);
-            }
-        });
+        SimulatedSubnets.selected(nodeClass, zones).forEach(s -> subnets.add(s.id()));
         return java.util.Optional.of(new Selected(Map.of("amd64", image, "arm64", image), subnets, java.util.Set.of(SECURITY_GROUP)));
     }
 }
