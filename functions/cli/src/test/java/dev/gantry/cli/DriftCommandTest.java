@@ -31,6 +31,8 @@ class DriftCommandTest {
     private final StringWriter err = new StringWriter();
     @TempDir
     Path dir;
+    /** Makes node c NotReady in {@link #dump}. */
+    private boolean cNotReady;
 
     private int run(String... args) {
         CommandLine cl = Gantry.commandLine();
@@ -123,6 +125,9 @@ class DriftCommandTest {
             DumpNode n = DumpNode.named(names[i]).instanceId("i-0" + i + "aaaaaaaaaaaaaa").type("m6a.xlarge");
             if (i == 3 && spotNode) {
                 n.spot();
+            }
+            if (i == 2 && cNotReady) {
+                n.notReady();
             }
             d.add(n);
             d.add(claim(names[i], "i-0" + i + "aaaaaaaaaaaaaa", OLD, i == 3 ? hashesOfD : KARPENTER_HASHES));
@@ -218,6 +223,24 @@ class DriftCommandTest {
         assertThat(doc.get("drifted")).extracting(r -> r.get("node").asText() + " " + r.get("reason").asText())
                 .containsExactly("ip-10-0-1-4d NodePoolDrifted");
         assertThat(doc.get("waves").get(0).get("nodes")).extracting(JsonNode::asText).containsExactly("ip-10-0-1-4d");
+    }
+
+    /**
+     * aws/karpenter-provider-aws#6472: under a budget of one, a NotReady node uses up Karpenter's whole allowance
+     * (core pkg/controllers/disruption/helpers.go counts NotReady nodes as disrupting); Gantry's drift counts NotReady
+     * nodes only up to one less than the allowance, so the rollout goes on one node at a time.
+     */
+    @Test
+    void aNotReadyNodeDoesNotStopTheRollout() throws IOException {
+        cNotReady = true;
+        Path pools = write("pools.yaml", pools("1", "1", "on-demand"));
+        assertThat(run("drift", "--nodepools", pools.toString(), "--cluster", dump(false, KARPENTER_HASHES).toString(),
+                "--image", "al2023@latest=" + NEW, "--output", "json")).as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("drifted")).filteredOn(r -> r.get("node").asText().equals("ip-10-0-1-3c"))
+                .singleElement().satisfies(r -> assertThat(r.get("ready").asBoolean()).isFalse());
+        assertThat(doc.get("waves")).hasSize(4);
+        assertThat(doc.get("next").get("replace")).extracting(JsonNode::asText).containsExactly("ip-10-0-1-1a");
     }
 
     @Test

@@ -2,15 +2,14 @@ package dev.gantry.cli.drift;
 
 import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.core.cloud.CloudInstance;
-import dev.gantry.core.disruption.DisruptionBudgets;
 import dev.gantry.core.disruption.EvictionCost;
+import dev.gantry.core.disruption.consolidation.Consolidation;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
 import dev.gantry.core.disruption.consolidation.ConsolidationDecision;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.consolidation.DriftReplacement;
 import dev.gantry.core.disruption.consolidation.Rehearsal;
-import dev.gantry.core.disruption.consolidation.Verdict;
 import dev.gantry.core.disruption.drift.DriftCheck;
 import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.core.disruption.drift.hash.DriftHashes;
@@ -23,7 +22,6 @@ import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.provisioning.GantryConfig;
-import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +43,7 @@ import java.util.Set;
  *   <li>the next command is {@link DriftReplacement#decide}'s, on the drifted claims the rollouts admit, oldest drifted
  *       first; the nodes it cannot take get its verdicts;</li>
  *   <li>the waves: the drifted nodes in the order drift takes them (empty nodes first, then oldest drifted), each wave as
- *       many per NodePool as its {@code Drifted} budget allows now ({@link DisruptionBudgets#allowed}), an AMI rollout's
+ *       many per NodePool as its {@code Drifted} budget allows now (the sweep's {@link Consolidation#budgets}), an AMI rollout's
  *       first wave no larger than its canary wave and its next waves after the soak.</li>
  * </ol>
  */
@@ -174,26 +172,16 @@ final class DriftPlan {
 
     /**
      * The waves: each takes, per NodePool, as many of the remaining nodes as its {@code Drifted} budget allows now (the
-     * budget counts the pool's initialized nodes, NotReady and deleting ones using it up, as the sweep counts them); an
+     * sweep's count: deleting nodes use it up, NotReady ones only up to one less than the allowance); an
      * AMI rollout in its canary phase gives its first wave no more than the canaries left, and its nodes in later waves
      * go after the soak. A paused rollout's nodes and a pool whose budget allows none get no wave.
      */
     private static List<Wave> waves(List<NodeClaim> ordered, List<PoolOffer> pools, ConsolidationInput input,
                                     Map<String, AmiRollout> rollouts, Map<String, java.time.Duration> soaks,
                                     Map<String, String> classOfPool, Instant now, Map<String, Integer> waveOf) {
-        Map<String, Integer> allowed = new HashMap<>();
-        for (PoolOffer offer : pools) {
-            NodePool pool = offer.pool();
-            int total = 0;
-            int disrupting = 0;
-            for (ConsolidationInput.ClusterNode n : input.nodes()) {
-                if (n.managed() && n.initializedAt() != null && pool.name().equals(n.node().labels().get(WellKnownLabels.NODEPOOL))) {
-                    total++;
-                    disrupting += !n.node().ready() || n.node().deleting() ? 1 : 0;
-                }
-            }
-            allowed.put(pool.name(), DisruptionBudgets.allowed(pool, NodePool.Reason.Drifted, total, disrupting, now));
-        }
+        Map<String, PoolOffer> byName = new LinkedHashMap<>();
+        pools.forEach(p -> byName.put(p.pool().name(), p));
+        Map<String, Integer> allowed = Consolidation.budgets(input, byName, NodePool.Reason.Drifted);
         // Per class in its canary phase, the canaries still to go out; a class in it or soaking rolls its other nodes
         // only after the soak.
         Map<String, Integer> canariesLeft = new HashMap<>();
