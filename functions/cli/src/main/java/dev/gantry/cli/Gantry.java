@@ -9,11 +9,11 @@ import picocli.CommandLine.Command;
  * Exit codes: 0 success, 1 an unexpected failure, 2 invalid input (usage or configuration errors, a {@link CliFailure}).
  */
 @Command(name = "gantry", mixinStandardHelpOptions = true, version = "gantry 0.1.0",
-        description = "A Karpenter-compatible node autoscaler for Amazon EKS: validate, plan and simulate.")
+        description = "A Karpenter-compatible node autoscaler for Amazon EKS: validate, plan, simulate, and show what consolidation and drift would do.")
 public final class Gantry implements Runnable {
     /** Every subcommand, in the order help lists them. */
     static final Class<?>[] SUBCOMMANDS = {ValidateCommand.class, PlanCommand.class, SimulateCommand.class,
-            ConsolidateCommand.class, StatusCommand.class};
+            ConsolidateCommand.class, DriftCommand.class, StatusCommand.class};
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

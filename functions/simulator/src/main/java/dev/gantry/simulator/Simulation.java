@@ -49,6 +49,7 @@ import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.disruption.drift.DriftMarker;
+import dev.gantry.simulator.report.DriftRollout;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.headroom.DemandHistoryStore;
 import dev.gantry.core.headroom.InMemoryDemandHistoryStore;
@@ -253,7 +254,8 @@ public final class Simulation {
                             () -> read.config().nodePools().stream().map(NodePool::name).collect(java.util.stream.Collectors.toSet()),
                             dev.gantry.core.adoption.Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
                                     : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
-                    sweep.withDrift(new DriftMarker(claims, cloud).onListed(rollouts.rollouts()::listed), read::config, catalog::instanceTypes);
+                    sweep.withDrift(new DriftMarker(claims, cloud).onListed(rollouts.rollouts()::listed).onDrifted((claim, reason) ->
+                            recorder.log(clock.instant(), "drift", DriftRollout.marked(claim, reason))), read::config, catalog::instanceTypes);
                     consolidation.withDriftGate(rollouts.rollouts());
                     sweep.withInstanceStatus(new dev.gantry.core.sweep.InstanceStatusStep(statusChecks, termination,
                             new dev.gantry.core.interruption.InterruptionService(claims, api, api, termination, lifecycleHints,

@@ -29,6 +29,25 @@ public final class DisruptionBudgets {
         return (int) Math.max(0, limit - disrupting);
     }
 
+    /**
+     * Drift's allowance: as {@link #allowed} for {@link NodePool.Reason#Drifted}, except that nodes NotReady (and not
+     * being deleted) count against the budget only up to one less than its allowance. Karpenter counts every NotReady
+     * node as disrupting (core {@code pkg/controllers/disruption/helpers.go}, {@code BuildDisruptionBudgetMapping}), so
+     * as many NotReady nodes as the budget allows stop drift for good, the NotReady drifted nodes included
+     * (aws/karpenter-provider-aws#6472). Gantry's rule: with a budget of at least one, NotReady nodes slow a rollout to
+     * one node at a time but never stop it; drift replaces before it drains, so that one node never lowers the Ready
+     * capacity. Nodes being deleted still count in full, and a budget of zero (a schedule window) still allows nothing.
+     *
+     * @param nodes    the pool's initialized nodes, not counting those whose instance is already being terminated
+     * @param deleting of those, the nodes being deleted
+     * @param notReady of those, the nodes not Ready and not being deleted
+     */
+    public static int allowedForDrift(NodePool pool, int nodes, int deleting, int notReady, Instant now) {
+        int allowance = allowed(pool, NodePool.Reason.Drifted, nodes, 0, now);
+        int counted = deleting + Math.min(notReady, Math.max(0, allowance - 1 - deleting));
+        return allowed(pool, NodePool.Reason.Drifted, nodes, counted, now);
+    }
+
     private static long allowance(NodePool.Budget b, int nodes, Instant now) {
         if (b.schedule().isPresent() || b.duration().isPresent()) {
             try {

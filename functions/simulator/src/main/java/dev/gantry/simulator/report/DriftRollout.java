@@ -7,23 +7,39 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A drift rollout as the summary's {@code drift} section tells it, from the recorder's timeline and samples: when the
- * first change came (an AMI release, or a NodePool or EC2NodeClass applied by a scenario event), how many nodes were
- * terminated as drifted and when the last went (the rollout's length), and the most pods pending at once from the
- * change to the end, and how long the pods created from the change on (the drained nodes' pods' successors among them)
- * waited to be scheduled. Present in a run with an AMI release, or with a configuration change that drifted a node.
+ * A drift rollout as the summary's {@code drift} section tells it, from the recorder's timeline and samples: the change
+ * that drifted the nodes, how many nodes were terminated as drifted and when the last went (the rollout's length, counted
+ * from that change), the most pods pending at once from the change to the end, and how long the pods created from the
+ * change on (the drained nodes' pods' successors among them) waited to be scheduled. The change is the last AMI release,
+ * or NodePool or EC2NodeClass applied by a scenario event (not refused), at or before the first claim the sweep marked
+ * drifted ({@link #marked}): an earlier change that drifted nothing (a limit, a budget) does not start the clock, and a
+ * later release does not restart it. With no mark (the drift step off), the first release, else the first apply.
+ * Present in a run with an AMI release, or with a configuration change that drifted a node.
  */
-final class DriftRollout {
+public final class DriftRollout {
+    private static final String MARKED = " marked drifted: ";
+
     private DriftRollout() {
+    }
+
+    /** The timeline text (kind {@code drift}) for a claim the sweep newly marked drifted. */
+    public static String marked(String claim, String reason) {
+        return "nodeclaim/" + claim + MARKED + reason;
     }
 
     static Optional<ObjectNode> of(Recorder r) {
         List<Recorder.Entry> timeline = r.timeline();
-        Optional<Recorder.Entry> release = timeline.stream()
-                .filter(e -> e.kind().equals("scenario") && e.text().startsWith("AMI release")).findFirst();
-        Optional<Recorder.Entry> change = release.or(() -> timeline.stream().filter(e -> e.kind().equals("scenario")
-                && (e.text().startsWith("apply NodePool/") || e.text().startsWith("apply EC2NodeClass/"))
-                && !e.text().contains("refused")).findFirst());
+        java.util.function.Predicate<Recorder.Entry> isRelease = e -> e.kind().equals("scenario") && e.text().startsWith("AMI release");
+        java.util.function.Predicate<Recorder.Entry> isApply = e -> e.kind().equals("scenario")
+                && (e.text().startsWith("apply NodePool/") || e.text().startsWith("apply EC2NodeClass/")) && !e.text().contains("refused");
+        Optional<Recorder.Entry> release = timeline.stream().filter(isRelease).findFirst();
+        Optional<Long> firstMark = timeline.stream().filter(e -> e.kind().equals("drift") && e.text().contains(MARKED))
+                .map(Recorder.Entry::t).findFirst();
+        Optional<Recorder.Entry> change = firstMark.flatMap(m -> timeline.stream()
+                .filter(e -> e.t() <= m && (isRelease.test(e) || isApply.test(e))).reduce((a, b) -> b));
+        if (change.isEmpty()) {
+            change = release.or(() -> timeline.stream().filter(isApply).findFirst());
+        }
         if (change.isEmpty()) {
             return Optional.empty();
         }

@@ -137,24 +137,32 @@ public final class Consolidation {
                 + " allows no more disruptions now");
     }
 
-    /** Per pool, how many more nodes may be disrupted for the reason: managed initialized nodes count, NotReady or deleting ones use it up. */
-    static Map<String, Integer> budgets(ConsolidationInput in, Map<String, PoolOffer> pools, NodePool.Reason reason) {
+    /**
+     * Per pool, how many more nodes may be disrupted for the reason: managed initialized nodes count, NotReady or
+     * deleting ones use it up (for drift, NotReady ones only up to one less than the allowance:
+     * {@link DisruptionBudgets#allowedForDrift}).
+     */
+    public static Map<String, Integer> budgets(ConsolidationInput in, Map<String, PoolOffer> pools, NodePool.Reason reason) {
         Map<String, int[]> counts = new HashMap<>();
         for (ClusterNode n : in.nodes()) {
             String pool = n.node().labels().get(WellKnownLabels.NODEPOOL);
             if (!n.managed() || n.initializedAt() == null || !pools.containsKey(pool)) {
                 continue;
             }
-            int[] c = counts.computeIfAbsent(pool, k -> new int[2]);
+            int[] c = counts.computeIfAbsent(pool, k -> new int[3]);
             c[0]++;
-            if (!n.node().ready() || n.node().deleting()) {
+            if (n.node().deleting()) {
                 c[1]++;
+            } else if (!n.node().ready()) {
+                c[2]++;
             }
         }
         Map<String, Integer> out = new HashMap<>();
         pools.forEach((name, offer) -> {
-            int[] c = counts.getOrDefault(name, new int[2]);
-            out.put(name, DisruptionBudgets.allowed(offer.pool(), reason, c[0], c[1], in.now()));
+            int[] c = counts.getOrDefault(name, new int[3]);
+            out.put(name, reason == NodePool.Reason.Drifted
+                    ? DisruptionBudgets.allowedForDrift(offer.pool(), c[0], c[1], c[2], in.now())
+                    : DisruptionBudgets.allowed(offer.pool(), reason, c[0], c[1] + c[2], in.now()));
         });
         return out;
     }

@@ -18,8 +18,8 @@ import java.util.Optional;
 /**
  * Drift's disruption method, decided (Karpenter v1.14 core {@code pkg/controllers/disruption/drift.go}): at most one
  * command, replacing one drifted node. The drifted claims come oldest-drifted first; empty nodes go before the others
- * (their pods would otherwise move twice), each within its NodePool's {@code Drifted} budget (budgets count NotReady and
- * deleting nodes against the allowance, as consolidation's do). The first candidate whose pods all fit, on the other
+ * (their pods would otherwise move twice), each within its NodePool's {@code Drifted} budget (deleting nodes count against
+ * the allowance, NotReady ones only up to one less than it: {@link dev.gantry.core.disruption.DisruptionBudgets#allowedForDrift}). The first candidate whose pods all fit, on the other
  * nodes or on new claims the scheduler plans (at whatever price: drift is not about savings), becomes the command;
  * one whose pods cannot all be placed gets a verdict and the next is tried. Candidates follow consolidation's rules
  * for what may be disrupted ({@code Candidates}: initialized, not deleting or nominated, no {@code do-not-disrupt},

@@ -31,6 +31,7 @@ public final class DriftMarker {
     private final NodeClaimStore store;
     private final NodeClassResolution resolution;
     private java.util.function.Consumer<List<CloudInstance>> listed = l -> { };
+    private java.util.function.BiConsumer<String, String> drifted = (claim, reason) -> { };
 
     public DriftMarker(NodeClaimStore store, NodeClassResolution resolution) {
         this.store = store;
@@ -40,6 +41,12 @@ public final class DriftMarker {
     /** Also tells {@code to} the instances each run is given (an AMI rollout learns which image each claim runs). */
     public DriftMarker onListed(java.util.function.Consumer<List<CloudInstance>> to) {
         this.listed = java.util.Objects.requireNonNull(to, "to");
+        return this;
+    }
+
+    /** Also tells {@code to} each claim newly marked drifted, with its reason (the simulator's timeline). */
+    public DriftMarker onDrifted(java.util.function.BiConsumer<String, String> to) {
+        this.drifted = java.util.Objects.requireNonNull(to, "to");
         return this;
     }
 
@@ -95,6 +102,7 @@ public final class DriftMarker {
                 drifted++;
                 System.getLogger(DriftMarker.class.getName()).log(System.Logger.Level.INFO,
                         "drift: nodeclaim/" + c.name() + " drifted: " + reason);
+                this.drifted.accept(c.name(), reason);
             } else if (!next.isDrifted() && c.drift() != null && c.drift().isDrifted()) {
                 cleared++;
             }

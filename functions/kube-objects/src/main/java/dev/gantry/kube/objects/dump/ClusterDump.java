@@ -18,9 +18,12 @@ import java.util.Map;
  * @param namespaceLabels the labels of the dump's Namespaces (none when it lists none)
  * @param claims          the NodeClaims Gantry's store would hold for the dump's managed nodes ({@link DumpClaims})
  * @param stats           what was read, for the report and for "nothing found" checks
+ * @param images          each managed claim's image as its NodeClaim's {@code status.imageID} says, by claim name (none
+ *                        when the dump holds no NodeClaims)
  */
 public record ClusterDump(List<Node> nodes, List<Pod> pods, List<DaemonSet> daemonSets, List<PodDisruptionBudget> pdbs,
-                          Map<String, Map<String, String>> namespaceLabels, List<NodeClaim> claims, Stats stats) {
+                          Map<String, Map<String, String>> namespaceLabels, List<NodeClaim> claims, Stats stats,
+                          Map<String, String> images) {
     public ClusterDump {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
@@ -28,6 +31,7 @@ public record ClusterDump(List<Node> nodes, List<Pod> pods, List<DaemonSet> daem
         pdbs = List.copyOf(pdbs);
         namespaceLabels = Map.copyOf(namespaceLabels);
         claims = List.copyOf(claims);
+        images = Map.copyOf(images);
     }
 
     /**

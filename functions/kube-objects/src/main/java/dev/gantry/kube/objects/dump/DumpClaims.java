@@ -1,5 +1,6 @@
 package dev.gantry.kube.objects.dump;
 
+import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
@@ -24,6 +25,10 @@ import tools.jackson.databind.JsonNode;
  *   <li>Last pod event: the NodeClaim's {@code status.lastPodEventTime} when the dump holds it; else the latest time a
  *       pod that is not a DaemonSet's was bound to the node (its PodScheduled condition, else its creation) or began
  *       terminating there. A dump cannot show pods that already left, so this can be earlier than Karpenter's.</li>
+ *   <li>Drift stamp: the NodeClaim's hash annotations ({@code karpenter.sh/nodepool-hash(-version)},
+ *       {@code karpenter.k8s.aws/ec2nodeclass-hash(-version)}) when it carries all four, with its {@code Drifted}
+ *       condition (reason, last transition) when True; else none (the sweep would stamp the claim).</li>
+ *   <li>Image: the NodeClaim's {@code status.imageID} ({@link #images}).</li>
  * </ul>
  */
 final class DumpClaims {
@@ -98,9 +103,48 @@ final class DumpClaims {
             out.add(new NodeClaim(name, 0, pool, null, state, List.of(), List.of(), List.of(), n.instanceId(),
                     l.get(WellKnownLabels.INSTANCE_TYPE), l.get(WellKnownLabels.ZONE), l.get(WellKnownLabels.CAPACITY_TYPE), 0,
                     n.name(), created, created, state == NodeClaimState.Launched ? null : created, initialized,
-                    n.deletionTimestamp(), null, null, null, 0, null, null, lastPodEvent, null, false, null, null));
+                    n.deletionTimestamp(), null, null, null, 0, null, null, lastPodEvent, null, false, null, null, null,
+                    stamp(claim)));
         }
         return out;
+    }
+
+    /** Each claim's image as its NodeClaim's {@code status.imageID} says, by claim name. */
+    static Map<String, String> images(List<Node> nodes, Facts facts) {
+        Map<String, String> out = new HashMap<>();
+        for (Node n : nodes) {
+            JsonNode claim = n.labels().containsKey(WellKnownLabels.NODEPOOL) ? facts.claimOf(n) : null;
+            String image = claim == null ? "" : claim.path("status").path("imageID").asString("");
+            if (!image.isEmpty()) {
+                out.put(claim.path("metadata").path("name").asString(n.name()), image);
+            }
+        }
+        return out;
+    }
+
+    private static DriftStamp stamp(JsonNode claim) {
+        if (claim == null) {
+            return null;
+        }
+        JsonNode a = claim.path("metadata").path("annotations");
+        String poolHash = a.path("karpenter.sh/nodepool-hash").asString("");
+        String poolVersion = a.path("karpenter.sh/nodepool-hash-version").asString("");
+        String classHash = a.path("karpenter.k8s.aws/ec2nodeclass-hash").asString("");
+        String classVersion = a.path("karpenter.k8s.aws/ec2nodeclass-hash-version").asString("");
+        if (poolHash.isEmpty() || poolVersion.isEmpty() || classHash.isEmpty() || classVersion.isEmpty()) {
+            return null;
+        }
+        DriftStamp stamp = DriftStamp.launched(poolHash, poolVersion, classHash, classVersion);
+        for (JsonNode c : claim.path("status").path("conditions")) {
+            if ("Drifted".equals(c.path("type").asString("")) && "True".equals(c.path("status").asString(""))) {
+                Instant at = time(c.path("lastTransitionTime"));
+                String reason = c.path("reason").asString("");
+                if (at != null && !reason.isEmpty()) {
+                    stamp = stamp.drift(reason, at);
+                }
+            }
+        }
+        return stamp;
     }
 
     private static Instant condition(JsonNode claim, String type) {

@@ -102,7 +102,8 @@ final class DumpCollector {
                     mb(reader.bytesRead()), millis / 1000.0, nodes.size(), pods.size()));
         }
         return new ClusterDump(nodes, pods, all, pdbs, namespaces, claims, new ClusterDump.Stats(files.size(),
-                reader.bytesRead(), reader.objects(), ignored, inferred, facts.hasNodeClaims(), takenAt, millis));
+                reader.bytesRead(), reader.objects(), ignored, inferred, facts.hasNodeClaims(), takenAt, millis),
+                DumpClaims.images(nodes, facts));
     }
 
     private void submit(DumpItem item) {
