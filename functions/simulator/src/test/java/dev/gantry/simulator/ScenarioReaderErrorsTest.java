@@ -54,6 +54,7 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("events:\n  - {at: 1m, delete: {kind: Deployment, name: web}}\n", "5: delete takes a deployment, or a kind of [NodePool, EC2NodeClass, NodeOverlay], not Deployment"),
                 Arguments.of("events:\n  - {at: 1m, delete: {kind: NodePool}}\n", "5: required field 'name' is missing"),
                 Arguments.of("events:\n  - {at: 1m, interrupt: {kind: meteor}}\n", "5: kind must be spot, rebalance, health or failure, not 'meteor'"),
+                Arguments.of("events:\n  - {at: 1m, interrupt: {kind: spot, warnAfter: 5m}}\n", "5: warnAfter follows a rebalance recommendation only, not kind 'spot'"),
                 Arguments.of("events:\n  - {at: 1m, fault: {outage: {for: 1m}, ice: {for: 1m}}}\n", "5: a fault has one of ice, throttle, outage, apiServerDown, crashAfterLaunch"),
                 Arguments.of("events:\n  - {at: 1m, fault: {throttle: {probability: 0.5, neighbour: 2, for: 1m}}}\n", "5: a throttle has one of probability (a share of calls refused) or neighbour (how many times each API's refill rate a noisy neighbour asks for)"),
                 Arguments.of("events:\n  - {at: 1m, fault: {throttle: {probability: 1.5, for: 1m}}}\n", "5: probability must be between 0 and 1"),

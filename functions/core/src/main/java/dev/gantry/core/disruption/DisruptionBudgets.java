@@ -8,7 +8,8 @@ import java.time.Instant;
  * How many more of a NodePool's nodes may be disrupted now for a reason, as Karpenter counts it: the minimum over the
  * budgets that are active and apply to the reason (a budget with no reasons applies to all) of its allowance on the
  * pool's node count, minus the nodes already disrupting or not Ready; never below zero. A budget whose schedule is
- * outside its window does not limit; a schedule that cannot be parsed fails closed (allows nothing).
+ * outside its window does not limit; a schedule that cannot be parsed fails closed (allows nothing). A null reason (a
+ * rebalance, which is none of Karpenter's) is limited by the budgets that apply to all reasons only.
  */
 public final class DisruptionBudgets {
     private DisruptionBudgets() {
@@ -21,7 +22,7 @@ public final class DisruptionBudgets {
     public static int allowed(NodePool pool, NodePool.Reason reason, int nodes, int disrupting, Instant now) {
         long limit = Integer.MAX_VALUE;
         for (NodePool.Budget b : pool.disruption().budgets()) {
-            if (!b.reasons().isEmpty() && !b.reasons().contains(reason)) {
+            if (!b.reasons().isEmpty() && (reason == null || !b.reasons().contains(reason))) {
                 continue;
             }
             limit = Math.min(limit, allowance(b, nodes, now));

@@ -25,11 +25,13 @@ public sealed interface InterruptionCommand {
         static StartTermination drain(String claim, String reason, Instant deadline) {
             return new StartTermination(claim, reason, deadline, false);
         }
+    }
 
-        /** Drain once the replacement is initialized (no deadline). */
-        static StartTermination drainAfterReplacement(String claim, String reason) {
-            return new StartTermination(claim, reason, null, true);
-        }
+    /**
+     * Label the claim's node {@code gantry.dev/rebalance-recommended=true}: the sweep replaces it through a rebalance
+     * command ({@link dev.gantry.core.disruption.Rebalance}). Setting it twice changes nothing.
+     */
+    record FlagRebalance(String claim) implements InterruptionCommand {
     }
 
     /** A Kubernetes Event on the claim's node (Warning for interruptions, Normal for recommendations). */

@@ -1,7 +1,9 @@
 package dev.gantry.core.interruption;
 
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.disruption.Rebalance;
 import dev.gantry.core.interruption.InterruptionCommand.EmitMetric;
+import dev.gantry.core.interruption.InterruptionCommand.FlagRebalance;
 import dev.gantry.core.interruption.InterruptionCommand.HintReplacement;
 import dev.gantry.core.interruption.InterruptionCommand.Ignore;
 import dev.gantry.core.interruption.InterruptionCommand.MarkUnavailable;
@@ -33,8 +35,8 @@ import java.util.Optional;
  *   <tr><td>EC2 Capacity Reservation Instance Interruption Warning</td><td>as the spot warning, with the deadline the
  *       event names (else {@link #SPOT_NOTICE} after it)</td></tr>
  *   <tr><td>EC2 Instance Rebalance Recommendation</td><td>metric and a Normal Event; with the NodePool annotation
- *       {@value #REBALANCE_ANNOTATION}{@code : "true"} ({@link #rebalanceOptedIn}), termination that waits for the replacement, then the
- *       replacement hint</td></tr>
+ *       {@value #REBALANCE_ANNOTATION}{@code : "true"} ({@link #rebalanceOptedIn}) on a spot node, its offering unavailable for
+ *       {@link Rebalance#AVOID_FOR} and the node labelled for the sweep's rebalance command ({@link Rebalance})</td></tr>
  *   <tr><td>EC2 Instance State-change Notification, stopping, stopped, shutting-down or terminated</td><td>metric, a
  *       Warning Event, the replacement hint, termination (with the deadline now when the instance is already gone:
  *       the flow deletes the pods and cleans up at once); any other state is ignored</td></tr>
@@ -54,8 +56,8 @@ public final class InterruptionDecision {
     public static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
     /** How long an interrupted offering is kept from the provisioner: as long as one that ran out of capacity. */
     public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
-    /** The NodePool annotation that opts into replacing nodes on a rebalance recommendation. */
-    public static final String REBALANCE_ANNOTATION = "gantry.dev/rebalance";
+    /** The NodePool annotation that opts into replacing nodes on a rebalance recommendation ({@link Rebalance}). */
+    public static final String REBALANCE_ANNOTATION = Rebalance.ANNOTATION;
 
     private InterruptionDecision() {
     }
@@ -66,8 +68,7 @@ public final class InterruptionDecision {
      * (aws/karpenter-provider-aws#2813).
      */
     public static boolean rebalanceOptedIn(Map<String, String> poolAnnotations) {
-        String v = poolAnnotations.get(REBALANCE_ANNOTATION);
-        return "true".equals(v) || "replace".equals(v);
+        return Rebalance.optedIn(poolAnnotations);
     }
 
     /**
@@ -110,7 +111,7 @@ public final class InterruptionDecision {
             case SpotInterruption s -> reclaim(c, s, s.time().plus(SPOT_NOTICE), now);
             case CapacityReservationInterruption r ->
                     reclaim(c, r, r.terminationTime() != null ? r.terminationTime() : r.time().plus(SPOT_NOTICE), now);
-            case RebalanceRecommendation r -> rebalance(c, r, poolAnnotations);
+            case RebalanceRecommendation r -> rebalance(c, r, poolAnnotations, now);
             case StateChange s -> stateChange(c, s, now);
             case ScheduledChange h -> List.of(new EmitMetric(h.kind()),
                     new RecordEvent(c.name(), "Warning", "ScheduledChange", "AWS Health scheduled change " + h.eventTypeCode()),
@@ -161,15 +162,19 @@ public final class InterruptionDecision {
         return out;
     }
 
-    private static List<InterruptionCommand> rebalance(NodeClaim c, RebalanceRecommendation r, Map<String, String> annotations) {
+    private static List<InterruptionCommand> rebalance(NodeClaim c, RebalanceRecommendation r, Map<String, String> annotations,
+                                                       Instant now) {
         List<InterruptionCommand> out = new ArrayList<>();
         out.add(new EmitMetric(r.kind()));
         out.add(new RecordEvent(c.name(), "Normal", "RebalanceRecommendation", "instance " + r.instanceId() + " is at elevated risk of interruption"));
-        if (rebalanceOptedIn(annotations)) {
-            // The drain first, then the hint: the drain waits for a provisioning run that read the store after the
-            // claim was marked (it plans the leaving node's pods), and the hint is what brings that run.
-            out.add(StartTermination.drainAfterReplacement(c.name(), "rebalance"));
-            out.add(new HintReplacement(c.name(), "rebalance"));
+        if (rebalanceOptedIn(annotations) && "spot".equals(c.capacityType())) {
+            // Gantry's own (aws/karpenter-provider-aws#2813): the sweep replaces the node through a REBALANCE command
+            // (replacement first, then the drain, within budgets). Here only what a duplicate may repeat harmlessly:
+            // the offering kept from the provisioner (so the replacement goes elsewhere) and the node's label.
+            if (c.instanceType() != null && c.zone() != null) {
+                out.add(new MarkUnavailable(new OfferingKey(c.instanceType(), c.zone(), c.capacityType()), now.plus(Rebalance.AVOID_FOR)));
+            }
+            out.add(new FlagRebalance(c.name()));
         }
         return out;
     }

@@ -2,7 +2,10 @@ package dev.gantry.core.interruption;
 
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.core.cluster.NodePatch;
+import dev.gantry.core.disruption.Rebalance;
 import dev.gantry.core.interruption.InterruptionCommand.EmitMetric;
+import dev.gantry.core.interruption.InterruptionCommand.FlagRebalance;
 import dev.gantry.core.interruption.InterruptionCommand.HintReplacement;
 import dev.gantry.core.interruption.InterruptionCommand.Ignore;
 import dev.gantry.core.interruption.InterruptionCommand.MarkUnavailable;
@@ -91,7 +94,9 @@ public final class InterruptionService {
         Optional<NodeClaim> claim = event.instanceId() == null ? Optional.empty() : store.findByInstanceId(event.instanceId(), now);
         Map<String, String> annotations = claim.map(c -> pools.get(c.nodePool())).map(NodePool::annotations).orElse(Map.of());
         Optional<Instant> deadline = claim.flatMap(c -> store.marker(TerminationMarkers.deadline(c.name())));
-        List<InterruptionCommand> commands = InterruptionDecision.decide(event, claim, annotations, deadline, now);
+        List<InterruptionCommand> commands = alreadyRecommended(event, claim)
+                ? List.of(new Ignore("node of " + event.instanceId() + " already labelled " + Rebalance.RECOMMENDED_LABEL))
+                : InterruptionDecision.decide(event, claim, annotations, deadline, now);
         Optional<TerminationService.Slice> slice = Optional.empty();
         for (InterruptionCommand c : commands) {
             switch (c) {
@@ -106,11 +111,29 @@ public final class InterruptionService {
                         writer.event("Node", null, node, e.type(), e.reason(), e.message());
                     }
                 }
+                case FlagRebalance f -> {
+                    String node = claim.map(NodeClaim::nodeName).orElse(null);
+                    if (node != null) { // not registered yet: not a candidate for replacement; the warning will act
+                        writer.patchNode(node, NodePatch.labels(Map.of(Rebalance.RECOMMENDED_LABEL, "true")));
+                    }
+                }
                 case EmitMetric m -> { } // the handler turns these into embedded-metric lines
                 case Ignore i -> { } // the handler logs these at debug level
             }
         }
         return new Outcome(event, commands, slice);
+    }
+
+    /**
+     * A rebalance recommendation delivered again (SQS at-least-once, or EC2 repeating it) for a node already labelled:
+     * nothing to add, not even a second Event; the sweep's command is under way or will be.
+     */
+    private boolean alreadyRecommended(InterruptionEvent event, Optional<NodeClaim> claim) {
+        if (!(event instanceof InterruptionEvent.RebalanceRecommendation) || claim.isEmpty() || claim.get().nodeName() == null
+                || claim.get().state().isDeleting()) {
+            return false;
+        }
+        return reader.findNode(claim.get().nodeName()).map(Rebalance::recommended).orElse(false);
     }
 
     /** One hint is enough: the provisioner re-reads the whole cluster. It names a pod of the node when there is one. */

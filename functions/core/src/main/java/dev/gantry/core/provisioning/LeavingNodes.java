@@ -44,10 +44,10 @@ import java.util.TreeSet;
  */
 public final class LeavingNodes {
     /**
-     * The deletion reasons whose drain waits for its replacement: expiry (the sweep starts it so) and a rebalance
-     * recommendation on a pool that replaces (the interruption handler does).
+     * The deletion reasons whose drain waits for its replacement: expiry (the sweep starts it so). A rebalance no longer
+     * does: its command launches and initializes the replacement before the drain, as drift's.
      */
-    static final Set<String> WAITING_REASONS = Set.of("expired", "rebalance");
+    static final Set<String> WAITING_REASONS = Set.of("expired");
 
     /** A pod of a leaving node, unbound for planning, and whether its drain waits for its replacement. */
     record Leaving(Pod pod, boolean drainWaits) {

@@ -65,29 +65,27 @@ class InterruptionDecisionTest {
     }
 
     @Test
-    void rebalanceWithReplaceAnnotationPreLaunchesAndDrainsAfterReplacement() {
-        List<InterruptionCommand> c = InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
-                Map.of("gantry.dev/rebalance", "replace"), now);
-        assertThat(c).contains(new HintReplacement("a", "rebalance"), new StartTermination("a", "rebalance", null, true));
-        assertThat(c).noneMatch(x -> x instanceof MarkUnavailable);
+    void rebalanceOnAnOptedInPoolAvoidsTheOfferingAndFlagsTheNodeForTheSweepsCommand() {
+        // Gantry's own (aws/karpenter-provider-aws#2813: Karpenter only records an Event). No drain here: the sweep's
+        // REBALANCE command launches the replacement first, then drains within budgets.
+        for (String v : List.of("true", "replace")) {
+            List<InterruptionCommand> c = InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
+                    Map.of("gantry.dev/rebalance", v), now);
+            assertThat(c).contains(new MarkUnavailable(new OfferingKey("m5.large", "us-east-1a", "spot"), now.plus(Duration.ofMinutes(10))),
+                    new InterruptionCommand.FlagRebalance("a"));
+            assertThat(c).noneMatch(x -> x instanceof StartTermination || x instanceof HintReplacement);
+        }
+        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
+                Map.of("gantry.dev/rebalance", "false"), now)).noneMatch(x -> x instanceof InterruptionCommand.FlagRebalance);
     }
 
     @Test
-    void rebalanceWithTheAnnotationTrueReplacesAsReplaceDoesAndAnyOtherValueOnlyRecords() {
-        // Gantry's own (aws/karpenter-provider-aws#2813: Karpenter only records an Event).
-        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
-                Map.of("gantry.dev/rebalance", "true"), now)).contains(new StartTermination("a", "rebalance", null, true));
-        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
-                Map.of("gantry.dev/rebalance", "false"), now)).noneMatch(x -> x instanceof StartTermination);
-    }
-
-    @Test
-    void aRebalanceWithReplaceStartsItsDrainBeforeItHintsTheProvisioner() {
-        // Issue #21, defect 3: the drain waits for a provisioning run that read the store after the claim was marked;
-        // the hint is what brings that run, so it must follow the mark, or the run it brings does not count.
-        List<InterruptionCommand> c = InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(claim),
-                Map.of("gantry.dev/rebalance", "replace"), now);
-        assertThat(indexOf(c, StartTermination.class)).isLessThan(indexOf(c, HintReplacement.class));
+    void rebalanceForAnOnDemandNodeOfAnOptedInPoolOnlyRecords() {
+        // Gantry's own: only spot nodes are replaced (EC2 sends the recommendation for spot instances).
+        NodeClaim onDemand = claim.launched(claim.instanceId(), "m5.large", "us-east-1a", "on-demand", 0.096, T0);
+        assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(onDemand),
+                Map.of("gantry.dev/rebalance", "true"), now)).noneMatch(x -> x instanceof InterruptionCommand.FlagRebalance
+                || x instanceof MarkUnavailable);
     }
 
     @Test

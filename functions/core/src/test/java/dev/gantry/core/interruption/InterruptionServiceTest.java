@@ -45,6 +45,29 @@ class InterruptionServiceTest {
                 new EventEnvelope("x", "aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning", T, Map.of("instance-id", id), List.of(), List.of()));
     }
 
+    /**
+     * A drain that waits for its replacement (expiry's, started by the sweep): what a rebalance drain was before
+     * rebalance went through the command machinery ({@code RebalanceCommandTest}).
+     */
+    static void drainAwaitingReplacement(LifecycleWorld w, String claim) {
+        w.termination.start(claim, dev.gantry.core.termination.TerminationStart.because("expired")
+                .with(dev.gantry.core.termination.TerminationStart.Replacement.awaitedIf(true)));
+    }
+
+    @Test
+    void aRebalanceRecommendationOnAnOptedInPoolLabelsTheSpotNodeAndAvoidsItsOfferingButDrainsNothing() {
+        // Gantry's own (aws/karpenter-provider-aws#2813): the sweep's rebalance command does the replacing.
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "true")));
+        w.addNode("a", "default");
+        w.cluster.putPod(pod("web", "node-a"));
+        w.interruption.handle(allKinds("i-a").get(1));
+        assertThat(w.cluster.node("node-a").labels()).containsEntry("gantry.dev/rebalance-recommended", "true");
+        assertThat(w.store.unavailableOfferings(T)).containsExactly(new OfferingKey("m5.large", "us-east-1a", "spot"));
+        assertThat(w.claim("a").state().isDeleting()).isFalse();
+        assertThat(w.cluster.pod("default/web")).isNotNull();
+        assertThat(w.hints.sent).isEmpty();
+    }
+
     @Test
     void spotWarningMarksHintsAndStartsDrainingAtOnce() {
         LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
@@ -93,12 +116,12 @@ class InterruptionServiceTest {
     }
 
     @Test
-    void aSpotWarningDuringARebalanceDrainStopsWaitingForTheReplacement() {
-        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+    void aSpotWarningDuringADrainThatWaitsForItsReplacementStopsWaiting() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
         w.addNode("a", "default");
         w.cluster.putPod(pod("web", "node-a"));
         w.store.create(NodeClaim.launching("b", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a", "spot", 0, T));
-        w.interruption.handle(allKinds("i-a").get(1)); // rebalance: waits for b before evicting
+        drainAwaitingReplacement(w, "a"); // waits for b before evicting
         assertThat(w.cluster.pod("default/web")).isNotNull();
 
         w.interruption.handle(spot("i-a"));
@@ -197,14 +220,13 @@ class InterruptionServiceTest {
     }
 
     @Test
-    void rebalanceWithReplaceWaitsForTheReplacementBeforeEvicting() {
+    void aDrainThatWaitsForItsReplacementWaitsForThePlannedClaimBeforeEvicting() {
         // Issue #21, defect 3: the wait looked for any newer claim of the pool; the provisioner planned only pending
         // pods, so none came and the drain evicted at once.
-        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
         w.addNode("a", "default");
         w.cluster.putPod(pod("web", "node-a"));
-        w.interruption.handle(allKinds("i-a").get(1));
-        assertThat(w.hints.sent).containsExactly("rebalance default/web");
+        drainAwaitingReplacement(w, "a");
         assertThat(w.cluster.pod("default/web")).as("waits for the provisioner to plan its pods").isNotNull();
 
         // The provisioner plans the leaving node's pod onto a new claim, and says so.
@@ -221,14 +243,14 @@ class InterruptionServiceTest {
     }
 
     @Test
-    void aRebalanceDrainWhosePodsTheProvisionerPlacedOnExistingNodesEvictsWithoutWaiting() {
-        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+    void aWaitingDrainWhosePodsTheProvisionerPlacedOnExistingNodesEvictsWithoutWaiting() {
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
         w.addNode("a", "default");
         w.cluster.putPod(pod("web", "node-a"));
         // Another pool's claim booting for other pods is not this drain's replacement.
         w.store.create(NodeClaim.launching("other", "default", "h", List.of(), List.of(), List.of("default/api"), "m5.large",
                 "us-east-1a", "spot", 0, T));
-        w.interruption.handle(allKinds("i-a").get(1));
+        drainAwaitingReplacement(w, "a");
         assertThat(w.cluster.pod("default/web")).isNotNull();
 
         w.clock.advance(Duration.ofSeconds(3));
@@ -240,12 +262,12 @@ class InterruptionServiceTest {
 
     @Test
     void aPlanReadBeforeTheDrainWasMarkedIsNotWaitedOn() {
-        LifecycleWorld w = new LifecycleWorld(pool(Map.of("gantry.dev/rebalance", "replace")));
+        LifecycleWorld w = new LifecycleWorld(pool(Map.of()));
         w.addNode("a", "default");
         w.cluster.putPod(pod("web", "node-a"));
         w.store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, T); // a run that read the store before: saw nothing
 
-        w.interruption.handle(allKinds("i-a").get(1));
+        drainAwaitingReplacement(w, "a");
         w.clock.advance(Duration.ofSeconds(1));
         w.continueLast();
 

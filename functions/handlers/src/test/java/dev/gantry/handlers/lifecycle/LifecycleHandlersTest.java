@@ -108,7 +108,7 @@ class LifecycleHandlersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"spot-interruption-warning", "capacity-reservation-interruption", "rebalance-recommendation",
+    @ValueSource(strings = {"spot-interruption-warning", "capacity-reservation-interruption",
             "state-change-stopping", "state-change-terminated", "health-scheduled-change"})
     void everySampleIsHandledAndStartsTheFlowOnceAcrossThreeDeliveries(String name) throws Exception {
         SQSEvent event = sqs("interruption/" + name + ".json");

@@ -50,6 +50,8 @@ final class Evictions {
     int waited;
     /** The same, by the evicted pod's node's claim's deletion reason ("none" without one): which path drained early. */
     final Map<String, Integer> waitedByReason = new java.util.TreeMap<>();
+    /** Pods moved by a spot storm, before or after their node's warning, and moved twice ({@link RebalanceTally}). */
+    final RebalanceTally tally = new RebalanceTally();
 
     private static Optional<String> owner(Pod p) {
         return CONTROLLED.contains(p.ownerKind()) && p.ownerName() != null
@@ -58,11 +60,15 @@ final class Evictions {
 
     void evicted(Pod pod, Eviction e) {
         owner(pod).ifPresent(o -> unmatched.computeIfAbsent(o, k -> new ArrayDeque<>()).add(e));
+        tally.evicted(pod.uid(), e.node(), e.at());
     }
 
     /** A pod was created: the successor of its controller's oldest unmatched eviction, if any. */
     void created(Pod p) {
-        owner(p).map(unmatched::get).map(ArrayDeque::poll).ifPresent(e -> successors.put(p.uid(), e));
+        owner(p).map(unmatched::get).map(ArrayDeque::poll).ifPresent(e -> {
+            successors.put(p.uid(), e);
+            tally.successor(p.uid());
+        });
     }
 
     /**

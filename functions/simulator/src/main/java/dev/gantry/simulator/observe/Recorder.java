@@ -245,6 +245,11 @@ public final class Recorder implements PodListener {
         return evicted.waitedByReason;
     }
 
+    /** The spot storm's pod moves, for rebalance on versus off ({@link RebalanceTally}). */
+    public RebalanceTally rebalance() {
+        return evicted.tally;
+    }
+
     /** An interruption event reached the interruption queue. */
     public void interruptionReceived() {
         interruptionsReceived++;

@@ -94,6 +94,7 @@ public final class Summary {
         cost.put("overPackingBound", r.packingBoundCost() > 0 ? round(r.cost() / r.packingBoundCost(), 3) : 0);
         o.set("consolidation", consolidation(run));
         DriftRollout.of(r).ifPresent(d -> o.set("drift", d));
+        RebalanceFigures.of(r).ifPresent(d -> o.set("rebalance", d));
         ObjectNode interruptions = o.putObject("interruptions");
         interruptions.put("received", r.interruptionsReceived());
         interruptions.put("reclaimed", r.reclaimed());

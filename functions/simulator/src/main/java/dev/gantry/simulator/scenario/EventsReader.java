@@ -92,13 +92,17 @@ final class EventsReader {
     }
 
     private Scenario.Action interrupt(Node v) {
-        Map<String, NodeTuple> m = yaml.map(v, Set.of("kind", "capacityType", "zone", "nodePool", "count"), "interrupt.");
+        Map<String, NodeTuple> m = yaml.map(v, Set.of("kind", "capacityType", "zone", "nodePool", "count", "warnAfter"), "interrupt.");
         String kind = m.containsKey("kind") ? yaml.string(m.get("kind").getValueNode()) : "spot";
         if (!List.of("spot", "rebalance", "health", "failure").contains(kind)) {
             throw yaml.error(m.get("kind").getValueNode(), "kind must be spot, rebalance, health or failure, not '" + kind + "'");
         }
+        if (m.containsKey("warnAfter") && !kind.equals("rebalance")) {
+            throw yaml.error(m.get("warnAfter").getKeyNode(), "warnAfter follows a rebalance recommendation only, not kind '" + kind + "'");
+        }
         return new Scenario.Interrupt(kind, yaml.optString(m, "capacityType"), yaml.optString(m, "zone"),
-                yaml.optString(m, "nodePool"), (int) yaml.optInt(m, "count", 1));
+                yaml.optString(m, "nodePool"), (int) yaml.optInt(m, "count", 1),
+                m.containsKey("warnAfter") ? yaml.optDuration(m, "warnAfter") : null);
     }
 
     /** A timed fault: {@code ice}, {@code throttle}, {@code outage}, {@code apiServerDown} or {@code crashAfterLaunch}. */

@@ -229,9 +229,14 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
     /**
      * Warnings for {@code count} Gantry nodes matching the filters (null = any), oldest first. {@code kind}: spot (a
      * spot interruption warning, then EC2 reclaims the instance two minutes later), rebalance, health (an AWS Health
-     * retirement) or failure (the instance stops).
+     * retirement) or failure (the instance stops). {@code warnAfter} (rebalance only, nullable): EC2 follows the
+     * recommendation with the spot interruption warning for the same instance that much later, if it still runs.
      */
-    public record Interrupt(String kind, String capacityType, String zone, String nodePool, int count) implements Action {
+    public record Interrupt(String kind, String capacityType, String zone, String nodePool, int count,
+                            java.time.Duration warnAfter) implements Action {
+        public Interrupt(String kind, String capacityType, String zone, String nodePool, int count) {
+            this(kind, capacityType, zone, nodePool, count, null);
+        }
     }
 
     /** A raw EventBridge event from a file, for the {@code index}-th live Gantry node of {@code nodePool} (null = any). */

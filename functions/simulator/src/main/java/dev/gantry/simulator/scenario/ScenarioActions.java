@@ -196,10 +196,27 @@ public final class ScenarioActions {
         for (SimulatedInstance i : targets) {
             switch (in.kind()) {
                 case "spot" -> spotWarning(i, world.eventBridge().spotWarning(i, now));
-                case "rebalance" -> send(world.eventBridge().rebalance(i, now));
+                case "rebalance" -> rebalance(i, in.warnAfter(), now);
                 case "health" -> send(world.eventBridge().healthRetirement(i, now));
                 default -> world.cloud().stop(i, "failure");
             }
+        }
+    }
+
+    /**
+     * A rebalance recommendation, and with {@code warnAfter} the interruption warning for the same instance that much
+     * later, unless it is gone by then (a rebalance replacement finished first).
+     */
+    private void rebalance(SimulatedInstance i, java.time.Duration warnAfter, Instant now) {
+        Node node = world.cluster().node(i.dnsName());
+        recorder.rebalance().recommended(node == null ? null : node.name());
+        send(world.eventBridge().rebalance(i, now));
+        if (warnAfter != null) {
+            world.loop().after(warnAfter, "ec2 warns " + i.id(), () -> {
+                if (i.isAlive() && !spotWarned.contains(i.id())) {
+                    spotWarning(i, world.eventBridge().spotWarning(i, world.loop().now()));
+                }
+            });
         }
     }
 
@@ -221,6 +238,7 @@ public final class ScenarioActions {
         Set<String> owners = new HashSet<>();
         Node node = world.cluster().node(i.dnsName());
         String nodeName = node == null ? null : node.name();
+        recorder.rebalance().warned(nodeName, world.loop().now());
         if (nodeName != null) {
             for (Pod p : world.cluster().podsOn(nodeName)) {
                 if (!p.isDaemon() && p.ownerName() != null) {

@@ -10,7 +10,8 @@ import java.util.Map;
  * for them to initialize, then drain and terminate the nodes. A value; nothing has happened yet.
  *
  * @param method       which search produced it
- * @param reason       the budget reason it consumed (Empty, Underutilized, or Drifted)
+ * @param reason       the budget reason it consumed (Empty, Underutilized, or Drifted); null for a rebalance, which
+ *                     is none of Karpenter's reasons (only budgets without reasons limit it)
  * @param nodes        the nodes to remove, with {@code claims} their NodeClaims in the same order
  * @param replacements the NodeClaims to launch first (none for a delete); options already filtered by the price rule
  * @param destinations pod key to where the simulation put it: a node name, or a replacement's claim name
@@ -31,7 +32,12 @@ public record ConsolidationCommand(Method method, NodePool.Reason reason, List<S
     public enum Method {
         EMPTY, MULTI_NODE, SINGLE_NODE, REPACK,
         /** Drift: one drifted node replaced by what its pods need, whatever the price ({@link DriftReplacement}). */
-        DRIFT
+        DRIFT,
+        /**
+         * Rebalance: one spot node with a rebalance recommendation replaced on another offering before its interruption
+         * ({@link RebalanceReplacement}; Gantry's own, aws/karpenter-provider-aws#2813).
+         */
+        REBALANCE
     }
 
     /** $/h saved if the move goes as planned. */

@@ -122,7 +122,8 @@ final class Round {
         double before = cs.stream().mapToDouble(Candidate::price).sum();
         double after = replacements.stream().mapToDouble(PriceRule::expectedPrice).sum();
         NodePool.Reason reason = method == Method.EMPTY ? NodePool.Reason.Empty
-                : method == Method.DRIFT ? NodePool.Reason.Drifted : NodePool.Reason.Underutilized;
+                : method == Method.DRIFT ? NodePool.Reason.Drifted
+                : method == Method.REBALANCE ? null : NodePool.Reason.Underutilized;
         return new ConsolidationCommand(method, reason, cs.stream().map(Candidate::name).toList(),
                 cs.stream().map(c -> c.cluster().claim()).toList(), replacements, destinations, before, after, "");
     }

@@ -18,6 +18,8 @@ import java.util.Optional;
 final class CommandStart {
     /** The mark's reason for a drift command: validated by drift's rules, and the candidates' termination reason. */
     static final String DRIFTED = "drifted";
+    /** The mark's reason for a rebalance command: validated by rebalance's rules, and the candidates' termination reason. */
+    static final String REBALANCE = dev.gantry.core.disruption.Rebalance.REASON;
     private final CommandStore commands;
 
     CommandStart(CommandStore commands) {
@@ -28,14 +30,15 @@ final class CommandStart {
     String start(ConsolidationCommand cmd, Instant now) {
         List<String> claims = cmd.claims();
         String leader = claims.getFirst();
-        // Drift commands may start beside one another: theirs also name the leader (a short hash), so two started at
-        // the same instant never share an id (nor their replacements' names).
-        String id = cmd.reason() == NodePool.Reason.Drifted
-                ? "d-" + Long.toString(now.toEpochMilli(), 36) + "-" + String.format("%04x", leader.hashCode() & 0xffff)
+        // Drift and rebalance commands may start beside one another: theirs also name the leader (a short hash), so two
+        // started at the same instant never share an id (nor their replacements' names).
+        boolean rebalance = cmd.method() == ConsolidationCommand.Method.REBALANCE;
+        String id = cmd.reason() == NodePool.Reason.Drifted || rebalance
+                ? (rebalance ? "r-" : "d-") + Long.toString(now.toEpochMilli(), 36) + "-" + String.format("%04x", leader.hashCode() & 0xffff)
                 : "c-" + Long.toString(now.toEpochMilli(), 36);
         Instant validateAt = now.plus(ConsolidationService.VALIDATION_DELAY);
         ConsolidationMark mark = new ConsolidationMark(id, leader, Phase.Validating, 0, claims, cmd.nodes(), List.of(),
-                reason(cmd.reason()), cmd.priceBefore(), cmd.priceAfter(), validateAt,
+                rebalance ? REBALANCE : reason(cmd.reason()), cmd.priceBefore(), cmd.priceAfter(), validateAt,
                 validateAt.plus(ConsolidationService.LAUNCH_TIMEOUT), now);
         for (int i = claims.size() - 1; i >= 0; i--) {
             Optional<NodeClaim> c = commands.get(claims.get(i), now);

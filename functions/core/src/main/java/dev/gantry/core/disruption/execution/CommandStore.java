@@ -110,10 +110,10 @@ final class CommandStore {
     }
 
     /** The commands under way, by id: those whose leader is not deleting and carries an active phase. */
-    /** Whether every command under way among {@code active} is a drift command (their leaders' marks say so). */
+    /** Whether every command under way among {@code active} is a drift or rebalance command (their leaders' marks say so). */
     static boolean onlyDrift(List<NodeClaim> claims, Set<String> active) {
         return claims.stream().map(NodeClaim::consolidation).filter(m -> m != null && active.contains(m.command()))
-                .allMatch(m -> CommandStart.DRIFTED.equals(m.reason()));
+                .allMatch(m -> CommandStart.DRIFTED.equals(m.reason()) || CommandStart.REBALANCE.equals(m.reason()));
     }
 
     static Set<String> activeCommands(List<NodeClaim> claims) {

@@ -6,6 +6,7 @@ import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.consolidation.DriftReplacement;
+import dev.gantry.core.disruption.consolidation.RebalanceReplacement;
 import dev.gantry.core.headroom.Headroom;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
@@ -79,8 +80,12 @@ final class CommandValidation {
                 .restrictedTo(Set.copyOf(m.nodes()));
         // A drift command is validated by drift's rules: still drifted, still within its budget, its pods still placeable;
         // its replacements may cost more (drift is not about savings).
-        boolean drift = CommandStart.DRIFTED.equals(m.reason());
-        Optional<ConsolidationCommand> again = drift ? DriftReplacement.decide(input, SweepDecision.drifted(claims, m.command())).command()
+        // A rebalance command likewise, by rebalance's: still recommended, within budget, its pods placeable elsewhere.
+        boolean rebalance = CommandStart.REBALANCE.equals(m.reason());
+        boolean drift = rebalance || CommandStart.DRIFTED.equals(m.reason());
+        Optional<ConsolidationCommand> again = rebalance
+                ? RebalanceReplacement.decide(input, SweepDecision.recommended(input, claims, m.command())).command()
+                : drift ? DriftReplacement.decide(input, SweepDecision.drifted(claims, m.command())).command()
                 : Consolidation.decide(input).command();
         ConsolidationAbort why = again.isEmpty() ? (drift ? ConsolidationAbort.noLongerDrifted() : ConsolidationAbort.noLongerWorthIt())
                 : !Set.copyOf(again.get().nodes()).equals(Set.copyOf(m.nodes())) ? ConsolidationAbort.otherNodes(again.get().nodes())

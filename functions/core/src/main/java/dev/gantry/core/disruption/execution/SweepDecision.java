@@ -6,6 +6,7 @@ import dev.gantry.core.disruption.consolidation.ConsolidationDecision;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.consolidation.DriftReplacement;
+import dev.gantry.core.disruption.consolidation.RebalanceReplacement;
 import dev.gantry.core.lifecycle.NodeClaim;
 import java.util.Comparator;
 import dev.gantry.core.model.Pod;
@@ -50,6 +51,11 @@ final class SweepDecision {
     ConsolidationReport decide(ClusterSnapshot snap, List<NodeClaim> claims, List<Pod> headroom, Set<String> active,
                                int podEvents, int resumed, Instant now) {
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
+        ConsolidationReport byRebalance = rebalance(input, claims, podEvents, resumed, now);
+        if (byRebalance != null) {
+            quietKey = null;
+            return byRebalance;
+        }
         List<String> drifted = drifted(notBackingOff(claims, now), null);
         if (!drifted.isEmpty()) {
             ConsolidationDecision byDrift = DriftReplacement.decide(input, drifted);
@@ -90,14 +96,56 @@ final class SweepDecision {
                                              Set<String> active, int podEvents, int resumed, Instant now) {
         List<String> drifted = drifted(notBackingOff(claims, now), null);
         String busy = "command " + String.join(",", active) + " under way";
-        if (drifted.isEmpty()) {
+        boolean anyRecommended = snap.view().nodes().stream().anyMatch(dev.gantry.core.disruption.Rebalance::recommended);
+        if (drifted.isEmpty() && !anyRecommended) {
             return new ConsolidationReport(0, 0, 0, null, busy, List.of(), podEvents, resumed, 0);
         }
         ConsolidationInput input = snap.input(offers.at(snap.view(), now), headroom, settings, now, null, active);
+        ConsolidationReport byRebalance = rebalance(input, claims, podEvents, resumed, now);
+        if (byRebalance != null || drifted.isEmpty()) {
+            return byRebalance != null ? byRebalance
+                    : new ConsolidationReport(0, 0, 0, null, busy, List.of(), podEvents, resumed, 0);
+        }
         ConsolidationDecision d = DriftReplacement.decide(input, drifted);
         events.record(d.verdicts(), now);
         return d.command().isPresent() ? started(d, podEvents, resumed, 0, now)
                 : new ConsolidationReport(d.verdicts().size(), 0, 0, null, busy, d.verdicts(), podEvents, resumed, 0);
+    }
+
+    /**
+     * A rebalance command for a recommended node, started and reported; null when none is recommended or none can be
+     * replaced now (their verdicts recorded). Rebalance goes before drift and consolidation: the node may be reclaimed
+     * within minutes ({@link RebalanceReplacement}; Gantry's own, aws/karpenter-provider-aws#2813).
+     */
+    private ConsolidationReport rebalance(ConsolidationInput input, List<NodeClaim> claims, int podEvents, int resumed,
+                                          Instant now) {
+        List<String> recommended = recommended(input, claims, null);
+        if (recommended.isEmpty()) {
+            return null;
+        }
+        ConsolidationDecision d = RebalanceReplacement.decide(input, recommended);
+        if (d.command().isEmpty()) {
+            events.record(d.verdicts(), now);
+            return null;
+        }
+        return started(d, podEvents, resumed, 0, now);
+    }
+
+    /**
+     * The claims whose node carries the rebalance-recommended label, by node name, not counting claims being deleted nor
+     * those already in a command under way other than {@code ownCommand} (null: any). One recommendation delivered
+     * twice labels the node twice: still one candidate, and once in a command, no second command.
+     */
+    static List<String> recommended(ConsolidationInput input, List<NodeClaim> claims, String ownCommand) {
+        java.util.Map<String, NodeClaim> byName = new java.util.HashMap<>();
+        claims.forEach(c -> byName.put(c.name(), c));
+        return input.nodes().stream().filter(n -> n.managed() && dev.gantry.core.disruption.Rebalance.recommended(n.node()))
+                .sorted(Comparator.comparing(ConsolidationInput.ClusterNode::name))
+                .map(ConsolidationInput.ClusterNode::claim).filter(name -> {
+                    NodeClaim c = byName.get(name);
+                    return c != null && !c.state().isDeleting() && (c.consolidation() == null
+                            || !c.consolidation().phase().active() || c.consolidation().command().equals(ownCommand));
+                }).toList();
     }
 
     /** The claims whose pool is not backing off drift ({@link DriftBackoff}) and that the gate admits ({@link DriftGate}). */

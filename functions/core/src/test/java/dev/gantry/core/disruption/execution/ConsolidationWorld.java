@@ -68,8 +68,14 @@ final class ConsolidationWorld {
 
     /** @param budget the pool's one disruption budget */
     ConsolidationWorld(List<InstanceType> types, Duration consolidateAfter, NodePool.Budget budget) {
-        pool = LifecycleFixtures.poolWith(POOL, new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized,
-                Optional.of(consolidateAfter), List.of(budget)), Optional.empty(), Optional.empty(), Map.of());
+        this(types, consolidateAfter, budget, LifecycleFixtures.poolWith(POOL, new NodePool.Disruption(
+                NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized, Optional.of(consolidateAfter), List.of(budget)),
+                Optional.empty(), Optional.empty(), Map.of()));
+    }
+
+    /** @param pool the NodePool itself (named {@link #POOL}), with its annotations and requirements */
+    ConsolidationWorld(List<InstanceType> types, Duration consolidateAfter, NodePool.Budget budget, NodePool pool) {
+        this.pool = pool;
         w = new LifecycleWorld(pool);
         this.types = List.copyOf(types);
         store = new HookedStore(w.store);
@@ -101,17 +107,22 @@ final class ConsolidationWorld {
      * {@code cpuMillis} each.
      */
     NodeClaim node(String name, long... cpuMillis) {
+        return node(name, "on-demand", cpuMillis);
+    }
+
+    /** As {@link #node(String, long...)}, bought as {@code capacityType} in us-east-1a. */
+    NodeClaim node(String name, String capacityType, long... cpuMillis) {
         Instant at = LifecycleFixtures.T0.minus(Duration.ofMinutes(55));
         String type = types.getFirst().name();
         double price = types.getFirst().offerings().getFirst().pricePerHour();
         NodeClaim c = w.store.create(NodeClaim.launching(name, POOL, "h", List.of(), List.of(type), List.of(), type, "us-east-1a",
-                "on-demand", price, at).launched("i-" + name, type, "us-east-1a", "on-demand", price, at)
+                capacityType, price, at).launched("i-" + name, type, "us-east-1a", capacityType, price, at)
                 .registered("node-" + name, at).initialized(at));
         Map<String, String> labels = new HashMap<>();
         labels.put(WellKnownLabels.NODEPOOL, POOL);
         labels.put(WellKnownLabels.INSTANCE_TYPE, type);
         labels.put(WellKnownLabels.ZONE, "us-east-1a");
-        labels.put(WellKnownLabels.CAPACITY_TYPE, "on-demand");
+        labels.put(WellKnownLabels.CAPACITY_TYPE, capacityType);
         labels.put(WellKnownLabels.ARCH, "amd64");
         labels.put(WellKnownLabels.OS, "linux");
         labels.put(Node.INITIALIZED_LABEL, "true");

@@ -56,7 +56,6 @@ class InterruptionIntegrationTest {
                 new Expect("spot-interruption-warning", "SpotInterruption", "interruption", true, "SpotInterruption", false, false),
                 new Expect("capacity-reservation-interruption", "CapacityReservationInterruption", "interruption", true,
                         "CapacityReservationInterruption", false, false),
-                new Expect("rebalance-recommendation", "RebalanceRecommendation", "rebalance", false, "RebalanceRecommendation", false, true),
                 new Expect("state-change-stopping", "StateChange", "interruption", false, "InstanceStateChange", false, false),
                 new Expect("state-change-terminated", "StateChange", "interruption", false, "InstanceStateChange", true, false),
                 new Expect("health-scheduled-change", "ScheduledChange", "replacement", false, "ScheduledChange", false, false));
@@ -192,6 +191,31 @@ class InterruptionIntegrationTest {
         assertThat(rig.metricsOut.toString().split("\"NodesTerminated\":1.0", -1)).hasSize(2);
         // The dashboard graphs terminations by this dimension; without it the panel stayed empty.
         assertThat(rig.metricsOut.toString()).contains("\"Reason\":\"interruption\"");
+    }
+
+    /**
+     * Gantry's own (aws/karpenter-provider-aws#2813): on a pool that opts in, the handler only labels the spot node and
+     * keeps its offering from the provisioner; the sweep's rebalance command replaces it (RebalanceCommandsTest in
+     * core). Replays change nothing, not even a second Event.
+     */
+    @Test
+    void aRebalanceRecommendationOnAnOptedInPoolLabelsTheNodeAndDrainsNothing() {
+        String id = scene.ownedNode(CLAIM, NODE);
+        scene.pod(POD, NODE, Map.of());
+        SQSEvent event = InterruptionSamples.load("rebalance-recommendation", id);
+
+        assertThat(rig.deliver(event).getBatchItemFailures()).isEmpty();
+
+        assertThat(rig.claim(CLAIM).orElseThrow().state()).isEqualTo(NodeClaimState.Initialized);
+        assertThat(scene.getNode(NODE).getMetadata().getLabels()).containsEntry("gantry.dev/rebalance-recommended", "true");
+        assertThat(rig.store.unavailableOfferings(rig.clock.instant())).containsExactly(new OfferingKey("m5.large", "us-east-1a", "spot"));
+        assertThat(rig.evictionRequests()).isEmpty();
+        assertThat(rig.sent.all()).isEmpty();
+        World afterFirst = world();
+        assertThat(rig.deliver(event).getBatchItemFailures()).isEmpty();
+        assertThat(world()).isEqualTo(afterFirst);
+        assertThat(rig.kube.v1().events().inAnyNamespace().list().getItems()).extracting(Event::getReason)
+                .containsExactly("RebalanceRecommendation");
     }
 
     @Test
