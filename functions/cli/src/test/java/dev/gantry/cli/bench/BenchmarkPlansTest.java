@@ -81,11 +81,17 @@ class BenchmarkPlansTest {
         assertThat(actual).as("fingerprints now:%n%s", printed).isEqualTo(new TreeMap<>(EXPECTED));
     }
 
+    /** The offering a plan decided on, as it read before offerings carried their list price (which decides nothing). */
+    static String offering(dev.gantry.core.catalog.Offering o) {
+        return "Offering[zone=" + o.zone() + ", zoneId=" + o.zoneId() + ", capacityType=" + o.capacityType()
+                + ", pricePerHour=" + o.pricePerHour() + ", available=" + o.available() + "]";
+    }
+
     static String fingerprint(SchedulingResult r) {
         StringBuilder b = new StringBuilder();
         for (SchedulingResult.NodeClaimPlan p : r.newClaims()) {
             b.append("claim ").append(p.name()).append(' ').append(p.nodePool()).append(' ').append(p.requirements())
-                    .append(' ').append(p.instanceType().name()).append(' ').append(p.offering()).append(" options");
+                    .append(' ').append(p.instanceType().name()).append(' ').append(offering(p.offering())).append(" options");
             p.instanceTypeOptions().forEach(t -> b.append(' ').append(t.name()));
             b.append(" pods");
             p.pods().forEach(pod -> b.append(' ').append(pod.key()));
