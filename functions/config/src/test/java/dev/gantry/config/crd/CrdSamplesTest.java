@@ -90,8 +90,8 @@ class CrdSamplesTest {
                 "nodepools/seed001-auto-mode.yaml eks.amazonaws.com/v1 NodeClass/default",
                 "nodepools/seed002-v1beta1.yaml karpenter.sh/v1beta1 NodePool/karpenter-node-pool",
                 "nodepools/seed002-v1beta1.yaml karpenter.k8s.aws/v1beta1 EC2NodeClass/default",
-                "nodepools/seed002-rebalance.yaml karpenter.sh/v1beta1 NodePool/karpenter-node-pool-rebalance",
-                "nodepools/seed002-rebalance.yaml karpenter.k8s.aws/v1beta1 EC2NodeClass/rebalance",
+                "scenarios/spot/seed002-rebalance.yaml karpenter.sh/v1beta1 NodePool/karpenter-node-pool-rebalance",
+                "scenarios/spot/seed002-rebalance.yaml karpenter.k8s.aws/v1beta1 EC2NodeClass/rebalance",
                 "scenarios/consolidation/pool-balanced.yaml eks.amazonaws.com/v1 NodeClass/balanced");
     }
 }
