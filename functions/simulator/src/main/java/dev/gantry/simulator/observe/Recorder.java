@@ -35,6 +35,11 @@ public final class Recorder implements PodListener {
     private Instant rampFrom;
     private Instant rampUntil;
     final List<Entry> timeline = new ArrayList<>();
+    /**
+     * What a drift rollout is told from (scenario changes, drift marks, drifted terminations), kept whole: the timeline
+     * stops at {@link #MAX_TIMELINE}, and a 200-node rollout's marks alone would push its last terminations past it.
+     */
+    private final List<Entry> driftTimeline = new ArrayList<>();
     final List<Sample> samples = new ArrayList<>();
     int timelineDropped;
 
@@ -147,6 +152,9 @@ public final class Recorder implements PodListener {
     }
 
     public void log(Instant at, String kind, String text) {
+        if (kind.equals("scenario") || kind.equals("drift") || (kind.equals("terminate") && text.contains("(drifted"))) {
+            driftTimeline.add(new Entry(secondsSinceStart(at), kind, text));
+        }
         if (timeline.size() < MAX_TIMELINE) {
             timeline.add(new Entry(secondsSinceStart(at), kind, text));
         } else {
@@ -309,6 +317,11 @@ public final class Recorder implements PodListener {
 
     public List<Double> rampTimeToSchedule() {
         return rampTimeToSchedule;
+    }
+
+    /** The scenario changes, drift marks and drifted terminations of the whole run, never cut short. */
+    public List<Entry> driftTimeline() {
+        return java.util.Collections.unmodifiableList(driftTimeline);
     }
 
     public List<Entry> timeline() {

@@ -28,7 +28,7 @@ public final class DriftRollout {
     }
 
     static Optional<ObjectNode> of(Recorder r) {
-        List<Recorder.Entry> timeline = r.timeline();
+        List<Recorder.Entry> timeline = r.driftTimeline();
         java.util.function.Predicate<Recorder.Entry> isRelease = e -> e.kind().equals("scenario") && e.text().startsWith("AMI release");
         java.util.function.Predicate<Recorder.Entry> isApply = e -> e.kind().equals("scenario")
                 && (e.text().startsWith("apply NodePool/") || e.text().startsWith("apply EC2NodeClass/")) && !e.text().contains("refused");
