@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.termination.TerminationMarkers;
+import dev.gantry.core.termination.TerminationStart;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -71,6 +73,35 @@ class DrainIntegrationTest {
                 "{\"claim\":\"default-x7k2p\",\"step\":1}", "{\"claim\":\"default-x7k2p\",\"step\":2}",
                 "{\"claim\":\"default-x7k2p\",\"step\":3}");
         assertThat(rig.peek(rig.terminationQueue)).isEmpty();
+    }
+
+    /**
+     * Expiry's drain (issue #21), started by the sweep with its replacement awaited: the termination function evicts
+     * nothing until a provisioning run has planned the node's pods, then reads the table (a Query) for a claim still
+     * launching for them; none, so it evicts. This is the termination function's own use of {@code dynamodb:Query},
+     * which the IAM contract checks against these recordings (the rebalance drain used to exercise it).
+     */
+    @Test
+    void anExpiryDrainAwaitsItsReplacementBeforeEvicting() {
+        String id = stoppingNode();
+        rig.answerEviction(NS, POD, 201);
+
+        assertThat(rig.terminationService("sweep").start(CLAIM, TerminationStart.because("expired")
+                .with(TerminationStart.Replacement.AWAITED))).isPresent();
+        assertThat(rig.continueTermination().getBatchItemFailures()).isEmpty();
+        assertThat(rig.evictionRequests()).isEmpty();
+        assertThat(rig.claim(CLAIM).orElseThrow().state()).isEqualTo(NodeClaimState.Draining);
+
+        rig.clock.advance(Duration.ofSeconds(1));
+        rig.store.setMarker(TerminationMarkers.REPLACEMENTS_PLANNED, rig.clock.instant());
+        assertThat(rig.continueTermination().getBatchItemFailures()).isEmpty();
+        assertThat(rig.evictionRequests()).containsExactly(NS + "/" + POD);
+        assertThat(rig.iamCalls()).anySatisfy(c -> assertThat(c.toString()).contains("termination").contains("dynamodb:Query"));
+
+        scene.evictionCompletes(POD);
+        assertThat(rig.continueTermination().getBatchItemFailures()).isEmpty();
+        assertThat(rig.terminateRequests()).containsExactly(id);
+        assertThat(rig.claim(CLAIM).orElseThrow().state()).isEqualTo(NodeClaimState.Terminated);
     }
 
     @Test
