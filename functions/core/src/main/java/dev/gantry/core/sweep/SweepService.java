@@ -3,11 +3,9 @@ package dev.gantry.core.sweep;
 import dev.gantry.core.adoption.Adopter;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
-import dev.gantry.core.cluster.ClusterException;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.NodePatch;
-import dev.gantry.core.disruption.DisruptionCommand;
 import dev.gantry.core.disruption.DisruptionDecision;
 import dev.gantry.core.disruption.execution.ConsolidationReport;
 import dev.gantry.core.disruption.execution.ConsolidationService;
@@ -17,7 +15,6 @@ import dev.gantry.core.headroom.BufferRoom;
 import dev.gantry.core.headroom.Headroom;
 import dev.gantry.core.headroom.HeadroomPlan;
 import dev.gantry.core.lifecycle.NodeClaim;
-import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.ProvisioningHints;
 import dev.gantry.core.catalog.InstanceType;
@@ -29,23 +26,17 @@ import java.util.function.Supplier;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Taint;
-import dev.gantry.core.provisioning.LeavingNodes;
 import dev.gantry.core.termination.TerminationService;
-import dev.gantry.core.termination.TerminationStart;
 import dev.gantry.core.termination.TerminationStart.FirstSlice;
-import dev.gantry.core.termination.TerminationStart.Replacement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 
 /**
  * The scheduled sweep, once a minute. In order:
@@ -92,6 +83,8 @@ public final class SweepService {
     private final InstanceFacts.Source facts;
     private final Clock clock;
     private final Housekeeper housekeeper;
+    private final NodeRegistrar registrar;
+    private final DisruptionStep disruption;
     private Runnable refresh = () -> { };
     private Headroom headroom = Headroom.NONE;
     private ConsolidationService consolidation;
@@ -117,6 +110,8 @@ public final class SweepService {
         this.facts = facts;
         this.clock = clock;
         this.housekeeper = new Housekeeper(cluster, writer, store, cloud, termination);
+        this.registrar = new NodeRegistrar(writer, store, this.pools, facts);
+        this.disruption = new DisruptionStep(writer, termination, hints, this.pools, clock);
     }
 
     /**
@@ -227,7 +222,7 @@ public final class SweepService {
         if (adoption != null) {
             adoption.run(stored, nodes, now);
         }
-        Registered reg = register(stored, nodes, now);
+        NodeRegistrar.Registered reg = registrar.register(stored, nodes, now);
         List<NodeClaim> claims = store.list(now);
         untaintStale(nodes, claims);
         Map<String, Integer> terminated = new TreeMap<>();
@@ -243,7 +238,8 @@ public final class SweepService {
         Optional<HeadroomPlan> plan = headroomPlan(now);
         Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
         boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
-        Disrupted dis = disrupt(store.list(now), reader.nodes(), pods, room, now, terminated, inlineUntil, startUntil);
+        DisruptionStep.Disrupted dis = disruption.run(store.list(now), reader.nodes(), pods, room, now, terminated,
+                () -> firstSlice(inlineUntil), startUntil);
         ConsolidationReport consolidated = consolidate(now, plan);
         List<NodeClaim> after = store.list(now);
         if (projector != null) {
@@ -314,7 +310,7 @@ public final class SweepService {
      */
     public int registerNodes() {
         Instant now = clock.instant();
-        return register(store.list(now), reader.nodes(), now).registered();
+        return registrar.register(store.list(now), reader.nodes(), now).registered();
     }
 
     /** For {@code cdk destroy}: terminates every instance carrying this cluster's tag and finishes every claim. */
@@ -329,42 +325,6 @@ public final class SweepService {
             housekeeper.finish(c.name(), "final-sweep", now);
         }
         return ids.size();
-    }
-
-    /** What the registration step did: claims that moved to Registered, and to Initialized. */
-    private record Registered(int registered, int initialized) {
-    }
-
-    private Registered register(List<NodeClaim> claims, List<Node> nodes, Instant now) {
-        int registered = 0;
-        int initialized = 0;
-        NodeIndex index = new NodeIndex(nodes);
-        for (NodeClaim c : claims) {
-            if (c.state() != NodeClaimState.Launched && c.state() != NodeClaimState.Registered) {
-                continue;
-            }
-            Optional<Node> node = index.of(c);
-            NodePool pool = pools.get(c.nodePool());
-            if (node.isEmpty() || pool == null) {
-                continue;
-            }
-            InstanceFacts f = c.instanceType() == null ? InstanceFacts.NONE : facts.of(c.instanceType()).orElse(InstanceFacts.NONE);
-            Optional<Registration.Transition> step = Registration.decide(c, node.get(), pool, f, now);
-            if (step.isEmpty()) {
-                continue;
-            }
-            if (step.get().patch() != null) {
-                patch(node.get().name(), step.get().patch());
-            }
-            try {
-                store.update(step.get().updated());
-                registered += c.state() == NodeClaimState.Launched ? 1 : 0;
-                initialized += step.get().updated().state() == NodeClaimState.Initialized ? 1 : 0;
-            } catch (NodeClaimStore.Conflict lost) {
-                // changed under us (an interruption, say): the next sweep decides again
-            }
-        }
-        return new Registered(registered, initialized);
     }
 
     /**
@@ -398,14 +358,7 @@ public final class SweepService {
 
     /** Where the buffers' capacity is now ({@link BufferRoom}). */
     private static BufferRoom bufferRoom(HeadroomPlan plan, List<Node> nodes, List<Pod> pods) {
-        return BufferRoom.of(plan.virtualPods(), nodes, podsByNode(pods));
-    }
-
-    /** The bound pods by node name, in list order. */
-    private static Map<String, List<Pod>> podsByNode(List<Pod> pods) {
-        Map<String, List<Pod>> byNode = new HashMap<>();
-        pods.stream().filter(Pod::isBound).forEach(p -> byNode.computeIfAbsent(p.nodeName(), k -> new ArrayList<>()).add(p));
-        return byNode;
+        return BufferRoom.of(plan.virtualPods(), nodes, DisruptionStep.podsByNode(pods));
     }
 
     /**
@@ -427,78 +380,12 @@ public final class SweepService {
         return true;
     }
 
-    /** What the disruption step did: empty-since labels written, and termination flows started. */
-    private record Disrupted(int emptinessMarks, int disrupted) {
-    }
-
-    private Disrupted disrupt(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods, Optional<BufferRoom> room, Instant now,
-                              Map<String, Integer> terminated, Instant inlineUntil, Instant startUntil) {
-        Map<String, List<Pod>> byNode = podsByNode(pods);
-        List<DisruptionDecision.Candidate> candidates = new ArrayList<>();
-        NodeIndex index = new NodeIndex(nodes);
-        for (NodeClaim c : claims) {
-            index.of(c).ifPresent(n ->
-                    candidates.add(new DisruptionDecision.Candidate(c, n, byNode.getOrDefault(n.name(), List.of()))));
-        }
-        int marks = 0;
-        int disrupted = 0;
-        Predicate<String> buffers = room.<Predicate<String>>map(r -> r.holders()::contains).orElse(n -> true);
-        // A replacement waiting for a leaving node's pods holds their room: not empty, though nothing runs there yet.
-        Set<String> replacing = LeavingNodes.holders(claims, nodes, pods);
-        Predicate<String> holding = buffers.or(replacing::contains);
-        int deferred = 0;
-        DisruptionDecision.Candidate replaceFirst = null;
-        for (DisruptionCommand c : DisruptionDecision.decide(pools, candidates, holding, now)) {
-            if (c instanceof DisruptionCommand.Disrupt && !clock.instant().isBefore(startUntil)) {
-                deferred++; // out of time for this sweep: the next one decides it again
-                continue;
-            }
-            switch (c) {
-                case DisruptionCommand.SetEmptySince s -> {
-                    patch(s.node(), NodePatch.labels(Map.of(DisruptionDecision.EMPTY_SINCE,
-                            s.since() == null ? "" : Long.toString(s.since().getEpochSecond()))));
-                    marks++;
-                }
-                case DisruptionCommand.Disrupt d -> {
-                    // An empty node often finishes in this first slice, so only the sweep can count it. Replace first: the
-                    // drain waits until the provisioner has planned the node's pods and their capacity is initialized,
-                    // so its first slice (a taint, then waiting) is the termination handler's, not this sweep's time.
-                    termination.start(d.claim(), TerminationStart.because(d.reason()).with(Replacement.awaitedIf(d.replaceFirst()))
-                                    .with(d.replaceFirst() ? FirstSlice.QUEUED : firstSlice(inlineUntil)))
-                            .filter(slice -> slice.finished() && !slice.commands().isEmpty())
-                            .ifPresent(slice -> terminated.merge(d.reason(), 1, Integer::sum));
-                    if (d.replaceFirst() && replaceFirst == null) {
-                        replaceFirst = candidates.stream().filter(x -> x.claim().name().equals(d.claim())).findFirst().orElse(null);
-                    }
-                    disrupted++;
-                }
-            }
-        }
-        if (replaceFirst != null) {
-            // One hint brings the provisioning run that plans every leaving node's pods; sent after the drains began,
-            // so that run reads their claims marked (the drains wait for a run that did).
-            hints.send(ProvisioningHints.REPLACEMENT, replaceFirst.pods().stream().filter(p -> !p.isDaemon()).findFirst()
-                    .orElse(null), replaceFirst.node().name(), now);
-        }
-        if (deferred > 0) {
-            System.getLogger(SweepService.class.getName()).log(System.Logger.Level.INFO,
-                    "sweep: " + deferred + " disruptions left for the next sweep (out of time)");
-        }
-        return new Disrupted(marks, disrupted);
-    }
-
     /** Whether a drain started now still runs its first slice in this sweep (the clock, not the sweep's start). */
     private FirstSlice firstSlice(Instant inlineUntil) {
         return clock.instant().isBefore(inlineUntil) ? FirstSlice.INLINE : FirstSlice.QUEUED;
     }
 
     private void patch(String node, NodePatch p) {
-        try {
-            writer.patchNode(node, p);
-        } catch (ClusterException e) {
-            if (!e.notFound()) {
-                throw e;
-            }
-        }
+        NodeRegistrar.patchIfPresent(writer, node, p);
     }
 }
