@@ -28,7 +28,11 @@ public final class CostLimit {
 
     /** The pool's limit in $/h, if it sets a valid one. */
     public static Optional<Double> limit(NodePool pool) {
-        String v = pool.annotations().get(ANNOTATION);
+        return parse(pool.annotations().get(ANNOTATION));
+    }
+
+    /** An annotation value as dollars per hour: a plain non-negative number ("12.50"); empty for anything else. */
+    public static Optional<Double> parse(String v) {
         if (v == null || !v.trim().matches("[0-9]+(\\.[0-9]+)?")) {
             return Optional.empty();
         }

@@ -39,16 +39,16 @@ public final class SpotSplit {
 
     /** The pool's target percentage (0–100), if it sets a valid one. */
     public static OptionalInt target(NodePool pool) {
-        String v = pool.annotations().get(ANNOTATION);
-        if (v == null) {
+        return parse(pool.annotations().get(ANNOTATION));
+    }
+
+    /** An annotation value as a spot percentage: a whole number from 0 to 100; empty for anything else. */
+    public static OptionalInt parse(String v) {
+        if (v == null || !v.trim().matches("[0-9]{1,3}")) {
             return OptionalInt.empty();
         }
-        try {
-            int p = Integer.parseInt(v.trim());
-            return p < 0 || p > 100 ? OptionalInt.empty() : OptionalInt.of(p);
-        } catch (NumberFormatException e) {
-            return OptionalInt.empty();
-        }
+        int p = Integer.parseInt(v.trim());
+        return p > 100 ? OptionalInt.empty() : OptionalInt.of(p);
     }
 
     /** Spot and total vCPU (millicores) of a pool. */
