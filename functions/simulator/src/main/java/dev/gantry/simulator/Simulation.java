@@ -27,7 +27,6 @@ import dev.gantry.simulator.runtime.LambdaRuntime;
 import dev.gantry.simulator.runtime.VirtualClock;
 import dev.gantry.simulator.scenario.Scenario;
 import dev.gantry.simulator.scenario.ScenarioActions;
-import dev.gantry.simulator.scenario.ScenarioException;
 import dev.gantry.simulator.world.aws.EventBridge;
 import dev.gantry.simulator.world.aws.SimulatedCloud;
 import dev.gantry.simulator.world.aws.SimulatedInstance;
@@ -39,8 +38,6 @@ import dev.gantry.simulator.world.kube.Kubelet;
 import dev.gantry.simulator.world.kube.Webhook;
 import dev.gantry.simulator.world.kube.Workloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gantry.config.ConfigLoader;
-import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.config.codec.HintCodec;
@@ -48,7 +45,6 @@ import dev.gantry.config.codec.QueueHints;
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.DeterministicSpotPriceModel;
 import dev.gantry.core.catalog.InstanceType;
-import dev.gantry.core.disruption.drift.DriftMarker;
 import dev.gantry.simulator.report.DriftRollout;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.headroom.DemandHistoryStore;
@@ -62,7 +58,6 @@ import dev.gantry.config.deployment.DeploymentSettings;
 import dev.gantry.config.deployment.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,26 +162,11 @@ public final class Simulation {
         }
         this.progress = progress;
         this.invariants = new Invariants(v -> violations.accept("invariant violated at " + v));
-        LoadResult loaded = ConfigLoader.load(scenario.gantry().config(), LoadOptions.DEFAULT);
-        if (!loaded.ok()) {
-            var d = loaded.errors().getFirst();
-            throw new ScenarioException(d.path(), d.line(), d.toString().substring(d.toString().indexOf(": ") + 2));
-        }
-        if (loaded.nodePools().isEmpty()) {
-            throw new ScenarioException(scenario.file().toString(), 1, "config names no NodePool (or Provisioner)");
-        }
-        List<NodeClass> classes = new ArrayList<>(loaded.nodeClasses());
-        for (NodePool p : loaded.nodePools()) {
-            pools.put(p.name(), p);
-            if (classes.stream().noneMatch(c -> c.name().equals(p.template().nodeClassRef().name()))) {
-                NodePool.NodeClassRef ref = p.template().nodeClassRef();
-                // As `gantry plan` does: a pool whose NodeClass is not in the input runs with AL2023 defaults.
-                classes.add(new NodeClass(ref.name(), ref.group(), ref.kind(), null,
-                        List.of(NodeClass.AmiSelectorTerm.alias("al2023@latest")), List.of(), List.of(), null, null, null,
-                        Map.of(), List.of(), null, null, null, null, null));
-            }
-        }
-        this.config = new GantryConfig(loaded.nodePools(), classes, scenario.cluster().region(), scenario.cluster().zones());
+        StartingConfig starting = StartingConfig.load(scenario);
+        LoadResult loaded = starting.loaded();
+        List<NodeClass> classes = starting.classes();
+        this.config = starting.config();
+        config.nodePools().forEach(p -> pools.put(p.name(), p));
         this.inUse = config;
         this.catalog = BuiltInCatalog.load(scenario.cluster().region(), scenario.cluster().zones(), new DeterministicSpotPriceModel(scenario.run().seed()));
         this.faults = new Faults(scenario.effectiveFaults(), scenario.run().seed());
@@ -248,20 +228,9 @@ public final class Simulation {
         SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, api, claims, cloud, crashing, catalog, fanout,
                 headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
-                this::facts, this::configInUse, (sweep, termination, read, consolidation) -> {
-                    // As the composition root adds them: adoption of Karpenter's instances, drift, then the cluster objects.
-                    sweep.withAdoption(new dev.gantry.core.adoption.Adopter(CLUSTER, claims, cloud, api, termination,
-                            () -> read.config().nodePools().stream().map(NodePool::name).collect(java.util.stream.Collectors.toSet()),
-                            dev.gantry.core.adoption.Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
-                                    : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
-                    sweep.withDrift(new DriftMarker(claims, cloud).onListed(rollouts.rollouts()::listed).onDrifted((claim, reason) ->
-                            recorder.log(clock.instant(), "drift", DriftRollout.marked(claim, reason))), read::config, catalog::instanceTypes);
-                    consolidation.withDriftGate(rollouts.rollouts());
-                    sweep.withInstanceStatus(new dev.gantry.core.sweep.InstanceStatusStep(statusChecks, termination,
-                            new dev.gantry.core.interruption.InterruptionService(claims, api, api, termination, lifecycleHints,
-                                    read.config().nodePools().stream().collect(java.util.stream.Collectors.toMap(NodePool::name, p -> p)), clock)::handle));
-                    SimulatedClusterObjects.hook(karpenterObjects, sweep, termination, read, catalog, api);
-                });
+                this::facts, this::configInUse, new SimulationSteps(CLUSTER, claims, cloud, api, catalog, rollouts,
+                        (claim, reason) -> recorder.log(clock.instant(), "drift", DriftRollout.marked(claim, reason)),
+                        statusChecks, lifecycleHints, karpenterObjects, clock));
         ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(rollouts.config(), clock, composition::compose);
         Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
@@ -276,24 +245,6 @@ public final class Simulation {
                 observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store))
                 .withBadImages(cloud.images()::isBad);
         observers.watch(kubelet, kubeScheduler, workloads, checks, placement);
-    }
-
-    /**
-     * The fault plan's API-server outages, at seeded instants between a tenth and four fifths of the run (counted from
-     * the scenario's {@code start}, not the default one: a run that starts later would have them before it began).
-     */
-    private void scheduleApiOutages(Instant end) {
-        var r = faults.stream("apiOutage");
-        long span = Duration.between(start, end).toSeconds();
-        for (int i = 0; i < faults.plan().kubeApi().outages(); i++) {
-            Instant at = start.plus(Duration.ofSeconds(span / 10 + r.nextLong(Math.max(1, span * 7 / 10))));
-            Duration lasting = faults.plan().kubeApi().outageFor().isZero() ? Duration.ofMinutes(2) : faults.plan().kubeApi().outageFor();
-            loop.at(at, "api outage", () -> {
-                api.downUntil(at.plus(lasting));
-                faults.count("apiOutage");
-                recorder.log(at, "fault", "API server down for " + lasting.toSeconds() + " s");
-            });
-        }
     }
 
     /** A run composed its services over {@code c}: the judges and the summary follow it. */
@@ -356,7 +307,7 @@ public final class Simulation {
             }
         });
         eventSources.startSweeps(start.plus(Duration.ofSeconds(30)));
-        scheduleApiOutages(end);
+        ApiOutages.schedule(this, end);
         Duration samplePeriod = Duration.ofSeconds(Math.max(10, scenario.run().duration().toSeconds() / 480));
         loop.every(start, samplePeriod, "sample", checks::sample);
         if (statusAt != null) {
@@ -374,7 +325,7 @@ public final class Simulation {
         checks.atEnd();
         progress.done();
         double wallSeconds = (System.nanoTime() - wall) / 1e9;
-        return new Result(Summary.of(summaryRun(), wallSeconds), this);
+        return new Result(Summary.of(RunSummary.of(this), wallSeconds), this);
     }
 
     /** What {@code gantry status} would read now. */
@@ -384,25 +335,6 @@ public final class Simulation {
         return new StatusCapture(now, List.copyOf(pools.values()), store.list(now), store.poolUsage(), cluster.nodes(),
                 cluster.pods(), events.list(), buffers.buffers(), buffers.targets(), headroom.history().read(now),
                 headroom.bootLead(now));
-    }
-
-    /** What the summary reports, read at the end of the run. */
-    private Summary.Run summaryRun() {
-        Map<String, Integer> deadLetters = new LinkedHashMap<>();
-        for (SimulatedQueue q : List.of(provisioningQueue, interruptionQueue, terminationQueue)) {
-            deadLetters.put(q.name(), q.deadLetters().size());
-        }
-        var queues = new Summary.Queues(eventSources.provisioningRuns(), eventSources.failedRuns(), provisioningQueue.sentCount(),
-                provisioningQueue.duplicateCount(), deadLetters, cloud.faults().throttledCalls(), cloud.faults().refusedCalls(),
-                crashing.crashes(), messagesLost(), provisioningQueue.duplicateDeliveries()
-                        + interruptionQueue.duplicateDeliveries() + terminationQueue.duplicateDeliveries());
-        var functions = new Summary.Functions(!scenario.latency().build(0).instant(), eventSources.killedInvocations(),
-                eventSources.sweepsThrottled(), runtime.stats());
-        var injected = new Summary.Injected(scenario.faults().chaos(), faults.injected(), cloud.tokenMismatches(), claims.throttled(),
-                claims.lostAnswers());
-        return new Summary.Run(scenario, start, catalog, pools.values(), recorder, invariants.counts(), pendingPods(),
-                liveInstances().size(), headroom.buffers().stream().map(b -> b.key()).toList(), queues, functions, injected,
-                SelfCostMeters.bill(selfUsage, runtime.stats(), webhook.requests(), scenario));
     }
 
     /** What a run produced: the summary and the simulation, for the report. */

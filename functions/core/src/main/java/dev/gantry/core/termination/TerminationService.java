@@ -6,7 +6,6 @@ import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.cluster.EvictionResult;
 import dev.gantry.core.cluster.NodePatch;
-import dev.gantry.core.disruption.EvictionCost;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -65,6 +64,7 @@ public final class TerminationService {
     private final WorkQueue queue;
     private final Map<String, NodePool> pools;
     private final Clock clock;
+    private final TerminationReads reads;
 
     public TerminationService(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                               WorkQueue terminationQueue, Map<String, NodePool> pools, Clock clock) {
@@ -75,6 +75,7 @@ public final class TerminationService {
         this.queue = terminationQueue;
         this.pools = Map.copyOf(pools);
         this.clock = clock;
+        this.reads = new TerminationReads(reader, store);
     }
 
     /**
@@ -168,7 +169,7 @@ public final class TerminationService {
      * carries Gantry's finalizer; {@code firstSlice} as in {@link #start}.
      */
     public Optional<Slice> startForDeletedNode(Node node, FirstSlice firstSlice) {
-        Optional<NodeClaim> claim = claimFor(node, clock.instant());
+        Optional<NodeClaim> claim = reads.claimFor(node, clock.instant());
         if (claim.isEmpty()) {
             // Not a node we track (its claim expired or never existed): let the deletion complete; the sweep's
             // garbage collection terminates any instance left behind.
@@ -245,14 +246,14 @@ public final class TerminationService {
         if (request.step() < claim.drainStep()) {
             return Optional.of(Slice.idle(claim.name(), claim.deletionReason())); // a duplicate
         }
-        Optional<Node> node = nodeOf(claim);
+        Optional<Node> node = reads.nodeOf(claim);
         List<Pod> pods = node.map(n -> reader.podsOn(n.name())).orElse(List.of());
         boolean volumes = node.map(n -> reader.nodesWithVolumeAttachments().contains(n.name())).orElse(false);
         Optional<Duration> grace = Optional.ofNullable(pools.get(claim.nodePool())).flatMap(p -> p.template().terminationGracePeriod());
         Optional<Instant> deadline = store.marker(TerminationMarkers.deadline(claim.name()));
         List<TerminationCommand> commands = TerminationDecision.next(claim, node, pods,
                 pods.isEmpty() ? List.of() : reader.podDisruptionBudgets(), volumes, now, grace, deadline,
-                replacementPending(claim, pods, now));
+                reads.replacementPending(claim, pods, now));
         Optional<Duration> delay = commands.stream().filter(c -> c instanceof ContinueAfter)
                 .map(c -> ((ContinueAfter) c).delay()).findFirst();
         if (delay.isEmpty() && inline) {
@@ -347,56 +348,5 @@ public final class TerminationService {
 
     private void removeFinalizer(String node) {
         patch(node, new NodePatch(null, null, null, null, null, List.of(Node.FINALIZER, Node.KARPENTER_FINALIZER)));
-    }
-
-    /**
-     * For a drain that waits for its replacement: whether the capacity for its node's pods is still to come. It is
-     * until a provisioning run has planned them since the claim was marked ({@link TerminationMarkers#REPLACEMENTS_PLANNED}
-     * after {@link TerminationMarkers#waitForReplacement}), and then while a claim recorded for one of them (by name, as
-     * the provisioner records a claim's pods) is not yet initialized. Pods the plan found room for on existing nodes,
-     * or no room at all, have nothing to wait for; nor has a node without pods that move.
-     */
-    private boolean replacementPending(NodeClaim claim, List<Pod> pods, Instant now) {
-        Optional<Instant> waiting = store.marker(TerminationMarkers.waitForReplacement(claim.name()));
-        if (waiting.isEmpty()) {
-            return false;
-        }
-        java.util.Set<String> moving = new java.util.HashSet<>();
-        pods.stream().filter(EvictionCost::reschedulable).forEach(p -> moving.add(p.key()));
-        if (moving.isEmpty()) {
-            return false;
-        }
-        boolean planned = store.marker(TerminationMarkers.REPLACEMENTS_PLANNED).filter(t -> t.isAfter(waiting.get())).isPresent();
-        if (!planned) {
-            return true;
-        }
-        return store.list(now).stream().anyMatch(c -> !c.name().equals(claim.name())
-                && c.state().isBefore(NodeClaimState.Initialized) && c.pods().stream().anyMatch(moving::contains));
-    }
-
-    /**
-     * The claim's Node: one GET by the name it registered with; only a claim that never registered (rare in a drain)
-     * is looked for among all nodes, by its instance.
-     */
-    private Optional<Node> nodeOf(NodeClaim claim) {
-        if (claim.nodeName() != null) {
-            return reader.findNode(claim.nodeName())
-                    .filter(n -> claim.instanceId() == null || n.instanceId() == null || claim.instanceId().equals(n.instanceId()));
-        }
-        if (claim.instanceId() == null) {
-            return Optional.empty();
-        }
-        return reader.nodes().stream().filter(n -> claim.instanceId().equals(n.instanceId())).findFirst();
-    }
-
-    private Optional<NodeClaim> claimFor(Node node, Instant now) {
-        String id = node.instanceId();
-        if (id != null) {
-            Optional<NodeClaim> byId = store.findByInstanceId(id, now);
-            if (byId.isPresent()) {
-                return byId;
-            }
-        }
-        return store.list(now).stream().filter(c -> node.name().equals(c.nodeName())).findFirst();
     }
 }

@@ -2,18 +2,14 @@ package dev.gantry.simulator.observe;
 
 import dev.gantry.simulator.world.aws.SimulatedInstance;
 import dev.gantry.simulator.world.kube.Workloads;
-import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
-import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Quantity;
 import dev.gantry.core.model.Resources;
-import dev.gantry.core.scheduling.LowerBound;
-import dev.gantry.core.scheduling.PackingBound;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -62,6 +58,9 @@ public final class Checks {
     static final Duration EVERY = Duration.ofSeconds(1);
     private final World world;
     private final CostLimits costLimits = new CostLimits();
+    /** The cost bounds the run's cost is measured against. */
+    private final CostBounds bounds;
+    private final DrainChecks drains;
     private final Invariants invariants;
     private final Recorder recorder;
     private final LifecycleChecks lifecycle;
@@ -83,12 +82,6 @@ public final class Checks {
     };
     private Instant lastThorough = Instant.MIN;
     private long messagesLost;
-    private long demandVersion = -1;
-    private Instant demandAt = Instant.MIN;
-    private double lowerBound;
-    /** {@link PackingBound} for the same pods, over every pool's types at once (recomputed with {@link #lowerBound}). */
-    private double packingBound;
-    private Map<Resources, Integer> boundShapes;
     private Instant recoveringSince;
     private final java.util.Set<String> open = new java.util.HashSet<>();
 
@@ -106,6 +99,8 @@ public final class Checks {
         this.clusterChanged = clusterChanged;
         this.buffers = buffers;
         this.bufferPods = bufferPods;
+        this.bounds = new CostBounds(world);
+        this.drains = new DrainChecks(world, invariants);
     }
 
     private long t() {
@@ -128,8 +123,8 @@ public final class Checks {
         Instant now = world.clock().instant();
         invariants.at(step, t());
         List<SimulatedInstance> live = world.liveInstances().get();
-        double fractional = lowerBound();
-        recorder.rates(now, live.stream().mapToDouble(SimulatedInstance::pricePerHour).sum(), fractional, packingBound, live.size());
+        double fractional = bounds.lowerBound();
+        recorder.rates(now, live.stream().mapToDouble(SimulatedInstance::pricePerHour).sum(), fractional, bounds.packingBound(), live.size());
         recorder.capacityTypeRates(now, live.stream().collect(java.util.stream.Collectors.groupingBy(SimulatedInstance::capacityType,
                 java.util.TreeMap::new, java.util.stream.Collectors.summingDouble(SimulatedInstance::pricePerHour))));
         limits(live);
@@ -223,40 +218,9 @@ public final class Checks {
         messagesLost = Math.max(messagesLost, total);
     }
 
-    /**
-     * <b>podsKilledWithoutDrain</b>: Gantry terminates an instance (TerminateInstances, not EC2's own reclaim) whose
-     * node still runs pods the drain must wait for (not terminal, not mirror, not tolerating the disrupted taint), unless
-     * the drain's grace period (the pool's terminationGracePeriod, capped by an interruption deadline) has run out,
-     * or the pod was being deleted and its own grace period has run out.
-     */
+    /** <b>podsKilledWithoutDrain</b>: Gantry terminated {@code i} ({@link DrainChecks}). */
     void terminatedByGantry(SimulatedInstance i) {
-        Node n = world.cluster().node(i.dnsName());
-        if (n == null) {
-            return;
-        }
-        Instant now = world.clock().instant();
-        NodeClaim c = world.truth().findByInstanceId(i.id(), now).orElse(null);
-        Instant graceEnd = null;
-        if (c != null && c.deletionRequestedAt() != null) {
-            graceEnd = dev.gantry.core.termination.TerminationDecision.graceExpiry(c.deletionRequestedAt(),
-                    java.util.Optional.ofNullable(world.pools().get(c.nodePool())).flatMap(p -> p.template().terminationGracePeriod()),
-                    world.truth().marker(dev.gantry.core.termination.TerminationMarkers.deadline(c.name())));
-        }
-        boolean graceOver = graceEnd != null && !now.isBefore(graceEnd);
-        for (Pod p : world.cluster().podsOn(n.name())) {
-            if (p.status().isTerminal() || p.isMirror()
-                    || dev.gantry.core.model.Toleration.anyTolerates(p.tolerations(), dev.gantry.core.model.Taint.DISRUPTED)) {
-                continue;
-            }
-            Instant deleting = p.status().deletingSince();
-            long grace = p.status().terminationGracePeriodSeconds() == null ? 30 : p.status().terminationGracePeriodSeconds();
-            boolean killed = deleting == null ? !graceOver : now.isBefore(deleting.plusSeconds(grace));
-            if (killed) {
-                invariants.violated("podsKilledWithoutDrain", "TerminateInstances on " + i.id() + " (node " + n.name()
-                        + (c == null ? ", no nodeclaim" : ", nodeclaim/" + c.name() + " " + c.state() + " for " + c.deletionReason())
-                        + ") while pod " + p.key() + " runs there, neither evicted nor past its grace period");
-            }
-        }
+        drains.terminatedByGantry(i);
     }
 
     /** Every bound pod's node still satisfies its node selector and required affinity. */
@@ -298,71 +262,6 @@ public final class Checks {
         recorder.log(now, "recovered", "every pod is scheduled again, "
                 + Duration.between(recoveringSince, now).toSeconds() + " s after the outage");
         recoveringSince = null;
-    }
-
-    /** The fractional lower bound on $/h for the pods that exist now, in the cheapest pool (recomputed when they change). */
-    private double lowerBound() {
-        // Recounted when the pods changed, at most once a second (a sum over every pod: 20,000 of them at scale).
-        Instant now = world.clock().instant();
-        if (world.cluster().version() == demandVersion || now.isBefore(demandAt.plus(EVERY))) {
-            return lowerBound;
-        }
-        demandVersion = world.cluster().version();
-        demandAt = now;
-        Resources demand = Resources.ZERO;
-        Map<Resources, Integer> shapes = new HashMap<>();
-        for (Pod p : world.cluster().pods()) {
-            if (!p.isDaemon() && !p.status().isTerminal()) {
-                demand = demand.plus(p.requests());
-                shapes.merge(p.requests(), 1, Integer::sum);
-            }
-        }
-        if (shapes.equals(boundShapes)) {
-            return lowerBound;
-        }
-        boundShapes = shapes;
-        double best = Double.POSITIVE_INFINITY;
-        List<PackingBound.Column> columns = new java.util.ArrayList<>();
-        GantryConfig config = world.config().get();
-        for (NodePool pool : config.nodePools()) {
-            NodeClass nc = config.nodeClassOf(pool).orElse(null);
-            if (nc == null) {
-                continue;
-            }
-            List<InstanceType> types = world.catalog().instanceTypes(nc).stream()
-                    .filter(t -> pool.requirements().compatible(t.requirements())).toList();
-            double b = LowerBound.of(demand, types, pool.requirements(), t -> Resources.ZERO);
-            if (b > 0) {
-                best = Math.min(best, b);
-            }
-            Resources daemons = certainDaemons(pool);
-            for (InstanceType t : types) {
-                var o = t.cheapestOffering(pool.requirements());
-                if (o != null) {
-                    columns.add(new PackingBound.Column(t.allocatable().minus(daemons), o.pricePerHour()));
-                }
-            }
-        }
-        lowerBound = best == Double.POSITIVE_INFINITY ? 0 : best;
-        packingBound = PackingBound.of(shapes, columns);
-        return lowerBound;
-    }
-
-    /**
-     * What the DaemonSets certain to run on every node of the pool request: those with no node selector or affinity
-     * (one empty term) that tolerate the pool's taints. A DaemonSet that only might land is left out, so the packing
-     * bound stays a bound.
-     */
-    private Resources certainDaemons(NodePool pool) {
-        Resources r = Resources.ZERO;
-        for (dev.gantry.core.model.DaemonSet ds : world.cluster().daemonSets()) {
-            Pod t = ds.template();
-            if (dev.gantry.core.model.Toleration.firstUntolerated(t.tolerations(), pool.template().taints()) == null
-                    && t.nodeRequirementTerms().stream().anyMatch(dev.gantry.core.requirements.Requirements::isEmpty)) {
-                r = r.plus(t.requests());
-            }
-        }
-        return r;
     }
 
     public void sample() {

@@ -7,8 +7,6 @@ import dev.gantry.simulator.runtime.CallKind;
 import dev.gantry.simulator.runtime.EventLoop;
 import dev.gantry.simulator.runtime.LambdaRuntime;
 import dev.gantry.core.catalog.InstanceType;
-import dev.gantry.core.catalog.Offering;
-import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.CloudProvider;
@@ -17,7 +15,6 @@ import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.KarpenterTags;
 import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
-import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
@@ -72,8 +69,6 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
     static final Duration SHUTDOWN = Duration.ofSeconds(5);
     /** EC2's longest ClientToken: "a unique, case-sensitive string of up to 64 ASCII characters". */
     static final int MAX_CLIENT_TOKEN = 64;
-    /** When EC2 last answered insufficient capacity for each offering. */
-    private final Map<OfferingKey, Instant> lastIce = new java.util.HashMap<>();
 
     /** What the rest of the simulation hears from EC2. */
     public interface Observer {
@@ -86,24 +81,22 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
         void unmanagedTouched(String instanceId);
     }
 
-    private final String cluster;
-    private final String region;
-    private final EventLoop loop;
-    private final Observer observer;
-    private final CloudFaults faults;
+    final String cluster;
+    final String region;
+    final EventLoop loop;
+    final Observer observer;
+    final CloudFaults faults;
     private final Ec2Sdk sdk;
-    private final SplittableRandom ids;
-    private final SplittableRandom jitter;
-    private final Map<String, SimulatedInstance> byId = new LinkedHashMap<>();
-    /** The instances each ClientToken launched. */
-    private final Map<String, List<SimulatedInstance>> byToken = new LinkedHashMap<>();
-    private final java.util.Set<String> dnsNames = new java.util.HashSet<>();
-    private final Map<String, String> tokens = new LinkedHashMap<>();
+    final SplittableRandom ids;
+    final SplittableRandom jitter;
+    /** CreateFleet's answers: what each ClientToken launched, and when each offering last ran out of capacity. */
+    private final SimulatedFleets fleets;
+    final Map<String, SimulatedInstance> byId = new LinkedHashMap<>();
+    final java.util.Set<String> dnsNames = new java.util.HashSet<>();
     /** Every instance type a launch was prepared with, by name (a replay may name one its request no longer has). */
-    private final Map<String, InstanceType> known = new java.util.HashMap<>();
-    private Faults injected = new Faults(FaultPlan.NONE, 0);
-    private final SimulatedImages images = new SimulatedImages();
-    long tokenMismatches;
+    final Map<String, InstanceType> known = new java.util.HashMap<>();
+    Faults injected = new Faults(FaultPlan.NONE, 0);
+    final SimulatedImages images = new SimulatedImages();
     /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
     private java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
 
@@ -124,6 +117,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
         this.sdk = new Ec2Sdk(loop, faults);
         this.ids = new SplittableRandom(seed ^ 0x1d5L);
         this.jitter = new SplittableRandom(seed ^ 0x717e7L);
+        this.fleets = new SimulatedFleets(this);
     }
 
     public CloudFaults faults() {
@@ -162,7 +156,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
             return launch(request);
         }
         try {
-            return sdk.call(CallKind.CREATE_FLEET, "CreateFleet", () -> createFleet(request, parameters),
+            return sdk.call(CallKind.CREATE_FLEET, "CreateFleet", () -> fleets.create(request, parameters),
                     r -> r.instances().size());
         } catch (TokenReused reused) {
             String token = request.clientToken();
@@ -176,7 +170,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
     }
 
     /** EC2 answered IdempotentParameterMismatch (not retried by the SDK: the same call fails the same way). */
-    private static final class TokenReused extends CloudException {
+    static final class TokenReused extends CloudException {
         TokenReused(String token) {
             super("IdempotentParameterMismatch", "CreateFleet: client token " + token
                     + " was used before with other parameters", false);
@@ -192,60 +186,11 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
                 .filter(i -> describable(i, now)).map(SimulatedInstance::view).toList();
     }
 
-    private LaunchResult createFleet(LaunchRequest request, LaunchParameters sent) {
-        String token = request.clientToken();
-        if (token.length() > MAX_CLIENT_TOKEN) {
-            throw new CloudException("InvalidParameterValue", "CreateFleet: Value (" + token + ") for parameter "
-                    + "clientToken is invalid: at most " + MAX_CLIENT_TOKEN + " characters", false);
-        }
-        String parameters = PreparedLaunch.identity(sent, request.count());
-        List<SimulatedInstance> existing = byToken.get(token);
-        if (existing != null) {
-            if (parameters.equals(tokens.get(token))) {
-                return new LaunchResult(existing.stream().map(SimulatedInstance::view).toList(), List.of());
-            }
-            tokenMismatches++;
-            throw new TokenReused(token);
-        }
-        Instant now = loop.now();
-        List<LaunchParameters.Override> overrides = sent.templates().stream().flatMap(t -> t.overrides().stream()).toList();
-        if (injected.draw("ice", injected.plan().ec2().ice())) {
-            List<OfferingKey> all = overrides.stream()
-                    .map(o -> new OfferingKey(o.instanceType(), o.zone(), sent.capacityType())).distinct().toList();
-            answeredIce(all, now);
-            throw new InsufficientCapacity("InsufficientInstanceCapacity", all);
-        }
-        List<OfferingKey> unavailable = new ArrayList<>();
-        List<SimulatedInstance> launched = new ArrayList<>();
-        for (LaunchParameters.Template t : sent.templates()) {
-            for (LaunchParameters.Override o : t.overrides()) {
-                if (launched.size() >= request.count()) {
-                    break;
-                }
-                InstanceType type = known.get(o.instanceType());
-                Offering offering = type == null ? null : type.offerings().stream()
-                        .filter(x -> x.zone().equals(o.zone()) && x.capacityType().equals(sent.capacityType()))
-                        .findFirst().orElse(null);
-                if (offering == null || faults.noCapacity(type.name(), o.zone(), sent.capacityType(), now)) {
-                    unavailable.add(new OfferingKey(o.instanceType(), o.zone(), sent.capacityType()));
-                    continue;
-                }
-                while (launched.size() < request.count()) {
-                    launched.add(start(request, sent, t, type, offering, o.subnetId(), now));
-                }
-            }
-        }
-        answeredIce(unavailable, now);
-        if (launched.isEmpty()) {
-            throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
-        }
-        tokens.put(token, parameters);
-        byToken.put(token, List.copyOf(launched));
-        return new LaunchResult(launched.stream().map(SimulatedInstance::view).toList(), unavailable);
-    }
-
-    private void answeredIce(List<OfferingKey> offerings, Instant now) {
-        offerings.forEach(k -> lastIce.put(k, now));
+    /** A registration delay for this instance's AMI family: 20–30 s for Bottlerocket, 30–40 s otherwise. */
+    public Duration registrationDelay(SimulatedInstance i) {
+        String family = i.request == null ? "" : i.request.nodeClass().effectiveAmiFamily();
+        long base = "bottlerocket".equalsIgnoreCase(family) ? 20_000 : 30_000;
+        return Duration.ofMillis(base + jitter.nextLong(10_000));
     }
 
     /**
@@ -253,43 +198,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
      * ICE or one inside a fault window): what a Karpenter-compatible autoscaler keeps in its unavailable-offerings cache.
      */
     public boolean answeredIceWithin(String type, String zone, String capacityType, Duration ttl, Instant now) {
-        Instant at = lastIce.get(new OfferingKey(type, zone, capacityType));
-        return at != null && now.isBefore(at.plus(ttl));
-    }
-
-
-    private SimulatedInstance start(LaunchRequest request, LaunchParameters sent, LaunchParameters.Template template,
-                              InstanceType type, Offering o, String subnetId, Instant now) {
-        String id = String.format("i-%017x", ids.nextLong() & 0xfffffffffffffffL);
-        String dns;
-        do {
-            // Private DNS names are unique in a VPC: redraw on a collision (about ten in 1,000 instances of a /16).
-            int a = ids.nextInt(256);
-            int b = ids.nextInt(256);
-            dns = "ip-10-0-" + a + "-" + b + "." + region + ".compute.internal";
-        } while (!dnsNames.add(dns));
-        // The kubelet's labels are the template's user data: written for its types and zones when it was prepared.
-        List<InstanceType> types = template.instanceTypes().stream().map(known::get).filter(java.util.Objects::nonNull).toList();
-        Map<String, String> userData = NodeLabels.forUserData(request, sent.capacityType(), types, template.zones());
-        SimulatedInstance i = new SimulatedInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, sent.tags(), request,
-                userData);
-        i.imageId = template.imageId();
-        i.subnetId = subnetId;
-        byId.put(id, i);
-        loop.after(Duration.ofMillis(8_000 + jitter.nextLong(4_000)), "ec2 running " + id, () -> {
-            if (i.state.equals("pending")) {
-                setState(i, "running", "boot");
-            }
-        });
-        observer.launched(i);
-        return i;
-    }
-
-    /** A registration delay for this instance's AMI family: 20–30 s for Bottlerocket, 30–40 s otherwise. */
-    public Duration registrationDelay(SimulatedInstance i) {
-        String family = i.request == null ? "" : i.request.nodeClass().effectiveAmiFamily();
-        long base = "bottlerocket".equalsIgnoreCase(family) ? 20_000 : 30_000;
-        return Duration.ofMillis(base + jitter.nextLong(10_000));
+        return fleets.answeredIceWithin(type, zone, capacityType, ttl, now);
     }
 
     /** Whether DescribeInstances shows the instance yet (Describe lag after launch). */
@@ -403,7 +312,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
         byId.put(id, i);
     }
 
-    private void setState(SimulatedInstance i, String state, String cause) {
+    void setState(SimulatedInstance i, String state, String cause) {
         i.state = state;
         observer.stateChanged(i, state, cause);
     }
@@ -419,7 +328,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
     }
 
     public long tokenMismatches() {
-        return tokenMismatches;
+        return fleets.tokenMismatches;
     }
 
     public long terminatedWithPods() {
