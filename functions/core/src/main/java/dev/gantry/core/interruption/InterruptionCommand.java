@@ -16,14 +16,13 @@ public sealed interface InterruptionCommand {
 
     /**
      * Begin the termination flow for the claim. {@code deadline} (nullable) caps the grace period: at the deadline the
-     * remaining pods are deleted and the instance terminated. With {@code waitForReplacement}, eviction waits until
-     * the pool's newer claims are initialized (bounded; see the termination flow).
+     * remaining pods are deleted and the instance terminated. The drain starts at once: an interruption does not wait
+     * for replacements (a rebalance recommendation, which can, goes through the sweep's rebalance command instead).
      */
-    record StartTermination(String claim, String reason, Instant deadline, boolean waitForReplacement)
-            implements InterruptionCommand {
+    record StartTermination(String claim, String reason, Instant deadline) implements InterruptionCommand {
         /** Drain at once, by {@code deadline} (null: the pool's grace period alone). */
         static StartTermination drain(String claim, String reason, Instant deadline) {
-            return new StartTermination(claim, reason, deadline, false);
+            return new StartTermination(claim, reason, deadline);
         }
     }
 

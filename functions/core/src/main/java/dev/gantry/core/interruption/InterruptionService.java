@@ -20,7 +20,6 @@ import dev.gantry.core.termination.TerminationMarkers;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.termination.TerminationStart;
 import dev.gantry.core.termination.TerminationStart.FirstSlice;
-import dev.gantry.core.termination.TerminationStart.Replacement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -103,7 +102,7 @@ public final class InterruptionService {
                 case MarkUnavailable m -> store.markUnavailable(m.offering(), m.until());
                 case HintReplacement h -> hint(claim.orElseThrow(), h.reason(), now);
                 case StartTermination s -> slice = termination.start(s.claim(), TerminationStart.because(s.reason())
-                        .by(s.deadline()).with(Replacement.awaitedIf(s.waitForReplacement()))
+                        .by(s.deadline())
                         .with(firstSlice));
                 case RecordEvent e -> {
                     String node = claim.map(NodeClaim::nodeName).orElse(null);

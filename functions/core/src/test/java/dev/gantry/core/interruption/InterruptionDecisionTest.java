@@ -44,17 +44,17 @@ class InterruptionDecisionTest {
         int hint = indexOf(c, HintReplacement.class);
         int start = indexOf(c, StartTermination.class);
         assertThat(hint).isLessThan(start);
-        assertThat(c.get(start)).isEqualTo(new StartTermination("a", "interruption", T0.plus(Duration.ofMinutes(2)), false));
+        assertThat(c.get(start)).isEqualTo(new StartTermination("a", "interruption", T0.plus(Duration.ofMinutes(2))));
     }
 
     @Test
     void capacityReservationWarningActsLikeSpotWithItsOwnTerminationTime() {
         Instant end = T0.plusSeconds(100);
         List<InterruptionCommand> c = decide(new CapacityReservationInterruption(id, T0, end));
-        assertThat(c).contains(new StartTermination("a", "interruption", end, false));
+        assertThat(c).contains(new StartTermination("a", "interruption", end));
         assertThat(c).anyMatch(x -> x instanceof MarkUnavailable);
         assertThat(decide(new CapacityReservationInterruption(id, T0, null)))
-                .contains(new StartTermination("a", "interruption", T0.plus(Duration.ofMinutes(2)), false));
+                .contains(new StartTermination("a", "interruption", T0.plus(Duration.ofMinutes(2))));
     }
 
     @Test
@@ -91,14 +91,14 @@ class InterruptionDecisionTest {
     @Test
     void stoppingStartsAGracefulTermination() {
         assertThat(decide(new StateChange(id, T0, "stopping"))).contains(new HintReplacement("a", "interruption"),
-                new StartTermination("a", "instance-stopping", null, false));
-        assertThat(decide(new StateChange(id, T0, "stopped"))).contains(new StartTermination("a", "instance-stopped", null, false));
+                new StartTermination("a", "instance-stopping", null));
+        assertThat(decide(new StateChange(id, T0, "stopped"))).contains(new StartTermination("a", "instance-stopped", null));
     }
 
     @Test
     void terminatedCleansUpAtOnceWithADeadlineOfNow() {
-        assertThat(decide(new StateChange(id, T0, "terminated"))).contains(new StartTermination("a", "instance-terminated", now, false));
-        assertThat(decide(new StateChange(id, T0, "shutting-down"))).contains(new StartTermination("a", "instance-shutting-down", now, false));
+        assertThat(decide(new StateChange(id, T0, "terminated"))).contains(new StartTermination("a", "instance-terminated", now));
+        assertThat(decide(new StateChange(id, T0, "shutting-down"))).contains(new StartTermination("a", "instance-shutting-down", now));
     }
 
     @Test
@@ -111,7 +111,7 @@ class InterruptionDecisionTest {
     void healthScheduledChangeReplacesThenTerminates() {
         List<InterruptionCommand> c = decide(new ScheduledChange(id, T0, "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED"));
         assertThat(indexOf(c, HintReplacement.class)).isLessThan(indexOf(c, StartTermination.class));
-        assertThat(c).contains(new StartTermination("a", "scheduled-change", null, false), new EmitMetric("ScheduledChange"));
+        assertThat(c).contains(new StartTermination("a", "scheduled-change", null), new EmitMetric("ScheduledChange"));
     }
 
     @Test
@@ -148,7 +148,7 @@ class InterruptionDecisionTest {
 
         assertThat(c).contains(new MarkUnavailable(new OfferingKey("m5.large", "us-east-1a", "spot"),
                         now.plus(InterruptionDecision.UNAVAILABLE_FOR)),
-                new StartTermination("a", "interruption", T0.plus(InterruptionDecision.SPOT_NOTICE), false));
+                new StartTermination("a", "interruption", T0.plus(InterruptionDecision.SPOT_NOTICE)));
         assertThat(InterruptionDecision.decide(new RebalanceRecommendation(id, T0), Optional.of(draining), Map.of(),
                 Optional.empty(), now)).singleElement().isInstanceOf(Ignore.class);
     }
