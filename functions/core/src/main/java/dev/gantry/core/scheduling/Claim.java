@@ -40,6 +40,8 @@ final class Claim implements Slot {
     private Resources expected = Resources.ZERO;
     /** Component-wise the most room any option has after DaemonSets: a cheap first test for a new pod. */
     Resources maxRoom;
+    /** {@link PoolContext#room} of each option, in option order; null until needed, reset when the options change. */
+    private Resources[] optionRooms;
     /**
      * The options no pricier than the expected one (the cheapest option, ties included), in option order: the only
      * types a pod may bring the claim to without raising its price. Null until needed; reset when options or
@@ -54,6 +56,14 @@ final class Claim implements Slot {
         this.hostname = "claim-" + index;
         this.requirements = requirements;
         this.options = options;
+    }
+
+    /** The room of each option, in option order (computed once per options list). */
+    Resources[] optionRooms() {
+        if (optionRooms == null) {
+            optionRooms = options == pool.types ? pool.typeRooms() : pool.rooms(options);
+        }
+        return optionRooms;
     }
 
     Resources roomOf(List<InstanceType> types) {
@@ -100,6 +110,7 @@ final class Claim implements Slot {
         }
         options = kept;
         maxRoom = null;
+        optionRooms = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();
@@ -173,6 +184,7 @@ final class Claim implements Slot {
         boolean optionsChanged = fit.options() != options;
         if (optionsChanged) {
             maxRoom = fit.maxRoom(); // the options' most room, as roomOf would give it
+            optionRooms = fit.rooms(); // null when the fit re-ordered them
             atPrice = null;
         }
         options = fit.options();
@@ -224,6 +236,7 @@ final class Claim implements Slot {
         Resources before = reserved;
         options = List.copyOf(kept);
         maxRoom = null;
+        optionRooms = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();

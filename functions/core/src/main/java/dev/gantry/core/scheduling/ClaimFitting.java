@@ -72,15 +72,24 @@ final class ClaimFitting {
         if (upsize == Packer.Upsize.FORBIDDEN && !narrowed && noneAtPriceHolds(claim, total, wanted)) {
             return ClaimFit.failForNow(() -> "the pod fits no option at the claim's expected price");
         }
-        List<InstanceType> kept = new ArrayList<>(claim.options.size());
+        List<InstanceType> options = claim.options;
+        Resources[] rooms = claim.optionRooms();
+        List<InstanceType> kept = new ArrayList<>(options.size());
+        Resources[] keptRooms = new Resources[options.size()];
         boolean limitHit = false;
         boolean portsHit = false;
-        Resources keptRoom = Resources.ZERO; // what roomOf(kept) would give, folded as the options are kept
-        for (InstanceType t : claim.options) {
-            Resources room = claim.pool.room(t);
+        // What roomOf(kept) would give, folded as the options are kept: in longs, with no Resources made per option.
+        long cpu = 0;
+        long memory = 0;
+        long ephemeral = 0;
+        long slots = 0;
+        boolean extended = false;
+        for (int i = 0; i < rooms.length; i++) {
+            Resources room = rooms[i];
             if (!total.fitsIn(room)) {
                 continue;
             }
+            InstanceType t = options.get(i);
             if (!wanted.isEmpty() && claim.pool.daemonPortConflict(t, wanted)) {
                 portsHit = true; // a DaemonSet on this type binds the same host port
                 continue;
@@ -92,8 +101,13 @@ final class ClaimFitting {
                 limitHit = true;
                 continue;
             }
+            keptRooms[kept.size()] = room;
             kept.add(t);
-            keptRoom = keptRoom.max(room);
+            cpu = Math.max(cpu, room.cpuMillis());
+            memory = Math.max(memory, room.memoryBytes());
+            ephemeral = Math.max(ephemeral, room.ephemeralBytes());
+            slots = Math.max(slots, room.pods());
+            extended |= !room.extended().isEmpty();
         }
         if (kept.isEmpty() && portsHit && !limitHit) {
             return ClaimFit.fail("host port in use by a DaemonSet on every instance type that fits");
@@ -111,8 +125,17 @@ final class ClaimFitting {
             Requirements narrowedTo = next;
             return ClaimFit.fail(() -> MinValues.shortfall(claim.pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
-        // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
-        return ClaimFit.fits(next, !narrowed && kept.size() == claim.options.size() ? claim.options : kept, keptRoom);
+        Resources keptRoom = new Resources(cpu, memory, ephemeral, slots, java.util.Map.of());
+        if (extended) {
+            for (int i = 0; i < kept.size(); i++) {
+                keptRoom = keptRoom.max(keptRooms[i]);
+            }
+        }
+        if (!narrowed && kept.size() == options.size()) {
+            // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
+            return ClaimFit.fits(next, options, keptRoom, rooms);
+        }
+        return ClaimFit.fits(next, kept, keptRoom, narrowed ? null : java.util.Arrays.copyOf(keptRooms, kept.size()));
     }
 
     /**
