@@ -34,8 +34,8 @@ import java.util.function.IntFunction;
  * Prints placement speed and cost per workload, for Gantry and for the Karpenter greedy reference on the same input.
  * Each case is solved until its solve time is stable (warm), then the median of at least five solves is reported;
  * the "cold" columns are the first solve in a fresh JVM (a child process per case and strategy). Three LP bounds are
- * printed: cpu and memory only ("old"), with pod slots, and with pod slots and the pods' sizes ("new", the one the
- * scheduler reports); then the packing bound ("pack LB", whole pods and whole nodes, see {@link #packingBound}), which
+ * printed: cpu and memory only ("old"), with pod slots, and with pod slots, the pods' sizes and their extended resources
+ * such as GPUs ("new", the one the scheduler reports); then the packing bound ("pack LB", whole pods and whole nodes, see {@link #packingBound}), which
  * is never below the new one and shows how much of a gap is the LP's looseness. Run with a 512 MB heap:
  * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SchedulingBenchmark [--no-cold] [--case=part-of-name] [sizes...]}.
  * The "real 250 plain + n ..." cases take n as the number of constrained replicas (anti-affinity or spread) beside 250
@@ -95,9 +95,10 @@ public final class SchedulingBenchmark {
         if (sizes.length == 0) {
             sizes = new int[]{1, 100, 1000, 5000, 10000, 20000};
         }
-        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %9s %6s %10s %7s %7s %7s %10s %9s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
-                "new LP", "pack LB", "warm ms", "cold ms", "nodes", "$/h", "÷old", "÷new", "÷pack", "greedy $/h", "greedy ms", "g cold ms",
-                "saving", "alloc MB");
+        System.out.printf("load average %.2f at start%n", loadAverage());
+        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %7s %7s %7s %10s %9s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
+                "new LP", "pack LB", "warm ms", "warm cpu", "cold ms", "cold cpu", "nodes", "$/h", "÷old", "÷new", "÷pack", "greedy $/h", "greedy ms",
+                "g cold ms", "saving", "alloc MB");
         for (Case c : cases().values()) {
             if (!c.name().contains(only)) {
                 continue;
@@ -107,7 +108,8 @@ public final class SchedulingBenchmark {
             }
         }
         Runtime rt = Runtime.getRuntime();
-        System.out.printf("heap max %d MB, used %d MB%n", rt.maxMemory() >> 20, (rt.totalMemory() - rt.freeMemory()) >> 20);
+        System.out.printf("heap max %d MB, used %d MB; load average %.2f at end%n", rt.maxMemory() >> 20, (rt.totalMemory() - rt.freeMemory()) >> 20,
+                loadAverage());
     }
 
     private static void run(Case c, int n, boolean withCold) throws IOException, InterruptedException {
@@ -119,11 +121,12 @@ public final class SchedulingBenchmark {
         double oldBound = oldBound(input, false);
         double slotsBound = oldBound(input, true);
         double packing = packingBound(input, r);
-        String cold = withCold ? String.format("%9.1f", coldInChild(c.name(), n, Scheduler.Strategy.GANTRY)) : String.format("%9s", "-");
-        String greedyCold = withCold ? String.format("%9.1f", coldInChild(c.name(), n, Scheduler.Strategy.KARPENTER_GREEDY)) : String.format("%9s", "-");
+        double[] coldOurs = withCold ? coldInChild(c.name(), n, Scheduler.Strategy.GANTRY) : null;
+        String cold = coldOurs != null ? String.format("%9.1f %9.1f", coldOurs[0], coldOurs[1]) : String.format("%9s %9s", "-", "-");
+        String greedyCold = withCold ? String.format("%9.1f", coldInChild(c.name(), n, Scheduler.Strategy.KARPENTER_GREEDY)[0]) : String.format("%9s", "-");
         double price = r.totalPricePerHour();
-        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.3f %9.1f %s %6d %10.3f %7.3f %7.3f %7.3f %10.3f %9.1f %s %6.1f%% %8.1f%s%n", c.name(), n,
-                oldBound, slotsBound, newBound, packing, ours.millis, cold, r.newClaims().size(), price, oldBound > 0 ? price / oldBound : 0,
+        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.3f %9.1f %9.1f %s %6d %10.3f %7.3f %7.3f %7.3f %10.3f %9.1f %s %6.1f%% %8.1f%s%n", c.name(), n,
+                oldBound, slotsBound, newBound, packing, ours.millis, ours.cpuMillis, cold, r.newClaims().size(), price, oldBound > 0 ? price / oldBound : 0,
                 newBound > 0 ? price / newBound : 0, packing > 0 ? price / packing : 0, greedy.result.totalPricePerHour(), greedy.millis,
                 greedyCold, 100 * (1 - price / Math.max(1e-9, greedy.result.totalPricePerHour())), ours.allocated / 1e6,
                 r.unschedulable().isEmpty() ? "" : "  unschedulable " + r.unschedulable().size());
@@ -148,7 +151,8 @@ public final class SchedulingBenchmark {
     /**
      * The packing bound ({@link PackingBound}: the LP with count rows, and whole nodes) over the same groups as the
      * scheduler's LP bound, each new claim's pods by pool and node-affinity term, on the room a type leaves after the
-     * DaemonSets that land on every node of it. Like the LP bound it knows cpu, memory and pod slots, not GPUs.
+     * DaemonSets that land on every node of it. Like the LP bound it knows cpu, memory, pod slots and the extended
+     * resources the pods request (GPUs, Neuron devices).
      */
     private static double packingBound(SchedulingInput input, SchedulingResult r) {
         Map<List<Object>, Map<Resources, Integer>> groups = new LinkedHashMap<>();
@@ -180,8 +184,15 @@ public final class SchedulingBenchmark {
         return total;
     }
 
-    /** A warm median, and the bytes the last solve allocated on its thread (what one solve costs the heap). */
-    private record Timed(SchedulingResult result, double millis, long allocated) {
+    /**
+     * A warm median of wall time and of the solving thread's CPU time (the steadier figure on a shared machine), and the
+     * bytes the last solve allocated on its thread (what one solve costs the heap).
+     */
+    private record Timed(SchedulingResult result, double millis, double cpuMillis, long allocated) {
+    }
+
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     /**
@@ -190,29 +201,33 @@ public final class SchedulingBenchmark {
      */
     private static Timed time(SchedulingInput input, Scheduler.Strategy s) {
         List<Double> ms = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
         SchedulingResult r = null;
         long budget = System.nanoTime() + 60_000_000_000L;
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         long allocated;
         while (true) {
             long a0 = threads.getCurrentThreadAllocatedBytes();
+            long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             r = Scheduler.solve(input, s);
             ms.add((System.nanoTime() - t0) / 1e6);
+            cpu.add((threads.getCurrentThreadCpuTime() - c0) / 1e6);
             allocated = threads.getCurrentThreadAllocatedBytes() - a0;
             if (ms.size() >= MIN_SAMPLES) {
                 double[] last = ms.subList(ms.size() - MIN_SAMPLES, ms.size()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
                 double median = last[MIN_SAMPLES / 2];
                 boolean stable = last[0] >= 0.9 * median && last[MIN_SAMPLES - 1] <= 1.1 * median;
                 if (stable || ms.size() >= MAX_WARMUP || System.nanoTime() > budget) {
-                    return new Timed(r, median, allocated);
+                    double[] lastCpu = cpu.subList(cpu.size() - MIN_SAMPLES, cpu.size()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                    return new Timed(r, median, lastCpu[MIN_SAMPLES / 2], allocated);
                 }
             }
         }
     }
 
-    /** Runs {@code --cold} in a fresh JVM with the same class path and heap, and reads the one number it prints. */
-    private static double coldInChild(String caseName, int n, Scheduler.Strategy strategy) throws IOException, InterruptedException {
+    /** Runs {@code --cold} in a fresh JVM with the same class path and heap, and reads the wall and CPU milliseconds it prints. */
+    private static double[] coldInChild(String caseName, int n, Scheduler.Strategy strategy) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long heap = Runtime.getRuntime().maxMemory() >> 20;
         Process p = new ProcessBuilder(java, "-Xmx" + heap + "m", "-cp", System.getProperty("java.class.path"),
@@ -225,19 +240,22 @@ public final class SchedulingBenchmark {
         }
         p.waitFor();
         try {
-            return Double.parseDouble(last);
+            String[] parts = last.trim().split("\\s+");
+            return new double[]{Double.parseDouble(parts[0]), Double.parseDouble(parts[1])};
         } catch (RuntimeException e) {
-            return Double.NaN;
+            return new double[]{Double.NaN, Double.NaN};
         }
     }
 
-    /** The child side: builds the input, solves once with the strategy, prints the milliseconds. */
+    /** The child side: builds the input, solves once with the strategy, prints the wall and thread-CPU milliseconds. */
     private static void cold(String caseName, int n, Scheduler.Strategy strategy) {
         Case c = cases().get(caseName);
         SchedulingInput input = c.input(n);
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         Scheduler.solve(input, strategy);
-        System.out.println((System.nanoTime() - t0) / 1e6);
+        System.out.println((System.nanoTime() - t0) / 1e6 + " " + (threads.getCurrentThreadCpuTime() - c0) / 1e6);
     }
 
     private static NodePool pool(List<Requirement> requirements) {

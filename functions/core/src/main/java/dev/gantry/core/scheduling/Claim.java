@@ -8,7 +8,6 @@ import dev.gantry.core.model.Resources;
 import dev.gantry.core.model.Taint;
 import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.ValueSet;
-import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -40,13 +39,15 @@ final class Claim implements Slot {
     /** The capacity of the cheapest option, the type the claim is expected to launch (for limit reasons). */
     private Resources expected = Resources.ZERO;
     /** Component-wise the most room any option has after DaemonSets: a cheap first test for a new pod. */
-    private Resources maxRoom;
+    Resources maxRoom;
+    /** {@link PoolContext#room} of each option, in option order; null until needed, reset when the options change. */
+    private Resources[] optionRooms;
     /**
      * The options no pricier than the expected one (the cheapest option, ties included), in option order: the only
      * types a pod may bring the claim to without raising its price. Null until needed; reset when options or
      * requirements change.
      */
-    private List<InstanceType> atPrice;
+    List<InstanceType> atPrice;
     private final Map<String, Set<String>> domainCache = new HashMap<>();
 
     private Claim(PoolContext pool, int index, Requirements requirements, List<InstanceType> options) {
@@ -57,7 +58,15 @@ final class Claim implements Slot {
         this.options = options;
     }
 
-    private Resources roomOf(List<InstanceType> types) {
+    /** The room of each option, in option order (computed once per options list). */
+    Resources[] optionRooms() {
+        if (optionRooms == null) {
+            optionRooms = options == pool.types ? pool.typeRooms() : pool.rooms(options);
+        }
+        return optionRooms;
+    }
+
+    Resources roomOf(List<InstanceType> types) {
         Resources room = Resources.ZERO;
         for (InstanceType t : types) {
             room = room.max(pool.room(t));
@@ -101,6 +110,7 @@ final class Claim implements Slot {
         }
         options = kept;
         maxRoom = null;
+        optionRooms = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();
@@ -155,133 +165,11 @@ final class Claim implements Slot {
     }
 
     /**
-     * {@link #fit(PodConstraints, Map)}, told whether the caller will refuse a fit that raises the claim's price. With
-     * {@link Packer.Upsize#FORBIDDEN}, a pod that leaves the requirements as they are and fits none of the options at
-     * the expected price is refused at once (not lasting), without working out the options it would leave: the caller
-     * would refuse that fit anyway, since its cheapest remaining option would be one of the pricier ones. The caller
-     * still compares the price of any fit it gets.
+     * {@link #fit(PodConstraints, Map)}, told whether the caller will refuse a fit that raises the claim's price (see
+     * {@link ClaimFitting#fit}).
      */
     ClaimFit fit(PodConstraints c, Map<String, String> pins, Packer.Upsize upsize) {
-        Taint blocking = c.firstUntolerated(pool.taints);
-        if (blocking != null) {
-            return ClaimFit.fail("NodePool " + pool.name() + " has taint " + blocking + ", which the pod does not tolerate");
-        }
-        if (!pods.isEmpty() && !ports.isEmpty() && portConflict(c.hostPorts())) {
-            return ClaimFit.fail("host port in use");
-        }
-        Requirements podReqs = c.nodeRequirements();
-        for (String key : podReqs.keys()) {
-            // A label the pool does not define will be absent from the node.
-            if (!requirements.has(key) && !WellKnownLabels.WELL_KNOWN.contains(key) && !podReqs.get(key).has(null)) {
-                return ClaimFit.fail("requires label " + key + " (" + podReqs.get(key).describe() + "); NodePool " + pool.name() + " does not set it");
-            }
-        }
-        ValueSet host = podReqs.get(WellKnownLabels.HOSTNAME);
-        if (host.isFinite()) {
-            // A new node's hostname is not known before launch, so no claim can promise one.
-            return ClaimFit.fail("requires " + WellKnownLabels.HOSTNAME + " " + host.describe() + "; a new node's hostname is not known before launch");
-        }
-        Resources total = requests.plus(c.requests());
-        if (maxRoom == null) {
-            maxRoom = options == pool.types ? pool.maxRoom() : roomOf(options);
-        }
-        if (!total.fitsIn(maxRoom)) {
-            return ClaimFit.fail(() -> ClaimMisfit.nothingFits(this, c, requirements.intersect(podReqs), total));
-        }
-        Requirements next = requirements;
-        if (!podReqs.isEmpty()) {
-            String conflict = requirements.conflict(podReqs);
-            if (conflict != null) {
-                return ClaimFit.fail("requires " + conflict + " " + podReqs.get(conflict).describe() + "; NodePool " + pool.name()
-                        + " allows " + ClaimMisfit.allowed(this, conflict));
-            }
-            next = requirements.intersect(podReqs);
-        }
-        for (var pin : pins.entrySet()) {
-            next = next.with(pin.getKey(), ValueSet.in(pin.getValue()));
-        }
-        boolean narrowed = !next.equals(requirements);
-        List<HostPort> wanted = c.hostPorts();
-        if (upsize == Packer.Upsize.FORBIDDEN && !narrowed && noneAtPriceHolds(total, wanted)) {
-            return ClaimFit.failForNow(() -> "the pod fits no option at the claim's expected price");
-        }
-        List<InstanceType> kept = new ArrayList<>(options.size());
-        boolean limitHit = false;
-        boolean portsHit = false;
-        Resources keptRoom = Resources.ZERO; // what roomOf(kept) would give, folded as the options are kept
-        for (InstanceType t : options) {
-            Resources room = pool.room(t);
-            if (!total.fitsIn(room)) {
-                continue;
-            }
-            if (!wanted.isEmpty() && pool.daemonPortConflict(t, wanted)) {
-                portsHit = true; // a DaemonSet on this type binds the same host port
-                continue;
-            }
-            if (narrowed && (!next.compatible(t.requirements()) || t.cheapestOffering(next) == null)) {
-                continue;
-            }
-            if (!pool.withinLimits(t.capacity(), reserved)) {
-                limitHit = true;
-                continue;
-            }
-            kept.add(t);
-            keptRoom = keptRoom.max(room);
-        }
-        if (kept.isEmpty() && portsHit && !limitHit) {
-            return ClaimFit.fail("host port in use by a DaemonSet on every instance type that fits");
-        }
-        if (kept.isEmpty()) {
-            Requirements narrowedTo = next;
-            boolean limits = limitHit;
-            return limits ? ClaimFit.failForNow(() -> ClaimMisfit.overLimits(this, c, narrowedTo, total))
-                    : ClaimFit.fail(() -> ClaimMisfit.nothingFits(this, c, narrowedTo, total));
-        }
-        if (narrowed) {
-            sortByPrice(kept, next);
-        }
-        if (MinValues.any(next) && MinValues.truncate(kept, next, Scheduler.MAX_INSTANCE_TYPE_OPTIONS) == null) {
-            Requirements narrowedTo = next;
-            return ClaimFit.fail(() -> MinValues.shortfall(pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
-        }
-        // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
-        return ClaimFit.fits(next, !narrowed && kept.size() == options.size() ? options : kept, keptRoom);
-    }
-
-    /**
-     * Whether none of the options at the expected price would be kept for {@code total}, by the same tests the options
-     * go through in {@link #fit} when the requirements do not change (room, DaemonSet host ports, limits).
-     */
-    private boolean noneAtPriceHolds(Resources total, List<HostPort> wanted) {
-        if (atPrice == null) {
-            double price = price();
-            List<InstanceType> cheap = new ArrayList<>();
-            for (InstanceType t : options) {
-                Offering o = t.cheapestOffering(requirements);
-                if (o != null && o.pricePerHour() <= price) {
-                    cheap.add(t);
-                }
-            }
-            atPrice = cheap;
-        }
-        for (InstanceType t : atPrice) {
-            if (total.fitsIn(pool.room(t)) && (wanted.isEmpty() || !pool.daemonPortConflict(t, wanted))
-                    && pool.withinLimits(t.capacity(), reserved)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean portConflict(List<HostPort> wanted) {
-        for (HostPort w : wanted) {
-            for (HostPort p : ports) {
-                if (w.conflictsWith(p)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return ClaimFitting.fit(this, c, pins, upsize);
     }
 
     /** Applies a successful fit for the pod. */
@@ -296,6 +184,7 @@ final class Claim implements Slot {
         boolean optionsChanged = fit.options() != options;
         if (optionsChanged) {
             maxRoom = fit.maxRoom(); // the options' most room, as roomOf would give it
+            optionRooms = fit.rooms(); // null when the fit re-ordered them
             atPrice = null;
         }
         options = fit.options();
@@ -347,6 +236,7 @@ final class Claim implements Slot {
         Resources before = reserved;
         options = List.copyOf(kept);
         maxRoom = null;
+        optionRooms = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();

@@ -9,25 +9,28 @@ import java.util.List;
  * A proposed addition: the claim's next requirements and options, or why the pod does not fit. The reason is
  * worked out only when asked for: most misfits are expected (a full claim) and nobody reads them.
  */
-record ClaimFit(Requirements requirements, List<InstanceType> options, Resources maxRoom, java.util.function.Supplier<String> why,
-           boolean lasting) {
-    /** The pod fits: the claim becomes {@code requirements} with {@code options}, whose most room is {@code maxRoom}. */
-    static ClaimFit fits(Requirements requirements, List<InstanceType> options, Resources maxRoom) {
-        return new ClaimFit(requirements, options, maxRoom, null, false);
+record ClaimFit(Requirements requirements, List<InstanceType> options, Resources maxRoom, Resources[] rooms,
+           java.util.function.Supplier<String> why, boolean lasting) {
+    /**
+     * The pod fits: the claim becomes {@code requirements} with {@code options}, whose most room is {@code maxRoom} and
+     * whose rooms, in option order, are {@code rooms} (null when not worked out).
+     */
+    static ClaimFit fits(Requirements requirements, List<InstanceType> options, Resources maxRoom, Resources[] rooms) {
+        return new ClaimFit(requirements, options, maxRoom, rooms, null, false);
     }
 
     static ClaimFit fail(String why) {
-        return new ClaimFit(null, null, null, () -> why, true);
+        return new ClaimFit(null, null, null, null, () -> why, true);
     }
 
     /** A failure that holds for the rest of the solve: claims only fill up and narrow. */
     static ClaimFit fail(java.util.function.Supplier<String> why) {
-        return new ClaimFit(null, null, null, why, true);
+        return new ClaimFit(null, null, null, null, why, true);
     }
 
     /** A failure that may not last: limits, which other claims' shrinking can free up. */
     static ClaimFit failForNow(java.util.function.Supplier<String> why) {
-        return new ClaimFit(null, null, null, why, false);
+        return new ClaimFit(null, null, null, null, why, false);
     }
 
     boolean ok() {

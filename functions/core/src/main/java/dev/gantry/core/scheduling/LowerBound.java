@@ -11,7 +11,8 @@ import java.util.function.Function;
  * The cheapest fractional cover of a demand by instance types' room (allocatable less DaemonSets): the optimum of the
  * linear program min Σ p_t x_t subject to Σ cpu_t x_t ≥ C, Σ mem_t x_t ≥ M, Σ pods_t x_t ≥ P, x ≥ 0, where pods_t is
  * how many more pods a node of type t takes. No integer packing can cost less. Solved exactly with a small simplex
- * (three rows, one column per type).
+ * (three rows, one column per type). {@link #ofPods} also counts the extended resources the pods request (GPUs,
+ * Neuron devices, ...): their demand can only be covered by the types that have them.
  */
 public final class LowerBound {
     private LowerBound() {
@@ -30,6 +31,10 @@ public final class LowerBound {
      * least that large can only sit on types whose room is at least s, so those types alone must cover them (cpu,
      * memory and slots). This is what keeps the bound from filling large pods' demand with tiny, cheap nodes they cannot
      * run on. Still a relaxation of every integer packing.
+     * <p>Extended resources (nvidia.com/gpu, aws.amazon.com/neuron, ...) count like cpu and memory: a row for their
+     * total, and size thresholds, so that the pods requesting at least s of one can only be covered, in cpu, memory and
+     * slots too, by the types with at least s of it. Without them a GPU pod's cpu and memory were covered by the
+     * cheapest plain nodes, and the bound ignored what GPU nodes cost.
      *
      * @param shapes each distinct request vector with how many pods have it
      */
@@ -55,10 +60,15 @@ public final class LowerBound {
         if (n == 0) {
             return 0;
         }
+        List<java.util.function.ToLongFunction<Resources>> extended = extendedDimensions(shapes.keySet());
+        List<java.util.function.ToLongFunction<Resources>> dims = new java.util.ArrayList<>(List.of(Resources::cpuMillis, Resources::memoryBytes, Resources::pods));
+        dims.addAll(extended);
+        List<java.util.function.ToLongFunction<Resources>> sized = new java.util.ArrayList<>(List.of(Resources::memoryBytes, Resources::cpuMillis));
+        sized.addAll(extended);
         List<double[]> rows = new java.util.ArrayList<>();
         List<Double> rhs = new java.util.ArrayList<>();
-        addRows(rows, rhs, rooms, total, r -> true);
-        for (java.util.function.ToLongFunction<Resources> dim : List.<java.util.function.ToLongFunction<Resources>>of(Resources::memoryBytes, Resources::cpuMillis)) {
+        addRows(rows, rhs, rooms, total, r -> true, dims);
+        for (java.util.function.ToLongFunction<Resources> dim : sized) {
             long[] sizes = shapes.keySet().stream().mapToLong(dim).filter(v -> v > 0).distinct().sorted().toArray();
             int step = Math.max(1, (sizes.length + MAX_THRESHOLDS - 1) / MAX_THRESHOLDS);
             for (int i = sizes.length - 1; i >= 0; i -= step) {
@@ -70,7 +80,7 @@ public final class LowerBound {
                     }
                 }
                 if (rooms.stream().anyMatch(r -> dim.applyAsLong(r) >= threshold)) {
-                    addRows(rows, rhs, rooms, big, r -> dim.applyAsLong(r) >= threshold);
+                    addRows(rows, rhs, rooms, big, r -> dim.applyAsLong(r) >= threshold, dims);
                 }
             }
         }
@@ -80,9 +90,28 @@ public final class LowerBound {
         return Simplex.minCover(a, b, price, n, null);
     }
 
+    /**
+     * One measure per extended resource that some of {@code shapes} request (a positive amount), in name order:
+     * nvidia.com/gpu, aws.amazon.com/neuron and the like, which only some types have.
+     */
+    static List<java.util.function.ToLongFunction<Resources>> extendedDimensions(java.util.Collection<Resources> shapes) {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        for (Resources s : shapes) {
+            s.extended().forEach((k, v) -> {
+                if (v > 0) {
+                    names.add(k);
+                }
+            });
+        }
+        List<java.util.function.ToLongFunction<Resources>> out = new java.util.ArrayList<>();
+        for (String name : names) {
+            out.add(r -> r.get(name));
+        }
+        return out;
+    }
+
     private static void addRows(List<double[]> rows, List<Double> rhs, List<Resources> rooms, Resources demand,
-                                java.util.function.Predicate<Resources> hosts) {
-        List<java.util.function.ToLongFunction<Resources>> dims = List.of(Resources::cpuMillis, Resources::memoryBytes, Resources::pods);
+                                java.util.function.Predicate<Resources> hosts, List<java.util.function.ToLongFunction<Resources>> dims) {
         for (var d : dims) {
             double need = d.applyAsLong(demand);
             if (need <= 0) {

@@ -18,9 +18,11 @@ import java.util.function.ToLongFunction;
  *       placement then has Σ W_t n_t ≥ |group|.</li>
  *   <li><b>The integer cover</b> of the all-pods count row, solved exactly: min Σ p_t n_t over whole n_t with
  *       Σ W_t n_t ≥ N. It forgets how pods mix but keeps that nodes come whole; for pods of one shape it is the true
- *       optimum.</li>
+ *       optimum. The same for the pods that request each extended resource, alone (a subset's cost bounds the
+ *       whole's): whole GPU nodes for the GPU pods.</li>
  * </ul>
- * Room is what a node's pods get: allocatable less the DaemonSets certain to run on every node of the type (the
+ * Every resource counts that the pods request: cpu, memory and pod slots, and the extended ones (GPUs, Neuron
+ * devices, ...), each in the rows, the thresholds and the counts. Room is what a node's pods get: allocatable less the DaemonSets certain to run on every node of the type (the
  * caller's to say, and only those, or the bound is not one). Pods that fit no column's room are left out: no
  * placement holds them.
  */
@@ -49,7 +51,16 @@ public final class PackingBound {
         if (pods.isEmpty() || cols.isEmpty()) {
             return 0;
         }
-        return Math.max(linear(pods, cols), cover(pods, cols));
+        List<ToLongFunction<Resources>> dims = new ArrayList<>(DIMS);
+        List<ToLongFunction<Resources>> extended = LowerBound.extendedDimensions(pods.stream().map(Map.Entry::getKey).toList());
+        dims.addAll(extended);
+        double best = Math.max(linear(pods, cols, dims), cover(pods, cols, dims));
+        for (ToLongFunction<Resources> d : extended) {
+            // The pods that need this resource, alone: the nodes that hold them cost at least their own whole cover.
+            List<Map.Entry<Resources, Integer>> needing = pods.stream().filter(e -> d.applyAsLong(e.getKey()) > 0).toList();
+            best = Math.max(best, cover(needing, cols, dims));
+        }
+        return best;
     }
 
     /** Every resource, extended ones and ephemeral storage included: a pod no room holds is in no placement's cost. */
@@ -59,16 +70,18 @@ public final class PackingBound {
 
     private static final List<ToLongFunction<Resources>> DIMS = List.of(Resources::cpuMillis, Resources::memoryBytes, Resources::pods);
 
-    private static double linear(List<Map.Entry<Resources, Integer>> pods, List<Column> cols) {
+    private static double linear(List<Map.Entry<Resources, Integer>> pods, List<Column> cols, List<ToLongFunction<Resources>> dims) {
         List<double[]> rows = new ArrayList<>();
         List<Double> rhs = new ArrayList<>();
-        group(rows, rhs, pods, cols, s -> true, r -> true);
-        for (ToLongFunction<Resources> dim : DIMS.subList(0, 2)) {
+        group(rows, rhs, pods, cols, s -> true, r -> true, dims);
+        List<ToLongFunction<Resources>> sized = new ArrayList<>(dims.subList(0, 2)); // cpu, memory
+        sized.addAll(dims.subList(DIMS.size(), dims.size())); // and the extended resources
+        for (ToLongFunction<Resources> dim : sized) {
             long[] sizes = pods.stream().map(Map.Entry::getKey).mapToLong(dim).filter(v -> v > 0).distinct().sorted().toArray();
             int step = Math.max(1, (sizes.length + MAX_THRESHOLDS - 1) / MAX_THRESHOLDS);
             for (int i = sizes.length - 1; i >= 0; i -= step) {
                 long threshold = sizes[i];
-                group(rows, rhs, pods, cols, s -> dim.applyAsLong(s) >= threshold, r -> dim.applyAsLong(r) >= threshold);
+                group(rows, rhs, pods, cols, s -> dim.applyAsLong(s) >= threshold, r -> dim.applyAsLong(r) >= threshold, dims);
             }
         }
         double[] price = cols.stream().mapToDouble(Column::price).toArray();
@@ -81,7 +94,7 @@ public final class PackingBound {
      * of them, and its count by each room's {@link #most}.
      */
     private static void group(List<double[]> rows, List<Double> rhs, List<Map.Entry<Resources, Integer>> pods, List<Column> cols,
-                              Predicate<Resources> member, Predicate<Resources> hosts) {
+                              Predicate<Resources> member, Predicate<Resources> hosts, List<ToLongFunction<Resources>> dims) {
         List<Map.Entry<Resources, Integer>> g = pods.stream().filter(e -> member.test(e.getKey())).toList();
         if (g.isEmpty()) {
             return;
@@ -92,7 +105,7 @@ public final class PackingBound {
             total = total.plus(e.getKey().times(e.getValue()));
             count += e.getValue();
         }
-        for (ToLongFunction<Resources> d : DIMS) {
+        for (ToLongFunction<Resources> d : dims) {
             if (d.applyAsLong(total) > 0) {
                 double[] row = new double[cols.size()];
                 for (int j = 0; j < cols.size(); j++) {
@@ -105,7 +118,7 @@ public final class PackingBound {
         }
         double[] row = new double[cols.size()];
         for (int j = 0; j < cols.size(); j++) {
-            row[j] = most(g, cols.get(j).room());
+            row[j] = most(g, cols.get(j).room(), dims);
         }
         rows.add(row);
         rhs.add((double) count);
@@ -117,8 +130,13 @@ public final class PackingBound {
      * counts over cpu, memory and pod slots.
      */
     static long most(List<Map.Entry<Resources, Integer>> pods, Resources room) {
+        return most(pods, room, DIMS);
+    }
+
+    /** {@link #most(List, Resources)} over {@code dims} (the extended resources the pods request as well). */
+    static long most(List<Map.Entry<Resources, Integer>> pods, Resources room, List<ToLongFunction<Resources>> dims) {
         long best = Long.MAX_VALUE;
-        for (ToLongFunction<Resources> d : DIMS) {
+        for (ToLongFunction<Resources> d : dims) {
             List<Map.Entry<Resources, Integer>> bySize = new ArrayList<>(pods);
             bySize.sort(java.util.Comparator.comparingLong(e -> d.applyAsLong(e.getKey())));
             long left = d.applyAsLong(room);
@@ -138,7 +156,7 @@ public final class PackingBound {
     }
 
     /** The integer cover of the all-pods count row (min Σ p_t n_t, Σ W_t n_t ≥ N, n whole), or 0 past {@link #MAX_COVER_PODS}. */
-    private static double cover(List<Map.Entry<Resources, Integer>> pods, List<Column> cols) {
+    private static double cover(List<Map.Entry<Resources, Integer>> pods, List<Column> cols, List<ToLongFunction<Resources>> dims) {
         long total = pods.stream().mapToLong(Map.Entry::getValue).sum();
         if (total > MAX_COVER_PODS) {
             return 0;
@@ -147,7 +165,7 @@ public final class PackingBound {
         // Only the cheapest column per capacity matters.
         Map<Integer, Double> cheapest = new java.util.TreeMap<>();
         for (Column c : cols) {
-            int w = (int) Math.min(n, most(pods, c.room()));
+            int w = (int) Math.min(n, most(pods, c.room(), dims));
             if (w > 0) {
                 cheapest.merge(w, c.price(), Math::min);
             }

@@ -34,6 +34,7 @@ final class PoolContext {
     private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
     private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
     private Resources maxRoom;
+    private Resources[] typeRooms;
     /**
      * Each limited resource's ceiling, by name, in {@link Resources} units. A map rather than a {@link Resources}, whose
      * {@code asMap()} leaves out zero amounts: a limit of 0 is a hard zero (Karpenter's way to turn a pool off), not "unset".
@@ -122,6 +123,23 @@ final class PoolContext {
             }
         }
         return true;
+    }
+
+    /** {@link #room} of each of the pool's {@link #types}, in their order (the claims' fit loop reads it by index). */
+    Resources[] typeRooms() {
+        if (typeRooms == null) {
+            typeRooms = rooms(types);
+        }
+        return typeRooms;
+    }
+
+    /** {@link #room} of each of {@code list}, in its order. */
+    Resources[] rooms(List<InstanceType> list) {
+        Resources[] out = new Resources[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = room(list.get(i));
+        }
+        return out;
     }
 
     /** Component-wise the most room any of the pool's types has: a cheap first test for a pod. */

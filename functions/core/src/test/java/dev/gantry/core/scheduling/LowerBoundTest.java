@@ -91,4 +91,34 @@ class LowerBoundTest {
         assertThat(LowerBound.ofPods(shapes, List.of(CPU_RICH, MEM_RICH), ON_DEMAND, t -> Resources.ZERO))
                 .isCloseTo(bound(total, List.of(CPU_RICH, MEM_RICH)), within(1e-6));
     }
+
+    /**
+     * Gantry's own: GPU pods can only run on GPU types, so their GPUs, and their cpu and memory, are covered by GPU
+     * types alone. Three 1-GPU pods of 1 cpu and 1 GiB: by cpu and memory a fraction of the plain type would do (0.075);
+     * they need three GPUs, three 1-GPU nodes at 1.0 or one 4-GPU node at 3.2 for three quarters: 2.4.
+     */
+    @Test
+    void gpuPodsAreCoveredByGpuTypesOnly() {
+        var plain = type("m.big", 4, 16, 0.1, "amd64", Map.of(), 110);
+        var oneGpu = type("g.one", 4, 16, 1.0, "amd64", Map.of(Resources.NVIDIA_GPU, 1L), 110);
+        var fourGpu = type("g.four", 16, 64, 3.2, "amd64", Map.of(Resources.NVIDIA_GPU, 4L), 110);
+        Resources gpuPod = new Resources(1000, GI, 0, 1, Map.of(Resources.NVIDIA_GPU, 1L));
+        assertThat(LowerBound.ofPods(Map.of(gpuPod, 3), List.of(plain, oneGpu, fourGpu), ON_DEMAND, t -> Resources.ZERO))
+                .isCloseTo(2.4, within(1e-6));
+        // Beside 40 plain pods of 1 cpu: the GPU pods' cpu may not be counted on the plain type's; the plain pods' may
+        // be on the GPU nodes' spare cpu (2.4 buys 12 cpu, 3 used): 40 - 9 = 31 cpu at 0.025 = 0.775 more.
+        Resources plainPod = new Resources(1000, GI / 4, 0, 1, Map.of());
+        assertThat(LowerBound.ofPods(Map.of(gpuPod, 3, plainPod, 40), List.of(plain, oneGpu, fourGpu), ON_DEMAND, t -> Resources.ZERO))
+                .isCloseTo(2.4 + 31 * 0.025, within(1e-6));
+    }
+
+    /** Gantry's own: a pod asking for 2 GPUs only counts on types with at least 2 (the size thresholds, per extended resource). */
+    @Test
+    void aPodWantingTwoGpusCountsOnlyOnTypesWithTwo() {
+        var oneGpu = type("g.one", 4, 16, 0.5, "amd64", Map.of(Resources.NVIDIA_GPU, 1L), 110);
+        var twoGpu = type("g.two", 8, 32, 2.0, "amd64", Map.of(Resources.NVIDIA_GPU, 2L), 110);
+        Resources pod = new Resources(1000, GI, 0, 1, Map.of(Resources.NVIDIA_GPU, 2L));
+        // By totals two g.one (1.0) would cover 2 GPUs; the pod needs one g.two.
+        assertThat(LowerBound.ofPods(Map.of(pod, 1), List.of(oneGpu, twoGpu), ON_DEMAND, t -> Resources.ZERO)).isCloseTo(2.0, within(1e-6));
+    }
 }

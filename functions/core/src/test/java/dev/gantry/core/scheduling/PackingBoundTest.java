@@ -37,6 +37,20 @@ class PackingBoundTest {
         assertThat(b).isGreaterThan(0.175);
     }
 
+    /**
+     * Gantry's own: GPUs count. Five 1-GPU pods on 4-GPU nodes at 2.0 and plain nodes at 0.1: by cpu, memory and slots one
+     * plain node held them all (0.1); whole, they need two 4-GPU nodes (4.0).
+     */
+    @Test
+    void gpuPodsNeedWholeGpuNodes() {
+        List<PackingBound.Column> cols = List.of(new PackingBound.Column(new Resources(16_000, 64 * GI, 0, 110, Map.of()), 0.1),
+                new PackingBound.Column(new Resources(16_000, 64 * GI, 0, 110, Map.of(Resources.NVIDIA_GPU, 4L)), 2.0));
+        Resources gpuPod = new Resources(1000, GI, 0, 1, Map.of(Resources.NVIDIA_GPU, 1L));
+        assertThat(PackingBound.of(Map.of(gpuPod, 5), cols)).isCloseTo(4.0, within(1e-9));
+        // Plain pods beside them may use the GPU nodes' spare room: 20 more 1-cpu pods fit the two nodes' 27 spare cpu.
+        assertThat(PackingBound.of(Map.of(gpuPod, 5, pod(1000, GI), 20), cols)).isCloseTo(4.0, within(1e-9));
+    }
+
     @Test
     void podsTooLargeForEveryTypeAreLeftOut() {
         List<PackingBound.Column> cols = List.of(new PackingBound.Column(new Resources(2000, 4 * GI, 0, 10, Map.of()), 0.1));
