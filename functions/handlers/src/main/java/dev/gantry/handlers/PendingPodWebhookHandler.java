@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gantry.handlers.webhook.AdmissionReviews;
 import dev.gantry.handlers.webhook.ConfigAdmission;
+import dev.gantry.handlers.webhook.SentHints;
 import dev.gantry.handlers.webhook.WebhookComposition;
 import dev.gantry.handlers.webhook.WebhookToken;
 import java.io.IOException;
@@ -53,6 +54,7 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
     private final AdmissionReviews reviews;
     private final HintCodec hints;
     private final ConfigAdmission config;
+    private final SentHints sent = new SentHints();
 
     /** The Lambda entry point: reads the token from Secrets Manager here, and again after a rotation. */
     public PendingPodWebhookHandler() {
@@ -119,8 +121,13 @@ public final class PendingPodWebhookHandler implements RequestHandler<APIGateway
     }
 
     private void send(ProvisioningHint hint) {
+        String id = WebhookDecision.deduplicationId(hint, hintBucket);
+        if (sent.alreadySent(id)) {
+            return; // the FIFO queue would drop it, and bill the send (SentHints)
+        }
         try {
-            queue.send(hints.encode(hint), clusterName, WebhookDecision.deduplicationId(hint, hintBucket), Duration.ZERO);
+            queue.send(hints.encode(hint), clusterName, id, Duration.ZERO);
+            sent.sent(id);
         } catch (RuntimeException e) {
             // The reply must still allow: a missed hint costs latency (the sweep's backstop catches it), never a pod.
             System.err.println("webhook: hint for " + hint.reason().wire() + " " + hint.namespace() + "/" + hint.name()

@@ -211,6 +211,32 @@ class PendingPodWebhookHandlerTest {
                 .containsExactly("pod-created", "node-deleted", "pod-created");
     }
 
+    /**
+     * Gantry's own (a cost rule): an environment does not send again a hint the FIFO queue would drop as a duplicate
+     * (SQS bills the send all the same), but a send that failed is tried again by the next request.
+     */
+    @Test
+    void aHintThisEnvironmentAlreadySentInTheBucketIsNotSentAgainButAFailedOneIs() {
+        MutableClock clock = new MutableClock(NOW);
+        List<String> sends = new java.util.ArrayList<>();
+        AtomicInteger failures = new AtomicInteger(1);
+        PendingPodWebhookHandler h = new PendingPodWebhookHandler(new WebhookComposition.Parts("test-cluster",
+                (body, group, id, delay) -> {
+                    sends.add(id);
+                    if (failures.getAndDecrement() > 0) {
+                        throw new IllegalStateException("SQS unavailable");
+                    }
+                }, WebhookToken.fixed(PathToken.of(WebhookEvents.TOKEN)), Duration.ofSeconds(1)), clock);
+        for (int i = 0; i < 5; i++) {
+            assertThat(h.handleRequest(WebhookEvents.load("pod-create.json"), null).getBody()).contains("\"allowed\":true");
+        }
+        assertThat(sends).hasSize(2); // the failed send, then one that succeeded; three requests sent nothing
+        assertThat(sends.get(1)).isEqualTo(sends.get(0));
+        clock.advance(Duration.ofSeconds(1));
+        h.handleRequest(WebhookEvents.load("pod-create.json"), null);
+        assertThat(sends).hasSize(3);
+    }
+
     @Test
     void aRotatedTokenIsAcceptedAtOnceAndTheOldOneRefusedAfterFiveMinutes() {
         MutableClock clock = new MutableClock(NOW);

@@ -25,21 +25,38 @@ import java.util.Optional;
  * Prints consolidation speed and result on fragmented clusters (a diurnal peak placed by the scheduler, then 60% of
  * each Deployment's pods deleted), for Gantry and for the Karpenter reference on the same input. Each decision yields
  * one command; the command is applied (simulated) and the next decision made until none comes, so "after" is where
- * consolidation settles; "1st ms" is the warm median of 5 first decisions, "ms/cmd" the mean over every decision
- * (the last, which finds nothing, included), "max ms" the slowest. Run with {@code java -Xmx1g -cp functions/cli/target/gantry.jar
- * dev.gantry.cli.bench.ConsolidationBenchmark [nodes...]}.
+ * consolidation settles; "1st ms" is the warm median of 5 ({@code --firsts}) first decisions, "ms/cmd" the mean over every decision
+ * (the last, which finds nothing, included), "max ms" the slowest, "p50 ms" the median decision. Run with
+ * {@code java -Xmx1g -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.ConsolidationBenchmark [nodes...]
+ * [--rounds N] [--firsts N] [--engine gantry|karpenter]}: -Xmx1g is the sweep's deployed memory ({@code DeploymentSettings}, 1024 MB);
+ * {@code --rounds} stops after N decisions (at 5,000 nodes settling takes hundreds), {@code --engine} runs one strategy.
+ * "max cpu ms" is the slowest decision's CPU time on its thread (the wall times stretch on a shared machine).
+ * The heap line gives the heap pools' peak (garbage included, so an upper bound on what the run needed) and the load
+ * average, since the machine the figures come from is shared.
  */
 public final class ConsolidationBenchmark {
     private ConsolidationBenchmark() {
     }
 
     public static void main(String[] args) {
-        int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray() : new int[]{100, 1000, 2000};
+        List<Integer> given = new java.util.ArrayList<>();
+        int rounds = 1000;
+        int firsts = 5;
+        List<ConsolidationSettings.Strategy> engines = List.of(ConsolidationSettings.Strategy.values());
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--firsts" -> firsts = Integer.parseInt(args[++i]);
+                case "--engine" -> engines = List.of(ConsolidationSettings.Strategy.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT)));
+                default -> given.add(Integer.parseInt(args[i]));
+            }
+        }
+        int[] sizes = given.isEmpty() ? new int[]{100, 1000, 2000} : given.stream().mapToInt(Integer::intValue).toArray();
         NodePool pool = pool();
         List<InstanceType> types = BuiltInCatalog.load("us-east-1", BuiltInCatalog.defaultZones("us-east-1"))
                 .instanceTypes(SchedulingBenchmark.defaultNodeClass()).stream().filter(t -> pool.requirements().compatible(t.requirements())).toList();
-        System.out.printf("%-9s %6s %6s %9s | %-9s %8s %6s %9s %6s %6s %5s %9s %9s %8s %8s %6s%n", "case", "nodes", "pods", "$/h",
-                "engine", "1st ms", "nodes", "$/h", "÷LP", "÷pack", "cmds", "total ms", "ms/cmd", "max ms", "moved", "saved");
+        System.out.printf("%-9s %6s %6s %9s | %-9s %8s %6s %9s %6s %6s %5s %9s %9s %8s %8s %6s %8s %10s%n", "case", "nodes", "pods", "$/h",
+                "engine", "1st ms", "nodes", "$/h", "÷LP", "÷pack", "cmds", "total ms", "ms/cmd", "max ms", "moved", "saved", "p50 ms", "max cpu ms");
         for (int n : sizes) {
             List<ClusterNode> start = FragmentedClusters.fragmented(pool, types, n * 50, 0.6, 42);
             double before = FragmentedClusters.price(start, types);
@@ -58,20 +75,27 @@ public final class ConsolidationBenchmark {
             String name = "frag-" + n;
             System.out.printf("%-9s %6d %6d %9.3f | bound $/h %.3f (LP), %.3f (packing)%n", name, start.size(), FragmentedClusters.pods(start),
                     before, bound, packing);
-            for (ConsolidationSettings.Strategy s : ConsolidationSettings.Strategy.values()) {
-                run(name, start, before, bound, packing, pool, types, new ConsolidationSettings(false, s));
+            for (ConsolidationSettings.Strategy s : engines) {
+                run(name, start, before, bound, packing, pool, types, new ConsolidationSettings(false, s), rounds, firsts);
             }
+            System.gc();
+            Runtime r = Runtime.getRuntime();
+            System.out.printf("%-9s live heap after GC with the cluster held: %d MB (%d nodes)%n", name,
+                    (r.totalMemory() - r.freeMemory()) >> 20, start.size());
         }
         Runtime rt = Runtime.getRuntime();
-        System.out.printf("heap max %d MB, used %d MB%n", rt.maxMemory() >> 20, (rt.totalMemory() - rt.freeMemory()) >> 20);
+        long peak = java.lang.management.ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP).mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+        System.out.printf("heap max %d MB, pools' peak %d MB (each pool's own peak, summed: an upper bound); load average %.2f%n",
+                rt.maxMemory() >> 20, peak >> 20,
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static void run(String name, List<ClusterNode> start, double before, double bound, double packing, NodePool pool,
-                            List<InstanceType> types, ConsolidationSettings settings) {
+                            List<InstanceType> types, ConsolidationSettings settings, int rounds, int firsts) {
         var firstInput = FragmentedClusters.input(start, pool, types, settings);
         Consolidation.decide(firstInput); // warm-up
-        Consolidation.decide(firstInput);
-        double[] ms = new double[5];
+        double[] ms = new double[firsts];
         for (int i = 0; i < ms.length; i++) {
             long t0 = System.nanoTime();
             Consolidation.decide(firstInput);
@@ -83,11 +107,17 @@ public final class ConsolidationBenchmark {
         double worst = 0;
         int commands = 0;
         int moved = 0;
-        for (int round = 0; round < 1000; round++) {
+        List<Double> each = new java.util.ArrayList<>();
+        double worstCpu = 0;
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int round = 0; round < rounds; round++) {
+            long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             ConsolidationDecision d = Consolidation.decide(FragmentedClusters.input(nodes, pool, types, settings));
             double took = (System.nanoTime() - t0) / 1e6;
+            worstCpu = Math.max(worstCpu, (threads.getCurrentThreadCpuTime() - c0) / 1e6);
             total += took;
+            each.add(took);
             worst = Math.max(worst, took);
             if (d.command().isEmpty()) {
                 break;
@@ -98,10 +128,11 @@ public final class ConsolidationBenchmark {
             nodes = FragmentedClusters.apply(nodes, cmd, round);
         }
         double after = FragmentedClusters.price(nodes, types);
-        System.out.printf("%-9s %6s %6s %9s | %-9s %8.1f %6d %9.3f %6.3f %6.3f %5d %9.0f %9.1f %8.0f %8d %5.1f%%%n", name, "", "", "",
+        System.out.printf("%-9s %6s %6s %9s | %-9s %8.1f %6d %9.3f %6.3f %6.3f %5d %9.0f %9.1f %8.0f %8d %5.1f%% %8.0f %10.0f%n", name, "", "", "",
                 settings.strategy().name().toLowerCase(), ms[ms.length / 2], nodes.size(), after, bound > 0 ? after / bound : 0,
                 packing > 0 ? after / packing : 0,
-                commands, total, total / (commands + 1), worst, moved, 100 * (1 - after / before));
+                commands, total, total / each.size(), worst, moved, 100 * (1 - after / before),
+                each.stream().sorted().toList().get(each.size() / 2), worstCpu);
     }
 
     /** Karpenter's default pool on-demand, on mid-size general, compute and memory types. */

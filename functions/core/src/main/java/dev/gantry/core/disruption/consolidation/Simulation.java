@@ -53,6 +53,7 @@ final class Simulation {
     private final Map<List<String>, Outcome> forOne = new HashMap<>();
     private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
     private final Map<String, Requirements> poolRequirements = new HashMap<>();
+    private Map<Pod, Integer> rank;
     int runs;
     int fullSolves;
 
@@ -180,7 +181,7 @@ final class Simulation {
         if (ff == null) {
             return full(gone(removed), moved(removed), strategy);
         }
-        Map<String, String> destinations = new LinkedHashMap<>(ff.destinations());
+        Map<String, String> destinations = ff.destinations();
         if (ff.leftovers().isEmpty()) {
             return new Outcome(true, null, destinations, List.of());
         }
@@ -196,8 +197,12 @@ final class Simulation {
         return new Outcome(true, null, destinations, r.newClaims());
     }
 
-    /** What the scheduler's existing-nodes-first pass does with simple pods: pod key to node, and the pods left over. */
-    private record FirstFit(Map<String, String> destinations, List<Pod> leftovers, Resources leftoverDemand) {
+    /** The scheduler's order of pods, as a rank per pod, computed once per decision ({@link FirstFit#rank}). */
+    private Map<Pod, Integer> rank() {
+        if (rank == null) {
+            rank = FirstFit.rank(in.nodes());
+        }
+        return rank;
     }
 
     /** First-fit of the removed nodes' pods onto the other nodes in the scheduler's order; null when a pod is not simple. */
@@ -212,13 +217,18 @@ final class Simulation {
                 moved.add(p);
             }
         }
-        moved.sort(Comparator.comparingLong((Pod p) -> -p.requests().cpuMillis())
-                .thenComparingLong(p -> -p.requests().memoryBytes()).thenComparing(Pod::key));
+        Map<Pod, Integer> order = rank();
+        if (moved.stream().allMatch(order::containsKey)) {
+            moved.sort(Comparator.comparingInt(order::get));
+        } else {
+            moved.sort(FirstFit.ORDER);
+        }
         Resources[] room = free.clone();
-        Map<String, String> destinations = new LinkedHashMap<>();
+        int[] at = new int[moved.size()];
         List<Pod> leftovers = new ArrayList<>();
         Resources left = Resources.ZERO;
-        for (Pod p : moved) {
+        for (int k = 0; k < moved.size(); k++) {
+            Pod p = moved.get(k);
             BitSet ok = compatible(p);
             int placed = -1;
             for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
@@ -227,15 +237,15 @@ final class Simulation {
                     break;
                 }
             }
+            at[k] = placed;
             if (placed < 0) {
                 leftovers.add(p);
                 left = left.plus(p.requests());
             } else {
                 room[placed] = room[placed].minus(p.requests());
-                destinations.put(p.key(), in.nodes().get(placed).name());
             }
         }
-        return new FirstFit(destinations, leftovers, left);
+        return new FirstFit(moved, at, in.nodes(), leftovers, left);
     }
 
     private static BitSet gone(List<Candidate> removed) {

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  * carries the token), which decides and puts the hint on the provisioning queue. Configuration writes go through
  * {@link #configWritten}, which returns the webhook's verdict. A reply other than 200 is an error
  * (the API server, with failurePolicy Ignore, admits the request anyway). Switched off when the scenario says
- * {@code webhook: false}, leaving the sweep's backstop as the only way pending pods are noticed.
+ * {@code webhook: false}, leaving the sweep's backstop as the only way pending pods are noticed. The Function URL in
+ * front of it has the function's reserved concurrency, cold starts and 429s ({@link WebhookEndpoint}).
  */
 public final class Webhook {
     /** The token the attach step writes into the webhook configuration's URL; fixed, the simulation never rotates it. */
@@ -32,7 +33,8 @@ public final class Webhook {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final boolean enabled;
-    private final PendingPodWebhookHandler handler;
+    private final WebhookEndpoint endpoint;
+    private final Clock clock;
     private final Consumer<String> errors;
     private long requests;
     private long hintsSent;
@@ -41,12 +43,22 @@ public final class Webhook {
             Consumer<String> errors) {
         this.enabled = enabled;
         this.errors = errors;
+        this.clock = clock;
         WorkQueue counted = (body, group, deduplicationId, delay) -> {
             provisioningQueue.send(body, group, deduplicationId, delay);
             hintsSent++;
         };
-        this.handler = new PendingPodWebhookHandler(
-                new WebhookComposition.Parts(cluster, counted, WebhookToken.fixed(PathToken.of(TOKEN)), hintBucket), clock);
+        WebhookComposition.Parts parts = new WebhookComposition.Parts(cluster, counted, WebhookToken.fixed(PathToken.of(TOKEN)), hintBucket);
+        this.endpoint = new WebhookEndpoint(RESERVED_CONCURRENCY, env -> new PendingPodWebhookHandler(parts, clock));
+    }
+
+    /** The webhook function's deployed reserved concurrency: the Function URL answers 429 beyond it. */
+    static final int RESERVED_CONCURRENCY = java.util.Objects.requireNonNull(
+            dev.gantry.config.deployment.DeploymentSettings.DEFAULT.function("webhook").reservedConcurrency());
+
+    /** The Function URL's figures: answered, throttled, cold starts, slowed, latency ({@link WebhookEndpoint}). */
+    public WebhookEndpoint.Stats endpointStats() {
+        return endpoint.stats();
     }
 
     void podCreated(Pod p) {
@@ -128,6 +140,10 @@ public final class Webhook {
         if (!enabled) {
             return null;
         }
+        WebhookEndpoint.Call call = endpoint.call(clock.instant());
+        if (call.throttled()) {
+            return null; // 429 at once, no invocation; failurePolicy Ignore: the API server admits the request
+        }
         requests++;
         ObjectNode review = JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
         ObjectNode request = review.putObject("request").put("uid", "sim-review-" + requests);
@@ -149,6 +165,7 @@ public final class Webhook {
                 .withBody(review.toString())
                 .withIsBase64Encoded(false)
                 .build();
+        PendingPodWebhookHandler handler = endpoint.handler(call.environment());
         FunctionLogs.Captured<APIGatewayV2HTTPResponse> run = FunctionLogs.capture(() -> handler.handleRequest(event, null));
         run.err().forEach(errors);
         if (run.error() != null || run.result().getStatusCode() != 200) {
@@ -158,12 +175,12 @@ public final class Webhook {
         return run.result().getBody();
     }
 
-    /** Admission requests the webhook answered (each one an invocation of its function). */
+    /** Admission requests the webhook answered (each one an invocation of its function; a 429 is none). */
     public long requests() {
         return requests;
     }
 
-    long hintsSent() {
+    public long hintsSent() {
         return hintsSent;
     }
 }
