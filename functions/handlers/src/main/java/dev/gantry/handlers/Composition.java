@@ -301,7 +301,8 @@ public final class Composition {
             // provisioning run waits for the Price List API's pages.
             instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), BuiltInCatalog.defaultZones(region.id())),
                     ec2(), pricing, clock,
-                    task -> Thread.ofVirtual().name("gantry-price-refresh").start(task));
+                    task -> Thread.ofVirtual().name("gantry-price-refresh").start(task))
+                    .withDescriptions(new dev.gantry.aws.ec2.Ec2InstanceTypeDescriptions(ec2(), clock));
         }
         return instanceTypes;
     }

@@ -146,7 +146,11 @@ public final class OverlayResolution {
         }
         for (InstanceType t : extra) {
             if (!names.contains(t.name())) {
-                out.add(applied(t, updates.get(t.name())));
+                // EC2 publishes no price for a preview type: the overlay's estimate is its list price too, so what
+                // Gantry reports such a node costs (and counts against a dollar limit) is not zero.
+                InstanceType priced = applied(t, updates.get(t.name()));
+                out.add(priced.withOfferings(priced.offerings().stream().map(o -> new Offering(o.zone(), o.zoneId(),
+                        o.capacityType(), o.pricePerHour(), o.available(), o.pricePerHour())).toList()));
             }
         }
         return out;
