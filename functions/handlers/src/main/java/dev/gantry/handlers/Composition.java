@@ -193,7 +193,8 @@ public final class Composition {
                     Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)
                             .orElse(java.util.List.of()))));
             sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
-                    .withStatus(ClusterObjects.status(kubeClient(), cloud::status, capacity, () -> config, read::invalid));
+                    .withStatus(ClusterObjects.status(kubeClient(), cloud::status, capacity, () -> config, read::invalid,
+                            instanceTypes()));
         }
         // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
         HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,
