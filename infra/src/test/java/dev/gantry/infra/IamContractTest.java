@@ -170,6 +170,9 @@ class IamContractTest {
                 "dynamodb:PutItem", "dynamodb:Query", "dynamodb:GetItem", "sqs:SendMessage", "sqs:ReceiveMessage",
                 "eks:DescribeCluster", "pricing:GetProducts", "s3:GetObject", "secretsmanager:GetSecretValue",
                 "lambda:InvokeFunction");
+        // Preview instance types' shapes (Ec2InstanceTypeDescriptionsTest, signed as the provisioner) on its role.
+        assertThat(gantryCalls()).filteredOn(c -> c.call().equals("ec2:DescribeInstanceTypes"))
+                .extracting(IamContractTest::function).isNotEmpty().contains("provisioner");
         // The sweep's status-check step (Ec2InstanceStatusChecksTest, signed as the sweep) is proven on its role.
         assertThat(gantryCalls()).filteredOn(c -> c.call().equals("ec2:DescribeInstanceStatus"))
                 .extracting(IamContractTest::function).isNotEmpty().containsOnly("sweep");

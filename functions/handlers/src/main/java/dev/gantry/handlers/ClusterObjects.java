@@ -6,7 +6,9 @@ import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.status.ClaimProjection;
 import dev.gantry.core.status.NodeClaimProjector;
+import dev.gantry.core.provisioning.PriceView;
 import dev.gantry.core.status.NodeClassResolver;
+import dev.gantry.core.status.OverlayStatusWriter;
 import dev.gantry.core.status.StatusWriter;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.kube.KubeCluster;
@@ -47,9 +49,15 @@ final class ClusterObjects {
                 termination, config).withEvents(cluster);
     }
 
-    /** @param diagnostics the configuration reader's per-object messages, keyed {@code Kind/name} */
+    /**
+     * @param diagnostics the configuration reader's per-object messages, keyed {@code Kind/name}
+     * @param types       the live instance types, over which NodeOverlays are resolved for their status
+     */
     static StatusWriter status(KubernetesClient client, NodeClassResolver resolver, ClaimProjection.CapacityOf capacity,
-                               Supplier<GantryConfig> config, Supplier<Map<String, List<String>>> diagnostics) {
-        return new StatusWriter(new KubeStatusObjects(client), resolver, capacity, config, diagnostics);
+                               Supplier<GantryConfig> config, Supplier<Map<String, List<String>>> diagnostics,
+                               InstanceTypeProvider types) {
+        KubeStatusObjects objects = new KubeStatusObjects(client);
+        return new StatusWriter(objects, resolver, capacity, config, diagnostics).withOverlays(
+                new OverlayStatusWriter(objects, config, diagnostics, cfg -> PriceView.resolve(cfg, types)));
     }
 }

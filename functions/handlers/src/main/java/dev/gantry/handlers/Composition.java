@@ -193,7 +193,8 @@ public final class Composition {
                     Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)
                             .orElse(java.util.List.of()))));
             sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
-                    .withStatus(ClusterObjects.status(kubeClient(), cloud::status, capacity, () -> config, read::invalid));
+                    .withStatus(ClusterObjects.status(kubeClient(), cloud::status, capacity, () -> config, read::invalid,
+                            instanceTypes()));
         }
         // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
         HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,
@@ -301,7 +302,8 @@ public final class Composition {
             // provisioning run waits for the Price List API's pages.
             instanceTypes = LiveInstanceTypeProvider.create(BuiltInCatalog.load(region.id(), BuiltInCatalog.defaultZones(region.id())),
                     ec2(), pricing, clock,
-                    task -> Thread.ofVirtual().name("gantry-price-refresh").start(task));
+                    task -> Thread.ofVirtual().name("gantry-price-refresh").start(task))
+                    .withDescriptions(new dev.gantry.aws.ec2.Ec2InstanceTypeDescriptions(ec2(), clock));
         }
         return instanceTypes;
     }

@@ -6,6 +6,7 @@ import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.status.Condition;
 import dev.gantry.core.status.NodeClaimObjects;
 import dev.gantry.core.status.NodeClassStatus;
+import dev.gantry.core.status.OverlayStatusObjects;
 import dev.gantry.core.status.PoolStatus;
 import dev.gantry.core.status.StatusObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -23,9 +24,10 @@ import java.util.function.Function;
 /**
  * {@link StatusObjects} over fabric8's generic resources: NodePools and EC2NodeClasses listed whole (there are few),
  * status written with a JSON patch to the {@code status} subresource that first sets the listed resourceVersion (409
- * when the object moved on: {@link NodeClaimObjects.Stale}) and then replaces {@code /status}.
+ * when the object moved on: {@link NodeClaimObjects.Stale}) and then replaces {@code /status}. NodeOverlays
+ * ({@code karpenter.sh/v1alpha1}) the same way: their status is only {@code conditions}.
  */
-public final class KubeStatusObjects implements StatusObjects {
+public final class KubeStatusObjects implements StatusObjects, OverlayStatusObjects {
     public static final ResourceDefinitionContext NODE_POOLS = context("karpenter.sh", "NodePool", "nodepools");
     public static final ResourceDefinitionContext EC2_NODE_CLASSES = context("karpenter.k8s.aws", "EC2NodeClass", "ec2nodeclasses");
 
@@ -55,6 +57,18 @@ public final class KubeStatusObjects implements StatusObjects {
                         maps(m.get("requirements")).stream().map(r -> new Requirement(str(r, "key"), Operator.parse(str(r, "operator")),
                                 r.get("values") instanceof List<?> v ? v.stream().map(String::valueOf).toList() : List.of(), null)).toList())).toList(),
                 (String) s.get("instanceProfile"), conditions(s.get("conditions")), KubeReservations.read(s)));
+    }
+
+    @Override
+    public List<Observed<List<Condition>>> nodeOverlays() {
+        return list(KubeConfigObjects.NODE_OVERLAYS, "nodeoverlays", s -> conditions(s.get("conditions")));
+    }
+
+    @Override
+    public void writeNodeOverlay(Observed<List<Condition>> observed, List<Condition> conditions) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("conditions", KubeNodeClaims.conditions(conditions));
+        writeStatus(KubeConfigObjects.NODE_OVERLAYS, "nodeoverlay", observed, s);
     }
 
     @Override

@@ -47,8 +47,7 @@ final class Ec2Actions {
         r.put("DescribeSecurityGroups", q -> Ec2Responses.securityGroups(
                 select(state.securityGroups(), q, "GroupId", "group-id")));
         r.put("DescribeImages", q -> Ec2Responses.images(select(state.images(), q, "ImageId", "image-id")));
-        r.put("DescribeInstanceTypes", q -> Ec2Responses.instanceTypes(
-                select(state.instanceTypes(), q, "InstanceType", "instance-type")));
+        r.put("DescribeInstanceTypes", state.instanceTypeShapes()::answer);
         r.put("DescribeInstanceTypeOfferings", this::describeOfferings);
         r.put("DescribeSpotPriceHistory", this::describeSpotPrices);
         r.put("CreateTags", this::createTags);

@@ -2,7 +2,6 @@ package dev.gantry.testing;
 
 import dev.gantry.testing.Ec2Resources.Image;
 import dev.gantry.testing.Ec2Resources.Instance;
-import dev.gantry.testing.Ec2Resources.InstanceTypeInfo;
 import dev.gantry.testing.Ec2Resources.LaunchTemplate;
 import dev.gantry.testing.Ec2Resources.SecurityGroup;
 import dev.gantry.testing.Ec2Resources.Subnet;
@@ -175,35 +174,6 @@ public final class Ec2Responses {
                         .leaf("virtualizationType", "hvm").leaf("hypervisor", "xen").tagSet(i.tags()).close("item");
             }
             x.close("imagesSet");
-        });
-    }
-
-    static StubResponse instanceTypes(List<InstanceTypeInfo> types) {
-        return ok("DescribeInstanceTypes", x -> {
-            x.open("instanceTypeSet");
-            for (InstanceTypeInfo t : types) {
-                x.open("item").leaf("instanceType", t.name()).leaf("currentGeneration", true)
-                        .items("supportedUsageClasses", List.of("on-demand", "spot"))
-                        .items("supportedRootDeviceTypes", List.of("ebs"))
-                        .items("supportedVirtualizationTypes", List.of("hvm")).leaf("bareMetal", false)
-                        .leaf("hypervisor", t.hypervisor()).open("processorInfo")
-                        .items("supportedArchitectures", List.of(t.architecture()))
-                        .leaf("sustainedClockSpeedInGhz", 3.1).close("processorInfo")
-                        .open("vCpuInfo").leaf("defaultVCpus", t.vcpus()).leaf("defaultCores", Math.max(1, t.vcpus() / 2))
-                        .leaf("defaultThreadsPerCore", t.vcpus() > 1 ? 2 : 1).close("vCpuInfo")
-                        .open("memoryInfo").leaf("sizeInMiB", t.memoryMiB()).close("memoryInfo")
-                        .leaf("instanceStorageSupported", false)
-                        .open("ebsInfo").leaf("ebsOptimizedSupport", "default").leaf("encryptionSupport", "supported")
-                        .leaf("nvmeSupport", "required").close("ebsInfo")
-                        .open("networkInfo").leaf("networkPerformance", "Up to 10 Gigabit")
-                        .leaf("maximumNetworkInterfaces", t.maxEnis()).leaf("maximumNetworkCards", 1)
-                        .leaf("defaultNetworkCardIndex", 0).leaf("ipv4AddressesPerInterface", t.ipv4PerEni())
-                        .leaf("ipv6AddressesPerInterface", t.ipv4PerEni()).leaf("ipv6Supported", true)
-                        .leaf("enaSupport", "required").leaf("efaSupported", false).close("networkInfo")
-                        .leaf("burstablePerformanceSupported", false).leaf("hibernationSupported", false)
-                        .close("item");
-            }
-            x.close("instanceTypeSet");
         });
     }
 

@@ -47,6 +47,7 @@ public final class Ec2State {
     private final Map<String, Integer> capacityLeft = new HashMap<>();
     private final Map<String, String> instanceProfiles = new HashMap<>();
     private final Ec2Reservations reservations = new Ec2Reservations();
+    private final Ec2DescribeInstanceTypes instanceTypeShapes = new Ec2DescribeInstanceTypes(this);
     private java.time.Duration describeLag = java.time.Duration.ZERO;
     private long nextId = 1;
 
@@ -84,6 +85,9 @@ public final class Ec2State {
         s.addInstanceType(new InstanceTypeInfo("m6g.large", 2, 8192, "arm64", 3, 10, "nitro"), ZONES, "0.0290");
         return s;
     }
+
+    /** DescribeInstanceTypes: the full shapes of the types added here (derived from their basic facts unless put). */
+    public Ec2DescribeInstanceTypes instanceTypeShapes() { return instanceTypeShapes; }
 
     /** The capacity reservations (empty until a test adds some). */
     public Ec2Reservations reservations() {

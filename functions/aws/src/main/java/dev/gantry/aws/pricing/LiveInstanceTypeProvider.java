@@ -2,9 +2,12 @@ package dev.gantry.aws.pricing;
 
 import dev.gantry.core.catalog.Catalog;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.catalog.InstanceTypeDescriptions;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.catalog.Zone;
+import dev.gantry.core.catalog.overlay.PreviewShapes;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Clock;
@@ -30,14 +33,23 @@ import software.amazon.awssdk.services.pricing.PricingClient;
  * last good data stays in use; when none was ever read, that part falls back to the catalogue (its zones, its
  * on-demand price, its modelled spot price). With live spot prices, a type/zone EC2 gives no spot price for has no
  * spot offering. Offerings the catalogue marks unavailable stay unavailable. Thread-safe.
+ *
+ * <p>Preview types ({@link PreviewShapes}): a type a NodeOverlay prices but the catalogue lacks is described by
+ * {@link InstanceTypeDescriptions} (EC2 DescribeInstanceTypes) and built as the catalogue builds its own, offered in
+ * the zones DescribeInstanceTypeOfferings lists for it (the catalogue's zones before the first read) as each capacity
+ * type EC2 sells it as, at price 0 until the overlay's price replaces it, as Karpenter's base offering resolver
+ * takes the overlay price for a type without one (aws {@code pkg/providers/instancetype/offering/base_resolver.go}).
+ * A failed description is logged and the type stays out this time.
  */
-public final class LiveInstanceTypeProvider implements InstanceTypeProvider {
+public final class LiveInstanceTypeProvider implements InstanceTypeProvider, PreviewShapes {
+    private static final System.Logger LOG = System.getLogger(LiveInstanceTypeProvider.class.getName());
     static final Duration OFFERINGS_TTL = Duration.ofMinutes(5);
     static final Duration PRICES_TTL = Duration.ofHours(12);
     static final Duration RETRY_AFTER = Duration.ofMinutes(1);
 
     private final Catalog base;
     private final Feeds feeds;
+    private final InstanceTypeDescriptions descriptions;
     private final Map<NodeClass, Cached> cache = new ConcurrentHashMap<>();
 
     /** The three live reads, shared by every provider derived with {@link #withUnavailable(Set)}. */
@@ -50,9 +62,42 @@ public final class LiveInstanceTypeProvider implements InstanceTypeProvider {
 
     private record Cached(long generation, List<InstanceType> types) {}
 
-    private LiveInstanceTypeProvider(Catalog base, Feeds feeds) {
+    private LiveInstanceTypeProvider(Catalog base, Feeds feeds, InstanceTypeDescriptions descriptions) {
         this.base = base;
         this.feeds = feeds;
+        this.descriptions = descriptions;
+    }
+
+    /** This provider, describing preview types through {@code source} (DescribeInstanceTypes). */
+    public LiveInstanceTypeProvider withDescriptions(InstanceTypeDescriptions source) {
+        return new LiveInstanceTypeProvider(base, feeds, Objects.requireNonNull(source, "source"));
+    }
+
+    @Override
+    public Optional<InstanceType> shape(String instanceType, NodeClass nodeClass) {
+        Optional<InstanceTypeDescriptions.Described> described;
+        try {
+            described = descriptions.describe(instanceType);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "preview instance type " + instanceType + " not described: " + e.getMessage());
+            return Optional.empty();
+        }
+        if (described.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Zone> known = new HashMap<>();
+        base.zones().forEach(z -> known.put(z.name(), z));
+        Set<String> zones = feeds.zones().get().map(m -> m.getOrDefault(instanceType, Set.<String>of()))
+                .orElse(known.keySet());
+        List<Offering> offerings = new ArrayList<>();
+        for (String zone : new TreeSet<>(zones)) {
+            for (String capacityType : new TreeSet<>(described.get().capacityTypes())) {
+                boolean available = !base.unavailable().contains(new OfferingKey(instanceType, zone, capacityType));
+                Zone z = known.get(zone);
+                offerings.add(new Offering(zone, z == null ? null : z.id(), capacityType, 0.0, available));
+            }
+        }
+        return base.shape(described.get().spec(), nodeClass, offerings);
     }
 
     /**
@@ -76,7 +121,7 @@ public final class LiveInstanceTypeProvider implements InstanceTypeProvider {
                 new Refreshing<>("spot prices", () -> Ec2PriceFeeds.spotPrices(ec2, clock), clock, PRICES_TTL, RETRY_AFTER, refresher),
                 new Refreshing<>("on-demand prices", () -> OnDemandPrices.fetch(pricing, base.region()), clock, PRICES_TTL,
                         RETRY_AFTER, refresher));
-        return new LiveInstanceTypeProvider(base, feeds);
+        return new LiveInstanceTypeProvider(base, feeds, InstanceTypeDescriptions.NONE);
     }
 
     /** Refreshes whatever has expired (prices and offerings on their TTLs), without making the caller wait for it. */
@@ -88,7 +133,7 @@ public final class LiveInstanceTypeProvider implements InstanceTypeProvider {
 
     /** This provider over the catalogue with {@code keys} marked unavailable, sharing the live data. */
     public LiveInstanceTypeProvider withUnavailable(Set<OfferingKey> keys) {
-        return new LiveInstanceTypeProvider(base.withUnavailable(keys), feeds);
+        return new LiveInstanceTypeProvider(base.withUnavailable(keys), feeds, descriptions);
     }
 
     @Override

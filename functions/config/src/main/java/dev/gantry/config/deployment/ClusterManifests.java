@@ -65,11 +65,11 @@ public final class ClusterManifests {
 
     /**
      * What the sweep's cluster-object steps call: the NodeClaim projection ({@code KubeNodeClaims}: list, create, patch
-     * labels/finalizers, delete, patch status) and NodePool/EC2NodeClass status ({@code KubeStatusObjects}).
+     * labels/finalizers, delete, patch status) and NodePool/EC2NodeClass/NodeOverlay status ({@code KubeStatusObjects}).
      */
     static final List<Map<String, Object>> OBJECTS = List.of(
             rule("karpenter.sh", List.of("nodeclaims"), "list", "create", "patch", "delete"),
-            rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status"), "patch"),
+            rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status", "nodeoverlays/status"), "patch"),
             rule("karpenter.sh", List.of("nodepools"), "list"),
             rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"),
             rule("karpenter.k8s.aws", List.of("ec2nodeclasses/status"), "patch"));

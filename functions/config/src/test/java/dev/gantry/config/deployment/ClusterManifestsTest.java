@@ -56,9 +56,9 @@ class ClusterManifestsTest {
         List<Map<String, Object>> sweep = with(DRAIN, rule("apps", List.of("daemonsets"), "list"),
                 rule("", List.of("namespaces"), "list"), rule("", List.of("events"), "create"));
         sweep.addAll(BUFFERS_READ);
-        // The NodeClaim projection and NodePool/EC2NodeClass status: only the verbs their adapters call.
+        // The NodeClaim projection and NodePool/EC2NodeClass/NodeOverlay status: only the verbs their adapters call.
         sweep.add(rule("karpenter.sh", List.of("nodeclaims"), "list", "create", "patch", "delete"));
-        sweep.add(rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status"), "patch"));
+        sweep.add(rule("karpenter.sh", List.of("nodeclaims/status", "nodepools/status", "nodeoverlays/status"), "patch"));
         sweep.add(rule("karpenter.sh", List.of("nodepools"), "list"));
         sweep.add(rule("karpenter.k8s.aws", List.of("ec2nodeclasses"), "list"));
         sweep.add(rule("karpenter.k8s.aws", List.of("ec2nodeclasses/status"), "patch"));

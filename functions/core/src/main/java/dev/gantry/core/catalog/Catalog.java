@@ -110,20 +110,37 @@ public final class Catalog implements InstanceTypeProvider {
         AmiFamilyTraits traits = AmiFamilyTraits.of(nodeClass.effectiveAmiFamily());
         List<InstanceType> out = new ArrayList<>(schedulable.size());
         for (InstanceTypeSpec s : schedulable) {
-            if (traits.windows() && !"amd64".equals(s.arch())) {
-                continue;
-            }
-            InstanceTypeLabels labels = InstanceTypeLabels.of(s, region, traits);
-            Resources capacity = model.capacity(s, nodeClass);
-            if (traits.windows() && s.ipv4PerEni() != null) {
-                // The VPC resource controller hands Windows pods secondary IPs from the primary ENI.
-                capacity = capacity.with("vpc.amazonaws.com/PrivateIPv4Address", s.ipv4PerEni() - 1);
-            }
-            Overhead overhead = model.overhead(s, nodeClass);
-            out.add(new InstanceType(s.name(), labels.labels(), capacity, overhead.total(), offerings(s.name()),
-                    labels.undefined()));
+            shaped(s, nodeClass, traits, offerings(s.name())).ifPresent(out::add);
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A type this catalogue lacks (a preview type EC2 describes), built as the catalogue builds its own: Karpenter's
+     * labels, capacity and overhead under {@code nodeClass}, with the given offerings. Empty when the spec is not
+     * schedulable or the NodeClass cannot run it (arm64 under Windows).
+     */
+    public Optional<InstanceType> shape(InstanceTypeSpec spec, NodeClass nodeClass, List<Offering> offerings) {
+        if (!spec.schedulable()) {
+            return Optional.empty();
+        }
+        return shaped(spec, nodeClass, AmiFamilyTraits.of(nodeClass.effectiveAmiFamily()), offerings);
+    }
+
+    private Optional<InstanceType> shaped(InstanceTypeSpec s, NodeClass nodeClass, AmiFamilyTraits traits,
+                                          List<Offering> offerings) {
+        if (traits.windows() && !"amd64".equals(s.arch())) {
+            return Optional.empty();
+        }
+        InstanceTypeLabels labels = InstanceTypeLabels.of(s, region, traits);
+        Resources capacity = model.capacity(s, nodeClass);
+        if (traits.windows() && s.ipv4PerEni() != null) {
+            // The VPC resource controller hands Windows pods secondary IPs from the primary ENI.
+            capacity = capacity.with("vpc.amazonaws.com/PrivateIPv4Address", s.ipv4PerEni() - 1);
+        }
+        Overhead overhead = model.overhead(s, nodeClass);
+        return Optional.of(new InstanceType(s.name(), labels.labels(), capacity, overhead.total(), offerings,
+                labels.undefined()));
     }
 
     private List<Offering> offerings(String type) {

@@ -43,6 +43,13 @@ public final class StatusWriter {
     private final ClaimProjection.CapacityOf capacity;
     private final Supplier<GantryConfig> config;
     private final Supplier<Map<String, List<String>>> diagnostics;
+    private OverlayStatusWriter overlays;
+
+    /** NodeOverlay status too, written last in each sync ({@link OverlayStatusWriter}). */
+    public StatusWriter withOverlays(OverlayStatusWriter writer) {
+        this.overlays = writer;
+        return this;
+    }
 
     public StatusWriter(StatusObjects objects, NodeClassResolver resolver, ClaimProjection.CapacityOf capacity,
                         Supplier<GantryConfig> config, Supplier<Map<String, List<String>>> diagnostics) {
@@ -81,6 +88,7 @@ public final class StatusWriter {
                     pools++;
                 }
             }
+            failed[0] += overlays == null ? 0 : overlays.sync(now).failed();
             return new Report(pools, classes, failed[0]);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "status not written, the next sweep retries: " + e);

@@ -6,6 +6,7 @@ import dev.gantry.config.deployment.ClusterManifests;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.status.NodeClaimObjects;
+import dev.gantry.core.status.OverlayStatusObjects;
 import dev.gantry.core.status.StatusObjects;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -41,16 +42,18 @@ class RbacCoverageTest {
             "karpenter.k8s.aws/ec2nodeclasses list", "autoscaling.x-k8s.io/capacitybuffers list",
             "/podtemplates get", "apps/deployments get", "apps/statefulsets get", "apps/replicasets get");
     /** What the sweep's cluster-object steps call, per port method (KubeNodeClaims, KubeStatusObjects). */
-    private static final Map<String, List<String>> OBJECT_CALLS = Map.of(
-            "list", List.of("karpenter.sh/nodeclaims list"),
-            "create", List.of("karpenter.sh/nodeclaims create", "karpenter.sh/nodeclaims/status patch", "karpenter.sh/nodeclaims patch"),
-            "update", List.of("karpenter.sh/nodeclaims/status patch", "karpenter.sh/nodeclaims patch"),
-            "removeFinalizer", List.of("karpenter.sh/nodeclaims patch"),
-            "delete", List.of("karpenter.sh/nodeclaims delete"),
-            "nodePools", List.of("karpenter.sh/nodepools list"),
-            "nodeClasses", List.of("karpenter.k8s.aws/ec2nodeclasses list"),
-            "writeNodePool", List.of("karpenter.sh/nodepools/status patch"),
-            "writeNodeClass", List.of("karpenter.k8s.aws/ec2nodeclasses/status patch"));
+    private static final Map<String, List<String>> OBJECT_CALLS = Map.ofEntries(
+            Map.entry("list", List.of("karpenter.sh/nodeclaims list")),
+            Map.entry("create", List.of("karpenter.sh/nodeclaims create", "karpenter.sh/nodeclaims/status patch", "karpenter.sh/nodeclaims patch")),
+            Map.entry("update", List.of("karpenter.sh/nodeclaims/status patch", "karpenter.sh/nodeclaims patch")),
+            Map.entry("removeFinalizer", List.of("karpenter.sh/nodeclaims patch")),
+            Map.entry("delete", List.of("karpenter.sh/nodeclaims delete")),
+            Map.entry("nodePools", List.of("karpenter.sh/nodepools list")),
+            Map.entry("nodeClasses", List.of("karpenter.k8s.aws/ec2nodeclasses list")),
+            Map.entry("writeNodePool", List.of("karpenter.sh/nodepools/status patch")),
+            Map.entry("writeNodeClass", List.of("karpenter.k8s.aws/ec2nodeclasses/status patch")),
+            Map.entry("nodeOverlays", List.of("karpenter.sh/nodeoverlays list")),
+            Map.entry("writeNodeOverlay", List.of("karpenter.sh/nodeoverlays/status patch")));
     /** What a termination slice calls (TerminationService.slice and its commands). */
     private static final List<String> SLICE = List.of("pods", "nodes", "podDisruptionBudgets",
             "nodesWithVolumeAttachments", "patchNode", "evict", "deletePod", "deleteNode");
@@ -85,7 +88,7 @@ class RbacCoverageTest {
                 .map(Method::getName).collect(Collectors.toSet());
         assertThat(API_CALLS.keySet()).isEqualTo(methods);
         assertThat(CALLS_OF.keySet()).containsAll(API_CALLS.keySet()).contains("buffers");
-        Set<String> objectMethods = Stream.of(NodeClaimObjects.class, StatusObjects.class)
+        Set<String> objectMethods = Stream.of(NodeClaimObjects.class, StatusObjects.class, OverlayStatusObjects.class)
                 .flatMap(c -> Arrays.stream(c.getDeclaredMethods())).filter(m -> !m.isDefault() && !m.isSynthetic())
                 .map(Method::getName).collect(Collectors.toSet());
         assertThat(OBJECT_CALLS.keySet()).isEqualTo(objectMethods);

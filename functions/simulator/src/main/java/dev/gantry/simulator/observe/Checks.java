@@ -127,6 +127,7 @@ public final class Checks {
         recorder.rates(now, live.stream().mapToDouble(SimulatedInstance::pricePerHour).sum(), fractional, bounds.packingBound(), live.size());
         recorder.capacityTypeRates(now, live.stream().collect(java.util.stream.Collectors.groupingBy(SimulatedInstance::capacityType,
                 java.util.TreeMap::new, java.util.stream.Collectors.summingDouble(SimulatedInstance::pricePerHour))));
+        recorder.spotSplitDrift().step(now, live, world.pools()); // #29 §4: the split's deviation over time
         limits(live);
         if (world.config().get() != null) {
             costLimits.check(live, world.pools(), world.config().get(), world.catalog(), world.cluster()::node).values()

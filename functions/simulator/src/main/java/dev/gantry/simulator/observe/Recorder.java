@@ -65,6 +65,7 @@ public final class Recorder implements PodListener {
     double peakPerHour;
     private Instant lastCostAt;
     private final CostByCapacityType costByCapacityType;
+    private final SpotSplitDrift spotSplitDrift = new SpotSplitDrift();
     private double perHour;
     private double lowerBoundPerHour;
 
@@ -304,6 +305,11 @@ public final class Recorder implements PodListener {
     /** The cost split by capacity type; its parts sum to {@link #cost()}. */
     public CostByCapacityType costByCapacityType() {
         return costByCapacityType;
+    }
+
+    /** How far each split pool's spot share drifted from its target ({@link Checks} steps it). */
+    public SpotSplitDrift spotSplitDrift() {
+        return spotSplitDrift;
     }
 
     /** Integrates the split up to {@code now}, then sets its rates ($/h by capacity type); called with {@link #rates}. */

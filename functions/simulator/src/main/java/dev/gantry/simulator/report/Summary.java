@@ -86,6 +86,7 @@ public final class Summary {
         cost.put("total", round(r.cost(), 4));
         ObjectNode byType = cost.putObject("byCapacityType");
         r.costByCapacityType().total().forEach((type, dollars) -> byType.put(type, round(dollars, 4)));
+        SpotSplitFigures.of(r).ifPresent(s -> cost.set("spotSplit", s));
         cost.put("peakPerHour", round(r.peakPerHour(), 4));
         cost.put("lowerBoundTotal", round(r.lowerBoundCost(), 4));
         headroom(o, run);
@@ -298,6 +299,7 @@ public final class Summary {
         if (!split.isEmpty()) {
             row(b, "cost by capacity", split.toString());
         }
+        if (cost.has("spotSplit")) row(b, "spot split", SpotSplitFigures.line(cost.get("spotSplit")));
         headroomRows(b, root.get("headroom"));
         var c = root.get("consolidation");
         row(b, "consolidation", c.get("decided") + " commands decided, " + c.get("handed") + " executed, " + c.get("aborted")

@@ -38,7 +38,7 @@ import java.util.TreeSet;
  */
 public final class OverlayResolution {
     /** No overlays: {@link #apply} returns its input. */
-    public static final OverlayResolution NONE = new OverlayResolution(Map.of(), Map.of(), Map.of());
+    public static final OverlayResolution NONE = new OverlayResolution(Map.of(), Map.of(), Map.of(), Map.of());
 
     /** One instance type's changes in one pool: prices by offering ({@code zone/capacityType}) and added resources. */
     private record Update(Map<String, PriceChange> prices, Map<String, Long> capacity) {
@@ -47,12 +47,14 @@ public final class OverlayResolution {
     private final Map<String, Map<String, Update>> byPool;
     private final Map<String, List<InstanceType>> previews;
     private final Map<String, String> invalid;
+    private final Map<String, List<String>> unknownPreviews;
 
     private OverlayResolution(Map<String, Map<String, Update>> byPool, Map<String, List<InstanceType>> previews,
-                              Map<String, String> invalid) {
+                              Map<String, String> invalid, Map<String, List<String>> unknownPreviews) {
         this.byPool = byPool;
         this.previews = previews;
         this.invalid = invalid;
+        this.unknownPreviews = unknownPreviews;
     }
 
     /**
@@ -69,6 +71,8 @@ public final class OverlayResolution {
         Map<String, Map<String, Staged>> staged = new HashMap<>();
         Map<String, List<InstanceType>> previews = new HashMap<>();
         Map<String, String> invalid = new LinkedHashMap<>();
+        Set<String> known = new HashSet<>();
+        pools.values().forEach(pt -> pt.types().forEach(t -> known.add(t.name())));
         for (NodeOverlay o : ordered) {
             Requirements reqs = Requirements.of(o.requirements());
             // Validate against every pool before storing in any: an overlay in conflict is applied nowhere.
@@ -76,7 +80,7 @@ public final class OverlayResolution {
             String conflict = null;
             for (var e : pools.entrySet()) {
                 NodePool pool = e.getKey();
-                List<InstanceType> types = withPreviews(o, pool, e.getValue(), shapes, previews);
+                List<InstanceType> types = withPreviews(o, pool, e.getValue(), shapes, previews, known);
                 Map<String, Staged> poolStage = staged.computeIfAbsent(pool.name(), k -> new HashMap<>());
                 for (InstanceType t : types) {
                     List<String> offerings = matchedOfferings(reqs, pool, t);
@@ -109,7 +113,23 @@ public final class OverlayResolution {
         previews.forEach((pool, list) -> usedPreviews.put(pool, list.stream()
                 .filter(t -> byPool.getOrDefault(pool, Map.of()).containsKey(t.name())
                         && !byPool.get(pool).get(t.name()).prices().isEmpty()).toList()));
-        return new OverlayResolution(Map.copyOf(byPool), Map.copyOf(usedPreviews), java.util.Collections.unmodifiableMap(invalid));
+        Map<String, List<String>> unknown = new LinkedHashMap<>();
+        for (NodeOverlay o : ordered) {
+            List<String> missing = o.previewTypes().stream().filter(n -> !known.contains(n)).toList();
+            if (!missing.isEmpty()) {
+                unknown.put(o.name(), missing);
+            }
+        }
+        return new OverlayResolution(Map.copyOf(byPool), Map.copyOf(usedPreviews), java.util.Collections.unmodifiableMap(invalid),
+                java.util.Collections.unmodifiableMap(unknown));
+    }
+
+    /**
+     * Preview-shaped overlays ({@link NodeOverlay#previewTypes()}) naming types that neither any pool's catalogue nor
+     * {@link PreviewShapes} knows, by overlay name (Gantry's own: Karpenter silently prices nothing for them).
+     */
+    public Map<String, List<String>> unknownPreviews() {
+        return unknownPreviews;
     }
 
     /** A pool's NodeClass and its catalogue types (before overlays), what {@link #resolve} matches against. */
@@ -146,7 +166,11 @@ public final class OverlayResolution {
         }
         for (InstanceType t : extra) {
             if (!names.contains(t.name())) {
-                out.add(applied(t, updates.get(t.name())));
+                // EC2 publishes no price for a preview type: the overlay's estimate is its list price too, so what
+                // Gantry reports such a node costs (and counts against a dollar limit) is not zero.
+                InstanceType priced = applied(t, updates.get(t.name()));
+                out.add(priced.withOfferings(priced.offerings().stream().map(o -> new Offering(o.zone(), o.zoneId(),
+                        o.capacityType(), o.pricePerHour(), o.available(), o.pricePerHour())).toList()));
             }
         }
         return out;
@@ -200,7 +224,7 @@ public final class OverlayResolution {
     }
 
     private static List<InstanceType> withPreviews(NodeOverlay o, NodePool pool, PoolTypes pt, PreviewShapes shapes,
-                                                   Map<String, List<InstanceType>> previews) {
+                                                   Map<String, List<InstanceType>> previews, Set<String> described) {
         List<String> named = o.previewTypes();
         if (named.isEmpty()) {
             return pt.types();
@@ -213,7 +237,10 @@ public final class OverlayResolution {
         out.addAll(poolPreviews);
         for (String n : named) {
             if (!have.contains(n)) {
-                shapes.shape(n, pt.nodeClass()).filter(t -> pool.requirements().compatible(t.requirements())).ifPresent(t -> {
+                shapes.shape(n, pt.nodeClass()).map(t -> {
+                    described.add(t.name());
+                    return t;
+                }).filter(t -> pool.requirements().compatible(t.requirements())).ifPresent(t -> {
                     poolPreviews.add(t);
                     out.add(t);
                 });

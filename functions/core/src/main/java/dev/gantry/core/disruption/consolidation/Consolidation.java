@@ -103,6 +103,7 @@ public final class Consolidation {
             }
         }
         String split = chosen == null ? null : SpotSplitGuard.breaks(in, chosen);
+        split = split != null || chosen == null ? split : CostLimitGuard.breaks(in, chosen); // and the dollar limit
         if (split != null) { // Gantry's spot/on-demand split holds within one node's worth
             for (String n : chosen.nodes()) {
                 ref.reasons.put(n, split);

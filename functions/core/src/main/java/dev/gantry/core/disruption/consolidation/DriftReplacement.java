@@ -20,7 +20,8 @@ import java.util.Optional;
  * command, replacing one drifted node. The drifted claims come oldest-drifted first; empty nodes go before the others
  * (their pods would otherwise move twice), each within its NodePool's {@code Drifted} budget (deleting nodes count against
  * the allowance, NotReady ones only up to one less than it: {@link dev.gantry.core.disruption.DisruptionBudgets#allowedForDrift}). The first candidate whose pods all fit, on the other
- * nodes or on new claims the scheduler plans (at whatever price: drift is not about savings), becomes the command;
+ * nodes or on new claims the scheduler plans (at whatever price: drift is not about savings, but within the pool's
+ * dollar limit: {@link CostLimitGuard}), becomes the command;
  * one whose pods cannot all be placed gets a verdict and the next is tried. Candidates follow consolidation's rules
  * for what may be disrupted ({@code Candidates}: initialized, not deleting or nominated, no {@code do-not-disrupt},
  * no PodDisruptionBudget blocking an eviction; with a {@code terminationGracePeriod} in the pool's template, the pods'
@@ -96,7 +97,13 @@ public final class DriftReplacement {
                 verdicts.add(Verdict.blocked(c.name(), "drifted, but its pods cannot be rescheduled: " + o.failure()));
                 continue;
             }
-            command = Optional.of(Round.command(Method.DRIFT, List.of(c), o.newClaims(), o.destinations()).decidedBy("karpenter"));
+            ConsolidationCommand cmd = Round.command(Method.DRIFT, List.of(c), o.newClaims(), o.destinations()).decidedBy("karpenter");
+            String over = CostLimitGuard.breaks(in, cmd);
+            if (over != null) {
+                verdicts.add(Verdict.blocked(c.name(), "drifted, but " + over));
+                continue;
+            }
+            command = Optional.of(cmd);
         }
         return new ConsolidationDecision(command, verdicts, sim.runs);
     }

@@ -83,7 +83,13 @@ public final class RebalanceReplacement {
                 verdicts.add(Verdict.blocked(c.name(), "rebalance recommended, but its pods cannot be rescheduled: " + o.failure()));
                 continue;
             }
-            command = Optional.of(Round.command(Method.REBALANCE, List.of(c), o.newClaims(), o.destinations()).decidedBy("gantry"));
+            ConsolidationCommand cmd = Round.command(Method.REBALANCE, List.of(c), o.newClaims(), o.destinations()).decidedBy("gantry");
+            String over = CostLimitGuard.breaks(in, cmd);
+            if (over != null) {
+                verdicts.add(Verdict.blocked(c.name(), "rebalance recommended, but " + over));
+                continue;
+            }
+            command = Optional.of(cmd);
         }
         return new ConsolidationDecision(command, verdicts, runs);
     }
