@@ -134,6 +134,16 @@ final class Ec2Actions {
                 FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
                 var failure = state.launchFailure(o.get("InstanceType"), zone);
                 int room = state.capacityLeft(o.get("InstanceType"), zone);
+                String reservation = state.reservations().targetOf(template.get().id());
+                if (reservation != null && failure.isEmpty() && room > 0) {
+                    // Launched into the reservation the template targets: a slot per instance, none left is EC2's
+                    // ReservationCapacityExceeded for the override.
+                    Ec2Reservations.Reservation r = state.reservations().get(reservation);
+                    room = r == null || !"active".equals(r.state()) ? 0 : Math.min(room, r.available());
+                    if (room == 0) {
+                        failure = java.util.Optional.of("ReservationCapacityExceeded");
+                    }
+                }
                 if (failure.isPresent() || room == 0) {
                     String code = failure.orElse("InsufficientInstanceCapacity");
                     errors.add(new FleetError(override, lifecycle, code, code + ": there is no capacity for "
@@ -142,8 +152,13 @@ final class Ec2Actions {
                 }
                 List<String> ids = new ArrayList<>();
                 while (count < wanted && ids.size() < room) {
-                    ids.add(state.launch(o.get("InstanceType"), zone, subnetId, o.getOrDefault("ImageId", imageId),
-                            lifecycle, instanceTags, clock.instant()).id());
+                    String id = state.launch(o.get("InstanceType"), zone, subnetId, o.getOrDefault("ImageId", imageId),
+                            lifecycle, instanceTags, clock.instant()).id();
+                    if (reservation != null) {
+                        state.reservations().take(reservation);
+                        state.reservations().holds(id, reservation);
+                    }
+                    ids.add(id);
                     count++;
                 }
                 launched.add(new FleetInstance(override, lifecycle, ids));
@@ -219,6 +234,10 @@ final class Ec2Actions {
                 q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
                 q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q));
         state.putLaunchTemplate(template);
+        String target = q.param("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId");
+        if (target != null) {
+            state.reservations().targetedBy(template.id(), target);
+        }
         return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
     }
 

@@ -85,9 +85,11 @@ public final class ReservedOfferings implements InstanceTypeProvider {
         return t.offerings().stream()
                 .filter(o -> o.zone().equals(r.availabilityZone()) && o.capacityType().equals(WellKnownLabels.CAPACITY_ON_DEMAND))
                 .findFirst()
+                // Billed at the type's on-demand list price (an ODCR costs that whether used or not): the claim records
+                // it, so the summary's reserved cost is the reservation's rate, while decisions see it as free.
                 .map(od -> new Offering(r.availabilityZone(), od.zoneId(), WellKnownLabels.CAPACITY_RESERVED,
                         od.pricePerHour() / FREE_DIVISOR, CapacityReservation.STATE_ACTIVE.equals(r.state(now))
-                        && ledger.available(r.id()) > 0));
+                        && ledger.available(r.id()) > 0, od.listPrice()));
     }
 
     /**
