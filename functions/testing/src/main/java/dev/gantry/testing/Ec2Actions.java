@@ -182,7 +182,8 @@ final class Ec2Actions {
             return Ec2Responses.error("InvalidInstanceID.NotFound",
                     "The instance IDs '" + String.join(", ", missing) + "' do not exist");
         }
-        return Ec2Responses.describeInstances(select(listed, q, "InstanceId", "instance-id"));
+        return Ec2Responses.describeInstances(select(listed, q, "InstanceId", "instance-id"),
+                state.reservations()::reservationOf);
     }
 
     private StubResponse terminateInstances(RecordedRequest q) {

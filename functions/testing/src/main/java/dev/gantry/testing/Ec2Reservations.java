@@ -136,6 +136,18 @@ public final class Ec2Reservations {
         }
     }
 
+    /**
+     * The reservation ends ({@code expired}, {@code cancelled}): its instances leave it and run on as on-demand, as EC2
+     * moves them (DescribeInstances no longer names the reservation).
+     */
+    public synchronized void end(String id, String state) {
+        Reservation r = byId.get(id);
+        if (r != null) {
+            byId.put(id, r.withState(state).withAvailable(0));
+            instanceIn.values().removeIf(id::equals);
+        }
+    }
+
     /** An instance of {@code id} terminated: its slot is free again. */
     public synchronized void release(String id) {
         Reservation r = byId.get(id);

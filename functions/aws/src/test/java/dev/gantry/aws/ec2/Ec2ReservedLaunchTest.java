@@ -157,6 +157,21 @@ class Ec2ReservedLaunchTest {
         assertThat(stub.ec2().instances()).hasSize(2);
     }
 
+    /**
+     * aws pkg/providers/instance/types.go capacityTypeFromInstance: an instance in the reservation it targeted
+     * (capacity-reservations-only) is listed reserved; once the reservation ends and EC2 moves it out, on-demand (which
+     * the sweep's ReservationFallbackStep turns into node labels).
+     */
+    @Test
+    void anInstanceIsListedReservedWhileInItsReservationAndOnDemandOnceItLeaves() {
+        String id = provider.launch(pinned("general-res5", odcr(), 1)).instance().instanceId();
+        assertThat(provider.describe(id)).get().extracting(i -> i.capacityType()).isEqualTo("reserved");
+
+        stub.ec2().reservations().end(CR, "expired");
+
+        assertThat(provider.describe(id)).get().extracting(i -> i.capacityType()).isEqualTo("on-demand");
+    }
+
     /** Gantry's own (the stub, as EC2): a terminated instance frees its slot, once however often it is terminated. */
     @Test
     void terminatingAReservedInstanceFreesItsSlotOnce() {

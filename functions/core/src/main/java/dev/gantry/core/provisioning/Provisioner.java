@@ -294,8 +294,11 @@ public final class Provisioner {
     public NodeClaim recordReplacement(SchedulingResult.NodeClaimPlan plan, String name, Instant now) {
         var pool = config.nodePool(plan.nodePool()).orElseThrow(() -> new IllegalArgumentException("no NodePool " + plan.nodePool()));
         var nodeClass = config.nodeClassOf(pool).orElseThrow(() -> new IllegalArgumentException("no NodeClass for " + pool.name()));
-        SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, plan.nodePool(), plan.requirements(),
-                plan.instanceTypeOptions(), plan.instanceType(), plan.offering(), plan.pods(), plan.requests());
+        // A replacement planned on a reservation takes its slot as a provisioned claim does (core.reservation).
+        SchedulingResult.NodeClaimPlan pinned = dev.gantry.core.reservation.ReservationAssignment.one(plan,
+                () -> store.list(now), reservations, now);
+        SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, pinned.nodePool(), pinned.requirements(),
+                pinned.instanceTypeOptions(), pinned.instanceType(), pinned.offering(), pinned.pods(), pinned.requests());
         DriftStamp stamp = DriftHashes.stamp(pool, nodeClass);
         return FreshClaimNames.record(store, name, n -> NodeClaim.launching(n, named.nodePool(),
                 stamp.nodeClassHash(), named.requirements().toList(),

@@ -79,6 +79,20 @@ public final class ReservationAssignment {
                 plan.lowerBoundPerHour(), plan.strategy());
     }
 
+    /**
+     * {@link #apply} for one claim planned elsewhere (a consolidation replacement): pinned, moved off {@code reserved},
+     * or as it is when it has nowhere to go (its launch then finds no capacity and the command is abandoned).
+     */
+    public static NodeClaimPlan one(NodeClaimPlan plan, java.util.function.Supplier<List<NodeClaim>> stored,
+                                    ReservationLedger ledger, Instant now) {
+        if (!plannedReserved(plan)) {
+            return plan;
+        }
+        List<NodeClaimPlan> out = apply(new SchedulingResult(Map.of(), Map.of(), List.of(plan), List.of(),
+                plan.pricePerHour(), 0, "replacement"), stored.get(), ledger, now).newClaims();
+        return out.isEmpty() ? plan : out.getFirst();
+    }
+
     private static boolean plannedReserved(NodeClaimPlan c) {
         return WellKnownLabels.CAPACITY_RESERVED.equals(c.offering().capacityType());
     }

@@ -91,18 +91,4 @@ public final class ReservedOfferings implements InstanceTypeProvider {
                         od.pricePerHour() / FREE_DIVISOR, CapacityReservation.STATE_ACTIVE.equals(r.state(now))
                         && ledger.available(r.id()) > 0, od.listPrice()));
     }
-
-    /**
-     * The price consolidation compares for {@code offering} of {@code type}: a reserved offering at the type's
-     * on-demand price in its zone (so consolidation can still move pods between reservations and shrink them,
-     * core {@code designs/capacity-reservations.md}), any other at its own price.
-     */
-    public static double consolidationPrice(InstanceType type, Offering offering) {
-        if (!WellKnownLabels.CAPACITY_RESERVED.equals(offering.capacityType())) {
-            return offering.pricePerHour();
-        }
-        return type.offerings().stream()
-                .filter(o -> o.zone().equals(offering.zone()) && o.capacityType().equals(WellKnownLabels.CAPACITY_ON_DEMAND))
-                .mapToDouble(Offering::pricePerHour).findFirst().orElse(offering.pricePerHour() * FREE_DIVISOR);
-    }
 }
