@@ -308,7 +308,10 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         amis.resolve(nodeClass).forEach((arch, ami) -> images.put(arch, ami.id()));
         java.util.Set<String> subnetIds = new java.util.TreeSet<>();
         subnets.subnets(nodeClass.subnetSelectorTerms()).forEach(z -> subnetIds.add(z.id()));
+        // The reservations selected now (none, and no call, without terms), as the NodeClass status lists them.
+        java.util.Set<String> reserved = new java.util.TreeSet<>();
+        reservations.select(nodeClass.capacityReservationSelectorTerms()).forEach(r -> reserved.add(r.id()));
         return Optional.of(new Selected(images, subnetIds,
-                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()))));
+                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms())), reserved));
     }
 }
