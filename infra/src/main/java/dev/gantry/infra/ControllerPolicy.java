@@ -40,13 +40,15 @@ public final class ControllerPolicy {
      * Launching: create fleets, instances and launch templates, tagged for this cluster and a NodePool at creation.
      * EC2 authorizes a CreateFleet once per resource involved, as both ec2:CreateFleet and ec2:RunInstances: the
      * resources it creates (request tags), the launch template it launches from (its own tags), and the AMI,
-     * snapshots, subnets and security groups it references.
+     * snapshots, subnets, security groups and capacity reservation (a reserved launch's target, as in Karpenter's
+     * controller policy) it references.
      */
     public List<PolicyStatement> launch() {
         return List.of(
                 statement("AllowLaunchReferencedResources", LAUNCH,
                         List.of(ec2Arn("image", "", "*"), ec2Arn("snapshot", "", "*"),
-                                ec2Arn("security-group", null, "*"), ec2Arn("subnet", null, "*")), null),
+                                ec2Arn("security-group", null, "*"), ec2Arn("subnet", null, "*"),
+                                ec2Arn("capacity-reservation", null, "*")), null),
                 statement("AllowLaunchFromOwnLaunchTemplates", LAUNCH, List.of(ec2Arn("launch-template", null, "*")),
                         resourceTagged()),
                 statement("AllowCreateTaggedForCluster",

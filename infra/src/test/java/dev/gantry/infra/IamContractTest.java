@@ -265,6 +265,24 @@ class IamContractTest {
                 .satisfies(d -> assertThat(d.request().resource()).endsWith(":instance/*"));
     }
 
+    /**
+     * aws website getting-started cloudformation.yaml (AllowScopedEC2InstanceAccessActions grants capacity-reservation/*
+     * on RunInstances and CreateFleet): a launch from a template that targets a capacity reservation is authorized on
+     * the reservation too (Ec2ReservedLaunchTest records one), and the provisioner's role allows it only through that
+     * grant.
+     */
+    @Test
+    void aLaunchIntoACapacityReservationIsAuthorizedOnTheReservation() {
+        IamCall fleet = gantryCalls().stream().filter(c -> function(c).equals("provisioner")
+                        && c.call().equals("ec2:CreateFleet") && c.authorizations().stream()
+                        .anyMatch(a -> a.resource().contains(":capacity-reservation/")))
+                .findFirst().orElseThrow(() -> new AssertionError("no recorded CreateFleet into a capacity reservation"));
+        PolicyEvaluator provisioner = roles.evaluator("provisioner");
+        assertThat(provisioner.firstDenial(fleet.authorizations())).isEmpty();
+        assertThat(fleet.authorizations()).filteredOn(a -> a.resource().contains(":capacity-reservation/"))
+                .extracting(IamRequest::action).containsExactlyInAnyOrder("ec2:CreateFleet", "ec2:RunInstances");
+    }
+
     @Test
     void passingARoleOtherThanTheNodeRoleIsDenied() {
         IamCall fleet = recorded("provisioner", "ec2:CreateFleet");

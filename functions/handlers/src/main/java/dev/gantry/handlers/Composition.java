@@ -79,6 +79,7 @@ public final class Composition {
     private KubeCluster cluster;
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
+    private final dev.gantry.core.reservation.ReservationLedger reservationLedger = new dev.gantry.core.reservation.ReservationLedger();
     private SqsWorkQueue terminationQueue;
     private SqsWorkQueue interruptionQueue;
     private SqsWorkQueue provisioningQueue;
@@ -172,8 +173,11 @@ public final class Composition {
         var capacity = ClusterObjects.capacity(() -> config, instanceTypes());
         Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
         TerminationService termination = new TerminationService(cluster(), cluster(), store(), cloud(), terminationQueue(), pools, clock);
-        Provisioner provisioner = new Provisioner(cluster(), cluster(), store(), cloud(), instanceTypes(), config, clock)
-                .withHeadroom(headroom()).withDemandHistory(demand());
+        // Reserved offerings from what each NodeClass's capacityReservationSelectorTerms select; the process's ledger
+        // keeps their counts between runs (core.reservation).
+        Provisioner provisioner = new Provisioner(cluster(), cluster(), store(), cloud(), new dev.gantry.core.reservation
+                .ReservedOfferings(instanceTypes(), ((Ec2CloudProvider) cloud()).capacityReservations(), reservationLedger, clock),
+                config, clock).withHeadroom(headroom()).withDemandHistory(demand()).withReservations(reservationLedger);
         // Consolidation: decided in the sweep, carried on by termination-queue messages; replacements are recorded for the
         // provisioner to launch (a hint nudges it); validation keeps room for the same buffers as the sweep's decision.
         ConsolidationService consolidation = new ConsolidationService(cluster(), cluster(), store(), termination, hints(),

@@ -74,6 +74,15 @@ final class NodeJsonPatch {
         } else {
             changed.forEach((k, v) -> ops.add(op("/metadata/labels/" + escape(k), v)));
         }
+        // Only labels present are removed (a remove of a missing path fails the whole patch).
+        for (String k : patch.removeLabels()) {
+            if (labels != null && labels.containsKey(k) && !patch.setLabels().containsKey(k)) {
+                Map<String, Object> remove = new LinkedHashMap<>();
+                remove.put("op", "remove");
+                remove.put("path", "/metadata/labels/" + escape(k));
+                ops.add(remove);
+            }
+        }
     }
 
     /** The whole new taint list, or null when unchanged. Existing taints keep their fields (timeAdded) as they are. */

@@ -54,4 +54,14 @@ class NodeJsonPatchTest {
         assertThat(ops).last().isEqualTo(Map.of("op", "add", "path", "/spec/taints",
                 "value", List.of(Map.of("key", "k", "value", "new", "effect", "NoSchedule"))));
     }
+
+    /** Gantry's own: a removed label is one remove op, and only when present (a remove of a missing path fails it all). */
+    @Test
+    void removesOnlyTheLabelsThatArePresent() {
+        List<Map<String, Object>> ops = NodeJsonPatch.of(node(), NodePatch.relabel(Map.of("b", "2"), List.of("a", "absent")));
+        assertThat(ops).containsExactly(
+                Map.of("op", "add", "path", "/metadata/resourceVersion", "value", "42"),
+                Map.of("op", "add", "path", "/metadata/labels/b", "value", "2"),
+                Map.of("op", "remove", "path", "/metadata/labels/a"));
+    }
 }

@@ -133,6 +133,16 @@ final class Ec2Actions {
                 FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
                 var failure = state.launchFailure(o.get("InstanceType"), zone);
                 int room = state.capacityLeft(o.get("InstanceType"), zone);
+                String reservation = state.reservations().targetOf(template.get().id());
+                if (reservation != null && failure.isEmpty() && room > 0) {
+                    // Launched into the reservation the template targets: a slot per instance, none left is EC2's
+                    // ReservationCapacityExceeded for the override.
+                    Ec2Reservations.Reservation r = state.reservations().get(reservation);
+                    room = r == null || !"active".equals(r.state()) ? 0 : Math.min(room, r.available());
+                    if (room == 0) {
+                        failure = java.util.Optional.of("ReservationCapacityExceeded");
+                    }
+                }
                 if (failure.isPresent() || room == 0) {
                     String code = failure.orElse("InsufficientInstanceCapacity");
                     errors.add(new FleetError(override, lifecycle, code, code + ": there is no capacity for "
@@ -141,8 +151,13 @@ final class Ec2Actions {
                 }
                 List<String> ids = new ArrayList<>();
                 while (count < wanted && ids.size() < room) {
-                    ids.add(state.launch(o.get("InstanceType"), zone, subnetId, o.getOrDefault("ImageId", imageId),
-                            lifecycle, instanceTags, clock.instant()).id());
+                    String id = state.launch(o.get("InstanceType"), zone, subnetId, o.getOrDefault("ImageId", imageId),
+                            lifecycle, instanceTags, clock.instant()).id();
+                    if (reservation != null) {
+                        state.reservations().take(reservation);
+                        state.reservations().holds(id, reservation);
+                    }
+                    ids.add(id);
                     count++;
                 }
                 launched.add(new FleetInstance(override, lifecycle, ids));
@@ -166,7 +181,8 @@ final class Ec2Actions {
             return Ec2Responses.error("InvalidInstanceID.NotFound",
                     "The instance IDs '" + String.join(", ", missing) + "' do not exist");
         }
-        return Ec2Responses.describeInstances(select(listed, q, "InstanceId", "instance-id"));
+        return Ec2Responses.describeInstances(select(listed, q, "InstanceId", "instance-id"),
+                state.reservations()::reservationOf);
     }
 
     private StubResponse terminateInstances(RecordedRequest q) {
@@ -218,6 +234,10 @@ final class Ec2Actions {
                 q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
                 q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q));
         state.putLaunchTemplate(template);
+        String target = q.param("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId");
+        if (target != null) {
+            state.reservations().targetedBy(template.id(), target);
+        }
         return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
     }
 

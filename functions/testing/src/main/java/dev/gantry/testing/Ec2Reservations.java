@@ -22,9 +22,12 @@ import java.util.regex.Pattern;
  *       {@code instance-match-criteria}, {@code tenancy}, {@code end-date-type}, {@code tag:<key>}, {@code tag-key};
  *       values are alternatives with {@code *}/{@code ?} wildcards, filters are ANDed.</li>
  *   <li>A reservation's {@code availableInstanceCount} falls as instances launch into it and rises as they
- *       terminate; a launch beyond it fails ({@link #take}).</li>
+ *       terminate; a launch beyond it fails ({@link #take}). CreateFleet from a launch template whose
+ *       {@code CapacityReservationTarget} names a reservation takes a slot per instance and answers
+ *       {@code ReservationCapacityExceeded} in its error set for an override once the reservation is full.</li>
  * </ul>
- * Not modelled: instance platforms other than Linux/UNIX, tenancy other than default, Outposts and placement groups,
+ * Not modelled: a target whose instance type or zone differs from the override's (EC2 refuses it), the fleet's
+ * DefaultTargetCapacityType checked against the reservation's kind, instance platforms other than Linux/UNIX, tenancy other than default, Outposts and placement groups,
  * start dates in the future (every reservation is already active), cancellation, EC2 moving an {@code expired}
  * reservation out of {@code active} on its own (a test sets the state), shared reservations' cross-account view, and
  * the other filters (start-date, end-date, placement-group-arn, outpost-arn, instance-platform).
@@ -100,6 +103,49 @@ public final class Ec2Reservations {
         }
         byId.put(id, r.withAvailable(r.available() - 1));
         return true;
+    }
+
+    private final Map<String, String> templateTargets = new LinkedHashMap<>();
+    private final Map<String, String> instanceIn = new LinkedHashMap<>();
+
+    /** A launch template whose {@code CapacityReservationTarget} names {@code reservationId}. */
+    synchronized void targetedBy(String templateId, String reservationId) {
+        templateTargets.put(templateId, reservationId);
+    }
+
+    /** The reservation a launch template targets, or null. */
+    synchronized String targetOf(String templateId) {
+        return templateTargets.get(templateId);
+    }
+
+    /** {@code instanceId} runs in {@code reservationId} (it took a slot), so its termination frees the slot. */
+    synchronized void holds(String instanceId, String reservationId) {
+        instanceIn.put(instanceId, reservationId);
+    }
+
+    /** The reservation {@code instanceId} runs in, or null. */
+    public synchronized String reservationOf(String instanceId) {
+        return instanceIn.get(instanceId);
+    }
+
+    /** {@code instanceId} terminated: the slot it held, if any, is free again (once). */
+    synchronized void terminated(String instanceId) {
+        String id = instanceIn.remove(instanceId);
+        if (id != null) {
+            release(id);
+        }
+    }
+
+    /**
+     * The reservation ends ({@code expired}, {@code cancelled}): its instances leave it and run on as on-demand, as EC2
+     * moves them (DescribeInstances no longer names the reservation).
+     */
+    public synchronized void end(String id, String state) {
+        Reservation r = byId.get(id);
+        if (r != null) {
+            byId.put(id, r.withState(state).withAvailable(0));
+            instanceIn.values().removeIf(id::equals);
+        }
     }
 
     /** An instance of {@code id} terminated: its slot is free again. */

@@ -83,6 +83,11 @@ public final class Ec2Responses {
     }
 
     static StubResponse describeInstances(List<Instance> instances) {
+        return describeInstances(instances, id -> null);
+    }
+
+    /** @param reservationOf the capacity reservation an instance runs in (null: none), as EC2 lists it */
+    static StubResponse describeInstances(List<Instance> instances, java.util.function.Function<String, String> reservationOf) {
         return ok("DescribeInstances", x -> {
             x.open("reservationSet");
             for (Instance i : instances) {
@@ -95,8 +100,15 @@ public final class Ec2Responses {
                         .open("placement").leaf("availabilityZone", i.zone()).leaf("tenancy", "default")
                         .close("placement").leaf("subnetId", i.subnetId()).leaf("privateIpAddress", i.privateIp())
                         .leaf("architecture", "x86_64").leaf("rootDeviceType", "ebs")
-                        .leaf("instanceLifecycle", i.lifecycle().equals("spot") ? "spot" : null)
-                        .tagSet(i.tags()).close("item").close("instancesSet").close("item");
+                        .leaf("instanceLifecycle", i.lifecycle().equals("spot") ? "spot" : null);
+                String cr = reservationOf.apply(i.id());
+                if (cr != null) {
+                    x.leaf("capacityReservationId", cr).open("capacityReservationSpecification")
+                            .leaf("capacityReservationPreference", "capacity-reservations-only")
+                            .open("capacityReservationTarget").leaf("capacityReservationId", cr)
+                            .close("capacityReservationTarget").close("capacityReservationSpecification");
+                }
+                x.tagSet(i.tags()).close("item").close("instancesSet").close("item");
             }
             x.close("reservationSet");
         });

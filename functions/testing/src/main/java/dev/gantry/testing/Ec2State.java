@@ -267,6 +267,7 @@ public final class Ec2State {
             before.add(instance);
             // EC2 answers shutting-down and reaches terminated later; the model skips the wait.
             instances.put(id, instance.withState("terminated"));
+            reservations.terminated(id);
         }
         return before;
     }

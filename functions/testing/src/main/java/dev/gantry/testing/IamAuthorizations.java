@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  *   <li>Describe* calls have no resource-level permissions: one check on {@code *}.</li>
  *   <li>CreateFleet (instant) is authorized as {@code ec2:CreateFleet} on the fleet and as both
  *       {@code ec2:CreateFleet} and {@code ec2:RunInstances} on every resource a launch creates (instance, volume,
- *       network interface, spot request for spot) or uses (launch template, image, subnets, security groups), with
+ *       network interface, spot request for spot) or uses (launch template, image, subnets, security groups, the
+ *       capacity reservation the template targets), with
  *       {@code aws:RequestTag/*} on created resources (the fleet's TagSpecifications over the launch template's)
  *       and {@code aws:ResourceTag/*} on existing ones; each created resource with tags also needs
  *       {@code ec2:CreateTags} with {@code ec2:CreateAction=CreateFleet}; the instance profile's role needs
@@ -141,6 +142,11 @@ final class IamAuthorizations {
                     ec2State().image(id).map(Ec2Resources.Image::tags).orElse(Map.of()))));
             subnets.forEach(id -> used.add(new Existing(s.ec2Arn("subnet", id),
                     ec2State().subnet(id).map(Ec2Resources.Subnet::tags).orElse(Map.of()))));
+            // A template that targets a capacity reservation uses it too (Karpenter's controller policy grants
+            // capacity-reservation/* on CreateFleet and RunInstances for that reason).
+            lt.map(t -> ec2State().reservations().targetOf(t.id())).ifPresent(cr -> used.add(new Existing(
+                    s.ec2Arn("capacity-reservation", cr), ec2State().reservations().get(cr) == null ? Map.of()
+                    : ec2State().reservations().get(cr).tags())));
             lt.map(LaunchTemplate::securityGroupIds).orElse(List.of()).forEach(id -> used.add(new Existing(
                     s.ec2Arn("security-group", id), ec2State().securityGroup(id)
                     .map(Ec2Resources.SecurityGroup::tags).orElse(Map.of()))));

@@ -14,6 +14,7 @@ import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +126,8 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
     private LaunchResult createFleet(LaunchRequest request, LaunchParameters parameters) {
         CreateFleetResponse response;
         try {
-            response = ec2.createFleet(FleetRequests.build(parameters, request.clientToken(), request.count()));
+            response = ec2.createFleet(FleetRequests.build(parameters, request.clientToken(), request.count(),
+                    ReservationTarget.of(request.labels()).orElse(null)));
         } catch (SdkException e) {
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
                 // Launched before under this token with other parameters: its live instances, found by tag (the claim
@@ -188,7 +190,8 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         return new LaunchTemplateSpec(family, g.imageId(), profile, sgs, nc.metadataOptions(),
                 nc.blockDeviceMappings().isEmpty() ? BlockDevices.defaults(family) : nc.blockDeviceMappings(),
                 UserData.render(family, bootstrap), Boolean.TRUE.equals(nc.detailedMonitoring()),
-                nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request));
+                nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request),
+                WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) ? ReservationTarget.of(request.labels()).orElse(null) : null);
     }
 
     private LaunchResult outcome(CreateFleetResponse response, LaunchParameters plan) {
@@ -305,7 +308,10 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         amis.resolve(nodeClass).forEach((arch, ami) -> images.put(arch, ami.id()));
         java.util.Set<String> subnetIds = new java.util.TreeSet<>();
         subnets.subnets(nodeClass.subnetSelectorTerms()).forEach(z -> subnetIds.add(z.id()));
+        // The reservations selected now (none, and no call, without terms), as the NodeClass status lists them.
+        java.util.Set<String> reserved = new java.util.TreeSet<>();
+        reservations.select(nodeClass.capacityReservationSelectorTerms()).forEach(r -> reserved.add(r.id()));
         return Optional.of(new Selected(images, subnetIds,
-                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()))));
+                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms())), reserved));
     }
 }

@@ -29,9 +29,10 @@ public final class Ec2Errors {
         FATAL
     }
 
-    // Karpenter's list of "unfulfillable capacity" fleet errors (pkg/errors).
+    // Karpenter's list of "unfulfillable capacity" fleet errors (pkg/errors), with ReservationCapacityExceeded: a
+    // reservation with no slot left, whose (type, zone, reserved) offering is marked unavailable like any other.
     private static final Set<String> CAPACITY = Set.of("InsufficientInstanceCapacity", "MaxSpotInstanceCountExceeded",
-            "VcpuLimitExceeded", "UnfulfillableCapacity", "Unsupported", "SpotMaxPriceTooLow");
+            "VcpuLimitExceeded", "UnfulfillableCapacity", "Unsupported", "SpotMaxPriceTooLow", "ReservationCapacityExceeded");
     private static final Set<String> RETRYABLE = Set.of("RequestLimitExceeded", "Throttling", "ThrottlingException",
             "InternalError", "InternalFailure", "ServiceUnavailable", "Unavailable");
     private static final Set<String> NOT_FOUND = Set.of("InvalidInstanceID.NotFound", "InvalidInstanceID.Malformed",

@@ -5,6 +5,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.reservation.ReservationLabels;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,8 +18,8 @@ import java.util.Optional;
  * (one per AMI and max-pods value, as Karpenter's resolver groups them) with their overrides: each type × the chosen
  * subnet of each zone where it has an available offering the claim allows. Pure: no I/O.
  *
- * @param capacityType {@code spot} when the claim allows spot and some spot offering is available (Karpenter
- *                     prefers spot), else {@code on-demand}
+ * @param capacityType {@code reserved} for a claim pinned to a capacity reservation, else {@code spot} when the claim
+ *                     allows spot and some spot offering is available (Karpenter prefers spot), else {@code on-demand}
  */
 public record FleetPlan(String capacityType, List<Group> groups) {
     /** The most instance types one CreateFleet call carries, as in Karpenter. */
@@ -42,8 +43,12 @@ public record FleetPlan(String capacityType, List<Group> groups) {
         ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
         List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES)
                 .filter(t -> amis.containsKey(arch(t))).toList();
-        for (String capacityType : List.of(WellKnownLabels.CAPACITY_SPOT, WellKnownLabels.CAPACITY_ON_DEMAND)) {
-            if (!capacityTypes.has(capacityType)) {
+        // Reserved first, as Karpenter's getCapacityType prefers it (aws pkg/providers/instance/instance.go), but only
+        // for a claim pinned to a reservation (ReservationAssignment): a launch without a target cannot be reserved.
+        boolean pinned = request.requirements().singleValuedLabels().containsKey(ReservationLabels.ID);
+        for (String capacityType : List.of(WellKnownLabels.CAPACITY_RESERVED, WellKnownLabels.CAPACITY_SPOT,
+                WellKnownLabels.CAPACITY_ON_DEMAND)) {
+            if (!capacityTypes.has(capacityType) || WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) != pinned) {
                 continue;
             }
             Map<String, Group> groups = new LinkedHashMap<>();
@@ -83,7 +88,10 @@ public record FleetPlan(String capacityType, List<Group> groups) {
     }
 
     private static boolean isUsable(Offering o, String capacityType, String zone) {
-        return o.available() && o.capacityType().equals(capacityType) && o.zone().equals(zone);
+        // A reserved offering's availability is its ledger's count, which the pinned claim's own take may have spent:
+        // the reservation it targets, not the offering, decides (EC2 refuses with ReservationCapacityExceeded).
+        boolean reserved = WellKnownLabels.CAPACITY_RESERVED.equals(capacityType);
+        return (reserved || o.available()) && o.capacityType().equals(capacityType) && o.zone().equals(zone);
     }
 
     static String arch(InstanceType type) {

@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.ec2.model.DefaultTargetCapacityType;
 import software.amazon.awssdk.services.ec2.model.FleetLaunchTemplateConfigRequest;
 import software.amazon.awssdk.services.ec2.model.FleetLaunchTemplateOverridesRequest;
 import software.amazon.awssdk.services.ec2.model.FleetOnDemandAllocationStrategy;
+import software.amazon.awssdk.services.ec2.model.FleetReservationType;
 import software.amazon.awssdk.services.ec2.model.FleetType;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
 import software.amazon.awssdk.services.ec2.model.SpotAllocationStrategy;
@@ -36,6 +37,16 @@ final class FleetRequests {
      * @param count       the total target capacity: how many instances (1 for one claim)
      */
     static CreateFleetRequest build(LaunchParameters parameters, String clientToken, int count) {
+        return build(parameters, clientToken, count, null);
+    }
+
+    /**
+     * {@link #build(LaunchParameters, String, int)} for a launch that may target a capacity reservation
+     * ({@code reservation} non-null with capacity type {@code reserved}): the default target capacity type is the
+     * reservation's ({@link ReservationTarget#fleetCapacityType}); an interruptible ODCR also asks for reserved
+     * capacity of that kind, and a Capacity Block takes no on-demand options (aws {@code pkg/providers/instance/types.go}).
+     */
+    static CreateFleetRequest build(LaunchParameters parameters, String clientToken, int count, ReservationTarget reservation) {
         if (clientToken.length() > MAX_CLIENT_TOKEN) {
             throw new CloudException("InvalidParameterValue", "CreateFleet: the ClientToken " + clientToken + " has "
                     + clientToken.length() + " characters, more than EC2's " + MAX_CLIENT_TOKEN, false);
@@ -51,16 +62,20 @@ final class FleetRequests {
                     .build());
         }
         boolean spot = WellKnownLabels.CAPACITY_SPOT.equals(parameters.capacityType());
+        ReservationTarget target = WellKnownLabels.CAPACITY_RESERVED.equals(parameters.capacityType()) ? reservation : null;
+        DefaultTargetCapacityType capacityType = target != null ? target.fleetCapacityType()
+                : spot ? DefaultTargetCapacityType.SPOT : DefaultTargetCapacityType.ON_DEMAND;
         Map<String, String> tags = parameters.sortedTags();
         CreateFleetRequest.Builder b = CreateFleetRequest.builder().type(FleetType.INSTANT).clientToken(clientToken)
-                .targetCapacitySpecification(t -> t.totalTargetCapacity(count).defaultTargetCapacityType(
-                        spot ? DefaultTargetCapacityType.SPOT : DefaultTargetCapacityType.ON_DEMAND))
+                .targetCapacitySpecification(t -> t.totalTargetCapacity(count).defaultTargetCapacityType(capacityType))
                 .launchTemplateConfigs(configs)
                 .tagSpecifications(tagSpec(ResourceType.INSTANCE, tags), tagSpec(ResourceType.VOLUME, tags),
                         tagSpec(ResourceType.FLEET, tags));
         if (spot) {
             b.spotOptions(s -> s.allocationStrategy(SpotAllocationStrategy.PRICE_CAPACITY_OPTIMIZED));
-        } else {
+        } else if (target != null && target.interruptible() && !target.capacityBlock()) {
+            b.reservedCapacityOptions(r -> r.reservationTypes(FleetReservationType.INTERRUPTIBLE_CAPACITY_RESERVATION));
+        } else if (target == null || !target.capacityBlock()) {
             b.onDemandOptions(o -> o.allocationStrategy(FleetOnDemandAllocationStrategy.LOWEST_PRICE));
         }
         return b.build();

@@ -15,7 +15,12 @@ final class Instances {
         for (Tag t : i.tags()) {
             tags.put(t.key(), t.value());
         }
-        String capacityType = "spot".equals(i.instanceLifecycleAsString()) ? "spot" : "on-demand";
+        // Karpenter's capacityTypeFromInstance (aws pkg/providers/instance/types.go): spot, else reserved while the
+        // instance is in a reservation it was launched to target (capacity-reservations-only), else on-demand.
+        boolean reserved = i.capacityReservationId() != null && i.capacityReservationSpecification() != null
+                && i.capacityReservationSpecification().capacityReservationPreference()
+                == software.amazon.awssdk.services.ec2.model.CapacityReservationPreference.CAPACITY_RESERVATIONS_ONLY;
+        String capacityType = "spot".equals(i.instanceLifecycleAsString()) ? "spot" : reserved ? "reserved" : "on-demand";
         // What dynamic drift compares with what the NodeClass selects now: image, subnet, security groups.
         return new CloudInstance(i.instanceId(), i.instanceTypeAsString(),
                 i.placement() == null ? null : i.placement().availabilityZone(), capacityType,

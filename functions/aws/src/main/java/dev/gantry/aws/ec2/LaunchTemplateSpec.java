@@ -16,15 +16,25 @@ import java.util.TreeMap;
  *
  * @param userData plain text (encoded to base64 when sent)
  * @param tags     tags for the template itself and for its instances, volumes and network interfaces
+ * @param reservation the capacity reservation its instances launch into, or null (one template per reservation)
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,
                                  List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
-                                 boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
+                                 boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
+                                 ReservationTarget reservation) {
     public LaunchTemplateSpec {
         securityGroupIds = List.copyOf(securityGroupIds);
         blockDeviceMappings = List.copyOf(blockDeviceMappings);
         tags = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(tags));
+    }
+
+    /** A template that targets no capacity reservation. */
+    public LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
+                              NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
+                              String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
+        this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
+                detailedMonitoring, associatePublicIp, tags, null);
     }
 
     /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
@@ -37,6 +47,10 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
             canonical.append(b).append('\n'); // records of scalars: their toString is stable
         }
         canonical.append(userData);
+        if (reservation != null) {
+            // Appended only when set: a template that targets no reservation keeps the name it always had.
+            canonical.append('\n').append(reservation.canonical());
+        }
         return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
     }
 

@@ -75,6 +75,9 @@ public final class LaunchTemplates {
                 .monitoring(mo -> mo.enabled(spec.detailedMonitoring()))
                 .tagSpecifications(tagSpec(ResourceType.INSTANCE, spec.tags()), tagSpec(ResourceType.VOLUME, spec.tags()),
                         tagSpec(ResourceType.NETWORK_INTERFACE, spec.tags()));
+        if (spec.reservation() != null) {
+            spec.reservation().writeInto(d);
+        }
         if (spec.associatePublicIp() != null) {
             // A public-IP choice needs an explicit primary interface, which then carries the security groups.
             d.networkInterfaces(n -> n.deviceIndex(0).associatePublicIpAddress(spec.associatePublicIp())

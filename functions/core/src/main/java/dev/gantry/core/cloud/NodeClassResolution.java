@@ -26,12 +26,21 @@ public interface NodeClassResolution {
      * @param images         architecture ({@code amd64}, {@code arm64}) to the image a launch would use now
      * @param subnets        the subnet ids selected
      * @param securityGroups the security group ids selected
+     * @param capacityReservations the ids of the capacity reservations its {@code capacityReservationSelectorTerms}
+     *                       select now (empty: none), or null when not resolved
      */
-    record Selected(Map<String, String> images, Set<String> subnets, Set<String> securityGroups) {
+    record Selected(Map<String, String> images, Set<String> subnets, Set<String> securityGroups,
+                    Set<String> capacityReservations) {
         public Selected {
             images = Map.copyOf(Objects.requireNonNull(images, "images"));
             subnets = Set.copyOf(Objects.requireNonNull(subnets, "subnets"));
             securityGroups = Set.copyOf(Objects.requireNonNull(securityGroups, "securityGroups"));
+            capacityReservations = capacityReservations == null ? null : Set.copyOf(capacityReservations);
+        }
+
+        /** What a provider that does not resolve capacity reservations selects (no reservation drift is decided). */
+        public Selected(Map<String, String> images, Set<String> subnets, Set<String> securityGroups) {
+            this(images, subnets, securityGroups, null);
         }
     }
 }

@@ -178,6 +178,7 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         }
         Map<String, String> labels = new LinkedHashMap<>(n.labels());
         labels.putAll(patch.setLabels());
+        patch.removeLabels().forEach(labels::remove);
         List<Taint> taints = new ArrayList<>();
         for (Taint t : n.taints()) {
             if (!patch.removeTaintKeys().contains(t.key())) {

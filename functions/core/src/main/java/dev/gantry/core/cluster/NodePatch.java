@@ -9,8 +9,16 @@ import java.util.Map;
  * null change nothing.
  */
 public record NodePatch(Map<String, String> setLabels, List<Taint> addTaints, List<String> removeTaintKeys,
-                        Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers) {
+                        Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers,
+                        List<String> removeLabels) {
+    /** A patch that removes no label. */
+    public NodePatch(Map<String, String> setLabels, List<Taint> addTaints, List<String> removeTaintKeys,
+                     Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers) {
+        this(setLabels, addTaints, removeTaintKeys, unschedulable, addFinalizers, removeFinalizers, null);
+    }
+
     public NodePatch {
+        removeLabels = List.copyOf(removeLabels == null ? List.of() : removeLabels);
         setLabels = Map.copyOf(setLabels == null ? Map.of() : setLabels);
         addTaints = List.copyOf(addTaints == null ? List.of() : addTaints);
         removeTaintKeys = List.copyOf(removeTaintKeys == null ? List.of() : removeTaintKeys);
@@ -20,6 +28,11 @@ public record NodePatch(Map<String, String> setLabels, List<Taint> addTaints, Li
 
     public static NodePatch labels(Map<String, String> labels) {
         return new NodePatch(labels, null, null, null, null, null);
+    }
+
+    /** Sets {@code set} and removes the labels {@code remove} (absent ones are no change). */
+    public static NodePatch relabel(Map<String, String> set, List<String> remove) {
+        return new NodePatch(set, null, null, null, null, null, remove);
     }
 
     public static NodePatch addFinalizer(String f) {

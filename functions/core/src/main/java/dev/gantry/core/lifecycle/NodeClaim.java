@@ -203,6 +203,13 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                 deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
     }
 
+    /** The same claim, its instance now billed as {@code capacity} (an instance that left its capacity reservation). */
+    public NodeClaim withCapacityType(String capacity) {
+        return new NodeClaim(name, version, nodePool, nodeClassHash, state, requirements, instanceTypeOptions,
+                pods, instanceId, instanceType, zone, capacity, pricePerHour, nodeName, createdAt, launchedAt, registeredAt, initializedAt,
+                deletionRequestedAt, terminatedAt, deletionReason, expiresAt, drainStep, progressAt, notReadySince, lastPodEventAt, podSet, fromConsolidation, consolidation, launchToken, launchParameters, drift);
+    }
+
     public NodeClaim registered(String node, Instant now) {
         return new NodeClaim(name, version, nodePool, nodeClassHash, NodeClaimState.Registered, requirements, instanceTypeOptions,
                 pods, instanceId, instanceType, zone, capacityType, pricePerHour, node, createdAt, launchedAt, now, initializedAt,

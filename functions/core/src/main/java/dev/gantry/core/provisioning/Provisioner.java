@@ -97,6 +97,7 @@ public final class Provisioner {
     private Fanout fanout = Fanout.THREADS;
     private DemandHistoryStore demand;
     private int batchSize = MAX_BATCH;
+    private dev.gantry.core.reservation.ReservationLedger reservations = new dev.gantry.core.reservation.ReservationLedger();
 
     public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                        InstanceTypeProvider instanceTypes, GantryConfig config, Clock clock) {
@@ -132,6 +133,15 @@ public final class Provisioner {
             throw new IllegalArgumentException("batch size must be at least 1, got " + n);
         }
         this.batchSize = n;
+        return this;
+    }
+
+    /**
+     * The ledger the instance types' reserved offerings sync ({@code ReservedOfferings}): the claims planned on them
+     * take their slots from it (default: an empty one, for a provider without reservations).
+     */
+    public Provisioner withReservations(dev.gantry.core.reservation.ReservationLedger ledger) {
+        this.reservations = Objects.requireNonNull(ledger, "ledger");
         return this;
     }
 
@@ -190,8 +200,9 @@ public final class Provisioner {
                 recordDemand(input, solved.real(), log.reported(), now);
             }
             // Gantry's spot/on-demand split, then its dollar limit, on the solver's plan (core.capacity).
-            last = dev.gantry.core.capacity.CostLimit.apply(
-                    dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input), input);
+            // Reserved claims take their reservations' slots before the limit sees their price (core.reservation).
+            last = dev.gantry.core.capacity.CostLimit.apply(dev.gantry.core.reservation.ReservationAssignment.apply(
+                    dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input), claims, reservations, now), input);
             nominateInFlight(last, claims, log);
             boolean outOfCapacity = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);
@@ -283,8 +294,11 @@ public final class Provisioner {
     public NodeClaim recordReplacement(SchedulingResult.NodeClaimPlan plan, String name, Instant now) {
         var pool = config.nodePool(plan.nodePool()).orElseThrow(() -> new IllegalArgumentException("no NodePool " + plan.nodePool()));
         var nodeClass = config.nodeClassOf(pool).orElseThrow(() -> new IllegalArgumentException("no NodeClass for " + pool.name()));
-        SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, plan.nodePool(), plan.requirements(),
-                plan.instanceTypeOptions(), plan.instanceType(), plan.offering(), plan.pods(), plan.requests());
+        // A replacement planned on a reservation takes its slot as a provisioned claim does (core.reservation).
+        SchedulingResult.NodeClaimPlan pinned = dev.gantry.core.reservation.ReservationAssignment.one(plan,
+                () -> store.list(now), reservations, now);
+        SchedulingResult.NodeClaimPlan named = new SchedulingResult.NodeClaimPlan(name, pinned.nodePool(), pinned.requirements(),
+                pinned.instanceTypeOptions(), pinned.instanceType(), pinned.offering(), pinned.pods(), pinned.requests());
         DriftStamp stamp = DriftHashes.stamp(pool, nodeClass);
         return FreshClaimNames.record(store, name, n -> NodeClaim.launching(n, named.nodePool(),
                 stamp.nodeClassHash(), named.requirements().toList(),

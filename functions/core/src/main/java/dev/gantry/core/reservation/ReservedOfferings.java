@@ -85,22 +85,10 @@ public final class ReservedOfferings implements InstanceTypeProvider {
         return t.offerings().stream()
                 .filter(o -> o.zone().equals(r.availabilityZone()) && o.capacityType().equals(WellKnownLabels.CAPACITY_ON_DEMAND))
                 .findFirst()
+                // Billed at the type's on-demand list price (an ODCR costs that whether used or not): the claim records
+                // it, so the summary's reserved cost is the reservation's rate, while decisions see it as free.
                 .map(od -> new Offering(r.availabilityZone(), od.zoneId(), WellKnownLabels.CAPACITY_RESERVED,
                         od.pricePerHour() / FREE_DIVISOR, CapacityReservation.STATE_ACTIVE.equals(r.state(now))
-                        && ledger.available(r.id()) > 0));
-    }
-
-    /**
-     * The price consolidation compares for {@code offering} of {@code type}: a reserved offering at the type's
-     * on-demand price in its zone (so consolidation can still move pods between reservations and shrink them,
-     * core {@code designs/capacity-reservations.md}), any other at its own price.
-     */
-    public static double consolidationPrice(InstanceType type, Offering offering) {
-        if (!WellKnownLabels.CAPACITY_RESERVED.equals(offering.capacityType())) {
-            return offering.pricePerHour();
-        }
-        return type.offerings().stream()
-                .filter(o -> o.zone().equals(offering.zone()) && o.capacityType().equals(WellKnownLabels.CAPACITY_ON_DEMAND))
-                .mapToDouble(Offering::pricePerHour).findFirst().orElse(offering.pricePerHour() * FREE_DIVISOR);
+                        && ledger.available(r.id()) > 0, od.listPrice()));
     }
 }

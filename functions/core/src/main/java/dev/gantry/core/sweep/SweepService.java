@@ -231,6 +231,8 @@ public final class SweepService {
             instanceStatus.run(claims, now, terminated, () -> firstSlice(inlineUntil));
         }
         markDrift(hk.instances(), now);
+        // Instances that left their capacity reservation become on-demand (core.reservation, ReservationFallbackStep).
+        new ReservationFallbackStep(store, writer).run(store.list(now), nodes, hk.instances());
         if (blocks != null) blocks.run(store.list(now), nodes, now);
         if (staticCapacity != null && staticCapacity.active()) {
             staticCapacity.run(store.list(now), nodes, pods, now);

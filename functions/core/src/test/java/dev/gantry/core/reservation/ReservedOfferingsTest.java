@@ -96,17 +96,6 @@ class ReservedOfferingsTest {
                 .filteredOn(o -> o.capacityType().equals("reserved")).hasSize(2).noneMatch(Offering::available);
     }
 
-    /** core designs/capacity-reservations.md: consolidation prices reserved capacity at the on-demand price. */
-    @Test
-    void consolidationPricesAReservedOfferingAtOnDemand() {
-        ec2.add(odcr("cr-0000000000000000a", "us-east-1a", 1));
-        InstanceType t = provider().instanceTypes(nodeClass(BY_ID)).getFirst();
-        Offering reserved = t.offerings().stream().filter(o -> o.capacityType().equals("reserved")).findFirst().orElseThrow();
-
-        assertThat(ReservedOfferings.consolidationPrice(t, reserved)).isEqualTo(0.096);
-        assertThat(ReservedOfferings.consolidationPrice(t, Offering.of("us-east-1a", "spot", 0.04))).isEqualTo(0.04);
-    }
-
     @Test
     void aFailedLookupPlansWithoutReservations() {
         ReservedOfferings failing = new ReservedOfferings(nc -> List.of(M5), terms -> {

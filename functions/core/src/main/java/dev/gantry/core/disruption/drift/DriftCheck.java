@@ -10,6 +10,7 @@ import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.reservation.ReservationLabels;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,7 +32,8 @@ import java.util.Set;
  *   <li>{@value #NODECLASS}: the NodeClass's static hash differs, both of the current version.</li>
  *   <li>{@value #AMI}: the instance's image is not the image the NodeClass resolves now for its architecture.</li>
  *   <li>{@value #SECURITY_GROUP}: its security groups are not exactly the ones selected; {@value #SUBNET}: its subnet
- *       is not among those selected.</li>
+ *       is not among those selected; {@value #CAPACITY_RESERVATION}: it runs in a capacity reservation (listed
+ *       {@code reserved}) that the NodeClass's {@code capacityReservationSelectorTerms} no longer select.</li>
  * </ol>
  * Stamping ({@link #restamp}): a claim without a stamp (a record written before claims carried one) gets the current
  * hashes; a hash of another version is replaced by the current one (and its version), unless the claim is already
@@ -46,6 +48,7 @@ public final class DriftCheck {
     public static final String AMI = "AMIDrift";
     public static final String SECURITY_GROUP = "SecurityGroupDrift";
     public static final String SUBNET = "SubnetDrift";
+    public static final String CAPACITY_RESERVATION = "CapacityReservationDrift";
     /** Karpenter checks instance-type drift only for claims older than this. */
     public static final Duration INSTANCE_TYPE_AFTER = Duration.ofHours(1);
 
@@ -122,6 +125,13 @@ public final class DriftCheck {
         }
         if (instance.subnetId() != null && !s.subnets().isEmpty() && !s.subnets().contains(instance.subnetId())) {
             return SUBNET;
+        }
+        // Checked on the instance as EC2 lists it now: one that fell back to on-demand is not drifted (aws drift.go).
+        String reservation = labels.get(ReservationLabels.ID);
+        if (s.capacityReservations() != null && reservation != null
+                && WellKnownLabels.CAPACITY_RESERVED.equals(instance.capacityType())
+                && !s.capacityReservations().contains(reservation)) {
+            return CAPACITY_RESERVATION;
         }
         return null;
     }
