@@ -217,7 +217,9 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
         }
         List<OfferingKey> unavailable = new ArrayList<>();
         List<SimulatedInstance> launched = new ArrayList<>();
+        String refusedImage = null; // a deregistered image's template launches nothing (SimulatedImages#refused)
         for (LaunchParameters.Template t : sent.templates()) {
+            if (images.refuses(t.imageId())) { refusedImage = t.imageId(); continue; }
             for (LaunchParameters.Override o : t.overrides()) {
                 if (launched.size() >= request.count()) {
                     break;
@@ -237,6 +239,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
         }
         answeredIce(unavailable, now);
         if (launched.isEmpty()) {
+            images.refused(refusedImage, unavailable);
             throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
         }
         tokens.put(token, parameters);

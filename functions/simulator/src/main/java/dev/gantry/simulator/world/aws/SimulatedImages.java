@@ -17,6 +17,10 @@ import java.util.Map;
  * <p>A faulty release ({@link #release(String, String, Fault, Instant)}) is one of {@link Fault}: it boots instances
  * whose kubelet registers but never reports Ready, or whose pods crash-loop once the node is Ready, or it is withdrawn
  * (deregistered) so EC2 refuses launches from it. {@link #isBad} is any of them: what must not get past a canary.
+ * A deregistered release stays what {@code @latest} resolves to (SSM still names it: what happens when AWS pulls an
+ * image after publishing it); CreateFleet skips a template on it, and a fleet that launched nothing else is refused
+ * with EC2's {@code InvalidAMIID.NotFound} ({@link #refused}), the adapter's {@code ImageRefused}, unless another of its
+ * offerings had no capacity (then, as the adapter sorts it, insufficient capacity).
  *
  * <p>Not modelled: per-architecture images (one image id stands for every architecture), pinned versions
  * ({@code al2023@v2026…}) and name/tag selector terms (every term but an id resolves to its family's current image), SSM's and
@@ -74,6 +78,22 @@ public final class SimulatedImages {
     /** What is wrong with {@code imageId} ({@link Fault#NONE} for an image without a fault, or null). */
     public Fault fault(String imageId) {
         return imageId == null ? Fault.NONE : faults.getOrDefault(imageId, Fault.NONE);
+    }
+
+    /** Whether EC2 refuses to launch {@code imageId} (it was deregistered). */
+    public boolean refuses(String imageId) {
+        return fault(imageId) == Fault.DEREGISTERED;
+    }
+
+    /**
+     * A fleet that launched nothing: EC2's refusal of {@code refusedImage} (null: none was refused) as the adapter
+     * surfaces it, when no offering had no capacity ({@code unavailable} empty); else nothing is thrown here.
+     */
+    public void refused(String refusedImage, List<?> unavailable) {
+        if (refusedImage != null && unavailable.isEmpty()) {
+            throw new dev.gantry.core.cloud.ImageRefused("InvalidAMIID.NotFound",
+                    "CreateFleet launched no instance: the image id '[" + refusedImage + "]' does not exist");
+        }
     }
 
     /** Whether {@code imageId} has any fault: a rollout onto it must stop at its canary wave. */

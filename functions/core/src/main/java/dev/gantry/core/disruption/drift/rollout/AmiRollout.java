@@ -30,7 +30,8 @@ import java.util.TreeMap;
  *   <li>{@link Phase#GO}: at least {@link RolloutPolicy#canaries} exposed claims are initialized, their node Ready and
  *       no pod on it crash-looping ({@link CanaryPods}), for the soak time: the rest rolls within the budgets (from
  *       then on a canary's pods are not judged).</li>
- *   <li>{@link Phase#PAUSED} (newly, {@link #failed()}): an exposed claim failed: it launched (it has an instance) but
+ *   <li>{@link Phase#PAUSED} (newly, {@link #failed()}): an exposed claim failed: its launch was refused for its image
+ *       ({@link NodeClaim#IMAGE_REFUSED}; a launch that found no capacity is not the image's fault), or it launched but
  *       was deleted before it initialized, or is not initialized {@link #READY_WITHIN} after its launch, or its node is
  *       NotReady after it initialized, or a pod on its node crash-loops ({@link CanaryPods}).</li>
  *   <li>{@link Phase#WAITING}: nothing is exposed yet and the cluster's start delay ({@link StartDelay}) has not passed
@@ -190,7 +191,10 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
     private static Optional<String> failure(NodeClaim c, Map<String, Node> nodes, CanaryPods pods, java.util.Set<String> canaryNodes,
                                             Instant now) {
         if (c.instanceId() == null) {
-            return Optional.empty(); // never launched (no capacity, a refused launch): not the image's fault
+            // Never launched: the image's fault only when the cloud refused the image; no capacity is not.
+            return NodeClaim.IMAGE_REFUSED.equals(c.deletionReason())
+                    ? Optional.of("the launch of nodeclaim/" + c.name() + " was refused for its image")
+                    : Optional.empty();
         }
         if (c.initializedAt() == null) {
             if (c.state().isDeleting()) {
