@@ -44,6 +44,8 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("events:\n  - {at: 1m}\n", "5: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease]"),
                 Arguments.of("events:\n  - {at: 1m, delete: {deployment: default/web}, scale: {deployment: default/web, replicas: 1}}\n", "5: an event has one action, not [scale, delete]"),
                 Arguments.of("events:\n  - {at: 11m, delete: {deployment: default/web}}\n", "5: event at 11m0s is after the end (10m0s)"),
+                Arguments.of("events:\n  - {at: 1m, amiRelease: {family: al2023, version: v2, bad: true, crashLoop: true}}\n",
+                        "5: amiRelease takes at most one of bad, crashLoop, deregistered"),
                 Arguments.of("events:\n  - {at: 1m, scale: {deployment: default/web, replicas: -1}}\n", "5: replicas must not be negative"),
                 Arguments.of("events:\n  - {at: 1m, delete: {deployment: web}}\n", "5: a deployment is written namespace/name, got 'web'"),
                 Arguments.of("events:\n  - {at: 1m, apply: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}}\n", "5: an inline apply takes a NodePool, EC2NodeClass or NodeOverlay, not Deployment (apply workloads from a file)"),

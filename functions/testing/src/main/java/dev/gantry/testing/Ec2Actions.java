@@ -131,6 +131,12 @@ final class Ec2Actions {
                 String zone = o.getOrDefault("AvailabilityZone",
                         subnetId == null ? null : state.subnet(subnetId).map(s -> s.zone()).orElse(null));
                 FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
+                var refused = state.imageRefusal(o.getOrDefault("ImageId", imageId));
+                if (refused.isPresent()) {
+                    errors.add(new FleetError(override, lifecycle, refused.get(), "The image id '[" + o.getOrDefault("ImageId", imageId)
+                            + "]' does not exist (stub: " + refused.get() + ")."));
+                    continue;
+                }
                 var failure = state.launchFailure(o.get("InstanceType"), zone);
                 int room = state.capacityLeft(o.get("InstanceType"), zone);
                 String reservation = state.reservations().targetOf(template.get().id());

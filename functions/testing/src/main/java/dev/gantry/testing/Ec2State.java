@@ -43,6 +43,7 @@ public final class Ec2State {
     private final Map<String, LaunchTemplate> launchTemplates = new LinkedHashMap<>();
     private final Map<String, Instance> instances = new LinkedHashMap<>();
     private final Map<String, String> launchFailures = new HashMap<>();
+    private final Ec2ImageRefusals refusals = new Ec2ImageRefusals();
     private final Map<String, RememberedFleet> fleetsByToken = new HashMap<>();
     private final Map<String, Integer> capacityLeft = new HashMap<>();
     private final Map<String, String> instanceProfiles = new HashMap<>();
@@ -141,6 +142,18 @@ public final class Ec2State {
     public synchronized Ec2State failLaunches(String instanceType, String zone, String errorCode) {
         launchFailures.put(instanceType + "/" + zone, errorCode);
         return this;
+    }
+
+    /** DeregisterImage: the image is no longer described, and launches from it fail ({@link Ec2ImageRefusals}). */
+    public synchronized Ec2State deregisterImage(String imageId) {
+        images.remove(imageId);
+        refusals.deregister(imageId);
+        return this;
+    }
+
+    /** EC2's error code for a launch from {@code imageId}, or empty when it launches. */
+    synchronized java.util.Optional<String> imageRefusal(String imageId) {
+        return refusals.refusal(imageId);
     }
 
     public synchronized Ec2State clearLaunchFailures() {

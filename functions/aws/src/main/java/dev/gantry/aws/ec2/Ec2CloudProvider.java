@@ -235,6 +235,9 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                 throw new InsufficientCapacity(firstError, unavailable);
             }
             String code = firstError == null ? "NoInstanceLaunched" : firstError;
+            if (Ec2Errors.classify(code) == Ec2Errors.Kind.IMAGE_REFUSED) {
+                throw new dev.gantry.core.cloud.ImageRefused(code, "CreateFleet launched no instance: its image was refused");
+            }
             boolean retryable = firstError == null || Ec2Errors.classify(code) == Ec2Errors.Kind.SUBNET_FULL
                     || Ec2Errors.classify(code) == Ec2Errors.Kind.RETRYABLE;
             throw new CloudException(code, "CreateFleet launched no instance", retryable);

@@ -25,6 +25,12 @@ public final class Ec2Errors {
         ALREADY_EXISTS,
         /** A ClientToken was reused with different parameters: the claim's instance was launched earlier. */
         TOKEN_REUSED,
+        /**
+         * The launch's image was refused: deregistered or not shared ({@code InvalidAMIID.NotFound}), not available
+         * ({@code InvalidAMIID.Unavailable}), or a malformed id ({@code InvalidAMIID.Malformed}); Karpenter v1.14.1 names
+         * NotFound and Malformed ({@code ToReasonMessage}, pkg/errors/errors.go). Not retryable; the image's fault.
+         */
+        IMAGE_REFUSED,
         /** Anything else: a configuration or permission problem a retry will not fix. */
         FATAL
     }
@@ -39,6 +45,7 @@ public final class Ec2Errors {
             "InvalidLaunchTemplateName.NotFoundException", "InvalidLaunchTemplateId.NotFound", "ParameterNotFound",
             "InvalidCapacityReservationId.NotFound");
     private static final Set<String> ALREADY_EXISTS = Set.of("InvalidLaunchTemplateName.AlreadyExistsException");
+    private static final Set<String> IMAGE = Set.of("InvalidAMIID.NotFound", "InvalidAMIID.Unavailable", "InvalidAMIID.Malformed");
 
     private Ec2Errors() {}
 
@@ -60,6 +67,9 @@ public final class Ec2Errors {
         }
         if ("IdempotentParameterMismatch".equals(code)) {
             return Kind.TOKEN_REUSED;
+        }
+        if (IMAGE.contains(code)) {
+            return Kind.IMAGE_REFUSED;
         }
         return ALREADY_EXISTS.contains(code) ? Kind.ALREADY_EXISTS : Kind.FATAL;
     }
@@ -91,6 +101,9 @@ public final class Ec2Errors {
         String code = code(e);
         String message = e instanceof AwsServiceException ase && ase.awsErrorDetails() != null
                 ? ase.awsErrorDetails().errorMessage() : e.getMessage();
+        if (classify(e) == Kind.IMAGE_REFUSED) {
+            return new dev.gantry.core.cloud.ImageRefused(code, what + ": " + message);
+        }
         boolean retryable = switch (classify(e)) {
             case RETRYABLE, OFFERING_UNAVAILABLE, SUBNET_FULL -> true;
             default -> false;

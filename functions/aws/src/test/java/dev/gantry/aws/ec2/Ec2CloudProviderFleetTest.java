@@ -140,4 +140,24 @@ class Ec2CloudProviderFleetTest {
                     assertThat(e.retryable()).isFalse();
                 });
     }
+
+    /**
+     * Gantry's own: a fleet whose image was deregistered after it was resolved (the adapter caches images for a minute)
+     * launches nothing, and EC2's InvalidAMIID.NotFound among the fleet's errors is the port's ImageRefused, not retried
+     * and marking no offering unavailable (aws/karpenter-provider-aws v1.14.1 pkg/errors/errors.go ToReasonMessage).
+     */
+    @Test
+    void aFleetOnADeregisteredImageIsRefusedForItsImageNotForCapacity() {
+        String image = provider.launch(fleet("general-before", 1)).instances().stream().findFirst()
+                .map(i -> stub.ec2().instances().stream().filter(x -> x.id().equals(i.instanceId())).findFirst().orElseThrow().imageId())
+                .orElseThrow();
+        stub.ec2().deregisterImage(image);
+
+        assertThatThrownBy(() -> provider.launch(fleet("general-after", 2)))
+                .isInstanceOfSatisfying(dev.gantry.core.cloud.ImageRefused.class, e -> {
+                    assertThat(e.code()).isEqualTo("InvalidAMIID.NotFound");
+                    assertThat(e.retryable()).isFalse();
+                });
+        assertThat(stub.ec2().instances()).hasSize(1);
+    }
 }

@@ -22,6 +22,9 @@ class Ec2ErrorsTest {
             "InvalidInstanceID.NotFound, NOT_FOUND",
             "InvalidLaunchTemplateName.AlreadyExistsException, ALREADY_EXISTS",
             "IdempotentParameterMismatch, TOKEN_REUSED",
+            "InvalidAMIID.NotFound, IMAGE_REFUSED",
+            "InvalidAMIID.Unavailable, IMAGE_REFUSED",
+            "InvalidAMIID.Malformed, IMAGE_REFUSED",
             "UnauthorizedOperation, FATAL",
             "InvalidParameterValue, FATAL"})
     void sortsEachCode(String code, Kind kind) {
@@ -40,5 +43,22 @@ class Ec2ErrorsTest {
         assertThat(cloud.code()).isEqualTo(code);
         assertThat(cloud.retryable()).isEqualTo(retryable);
         assertThat(cloud.getMessage()).contains("CreateFleet: m");
+    }
+
+    /**
+     * Gantry's own: an image EC2 refuses (aws/karpenter-provider-aws v1.14.1 pkg/errors/errors.go ToReasonMessage names
+     * InvalidAMIID.NotFound and InvalidAMIID.Malformed) is the port's ImageRefused, not retried, not a capacity failure.
+     */
+    @org.junit.jupiter.api.Test
+    void aRefusedImageIsThePortsImageRefused() {
+        Ec2Exception e = (Ec2Exception) Ec2Exception.builder().statusCode(400)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InvalidAMIID.NotFound")
+                        .errorMessage("The image id '[ami-0abc]' does not exist").build()).build();
+
+        var cloud = Ec2Errors.toCloud("CreateFleet", e);
+
+        assertThat(cloud).isInstanceOf(dev.gantry.core.cloud.ImageRefused.class);
+        assertThat(cloud.retryable()).isFalse();
+        assertThat(cloud.code()).isEqualTo("InvalidAMIID.NotFound");
     }
 }

@@ -92,6 +92,7 @@ final class DriftPlan {
         Map<String, AmiRollout> rollouts = new LinkedHashMap<>();
         Map<String, String> classOfPool = new HashMap<>();
         cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.name())));
+        dev.gantry.core.disruption.drift.rollout.CanaryPods canaryPods = dev.gantry.core.disruption.drift.rollout.CanaryPods.of(c.view().pods());
         for (NodeClass nc : cfg.nodeClasses()) {
             Optional<Map<String, String>> target = images.images(nc);
             if (target.isEmpty()) {
@@ -103,7 +104,7 @@ final class DriftPlan {
             }
             List<NodeClaim> own = claims.stream().filter(cl -> nc.name().equals(classOfPool.get(cl.nodePool()))).toList();
             rollouts.put(nc.name(), AmiRollout.decide(nc.name(), RolloutPolicy.of(nc.annotations()), target.get(), own, nodes,
-                    new AmiRollout.Images(byInstance, null), Optional.empty(), nc.annotations().get(RolloutPolicy.RESUME),
+                    new AmiRollout.Images(byInstance, null), canaryPods, Optional.empty(), nc.annotations().get(RolloutPolicy.RESUME),
                     null, now));
         }
         long foreign = c.claims().stream().filter(cl -> cl.drift() != null

@@ -7,7 +7,9 @@ import java.util.Optional;
  * Launches and terminates the instances behind NodeClaims. Implemented by the EC2 adapter and the simulator.
  *
  * <p>Errors: {@link InsufficientCapacity} when no option could be launched (its offerings are to be marked
- * unavailable and the claim re-planned); {@link CloudException} for everything else, with
+ * unavailable and the claim re-planned); {@link ImageRefused} when the launch's image was refused (deregistered,
+ * unavailable, malformed: not retryable, and the image's fault, not the capacity's); {@link CloudException} for
+ * everything else, with
  * {@link CloudException#retryable()} saying whether the same call may succeed later (throttling, 5xx).
  */
 public interface CloudProvider {

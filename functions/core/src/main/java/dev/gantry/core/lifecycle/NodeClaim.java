@@ -51,6 +51,9 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                         int drainStep, Instant progressAt, Instant notReadySince, Instant lastPodEventAt, String podSet,
                         boolean fromConsolidation, ConsolidationMark consolidation, String launchToken,
                         LaunchParameters launchParameters, DriftStamp drift) {
+    /** The deletion reason of a claim whose launch the cloud refused for its image (deregistered, unavailable, malformed). */
+    public static final String IMAGE_REFUSED = "image-refused";
+
 
     public NodeClaim {
         Objects.requireNonNull(name, "name");

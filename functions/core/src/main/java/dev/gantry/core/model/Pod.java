@@ -58,19 +58,39 @@ public record Pod(String namespace, String name, String uid, Map<String, String>
      * @param terminationGracePeriodSeconds the pod's own grace period, or null for the default (30 s)
      * @param startedAt     {@code status.startTime}: when the kubelet accepted the pod, or null before (or when unknown)
      * @param ready         the PodReady condition: true or false as reported, null when the pod reports none
+     * @param restarts      the restarts of its containers, init containers included: the sum of their
+     *                      {@code restartCount}s (a pod lives on one node, so they all happened there)
+     * @param crashLoopBackOff a container (or init container) is waiting with reason {@code CrashLoopBackOff}: it
+     *                      exited and the kubelet holds its restart back
      */
     public record Status(String phase, boolean unschedulable, java.time.Instant createdAt, java.time.Instant deletingSince,
-                         Long terminationGracePeriodSeconds, java.time.Instant startedAt, Boolean ready) {
+                         Long terminationGracePeriodSeconds, java.time.Instant startedAt, Boolean ready, int restarts,
+                         boolean crashLoopBackOff) {
         public static final Status PENDING = new Status("Pending", false, null, null, null);
 
         public Status {
             phase = phase == null ? "Pending" : phase;
+            if (restarts < 0) {
+                throw new IllegalArgumentException("restarts must not be negative: " + restarts);
+            }
+        }
+
+        /** A status whose containers have not restarted. */
+        public Status(String phase, boolean unschedulable, java.time.Instant createdAt, java.time.Instant deletingSince,
+                      Long terminationGracePeriodSeconds, java.time.Instant startedAt, Boolean ready) {
+            this(phase, unschedulable, createdAt, deletingSince, terminationGracePeriodSeconds, startedAt, ready, 0, false);
         }
 
         /** A status without a start time or a readiness condition (a manifest, a test, a pod not yet started). */
         public Status(String phase, boolean unschedulable, java.time.Instant createdAt, java.time.Instant deletingSince,
                       Long terminationGracePeriodSeconds) {
             this(phase, unschedulable, createdAt, deletingSince, terminationGracePeriodSeconds, null, null);
+        }
+
+        /** This status with its containers' restarts as the kubelet reports them. */
+        public Status withRestarts(int count, boolean backOff) {
+            return new Status(phase, unschedulable, createdAt, deletingSince, terminationGracePeriodSeconds, startedAt, ready,
+                    count, backOff);
         }
 
         /** Succeeded or Failed: the pod holds no resources and needs no eviction. */

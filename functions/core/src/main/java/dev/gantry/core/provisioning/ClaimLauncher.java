@@ -27,6 +27,11 @@ import java.util.function.UnaryOperator;
  * it, record it Launched. A lost conditional write is resolved by reading the stored claim, never by writing over it.
  */
 final class ClaimLauncher {
+    /**
+     * The deletion reason of a claim whose launch was refused for its image ({@link dev.gantry.core.cloud.ImageRefused}):
+     * what an AMI rollout counts against its canary, unlike {@code launch-failed} (capacity, anything else).
+     */
+    static final String IMAGE_REFUSED = dev.gantry.core.lifecycle.NodeClaim.IMAGE_REFUSED;
     private final NodeClaimStore store;
     private final CloudProvider cloud;
     private final Clock clock;
@@ -119,6 +124,9 @@ final class ClaimLauncher {
             markUnavailable(ice.offerings());
             launching.forEach(c -> close(c, "launch-failed", now));
             return launching.stream().map(c -> Result.outOfCapacity(c, ice.code())).toList();
+        } catch (dev.gantry.core.cloud.ImageRefused refused) {
+            launching.forEach(c -> close(c, IMAGE_REFUSED, now));
+            return launching.stream().map(c -> Result.failed(c, refused.code())).toList();
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;
@@ -170,6 +178,9 @@ final class ClaimLauncher {
             markUnavailable(ice.offerings());
             close(current, "launch-failed", now);
             return Result.outOfCapacity(current, ice.code());
+        } catch (dev.gantry.core.cloud.ImageRefused refused) {
+            close(current, IMAGE_REFUSED, now);
+            return Result.failed(current, refused.code());
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;

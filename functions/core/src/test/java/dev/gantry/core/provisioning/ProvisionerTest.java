@@ -271,6 +271,21 @@ class ProvisionerTest {
         assertThat(store.unavailableOfferings(answered.plus(Duration.ofMinutes(3)))).isEmpty();
     }
 
+    /** Gantry's own: a launch refused for its image is closed as the image's fault, which an AMI rollout's canary counts. */
+    @Test
+    void aLaunchRefusedForItsImageIsClosedAsImageRefusedNotAsNoCapacity() {
+        cluster.putPod(pending("a", 500, 256).build());
+        Provisioner p = new Provisioner(cluster, cluster, store, new RefusesImage(cloud), provider(), config(pool("default", null)), clock);
+
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.failed()).isNotEmpty().allSatisfy(f -> assertThat(f.code()).isEqualTo("InvalidAMIID.NotFound"));
+        NodeClaim closed = store.get(out.failed().get(0).claim(), T0).orElseThrow();
+        assertThat(closed.state()).isEqualTo(NodeClaimState.Terminated);
+        assertThat(closed.deletionReason()).isEqualTo(NodeClaim.IMAGE_REFUSED);
+        assertThat(store.unavailableOfferings(T0)).as("no offering is marked: capacity was not the problem").isEmpty();
+    }
+
     @Test
     void poolWithNoCapacityLeftIsClosedAndTheNextPoolIsPlanned() {
         cluster.putPod(pending("a", 500, 256).build());
@@ -440,6 +455,28 @@ class ProvisionerTest {
         @Override
         public java.util.Optional<CloudInstance> describe(String instanceId) {
             return delegate.describe(instanceId);
+        }
+    }
+
+    /** Refuses every launch's image, as EC2 does for a deregistered AMI. */
+    private record RefusesImage(RecordingCloud delegate) implements dev.gantry.core.cloud.CloudProvider {
+        @Override
+        public LaunchResult launch(LaunchRequest request) {
+            throw new dev.gantry.core.cloud.ImageRefused("InvalidAMIID.NotFound", "CreateFleet: the image does not exist");
+        }
+
+        @Override
+        public void terminate(List<String> ids) {
+        }
+
+        @Override
+        public List<dev.gantry.core.cloud.CloudInstance> listInstances() {
+            return delegate.listInstances();
+        }
+
+        @Override
+        public java.util.Optional<dev.gantry.core.cloud.CloudInstance> describe(String id) {
+            return delegate.describe(id);
         }
     }
 

@@ -11,6 +11,7 @@ import dev.gantry.core.model.Taint;
 import dev.gantry.core.model.Toleration;
 import dev.gantry.core.model.TopologySpread;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -26,10 +27,14 @@ import java.util.Map;
 
 /**
  * A fabric8 pod (or pod template) as the core's {@link Pod}: effective requests by kube-scheduler's rule, node
- * selector and affinity, tolerations, spreads, host ports, owner, priority and the status Gantry acts on.
+ * selector and affinity, tolerations, spreads, host ports, owner, priority and the status Gantry acts on (with the
+ * restarts of its containers and init containers, and whether one waits in {@code CrashLoopBackOff}: what an AMI
+ * rollout's canary is judged by).
  */
 public final class PodMapper {
     static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+    /** The kubelet's waiting reason for a container it holds back after it exited (its restart back-off). */
+    static final String CRASH_LOOP_BACK_OFF = "CrashLoopBackOff";
 
     private PodMapper() {
     }
@@ -146,8 +151,21 @@ public final class PodMapper {
             }
         }
         Long grace = spec == null ? null : spec.getTerminationGracePeriodSeconds();
-        return new Pod.Status(phase, unschedulable, instant(m.getCreationTimestamp()), instant(m.getDeletionTimestamp()), grace,
-                instant(started), ready);
+        Pod.Status out = new Pod.Status(phase, unschedulable, instant(m.getCreationTimestamp()), instant(m.getDeletionTimestamp()),
+                grace, instant(started), ready);
+        if (s == null) {
+            return out;
+        }
+        int restarts = 0;
+        boolean backOff = false;
+        for (List<ContainerStatus> statuses : List.of(nonNull(s.getInitContainerStatuses()), nonNull(s.getContainerStatuses()))) {
+            for (ContainerStatus c : statuses) {
+                restarts += c.getRestartCount() == null ? 0 : Math.max(0, c.getRestartCount());
+                backOff |= c.getState() != null && c.getState().getWaiting() != null
+                        && CRASH_LOOP_BACK_OFF.equals(c.getState().getWaiting().getReason());
+            }
+        }
+        return restarts == 0 && !backOff ? out : out.withRestarts(restarts, backOff);
     }
 
     /**

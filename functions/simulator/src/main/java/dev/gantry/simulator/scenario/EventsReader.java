@@ -67,9 +67,9 @@ final class EventsReader {
                 yield new Scenario.DeleteNode(yaml.optString(d, "nodePool"), (int) yaml.optInt(d, "index", 0));
             }
             case "amiRelease" -> {
-                Map<String, NodeTuple> r = yaml.map(v, Set.of("family", "version", "bad"), "amiRelease.");
+                Map<String, NodeTuple> r = yaml.map(v, Set.of("family", "version", "bad", "crashLoop", "deregistered"), "amiRelease.");
                 yield new Scenario.AmiRelease(yaml.string(yaml.require(r, "family", v)), yaml.string(yaml.require(r, "version", v)),
-                        r.containsKey("bad") && yaml.bool(r.get("bad").getValueNode()));
+                        imageFault(r, v));
             }
             case "terminateAllNodes" -> {
                 if (!yaml.bool(v)) {
@@ -156,5 +156,21 @@ final class EventsReader {
             throw yaml.error(n, "a deployment is written namespace/name, got '" + s + "'");
         }
         return s;
+    }
+
+    /** At most one of {@code bad}, {@code crashLoop}, {@code deregistered}, each a boolean. */
+    private dev.gantry.simulator.world.aws.SimulatedImages.Fault imageFault(Map<String, NodeTuple> r, Node v) {
+        dev.gantry.simulator.world.aws.SimulatedImages.Fault fault = dev.gantry.simulator.world.aws.SimulatedImages.Fault.NONE;
+        for (var e : Map.of("bad", dev.gantry.simulator.world.aws.SimulatedImages.Fault.NEVER_READY,
+                "crashLoop", dev.gantry.simulator.world.aws.SimulatedImages.Fault.CRASH_LOOP,
+                "deregistered", dev.gantry.simulator.world.aws.SimulatedImages.Fault.DEREGISTERED).entrySet()) {
+            if (r.containsKey(e.getKey()) && yaml.bool(r.get(e.getKey()).getValueNode())) {
+                if (fault != dev.gantry.simulator.world.aws.SimulatedImages.Fault.NONE) {
+                    throw yaml.error(v, "amiRelease takes at most one of bad, crashLoop, deregistered");
+                }
+                fault = e.getValue();
+            }
+        }
+        return fault;
     }
 }

@@ -276,10 +276,15 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
 
     /**
      * AWS publishes {@code version} of an AMI family's image (SSM's {@code @latest} for {@code family}, e.g.
-     * {@code al2023}): launches from now on use it, and the running nodes drift. A {@code bad} release boots nodes
-     * that register but never report Ready.
+     * {@code al2023}): launches from now on use it, and the running nodes drift. A faulty release ({@code fault}):
+     * {@code bad: true} boots nodes that register but never report Ready; {@code crashLoop: true} nodes that become
+     * Ready but whose pods crash-loop; {@code deregistered: true} an image EC2 refuses to launch.
      */
-    public record AmiRelease(String family, String version, boolean bad) implements Action {
+    public record AmiRelease(String family, String version, dev.gantry.simulator.world.aws.SimulatedImages.Fault fault)
+            implements Action {
+        public boolean bad() {
+            return fault != dev.gantry.simulator.world.aws.SimulatedImages.Fault.NONE;
+        }
     }
 
     /** The next {@code count} launches succeed at EC2, then the provisioner dies before recording them. */

@@ -117,9 +117,14 @@ public final class ScenarioActions {
             }
             case Scenario.AmiRelease r -> {
                 var images = world.cloud().images();
-                var release = r.bad() ? images.releaseBad(r.family(), r.version(), now) : images.release(r.family(), r.version(), now);
+                var release = images.release(r.family(), r.version(), r.fault(), now);
                 recorder.log(now, "scenario", "AMI release: " + release.family() + "@latest is now " + release.imageId()
-                        + (r.bad() ? " (a bad image: its nodes never become Ready)" : ""));
+                        + switch (r.fault()) {
+                            case NONE -> "";
+                            case NEVER_READY -> " (a bad image: its nodes never become Ready)";
+                            case CRASH_LOOP -> " (a bad image: its nodes become Ready, their pods crash-loop)";
+                            case DEREGISTERED -> " (a bad image: deregistered, EC2 refuses to launch it)";
+                        });
             }
             case Scenario.CrashAfterLaunch c -> {
                 world.crashing().arm(c.count());

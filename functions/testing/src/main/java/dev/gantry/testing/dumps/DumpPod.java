@@ -29,6 +29,7 @@ public final class DumpPod {
     private boolean unschedulable;
     private Instant createdAt = DumpNode.NOW.minusSeconds(1800);
     private Instant startedAt;
+    private int restarts;
     private Instant scheduledAt;
     private Instant deletionTimestamp;
     private final List<String[]> requests = new ArrayList<>();
@@ -88,6 +89,11 @@ public final class DumpPod {
     public DumpPod succeeded() { phase = "Succeeded"; ready = "False"; return this; }
     public DumpPod failed() { phase = "Failed"; ready = "False"; return this; }
     public DumpPod notReady() { ready = "False"; return this; }
+    /**
+     * Its first container crash-loops: {@code restartCount} {@code restarts}, its last run terminated with exit code 1,
+     * and it waits in {@code CrashLoopBackOff} (the pod NotReady), as the kubelet reports it between two restarts.
+     */
+    public DumpPod crashLooping(int restarts) { this.restarts = restarts; ready = "False"; return this; }
     public DumpPod created(Instant at) { createdAt = at; return this; }
     /** {@code status.startTime} (default: 5 s after creation). */
     public DumpPod started(Instant at) { startedAt = at; return this; }
@@ -275,9 +281,15 @@ public final class DumpPod {
         s.put("name", cname);
         boolean terminal = phase.equals("Succeeded") || phase.equals("Failed");
         s.put("ready", "True".equals(ready) && !terminal);
-        s.put("restartCount", 0);
-        s.put("started", !terminal);
-        if (terminal) {
+        boolean looping = restarts > 0 && !terminal && (cname.equals("app") || cname.equals(ownerName));
+        s.put("restartCount", looping ? restarts : 0);
+        s.put("started", !terminal && !looping);
+        if (looping) {
+            s.put("lastState", Map.of("terminated", Map.of("containerID", "containerd://def", "exitCode", 1,
+                    "finishedAt", started.plusSeconds(60).toString(), "reason", "Error", "startedAt", started.plusSeconds(55).toString())));
+            s.put("state", Map.of("waiting", Map.of("message", "back-off 40s restarting failed container=" + cname + " pod=" + name
+                    + "_" + namespace + "(uid)", "reason", "CrashLoopBackOff")));
+        } else if (terminal) {
             s.put("state", Map.of("terminated", Map.of("containerID", "containerd://abc", "exitCode", phase.equals("Succeeded") ? 0 : 1,
                     "finishedAt", started.plusSeconds(120).toString(), "reason", phase.equals("Succeeded") ? "Completed" : "Error",
                     "startedAt", started.toString())));

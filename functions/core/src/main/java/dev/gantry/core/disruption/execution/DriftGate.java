@@ -17,4 +17,12 @@ public interface DriftGate {
     DriftGate OPEN = (claims, now) -> c -> true;
 
     Predicate<NodeClaim> admits(List<NodeClaim> claims, Instant now);
+
+    /**
+     * As {@link #admits(List, Instant)}, judging by the cluster the caller already read ({@code view}: its nodes and
+     * pods, e.g. a canary's crash-looping pods) rather than reading it again. This default ignores the view.
+     */
+    default Predicate<NodeClaim> admits(List<NodeClaim> claims, dev.gantry.core.provisioning.ClusterView view, Instant now) {
+        return admits(claims, now);
+    }
 }

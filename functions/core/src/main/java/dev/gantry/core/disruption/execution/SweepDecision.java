@@ -56,7 +56,7 @@ final class SweepDecision {
             quietKey = null;
             return byRebalance;
         }
-        List<String> drifted = drifted(notBackingOff(claims, now), null);
+        List<String> drifted = drifted(notBackingOff(claims, snap, now), null);
         if (!drifted.isEmpty()) {
             ConsolidationDecision byDrift = DriftReplacement.decide(input, drifted);
             if (byDrift.command().isPresent()) {
@@ -94,7 +94,7 @@ final class SweepDecision {
      */
     ConsolidationReport decideDriftAlongside(ClusterSnapshot snap, List<NodeClaim> claims, List<Pod> headroom,
                                              Set<String> active, int podEvents, int resumed, Instant now) {
-        List<String> drifted = drifted(notBackingOff(claims, now), null);
+        List<String> drifted = drifted(notBackingOff(claims, snap, now), null);
         String busy = "command " + String.join(",", active) + " under way";
         boolean anyRecommended = snap.view().nodes().stream().anyMatch(dev.gantry.core.disruption.Rebalance::recommended);
         if (drifted.isEmpty() && !anyRecommended) {
@@ -149,9 +149,9 @@ final class SweepDecision {
     }
 
     /** The claims whose pool is not backing off drift ({@link DriftBackoff}) and that the gate admits ({@link DriftGate}). */
-    private List<NodeClaim> notBackingOff(List<NodeClaim> claims, Instant now) {
+    private List<NodeClaim> notBackingOff(List<NodeClaim> claims, ClusterSnapshot snap, Instant now) {
         java.util.function.Predicate<String> backingOff = backoff.at(now);
-        java.util.function.Predicate<NodeClaim> admitted = gate.admits(claims, now);
+        java.util.function.Predicate<NodeClaim> admitted = gate.admits(claims, snap.view(), now);
         return claims.stream().filter(c -> c.drift() == null || !c.drift().isDrifted()
                 || (!backingOff.test(c.nodePool()) && admitted.test(c))).toList();
     }

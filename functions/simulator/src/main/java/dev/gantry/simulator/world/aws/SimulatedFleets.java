@@ -61,7 +61,12 @@ final class SimulatedFleets {
         }
         List<OfferingKey> unavailable = new ArrayList<>();
         List<SimulatedInstance> launched = new ArrayList<>();
+        String refusedImage = null; // a deregistered image's template launches nothing (SimulatedImages#refused)
         for (LaunchParameters.Template t : sent.templates()) {
+            if (cloud.images.refuses(t.imageId())) {
+                refusedImage = t.imageId();
+                continue;
+            }
             for (LaunchParameters.Override o : t.overrides()) {
                 if (launched.size() >= request.count()) {
                     break;
@@ -81,6 +86,7 @@ final class SimulatedFleets {
         }
         answeredIce(unavailable, now);
         if (launched.isEmpty()) {
+            cloud.images.refused(refusedImage, unavailable);
             throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
         }
         tokens.put(token, parameters);

@@ -14,7 +14,13 @@ import java.util.Map;
  * a family is {@code ami-sim-<family>}, so scenarios without a release launch exactly as before; a release is
  * {@code ami-sim-<family>-<version>}.
  *
- * <p>A bad release ({@link #releaseBad}) boots instances whose kubelet registers but never reports Ready.
+ * <p>A faulty release ({@link #release(String, String, Fault, Instant)}) is one of {@link Fault}: it boots instances
+ * whose kubelet registers but never reports Ready, or whose pods crash-loop once the node is Ready, or it is withdrawn
+ * (deregistered) so EC2 refuses launches from it. {@link #isBad} is any of them: what must not get past a canary.
+ * A deregistered release stays what {@code @latest} resolves to (SSM still names it: what happens when AWS pulls an
+ * image after publishing it); CreateFleet skips a template on it, and a fleet that launched nothing else is refused
+ * with EC2's {@code InvalidAMIID.NotFound} ({@link #refused}), the adapter's {@code ImageRefused}, unless another of its
+ * offerings had no capacity (then, as the adapter sorts it, insufficient capacity).
  *
  * <p>Not modelled: per-architecture images (one image id stands for every architecture), pinned versions
  * ({@code al2023@v2026…}) and name/tag selector terms (every term but an id resolves to its family's current image), SSM's and
@@ -25,8 +31,20 @@ public final class SimulatedImages {
     public record Release(String family, String version, String imageId, Instant at) {
     }
 
+    /** What is wrong with a release's image. */
+    public enum Fault {
+        /** Nothing. */
+        NONE,
+        /** Its kubelet registers but never reports Ready. */
+        NEVER_READY,
+        /** Its nodes become Ready but the pods on them crash-loop ({@code world/kube/CrashLoops}). */
+        CRASH_LOOP,
+        /** Deregistered after SSM published it: EC2 refuses launches from it ({@code InvalidAMIID.NotFound}). */
+        DEREGISTERED
+    }
+
     private final Map<String, String> current = new HashMap<>();
-    private final java.util.Set<String> bad = new java.util.HashSet<>();
+    private final Map<String, Fault> faults = new HashMap<>();
     private final List<Release> releases = new ArrayList<>();
 
     /** The image {@code family}'s {@code @latest} resolves to now (family as {@code NodeClass#effectiveAmiFamily}). */
@@ -45,14 +63,42 @@ public final class SimulatedImages {
 
     /** A bad release: as {@link #release}, but its instances' kubelets never report Ready. */
     public Release releaseBad(String family, String version, Instant at) {
+        return release(family, version, Fault.NEVER_READY, at);
+    }
+
+    /** A release whose image has {@code fault}. */
+    public Release release(String family, String version, Fault fault, Instant at) {
         Release r = release(family, version, at);
-        bad.add(r.imageId());
+        if (fault != Fault.NONE) {
+            faults.put(r.imageId(), fault);
+        }
         return r;
     }
 
-    /** Whether nodes booted from {@code imageId} never become Ready. */
+    /** What is wrong with {@code imageId} ({@link Fault#NONE} for an image without a fault, or null). */
+    public Fault fault(String imageId) {
+        return imageId == null ? Fault.NONE : faults.getOrDefault(imageId, Fault.NONE);
+    }
+
+    /** Whether EC2 refuses to launch {@code imageId} (it was deregistered). */
+    public boolean refuses(String imageId) {
+        return fault(imageId) == Fault.DEREGISTERED;
+    }
+
+    /**
+     * A fleet that launched nothing: EC2's refusal of {@code refusedImage} (null: none was refused) as the adapter
+     * surfaces it, when no offering had no capacity ({@code unavailable} empty); else nothing is thrown here.
+     */
+    public void refused(String refusedImage, List<?> unavailable) {
+        if (refusedImage != null && unavailable.isEmpty()) {
+            throw new dev.gantry.core.cloud.ImageRefused("InvalidAMIID.NotFound",
+                    "CreateFleet launched no instance: the image id '[" + refusedImage + "]' does not exist");
+        }
+    }
+
+    /** Whether {@code imageId} has any fault: a rollout onto it must stop at its canary wave. */
     public boolean isBad(String imageId) {
-        return imageId != null && bad.contains(imageId);
+        return fault(imageId) != Fault.NONE;
     }
 
     /** AWS publishes {@code version} of {@code family} at {@code at}: {@code @latest} resolves to it from now on. */

@@ -20,7 +20,8 @@ import java.util.TreeMap;
 /**
  * What happens on and around a node outside Gantry: the kubelet registers the instance's Node (with the labels its
  * user data carries, as the EC2 adapter writes them, plus the kubelet's and the cloud controller's own), becomes Ready
- * a few seconds later (startup taints removed by their agents), and DaemonSet pods land on it. When the instance dies
+ * a few seconds later (startup taints removed by their agents), and DaemonSet pods land on it (on a crash-looping
+ * image every pod on it then crash-loops: {@link CrashLoops}). When the instance dies
  * the node goes NotReady after 40 s, and the cloud controller deletes the Node of a terminated instance 20 s later.
  *
  * <p>The kubelet validates its node labels at start-up as the real one does ({@link KubeletLabels#refusal}): a label
@@ -44,6 +45,7 @@ public final class Kubelet {
     /** Instances whose kubelet refused its node labels and never registered, with the first few reasons. */
     long refusedToStart;
     final List<String> refusals = new ArrayList<>();
+    private final CrashLoops crashLoops;
 
     public Kubelet(InMemoryCluster cluster, EventLoop loop, SimulatedCloud cloud, Webhook webhook, Runnable changed, String region,
             java.util.function.Consumer<String> log) {
@@ -54,6 +56,7 @@ public final class Kubelet {
         this.changed = changed;
         this.region = region;
         this.log = log;
+        this.crashLoops = new CrashLoops(cluster, loop, changed);
     }
 
     public void launched(SimulatedInstance i) {
@@ -88,7 +91,7 @@ public final class Kubelet {
         if (n == null || !i.isAlive()) {
             return;
         }
-        if (cloud.images().isBad(i.imageId())) {
+        if (cloud.images().fault(i.imageId()) == dev.gantry.simulator.world.aws.SimulatedImages.Fault.NEVER_READY) {
             log.accept("kubelet on " + i.id() + " never reports Ready: its image " + i.imageId() + " is bad");
             return;
         }
@@ -103,6 +106,9 @@ public final class Kubelet {
                     && t.nodeRequirementTerms().stream().anyMatch(term -> term.matches(ready.labels()))) {
                 cluster.putPod(renamed(t, ds.name() + "-" + i.id().substring(2, 9), ready.name()));
             }
+        }
+        if (cloud.images().fault(i.imageId()) == dev.gantry.simulator.world.aws.SimulatedImages.Fault.CRASH_LOOP) {
+            crashLoops.watch(ready.name());
         }
         changed.run();
     }

@@ -90,8 +90,12 @@ public final class Pdbs {
         return Integer.parseInt(v);
     }
 
-    /** Running on a Ready node and not being deleted: what a PodDisruptionBudget counts as healthy. */
+    /**
+     * Running on a Ready node, not being deleted, and not reporting PodReady False (a crash-looping pod between two
+     * restarts): what a PodDisruptionBudget counts as healthy.
+     */
     public static boolean isHealthy(Pod p, Node n) {
-        return p.isBound() && n != null && n.ready() && "Running".equals(p.status().phase()) && p.status().deletingSince() == null;
+        return p.isBound() && n != null && n.ready() && "Running".equals(p.status().phase()) && p.status().deletingSince() == null
+                && !p.status().reportsNotReady();
     }
 }

@@ -27,11 +27,13 @@ import java.util.TreeMap;
  *   <li>{@link Phase#NONE}: no claim on another image and no pause: nothing to roll.</li>
  *   <li>{@link Phase#RESUMED}: an operator named the target in {@value RolloutPolicy#RESUME}: it rolls within the budgets.</li>
  *   <li>{@link Phase#PAUSED}: a pause was recorded for this target ({@code pausedAt}).</li>
- *   <li>{@link Phase#GO}: at least {@link RolloutPolicy#canaries} exposed claims are initialized, their node Ready, for
- *       the soak time: the rest rolls within the budgets.</li>
- *   <li>{@link Phase#PAUSED} (newly, {@link #failed()}): an exposed claim failed: it launched (it has an instance) but
+ *   <li>{@link Phase#GO}: at least {@link RolloutPolicy#canaries} exposed claims are initialized, their node Ready and
+ *       no pod on it crash-looping ({@link CanaryPods}), for the soak time: the rest rolls within the budgets (from
+ *       then on a canary's pods are not judged).</li>
+ *   <li>{@link Phase#PAUSED} (newly, {@link #failed()}): an exposed claim failed: its launch was refused for its image
+ *       ({@link NodeClaim#IMAGE_REFUSED}; a launch that found no capacity is not the image's fault), or it launched but
  *       was deleted before it initialized, or is not initialized {@link #READY_WITHIN} after its launch, or its node is
- *       NotReady after it initialized.</li>
+ *       NotReady after it initialized, or a pod on its node crash-loops ({@link CanaryPods}).</li>
  *   <li>{@link Phase#WAITING}: nothing is exposed yet and the cluster's start delay ({@link StartDelay}) has not passed
  *       ({@code startsAt}): nothing rolls yet.</li>
  *   <li>{@link Phase#CANARY}: fewer exposed claims than the canary wave: drift may start a replacement.</li>
@@ -102,9 +104,16 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
         }
     }
 
-    /** As above, with what is known of each claim's image ({@link Images}). */
+    /** As above, with what is known of each claim's image ({@link Images}), judging no pod. */
     public static AmiRollout decide(String nodeClass, RolloutPolicy policy, Map<String, String> target,
                                     List<NodeClaim> claims, Map<String, Node> nodes, Images images,
+                                    Optional<Instant> pausedAt, String resume, Instant startsAt, Instant now) {
+        return decide(nodeClass, policy, target, claims, nodes, images, CanaryPods.NONE, pausedAt, resume, startsAt, now);
+    }
+
+    /** As above, with the pods the canaries run ({@link CanaryPods}: a canary whose pods crash-loop fails). */
+    public static AmiRollout decide(String nodeClass, RolloutPolicy policy, Map<String, String> target,
+                                    List<NodeClaim> claims, Map<String, Node> nodes, Images images, CanaryPods pods,
                                     Optional<Instant> pausedAt, String resume, Instant startsAt, Instant now) {
         List<NodeClaim> old = new ArrayList<>();
         List<NodeClaim> exposed = new ArrayList<>();
@@ -132,12 +141,20 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
             return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodes, images), wave, exposed.size(), false,
                     "rollout onto " + images(target) + " paused since " + pausedAt.get());
         }
-        long soaked = exposed.stream().filter(c -> healthy(c, nodes) && !c.initializedAt().plus(policy.soak()).isAfter(now)).count();
+        java.util.Set<String> canaryNodes = new java.util.HashSet<>();
+        exposed.forEach(c -> {
+            if (c.nodeName() != null) {
+                canaryNodes.add(c.nodeName());
+            }
+        });
+        long soaked = exposed.stream().filter(c -> healthy(c, nodes)
+                && !c.initializedAt().plus(policy.soak()).isAfter(now) && pods.crashLoop(c.nodeName(), canaryNodes).isEmpty()).count();
         if (soaked >= wave) {
             return new AmiRollout(nodeClass, Phase.GO, target, Map.of(), wave, exposed.size(), false,
                     soaked + " canary node(s) on " + images(target) + " soaked " + policy.soak() + ": the rest rolls within the budgets");
         }
-        Optional<String> failure = exposed.stream().map(c -> failure(c, nodes, now)).flatMap(Optional::stream).findFirst();
+        Optional<String> failure = exposed.stream().map(c -> failure(c, nodes, pods, canaryNodes, now)).flatMap(Optional::stream)
+                .findFirst();
         if (failure.isPresent()) {
             return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodes, images), wave, exposed.size(), true,
                     "canary on " + images(target) + " failed: " + failure.get() + "; new launches keep " + images(held(old, nodes, images))
@@ -171,9 +188,13 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
         return !c.state().isDeleting() && c.initializedAt() != null && n != null && n.ready();
     }
 
-    private static Optional<String> failure(NodeClaim c, Map<String, Node> nodes, Instant now) {
+    private static Optional<String> failure(NodeClaim c, Map<String, Node> nodes, CanaryPods pods, java.util.Set<String> canaryNodes,
+                                            Instant now) {
         if (c.instanceId() == null) {
-            return Optional.empty(); // never launched (no capacity, a refused launch): not the image's fault
+            // Never launched: the image's fault only when the cloud refused the image; no capacity is not.
+            return NodeClaim.IMAGE_REFUSED.equals(c.deletionReason())
+                    ? Optional.of("the launch of nodeclaim/" + c.name() + " was refused for its image")
+                    : Optional.empty();
         }
         if (c.initializedAt() == null) {
             if (c.state().isDeleting()) {
@@ -189,7 +210,7 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
         if (!c.state().isDeleting() && n != null && !n.ready()) {
             return Optional.of("node/" + n.name() + " went NotReady after it initialized");
         }
-        return Optional.empty();
+        return c.state().isDeleting() ? Optional.empty() : pods.crashLoop(c.nodeName(), canaryNodes);
     }
 
     /** Per architecture, the image most old claims run (ties: the smaller id, so every caller picks the same). */

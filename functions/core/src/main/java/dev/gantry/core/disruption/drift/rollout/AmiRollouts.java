@@ -112,6 +112,11 @@ public final class AmiRollouts implements DriftGate {
 
     /** Every class's rollout now, recording a pause (marker, Event, {@code onPause}) where a canary has just failed. */
     public Map<String, Optional<AmiRollout>> evaluate(List<NodeClaim> claims, List<Node> nodes, Instant now) {
+        return evaluate(claims, nodes, CanaryPods.NONE, now);
+    }
+
+    /** As above, judging the canaries' pods too ({@link CanaryPods}). */
+    public Map<String, Optional<AmiRollout>> evaluate(List<NodeClaim> claims, List<Node> nodes, CanaryPods pods, Instant now) {
         GantryConfig cfg = config.get();
         Map<String, Node> byName = new HashMap<>();
         nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
@@ -126,7 +131,7 @@ public final class AmiRollouts implements DriftGate {
             List<NodeClaim> own = claimsOf(cfg, nc, claims);
             Instant seen = seen(nc, target.get(), now);
             AmiRollout r = AmiRollout.decide(nc.name(), RolloutPolicy.of(nc.annotations()), target.get(), own, byName,
-                    new AmiRollout.Images(listedImages, seen), store.marker(key), nc.annotations().get(RolloutPolicy.RESUME),
+                    new AmiRollout.Images(listedImages, seen), pods, store.marker(key), nc.annotations().get(RolloutPolicy.RESUME),
                     startsAt(nc, seen), now);
             if (r.failed() && store.marker(key).isEmpty()) {
                 store.setMarker(key, now);
@@ -139,10 +144,19 @@ public final class AmiRollouts implements DriftGate {
         return out;
     }
 
-    /** The sweep's drift gate: an AMI-drifted claim waits while its class's rollout holds old nodes back. */
+    /** The drift gate over a fresh read of the cluster's nodes and pods. */
     @Override
     public Predicate<NodeClaim> admits(List<NodeClaim> claims, Instant now) {
-        Map<String, Optional<AmiRollout>> rollouts = evaluate(claims, reader.nodes(), now);
+        return admits(claims, new dev.gantry.core.provisioning.ClusterView(reader.pods(), reader.nodes(), List.of(), Map.of()), now);
+    }
+
+    /**
+     * The sweep's drift gate: an AMI-drifted claim waits while its class's rollout holds old nodes back. The canaries
+     * are judged by the view's nodes and pods (the sweep's own read).
+     */
+    @Override
+    public Predicate<NodeClaim> admits(List<NodeClaim> claims, dev.gantry.core.provisioning.ClusterView view, Instant now) {
+        Map<String, Optional<AmiRollout>> rollouts = evaluate(claims, view.nodes(), CanaryPods.of(view.pods()), now);
         GantryConfig cfg = config.get();
         Map<String, String> classOfPool = new HashMap<>();
         cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.name())));
