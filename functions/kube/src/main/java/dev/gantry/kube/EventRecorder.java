@@ -1,5 +1,6 @@
 package dev.gantry.kube;
 
+import dev.gantry.core.cluster.EventDedupe;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,15 +23,16 @@ import java.util.logging.Logger;
  * and put on the event's {@code involvedObject}.
  *
  * <p>Without the spam, as Kubernetes' own recorder and Karpenter's: the same event (object, reason, message) again
- * within {@link #DEDUPE} is dropped; later it bumps the {@code count} and {@code lastTimestamp} of the Event already
+ * within {@link #DEDUPE} is dropped ({@link EventDedupe}: a {@code NodeRepairBlocked} on the same object within 15
+ * minutes, whatever its message); later it bumps the {@code count} and {@code lastTimestamp} of the Event already
  * written (one patch, one object, as the client-go correlator does) while that is remembered. Each reason may write
  * {@link #BURST} events at once, then {@link #BURST} a minute: a 1,000-pod burst writes 100 Nominated events, not
  * 1,000, and the rest are dropped (counted in the log). What was written is remembered per function instance only.
  */
 final class EventRecorder {
     static final String COMPONENT = "gantry";
-    /** An identical event within this is dropped (Karpenter's recorder dedupes for as long). */
-    static final Duration DEDUPE = Duration.ofMinutes(2);
+    /** An identical event within this is dropped (Karpenter's recorder dedupes for as long); some reasons longer ({@link EventDedupe}). */
+    static final Duration DEDUPE = EventDedupe.DEFAULT;
     /** Events of one reason written at once, and per minute after. */
     static final int BURST = 100;
     private static final Duration REMEMBER = Duration.ofHours(1);
@@ -55,6 +57,7 @@ final class EventRecorder {
     /** Reason -> tokens left and when they were last refilled. */
     private final Map<String, double[]> buckets = new HashMap<>();
     private long dropped;
+    private final EventDedupe dedupe = new EventDedupe();
 
     EventRecorder(KubernetesClient client, Clock clock) {
         this.client = client;
@@ -83,7 +86,7 @@ final class EventRecorder {
         Written before;
         synchronized (this) {
             before = written.get(identity);
-            if (before != null && now.isBefore(before.at().plus(DEDUPE))) {
+            if (!dedupe.admit(kind, namespace, name, reason, message, now)) {
                 return; // the same event just now: nothing new to say
             }
             if (before != null && !now.isBefore(before.at().plus(REMEMBER))) {

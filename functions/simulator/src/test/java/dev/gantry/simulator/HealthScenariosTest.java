@@ -39,6 +39,11 @@ class HealthScenariosTest {
         assertThat(r.simulation().invariants.kept()).isEmpty();
         s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
         assertThat(blocked).as("the zone's repairs were blocked, and said so").isPositive();
+        // Regression: 225 before the simulated recorder deduplicated. Karpenter's recorder (core pkg/events/recorder.go,
+        // health/events.go): one NodeRepairBlocked per object per 15 minutes; the outage lasts 45.
+        long objects = r.simulation().cluster.events().stream().filter(e -> e.contains("NodeRepairBlocked"))
+                .map(e -> e.substring(0, e.indexOf(' '))).distinct().count();
+        assertThat(blocked).as("deduplicated per object").isLessThanOrEqualTo(objects * 4);
         assertThat(repaired).as("only the kernel deadlock, 30 minutes after 75m").hasSize(1)
                 .allSatisfy(e -> assertThat(e.t()).isBetween(105L * 60, 107L * 60));
         assertThat(terminations(r, "status-check-failed")).as("the failed system check, 2 min + a sweep after 80m")

@@ -49,6 +49,11 @@ class Ec2InstanceStatusChecksTest {
         return id;
     }
 
+    /**
+     * aws {@code pkg/providers/instancestatus/instancestatus.go} {@code List} ({@code instanceStatusFilters}: three
+     * server-side filtered listings); filtered calls draw on EC2's non-mutating bucket (100, 20/s), not the 50/10
+     * unfiltered one (docs.aws.amazon.com ec2-api-throttling).
+     */
     @Test
     void aThousandHealthyNodesCostThreeFilteredRequests() {
         for (int i = 1; i <= 1000; i++) {
@@ -63,6 +68,7 @@ class Ec2InstanceStatusChecksTest {
                 .containsExactly("instance-status.status", "system-status.status", "event.code");
     }
 
+    /** aws {@code instancestatus.go} {@code List}: statuses from the three listings are merged by instance id ({@code seen}). */
     @Test
     void failedChecksAndScheduledEventsAreMergedByInstance() {
         String system = add(1);
@@ -83,6 +89,10 @@ class Ec2InstanceStatusChecksTest {
         assertThat(b.events()).extracting(InstanceHealth.ScheduledEvent::code).containsExactly("system-reboot");
     }
 
+    /**
+     * aws {@code instancestatus.go} {@code List}: every page of each listing ({@code NewDescribeInstanceStatusPaginator});
+     * the 15-request budget per sweep is Gantry's own (Karpenter pages without a cap).
+     */
     @Test
     void manySickInstancesArePagedThroughAndAWholeRegionSickStopsAtTheBudget() {
         for (int i = 1; i <= 1500; i++) {
@@ -102,6 +112,10 @@ class Ec2InstanceStatusChecksTest {
         assertThat(stub.requests("DescribeInstanceStatus")).hasSize(Ec2InstanceStatusChecks.MAX_REQUESTS);
     }
 
+    /**
+     * aws {@code pkg/controllers/interruption/instancestatus_controller.go} {@code Reconcile}: an
+     * UnauthorizedOperation is logged and not retried; other errors are returned (retried).
+     */
     @Test
     void aThrottledListingFailsRetryableAndADeniedOneNot() {
         stub.on("DescribeInstanceStatus", q -> new StubResponse(503, "text/xml", "<Response><Errors><Error><Code>"

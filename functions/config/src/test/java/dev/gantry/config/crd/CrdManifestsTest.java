@@ -50,6 +50,7 @@ class CrdManifestsTest {
         assertThat(Yaml.at(spec(KarpenterCrd.NODE_CLAIM), "names", "shortNames")).isNull();
     }
 
+    /** core {@code pkg/apis/v1/nodepool.go}: {@code +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.nodes}. */
     @Test
     void nodePoolHasStatusAndAScaleSubresourceOnReplicasAndNodes() {
         assertThat(version(KarpenterCrd.NODE_POOL).get("subresources")).isEqualTo(Map.of("status", Map.of(),

@@ -40,8 +40,10 @@ import java.util.Optional;
  *   <tr><td>EC2 Instance State-change Notification, stopping, stopped, shutting-down or terminated</td><td>metric, a
  *       Warning Event, the replacement hint, termination (with the deadline now when the instance is already gone:
  *       the flow deletes the pods and cleans up at once); any other state is ignored</td></tr>
- *   <tr><td>AWS Health scheduled change (EC2, one event per instance)</td><td>metric, a Warning Event, the replacement
- *       hint, termination</td></tr>
+ *   <tr><td>AWS Health scheduled change (EC2, one event per instance), or a DescribeInstanceStatus scheduled
+ *       event</td><td>metric, a Warning Event, the replacement hint, termination; with the event's date known, by
+ *       {@link #SCHEDULED_MARGIN} before it (Gantry's own: Karpenter drains with no deadline, so a PDB could hold the
+ *       node until EC2 stops it under its pods)</td></tr>
  * </table>
  * An unsupported event, an instance Gantry does not own (no claim) and a claim already Terminated are ignored
  * ({@link Ignore}).
@@ -56,6 +58,11 @@ public final class InterruptionDecision {
     public static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
     /** How long an interrupted offering is kept from the provisioner: as long as one that ran out of capacity. */
     public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
+    /**
+     * A scheduled event's drain turns forceful this long before the event's date (Gantry's own): time for the pods'
+     * own grace periods before EC2 stops or reboots the instance.
+     */
+    public static final Duration SCHEDULED_MARGIN = Duration.ofMinutes(5);
     /** The NodePool annotation that opts into replacing nodes on a rebalance recommendation ({@link Rebalance}). */
     public static final String REBALANCE_ANNOTATION = Rebalance.ANNOTATION;
 
@@ -116,7 +123,7 @@ public final class InterruptionDecision {
             case ScheduledChange h -> List.of(new EmitMetric(h.kind()),
                     new RecordEvent(c.name(), "Warning", "ScheduledChange", "AWS Health scheduled change " + h.eventTypeCode()),
                     new HintReplacement(c.name(), "replacement"),
-                    StartTermination.drain(c.name(), "scheduled-change", null));
+                    StartTermination.drain(c.name(), "scheduled-change", scheduledDeadline(h, now)));
             case Unsupported u -> List.of(new Ignore(u.description()));
         };
     }
@@ -190,5 +197,14 @@ public final class InterruptionDecision {
                 new RecordEvent(c.name(), "Warning", "InstanceStateChange", "instance " + s.instanceId() + " is " + s.state()),
                 new HintReplacement(c.name(), "interruption"),
                 StartTermination.drain(c.name(), "instance-" + s.state(), deadline));
+    }
+
+    /** {@link #SCHEDULED_MARGIN} before the event's date, and not before now; null when the date is unknown. */
+    static Instant scheduledDeadline(ScheduledChange h, Instant now) {
+        if (h.notBefore() == null) {
+            return null;
+        }
+        Instant d = h.notBefore().minus(SCHEDULED_MARGIN);
+        return d.isBefore(now) ? now : d;
     }
 }

@@ -44,8 +44,17 @@ public sealed interface InterruptionEvent {
         }
     }
 
-    /** AWS Health: scheduled maintenance (retirement, reboot…) of this EC2 instance. */
-    record ScheduledChange(String instanceId, Instant time, String eventTypeCode) implements InterruptionEvent {
+    /**
+     * Scheduled maintenance (retirement, reboot…) of this EC2 instance, from AWS Health or a DescribeInstanceStatus
+     * event; {@code notBefore} (nullable) is when EC2 will act: AWS Health's {@code startTime}, the status event's
+     * {@code NotBefore}.
+     */
+    record ScheduledChange(String instanceId, Instant time, String eventTypeCode, Instant notBefore) implements InterruptionEvent {
+        /** Without a known date: drained with no deadline but the pool's grace period. */
+        public ScheduledChange(String instanceId, Instant time, String eventTypeCode) {
+            this(instanceId, time, eventTypeCode, null);
+        }
+
         public String kind() { return "ScheduledChange"; }
     }
 
@@ -95,10 +104,22 @@ public sealed interface InterruptionEvent {
         }
         List<InterruptionEvent> out = new ArrayList<>();
         for (String entity : e.affectedEntities()) {
-            out.add(entity.startsWith("i-") ? new ScheduledChange(entity, at, e.field("eventTypeCode"))
+            out.add(entity.startsWith("i-") ? new ScheduledChange(entity, at, e.field("eventTypeCode"), healthDate(e.field("startTime")))
                     : new Unsupported(entity, at, "aws.health entity " + entity + " is not an instance"));
         }
         return out;
+    }
+
+    /** AWS Health's dates are RFC 1123 ("Sun, 08 Jun 2025 09:00:00 GMT"); null when absent or unreadable. */
+    static Instant healthDate(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return java.time.ZonedDateTime.parse(text, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private static String instanceId(EventEnvelope e) {

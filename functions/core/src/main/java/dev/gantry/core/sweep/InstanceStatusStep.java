@@ -72,8 +72,8 @@ public final class InstanceStatusStep {
                     killed++;
                 }
                 case InstanceStatusDecision.Drain d -> {
-                    scheduledChange.accept(new InterruptionEvent.ScheduledChange(d.instanceId(),
-                            d.event().notBefore() == null ? now : d.event().notBefore(), d.event().code()));
+                    scheduledChange.accept(new InterruptionEvent.ScheduledChange(d.instanceId(), now, d.event().code(),
+                            d.event().notBefore()));
                     drained++;
                 }
             }

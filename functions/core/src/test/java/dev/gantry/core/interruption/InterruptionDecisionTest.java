@@ -114,6 +114,20 @@ class InterruptionDecisionTest {
         assertThat(c).contains(new StartTermination("a", "scheduled-change", null), new EmitMetric("ScheduledChange"));
     }
 
+    /**
+     * Gantry's own (Karpenter's scheduled change, aws pkg/controllers/interruption/utils.go actionForMessage, is a
+     * CordonAndDrain with no deadline): with the event's date known, the drain turns forceful 5 minutes before it, so a
+     * PDB cannot hold the node until EC2 stops it; a date already that close or past means now.
+     */
+    @Test
+    void aScheduledChangeWithADateIsDrainedByFiveMinutesBeforeIt() {
+        Instant at = now.plus(Duration.ofHours(1));
+        assertThat(decide(new ScheduledChange(id, T0, "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED", at)))
+                .contains(new StartTermination("a", "scheduled-change", at.minus(InterruptionDecision.SCHEDULED_MARGIN), false));
+        assertThat(decide(new ScheduledChange(id, T0, "instance-retirement", now.plusSeconds(60))))
+                .contains(new StartTermination("a", "scheduled-change", now, false));
+    }
+
     @Test
     void eventsForInstancesWithoutAClaimAreIgnoredWithAReason() {
         List<InterruptionCommand> c = InterruptionDecision.decide(new SpotInterruption("i-other", T0), Optional.empty(), Map.of(), now);

@@ -59,6 +59,17 @@ class InterruptionEventTest {
         assertThat(events.get(2)).isInstanceOf(Unsupported.class);
     }
 
+    /** Gantry's own: AWS Health's startTime (RFC 1123, as EventBridge delivers it) is the date the drain must beat. */
+    @Test
+    void healthScheduledChangeCarriesItsStartTime() {
+        EventEnvelope e = new EventEnvelope("h", "aws.health", "AWS Health Event", T,
+                Map.of("service", "EC2", "eventTypeCategory", "scheduledChange", "eventTypeCode", "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED",
+                        "startTime", "Sun, 08 Jun 2025 09:00:00 GMT"), List.of(), List.of(ID));
+        assertThat(InterruptionEvent.from(e)).containsExactly(
+                new ScheduledChange(ID, T, "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED", Instant.parse("2025-06-08T09:00:00Z")));
+        assertThat(InterruptionEvent.healthDate("next Tuesday")).isNull();
+    }
+
     @Test
     void healthEventsForOtherServicesOrCategoriesAreUnsupported() {
         EventEnvelope rds = new EventEnvelope("h", "aws.health", "AWS Health Event", T,

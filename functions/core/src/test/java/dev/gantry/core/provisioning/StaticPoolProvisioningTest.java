@@ -57,4 +57,26 @@ class StaticPoolProvisioningTest {
         assertThat(store.get("fixed-static-x-0", T0).orElseThrow().state()).isEqualTo(NodeClaimState.Launched);
         assertThat(cloud.requests()).singleElement().satisfies(r -> assertThat(r.clientToken()).isEqualTo("fixed-static-x-0"));
     }
+
+    /**
+     * Karpenter core {@code pkg/controllers/provisioning/provisioner.go} ({@code NewScheduler}): static NodePools are left
+     * out of the pools that may make new NodeClaims, but their nodes and NodeClaims in flight are cluster state, so the
+     * scheduling simulation places pending pods on them.
+     */
+    @Test
+    void aStaticClaimInFlightTakesAPendingPodThatFitsAndNothingElseLaunches() {
+        NodePool fixed = staticPool("fixed", 1);
+        NodePool dynamic = pool("general", null, req(WellKnownLabels.CAPACITY_TYPE, "on-demand"));
+        Provisioner p = new Provisioner(cluster, cluster, store, cloud, provider(), config(fixed, dynamic), clock);
+        p.recordFromTemplate(fixed, "fixed-static-x-0", T0).orElseThrow();
+        p.provision(); // launches the static claim; it is in flight until its node registers
+        int launches = cloud.requests().size();
+
+        cluster.putPod(pending("web", 100, 64).build());
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.launched()).isEmpty();
+        assertThat(cloud.requests()).hasSize(launches);
+        assertThat(out.nominations()).containsEntry("default/web", "fixed-static-x-0");
+    }
 }

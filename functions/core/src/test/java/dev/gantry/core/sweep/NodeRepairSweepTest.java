@@ -33,8 +33,10 @@ class NodeRepairSweepTest {
     }
 
     /**
-     * aws RepairPolicies(): AcceleratedHardwareReady False for 10 min; core health controller: the claim is deleted
-     * with its termination time now, so a do-not-disrupt pod does not hold it (forceful).
+     * aws {@code pkg/cloudprovider/cloudprovider.go} {@code RepairPolicies()}: AcceleratedHardwareReady False for 10 min;
+     * core {@code pkg/controllers/node/health/controller.go} {@code annotateTerminationGracePeriod} then
+     * {@code deleteNodeClaim}: the claim is deleted with its termination time now, so a do-not-disrupt pod does not hold
+     * it (forceful).
      */
     @Test
     void aGpuNodeWithAHardwareFailureIsRepairedAfterTenMinutesThoughReady() {
@@ -54,7 +56,10 @@ class NodeRepairSweepTest {
         assertThat(w.claim("n0").deletionReason()).isEqualTo("unhealthy");
     }
 
-    /** core health controller: toleration from lastTransitionTime, not from when Gantry first looked. */
+    /**
+     * core {@code pkg/controllers/node/health/controller.go} {@code Reconcile}: terminationTime = the condition's
+     * lastTransitionTime + toleration, not when Gantry first looked.
+     */
     @Test
     void aConditionOlderThanItsTolerationIsRepairedOnTheFirstSweep() {
         LifecycleWorld w = pool(6);
@@ -64,7 +69,7 @@ class NodeRepairSweepTest {
         assertThat(w.cloud.terminated).containsExactly("i-n0");
     }
 
-    /** aws RepairPolicies(): Unknown on an agent's condition is not a repair cause (False only). */
+    /** aws {@code pkg/cloudprovider/cloudprovider.go} {@code RepairPolicies()}: Unknown on an agent's condition is not a repair cause (False only). */
     @Test
     void anAgentConditionUnknownIsLeftAlone() {
         LifecycleWorld w = pool(6);
@@ -75,8 +80,9 @@ class NodeRepairSweepTest {
     }
 
     /**
-     * core health controller: more than 20% of the pool unhealthy blocks the repair with a NodeRepairBlocked Event,
-     * requeued; once the pool is healthy enough, the next sweep repairs.
+     * core {@code pkg/controllers/node/health/controller.go} {@code Reconcile}/{@code isNodePoolHealthy}: more than 20%
+     * of the pool unhealthy blocks the repair with a NodeRepairBlocked Event ({@code events.go}) and a requeue after 5
+     * min; Gantry's sweep is the requeue. Once the pool is healthy enough, the next sweep repairs.
      */
     @Test
     void aBlockedRepairRecordsNodeRepairBlockedAndIsTriedAgain() {
@@ -98,7 +104,7 @@ class NodeRepairSweepTest {
         assertThat(w.cloud.terminated).containsExactly("i-n0");
     }
 
-    /** core: 1 of 3 is allowed (20% of 3 rounds up to 1, as a PDB's percentage rounds). */
+    /** core {@code pkg/controllers/node/health/controller.go} {@code areNodesHealthy}: 1 of 3 is allowed (20% of 3 rounds up to 1, as a PDB's percentage rounds). */
     @Test
     void oneOfThreeIsRepaired() {
         LifecycleWorld w = pool(3);

@@ -38,10 +38,10 @@ final class EventsReader {
             throw yaml.error(f.get("at").getValueNode(), "event at " + KubeDuration.format(at) + " is after the end ("
                     + KubeDuration.format(total) + ")");
         }
-        List<String> present = java.util.stream.Stream.concat(ACTIONS.stream(), HealthEventsReader.ACTIONS.stream())
-                .filter(f::containsKey).toList();
+        List<String> every = java.util.stream.Stream.concat(ACTIONS.stream(), HealthEventsReader.ACTIONS.stream()).toList();
+        List<String> present = every.stream().filter(f::containsKey).toList();
         if (present.size() != 1) {
-            throw yaml.error(n, present.isEmpty() ? "an event needs one of " + ACTIONS : "an event has one action, not " + present);
+            throw yaml.error(n, present.isEmpty() ? "an event needs one of " + every : "an event has one action, not " + present);
         }
         String kind = present.getFirst();
         Node v = f.get(kind).getValueNode();

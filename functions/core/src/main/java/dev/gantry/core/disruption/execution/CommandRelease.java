@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * Gives a command up and frees its claims: candidates untainted and unmarked, replacements not yet initialized closed
  * (never launched) or sent to termination, initialized ones kept. A drift command whose replacement failed or was late
- * makes its pool back off drift ({@link DriftBackoff}).
+ * makes its pool back off drift ({@link DriftBackoff}); a rebalance command's, rebalance ({@link PoolBackoff}).
  */
 final class CommandRelease {
     private final CommandStore commands;
@@ -22,14 +22,16 @@ final class CommandRelease {
     private final TerminationService termination;
     private final ConsolidationService.Journal journal;
     private final DriftBackoff backoff;
+    private final PoolBackoff rebalanceBackoff;
 
     CommandRelease(CommandStore commands, CandidateTaints taints, TerminationService termination,
-                   ConsolidationService.Journal journal, DriftBackoff backoff) {
+                   ConsolidationService.Journal journal, DriftBackoff backoff, PoolBackoff rebalanceBackoff) {
         this.commands = commands;
         this.taints = taints;
         this.termination = termination;
         this.journal = journal;
         this.backoff = backoff;
+        this.rebalanceBackoff = rebalanceBackoff;
     }
 
     /**
@@ -58,10 +60,14 @@ final class CommandRelease {
         }
         release(leader, aborted, now);
         String text = why.text();
-        if (CommandStart.DRIFTED.equals(m.reason()) && (why.reason() == ConsolidationAbort.Reason.REPLACEMENT_FAILED
-                || why.reason() == ConsolidationAbort.Reason.REPLACEMENTS_LATE)) {
+        boolean replacementFailed = why.reason() == ConsolidationAbort.Reason.REPLACEMENT_FAILED
+                || why.reason() == ConsolidationAbort.Reason.REPLACEMENTS_LATE;
+        if (CommandStart.DRIFTED.equals(m.reason()) && replacementFailed) {
             Instant until = backoff.failed(leader.nodePool(), now);
             text += "; NodePool " + leader.nodePool() + " backs off drift until " + until;
+        } else if (CommandStart.REBALANCE.equals(m.reason()) && replacementFailed) {
+            Instant until = rebalanceBackoff.failed(leader.nodePool(), now);
+            text += "; NodePool " + leader.nodePool() + " backs off rebalance until " + until;
         }
         journal.record("aborted", m.command(), "command " + m.command() + " (" + m.nodes() + "): " + text, 0);
         return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.ABORTED, text, 0);

@@ -142,10 +142,12 @@ public final class ConsolidationService {
         CandidateTaints taints = new CandidateTaints(writer, commands);
         this.podEvents = new PodEventRecorder(store);
         DriftBackoff backoff = new DriftBackoff(store);
-        this.release = new CommandRelease(commands, taints, termination, told, backoff);
+        PoolBackoff rebalanceBackoff = new PoolBackoff(store, PoolBackoff.REBALANCE);
+        this.release = new CommandRelease(commands, taints, termination, told, backoff, rebalanceBackoff);
         this.handOff = new HandOff(commands, termination, told);
         this.upkeep = new CommandUpkeep(commands, release, handOff);
-        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told, backoff);
+        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told, backoff,
+                rebalanceBackoff);
         this.validation = new CommandValidation(reader, commands, taints, release, hints, offers, replacements, s, buffers, told);
         this.replacementWait = new ReplacementWait(commands, taints, release, handOff);
     }

@@ -31,12 +31,14 @@ final class SweepDecision {
     private int quietCandidates;
 
     private final DriftBackoff backoff;
+    private final PoolBackoff rebalanceBackoff;
     /** What an AMI rollout holds back ({@link DriftGate}); open unless set. */
     DriftGate gate = DriftGate.OPEN;
 
     SweepDecision(ConsolidationService.Offers offers, ConsolidationSettings settings, NodeEvents events, CommandStart start,
-                  ConsolidationService.Journal journal, DriftBackoff backoff) {
+                  ConsolidationService.Journal journal, DriftBackoff backoff, PoolBackoff rebalanceBackoff) {
         this.backoff = backoff;
+        this.rebalanceBackoff = rebalanceBackoff;
         this.offers = offers;
         this.settings = settings;
         this.events = events;
@@ -113,13 +115,17 @@ final class SweepDecision {
     }
 
     /**
-     * A rebalance command for a recommended node, started and reported; null when none is recommended or none can be
-     * replaced now (their verdicts recorded). Rebalance goes before drift and consolidation: the node may be reclaimed
+     * A rebalance command for a recommended node, started and reported; null when none is recommended (outside the
+     * pools backing off rebalance, {@link PoolBackoff}) or none can be replaced now (their verdicts recorded). Rebalance goes before drift and consolidation: the node may be reclaimed
      * within minutes ({@link RebalanceReplacement}; Gantry's own, aws/karpenter-provider-aws#2813).
      */
     private ConsolidationReport rebalance(ConsolidationInput input, List<NodeClaim> claims, int podEvents, int resumed,
                                           Instant now) {
-        List<String> recommended = recommended(input, claims, null);
+        java.util.function.Predicate<String> backingOff = rebalanceBackoff.at(now);
+        java.util.Map<String, String> poolOf = new java.util.HashMap<>();
+        claims.forEach(c -> poolOf.put(c.name(), c.nodePool() == null ? "" : c.nodePool()));
+        List<String> recommended = recommended(input, claims, null).stream()
+                .filter(name -> !backingOff.test(poolOf.getOrDefault(name, ""))).toList();
         if (recommended.isEmpty()) {
             return null;
         }

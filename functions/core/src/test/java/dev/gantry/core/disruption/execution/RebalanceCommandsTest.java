@@ -7,6 +7,7 @@ import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.disruption.execution.ConsolidationOutcome.What;
 import dev.gantry.core.interruption.EventEnvelope;
 import dev.gantry.core.lifecycle.LifecycleFixtures;
+import dev.gantry.core.lifecycle.LifecycleFixtures.RecordingQueue;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.NodePool;
@@ -38,13 +39,22 @@ class RebalanceCommandsTest {
     }
 
     static ConsolidationWorld world(InstanceType type, NodePool.Budget budget, String rebalance) {
+        return world(List.of(type), budget, rebalance);
+    }
+
+    static InstanceType other(Offering... offerings) {
+        InstanceType b = big();
+        return new InstanceType("other", b.labels(), b.capacity(), b.overhead(), List.of(offerings));
+    }
+
+    static ConsolidationWorld world(List<InstanceType> types, NodePool.Budget budget, String rebalance) {
         NodePool pool = new NodePool(ConsolidationWorld.POOL, rebalance == null ? Map.of() : Map.of("gantry.dev/rebalance", rebalance),
                 new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(),
                         List.of(new Requirement(WellKnownLabels.CAPACITY_TYPE, Operator.In, BOTH, null)),
                         new NodePool.NodeClassRef(null, null, "default"), Optional.empty(), Optional.empty()),
                 new NodePool.Disruption(NodePool.ConsolidationPolicy.WhenEmpty, Optional.of(Duration.ZERO), List.of(budget)),
                 Map.of(), null, null);
-        return new ConsolidationWorld(List.of(type), Duration.ZERO, budget, pool);
+        return new ConsolidationWorld(types, Duration.ZERO, budget, pool);
     }
 
     static final NodePool.Budget ALL = new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of());
@@ -152,5 +162,92 @@ class RebalanceCommandsTest {
         off.w.interruption.handle(recommendation("i-a"));
         assertThat(off.w.cluster.node("node-a").labels()).doesNotContainKey("gantry.dev/rebalance-recommended");
         assertThat(off.service.sweep(List.of()).decided()).isZero();
+    }
+
+    NodeClaim replacementOf(ConsolidationWorld w, String claim) {
+        w.deliverLast();
+        return w.claim(w.claim(claim).consolidation().replacements().getFirst());
+    }
+
+    /**
+     * Gantry's own. Regression (spot storm, seed 42: 21 pods moved twice with rebalance on, 10 off): the replacement
+     * went to the cheapest other spot type in the recommended node's zone, which the storm's next wave hit too. Spot in
+     * another zone, cheaper than on-demand, is taken instead, and the claim keeps out of the zone at launch.
+     */
+    @Test
+    void theReplacementLeavesTheRecommendedZoneForSpotElsewhereWhenThatIsCheaperThanOnDemand() {
+        ConsolidationWorld w = world(List.of(big(Offering.of("us-east-1a", "spot", 0.03), Offering.of("us-east-1b", "spot", 0.05),
+                Offering.of("us-east-1a", "on-demand", 0.10)), other(Offering.of("us-east-1a", "spot", 0.035),
+                Offering.of("us-east-1a", "on-demand", 0.10))), ALL, "true");
+        w.node("a", "spot", 1500);
+        w.w.interruption.handle(recommendation("i-a"));
+        w.service.sweep(List.of());
+
+        NodeClaim planned = replacementOf(w, "a");
+
+        assertThat(planned.capacityType()).isEqualTo("spot");
+        assertThat(planned.zone()).as("not another type in the recommended zone").isEqualTo("us-east-1b");
+        assertThat(planned.requirements()).as("the launch keeps out of it too")
+                .contains(new Requirement(WellKnownLabels.ZONE, Operator.NotIn, List.of("us-east-1a"), null));
+    }
+
+    /** Gantry's own: with spot elsewhere dearer than on-demand, another spot type in the zone, not under recommendation. */
+    @Test
+    void withSpotElsewhereDearerThanOnDemandAnotherSpotTypeInTheZoneIsTaken() {
+        ConsolidationWorld w = world(List.of(big(Offering.of("us-east-1a", "spot", 0.03), Offering.of("us-east-1b", "spot", 0.12),
+                Offering.of("us-east-1a", "on-demand", 0.10)), other(Offering.of("us-east-1a", "spot", 0.035),
+                Offering.of("us-east-1a", "on-demand", 0.10))), ALL, "true");
+        w.node("a", "spot", 1500);
+        w.w.interruption.handle(recommendation("i-a"));
+        w.service.sweep(List.of());
+
+        NodeClaim planned = replacementOf(w, "a");
+
+        assertThat(planned.instanceType()).isEqualTo("other");
+        assertThat(planned.zone()).isEqualTo("us-east-1a");
+        assertThat(planned.capacityType()).isEqualTo("spot");
+    }
+
+    /** The command's replacement fails to launch; returns the outcome of the step that finds it, and that step's message. */
+    static RecordingQueue.Sent failReplacement(ConsolidationWorld w, String claim, ConsolidationOutcome[] outcome) {
+        w.deliverLast();
+        String replacement = w.claim(claim).consolidation().replacements().getFirst();
+        w.w.store.update(w.claim(replacement).draining("launch-failed", w.w.clock.instant())
+                .terminated(w.w.clock.instant(), Duration.ofHours(1)));
+        RecordingQueue.Sent step = w.lastConsolidationMessage();
+        outcome[0] = w.deliverLast();
+        return step;
+    }
+
+    /**
+     * Gantry's own, as drift's back-off (Karpenter's designs/drift-per-nodepool-backoff.md): a pool whose rebalance
+     * replacements keep failing backs off rebalance exponentially, in the table; a second delivery of the failing step
+     * neither aborts twice nor doubles the back-off.
+     */
+    @Test
+    void aPoolWhoseRebalanceReplacementsKeepFailingBacksOffInTheTableAndADuplicateStepDoesNotDoubleIt() {
+        c.node("a", "spot", 1500);
+        c.node("b", "spot", 1500);
+        c.w.interruption.handle(recommendation("i-a"));
+        assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
+        ConsolidationOutcome[] first = new ConsolidationOutcome[1];
+        RecordingQueue.Sent step = failReplacement(c, "a", first);
+        assertThat(first[0].what()).isEqualTo(What.ABORTED);
+        assertThat(first[0].detail()).contains("NodePool default backs off rebalance until");
+        Instant until = c.w.clock.instant().plus(PoolBackoff.FIRST);
+        assertThat(c.w.store.marker("rebalance-backoff-until/default")).contains(until);
+
+        ConsolidationOutcome again = c.service.advance(ConsolidationWorld.parse(step.body()));
+
+        assertThat(again.what()).as("the duplicate").isNotEqualTo(What.ABORTED);
+        assertThat(c.w.store.marker("rebalance-backoff-until/default")).as("not doubled").contains(until);
+        assertThat(c.service.sweep(List.of()).decided()).as("backing off for a minute").isZero();
+        assertThat(c.w.store.marker("drift-backoff-until/default")).as("drift is not held back").isEmpty();
+
+        c.w.clock.advance(PoolBackoff.FIRST);
+        assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
+        failReplacement(c, "a", first);
+        assertThat(c.w.store.marker("rebalance-backoff-until/default")).as("twice the last")
+                .contains(c.w.clock.instant().plus(PoolBackoff.FIRST.multipliedBy(2)));
     }
 }

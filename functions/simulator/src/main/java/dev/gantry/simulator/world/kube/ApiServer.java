@@ -62,6 +62,7 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
 
     private final InMemoryCluster cluster;
     private final Clock clock;
+    private final dev.gantry.core.cluster.EventDedupe eventDedupe = new dev.gantry.core.cluster.EventDedupe();
     private final Observer observer;
     private Webhook webhook;
     private Instant downUntil = Instant.MIN;
@@ -311,6 +312,9 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
 
     @Override
     public void event(String kind, String namespace, String name, String type, String reason, String message) {
+        if (!eventDedupe.admit(kind, namespace, name, reason, message, clock.instant())) {
+            return; // a repeat the real recorder drops before any API call (EventDedupe; one recorder, as a warm sweep)
+        }
         try {
             request(CallKind.KUBE_EVENT, "create event", () -> {
                 cluster.event(kind, namespace, name, type, reason, message);
