@@ -123,9 +123,9 @@ class InterruptionDecisionTest {
     void aScheduledChangeWithADateIsDrainedByFiveMinutesBeforeIt() {
         Instant at = now.plus(Duration.ofHours(1));
         assertThat(decide(new ScheduledChange(id, T0, "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED", at)))
-                .contains(new StartTermination("a", "scheduled-change", at.minus(InterruptionDecision.SCHEDULED_MARGIN), false));
+                .contains(new StartTermination("a", "scheduled-change", at.minus(InterruptionDecision.SCHEDULED_MARGIN)));
         assertThat(decide(new ScheduledChange(id, T0, "instance-retirement", now.plusSeconds(60))))
-                .contains(new StartTermination("a", "scheduled-change", now, false));
+                .contains(new StartTermination("a", "scheduled-change", now));
     }
 
     @Test
