@@ -40,8 +40,12 @@ class DriftCrashLoopScenarioTest {
         assertThat(launchedLooping).as("only the canary wave ever ran the crash-looping image").hasSizeLessThanOrEqualTo(2);
         List<SimulatedInstance> live = r.simulation().cloud.instances().stream()
                 .filter(SimulatedInstance::isAlive).filter(i -> i.request() != null).toList();
-        assertThat(live).as("the old image runs every node at the end, those launched for the later scale-up too").isNotEmpty()
-                .allSatisfy(i -> assertThat(i.imageId()).isEqualTo(OLD));
+        // The canary wave's own nodes are drifted back to the held image, but a drain can stay blocked: their pods
+        // crash-loop, a PodDisruptionBudget counts a pod between two restarts as unhealthy, and no drift command evicts
+        // past a PDB (Karpenter's rule too). Every other node, those launched for the later scale-up included, runs the
+        // old image.
+        assertThat(live).isNotEmpty().allSatisfy(i -> assertThat(i.imageId().equals(OLD) || launchedLooping.contains(i))
+                .as("%s runs %s and is not of the canary wave", i.id(), i.imageId()).isTrue());
         assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
         assertThat(s.get("evictionsWaitedForCapacity").asInt()).isZero();
         assertThat(r.simulation().cluster.events()).as("the EC2NodeClass's Event")
