@@ -30,10 +30,6 @@ public final class Recorder implements PodListener {
     static final int MAX_TIMELINE = 2_000;
 
     private Instant start;
-    /** The morning ramp's pods' time to schedule (see {@link #ramp}). */
-    final List<Double> rampTimeToSchedule = new ArrayList<>();
-    private Instant rampFrom;
-    private Instant rampUntil;
     final List<Entry> timeline = new ArrayList<>();
     /**
      * What a drift rollout is told from (scenario changes, drift marks, drifted terminations), kept whole: the timeline
@@ -44,30 +40,19 @@ public final class Recorder implements PodListener {
     int timelineDropped;
 
     int podsCreated;
-    int podsScheduled;
-    final List<Double> timeToSchedule = new ArrayList<>();
-    /** Each scheduled pod's creation (seconds from the start) and time to schedule, for a window's figures. */
-    final List<double[]> scheduledAt = new ArrayList<>();
     final List<Double> reaction = new ArrayList<>();
-    private final Map<String, Instant> createdAt = new HashMap<>();
-    private final Set<String> everBound = new HashSet<>();
     private final Map<String, Instant> unschedulableSince = new HashMap<>();
 
     int launched;
     int terminated;
     int peakNodes;
     final Map<String, Integer> terminatedByReason = new LinkedHashMap<>();
-    double cost;
-    double lowerBoundCost;
-    /** The integral of the packing bound (whole pods on whole nodes with their DaemonSets): never above any real day's cost. */
-    double packingBoundCost;
-    private double packingBoundPerHour;
-    double peakPerHour;
-    private Instant lastCostAt;
     private final CostByCapacityType costByCapacityType;
+    /** Cost and its two bounds, integrated over the run. */
+    private final CostIntegral costs;
+    /** Each pod's time to schedule. */
+    private final SchedulingTimes times;
     private final SpotSplitDrift spotSplitDrift = new SpotSplitDrift();
-    private double perHour;
-    private double lowerBoundPerHour;
 
     int interruptionsReceived;
     /** Spot warnings whose two minutes ran out (EC2 reclaimed the instance): what the two figures below are out of. */
@@ -98,7 +83,8 @@ public final class Recorder implements PodListener {
 
     public Recorder(Instant start) {
         this.start = start;
-        this.lastCostAt = start;
+        this.costs = new CostIntegral(start);
+        this.times = new SchedulingTimes(this::secondsSinceStart);
         this.costByCapacityType = new CostByCapacityType(start);
         for (String w : List.of("decided", "validated", "handed", "aborted")) {
             consolidation.put(w, 0);
@@ -111,14 +97,13 @@ public final class Recorder implements PodListener {
     /** Starts at {@code t} instead (before anything is recorded). */
     public void restart(Instant t) {
         this.start = t;
-        this.lastCostAt = t;
+        costs.restart(t);
         costByCapacityType.restart(t);
     }
 
     /** Pods created in {@code [from, until)} also count in {@link #rampTimeToSchedule}. */
     public void ramp(Instant from, Instant until) {
-        this.rampFrom = from;
-        this.rampUntil = until;
+        times.ramp(from, until);
     }
 
     /** A consolidation command's progress: counted (once per command and outcome), and on the timeline. */
@@ -178,7 +163,7 @@ public final class Recorder implements PodListener {
         if (!p.isBound()) {
             onCreatedPending.accept(p);
         }
-        createdAt.put(p.uid(), p.status().createdAt());
+        times.created(p);
     }
 
     @Override
@@ -187,17 +172,7 @@ public final class Recorder implements PodListener {
         if (!p.isDaemon() && !p.isMirror()) {
             servedNodes.add(node);
         }
-        if (everBound.add(p.uid())) {
-            podsScheduled++;
-            Instant c = createdAt.get(p.uid());
-            if (c != null) {
-                timeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
-                scheduledAt.add(new double[] {secondsSinceStart(c), Duration.between(c, now).toMillis() / 1000.0});
-                if (rampFrom != null && !c.isBefore(rampFrom) && c.isBefore(rampUntil)) {
-                    rampTimeToSchedule.add(Duration.between(c, now).toMillis() / 1000.0);
-                }
-            }
-        }
+        times.bound(p, now);
         unschedulableSince.remove(p.key());
     }
 
@@ -286,20 +261,12 @@ public final class Recorder implements PodListener {
 
     /** Integrates cost up to {@code now} at the rates in force, then sets the new rates. */
     void rates(Instant now, double newPerHour, double newLowerBoundPerHour, double newPackingBoundPerHour, int nodes) {
-        double hours = Duration.between(lastCostAt, now).toMillis() / 3_600_000.0;
-        cost += perHour * hours;
-        lowerBoundCost += lowerBoundPerHour * hours;
-        packingBoundCost += packingBoundPerHour * hours;
-        packingBoundPerHour = newPackingBoundPerHour;
-        lastCostAt = now;
-        perHour = newPerHour;
-        lowerBoundPerHour = newLowerBoundPerHour;
-        peakPerHour = Math.max(peakPerHour, newPerHour);
+        costs.rates(now, newPerHour, newLowerBoundPerHour, newPackingBoundPerHour);
         peakNodes = Math.max(peakNodes, nodes);
     }
 
     public double perHour() {
-        return perHour;
+        return costs.perHour();
     }
 
     /** The cost split by capacity type; its parts sum to {@link #cost()}. */
@@ -318,11 +285,11 @@ public final class Recorder implements PodListener {
     }
 
     void sample(Instant now, Map<String, Integer> nodesByType, int pending) {
-        samples.add(new Sample(secondsSinceStart(now), new TreeMap<>(nodesByType), pending, perHour));
+        samples.add(new Sample(secondsSinceStart(now), new TreeMap<>(nodesByType), pending, costs.perHour()));
     }
 
     public List<Double> rampTimeToSchedule() {
-        return rampTimeToSchedule;
+        return times.ramp();
     }
 
     /** The scenario changes, drift marks and drifted terminations of the whole run, never cut short. */
@@ -347,16 +314,16 @@ public final class Recorder implements PodListener {
     }
 
     public int podsScheduled() {
-        return podsScheduled;
+        return times.scheduled();
     }
 
     public List<Double> timeToSchedule() {
-        return timeToSchedule;
+        return times.all();
     }
 
     /** The time to schedule of the pods created at or after {@code t} seconds from the start. */
     public List<Double> timeToScheduleFrom(long t) {
-        return scheduledAt.stream().filter(a -> a[0] >= t).map(a -> a[1]).toList();
+        return times.from(t);
     }
 
     public List<Double> reaction() {
@@ -380,19 +347,19 @@ public final class Recorder implements PodListener {
     }
 
     public double cost() {
-        return cost;
+        return costs.cost();
     }
 
     public double lowerBoundCost() {
-        return lowerBoundCost;
+        return costs.lowerBoundCost();
     }
 
     public double packingBoundCost() {
-        return packingBoundCost;
+        return costs.packingBoundCost();
     }
 
     public double peakPerHour() {
-        return peakPerHour;
+        return costs.peakPerHour();
     }
 
     public int interruptionsReceived() {

@@ -4,11 +4,9 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.Pod;
-import dev.gantry.core.model.PodAffinityTerm;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.model.Taint;
 import dev.gantry.core.model.Toleration;
-import dev.gantry.core.model.TopologySpread;
 import dev.gantry.core.requirements.Requirements;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.Scheduler;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +91,7 @@ final class Simulation {
                 taints[i] = c.node().effectiveTaints();
             }
         }
-        markComplex(all);
+        complex.addAll(ComplexPods.of(all));
         for (SchedulingInput.PoolOffer o : in.pools()) {
             Requirements reqs = o.pool().requirements();
             List<InstanceType> sorted = new ArrayList<>(o.instanceTypes());
@@ -109,49 +106,6 @@ final class Simulation {
     record Outcome(boolean ok, String failure, Map<String, String> destinations, List<SchedulingResult.NodeClaimPlan> newClaims) {
         static Outcome fail(String why) {
             return new Outcome(false, why, Map.of(), List.of());
-        }
-    }
-
-    private void markComplex(List<Pod> all) {
-        List<TopologySpread> spreads = new ArrayList<>();
-        List<PodAffinityTerm> terms = new ArrayList<>();
-        List<String> owners = new ArrayList<>();
-        for (Pod p : all) {
-            spreads.addAll(p.topologySpread());
-            for (List<PodAffinityTerm> l : List.of(p.podAffinity(), p.podAntiAffinity(), p.preferredPodAffinity(), p.preferredPodAntiAffinity())) {
-                for (PodAffinityTerm t : l) {
-                    terms.add(t);
-                    owners.add(p.namespace());
-                }
-            }
-        }
-        Set<Map<String, String>> simpleLabels = new HashSet<>();
-        Set<Map<String, String>> selectedLabels = new HashSet<>();
-        for (Pod p : all) {
-            boolean own = !p.topologySpread().isEmpty() || !p.podAffinity().isEmpty() || !p.podAntiAffinity().isEmpty()
-                    || !p.preferredPodAffinity().isEmpty() || !p.preferredPodAntiAffinity().isEmpty() || !p.hostPorts().isEmpty()
-                    || !p.preferredNodeAffinity().isEmpty() || p.nodeRequirementTerms().size() > 1;
-            if (own) {
-                complex.add(p);
-                continue;
-            }
-            if (spreads.isEmpty() && terms.isEmpty()) {
-                continue;
-            }
-            Map<String, String> key = p.labels();
-            boolean selected;
-            if (simpleLabels.contains(key)) {
-                selected = false;
-            } else if (selectedLabels.contains(key)) {
-                selected = true;
-            } else {
-                // Conservative: a selector matching the labels in any namespace makes the pod count for someone.
-                selected = spreads.stream().anyMatch(s -> s.selector().matches(key)) || terms.stream().anyMatch(t -> t.selector().matches(key));
-                (selected ? selectedLabels : simpleLabels).add(key);
-            }
-            if (selected) {
-                complex.add(p);
-            }
         }
     }
 

@@ -14,18 +14,18 @@ import java.util.List;
 /**
  * Gives a command up and frees its claims: candidates untainted and unmarked, replacements not yet initialized closed
  * (never launched) or sent to termination, initialized ones kept. A drift command whose replacement failed or was late
- * makes its pool back off drift ({@link DriftBackoff}); a rebalance command's, rebalance ({@link PoolBackoff}).
+ * makes its pool back off drift ({@link PoolBackoff}); a rebalance command's, rebalance ({@link PoolBackoff}).
  */
 final class CommandRelease {
     private final CommandStore commands;
     private final CandidateTaints taints;
     private final TerminationService termination;
     private final ConsolidationService.Journal journal;
-    private final DriftBackoff backoff;
+    private final PoolBackoff backoff;
     private final PoolBackoff rebalanceBackoff;
 
     CommandRelease(CommandStore commands, CandidateTaints taints, TerminationService termination,
-                   ConsolidationService.Journal journal, DriftBackoff backoff, PoolBackoff rebalanceBackoff) {
+                   ConsolidationService.Journal journal, PoolBackoff backoff, PoolBackoff rebalanceBackoff) {
         this.commands = commands;
         this.taints = taints;
         this.termination = termination;

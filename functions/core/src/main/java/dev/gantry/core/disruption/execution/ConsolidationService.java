@@ -141,7 +141,7 @@ public final class ConsolidationService {
         this.commands = new CommandStore(store, terminationQueue);
         CandidateTaints taints = new CandidateTaints(writer, commands);
         this.podEvents = new PodEventRecorder(store);
-        DriftBackoff backoff = new DriftBackoff(store);
+        PoolBackoff backoff = new PoolBackoff(store, PoolBackoff.DRIFT);
         PoolBackoff rebalanceBackoff = new PoolBackoff(store, PoolBackoff.REBALANCE);
         this.release = new CommandRelease(commands, taints, termination, told, backoff, rebalanceBackoff);
         this.handOff = new HandOff(commands, termination, told);

@@ -9,23 +9,24 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Per-NodePool exponential back-off of one kind of replacement command, kept in the claim store's markers as
- * {@link DriftBackoff} keeps drift's (the sweep keeps nothing between runs): a pool whose replacement failed (launch
+ * Per-NodePool exponential back-off of one kind of replacement command, kept in the claim store's markers (the sweep
+ * keeps nothing between runs): a pool whose replacement failed (launch
  * failed, out of capacity, or never initialized) starts no command of that kind for {@link #FIRST}, then twice its last
  * back-off for each failure that follows within {@link #FORGET_AFTER} of the last back-off's end, at most {@link #MAX};
  * other pools go on. Markers {@code <kind>-backoff-from/<pool>} and {@code <kind>-backoff-until/<pool>}, last write
  * wins. A failure is told once per command: the abort that tells it moves the command's leader to Aborted first, so a
  * second delivery of that step finds nothing to abort.
  *
- * <p>Used for rebalance replacement (Gantry's own: Karpenter does not handle rebalance recommendations,
- * aws/karpenter-provider-aws#2813); the same rule as drift's, Karpenter's {@code designs/drift-per-nodepool-backoff.md}.
- * TODO(merge with drift30): DriftBackoff is this class with kind "drift"; folded once the drift branch has landed, to
- * keep the two branches from editing one file.
+ * <p>Two kinds: {@link #DRIFT} (Gantry's answer to Karpenter's {@code designs/drift-per-nodepool-backoff.md}, which keeps
+ * it in memory: other pools keep rolling while one backs off) and {@link #REBALANCE} (Gantry's own: Karpenter does not
+ * handle rebalance recommendations, aws/karpenter-provider-aws#2813).
  */
 final class PoolBackoff {
     static final Duration FIRST = Duration.ofMinutes(1);
     static final Duration MAX = Duration.ofMinutes(30);
     static final Duration FORGET_AFTER = Duration.ofHours(1);
+    /** The kind of drift commands' back-off. */
+    static final String DRIFT = "drift";
     /** The kind of rebalance commands' back-off. */
     static final String REBALANCE = "rebalance";
 

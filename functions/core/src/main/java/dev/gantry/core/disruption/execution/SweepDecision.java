@@ -30,13 +30,13 @@ final class SweepDecision {
     private Instant quietAt;
     private int quietCandidates;
 
-    private final DriftBackoff backoff;
+    private final PoolBackoff backoff;
     private final PoolBackoff rebalanceBackoff;
     /** What an AMI rollout holds back ({@link DriftGate}); open unless set. */
     DriftGate gate = DriftGate.OPEN;
 
     SweepDecision(ConsolidationService.Offers offers, ConsolidationSettings settings, NodeEvents events, CommandStart start,
-                  ConsolidationService.Journal journal, DriftBackoff backoff, PoolBackoff rebalanceBackoff) {
+                  ConsolidationService.Journal journal, PoolBackoff backoff, PoolBackoff rebalanceBackoff) {
         this.backoff = backoff;
         this.rebalanceBackoff = rebalanceBackoff;
         this.offers = offers;
@@ -154,7 +154,7 @@ final class SweepDecision {
                 }).toList();
     }
 
-    /** The claims whose pool is not backing off drift ({@link DriftBackoff}) and that the gate admits ({@link DriftGate}). */
+    /** The claims whose pool is not backing off drift ({@link PoolBackoff}) and that the gate admits ({@link DriftGate}). */
     private List<NodeClaim> notBackingOff(List<NodeClaim> claims, ClusterSnapshot snap, Instant now) {
         java.util.function.Predicate<String> backingOff = backoff.at(now);
         java.util.function.Predicate<NodeClaim> admitted = gate.admits(claims, snap.view(), now);

@@ -182,33 +182,33 @@ class DriftCommandsTest {
         ConsolidationOutcome first = failReplacement("a");
         assertThat(first.detail()).contains("NodePool default backs off drift until");
         assertThat(c.service.sweep(List.of()).decided()).as("backing off for a minute").isZero();
-        assertThat(c.w.store.marker("drift-backoff-until/default")).contains(c.w.clock.instant().plus(DriftBackoff.FIRST));
+        assertThat(c.w.store.marker("drift-backoff-until/default")).contains(c.w.clock.instant().plus(PoolBackoff.FIRST));
 
-        c.w.clock.advance(DriftBackoff.FIRST);
+        c.w.clock.advance(PoolBackoff.FIRST);
         assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
         failReplacement("a");
         Instant failedAt = c.w.clock.instant();
         assertThat(c.w.store.marker("drift-backoff-until/default")).as("twice the last")
-                .contains(failedAt.plus(DriftBackoff.FIRST.multipliedBy(2)));
-        c.w.clock.advance(DriftBackoff.FIRST);
+                .contains(failedAt.plus(PoolBackoff.FIRST.multipliedBy(2)));
+        c.w.clock.advance(PoolBackoff.FIRST);
         assertThat(c.service.sweep(List.of()).decided()).isZero();
-        c.w.clock.advance(DriftBackoff.FIRST);
+        c.w.clock.advance(PoolBackoff.FIRST);
         assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
     }
 
     @Test
     void aBackOffIsPerPoolCappedAndForgottenAfterAQuietHour() {
-        DriftBackoff b = new DriftBackoff(c.w.store);
+        PoolBackoff b = new PoolBackoff(c.w.store, PoolBackoff.DRIFT);
         Instant t = c.w.clock.instant();
         for (int i = 0; i < 10; i++) {
             t = b.failed("gpu", t);
         }
         assertThat(c.w.store.marker("drift-backoff-until/gpu").orElseThrow())
-                .isEqualTo(c.w.store.marker("drift-backoff-from/gpu").orElseThrow().plus(DriftBackoff.MAX));
+                .isEqualTo(c.w.store.marker("drift-backoff-from/gpu").orElseThrow().plus(PoolBackoff.MAX));
         assertThat(b.at(t.minusSeconds(1)).test("gpu")).isTrue();
         assertThat(b.at(t.minusSeconds(1)).test("general")).as("other pools keep rolling").isFalse();
-        Instant later = t.plus(DriftBackoff.FORGET_AFTER);
-        assertThat(b.failed("gpu", later)).isEqualTo(later.plus(DriftBackoff.FIRST));
+        Instant later = t.plus(PoolBackoff.FORGET_AFTER);
+        assertThat(b.failed("gpu", later)).isEqualTo(later.plus(PoolBackoff.FIRST));
     }
 
     @Test
