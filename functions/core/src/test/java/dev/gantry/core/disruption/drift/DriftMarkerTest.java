@@ -37,6 +37,10 @@ class DriftMarkerTest {
         return store.get("a", DriftCheckTest.NOW).orElseThrow();
     }
 
+    /**
+     * A claim without hashes gets them, as Karpenter stamps a NodeClaim (kubernetes-sigs/karpenter
+     * {@code pkg/controllers/nodepool/hash/controller.go}, {@code updateNodeClaimHash}).
+     */
     @Test
     void aRecordWithoutHashesIsStampedNotDriftedAndASecondRunWritesNothing() {
         store.create(DriftCheckTest.claim().withDrift(null));
@@ -47,6 +51,11 @@ class DriftMarkerTest {
         assertThat(stored().version()).isEqualTo(version);
     }
 
+    /**
+     * A new hash version re-stamps claims that are not drifted instead of drifting them: kubernetes-sigs/karpenter
+     * {@code pkg/controllers/nodepool/hash/controller.go} {@code updateNodeClaimHash}, aws/karpenter-provider-aws
+     * {@code pkg/controllers/nodeclass/hash/controller.go}.
+     */
     @Test
     void anUpgradeOfTheHashVersionDriftsNothing() {
         store.create(DriftCheckTest.claim().withDrift(DriftStamp.launched("old", "gantry-0", "old", "gantry-0")));
@@ -54,6 +63,10 @@ class DriftMarkerTest {
         assertThat(stored().drift()).isEqualTo(DriftHashes.stamp(DriftCheckTest.POOL, DriftCheckTest.CLASS));
     }
 
+    /**
+     * Static drift of the NodePool: kubernetes-sigs/karpenter {@code pkg/controllers/nodeclaim/disruption/drift.go}
+     * {@code areStaticFieldsDrifted}, cleared when the hashes match again ({@code Reconcile}).
+     */
     @Test
     void aTemplateChangeDriftsTheClaimAndUndoingItClearsIt() {
         store.create(DriftCheckTest.claim());
@@ -65,6 +78,7 @@ class DriftMarkerTest {
         assertThat(stored().drift().isDrifted()).isFalse();
     }
 
+    /** aws/karpenter-provider-aws {@code pkg/cloudprovider/drift.go} {@code isAMIDrifted}. */
     @Test
     void aNewImageForTheArchitectureDriftsTheClaimAsAmiDrift() {
         store.create(DriftCheckTest.claim());
@@ -73,6 +87,10 @@ class DriftMarkerTest {
         assertThat(stored().drift().drifted()).isEqualTo(DriftCheck.AMI);
     }
 
+    /**
+     * A failed lookup decides nothing: aws/karpenter-provider-aws {@code pkg/cloudprovider/drift.go}
+     * {@code isNodeClassDrifted} returns the error, and the claim is not marked.
+     */
     @Test
     void aNodeClassWhoseLookupFailsDecidesNoDynamicDrift() {
         DriftMarker failing = new DriftMarker(store, nc -> {
