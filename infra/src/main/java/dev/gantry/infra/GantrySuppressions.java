@@ -41,11 +41,11 @@ final class GantrySuppressions {
                     created.stream().map(t -> EC2 + ACCOUNT + t + "\\/\\*$").toList()));
         }
         if (launches) {
-            s.add(iam5("AMIs, snapshots, subnets and security groups are chosen at run time by the user's "
-                    + "EC2NodeClass selectors. The grant only lets a launch reference them; the instance itself "
-                    + "still needs the tag-conditioned grant.",
+            s.add(iam5("AMIs, snapshots, subnets, security groups and capacity reservations are chosen at run time "
+                    + "by the user's EC2NodeClass selectors. The grant only lets a launch reference them; the instance "
+                    + "itself still needs the tag-conditioned grant.",
                     List.of(EC2 + ":image\\/\\*$", EC2 + ":snapshot\\/\\*$", EC2 + ACCOUNT + "subnet\\/\\*$",
-                            EC2 + ACCOUNT + "security-group\\/\\*$")));
+                            EC2 + ACCOUNT + "security-group\\/\\*$", EC2 + ACCOUNT + "capacity-reservation\\/\\*$")));
         }
         if (readsAmis) {
             s.add(iam5("Public, AWS-owned AMI parameters; the path depends on the Kubernetes version and "

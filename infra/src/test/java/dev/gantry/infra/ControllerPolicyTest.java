@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Checks every IAM statement in the template against the least-privilege rules, not a hand-picked few. */
 class ControllerPolicyTest {
     /** Resource types a launch only references; writes naming them need no tag condition. */
-    private static final List<String> REFERENCED = List.of("image", "snapshot", "subnet", "security-group");
+    private static final List<String> REFERENCED = List.of("image", "snapshot", "subnet", "security-group", "capacity-reservation");
     private static List<Map<String, Object>> statements;
 
     @BeforeAll
