@@ -177,7 +177,8 @@ public final class Composition {
         // keeps their counts between runs (core.reservation).
         Provisioner provisioner = new Provisioner(cluster(), cluster(), store(), cloud(), new dev.gantry.core.reservation
                 .ReservedOfferings(instanceTypes(), ((Ec2CloudProvider) cloud()).capacityReservations(), reservationLedger, clock),
-                config, clock).withHeadroom(headroom()).withDemandHistory(demand()).withReservations(reservationLedger);
+                config, clock).withHeadroom(headroom()).withDemandHistory(demand()).withReservations(reservationLedger)
+                .withNodeClassGate(dev.gantry.core.status.NodeClassReadiness.gate(((Ec2CloudProvider) cloud())::status));
         // Consolidation: decided in the sweep, carried on by termination-queue messages; replacements are recorded for the
         // provisioner to launch (a hint nudges it); validation keeps room for the same buffers as the sweep's decision.
         ConsolidationService consolidation = new ConsolidationService(cluster(), cluster(), store(), termination, hints(),

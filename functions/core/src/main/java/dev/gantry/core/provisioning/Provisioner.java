@@ -98,6 +98,7 @@ public final class Provisioner {
     private DemandHistoryStore demand;
     private int batchSize = MAX_BATCH;
     private dev.gantry.core.reservation.ReservationLedger reservations = new dev.gantry.core.reservation.ReservationLedger();
+    private NodeClassGate gate = NodeClassGate.OPEN;
 
     public Provisioner(ClusterReader reader, ClusterWriter writer, NodeClaimStore store, CloudProvider cloud,
                        InstanceTypeProvider instanceTypes, GantryConfig config, Clock clock) {
@@ -145,6 +146,12 @@ public final class Provisioner {
         return this;
     }
 
+    /** Which NodeClasses can launch now: pools of the others are left out of every plan (default: all can). */
+    public Provisioner withNodeClassGate(NodeClassGate gate) {
+        this.gate = Objects.requireNonNull(gate, "gate");
+        return this;
+    }
+
     /** The buffers to keep warm (default {@link Headroom#NONE}). */
     public Provisioner withHeadroom(Headroom headroom) {
         this.headroom = Objects.requireNonNull(headroom, "headroom");
@@ -181,6 +188,7 @@ public final class Provisioner {
         FleetBatcher fleets = new FleetBatcher(config, launcher, clock, fanout, parallelism, batchSize);
         resumeLaunching(now, stopBy, log);
         List<Pod> virtual = virtualPods(now);
+        Set<String> closed = null; // asked once, when there is something to plan
         SchedulingResult last = null;
         int rounds = 0;
         Instant leavingReadAt = null;
@@ -194,6 +202,8 @@ public final class Provisioner {
             if (input.pending().isEmpty() && virtual.isEmpty()) {
                 break;
             }
+            closed = closed != null ? closed : ReadyPools.closed(config, gate).keySet();
+            input = ReadyPools.without(input, closed);
             rounds++;
             BufferedSolve solved = planner.solve(view, input, virtual, claims);
             if (rounds == 1) {
@@ -278,11 +288,12 @@ public final class Provisioner {
     }
 
     /**
-     * The pools as a run plans with them now: every NodePool with a NodeClass, its priced instance types (offerings
-     * recently out of capacity marked unavailable), its usage and node count. Consolidation decides over these.
+     * The pools as a run plans with them now: every NodePool with a NodeClass that can launch, its priced instance types
+     * (offerings recently out of capacity marked unavailable), its usage and node count. Consolidation decides over these.
      */
     public List<SchedulingInput.PoolOffer> poolOffers(ClusterView view, Instant now) {
-        return inputs.build(view, store.list(now), store.unavailableOfferings(now), now).pools();
+        return ReadyPools.without(inputs.build(view, store.list(now), store.unavailableOfferings(now), now),
+                ReadyPools.closed(config, gate).keySet()).pools();
     }
 
     /**
@@ -310,9 +321,13 @@ public final class Provisioner {
     /**
      * Records a claim of a static NodePool made from its template alone ({@link TemplateClaims}) under {@code name}, or
      * returns the in-flight claim already recorded under it; empty when the pool has nothing to launch. The next
-     * provisioning run launches it, as it launches a consolidation replacement.
+     * provisioning run launches it, as it launches a consolidation replacement. Empty too while the pool's NodeClass
+     * cannot launch ({@link #withNodeClassGate}).
      */
     public java.util.Optional<NodeClaim> recordFromTemplate(dev.gantry.core.model.NodePool pool, String name, Instant now) {
+        if (config.nodeClassOf(pool).flatMap(gate::notReady).isPresent()) {
+            return java.util.Optional.empty();
+        }
         return new TemplateClaims(config, inputs, store).record(pool, name, now);
     }
 

@@ -125,12 +125,7 @@ public final class StatusWriter {
         }
         List<Condition> c = new ArrayList<>();
         boolean resolvedOnce = failure == null;
-        c.add(ready("SubnetsReady", resolvedOnce && !resolved.subnets().isEmpty(), "SubnetsNotFound", "no subnet matches", now));
-        c.add(ready("SecurityGroupsReady", resolvedOnce && !resolved.securityGroups().isEmpty(), "SecurityGroupsNotFound",
-                "no security group matches", now));
-        c.add(ready("AMIsReady", resolvedOnce && !resolved.amis().isEmpty(), "AMINotFound", "no AMI matches", now));
-        c.add(ready("InstanceProfileReady", resolvedOnce && resolved.instanceProfile() != null, "InstanceProfileNotFound",
-                "no instance profile", now));
+        c.addAll(NodeClassReadiness.conditions(resolved, resolvedOnce, now));
         boolean allReady = c.stream().allMatch(x -> x.status() == Condition.Status.True);
         String why = failure != null ? failure : c.stream().filter(x -> x.status() != Condition.Status.True)
                 .map(Condition::message).findFirst().orElse("");
@@ -179,10 +174,6 @@ public final class StatusWriter {
                 c.stream().filter(x -> x.status() != Condition.Status.True).map(x -> x.type() + ": " + x.message())
                         .findFirst().orElse(""), now));
         return new PoolStatus(resources, nodes, keepTimes(c, before));
-    }
-
-    private static Condition ready(String type, boolean ok, String reason, String message, Instant now) {
-        return ok ? Condition.isTrue(type, type, now) : Condition.isFalse(type, reason, message, now);
     }
 
     /** Each condition keeps the time of the one it replaces when its status did not change. */

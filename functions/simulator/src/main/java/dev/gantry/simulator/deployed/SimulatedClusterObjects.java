@@ -51,7 +51,7 @@ public final class SimulatedClusterObjects {
         ClaimProjection.CapacityOf capacity = capacity(config, catalog);
         sweep.withNodeClaimObjects(new NodeClaimProjector(objects, new ClaimProjection(capacity, ClaimProjection.Drift.FROM_STAMP),
                         termination, () -> config).withEvents(api))
-                .withStatus(new StatusWriter(objects, nc -> resolve(nc, config), capacity, () -> config, read::invalid));
+                .withStatus(new StatusWriter(objects, resolver(config), capacity, () -> config, read::invalid));
     }
 
     private static ClaimProjection.CapacityOf capacity(GantryConfig config, Catalog catalog) {
@@ -59,6 +59,11 @@ public final class SimulatedClusterObjects {
         return type -> cache.computeIfAbsent(type, t -> config.nodeClasses().stream().findFirst()
                 .flatMap(nc -> catalog.instanceTypes(nc).stream().filter(it -> it.name().equals(t)).findFirst())
                 .map((InstanceType it) -> new ClaimProjection.Capacity(it.capacity(), it.allocatable())));
+    }
+
+    /** What each NodeClass resolves to in the simulated account, for its status and the provisioner's gate. */
+    static dev.gantry.core.status.NodeClassResolver resolver(GantryConfig config) {
+        return nc -> resolve(nc, config);
     }
 
     private static NodeClassStatus resolve(NodeClass nodeClass, GantryConfig config) {

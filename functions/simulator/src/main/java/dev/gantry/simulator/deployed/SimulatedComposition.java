@@ -15,6 +15,7 @@ import dev.gantry.core.provisioning.Fanout;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.HintBatchService;
 import dev.gantry.core.provisioning.Provisioner;
+import dev.gantry.core.status.NodeClassReadiness;
 import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
@@ -56,7 +57,8 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
         config.nodePools().forEach(p -> pools.put(p.name(), p));
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
         Provisioner provisioner = new Provisioner(api, api, claims, launcher, catalog, config, clock, Provisioner.DEFAULT_PARALLELISM)
-                .withFanout(fanout).withHeadroom(headroom).withDemandHistory(history);
+                .withFanout(fanout).withHeadroom(headroom).withDemandHistory(history)
+                .withNodeClassGate(NodeClassReadiness.gate(SimulatedClusterObjects.resolver(config)));
         SweepService sweep = new SweepService(cluster, api, api, claims, cloud, termination, hints, pools, facts, clock)
                 .withHeadroom(headroom);
         HintBatchService hintBatches = new HintBatchService(provisioner, api, claims, termination::startForDeletedNode,

@@ -1,0 +1,53 @@
+package dev.gantry.core.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.provisioning.NodeClassGate;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The provisioner's gate reads the same four checks as the NodeClass's conditions (aws/karpenter-provider-aws
+ * {@code pkg/apis/v1/ec2nodeclass_status.go}); what a failed lookup means for it is Gantry's own: only a refusal for good
+ * closes the pool, a throttle or an unknown failure leaves it to the launch.
+ */
+class NodeClassReadinessTest {
+    private static final NodeClass NC = new NodeClass("default", null, "EC2NodeClass", "AL2023", List.of(), List.of(), List.of(),
+            "role", null, null, Map.of(), List.of(), null, null, null, null, null, List.of(), Map.of());
+    private static final NodeClassStatus READY = new NodeClassStatus(List.of(new NodeClassStatus.Subnet("subnet-1", "z", null)),
+            List.of(new NodeClassStatus.SecurityGroup("sg-1", null)), List.of(new NodeClassStatus.Ami("ami-1", null, List.of())),
+            "profile", List.of());
+
+    @Test
+    void aClassThatResolvesAllFourIsOpen() {
+        assertThat(NodeClassReadiness.gate(nc -> READY).notReady(NC)).isEmpty();
+    }
+
+    @Test
+    void aClassWithNoAmiIsClosedWithTheConditionsMessage() {
+        NodeClassStatus noAmi = new NodeClassStatus(READY.subnets(), READY.securityGroups(), List.of(), "profile", List.of());
+        assertThat(NodeClassReadiness.gate(nc -> noAmi).notReady(NC)).contains("no AMI matches");
+        assertThat(NodeClassReadiness.conditions(noAmi, true, java.time.Instant.EPOCH))
+                .filteredOn(c -> c.type().equals("AMIsReady")).singleElement()
+                .satisfies(c -> assertThat(c.message()).isEqualTo("no AMI matches"));
+    }
+
+    @Test
+    void aRefusalForGoodClosesButAThrottleOrAnUnknownFailureDoesNot() {
+        NodeClassGate refused = NodeClassReadiness.gate(nc -> {
+            throw new CloudException("AmiNotFound", "no AMI matches amiSelectorTerms", false);
+        });
+        NodeClassGate throttled = NodeClassReadiness.gate(nc -> {
+            throw new CloudException("RequestLimitExceeded", "slow down", true);
+        });
+        NodeClassGate broken = NodeClassReadiness.gate(nc -> {
+            throw new IllegalStateException("socket closed");
+        });
+        assertThat(refused.notReady(NC)).hasValueSatisfying(m -> assertThat(m).contains("AmiNotFound"));
+        assertThat(throttled.notReady(NC)).isEmpty();
+        assertThat(broken.notReady(NC)).isEmpty();
+    }
+}
