@@ -1,6 +1,7 @@
 package dev.gantry.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -45,7 +46,7 @@ class KubeClusterPagedReadTest {
               "f:phase":{},"f:podIP":{}}}}]""", ManagedFieldsEntry[].class));
 
     final List<String> paths = new ArrayList<>();
-    final List<io.fabric8.kubernetes.api.model.Pod> pods = IntStream.range(0, 1_201).mapToObj(KubeClusterPagedReadTest::pod).toList();
+    List<io.fabric8.kubernetes.api.model.Pod> pods = IntStream.range(0, 1_201).mapToObj(KubeClusterPagedReadTest::pod).toList();
     final io.fabric8.kubernetes.api.model.Node node = node();
     MockWebServer server;
     KubernetesClient client;
@@ -93,6 +94,21 @@ class KubeClusterPagedReadTest {
         assertThat(paths).hasSize(3);
         assertThat(paths.get(1)).contains("continue=500");
         assertThat(paths.get(2)).contains("continue=1000");
+    }
+
+    /**
+     * Regression: every page's fabric8 objects were kept until the last page arrived, and only then mapped; at 100,000
+     * pods that ran the sweep out of its 1 GB. Each page is now mapped before the next is asked for (a pod the mapper
+     * refuses on the first page stops the read after one request).
+     */
+    @Test
+    void mapsEachPageBeforeAskingForTheNext() {
+        pods = new ArrayList<>(pods);
+        pods.set(3, new PodBuilder(pods.get(3)).editSpec().addNewToleration().withKey("k").withOperator("Exists")
+                .withEffect("Sometimes").endToleration().endSpec().build());
+
+        assertThatThrownBy(() -> new KubeCluster(client, Clock.systemUTC()).pods()).isInstanceOf(IllegalArgumentException.class);
+        assertThat(paths).hasSize(1);
     }
 
     @Test
