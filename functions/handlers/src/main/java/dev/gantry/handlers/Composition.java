@@ -77,6 +77,7 @@ public final class Composition {
     private EksClusterInfo eks;
     private EksTokenProvider token;
     private KubeCluster cluster;
+    private InvocationReads reads;
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
     private final dev.gantry.core.reservation.ReservationLedger reservationLedger = new dev.gantry.core.reservation.ReservationLedger();
@@ -115,8 +116,8 @@ public final class Composition {
             // Beside another autoscaler, only the NodePools named at deploy are Gantry's (GANTRY_NODE_POOLS).
             // A class whose AMI rollout paused launches the images its nodes ran before (AmiRollouts).
             rollouts = AmiRollouts.over(NamedPools.of(new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
-                    BuiltInCatalog.defaultZones(region.id())), env.nodePools()), store(), (Ec2CloudProvider) cloud(), cluster(),
-                    cluster(), clock, r -> new dev.gantry.handlers.metrics.EmbeddedMetrics(json, clusterName(), System.out)
+                    BuiltInCatalog.defaultZones(region.id())), env.nodePools()), store(), (Ec2CloudProvider) cloud(), reads(),
+                    reads(), clock, r -> new dev.gantry.handlers.metrics.EmbeddedMetrics(json, clusterName(), System.out)
                             .emit(clock.instant(), Map.of("NodeClass", r.nodeClass()), Map.of("DriftRolloutsPaused", 1.0)));
             // AMI storms: a release rolls after this cluster's own delay within an hour (StartDelay).
             rollouts.rollouts().withInstances(() -> cloud().listInstances())
@@ -170,21 +171,22 @@ public final class Composition {
      *                       status (not the final sweep's) */
     private Services compose(ClusterConfig read, boolean clusterObjects) {
         GantryConfig config = read.config();
+        InvocationReads k = reads(); // the sweep's lists, read once between writes (InvocationReads)
         var capacity = ClusterObjects.capacity(() -> config, instanceTypes());
         Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
-        TerminationService termination = new TerminationService(cluster(), cluster(), store(), cloud(), terminationQueue(), pools, clock);
+        TerminationService termination = new TerminationService(k, k, store(), cloud(), terminationQueue(), pools, clock);
         // Reserved offerings from what each NodeClass's capacityReservationSelectorTerms select; the process's ledger
         // keeps their counts between runs (core.reservation).
-        Provisioner provisioner = new Provisioner(cluster(), cluster(), store(), cloud(), new dev.gantry.core.reservation
+        Provisioner provisioner = new Provisioner(k, k, store(), cloud(), new dev.gantry.core.reservation
                 .ReservedOfferings(instanceTypes(), ((Ec2CloudProvider) cloud()).capacityReservations(), reservationLedger, clock),
                 config, clock).withHeadroom(headroom()).withDemandHistory(demand()).withReservations(reservationLedger)
                 .withNodeClassGate(dev.gantry.core.status.NodeClassReadiness.gate(((Ec2CloudProvider) cloud())::status));
         // Consolidation: decided in the sweep, carried on by termination-queue messages; replacements are recorded for the
         // provisioner to launch (a hint nudges it); validation keeps room for the same buffers as the sweep's decision.
-        ConsolidationService consolidation = new ConsolidationService(cluster(), cluster(), store(), termination, hints(),
+        ConsolidationService consolidation = new ConsolidationService(k, k, store(), termination, hints(),
                 terminationQueue(), provisioner::poolOffers, provisioner::recordReplacement, consolidationSettings(), clock)
                 .withHeadroom(headroom()).withDriftGate(rollouts());
-        SweepService sweep = new SweepService(clusterName(), cluster(), cluster(), store(), cloud(), termination, hints(), pools,
+        SweepService sweep = new SweepService(clusterName(), k, k, store(), cloud(), termination, hints(), pools,
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
         sweep.withStaticCapacity(new StaticCapacity(config::nodePools, provisioner::recordFromTemplate, termination, hints()));
@@ -194,7 +196,7 @@ public final class Composition {
                     instanceTypes()::instanceTypes);
             sweep.withCapacityBlockExpiry(new CapacityBlockExpiry(((Ec2CloudProvider) cloud()).capacityReservations(), termination));
             // Karpenter's instances of the pools Gantry manages become claims (a migration); the final sweep adopts none.
-            sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), cluster(), termination, pools::keySet,
+            sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), k, termination, pools::keySet,
                     Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)
                             .orElse(java.util.List.of()))));
             sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
@@ -202,9 +204,9 @@ public final class Composition {
                             instanceTypes()));
         }
         // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
-        HintBatchService hintBatches = new HintBatchService(provisioner, cluster(), store(), termination::startForDeletedNode,
+        HintBatchService hintBatches = new HintBatchService(provisioner, k, store(), termination::startForDeletedNode,
                 sweep::registerNodes, clock);
-        InterruptionService interruption = new InterruptionService(store(), cluster(), cluster(), termination, hints(), pools, clock);
+        InterruptionService interruption = new InterruptionService(store(), k, k, termination, hints(), pools, clock);
         if (clusterObjects) { // EC2's status checks each sweep: a failed check terminates, a scheduled event drains
             sweep.withInstanceStatus(new InstanceStatusStep(new Ec2InstanceStatusChecks(ec2()), termination, interruption::handle));
         }
@@ -260,6 +262,10 @@ public final class Composition {
             token = new EksTokenProvider(clusterName(), region, DefaultCredentialsProvider.builder().build(), clock);
         }
         return token;
+    }
+
+    synchronized InvocationReads reads() {
+        return reads == null ? reads = new InvocationReads(cluster()) : reads;
     }
 
     public synchronized KubeCluster cluster() {

@@ -38,6 +38,8 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     private final EmbeddedMetrics metrics;
     private final Clock clock;
     private final IntSupplier collectLaunchTemplates;
+    /** The lists each sweep reads once between writes ({@link InvocationReads}); null when built directly (tests). */
+    private InvocationReads reads;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
     private SnapStartHooks hooks;
@@ -51,6 +53,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         this(() -> c.services().get().sweep(), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c::collectLaunchTemplates);
         this.finalSweeps = c::finalSweep;
+        this.reads = c.reads();
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -91,7 +94,8 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
             return Map.of("finalSweep", true, "terminated", n);
         }
         InvocationBudget budget = InvocationBudget.of(context, clock);
-        SweepReport r = services.get().sweep(budget.startBy(RESERVE), budget.startBy(START_RESERVE));
+        Supplier<SweepReport> sweep = () -> services.get().sweep(budget.startBy(RESERVE), budget.startBy(START_RESERVE));
+        SweepReport r = reads == null ? sweep.get() : reads.during(sweep);
         System.out.println("sweep: " + r);
         int templatesDeleted = 0;
         try {

@@ -10,7 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * Builds fabric8 clients from explicit settings only: never a kubeconfig file, the environment or a service account,
- * because a Lambda has none of them and a stray {@code ~/.kube/config} on a developer machine must not leak in.
+ * because a Lambda has none of them and a stray {@code ~/.kube/config} on a developer machine must not leak in. Their
+ * serialization skips what Gantry never reads while decoding ({@link KubeSerialization}).
  */
 public final class KubeClients {
     /**
@@ -35,7 +36,8 @@ public final class KubeClients {
      * @throws IllegalArgumentException when the endpoint is not https or the CA data is not base64
      */
     public static KubernetesClient forEks(String endpoint, String caDataBase64, Supplier<String> bearerToken) {
-        return new KubernetesClientBuilder().withConfig(eksConfig(endpoint, caDataBase64, bearerToken)).build();
+        return new KubernetesClientBuilder().withConfig(eksConfig(endpoint, caDataBase64, bearerToken))
+                .withKubernetesSerialization(KubeSerialization.create()).build();
     }
 
     /** The configuration {@link #forEks} builds a client from. */
@@ -61,7 +63,7 @@ public final class KubeClients {
     /** A client for a plain URL without credentials: the fabric8 mock server and local tests. */
     public static KubernetesClient forUrl(String url) {
         Config config = base(url).withTrustCerts(true).build();
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(KubeSerialization.create()).build();
     }
 
     private static ConfigBuilder base(String url) {

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -81,13 +82,13 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
     private List<Pod> pods(String what, String fieldSelector) {
         List<Pod> out = new ArrayList<>();
         Map<String, String> uids = new HashMap<>();
-        for (var p : list(what, fieldSelector, o -> client.pods().inAnyNamespace().list(o))) {
+        each(what, fieldSelector, o -> client.pods().inAnyNamespace().list(o), p -> {
             Pod pod = PodMapper.pod(p);
             if (p.getMetadata().getUid() != null) {
                 uids.put(EventRecorder.key(pod.namespace(), pod.name()), p.getMetadata().getUid());
             }
             out.add(pod);
-        }
+        });
         if (fieldSelector == null) {
             events.rememberAll("Pod", uids);
         } else {
@@ -100,12 +101,12 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
     public List<Node> nodes() {
         List<Node> out = new ArrayList<>();
         Map<String, String> uids = new HashMap<>();
-        for (var n : list("list nodes", o -> client.nodes().list(o))) {
+        each("list nodes", null, o -> client.nodes().list(o), n -> {
             if (n.getMetadata().getUid() != null) {
                 uids.put(EventRecorder.key(null, n.getMetadata().getName()), n.getMetadata().getUid());
             }
             out.add(NodeMapper.node(n));
-        }
+        });
         events.rememberAll("Node", uids);
         return out;
     }
@@ -227,23 +228,28 @@ public final class KubeCluster implements ClusterReader, ClusterWriter {
     // --- helpers ---
 
     /** Every item, page by page, following the API server's continue token. */
-    private <T extends io.fabric8.kubernetes.api.model.HasMetadata, L extends KubernetesResourceList<T>> List<T> list(String what, Function<ListOptions, L> page) {
-        return list(what, null, page);
+    private <T extends io.fabric8.kubernetes.api.model.HasMetadata, L extends KubernetesResourceList<T>> List<T> list(
+            String what, Function<ListOptions, L> page) {
+        List<T> out = new ArrayList<>();
+        each(what, null, page, out::add);
+        return out;
     }
 
-    /** As above, with a field selector (null for none) sent on every page. */
-    private <T extends io.fabric8.kubernetes.api.model.HasMetadata, L extends KubernetesResourceList<T>> List<T> list(
-            String what, String fieldSelector, Function<ListOptions, L> page) {
-        List<T> out = new ArrayList<>();
+    /**
+     * Every item, page by page, with a field selector (null for none) sent on every page; each page's items are handed
+     * to {@code item} as the page arrives and the page is dropped before the next is asked for, so a list of 100,000
+     * pods never holds more than one page of fabric8 objects (about 500 of them) beside what {@code item} keeps.
+     */
+    private <T extends io.fabric8.kubernetes.api.model.HasMetadata, L extends KubernetesResourceList<T>> void each(
+            String what, String fieldSelector, Function<ListOptions, L> page, Consumer<T> item) {
         String token = null;
         do {
             ListOptions options = new ListOptionsBuilder().withLimit(PAGE_SIZE).withContinue(token)
                     .withFieldSelector(fieldSelector).build();
             L result = ApiCall.run(what, () -> page.apply(options));
-            out.addAll(result.getItems());
+            result.getItems().forEach(item);
             token = result.getMetadata() == null ? null : result.getMetadata().getContinue();
         } while (token != null && !token.isEmpty());
-        return out;
     }
 
     /** The pod's API server UID, or null when the core defaulted it to the pod's key (a pod not read from a cluster). */
