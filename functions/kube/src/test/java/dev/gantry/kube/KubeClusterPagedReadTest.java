@@ -138,6 +138,26 @@ class KubeClusterPagedReadTest {
         assertThat(read.getStatus().getAllocatable()).containsKey("cpu");
     }
 
+    /** Regression: the API client decoded every container's environment, mounts and probes, and the pod's volumes. */
+    @Test
+    void skipsHowContainersRunWhileDecodingAndKeepsWhatTheyAskOfANode() {
+        var pod = client.getKubernetesSerialization().unmarshal(FULL.asJson(pods.getFirst()), io.fabric8.kubernetes.api.model.Pod.class);
+
+        var c = pod.getSpec().getContainers().getFirst();
+        assertThat(pod.getSpec().getVolumes()).isNullOrEmpty();
+        assertThat(c.getEnv()).isNullOrEmpty();
+        assertThat(c.getVolumeMounts()).isNullOrEmpty();
+        assertThat(c.getCommand()).isNullOrEmpty();
+        assertThat(c.getReadinessProbe()).isNull();
+        assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(c.getPorts()).singleElement().satisfies(p -> assertThat(p.getHostPort()).isEqualTo(8080));
+        var status = pod.getStatus().getContainerStatuses().getFirst();
+        assertThat(status.getImageID()).isNull();
+        assertThat(status.getLastState()).isNull();
+        assertThat(status.getRestartCount()).isZero();
+        assertThat(status.getState().getWaiting().getReason()).isEqualTo("CrashLoopBackOff");
+    }
+
     @Test
     void stillWritesTheFieldsOfAnObjectThatCarriesThem() {
         String written = client.getKubernetesSerialization().asJson(node);
@@ -152,12 +172,20 @@ class KubeClusterPagedReadTest {
                 .withUid("rs").endOwnerReference().endMetadata()
                 .withNewSpec().withNodeName("node-" + i % 7).addNewContainer().withName("app").withImage("web")
                 .withNewResources().addToRequests("cpu", new Quantity((100 + i % 5 * 50) + "m")).addToRequests("memory", new Quantity("256Mi"))
-                .endResources().endContainer()
+                .endResources().addNewPort().withContainerPort(8080).withHostPort(i % 2 == 0 ? 8080 : null).endPort()
+                .addNewEnv().withName("JAVA_OPTS").withValue("-Xmx1g").endEnv().withCommand("java").withArgs("-jar", "app.jar")
+                .addNewVolumeMount().withName("token").withMountPath("/var/run/secrets").endVolumeMount()
+                .withNewReadinessProbe().withNewHttpGet().withPath("/ready").withNewPort(8080).endHttpGet().endReadinessProbe()
+                .endContainer()
+                .addNewVolume().withName("token").withNewProjected().withDefaultMode(420).endProjected().endVolume()
                 .addNewToleration().withKey("node.kubernetes.io/not-ready").withOperator("Exists").withEffect("NoExecute")
                 .withTolerationSeconds(300L).endToleration().endSpec()
                 .withNewStatus().withPhase("Running").withStartTime("2026-06-01T10:00:05Z")
                 .addNewCondition().withType("Ready").withStatus("True").endCondition()
-                .addNewContainerStatus().withName("app").withRestartCount(i % 3).endContainerStatus().endStatus().build();
+                .addNewContainerStatus().withName("app").withRestartCount(i % 3).withImage("web").withImageID("sha256:" + i)
+                .withContainerID("containerd://" + i).withNewState().withNewWaiting().withReason(i % 4 == 0 ? "CrashLoopBackOff" : null)
+                .endWaiting().endState().withNewLastState().withNewTerminated().withExitCode(1).endTerminated().endLastState()
+                .endContainerStatus().endStatus().build();
     }
 
     static io.fabric8.kubernetes.api.model.Node node() {
