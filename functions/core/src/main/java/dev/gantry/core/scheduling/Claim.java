@@ -129,21 +129,31 @@ final class Claim implements Slot {
             if (single != null) {
                 return Set.of(single);
             }
-            TreeSet<String> out = new TreeSet<>();
-            for (InstanceType t : options) {
-                ValueSet typeSet = t.requirements().get(k);
-                if (typeSet.isFinite()) {
-                    for (String v : typeSet.values()) {
-                        if (own.has(v)) {
-                            out.add(v);
-                        }
-                    }
-                } else if (own.isFinite()) {
-                    out.addAll(own.values());
-                }
-            }
-            return out;
+            // Options are pool types: once the values found are all the pool's types can take, the rest add nothing.
+            Set<String> all = pool.typeDomains.computeIfAbsent(List.of(k, own), x -> valuesOf(pool.types, k, own, null));
+            return options == pool.types ? new TreeSet<>(all) : valuesOf(options, k, own, all);
         });
+    }
+
+    /** The values of {@code key} that {@code own} allows among the types' labels, stopping once it has {@code all}. */
+    private static Set<String> valuesOf(List<InstanceType> types, String key, ValueSet own, Set<String> all) {
+        TreeSet<String> out = new TreeSet<>();
+        for (InstanceType t : types) {
+            ValueSet typeSet = t.requirements().get(key);
+            if (typeSet.isFinite()) {
+                for (String v : typeSet.values()) {
+                    if (own.has(v)) {
+                        out.add(v);
+                    }
+                }
+            } else if (own.isFinite()) {
+                out.addAll(own.values());
+            }
+            if (all != null && out.size() == all.size() && out.containsAll(all)) {
+                break;
+            }
+        }
+        return out;
     }
 
     @Override
