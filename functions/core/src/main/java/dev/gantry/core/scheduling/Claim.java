@@ -58,6 +58,29 @@ final class Claim implements Slot {
         this.options = options;
     }
 
+    /**
+     * Component-wise the least room any option has in cpu, memory, ephemeral storage and pod slots (extended resources
+     * left out): a pod set within it keeps every option. Null until needed, reset with {@link #optionRooms}.
+     */
+    private Resources minRoom;
+
+    Resources minRoom() {
+        if (minRoom == null) {
+            long cpu = Long.MAX_VALUE;
+            long memory = Long.MAX_VALUE;
+            long ephemeral = Long.MAX_VALUE;
+            long slots = Long.MAX_VALUE;
+            for (Resources r : optionRooms()) {
+                cpu = Math.min(cpu, r.cpuMillis());
+                memory = Math.min(memory, r.memoryBytes());
+                ephemeral = Math.min(ephemeral, r.ephemeralBytes());
+                slots = Math.min(slots, r.pods());
+            }
+            minRoom = new Resources(cpu, memory, ephemeral, slots, Map.of());
+        }
+        return minRoom;
+    }
+
     /** The room of each option, in option order (computed once per options list). */
     Resources[] optionRooms() {
         if (optionRooms == null) {
@@ -111,6 +134,7 @@ final class Claim implements Slot {
         options = kept;
         maxRoom = null;
         optionRooms = null;
+        minRoom = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();
@@ -195,6 +219,7 @@ final class Claim implements Slot {
         if (optionsChanged) {
             maxRoom = fit.maxRoom(); // the options' most room, as roomOf would give it
             optionRooms = fit.rooms(); // null when the fit re-ordered them
+            minRoom = null;
             atPrice = null;
         }
         options = fit.options();
@@ -247,6 +272,7 @@ final class Claim implements Slot {
         options = List.copyOf(kept);
         maxRoom = null;
         optionRooms = null;
+        minRoom = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();

@@ -77,6 +77,11 @@ final class ClaimFitting {
             return ClaimFit.failForNow(() -> "the pod fits no option at the claim's expected price");
         }
         List<InstanceType> options = claim.options;
+        if (!narrowed && wanted.isEmpty() && !claim.pool.hasLimits() && total.extended().isEmpty() && !options.isEmpty()
+                && total.fitsIn(claim.minRoom()) && !MinValues.any(next)) {
+            // Every option holds the pod set and nothing else tests them: the claim keeps its options as they are.
+            return ClaimFit.fits(next, options, claim.maxRoom, claim.optionRooms());
+        }
         Resources[] rooms = claim.optionRooms();
         int n = options.size();
         // Built only once an option is dropped (or the order may change): most fits keep every option.
