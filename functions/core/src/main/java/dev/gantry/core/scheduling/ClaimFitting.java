@@ -88,6 +88,7 @@ final class ClaimFitting {
         List<InstanceType> kept = narrowed ? new ArrayList<>(n) : null;
         Resources[] keptRooms = narrowed ? new Resources[n] : null;
         int keptCount = 0;
+        int prefix = 0; // options dropped before the first kept one: a dropped prefix needs no new list (a view does)
         boolean limitHit = false;
         boolean portsHit = false;
         // What roomOf(kept) would give, folded as the options are kept: in longs, with no Resources made per option.
@@ -128,12 +129,14 @@ final class ClaimFitting {
                 keep = false;
             }
             if (!keep) {
-                if (kept == null) {
+                if (kept == null && keptCount == 0) {
+                    prefix = i + 1;
+                } else if (kept == null) {
                     kept = new ArrayList<>(n);
                     keptRooms = new Resources[n];
-                    for (int j = 0; j < i; j++) {
+                    for (int j = prefix; j < i; j++) {
+                        keptRooms[kept.size()] = rooms[j];
                         kept.add(options.get(j));
-                        keptRooms[j] = rooms[j];
                     }
                 }
                 continue;
@@ -151,6 +154,10 @@ final class ClaimFitting {
             ephemeral = Math.max(ephemeral, room.ephemeralBytes());
             slots = Math.max(slots, room.pods());
             extended |= !room.extended().isEmpty();
+        }
+        if (kept == null && prefix > 0) {
+            kept = options.subList(prefix, n); // only the first options were dropped
+            keptRooms = java.util.Arrays.copyOfRange(rooms, prefix, n);
         }
         if (kept == null && n == 0) {
             kept = new ArrayList<>(); // no options at all: nothing fits
