@@ -58,6 +58,29 @@ final class Claim implements Slot {
         this.options = options;
     }
 
+    /**
+     * Component-wise the least room any option has in cpu, memory, ephemeral storage and pod slots (extended resources
+     * left out): a pod set within it keeps every option. Null until needed, reset with {@link #optionRooms}.
+     */
+    private Resources minRoom;
+
+    Resources minRoom() {
+        if (minRoom == null) {
+            long cpu = Long.MAX_VALUE;
+            long memory = Long.MAX_VALUE;
+            long ephemeral = Long.MAX_VALUE;
+            long slots = Long.MAX_VALUE;
+            for (Resources r : optionRooms()) {
+                cpu = Math.min(cpu, r.cpuMillis());
+                memory = Math.min(memory, r.memoryBytes());
+                ephemeral = Math.min(ephemeral, r.ephemeralBytes());
+                slots = Math.min(slots, r.pods());
+            }
+            minRoom = new Resources(cpu, memory, ephemeral, slots, Map.of());
+        }
+        return minRoom;
+    }
+
     /** The room of each option, in option order (computed once per options list). */
     Resources[] optionRooms() {
         if (optionRooms == null) {
@@ -111,6 +134,7 @@ final class Claim implements Slot {
         options = kept;
         maxRoom = null;
         optionRooms = null;
+        minRoom = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();
@@ -129,21 +153,31 @@ final class Claim implements Slot {
             if (single != null) {
                 return Set.of(single);
             }
-            TreeSet<String> out = new TreeSet<>();
-            for (InstanceType t : options) {
-                ValueSet typeSet = t.requirements().get(k);
-                if (typeSet.isFinite()) {
-                    for (String v : typeSet.values()) {
-                        if (own.has(v)) {
-                            out.add(v);
-                        }
-                    }
-                } else if (own.isFinite()) {
-                    out.addAll(own.values());
-                }
-            }
-            return out;
+            // Options are pool types: once the values found are all the pool's types can take, the rest add nothing.
+            Set<String> all = pool.typeDomains.computeIfAbsent(List.of(k, own), x -> valuesOf(pool.types, k, own, null));
+            return options == pool.types ? new TreeSet<>(all) : valuesOf(options, k, own, all);
         });
+    }
+
+    /** The values of {@code key} that {@code own} allows among the types' labels, stopping once it has {@code all}. */
+    private static Set<String> valuesOf(List<InstanceType> types, String key, ValueSet own, Set<String> all) {
+        TreeSet<String> out = new TreeSet<>();
+        for (InstanceType t : types) {
+            ValueSet typeSet = t.requirements().get(key);
+            if (typeSet.isFinite()) {
+                for (String v : typeSet.values()) {
+                    if (own.has(v)) {
+                        out.add(v);
+                    }
+                }
+            } else if (own.isFinite()) {
+                out.addAll(own.values());
+            }
+            if (all != null && out.size() == all.size() && out.containsAll(all)) {
+                break;
+            }
+        }
+        return out;
     }
 
     @Override
@@ -185,6 +219,7 @@ final class Claim implements Slot {
         if (optionsChanged) {
             maxRoom = fit.maxRoom(); // the options' most room, as roomOf would give it
             optionRooms = fit.rooms(); // null when the fit re-ordered them
+            minRoom = null;
             atPrice = null;
         }
         options = fit.options();
@@ -237,6 +272,7 @@ final class Claim implements Slot {
         options = List.copyOf(kept);
         maxRoom = null;
         optionRooms = null;
+        minRoom = null;
         atPrice = null;
         domainCache.clear();
         updateReserved();

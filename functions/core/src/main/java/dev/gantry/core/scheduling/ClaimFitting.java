@@ -65,17 +65,30 @@ final class ClaimFitting {
             next = claim.requirements.intersect(podReqs);
         }
         for (var pin : pins.entrySet()) {
-            next = next.with(pin.getKey(), ValueSet.in(pin.getValue()));
+            ValueSet pinned = ValueSet.in(pin.getValue());
+            ValueSet current = next.get(pin.getKey());
+            if (!next.has(pin.getKey()) || !current.intersect(pinned).equals(current)) {
+                next = next.with(pin.getKey(), pinned); // a pin the claim already holds changes nothing: no copy
+            }
         }
-        boolean narrowed = !next.equals(claim.requirements);
+        boolean narrowed = next != claim.requirements && !next.equals(claim.requirements);
         List<HostPort> wanted = c.hostPorts();
         if (upsize == Packer.Upsize.FORBIDDEN && !narrowed && noneAtPriceHolds(claim, total, wanted)) {
             return ClaimFit.failForNow(() -> "the pod fits no option at the claim's expected price");
         }
         List<InstanceType> options = claim.options;
+        if (!narrowed && wanted.isEmpty() && !claim.pool.hasLimits() && total.extended().isEmpty() && !options.isEmpty()
+                && total.fitsIn(claim.minRoom()) && !MinValues.any(next)) {
+            // Every option holds the pod set and nothing else tests them: the claim keeps its options as they are.
+            return ClaimFit.fits(next, options, claim.maxRoom, claim.optionRooms());
+        }
         Resources[] rooms = claim.optionRooms();
-        List<InstanceType> kept = new ArrayList<>(options.size());
-        Resources[] keptRooms = new Resources[options.size()];
+        int n = options.size();
+        // Built only once an option is dropped (or the order may change): most fits keep every option.
+        List<InstanceType> kept = narrowed ? new ArrayList<>(n) : null;
+        Resources[] keptRooms = narrowed ? new Resources[n] : null;
+        int keptCount = 0;
+        int prefix = 0; // options dropped before the first kept one: a dropped prefix needs no new list (a view does)
         boolean limitHit = false;
         boolean portsHit = false;
         // What roomOf(kept) would give, folded as the options are kept: in longs, with no Resources made per option.
@@ -84,30 +97,84 @@ final class ClaimFitting {
         long ephemeral = 0;
         long slots = 0;
         boolean extended = false;
-        for (int i = 0; i < rooms.length; i++) {
+        // Narrowed: each option's place among the pool's types compatible with next, cheapest first (-1: not one).
+        Ranks rank = narrowed ? ranks(claim.pool, next) : null;
+        boolean poolOrder = options == claim.pool.types; // then option i is pool type i
+        int[] keptRanks = narrowed ? new int[n] : null;
+        boolean unranked = false;
+        boolean checkPorts = !wanted.isEmpty();
+        boolean checkLimits = claim.pool.hasLimits();
+        for (int i = 0; i < n; i++) {
             Resources room = rooms[i];
-            if (!total.fitsIn(room)) {
-                continue;
-            }
             InstanceType t = options.get(i);
-            if (!wanted.isEmpty() && claim.pool.daemonPortConflict(t, wanted)) {
+            boolean keep = total.fitsIn(room);
+            if (keep && checkPorts && claim.pool.daemonPortConflict(t, wanted)) {
                 portsHit = true; // a DaemonSet on this type binds the same host port
-                continue;
+                keep = false;
             }
-            if (narrowed && (!next.compatible(t.requirements()) || t.cheapestOffering(next) == null)) {
-                continue;
+            int r = 0;
+            if (keep && narrowed) {
+                int known = poolOrder ? rank.byPoolIndex()[i] : rank.byType().getOrDefault(t, Integer.MIN_VALUE);
+                if (known == Integer.MIN_VALUE) {
+                    unranked = true; // not one of the pool's types: tested directly, sorted by price below
+                    keep = next.compatible(t.requirements()) && t.cheapestOffering(next) != null;
+                } else if (known < 0) {
+                    keep = false;
+                } else {
+                    r = known;
+                }
             }
-            if (!claim.pool.withinLimits(t.capacity(), claim.reserved)) {
+            if (keep && checkLimits && !claim.pool.withinLimits(t.capacity(), claim.reserved)) {
                 limitHit = true;
+                keep = false;
+            }
+            if (!keep) {
+                if (kept == null && keptCount == 0) {
+                    prefix = i + 1;
+                } else if (kept == null) {
+                    kept = new ArrayList<>(n);
+                    keptRooms = new Resources[n];
+                    for (int j = prefix; j < i; j++) {
+                        keptRooms[kept.size()] = rooms[j];
+                        kept.add(options.get(j));
+                    }
+                }
                 continue;
             }
-            keptRooms[kept.size()] = room;
-            kept.add(t);
+            if (narrowed) {
+                keptRanks[keptCount] = r;
+            }
+            if (kept != null) {
+                keptRooms[keptCount] = room;
+                kept.add(t);
+            }
+            keptCount++;
             cpu = Math.max(cpu, room.cpuMillis());
             memory = Math.max(memory, room.memoryBytes());
             ephemeral = Math.max(ephemeral, room.ephemeralBytes());
             slots = Math.max(slots, room.pods());
             extended |= !room.extended().isEmpty();
+        }
+        if (kept == null && prefix > 0) {
+            kept = options.subList(prefix, n); // only the first options were dropped
+            keptRooms = java.util.Arrays.copyOfRange(rooms, prefix, n);
+        }
+        if (kept == null && n == 0) {
+            kept = new ArrayList<>(); // no options at all: nothing fits
+        }
+        if (kept == null) {
+            // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
+            if (MinValues.any(next) && MinValues.truncate(options, next, Scheduler.MAX_INSTANCE_TYPE_OPTIONS) == null) {
+                Requirements narrowedTo = next;
+                return ClaimFit.fail(() -> MinValues.shortfall(claim.pool.name(), options, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
+            }
+            Resources keptRoom = new Resources(cpu, memory, ephemeral, slots, java.util.Map.of());
+            if (extended) {
+                for (Resources room : rooms) {
+                    keptRoom = keptRoom.max(room);
+                }
+            }
+            return ClaimFit.fits(next, options, keptRoom, rooms);
         }
         if (kept.isEmpty() && portsHit && !limitHit) {
             return ClaimFit.fail("host port in use by a DaemonSet on every instance type that fits");
@@ -118,12 +185,16 @@ final class ClaimFitting {
             return limits ? ClaimFit.failForNow(() -> ClaimMisfit.overLimits(claim, c, narrowedTo, total))
                     : ClaimFit.fail(() -> ClaimMisfit.nothingFits(claim, c, narrowedTo, total));
         }
-        if (narrowed) {
+        Resources[] sortedRooms = null;
+        if (narrowed && unranked) {
             Claim.sortByPrice(kept, next);
+        } else if (narrowed) {
+            sortedRooms = byRank(kept, keptRooms, keptRanks); // the order Claim.sortByPrice gives under next
         }
         if (MinValues.any(next) && MinValues.truncate(kept, next, Scheduler.MAX_INSTANCE_TYPE_OPTIONS) == null) {
             Requirements narrowedTo = next;
-            return ClaimFit.fail(() -> MinValues.shortfall(claim.pool.name(), kept, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
+            List<InstanceType> shortOf = kept;
+            return ClaimFit.fail(() -> MinValues.shortfall(claim.pool.name(), shortOf, narrowedTo, Scheduler.MAX_INSTANCE_TYPE_OPTIONS));
         }
         Resources keptRoom = new Resources(cpu, memory, ephemeral, slots, java.util.Map.of());
         if (extended) {
@@ -131,11 +202,61 @@ final class ClaimFitting {
                 keptRoom = keptRoom.max(keptRooms[i]);
             }
         }
-        if (!narrowed && kept.size() == options.size()) {
-            // Nothing dropped: keep the same list, so that committing knows nothing about the options changed.
-            return ClaimFit.fits(next, options, keptRoom, rooms);
+        return ClaimFit.fits(next, kept, keptRoom, narrowed ? sortedRooms : java.util.Arrays.copyOf(keptRooms, kept.size()));
+    }
+
+    /**
+     * Each of the pool's types' place in {@link PoolContext#typesFor} under {@code reqs} (compatible, with an allowed
+     * offering, by price then name), or -1 for the others: once per requirement set rather than per option and fit.
+     */
+    private static Ranks ranks(PoolContext pool, Requirements reqs) {
+        return pool.typeRanks.computeIfAbsent(reqs, r -> {
+            Map<InstanceType, Integer> out = new java.util.IdentityHashMap<>();
+            for (InstanceType t : pool.types) {
+                out.put(t, -1);
+            }
+            List<InstanceType> ordered = pool.typesFor(r);
+            for (int i = 0; i < ordered.size(); i++) {
+                out.put(ordered.get(i), i);
+            }
+            int[] byIndex = new int[pool.types.size()];
+            for (int i = 0; i < byIndex.length; i++) {
+                byIndex[i] = out.get(pool.types.get(i));
+            }
+            return new Ranks(out, byIndex);
+        });
+    }
+
+    /** Types' places under one requirement set, by type and by index in the pool's {@link PoolContext#types}. */
+    record Ranks(Map<InstanceType, Integer> byType, int[] byPoolIndex) {
+    }
+
+    /**
+     * Sorts {@code kept} by rank (ranks are distinct, so this is the order {@link Claim#sortByPrice} gives) and
+     * returns the rooms in the same order.
+     */
+    private static Resources[] byRank(List<InstanceType> kept, Resources[] rooms, int[] ranks) {
+        int n = kept.size();
+        boolean sorted = true;
+        for (int i = 1; i < n && sorted; i++) {
+            sorted = ranks[i - 1] < ranks[i];
         }
-        return ClaimFit.fits(next, kept, keptRoom, narrowed ? null : java.util.Arrays.copyOf(keptRooms, kept.size()));
+        if (sorted) {
+            return java.util.Arrays.copyOf(rooms, n);
+        }
+        long[] order = new long[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = ((long) ranks[i] << 32) | i;
+        }
+        java.util.Arrays.sort(order);
+        InstanceType[] types = kept.toArray(new InstanceType[0]);
+        Resources[] out = new Resources[n];
+        for (int i = 0; i < n; i++) {
+            int from = (int) order[i];
+            kept.set(i, types[from]);
+            out[i] = rooms[from];
+        }
+        return out;
     }
 
     /**

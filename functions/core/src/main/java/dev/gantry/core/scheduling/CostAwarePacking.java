@@ -31,12 +31,12 @@ final class CostAwarePacking {
     }
 
     static void run(Packer packer, List<Pod> pending) {
-        List<PodConstraints> all = packer.prepare(pending);
+        List<PodConstraints> all = packer.placedInOrder != null ? packer.placedInOrder : packer.prepare(pending);
         List<PodConstraints> free = new ArrayList<>();
         for (PodConstraints c : all) {
             if (isFree(packer, c)) {
                 free.add(c);
-            } else {
+            } else if (packer.placedInOrder == null) { // else the greedy loop placed them already, in this order
                 packer.place(c);
             }
         }
@@ -67,7 +67,7 @@ final class CostAwarePacking {
     }
 
     /** Free pods need no topology bookkeeping and have exactly one way to be placed, so they can be packed as a bag. */
-    private static boolean isFree(Packer packer, PodConstraints c) {
+    static boolean isFree(Packer packer, PodConstraints c) {
         Pod p = c.pod();
         return c.spreads().isEmpty() && c.affinity().isEmpty() && c.antiAffinity().isEmpty() && p.hostPorts().isEmpty()
                 && c.terms().size() == 1 && c.preferredNode().isEmpty() && packer.topology.selecting(p).isEmpty()

@@ -27,9 +27,18 @@ final class Packer {
     final Map<Pod, String> unschedulable = new LinkedHashMap<>();
     final Topology topology;
     /** Per pod signature, how many leading slots and claims are known to reject it for good. */
-    private final Map<Signature, Integer> slotCursor = new HashMap<>();
-    private final Map<Signature, Integer> claimCursor = new HashMap<>();
+    private final Map<Signature, int[]> cursors = new HashMap<>();
+    /** The last constraint looked up and its signature's cursors ({@link #SLOTS}, {@link #CLAIMS}): slots, then claims. */
+    private PodConstraints lastLookedUp;
+    private int[] lastCursor;
+    private static final int SLOTS = 0;
+    private static final int CLAIMS = 1;
     private final SchedulingInput input;
+    /**
+     * Set when this packer's state is Karpenter's loop over every pod, in this order, with none free and none failed:
+     * then {@link CostAwarePacking} starts from it rather than placing the same pods the same way again. Null otherwise.
+     */
+    List<PodConstraints> placedInOrder;
     /** The next claim's index, which names its hostname: never reused, even when claims are replaced ({@link ZoneRepack}). */
     private int claimIndex;
 
@@ -287,8 +296,8 @@ final class Packer {
 
     /** Places the pod on an existing node or in-flight claim, if one takes it. */
     boolean placeOnSlots(PodConstraints c) {
-        Signature sig = Signature.of(c);
-        int start = slotCursor.getOrDefault(sig, 0);
+        int[] cursor = cursor(c);
+        int start = cursor[SLOTS];
         for (int i = start; i < slots.size(); i++) {
             NodeSlot slot = slots.get(i);
             Topology.Outcome t = slot.misfit(c) == null ? topology.check(c, slot) : null;
@@ -298,7 +307,7 @@ final class Packer {
                 return true;
             }
             if (i == start && (t == null || t.lasting())) {
-                slotCursor.put(sig, ++start); // a node only fills up: this pod's twins need not look here again
+                cursor[SLOTS] = ++start; // a node only fills up: this pod's twins need not look here again
             }
         }
         return false;
@@ -314,8 +323,8 @@ final class Packer {
     /** Places the pod in the first of {@code candidates} that takes it, within {@code upsize}. */
     boolean placeInClaims(PodConstraints c, List<Claim> candidates, Upsize upsize) {
         boolean useCursor = candidates == claims;
-        Signature sig = useCursor ? Signature.of(c) : null;
-        int start = useCursor ? claimCursor.getOrDefault(sig, 0) : 0;
+        int[] cursor = useCursor ? cursor(c) : null;
+        int start = useCursor ? cursor[CLAIMS] : 0;
         for (int i = start; i < candidates.size(); i++) {
             Claim claim = candidates.get(i);
             Topology.Outcome t = topology.check(c, claim);
@@ -332,10 +341,19 @@ final class Packer {
                 lasting = t.lasting();
             }
             if (useCursor && i == start && lasting) {
-                claimCursor.put(sig, ++start); // claims only fill up and narrow: identical pods skip this one from now on
+                cursor[CLAIMS] = ++start; // claims only fill up and narrow: identical pods skip this one from now on
             }
         }
         return false;
+    }
+
+    /** The cursors of the constraint's signature (how many leading slots and claims are known to reject it for good). */
+    private int[] cursor(PodConstraints c) {
+        if (c != lastLookedUp) {
+            lastCursor = cursors.computeIfAbsent(Signature.of(c), s -> new int[2]);
+            lastLookedUp = c;
+        }
+        return lastCursor;
     }
 
     /**

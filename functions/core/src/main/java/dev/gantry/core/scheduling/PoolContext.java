@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One NodePool during a solve: its requirements and taints, the instance types it may launch (already filtered by its
@@ -33,6 +34,10 @@ final class PoolContext {
     private final Map<InstanceType, List<dev.gantry.core.model.HostPort>> daemonPorts = new IdentityHashMap<>();
     private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
     private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
+    /** Per requirement set, each pool type's place in {@link #typesFor} (-1 when excluded); kept by {@link ClaimFitting}. */
+    final Map<Requirements, ClaimFitting.Ranks> typeRanks = new java.util.HashMap<>();
+    /** Per label key and allowed set, the values the pool's types can take (kept by {@link Claim#domains}). */
+    final Map<List<Object>, Set<String>> typeDomains = new java.util.HashMap<>();
     private Resources maxRoom;
     private Resources[] typeRooms;
     /**

@@ -47,12 +47,22 @@ public final class Scheduler {
      */
     public static SchedulingResult solve(SchedulingInput input, Strategy strategy) {
         Packer greedy = new Packer(input);
-        greedy.run(input.pending());
+        List<PodConstraints> order = greedy.prepare(input.pending());
+        for (PodConstraints c : order) {
+            greedy.place(c);
+        }
+        // Gantry's pass places its constrained pods through the same loop, in the same order, before anything else.
+        // When every pod is constrained and all were placed, that first phase would be this loop over again: Gantry's
+        // pass continues from this state instead, once the reference result has been copied out of it.
+        boolean shared = strategy == Strategy.GANTRY && greedy.unschedulable.isEmpty()
+                && order.stream().noneMatch(c -> CostAwarePacking.isFree(greedy, c));
+        greedy.retryUnschedulable();
         SchedulingResult reference = result(greedy, input, "karpenter-greedy");
         if (strategy == Strategy.KARPENTER_GREEDY) {
             return reference;
         }
-        Packer gantry = new Packer(input);
+        Packer gantry = shared ? greedy : new Packer(input);
+        gantry.placedInOrder = shared ? order : null;
         CostAwarePacking.run(gantry, input.pending());
         SchedulingResult ours = result(gantry, input, "gantry");
         boolean placesFewer = ours.unschedulable().size() > reference.unschedulable().size();

@@ -110,7 +110,24 @@ final class Topology {
     private record Resolved(List<Group> spreads, List<Group> affinity, List<Group> anti) {
     }
 
+    /** The last constraint resolved, and the last pod looked up: a pod is checked against many slots in a row. */
+    private PodConstraints lastResolved;
+    private Resolved lastResolution;
+    private Pod lastSelected;
+    private List<Group> lastSelecting;
+    private Pod lastBlocked;
+    private List<GroupKey> lastBlocking;
+
     private Resolved resolve(PodConstraints c) {
+        if (c == lastResolved) {
+            return lastResolution;
+        }
+        lastResolution = resolveNew(c);
+        lastResolved = c;
+        return lastResolution;
+    }
+
+    private Resolved resolveNew(PodConstraints c) {
         return resolved.computeIfAbsent(c, k -> new Resolved(
                 k.spreads().stream().map(s -> groups.get(spreadKey(k.pod(), s))).toList(),
                 k.affinity().stream().map(t -> groups.get(termKey(k.pod(), t))).toList(),
@@ -163,10 +180,19 @@ final class Topology {
 
     /** The groups that count {@code pod}. */
     List<Group> selecting(Pod pod) {
-        List<Group> cached = selectingCache.get(pod);
-        if (cached != null) {
-            return cached;
+        if (pod == lastSelected) {
+            return lastSelecting;
         }
+        List<Group> cached = selectingCache.get(pod);
+        if (cached == null) {
+            cached = selectingNew(pod);
+        }
+        lastSelected = pod;
+        lastSelecting = cached;
+        return cached;
+    }
+
+    private List<Group> selectingNew(Pod pod) {
         List<Group> out = new ArrayList<>();
         for (Group g : groups.values()) {
             if (selects(g.id, pod)) {
@@ -196,8 +222,14 @@ final class Topology {
             GroupKey k = termKey(pod, t);
             String d = domainOf(slot, k.key());
             if (d != null) {
-                inverse.computeIfAbsent(k, x -> new TreeSet<>()).add(d);
-                inverseCache.clear();
+                Set<String> occupied = inverse.get(k);
+                if (occupied == null) {
+                    occupied = new TreeSet<>();
+                    inverse.put(k, occupied);
+                    inverseCache.clear(); // which terms select a pod changes only with a new term
+                    lastBlocked = null;
+                }
+                occupied.add(d);
             }
         }
     }
@@ -264,6 +296,15 @@ final class Topology {
         if (inverse.isEmpty()) {
             return List.of();
         }
+        if (pod == lastBlocked) {
+            return lastBlocking;
+        }
+        lastBlocking = inverseNew(pod);
+        lastBlocked = pod;
+        return lastBlocking;
+    }
+
+    private List<GroupKey> inverseNew(Pod pod) {
         return inverseCache.computeIfAbsent(pod, p -> {
             List<GroupKey> out = new ArrayList<>();
             for (GroupKey k : inverse.keySet()) {
