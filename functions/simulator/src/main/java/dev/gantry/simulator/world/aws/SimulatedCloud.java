@@ -52,7 +52,7 @@ import java.util.function.ToIntFunction;
  * adapter looks the token's instances up by tag with a DescribeInstances of its own (its latency, throttling and lag),
  * returning those it lists and otherwise failing with a non-retryable IdempotentParameterMismatch, as
  * {@code Ec2CloudProvider} does (the claim is closed, and the instance, once listed, is drained or collected by the
- * sweep as an orphan). Describe lag: an instance launched in the last {@link FaultPlan.Ec2#describeLag()} is missing from
+ * sweep as an orphan). Capacity reservations, their counts and ends: {@link SimulatedReservations}. Describe lag: an instance launched in the last {@link FaultPlan.Ec2#describeLag()} is missing from
  * DescribeInstances (list, by id, by tag), as EC2's eventual consistency allows.
  *
  * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
