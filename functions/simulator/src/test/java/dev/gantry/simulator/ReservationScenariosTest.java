@@ -81,6 +81,43 @@ class ReservationScenariosTest {
         assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
     }
 
+    /**
+     * An interruptible ODCR's owner reclaims two of its instances: EC2 sends "EC2 Capacity Reservation Instance
+     * Interruption Warning" (events/eventbridge/capacity-reservation-interruption.json) and ends them two minutes later;
+     * Gantry drains them on the warning (aws {@code pkg/controllers/interruption}, the capacity reservation message).
+     */
+    @Test
+    void anInterruptibleReservationReclaimsItsInstancesAfterTheWarningAndThePodsMove(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws java.io.IOException {
+        Path samples = Path.of("../../samples").toAbsolutePath().normalize();
+        Path file = dir.resolve("interruptible.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: interruptible
+                duration: 30m
+                seed: 31
+                config: [%1$s/scenarios/reservations/reserved-pool.yaml]
+                cluster:
+                  manifests: [%1$s/workloads/daemonsets.yaml]
+                  reservations:
+                    - {id: cr-0c1b2c3d4e5f60003, instanceType: m6i.xlarge, zone: us-east-1a, count: 2, interruptible: true,
+                       tags: {purpose: batch}}
+                events:
+                  - {at: 0s, apply: %1$s/workloads/inflate.yaml}
+                  - {at: 10m, reservationInterruption: {reservation: cr-0c1b2c3d4e5f60003, count: 2}}
+                """.formatted(samples));
+        Simulation.Result r = new Simulation(dev.gantry.simulator.scenario.ScenarioReader.read(file), v -> { },
+                Progress.none()).run();
+        print("interruptible", r);
+        JsonNode s = r.summary().tree();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        List<SimulatedInstance> reserved = launched(r).stream().filter(i -> i.capacityType().equals("reserved")).toList();
+        assertThat(reserved).hasSize(2).allMatch(i -> i.endedAt() != null);
+        java.time.Instant warned = r.simulation().scenario.run().start().plusSeconds(600);
+        assertThat(reserved).allMatch(i -> !i.endedAt().isBefore(warned) && !i.endedAt().isAfter(warned.plusSeconds(120)));
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+        assertThat(launched(r).stream().filter(i -> i.endedAt() == null)).isNotEmpty();
+    }
+
     private static String endCause(SimulatedInstance i) {
         return i.endCause();
     }

@@ -321,6 +321,7 @@ public final class ScenarioActions {
         targets = targets.subList(0, Math.min(r.count(), targets.size()));
         recorder.log(now, "scenario", "capacity reservation " + r.reservation() + " reclaims " + targets.size() + " instances");
         for (SimulatedInstance i : targets) {
+            world.cloud().reservations().reclaim(i);
             send(world.eventBridge().capacityReservationInterruption(i, now, now.plus(Duration.ofMinutes(2))));
             world.loop().after(Duration.ofMinutes(2), "ec2 reclaims " + i.id(), () -> world.cloud().end(i, "reservation-reclaim"));
         }

@@ -42,7 +42,8 @@ import java.util.function.Consumer;
  *       the block is {@code expired}, with no slot.</li>
  *   <li><b>Interruptible reservations</b> ({@code interruptible: true}): {@link #interruptible} lists the instances
  *       their owner may reclaim; the scenario sends the "EC2 Capacity Reservation Instance Interruption Warning" for
- *       them and EC2 ends them two minutes later (cause {@code reservation-reclaim}).</li>
+ *       them, the reservation's count shrinks by each reclaimed slot ({@link #reclaim}), and EC2 ends them two minutes
+ *       later (cause {@code reservation-reclaim}).</li>
  * </ul>
  *
  * <p>Not modelled (EC2 does these): billing of unused slots (an ODCR bills its whole count at the on-demand rate, used
@@ -83,15 +84,18 @@ public final class SimulatedReservations implements CapacityReservations {
         final Spec spec;
         final Instant end;
         String state = "active";
+        /** Its total slots: the declared count, less what an interruptible reservation's owner reclaimed. */
+        int count;
         final Set<String> holders = new LinkedHashSet<>();
 
         Reservation(Spec spec, Instant end) {
             this.spec = spec;
             this.end = end;
+            this.count = spec.count();
         }
 
         int available() {
-            return "active".equals(state) ? Math.max(0, spec.count() - holders.size()) : 0;
+            return "active".equals(state) ? Math.max(0, count - holders.size()) : 0;
         }
 
         CapacityReservation view() {
@@ -235,7 +239,7 @@ public final class SimulatedReservations implements CapacityReservations {
     /** Each reservation's count (its total slots), by id. */
     public Map<String, Integer> counts() {
         Map<String, Integer> out = new TreeMap<>();
-        byId.forEach((id, r) -> out.put(id, r.spec.count()));
+        byId.forEach((id, r) -> out.put(id, r.count));
         return out;
     }
 
@@ -261,6 +265,19 @@ public final class SimulatedReservations implements CapacityReservations {
         Reservation r = byId.get(id);
         return r == null ? List.of() : r.holders.stream().map(cloud.byId::get)
                 .filter(i -> i != null && i.isAlive()).toList();
+    }
+
+    /**
+     * The owner of an interruptible reservation takes back {@code i}'s slot (the warning went out): the reservation's
+     * count shrinks by one at once and the instance no longer holds a slot, so nothing launches into the capacity
+     * while the instance has its two minutes; EC2 ends the instance then.
+     */
+    public void reclaim(SimulatedInstance i) {
+        String id = instanceIn.get(i.id);
+        if (id != null) {
+            left(i.id);
+            byId.get(id).count--;
+        }
     }
 
     /**
