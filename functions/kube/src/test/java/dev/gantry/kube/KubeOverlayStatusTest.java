@@ -117,6 +117,44 @@ class KubeOverlayStatusTest {
         assertThat(conditions("foreign")).as("not read by Gantry: not written").isEmpty();
     }
 
+    /**
+     * Regression (Gantry's own): when EC2 could not be asked about a preview type (a throttle, a 5xx), the overlay's
+     * status stays as it is (it said PreviewTypeNotFound before); once EC2 answers that it does not know the type, it
+     * says so.
+     */
+    @Test
+    void aPreviewTypeEc2CouldNotBeAskedAboutLeavesTheStatusAsItIs() {
+        boolean[] failing = {true};
+        var catalog = BuiltInCatalog.load("us-east-1", List.of("us-east-1a"));
+        class Flaky implements dev.gantry.core.catalog.InstanceTypeProvider, dev.gantry.core.catalog.overlay.PreviewShapes {
+            @Override
+            public List<dev.gantry.core.catalog.InstanceType> instanceTypes(dev.gantry.core.model.NodeClass nc) {
+                return catalog.instanceTypes(nc);
+            }
+
+            @Override
+            public java.util.Optional<dev.gantry.core.catalog.InstanceType> shape(String type, dev.gantry.core.model.NodeClass nc) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public boolean unanswered(String type) {
+                return failing[0];
+            }
+        }
+        Flaky flaky = new Flaky();
+        writer = new OverlayStatusWriter(new KubeStatusObjects(KubeClients.forUrl(api.url())), () -> config,
+                () -> diagnostics, cfg -> PriceView.resolve(cfg, flaky));
+
+        writer.sync(NOW);
+
+        assertThat(conditions("preview")).as("not written while EC2 could not be asked").isEmpty();
+        assertThat(conditions("discount").get("ValidationSucceeded")).containsEntry("status", "True");
+        failing[0] = false;
+        writer.sync(NOW.plusSeconds(60));
+        assertThat(conditions("preview").get("ValidationSucceeded")).containsEntry("reason", "PreviewTypeNotFound");
+    }
+
     /** At-least-once: a second sweep (or the same one delivered twice) writes nothing; transition times hold. */
     @Test
     void anUnchangedStatusIsNotWrittenAgain() {

@@ -230,7 +230,8 @@ public final class Simulation {
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
                 this::facts, this::configInUse, new SimulationSteps(CLUSTER, claims, cloud, api, catalog, rollouts,
                         (claim, reason) -> recorder.log(clock.instant(), "drift", DriftRollout.marked(claim, reason)),
-                        statusChecks, lifecycleHints, karpenterObjects, clock));
+                        statusChecks, lifecycleHints, karpenterObjects, clock), new SimulatedComposition.Reservations(
+                cloud.reservations(), new dev.gantry.core.reservation.ReservationLedger()));
         ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(rollouts.config(), clock, composition::compose);
         Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
@@ -243,7 +244,7 @@ public final class Simulation {
         this.checks = new Checks(new Checks.World(clock, cluster, store, pools, () -> inUse, catalog, workloads, this::liveInstances,
                 this::pendingPods, this::messagesLost, loop::steps), invariants, recorder, lifecycle, placement,
                 observers::takeClusterChanged, !headroom.buffers().isEmpty(), now -> headroom.virtualPods(now, store))
-                .withBadImages(cloud.images()::isBad);
+                .withBadImages(cloud.images()::isBad).withReservations(cloud.reservations()::counts, cloud.reservations()::held);
         observers.watch(kubelet, kubeScheduler, workloads, checks, placement);
     }
 
@@ -295,6 +296,8 @@ public final class Simulation {
         }
         dev.gantry.simulator.scenario.KarpenterNodesSeed.seed(scenario.file(), scenario.cluster().karpenter(), cloud, cluster,
                 CLUSTER, config, catalog, start);
+        cloud.reservations().onLifecycle(line -> recorder.log(clock.instant(), "reservation", line));
+        scenario.cluster().reservations().forEach(r -> cloud.reservations().add(r, start));
         for (Scenario.Event e : scenario.events()) {
             loop.at(start.plus(e.at()), "scenario line " + e.line(), () -> actions.run(e));
         }

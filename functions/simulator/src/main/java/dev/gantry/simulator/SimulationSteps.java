@@ -27,8 +27,8 @@ import java.util.stream.Collectors;
 
 /**
  * The sweep steps a simulated run adds over each configuration, in the order the deployed composition root adds them:
- * adoption of Karpenter's instances, drift (with the AMI rollouts' gate on consolidation), EC2's instance status checks,
- * then the cluster objects (NodeClaims, NodePool and EC2NodeClass status). A new sweep step of the deployed functions gets
+ * adoption of Karpenter's instances, drift (with the AMI rollouts' gate on consolidation), the Capacity Block step, EC2's
+ * instance status checks, then the cluster objects (NodeClaims, NodePool and EC2NodeClass status). A new sweep step of the deployed functions gets
  * its line here too, so the simulator runs what is deployed.
  *
  * @param drifted told each claim the drift marker marks, with its reason (the summary's drift timeline)
@@ -47,6 +47,7 @@ record SimulationSteps(String cluster, NodeClaimStore claims, SimulatedCloud clo
         sweep.withDrift(new DriftMarker(claims, cloud).onListed(rollouts.rollouts()::listed).onDrifted(drifted),
                 read::config, catalog::instanceTypes);
         consolidation.withDriftGate(rollouts.rollouts());
+        sweep.withCapacityBlockExpiry(new dev.gantry.core.sweep.CapacityBlockExpiry(cloud.reservations(), termination));
         var pools = read.config().nodePools().stream().collect(Collectors.toMap(NodePool::name, p -> p));
         sweep.withInstanceStatus(new InstanceStatusStep(statusChecks, termination,
                 new InterruptionService(claims, api, api, termination, hints, pools, clock)::handle));

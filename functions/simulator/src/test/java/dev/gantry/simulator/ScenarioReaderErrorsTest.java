@@ -37,11 +37,24 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("seed: x\n", "4: expected an integer, got 'x'"),
                 Arguments.of("zones: us-east-1a\n", "4: expected a list"),
                 Arguments.of("cluster: {manifests: [nowhere.yaml]}\n", "4: no such file: nowhere.yaml (resolved to DIR/nowhere.yaml)"),
-                Arguments.of("cluster: {pods: []}\n", "4: unknown field 'cluster.pods' (expected one of [karpenter, manifests])"),
+                Arguments.of("cluster: {pods: []}\n", "4: unknown field 'cluster.pods' (expected one of [karpenter, manifests, reservations])"),
                 Arguments.of("cluster:\n  karpenter:\n    - {nodePool: general, instanceType: m5.large}\n", "6: required field 'age' is missing"),
                 Arguments.of("cluster:\n  karpenter:\n    - {nodePool: g, instanceType: m5.large, age: 1h, zone: eu-west-1a}\n", "6: cluster.karpenter.zone: 'eu-west-1a' is not one of the scenario's zones [us-east-1a, us-east-1b, us-east-1c]"),
                 Arguments.of("cluster:\n  karpenter:\n    - {nodePool: g, instanceType: m5.large, age: 1h, pods: 3}\n", "6: unknown field 'cluster.karpenter.pods' (expected one of [age, capacityType, count, instanceType, nodePool, zone])"),
-                Arguments.of("events:\n  - {at: 1m}\n", "5: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease, nodeCondition, statusCheck]"),
+                Arguments.of("cluster:\n  reservations:\n    - {id: cr-1, instanceType: m5.large, count: 1}\n",
+                        "6: cluster.reservations.id: 'cr-1' is not a capacity reservation id (cr- and 8 to 17 hex digits)"),
+                Arguments.of("cluster:\n  reservations:\n    - {id: cr-0000000000000001, instanceType: m5.large}\n",
+                        "6: required field 'count' is missing"),
+                Arguments.of("cluster:\n  reservations:\n    - {id: cr-0000000000000001, instanceType: m5.large, count: 1, type: capacity-block}\n",
+                        "6: cluster.reservations: a capacity-block needs endsAfter (when it ends)"),
+                Arguments.of("cluster:\n  reservations:\n    - {id: cr-0000000000000001, instanceType: m5.large, count: 1, type: block}\n",
+                        "6: cluster.reservations.type: is default or capacity-block, not 'block'"),
+                Arguments.of("cluster:\n  reservations:\n    - {id: cr-0000000000000001, instanceType: m5.large, count: 1, size: 2}\n",
+                        "6: unknown field 'cluster.reservations.size' (expected one of [count, endsAfter, id, instanceType, interruptible, matchCriteria, owner, tags, type, zone])"),
+                Arguments.of("cluster:\n  reservations:\n    - {id: cr-0000000000000001, instanceType: m5.large, count: 1}\n"
+                        + "events:\n  - {at: 1m, reservationInterruption: {reservation: cr-0000000000000001}}\n",
+                        "8: reservationInterruption: 'cr-0000000000000001' is not an interruptible reservation of cluster.reservations"),
+                Arguments.of("events:\n  - {at: 1m}\n", "5: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease, reservationInterruption, nodeCondition, statusCheck]"),
                 Arguments.of("events:\n  - {at: 1m, delete: {deployment: default/web}, scale: {deployment: default/web, replicas: 1}}\n", "5: an event has one action, not [scale, delete]"),
                 Arguments.of("events:\n  - {at: 11m, delete: {deployment: default/web}}\n", "5: event at 11m0s is after the end (10m0s)"),
                 Arguments.of("events:\n  - {at: 1m, amiRelease: {family: al2023, version: v2, bad: true, crashLoop: true}}\n",
@@ -75,7 +88,7 @@ class ScenarioReaderErrorsTest {
                 Arguments.of("ramp: {from: 9m, until: 11m}\n", "4: ramp must satisfy from < until <= duration"),
                 Arguments.of("learnWeeks: 99\n", "4: learnWeeks must be 0 to 8"),
                 Arguments.of("start: Monday\nfaults: {crash: 2}\n", "5: crash must be a probability between 0 and 1, got 2"),
-                Arguments.of("start: Monday\nfaults: {crash: 2}\nevents:\n  - {at: 1m}\n", "7: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease, nodeCondition, statusCheck]"));
+                Arguments.of("start: Monday\nfaults: {crash: 2}\nevents:\n  - {at: 1m}\n", "7: an event needs one of [apply, scale, interrupt, awsEvent, deleteNode, terminateAllNodes, fault, delete, amiRelease, reservationInterruption, nodeCondition, statusCheck]"));
     }
 
     @ParameterizedTest

@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.pricing.PricingClient;
  * the zones DescribeInstanceTypeOfferings lists for it (the catalogue's zones before the first read) as each capacity
  * type EC2 sells it as, at price 0 until the overlay's price replaces it, as Karpenter's base offering resolver
  * takes the overlay price for a type without one (aws {@code pkg/providers/instancetype/offering/base_resolver.go}).
- * A failed description is logged and the type stays out this time.
+ * A failed description is logged and the type stays out this time, reported {@link #unanswered} (not unknown).
  */
 public final class LiveInstanceTypeProvider implements InstanceTypeProvider, PreviewShapes {
     private static final System.Logger LOG = System.getLogger(LiveInstanceTypeProvider.class.getName());
@@ -73,6 +73,14 @@ public final class LiveInstanceTypeProvider implements InstanceTypeProvider, Pre
         return new LiveInstanceTypeProvider(base, feeds, Objects.requireNonNull(source, "source"));
     }
 
+    /** The preview types whose last description failed (not "unknown": EC2 could not be asked). */
+    private final Set<String> unanswered = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public boolean unanswered(String instanceType) {
+        return unanswered.contains(instanceType);
+    }
+
     @Override
     public Optional<InstanceType> shape(String instanceType, NodeClass nodeClass) {
         Optional<InstanceTypeDescriptions.Described> described;
@@ -80,8 +88,10 @@ public final class LiveInstanceTypeProvider implements InstanceTypeProvider, Pre
             described = descriptions.describe(instanceType);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "preview instance type " + instanceType + " not described: " + e.getMessage());
+            unanswered.add(instanceType);
             return Optional.empty();
         }
+        unanswered.remove(instanceType);
         if (described.isEmpty()) {
             return Optional.empty();
         }

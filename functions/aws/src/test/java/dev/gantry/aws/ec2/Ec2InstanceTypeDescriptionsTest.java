@@ -124,6 +124,23 @@ class Ec2InstanceTypeDescriptionsTest {
         assertThat(stub.requests("DescribeInstanceTypes")).hasSize(2);
     }
 
+    /**
+     * Regression (Gantry's own): a throttled DescribeInstanceTypes made the preview type look unknown, and the overlay's
+     * status said PreviewTypeNotFound until the next sweep. "Could not ask" is now apart from "not found".
+     */
+    @Test
+    void aThrottledDescriptionIsUnansweredNotUnknown() {
+        stub.on("DescribeInstanceTypes", q -> Ec2Responses.error("RequestLimitExceeded", "Request limit exceeded."));
+        LiveInstanceTypeProvider live = LiveInstanceTypeProvider.create(BuiltInCatalog.load("us-east-1", Ec2State.ZONES),
+                provisioner.ec2(), provisioner.pricing(), clock).withDescriptions(descriptions());
+
+        var r = PriceView.resolve(config(overlay("preview", "0.15", "m10g.xlarge")), live);
+
+        assertThat(r.unknownPreviews()).isEmpty();
+        assertThat(r.unansweredPreviews()).containsEntry("preview", List.of("m10g.xlarge"));
+        assertThat(live.unanswered("m10g.xlarge")).isTrue();
+    }
+
     private static NodeOverlay overlay(String name, String price, String... types) {
         String[] problem = new String[1];
         return new NodeOverlay(name, List.of(Requirement.of(WellKnownLabels.INSTANCE_TYPE, Operator.In, types)),

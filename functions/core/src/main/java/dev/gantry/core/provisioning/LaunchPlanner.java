@@ -59,8 +59,14 @@ public final class LaunchPlanner {
      * across them launched nodes that stood empty.
      */
     BufferedSolve solve(ClusterView view, SchedulingInput input, List<Pod> virtualPods, List<NodeClaim> claims) {
+        return solve(view, input, virtualPods, claims, java.util.function.UnaryOperator.identity());
+    }
+
+    /** {@link #solve}, the real pods' planner wrapped by {@code bound} (the reservations' slots, core.reservation). */
+    BufferedSolve solve(ClusterView view, SchedulingInput input, List<Pod> virtualPods, List<NodeClaim> claims,
+                        java.util.function.UnaryOperator<java.util.function.Function<SchedulingInput, SchedulingResult>> bound) {
         boolean replacing = input.pending().size() > view.pending().size();
-        return BufferedSolve.solve(input, replacing ? Scheduler::solve : Scheduler::solveForLaunch, virtualPods,
+        return BufferedSolve.solve(input, bound.apply(replacing ? Scheduler::solve : Scheduler::solveForLaunch), virtualPods,
                 claims.stream().map(NodeClaim::name).collect(java.util.stream.Collectors.toSet()));
     }
 }

@@ -205,7 +205,9 @@ public final class Provisioner {
             closed = closed != null ? closed : ReadyPools.closed(config, gate).keySet();
             input = ReadyPools.without(input, closed);
             rounds++;
-            BufferedSolve solved = planner.solve(view, input, virtual, claims);
+            // No more claims on a reserved offering than its reservations have slots (core.reservation.ReservedSlots).
+            BufferedSolve solved = planner.solve(view, input, virtual, claims, p -> dev.gantry.core.reservation.ReservedSlots
+                    .limit(p, dev.gantry.core.reservation.ReservedSlots.of(reservations, claims, now)));
             if (rounds == 1) {
                 recordDemand(input, solved.real(), log.reported(), now);
             }

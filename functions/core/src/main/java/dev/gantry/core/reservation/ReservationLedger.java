@@ -49,6 +49,17 @@ public final class ReservationLedger {
     }
 
     /**
+     * How many more instances of {@code instanceType} in {@code zone} the reservations active at {@code now} can take,
+     * each less the claims {@code launching} into it (recorded, not yet counted by EC2).
+     */
+    public synchronized int available(String instanceType, String zone, Instant now, Map<String, Integer> launching) {
+        return entries.values().stream().filter(e -> e.reservation.instanceType().equals(instanceType)
+                        && e.reservation.availabilityZone().equals(zone) && !e.reservation.ended(now)
+                        && CapacityReservation.STATE_ACTIVE.equals(e.reservation.state(now)))
+                .mapToInt(e -> Math.max(0, e.count - launching.getOrDefault(e.reservation.id(), 0))).sum();
+    }
+
+    /**
      * Takes one slot of a reservation for {@code instanceType} in {@code zone}, active at {@code now}: an ODCR before a
      * Capacity Block before an interruptible ODCR (aws {@code pkg/providers/instance/filter/filter.go}
      * CapacityReservationTypeFilter), then the one with the most slots left (ReservedOfferingFilter), then by id.

@@ -22,6 +22,8 @@ import java.util.function.Supplier;
  *   <li>it is preview-shaped and names a type neither the catalogue nor EC2 knows
  *       ({@link OverlayResolution#unknownPreviews()}; Gantry's own reason {@code PreviewTypeNotFound}).</li>
  * </ul>
+ * An overlay whose preview type EC2 could not be asked about this time (a throttle, a 5xx:
+ * {@link OverlayResolution#unansweredPreviews()}) keeps the status it has until a sweep gets an answer.
  * Only overlays Gantry read (in the configuration, or left out with messages) are written; a condition keeps its
  * {@code lastTransitionTime} while its status holds, and an overlay whose conditions would not change is not written,
  * so a second sweep (or a second delivery of the same one) writes nothing. Never throws.
@@ -64,6 +66,9 @@ public final class OverlayStatusWriter {
                 List<String> problems = diag.getOrDefault("NodeOverlay/" + o.name(), List.of());
                 if (configured.isEmpty() && problems.isEmpty()) {
                     continue; // not read by Gantry: not Gantry's to write
+                }
+                if (problems.isEmpty() && !r.invalid().containsKey(o.name()) && r.unansweredPreviews().containsKey(o.name())) {
+                    continue; // EC2 could not be asked about its preview type: the status stays, the next sweep asks again
                 }
                 List<Condition> before = o.status() == null ? List.of() : o.status();
                 List<Condition> want = conditions(o.name(), problems, r, now).stream()

@@ -76,6 +76,32 @@ class ProvisionerReservationTest {
     }
 
     @Test
+    @DisplayName("core pkg/controllers/provisioning/scheduling/reservationmanager.go (CanReserve, used by nodeclaim.go):"
+            + " a reservation with 2 slots and 5 pods needing a node each plans 2 reserved claims and 3 others at their"
+            + " own price (the cheapest type for them, not the reserved type on-demand); the launch requests agree")
+    void theSolverPlansNoMoreClaimsOnAReservationThanItHasSlots() {
+        for (int i = 0; i < 5; i++) {
+            cluster.putPod(pending("w-" + i, 1500, 1000).build());
+        }
+
+        List<ProvisioningOutcome.LaunchedClaim> launched = provisioner("reserved", "on-demand").provision().launched();
+
+        assertThat(launched).extracting(ProvisioningOutcome.LaunchedClaim::capacityType)
+                .containsExactlyInAnyOrder("reserved", "reserved", "on-demand", "on-demand", "on-demand");
+        assertThat(launched).filteredOn(c -> c.capacityType().equals("reserved"))
+                .allSatisfy(c -> assertThat(c.instanceType()).isEqualTo("m5.large"));
+        assertThat(launched).filteredOn(c -> c.capacityType().equals("on-demand")).as("planned at their own price")
+                .allSatisfy(c -> assertThat(c.instanceType()).isEqualTo("t4g.small"));
+        List<LaunchRequest> requests = cloud.requests();
+        assertThat(requests.stream().filter(r -> CR.equals(r.labels().get(ReservationLabels.ID)))
+                .mapToInt(LaunchRequest::count).sum()).isEqualTo(2);
+        assertThat(requests.stream().filter(r -> !r.labels().containsKey(ReservationLabels.ID)))
+                .allSatisfy(r -> assertThat(r.options()).extracting(t -> t.name()).first().isEqualTo("t4g.small"));
+        assertThat(requests.stream().filter(r -> !r.labels().containsKey(ReservationLabels.ID))
+                .mapToInt(LaunchRequest::count).sum()).isEqualTo(3);
+    }
+
+    @Test
     @DisplayName("Gantry's own (at-least-once): a second delivery of the same run launches nothing more and takes no slot")
     void aSecondRunLaunchesNothingMore() {
         for (int i = 0; i < 2; i++) {

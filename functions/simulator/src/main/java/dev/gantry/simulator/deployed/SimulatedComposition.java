@@ -33,12 +33,22 @@ import java.util.function.Consumer;
  * change, and tells {@code composed} (the simulation's judges follow the configuration Gantry runs with).
  *
  * @param consolidationJournal where consolidation tells its progress
+ * @param reservations         the capacity reservations the provisioner's reserved offerings come from
  */
 public record SimulatedComposition(String cluster, Clock clock, ApiServer api, NodeClaimStore claims, CloudProvider cloud,
                                    CloudProvider launcher, Catalog catalog, Fanout fanout, Headroom headroom,
                                    DemandHistoryStore history, QueueHints hints, WorkQueue terminationQueue,
                                    ConsolidationSettings consolidation, ConsolidationService.Journal consolidationJournal,
-                                   InstanceFacts.Source facts, Consumer<ClusterConfig> composed, SweepSteps steps) {
+                                   InstanceFacts.Source facts, Consumer<ClusterConfig> composed, SweepSteps steps,
+                                   Reservations reservations) {
+
+    /**
+     * The capacity reservations port ({@code SimulatedReservations}) and the ledger of their counts that the deployed
+     * composition root keeps per process; here one ledger serves every invocation (one warm process).
+     */
+    public record Reservations(dev.gantry.core.reservation.CapacityReservations port,
+                               dev.gantry.core.reservation.ReservationLedger ledger) {
+    }
 
     /** The sweep steps added over one configuration (the cluster-object steps), as the composition root adds them. */
     @FunctionalInterface
@@ -56,8 +66,10 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
         Map<String, NodePool> pools = new LinkedHashMap<>();
         config.nodePools().forEach(p -> pools.put(p.name(), p));
         TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
-        Provisioner provisioner = new Provisioner(api, api, claims, launcher, catalog, config, clock, Provisioner.DEFAULT_PARALLELISM)
-                .withFanout(fanout).withHeadroom(headroom).withDemandHistory(history)
+        // Reserved offerings from what each NodeClass's capacityReservationSelectorTerms select, as deployed (core.reservation).
+        Provisioner provisioner = new Provisioner(api, api, claims, launcher, new dev.gantry.core.reservation.ReservedOfferings(
+                catalog, reservations.port(), reservations.ledger(), clock), config, clock, Provisioner.DEFAULT_PARALLELISM)
+                .withFanout(fanout).withHeadroom(headroom).withDemandHistory(history).withReservations(reservations.ledger())
                 .withNodeClassGate(NodeClassReadiness.gate(SimulatedClusterObjects.resolver(config)));
         SweepService sweep = new SweepService(cluster, api, api, claims, cloud, termination, hints, pools, facts, clock)
                 .withHeadroom(headroom);

@@ -108,6 +108,14 @@ public final class Checks {
     }
 
     private CanaryWaves canaries;
+    private java.util.function.Consumer<ReservationCounts> reservations = r -> { };
+    private final ReservationCounts reservationCounts = new ReservationCounts();
+
+    /** Checks that reserved launches never exceed a reservation's count: {@code counts} and {@code held}, as EC2 has them. */
+    public Checks withReservations(Supplier<Map<String, Integer>> counts, Supplier<Map<String, List<String>>> held) {
+        this.reservations = r -> r.check(counts.get(), held.get()).forEach(m -> invariants.violated(ReservationCounts.KIND, m));
+        return this;
+    }
 
     /** Checks that a bad image ({@code bad}) never gets past its canary wave ({@link CanaryWaves}). */
     public Checks withBadImages(java.util.function.Predicate<String> bad) {
@@ -128,6 +136,7 @@ public final class Checks {
         recorder.capacityTypeRates(now, live.stream().collect(java.util.stream.Collectors.groupingBy(SimulatedInstance::capacityType,
                 java.util.TreeMap::new, java.util.stream.Collectors.summingDouble(SimulatedInstance::pricePerHour))));
         recorder.spotSplitDrift().step(now, live, world.pools()); // #29 §4: the split's deviation over time
+        reservations.accept(reservationCounts);
         limits(live);
         if (world.config().get() != null) {
             costLimits.check(live, world.pools(), world.config().get(), world.catalog(), world.cluster()::node).values()

@@ -17,7 +17,7 @@ public final class Invariants {
             "podsKilledWithoutDrain", "leakedInstances", "messagesLost", "disruptionBudgetExceeded", "podsNotPlacedInTime",
             "staleDisruptedTaints", "evictedBeforeReplacementReady",
             "staticCountOffTarget", "staticNodeConsolidated",
-            "costLimitExceeded", "badImagePastCanary", RepairChecks.KIND);
+            "costLimitExceeded", "badImagePastCanary", RepairChecks.KIND, ReservationCounts.KIND);
     static final int KEPT = 20;
 
     /** One violation: where, and what. */

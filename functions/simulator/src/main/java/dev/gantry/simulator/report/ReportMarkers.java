@@ -82,6 +82,8 @@ final class ReportMarkers {
             case Scenario.CrashAfterLaunch c -> "provisioner crashes after " + c.count() + " CreateFleet calls";
             case Scenario.AmiRelease r -> "AMI release " + r.family() + " " + r.version();
             case Scenario.Health h -> h.event().label();
+            case Scenario.ReservationInterruption r -> r.reservation() + " reclaims " + r.count() + " instance"
+                    + (r.count() == 1 ? "" : "s");
         };
     }
 }

@@ -18,7 +18,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
  */
 final class EventsReader {
     static final List<String> ACTIONS = List.of("apply", "scale", "interrupt", "awsEvent", "deleteNode",
-            "terminateAllNodes", "fault", "delete", "amiRelease");
+            "terminateAllNodes", "fault", "delete", "amiRelease", "reservationInterruption");
     private static final Set<String> FAULTS = Set.of("ice", "throttle", "outage", "apiServerDown", "crashAfterLaunch");
 
     private final ScenarioNodes yaml;
@@ -70,6 +70,11 @@ final class EventsReader {
                 Map<String, NodeTuple> r = yaml.map(v, Set.of("family", "version", "bad", "crashLoop", "deregistered"), "amiRelease.");
                 yield new Scenario.AmiRelease(yaml.string(yaml.require(r, "family", v)), yaml.string(yaml.require(r, "version", v)),
                         imageFault(r, v));
+            }
+            case "reservationInterruption" -> {
+                Map<String, NodeTuple> r = yaml.map(v, Set.of("reservation", "count"), "reservationInterruption.");
+                yield new Scenario.ReservationInterruption(yaml.string(yaml.require(r, "reservation", v)),
+                        (int) yaml.optInt(r, "count", 1));
             }
             case "terminateAllNodes" -> {
                 if (!yaml.bool(v)) {

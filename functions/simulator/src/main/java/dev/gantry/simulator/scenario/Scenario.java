@@ -80,12 +80,19 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
      * @param zones     {@code zones} (default the region's a, b and c)
      * @param manifests {@code cluster: {manifests}}: applied before the run starts
      * @param karpenter {@code cluster: {karpenter}}: nodes a Karpenter launched before the run, for Gantry to adopt
+     * @param reservations {@code cluster: {reservations}}: the account's capacity reservations ({@link ReservationsReader})
      */
-    public record Cluster(String region, List<String> zones, List<Path> manifests, List<KarpenterNodes> karpenter) {
+    public record Cluster(String region, List<String> zones, List<Path> manifests, List<KarpenterNodes> karpenter,
+                          List<dev.gantry.simulator.world.aws.SimulatedReservations.Spec> reservations) {
         public Cluster {
             zones = List.copyOf(zones);
             manifests = List.copyOf(manifests);
             karpenter = List.copyOf(karpenter);
+            reservations = List.copyOf(reservations == null ? List.of() : reservations);
+        }
+
+        public Cluster(String region, List<String> zones, List<Path> manifests, List<KarpenterNodes> karpenter) {
+            this(region, zones, manifests, karpenter, List.of());
         }
 
         public Cluster(String region, List<String> zones, List<Path> manifests) {
@@ -285,6 +292,13 @@ public record Scenario(Path file, String name, Cluster cluster, Run run, Gantry 
         public boolean bad() {
             return fault != dev.gantry.simulator.world.aws.SimulatedImages.Fault.NONE;
         }
+    }
+
+    /**
+     * The owner of interruptible reservation {@code reservation} reclaims {@code count} of its instances: EC2 sends the
+     * "EC2 Capacity Reservation Instance Interruption Warning" for each, and ends them two minutes later.
+     */
+    public record ReservationInterruption(String reservation, int count) implements Action {
     }
 
     /** The next {@code count} launches succeed at EC2, then the provisioner dies before recording them. */

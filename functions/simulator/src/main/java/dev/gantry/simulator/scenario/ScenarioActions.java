@@ -126,6 +126,7 @@ public final class ScenarioActions {
                             case DEREGISTERED -> " (a bad image: deregistered, EC2 refuses to launch it)";
                         });
             }
+            case Scenario.ReservationInterruption r -> reservationInterruption(r, now);
             case Scenario.CrashAfterLaunch c -> {
                 world.crashing().arm(c.count());
                 recorder.log(now, "fault", "the provisioner will crash after its next " + c.count() + " CreateFleet calls");
@@ -311,6 +312,18 @@ public final class ScenarioActions {
             spotWarning(i, json);
         } else {
             send(json);
+        }
+    }
+
+    /** Interruption warnings for the reservation's oldest instances; EC2 ends each two minutes later, drained or not. */
+    private void reservationInterruption(Scenario.ReservationInterruption r, Instant now) {
+        List<SimulatedInstance> targets = world.cloud().reservations().interruptible(r.reservation());
+        targets = targets.subList(0, Math.min(r.count(), targets.size()));
+        recorder.log(now, "scenario", "capacity reservation " + r.reservation() + " reclaims " + targets.size() + " instances");
+        for (SimulatedInstance i : targets) {
+            world.cloud().reservations().reclaim(i);
+            send(world.eventBridge().capacityReservationInterruption(i, now, now.plus(Duration.ofMinutes(2))));
+            world.loop().after(Duration.ofMinutes(2), "ec2 reclaims " + i.id(), () -> world.cloud().end(i, "reservation-reclaim"));
         }
     }
 

@@ -66,11 +66,15 @@ public final class ScenarioReader {
         List<Path> config = yaml.paths(yaml.require(top, "config", root));
         List<Path> manifests = List.of();
         List<KarpenterNodes> karpenter = List.of();
+        List<dev.gantry.simulator.world.aws.SimulatedReservations.Spec> reservations = List.of();
         if (top.containsKey("cluster")) {
-            Map<String, NodeTuple> cluster = yaml.map(top.get("cluster").getValueNode(), Set.of("manifests", "karpenter"), "cluster.");
+            Map<String, NodeTuple> cluster = yaml.map(top.get("cluster").getValueNode(), Set.of("manifests", "karpenter",
+                    "reservations"), "cluster.");
             manifests = cluster.containsKey("manifests") ? yaml.paths(cluster.get("manifests").getValueNode()) : List.of();
             karpenter = cluster.containsKey("karpenter")
                     ? new KarpenterNodesReader(yaml).read(cluster.get("karpenter").getValueNode(), zones) : List.of();
+            reservations = cluster.containsKey("reservations")
+                    ? new ReservationsReader(yaml).read(cluster.get("reservations").getValueNode(), zones) : List.of();
         }
         boolean webhook = !top.containsKey("webhook") || yaml.bool(top.get("webhook").getValueNode());
         List<Scenario.Event> events = new ArrayList<>();
@@ -80,6 +84,13 @@ public final class ScenarioReader {
                 events.add(reader.event(e, duration));
             }
         }
+        for (Scenario.Event e : events) { // an interruption names a declared interruptible reservation
+            if (e.action() instanceof Scenario.ReservationInterruption ri && reservations.stream()
+                    .noneMatch(r -> r.id().equals(ri.reservation()) && r.interruptible())) {
+                throw new ScenarioException(file, e.line(), "reservationInterruption: '" + ri.reservation()
+                        + "' is not an interruptible reservation of cluster.reservations");
+            }
+        }
         ConsolidationSettings consolidation = top.containsKey("consolidation")
                 ? consolidation(top.get("consolidation").getValueNode()) : EventSources.DEPLOYED.consolidation();
         Scenario.FaultSpec faults = top.containsKey("faults") ? new FaultsReader(yaml).read(top.get("faults").getValueNode())
@@ -87,7 +98,7 @@ public final class ScenarioReader {
         Scenario.LatencySpec latency = top.containsKey("latency") ? new LatencyReader(yaml).read(top.get("latency").getValueNode())
                 : Scenario.LatencySpec.AWS;
         Scenario.Run run = run(top, duration, seed);
-        return new Scenario(path, name, new Scenario.Cluster(region, zones, manifests, karpenter), run,
+        return new Scenario(path, name, new Scenario.Cluster(region, zones, manifests, karpenter, reservations), run,
                 new Scenario.Gantry(config, webhook, consolidation, true), events, faults, latency);
     }
 

@@ -38,7 +38,7 @@ import java.util.TreeSet;
  */
 public final class OverlayResolution {
     /** No overlays: {@link #apply} returns its input. */
-    public static final OverlayResolution NONE = new OverlayResolution(Map.of(), Map.of(), Map.of(), Map.of());
+    public static final OverlayResolution NONE = new OverlayResolution(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     /** One instance type's changes in one pool: prices by offering ({@code zone/capacityType}) and added resources. */
     private record Update(Map<String, PriceChange> prices, Map<String, Long> capacity) {
@@ -48,13 +48,16 @@ public final class OverlayResolution {
     private final Map<String, List<InstanceType>> previews;
     private final Map<String, String> invalid;
     private final Map<String, List<String>> unknownPreviews;
+    private final Map<String, List<String>> unansweredPreviews;
 
     private OverlayResolution(Map<String, Map<String, Update>> byPool, Map<String, List<InstanceType>> previews,
-                              Map<String, String> invalid, Map<String, List<String>> unknownPreviews) {
+                              Map<String, String> invalid, Map<String, List<String>> unknownPreviews,
+                              Map<String, List<String>> unansweredPreviews) {
         this.byPool = byPool;
         this.previews = previews;
         this.invalid = invalid;
         this.unknownPreviews = unknownPreviews;
+        this.unansweredPreviews = unansweredPreviews;
     }
 
     /**
@@ -114,14 +117,19 @@ public final class OverlayResolution {
                 .filter(t -> byPool.getOrDefault(pool, Map.of()).containsKey(t.name())
                         && !byPool.get(pool).get(t.name()).prices().isEmpty()).toList()));
         Map<String, List<String>> unknown = new LinkedHashMap<>();
+        Map<String, List<String>> unanswered = new LinkedHashMap<>();
         for (NodeOverlay o : ordered) {
             List<String> missing = o.previewTypes().stream().filter(n -> !known.contains(n)).toList();
-            if (!missing.isEmpty()) {
-                unknown.put(o.name(), missing);
+            // A type the source could not be asked about is neither known nor unknown yet: the next resolution asks again.
+            List<String> notFound = missing.stream().filter(n -> !shapes.unanswered(n)).toList();
+            if (!notFound.isEmpty()) {
+                unknown.put(o.name(), notFound);
+            } else if (!missing.isEmpty()) {
+                unanswered.put(o.name(), missing);
             }
         }
         return new OverlayResolution(Map.copyOf(byPool), Map.copyOf(usedPreviews), java.util.Collections.unmodifiableMap(invalid),
-                java.util.Collections.unmodifiableMap(unknown));
+                java.util.Collections.unmodifiableMap(unknown), java.util.Collections.unmodifiableMap(unanswered));
     }
 
     /**
@@ -130,6 +138,14 @@ public final class OverlayResolution {
      */
     public Map<String, List<String>> unknownPreviews() {
         return unknownPreviews;
+    }
+
+    /**
+     * Preview-shaped overlays whose missing types {@link PreviewShapes} could not be asked about (a throttle, a 5xx),
+     * by overlay name: whether they exist is not known this time (Gantry's own).
+     */
+    public Map<String, List<String>> unansweredPreviews() {
+        return unansweredPreviews;
     }
 
     /** A pool's NodeClass and its catalogue types (before overlays), what {@link #resolve} matches against. */

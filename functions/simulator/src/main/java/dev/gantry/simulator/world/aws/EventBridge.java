@@ -42,6 +42,13 @@ public final class EventBridge {
         return event("EC2 Instance Rebalance Recommendation", "aws.ec2", at, instanceArn(i), detail);
     }
 
+    /** As {@code events/eventbridge/capacity-reservation-interruption.json}: the instance ends at {@code terminationTime}. */
+    public String capacityReservationInterruption(SimulatedInstance i, Instant at, Instant terminationTime) {
+        ObjectNode detail = JSON.createObjectNode().put("instance-id", i.id()).put("instance-action", "terminate")
+                .put("instance-termination-time", terminationTime.toString());
+        return event("EC2 Capacity Reservation Instance Interruption Warning", "aws.ec2", at, instanceArn(i), detail);
+    }
+
     public String stateChange(SimulatedInstance i, String state, Instant at) {
         ObjectNode detail = JSON.createObjectNode().put("instance-id", i.id()).put("state", state);
         return event("EC2 Instance State-change Notification", "aws.ec2", at,

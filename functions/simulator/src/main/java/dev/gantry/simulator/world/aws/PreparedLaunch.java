@@ -8,6 +8,7 @@ import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.NodeLabels;
 import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.reservation.ReservationLabels;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,8 +33,11 @@ final class PreparedLaunch {
      * taints) whose overrides are the options in order, each in its allowed offerings of that capacity type, cheapest
      * first, in the zone's first subnet the NodeClass selects ({@link SimulatedSubnets}; a zone with none is left out).
      */
-    static LaunchParameters of(LaunchRequest request, List<InstanceType> options, String cluster, SimulatedImages images) {
-        String capacityType = capacityType(options, request);
+    static LaunchParameters of(LaunchRequest request, List<InstanceType> options, String cluster, SimulatedImages images,
+                               SimulatedReservations reservations) {
+        // A claim pinned to a reservation (ReservationAssignment) launches reserved, its template targeting it.
+        String reservation = request.requirements().singleValuedLabels().get(ReservationLabels.ID);
+        String capacityType = capacityType(options, request, reservation != null);
         if (capacityType == null) {
             throw new InsufficientCapacity("NoAvailableOffering", List.of()); // the adapter's answer: nothing to ask for
         }
@@ -51,6 +55,10 @@ final class PreparedLaunch {
         String family = request.nodeClass().effectiveAmiFamily();
         String template = "sim/" + Integer.toHexString(java.util.Objects.hash(request.nodeClass().name(), family,
                 NodeLabels.forUserData(request, capacityType, types, zones), request.taints()));
+        if (WellKnownLabels.CAPACITY_RESERVED.equals(capacityType)) {
+            template += "/" + reservation; // one template per reservation, as the adapter's LaunchTemplateSpec
+            reservations.targetedBy(template, reservation);
+        }
         Map<String, String> tags = new java.util.TreeMap<>(Map.of(CloudInstance.TAG_CLUSTER, cluster,
                 CloudInstance.TAG_NODEPOOL, request.nodePool().name(),
                 request.count() == 1 ? CloudInstance.TAG_NODECLAIM : CloudInstance.TAG_LAUNCH, request.clientToken()));
@@ -62,11 +70,15 @@ final class PreparedLaunch {
      * The one capacity type a CreateFleet asks for, as the adapter's {@code FleetPlan} chooses it: spot when the claim
      * allows it and one of the options has an available spot offering in an allowed zone (Karpenter prefers spot),
      * else on-demand when allowed and offered; null when neither is. An ICE therefore names offerings of that type only,
-     * and the re-plan may fall back to the other.
+     * and the re-plan may fall back to the other. Reserved comes first, for a claim pinned to a reservation only.
      */
-    private static String capacityType(List<InstanceType> options, LaunchRequest request) {
+    private static String capacityType(List<InstanceType> options, LaunchRequest request, boolean pinned) {
         ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
-        for (String c : List.of(WellKnownLabels.CAPACITY_SPOT, WellKnownLabels.CAPACITY_ON_DEMAND)) {
+        for (String c : List.of(WellKnownLabels.CAPACITY_RESERVED, WellKnownLabels.CAPACITY_SPOT,
+                WellKnownLabels.CAPACITY_ON_DEMAND)) {
+            if (WellKnownLabels.CAPACITY_RESERVED.equals(c) != pinned) {
+                continue;
+            }
             if (capacityTypes.has(c) && options.stream().anyMatch(t -> !allowed(t, request, c).isEmpty())) {
                 return c;
             }
@@ -77,7 +89,10 @@ final class PreparedLaunch {
     private static List<Offering> allowed(InstanceType type, LaunchRequest request, String capacityType) {
         ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
         return type.offerings().stream()
-                .filter(o -> o.available() && zones.has(o.zone()) && o.capacityType().equals(capacityType))
+                // A reserved offering's availability is the ledger's count, which the pinned claim's own take may have
+                // spent: the reservation it targets decides, as in the adapter's FleetPlan.
+                .filter(o -> (o.available() || WellKnownLabels.CAPACITY_RESERVED.equals(capacityType))
+                        && zones.has(o.zone()) && o.capacityType().equals(capacityType))
                 .filter(o -> SimulatedSubnets.in(request.nodeClass(), o.zone()).isPresent())
                 .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
                 .toList();

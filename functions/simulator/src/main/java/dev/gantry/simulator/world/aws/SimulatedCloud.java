@@ -52,7 +52,7 @@ import java.util.function.ToIntFunction;
  * adapter looks the token's instances up by tag with a DescribeInstances of its own (its latency, throttling and lag),
  * returning those it lists and otherwise failing with a non-retryable IdempotentParameterMismatch, as
  * {@code Ec2CloudProvider} does (the claim is closed, and the instance, once listed, is drained or collected by the
- * sweep as an orphan). Describe lag: an instance launched in the last {@link FaultPlan.Ec2#describeLag()} is missing from
+ * sweep as an orphan). Capacity reservations, their counts and ends: {@link SimulatedReservations}. Describe lag: an instance launched in the last {@link FaultPlan.Ec2#describeLag()} is missing from
  * DescribeInstances (list, by id, by tag), as EC2's eventual consistency allows.
  *
  * <p>Not modelled: how long EC2 remembers a ClientToken (EC2 documents no expiry for fleets; here, forever); the
@@ -97,6 +97,8 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
     final Map<String, InstanceType> known = new java.util.HashMap<>();
     Faults injected = new Faults(FaultPlan.NONE, 0);
     final SimulatedImages images = new SimulatedImages();
+    /** The account's capacity reservations: their counts, Capacity Block ends, interruptible ones. */
+    final SimulatedReservations reservations = new SimulatedReservations(this);
     /** Running pods (not daemons, not finished) on an instance's node: a TerminateInstances call kills them. */
     private java.util.function.ToIntFunction<SimulatedInstance> podsOn = i -> 0;
 
@@ -141,7 +143,7 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
     public LaunchParameters prepare(LaunchRequest request) {
         List<InstanceType> options = request.options().stream().limit(PreparedLaunch.MAX_INSTANCE_TYPES).toList();
         options.forEach(t -> known.put(t.name(), t));
-        return PreparedLaunch.of(request, options, cluster, images);
+        return PreparedLaunch.of(request, options, cluster, images, reservations);
     }
 
 
@@ -314,6 +316,9 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
 
     void setState(SimulatedInstance i, String state, String cause) {
         i.state = state;
+        if (state.equals("terminated") || state.equals("stopped")) {
+            reservations.left(i.id); // its reservation slot is free again
+        }
         observer.stateChanged(i, state, cause);
     }
 
@@ -337,6 +342,15 @@ public final class SimulatedCloud implements CloudProvider, NodeClassResolution 
 
     public List<String> terminatedWithPodsExamples() {
         return terminatedWithPodsExamples;
+    }
+
+    /** The account's capacity reservations ({@link SimulatedReservations}): the port the provisioner and sweep read. */
+    public SimulatedReservations reservations() {
+        return reservations;
+    }
+
+    Ec2Sdk sdk() {
+        return sdk;
     }
 
     /** The AMIs {@code @latest} resolves to ({@link SimulatedImages}): a scenario's AMI release changes them. */

@@ -9,6 +9,7 @@ import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.cloud.NodeLabels;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.Map;
 /**
  * CreateFleet inside {@link SimulatedCloud} (whose Javadoc states what is modelled): the ClientToken's memory (the same
  * parameters return the first fleet's instances, other parameters are IdempotentParameterMismatch), injected and
- * windowed insufficient capacity, and the start of each instance (its private DNS name, the kubelet's labels from the
+ * windowed insufficient capacity, a reserved launch's slots ({@link SimulatedReservations}), and the start of each instance (its private DNS name, the kubelet's labels from the
  * template's user data, running about 10 s later).
  */
 final class SimulatedFleets {
@@ -61,6 +62,7 @@ final class SimulatedFleets {
         }
         List<OfferingKey> unavailable = new ArrayList<>();
         List<SimulatedInstance> launched = new ArrayList<>();
+        boolean reserved = WellKnownLabels.CAPACITY_RESERVED.equals(sent.capacityType());
         String refusedImage = null; // a deregistered image's template launches nothing (SimulatedImages#refused)
         for (LaunchParameters.Template t : sent.templates()) {
             if (cloud.images.refuses(t.imageId())) {
@@ -75,19 +77,30 @@ final class SimulatedFleets {
                 Offering offering = type == null ? null : type.offerings().stream()
                         .filter(x -> x.zone().equals(o.zone()) && x.capacityType().equals(sent.capacityType()))
                         .findFirst().orElse(null);
-                if (offering == null || cloud.faults.noCapacity(type.name(), o.zone(), sent.capacityType(), now)) {
+                // A reserved launch takes a slot of the reservation its template targets (SimulatedReservations).
+                String target = reserved ? cloud.reservations.targetOf(t.name()) : null;
+                if (offering == null || cloud.faults.noCapacity(type.name(), o.zone(), sent.capacityType(), now)
+                        || (reserved && (target == null || !cloud.reservations.hasSlot(target, type.name(), o.zone())))) {
                     unavailable.add(new OfferingKey(o.instanceType(), o.zone(), sent.capacityType()));
                     continue;
                 }
                 while (launched.size() < request.count()) {
-                    launched.add(start(request, sent, t, type, offering, o.subnetId(), now));
+                    if (reserved && !cloud.reservations.hasSlot(target, type.name(), o.zone())) {
+                        unavailable.add(new OfferingKey(o.instanceType(), o.zone(), sent.capacityType()));
+                        break;
+                    }
+                    SimulatedInstance i = start(request, sent, t, type, offering, o.subnetId(), now);
+                    if (reserved) {
+                        cloud.reservations.take(target, type.name(), o.zone(), i.id);
+                    }
+                    launched.add(i);
                 }
             }
         }
         answeredIce(unavailable, now);
         if (launched.isEmpty()) {
             cloud.images.refused(refusedImage, unavailable);
-            throw new InsufficientCapacity("InsufficientInstanceCapacity", unavailable);
+            throw new InsufficientCapacity(reserved ? "ReservationCapacityExceeded" : "InsufficientInstanceCapacity", unavailable);
         }
         tokens.put(token, parameters);
         byToken.put(token, List.copyOf(launched));
@@ -117,7 +130,9 @@ final class SimulatedFleets {
         // The kubelet's labels are the template's user data: written for its types and zones when it was prepared.
         List<InstanceType> types = template.instanceTypes().stream().map(cloud.known::get).filter(java.util.Objects::nonNull).toList();
         Map<String, String> userData = NodeLabels.forUserData(request, sent.capacityType(), types, template.zones());
-        SimulatedInstance i = new SimulatedInstance(id, type, o.zone(), o.capacityType(), o.pricePerHour(), now, dns, sent.tags(), request,
+        // EC2 bills a reserved instance at its type's on-demand rate, not the decision price (on-demand / 10^7).
+        double price = WellKnownLabels.CAPACITY_RESERVED.equals(o.capacityType()) ? o.listPrice() : o.pricePerHour();
+        SimulatedInstance i = new SimulatedInstance(id, type, o.zone(), o.capacityType(), price, now, dns, sent.tags(), request,
                 userData);
         i.imageId = template.imageId();
         i.subnetId = subnetId;

@@ -65,6 +65,8 @@ public final class SimulatedInstance {
     public Instant launchTime() { return launchTime; }
     /** When it began to shut down or stop, or null while alive. */
     public Instant endedAt() { return endedAt; }
+    /** Why it ended ({@code api}, {@code spot-reclaim}, {@code capacity-block-end}…), or null while alive. */
+    public String endCause() { return endCause; }
     public String dnsName() { return dnsName; }
     public Map<String, String> tags() { return tags; }
     public LaunchRequest request() { return request; }
