@@ -19,7 +19,10 @@ import java.util.Optional;
  *   <li>take room on existing nodes and in-flight claims, as the greedy would;</li>
  *   <li>fill slack in the claims already opened, where it costs nothing (the expected type stays as cheap);</li>
  *   <li>are packed by shape ({@link ShapePacking}), per NodePool and requirement set, into the instance type that is
- *       cheapest for their aggregate shape (tried over the few most cost-efficient types, cheapest packing wins);</li>
+ *       cheapest for their aggregate shape (tried over the few most cost-efficient types, cheapest packing wins);
+ *       the packing's emptiest bins are then repaired ({@link TailRepair}) and its tail traded with its body
+ *       ({@link TailExchange}); a group mixing GPU pods with plain pods is also packed in two steps
+ *       ({@link ExtendedSplit}), and the cheaper packing wins;</li>
  * </ol>
  * and finally every claim is right-sized to the cheapest type that holds it. Deterministic.
  */
@@ -128,6 +131,16 @@ final class CostAwarePacking {
      */
     static List<ShapePacking.Bin<PodConstraints, InstanceType>> cheapestPlan(PoolContext pool, List<InstanceType> compatible,
                                                                                     Requirements reqs, List<PodConstraints> pods) {
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> whole = packedAsOne(pool, compatible, reqs, pods, true);
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> split = ExtendedSplit.plan(pods, ps -> packedAsOne(pool, compatible, reqs, ps, true), pool::room);
+        if (split != null && (whole == null || ExtendedSplit.price(split, compatible, reqs, pool::room) < ExtendedSplit.price(whole, compatible, reqs, pool::room) - 1e-9)) {
+            return split;
+        }
+        return whole;
+    }
+
+    private static List<ShapePacking.Bin<PodConstraints, InstanceType>> packedAsOne(PoolContext pool, List<InstanceType> compatible,
+                                                                                   Requirements reqs, List<PodConstraints> pods, boolean exchange) {
         Resources demand = Resources.ZERO;
         Resources largest = Resources.ZERO;
         for (PodConstraints c : pods) {
@@ -180,8 +193,18 @@ final class CostAwarePacking {
         }
         if (best != null && best.size() > 1) {
             List<ShapePacking.Bin<PodConstraints, InstanceType>> repaired = TailRepair.repair(best, PodConstraints::requests, pool::room);
-            if (cost(pool, repaired, byEfficiency, price) < bestCost - 1e-9) {
+            double repairedCost = cost(pool, repaired, byEfficiency, price);
+            if (repairedCost < bestCost - 1e-9) {
                 best = repaired;
+                bestCost = repairedCost;
+            }
+        }
+        if (exchange && best != null && best.size() > 1) {
+            List<ShapePacking.Bin<PodConstraints, InstanceType>> traded = TailExchange.exchange(best, PodConstraints::requests, pool::room,
+                    d -> LowerBound.unitPrices(d, byEfficiency, reqs, pool::room), used -> rightSized(pool, used, byEfficiency, price),
+                    ps -> packedAsOne(pool, compatible, reqs, ps, false));
+            if (traded != null && cost(pool, traded, byEfficiency, price) < bestCost - 1e-9) {
+                best = traded;
             }
         }
         return best;
@@ -210,6 +233,16 @@ final class CostAwarePacking {
             if (next != null && anchor.fitsIn(pool.room(next))) {
                 return queue.pollFirst();
             }
+            if (!anchor.extended().isEmpty()) {
+                // A GPU pod's anchor takes the first GPU type the fleet has for it, not the plain type at the head.
+                for (var it = queue.iterator(); it.hasNext(); ) {
+                    InstanceType t = it.next();
+                    if (anchor.fitsIn(pool.room(t))) {
+                        it.remove();
+                        return t;
+                    }
+                }
+            }
             return adaptive.apply(anchor);
         };
     }
@@ -232,14 +265,21 @@ final class CostAwarePacking {
             for (PodConstraints c : bin.pods()) {
                 used = used.plus(c.requests());
             }
-            double cheapest = price.get(bin.type());
-            for (InstanceType t : menu) {
-                if (price.get(t) < cheapest && used.fitsIn(pool.room(t))) {
-                    cheapest = price.get(t);
-                }
-            }
+            // A bin packed on another menu (a re-packed tail) may have a type this one lacks: only the menu prices it.
+            double cheapest = Math.min(price.getOrDefault(bin.type(), Double.POSITIVE_INFINITY), rightSized(pool, used, menu, price));
             cost += cheapest;
         }
         return cost;
+    }
+
+    /** The price of the cheapest type on the menu whose room holds {@code used}; infinite if none does. */
+    private static double rightSized(PoolContext pool, Resources used, List<InstanceType> menu, Map<InstanceType, Double> price) {
+        double cheapest = Double.POSITIVE_INFINITY;
+        for (InstanceType t : menu) {
+            if (price.get(t) < cheapest && used.fitsIn(pool.room(t))) {
+                cheapest = price.get(t);
+            }
+        }
+        return cheapest;
     }
 }

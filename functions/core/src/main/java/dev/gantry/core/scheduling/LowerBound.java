@@ -133,17 +133,44 @@ public final class LowerBound {
 
     /**
      * The optimal fractional fleet for {@code demand}: how many nodes of each type (only types with a positive count), in
-     * the order of {@code types}. Empty when there is no demand or no type covers it.
+     * the order of {@code types}. Empty when there is no demand or no type covers it. Besides cpu, memory and pod slots,
+     * each extended resource the demand asks for (nvidia.com/gpu, aws.amazon.com/neuron, ...) is a row of its own that
+     * only the types having it cover, so a GPU demand puts GPU types in the fleet (and prices them) as {@link #ofPods}
+     * does.
      */
     static java.util.Map<InstanceType, Double> fleet(Resources demand, List<InstanceType> types, Requirements reqs,
                                                      Function<InstanceType, Resources> room) {
-        double[] b = {demand.cpuMillis(), demand.memoryBytes(), demand.pods()};
+        return cover(demand, types, reqs, room, null);
+    }
+
+    /**
+     * The prices per unit of cpu (per millicore), memory (per byte) and pod slot (per pod) at the optimum of the cover
+     * {@link #fleet} solves: what one more unit of each would add to the cheapest fractional fleet (the LP's dual
+     * prices). All zero when there is no demand.
+     */
+    static double[] unitPrices(Resources demand, List<InstanceType> types, Requirements reqs, Function<InstanceType, Resources> room) {
+        double[] dual = new double[3 + (int) demand.extended().values().stream().filter(v -> v > 0).count()];
+        cover(demand, types, reqs, room, dual);
+        return java.util.Arrays.copyOf(dual, 3);
+    }
+
+    private static java.util.Map<InstanceType, Double> cover(Resources demand, List<InstanceType> types, Requirements reqs,
+                                                            Function<InstanceType, Resources> room, double[] dual) {
+        List<String> extended = demand.extended().entrySet().stream().filter(e -> e.getValue() > 0).map(java.util.Map.Entry::getKey).sorted().toList();
+        int m = 3 + extended.size();
+        double[] b = new double[m];
+        b[0] = demand.cpuMillis();
+        b[1] = demand.memoryBytes();
+        b[2] = demand.pods();
+        for (int i = 0; i < extended.size(); i++) {
+            b[3 + i] = demand.get(extended.get(i));
+        }
         java.util.Map<InstanceType, Double> out = new java.util.LinkedHashMap<>();
-        if (b[0] <= 0 && b[1] <= 0 && b[2] <= 0) {
+        if (java.util.Arrays.stream(b).allMatch(v -> v <= 0)) {
             return out;
         }
         int n = types.size();
-        double[][] a = new double[3][n];
+        double[][] a = new double[m][n];
         double[] price = new double[n];
         InstanceType[] kept = new InstanceType[n];
         int k = 0;
@@ -156,11 +183,14 @@ public final class LowerBound {
             a[0][k] = r.cpuMillis();
             a[1][k] = r.memoryBytes();
             a[2][k] = r.pods();
+            for (int i = 0; i < extended.size(); i++) {
+                a[3 + i][k] = Math.max(0, r.get(extended.get(i)));
+            }
             price[k] = o.pricePerHour();
             kept[k++] = t;
         }
         double[] x = new double[k];
-        if (k == 0 || Simplex.minCover(a, b, price, k, x) == 0) {
+        if (k == 0 || Simplex.minCover(a, b, price, k, x, dual) == 0) {
             return out;
         }
         for (int j = 0; j < k; j++) {
@@ -212,6 +242,11 @@ public final class LowerBound {
 
         /** The optimum; with {@code x} non-null, also the optimal amounts of the first {@code n} columns. */
         static double minCover(double[][] a, double[] b, double[] price, int n, double[] x) {
+            return minCover(a, b, price, n, x, null);
+        }
+
+        /** As above; with {@code dual} non-null (one entry per row of {@code a}), also each row's price per unit (0 for rows with no demand). */
+        static double minCover(double[][] a, double[] b, double[] price, int n, double[] x, double[] dual) {
             // Rows with no demand are dropped; the others are scaled so the right-hand side is 1 (well conditioned).
             int[] rows = java.util.stream.IntStream.range(0, b.length).filter(i -> b[i] > 0).toArray();
             int m = rows.length;
@@ -305,6 +340,11 @@ public final class LowerBound {
                     used += scaled[r][j] * y[r];
                 }
                 theta = Math.max(theta, used / price[j]);
+            }
+            if (dual != null) {
+                for (int r = 0; r < m; r++) {
+                    dual[rows[r]] = y[r] / theta / b[rows[r]];
+                }
             }
             if (x != null && optimal) {
                 for (int r = 0; r < m; r++) {

@@ -51,6 +51,23 @@ class GpuTest {
         assertThat(r.newClaims()).allSatisfy(c -> assertThat(c.instanceType().name()).doesNotStartWith("p3"));
     }
 
+    /**
+     * Gantry's own: a GPU pod among plain pods of the same group gets a GPU node, the plain pods fill what room it leaves
+     * and the rest go to plain types. Packed as one bag, the group's menu held only the types with a GPU (the only ones
+     * that cover its whole demand), so the plain pods were packed in p3.2xlarge-sized bins (seven 8 GiB pods) and
+     * right-sized to m5.4xlarge: $2.07 an hour where one p3.2xlarge and r5.large pairs cost $1.55.
+     */
+    @org.junit.jupiter.api.Test
+    void plainPodsBesideAGpuPodGoToPlainTypesOnceTheGpuNodeIsFull() {
+        var all = new java.util.ArrayList<>(pods("cache", 40, 500, 8192, Map.of()));
+        all.add(gpuPod("g", 1));
+        var r = scenario().pods(all).pool(pool("default")).solve(Strategy.GANTRY);
+        assertAllScheduled(r);
+        assertThat(r.newClaims().stream().filter(c -> c.instanceType().name().startsWith("p3")))
+                .singleElement().satisfies(c -> assertThat(c.instanceType().name()).isEqualTo("p3.2xlarge"));
+        assertThat(r.totalPricePerHour()).isLessThanOrEqualTo(0.3 * (3.06 + 17 * 0.126) + 1e-9); // spot: the GPU node and 17 r5.large
+    }
+
     @ParameterizedTest
     @EnumSource(Strategy.class)
     void launchesANeuronTypeForANeuronPod(Strategy s) {

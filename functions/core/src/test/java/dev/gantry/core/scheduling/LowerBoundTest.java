@@ -67,6 +67,26 @@ class LowerBoundTest {
     }
 
     @Test
+    void theFleetCoversGpusWithTheTypesThatHaveThem() {
+        // 4 cpu, 8 GiB and 2 GPUs: counting cpu and memory only, two c.big-cheaper plain nodes looked enough and the
+        // packing's fleet menu never offered a GPU type. Gantry's own rule.
+        InstanceType gpu = type("g.big", 8, 32, 2.0, "amd64", Map.of(Resources.NVIDIA_GPU, 4L), 110);
+        var fleet = LowerBound.fleet(new Resources(4_000, 8 * GI, 0, 0, Map.of(Resources.NVIDIA_GPU, 2L)), List.of(CPU_RICH, MEM_RICH, gpu),
+                ON_DEMAND, InstanceType::allocatable);
+        assertThat(fleet).containsKey(gpu);
+        assertThat(fleet.get(gpu)).isCloseTo(0.5, within(1e-6));
+    }
+
+    @Test
+    void unitPricesAreTheBindingTypesPricePerUnit() {
+        // Memory binds on r.big (16 GiB for 0.8): a byte costs 0.05 per GiB and cpu, not binding, costs nothing.
+        double[] y = LowerBound.unitPrices(new Resources(1_000, 64 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH), ON_DEMAND,
+                InstanceType::allocatable);
+        assertThat(y[0]).isCloseTo(0, within(1e-12));
+        assertThat(y[1] * GI).isCloseTo(0.05, within(1e-9));
+    }
+
+    @Test
     void theOptimalFleetUsesTheTypesTheBoundPricesAt() {
         var fleet = LowerBound.fleet(new Resources(10_000, 24 * GI, 0, 0, Map.of()), List.of(CPU_RICH, MEM_RICH), ON_DEMAND, InstanceType::allocatable);
         assertThat(fleet).containsOnlyKeys(CPU_RICH, MEM_RICH);
