@@ -232,8 +232,11 @@ public final class SweepService {
         }
         markDrift(hk.instances(), now);
         // Instances that left their capacity reservation become on-demand (core.reservation, ReservationFallbackStep).
-        new ReservationFallbackStep(store, writer).run(store.list(now), nodes, hk.instances());
-        if (blocks != null) blocks.run(store.list(now), nodes, now);
+        // One read of the store for both reservation steps: the block step only skips claims already deleting, which the
+        // fallback step does not change.
+        List<NodeClaim> afterDrift = store.list(now);
+        new ReservationFallbackStep(store, writer).run(afterDrift, nodes, hk.instances());
+        if (blocks != null) blocks.run(afterDrift, nodes, now);
         if (staticCapacity != null && staticCapacity.active()) {
             staticCapacity.run(store.list(now), nodes, pods, now);
         }
