@@ -34,10 +34,8 @@ final class Packer {
     private static final int SLOTS = 0;
     private static final int CLAIMS = 1;
     private final SchedulingInput input;
-    /**
-     * Set when this packer's state is Karpenter's loop over every pod, in this order, with none free and none failed:
-     * then {@link CostAwarePacking} starts from it rather than placing the same pods the same way again. Null otherwise.
-     */
+    /** Set when this packer's state is Karpenter's loop over every pod in this order, none free and none failed:
+     *  {@link CostAwarePacking} then starts from it rather than placing the same pods again. Null otherwise. */
     List<PodConstraints> placedInOrder;
     /** The next claim's index, which names its hostname: never reused, even when claims are replaced ({@link ZoneRepack}). */
     private int claimIndex;
