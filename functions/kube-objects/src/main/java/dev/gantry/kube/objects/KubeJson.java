@@ -1,7 +1,5 @@
 package dev.gantry.kube.objects;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.model.jackson.GoCompatibilityModule;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.fabric8.kubernetes.model.jackson.UnmatchedFieldTypeModule;
@@ -15,8 +13,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * The Jackson 3 mappers that turn Kubernetes JSON and YAML into fabric8's model, configured as fabric8's own
  * serialization is (Go-compatible integers, unknown fields kept aside rather than refused), without its client.
- * {@code metadata.managedFields} is skipped: Gantry never reads it, and in a cluster dump it is a large share of
- * every object.
+ * The fields no mapper reads ({@link UnreadFields}) are skipped: in a cluster dump, {@code managedFields} alone is a
+ * large share of every object.
  *
  * <p>YAML is read with the limits raised deliberately: snakeyaml-engine's default refuses a document over 3 MiB
  * (about 80 nodes of {@code kubectl get -o yaml}); here the limit is the largest a Java string can be, 2^31 - 1 code
@@ -25,11 +23,6 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class KubeJson {
     /** The most code points one YAML document may have: Java's own string limit. */
     public static final int MAX_CODE_POINTS = Integer.MAX_VALUE;
-
-    /** No {@code managedFields}: the field-ownership records are large and say nothing Gantry decides on. */
-    @JsonIgnoreProperties({"managedFields"})
-    private abstract static class WithoutManagedFields {
-    }
 
     public static final ObjectMapper JSON = configure(JsonMapper.builderWithJackson2Defaults()).build();
 
@@ -41,10 +34,9 @@ public final class KubeJson {
     }
 
     private static <M extends ObjectMapper, B extends tools.jackson.databind.cfg.MapperBuilder<M, B>> B configure(B b) {
-        return b.addModule(new Jackson2JdkTypesModule())
+        return UnreadFields.skippedBy(b).addModule(new Jackson2JdkTypesModule())
                 .addModule(new UnmatchedFieldTypeModule())
                 .addModule(new GoCompatibilityModule())
-                .addMixIn(ObjectMeta.class, WithoutManagedFields.class)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS); // objects are read one at a time from a stream
