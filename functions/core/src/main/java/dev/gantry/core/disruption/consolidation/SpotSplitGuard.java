@@ -6,11 +6,14 @@ import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Consolidation's side of the spot/on-demand split ({@link SpotSplit}): a command may not leave a pool's spot share
@@ -26,9 +29,45 @@ final class SpotSplitGuard {
 
     /** Why the command would break a pool's split, or null when it keeps every split. */
     static String breaks(ConsolidationInput in, ConsolidationCommand cmd) {
+        for (Shares s : shares(in, cmd.nodes(), cmd.replacements())) {
+            if (s.off() > s.oneNode() + 1e-9 && s.off() >= s.was() - 1e-9) {
+                return String.format("would put NodePool %s's spot share at %.0f%% of its vCPU, more than one node's worth "
+                        + "from its %s of %d%%", s.pool(), 100.0 * s.after(), SpotSplit.ANNOTATION, s.target());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether removing {@code nodes} for {@code replacements} restores a split: some pool it touches ends strictly closer
+     * to its target than it was, and none is broken ({@link #breaks}). Such a move may launch as many nodes as it
+     * removes, or more (one on-demand node for two spot ones, when the pods' zonal spread puts them in two zones), where
+     * other consolidation moves must launch fewer: it is how the share comes back after spot ran out.
+     */
+    static boolean restores(ConsolidationInput in, List<String> nodes, List<NodeClaimPlan> replacements) {
+        boolean closer = false;
+        for (Shares s : shares(in, nodes, replacements)) {
+            if (s.off() > s.oneNode() + 1e-9 && s.off() >= s.was() - 1e-9) {
+                return false;
+            }
+            closer |= s.off() < s.was() - 1e-9;
+        }
+        return closer;
+    }
+
+    /**
+     * A guarded pool's spot share before and after a move: the target (0–100), the share after (0–1), its distance from
+     * the target after and before, and one node's worth (the pool's largest node before, of the replacements when it
+     * had none, over its total after).
+     */
+    private record Shares(String pool, int target, double after, double off, double was, double oneNode) {
+    }
+
+    /** The shares of the guarded pools the move touches and does not empty. */
+    private static List<Shares> shares(ConsolidationInput in, List<String> nodes, List<NodeClaimPlan> replacements) {
         Map<String, PoolOffer> pools = new HashMap<>();
         in.pools().forEach(p -> pools.put(p.pool().name(), p));
-        Set<String> removed = new HashSet<>(cmd.nodes());
+        Set<String> removed = new HashSet<>(nodes);
         Map<String, long[]> before = new HashMap<>();
         Map<String, long[]> after = new HashMap<>();
         Set<String> touched = new HashSet<>();
@@ -48,12 +87,13 @@ final class SpotSplitGuard {
                 add(after, pool, spot, v);
             }
         }
-        for (NodeClaimPlan r : cmd.replacements()) {
+        for (NodeClaimPlan r : replacements) {
             touched.add(r.nodePool());
             add(after, r.nodePool(), WellKnownLabels.CAPACITY_SPOT.equals(r.offering().capacityType()),
                     r.instanceType().capacity().cpuMillis());
         }
-        for (String pool : touched) {
+        List<Shares> out = new ArrayList<>();
+        for (String pool : new TreeSet<>(touched)) {
             PoolOffer offer = pools.get(pool);
             OptionalInt target = offer == null ? OptionalInt.empty() : SpotSplit.target(offer.pool());
             if (target.isEmpty()) {
@@ -65,15 +105,11 @@ final class SpotSplitGuard {
                 continue; // the pool empties: no split to keep
             }
             double p = target.getAsInt() / 100.0;
-            double off = Math.abs((double) a[0] / a[1] - p);
+            double share = (double) a[0] / a[1];
             double was = b[1] == 0 ? Double.MAX_VALUE : Math.abs((double) b[0] / b[1] - p);
-            double oneNode = (double) (b[2] > 0 ? b[2] : a[2]) / a[1];
-            if (off > oneNode + 1e-9 && off >= was - 1e-9) {
-                return String.format("would put NodePool %s's spot share at %.0f%% of its vCPU, more than one node's worth "
-                        + "from its %s of %d%%", pool, 100.0 * a[0] / a[1], SpotSplit.ANNOTATION, target.getAsInt());
-            }
+            out.add(new Shares(pool, target.getAsInt(), share, Math.abs(share - p), was, (double) (b[2] > 0 ? b[2] : a[2]) / a[1]));
         }
-        return null;
+        return out;
     }
 
     private static long vcpu(PoolOffer offer, String type, long fallback) {
