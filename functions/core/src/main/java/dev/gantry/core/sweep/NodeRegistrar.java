@@ -41,12 +41,24 @@ final class NodeRegistrar {
      * the next sweep decides again; a Node deleted meanwhile is skipped.
      */
     Registered register(List<NodeClaim> claims, List<Node> nodes, Instant now) {
+        return register(claims, nodes, now, () -> true);
+    }
+
+    /**
+     * As {@link #register(List, List, Instant)}, but no claim is started once {@code inTime} says no: a thousand nodes
+     * registering at once take two writes each, and a sweep that wrote them all could run past its timeout (the webhook
+     * burst: 2 sweeps of 30 timed out). Each step stands alone, so the next sweep goes on where this one stopped.
+     */
+    Registered register(List<NodeClaim> claims, List<Node> nodes, Instant now, java.util.function.BooleanSupplier inTime) {
         int registered = 0;
         int initialized = 0;
         NodeIndex index = new NodeIndex(nodes);
         for (NodeClaim c : claims) {
             if (c.state() != NodeClaimState.Launched && c.state() != NodeClaimState.Registered) {
                 continue;
+            }
+            if (!inTime.getAsBoolean()) {
+                break;
             }
             Optional<Node> node = index.of(c);
             NodePool pool = pools.get(c.nodePool());

@@ -222,7 +222,7 @@ public final class SweepService {
         if (adoption != null) {
             adoption.run(stored, nodes, now);
         }
-        NodeRegistrar.Registered reg = registrar.register(stored, nodes, now);
+        NodeRegistrar.Registered reg = registrar.register(stored, nodes, now, () -> clock.instant().isBefore(startUntil));
         List<NodeClaim> claims = store.list(now);
         untaintStale(nodes, claims);
         Map<String, Integer> terminated = new TreeMap<>();

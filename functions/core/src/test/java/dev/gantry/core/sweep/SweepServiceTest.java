@@ -59,6 +59,24 @@ class SweepServiceTest {
     }
 
     @Test
+    void registrationASweepHasNoTimeLeftForIsLeftForTheNextSweep() {
+        // The webhook burst: about a thousand nodes registering at once, two writes each, took 2 sweeps of 30 past their
+        // timeout. A sweep out of time starts no registration; the next one with time registers them all.
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        for (String name : List.of("a", "b", "c")) {
+            w.store.create(LifecycleFixtures.launched(name, "default"));
+            w.cloud.addOwned("i-" + name, name);
+            w.cluster.putNode(new Node("ip-" + name, "aws:///us-east-1a/i-" + name, Map.of(), Map.of(), List.of(),
+                    Resources.of(2000, 8L << 30), false, false, false, T0));
+        }
+        assertThat(w.sweep.sweep(w.clock.instant(), w.clock.instant()).registered()).isZero(); // out of time at once
+        assertThat(List.of("a", "b", "c")).allSatisfy(n -> assertThat(w.claim(n).state()).isEqualTo(NodeClaimState.Launched));
+        w.clock.advance(Duration.ofMinutes(1));
+        assertThat(w.sweep.sweep(w.clock.instant(), java.time.Instant.MAX).registered()).isEqualTo(3);
+        assertThat(List.of("a", "b", "c")).allSatisfy(n -> assertThat(w.claim(n).state()).isEqualTo(NodeClaimState.Registered));
+    }
+
+    @Test
     void aLeakedInstanceIsCollectedButNeverAnUntaggedOne() {
         LifecycleWorld w = new LifecycleWorld(quiet());
         w.cloud.add("i-leak", T0.minusSeconds(31), Map.of(CloudInstance.TAG_CLUSTER, CLUSTER));
