@@ -147,7 +147,7 @@ public final class SpotSplit {
      * of that type (cheapest first), its type and offering the cheapest. Itself when it already is; null when the
      * requirements or the options allow none.
      */
-    static NodeClaimPlan narrowed(NodeClaimPlan c, String capacityType) {
+    public static NodeClaimPlan narrowed(NodeClaimPlan c, String capacityType) {
         if (c.offering().capacityType().equals(capacityType)
                 && c.requirements().get(WellKnownLabels.CAPACITY_TYPE).singleValue() != null) {
             return c;

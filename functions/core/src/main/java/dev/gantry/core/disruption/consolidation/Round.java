@@ -65,19 +65,20 @@ final class Round {
             why = "Can't replace with a cheaper node";
         } else {
             Simulation.Outcome o = sim.trialForOne(cs);
+            List<NodeClaimPlan> claims = o.ok() ? SpotSplitGuard.narrow(in, names(cs), o.newClaims()) : List.of();
             if (!o.ok()) {
                 why = o.failure();
-            } else if (o.newClaims().isEmpty()) {
+            } else if (claims.isEmpty()) {
                 cmd = command(method, cs, List.of(), o.destinations());
-            } else if (o.newClaims().size() > 1) {
-                List<NodeClaimPlan> plans = restoringSplit(cs, o.newClaims());
+            } else if (claims.size() > 1) {
+                List<NodeClaimPlan> plans = restoringSplit(cs, claims);
                 if (plans != null) {
                     cmd = command(method, cs, plans, o.destinations());
                 } else {
-                    why = "Can't remove without creating " + o.newClaims().size() + " candidates";
+                    why = "Can't remove without creating " + claims.size() + " candidates";
                 }
             } else {
-                PriceRule.Filtered f = PriceRule.single(o.newClaims().get(0), cs, in.settings().spotToSpot(), cs.size() > 1);
+                PriceRule.Filtered f = PriceRule.single(claims.get(0), cs, in.settings().spotToSpot(), cs.size() > 1);
                 if (f.plan() == null) {
                     why = f.failure();
                 } else {
@@ -104,8 +105,9 @@ final class Round {
             return null;
         }
         // Fewer nodes only (a re-pack into as many or more nodes is churn for small change), unless it restores a split.
-        List<NodeClaimPlan> plans = o.newClaims().size() >= cs.size() ? restoringSplit(cs, o.newClaims())
-                : PriceRule.many(o.newClaims(), cs, in.settings().spotToSpot());
+        List<NodeClaimPlan> claims = SpotSplitGuard.narrow(in, names(cs), o.newClaims());
+        List<NodeClaimPlan> plans = claims.size() >= cs.size() ? restoringSplit(cs, claims)
+                : PriceRule.many(claims, cs, in.settings().spotToSpot());
         if (plans == null) {
             return null;
         }
@@ -115,16 +117,20 @@ final class Round {
 
     /**
      * Gantry's rounds only: the replacements under the m-to-n price rule when they bring a pool's spot share back toward
-     * its target ({@link SpotSplitGuard#restores}), else null. Karpenter replaces a node by at most one, and re-packs
+     * its target ({@link SpotSplitGuard#restores}) with at most one node more than they remove, else null. Karpenter replaces a node by at most one, and re-packs
      * into fewer: after spot ran out, a pool's on-demand nodes whose pods a zonal spread sends to two zones would then
      * never go back to spot (spot-split-storm at seed 70 stayed at 33% spot against 70% for 74 minutes).
      */
     private List<NodeClaimPlan> restoringSplit(List<Candidate> cs, List<NodeClaimPlan> newClaims) {
-        if (!"gantry".equals(who)) {
+        if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
             return null;
         }
         List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot());
-        return plans != null && SpotSplitGuard.restores(in, cs.stream().map(Candidate::name).toList(), plans) ? plans : null;
+        return plans != null && SpotSplitGuard.restores(in, names(cs), plans) ? plans : null;
+    }
+
+    private static List<String> names(List<Candidate> cs) {
+        return cs.stream().map(Candidate::name).toList();
     }
 
     private String approve(List<Candidate> cs, ConsolidationCommand cmd) {

@@ -63,8 +63,42 @@ final class SpotSplitGuard {
     private record Shares(String pool, int target, double after, double off, double was, double oneNode) {
     }
 
-    /** The shares of the guarded pools the move touches and does not empty. */
-    private static List<Shares> shares(ConsolidationInput in, List<String> nodes, List<NodeClaimPlan> replacements) {
+    /**
+     * The move's new claims, each claim of a pool with a split narrowed to the capacity type the split's rule picks for
+     * a launch ({@link SpotSplit#wantsSpot}), with the pool as the move leaves it and the earlier claims added, in
+     * order: consolidation replaces a node as the provisioner would launch one. A pool at its target keeps its
+     * on-demand share (a cheaper on-demand type may still replace an on-demand node), and a pool short of spot gets spot
+     * back. A claim whose options have no offering of that type (spot out of capacity) is left as it is.
+     */
+    static List<NodeClaimPlan> narrow(ConsolidationInput in, List<String> nodes, List<NodeClaimPlan> claims) {
+        if (claims.isEmpty()) {
+            return claims;
+        }
+        Tallies t = tallies(in, nodes);
+        List<NodeClaimPlan> out = new ArrayList<>(claims.size());
+        for (NodeClaimPlan c : claims) {
+            PoolOffer offer = t.pools().get(c.nodePool());
+            OptionalInt target = offer == null ? OptionalInt.empty() : SpotSplit.target(offer.pool());
+            NodeClaimPlan n = c;
+            if (target.isPresent()) {
+                long[] a = t.after().getOrDefault(c.nodePool(), new long[3]);
+                boolean spot = SpotSplit.wantsSpot(new SpotSplit.Tally(a[0], a[1]), c.instanceType().capacity().cpuMillis(),
+                        target.getAsInt());
+                NodeClaimPlan narrowed = SpotSplit.narrowed(c, spot ? WellKnownLabels.CAPACITY_SPOT : WellKnownLabels.CAPACITY_ON_DEMAND);
+                n = narrowed == null ? c : narrowed;
+            }
+            out.add(n);
+            add(t.after(), n.nodePool(), WellKnownLabels.CAPACITY_SPOT.equals(n.offering().capacityType()),
+                    n.instanceType().capacity().cpuMillis());
+        }
+        return out;
+    }
+
+    /** Per pool {spot, total, largest} vCPU before the move and after its removals, and the pools the removals touch. */
+    private record Tallies(Map<String, PoolOffer> pools, Map<String, long[]> before, Map<String, long[]> after, Set<String> touched) {
+    }
+
+    private static Tallies tallies(ConsolidationInput in, List<String> nodes) {
         Map<String, PoolOffer> pools = new HashMap<>();
         in.pools().forEach(p -> pools.put(p.pool().name(), p));
         Set<String> removed = new HashSet<>(nodes);
@@ -87,6 +121,16 @@ final class SpotSplitGuard {
                 add(after, pool, spot, v);
             }
         }
+        return new Tallies(pools, before, after, touched);
+    }
+
+    /** The shares of the guarded pools the move touches and does not empty. */
+    private static List<Shares> shares(ConsolidationInput in, List<String> nodes, List<NodeClaimPlan> replacements) {
+        Tallies t = tallies(in, nodes);
+        Map<String, PoolOffer> pools = t.pools();
+        Map<String, long[]> before = t.before();
+        Map<String, long[]> after = t.after();
+        Set<String> touched = t.touched();
         for (NodeClaimPlan r : replacements) {
             touched.add(r.nodePool());
             add(after, r.nodePool(), WellKnownLabels.CAPACITY_SPOT.equals(r.offering().capacityType()),

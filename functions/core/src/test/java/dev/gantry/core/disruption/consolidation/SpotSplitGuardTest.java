@@ -106,10 +106,31 @@ class SpotSplitGuardTest {
 
         ConsolidationCommand cmd = c.decide().command().orElseThrow();
         assertThat(cmd.nodes()).contains("n0");
-        assertThat(cmd.replacements()).hasSizeGreaterThanOrEqualTo(2)
-                .allSatisfy(r -> assertThat(r.offering().capacityType()).isEqualTo("spot"));
+        assertThat(cmd.replacements()).hasSizeGreaterThanOrEqualTo(2).hasSizeLessThanOrEqualTo(cmd.nodes().size() + 1)
+                .anySatisfy(r -> assertThat(r.offering().capacityType()).isEqualTo("spot"));
         assertThat(cmd.savings()).isPositive();
         assertThat(SpotSplitGuard.breaks(c.input(), cmd)).isNull();
+        assertThat(SpotSplitGuard.restores(c.input(), cmd.nodes(), cmd.replacements())).isTrue();
+    }
+
+    @Test
+    void aPoolAtItsTargetReplacesAnOnDemandNodeByOnDemand() {
+        // 8 of 12 vCPU on spot against 67%. The half-used on-demand xlarge gives way to a cheaper node; as a launch would,
+        // the replacement takes the capacity type the split's rule picks (on-demand: spot would put the pool at 100%,
+        // which the one-node band allowed, and every run of spot-split-storm sat there after the storm).
+        TestCluster c = TestCluster.standard(true);
+        c.pool("default", NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized, Optional.of(Duration.ZERO),
+                List.of(new NodePool.Budget("100%", Optional.empty(), Optional.empty(), List.of())), Map.of(SpotSplit.ANNOTATION, "67"));
+        c.node(c.nodeOf("n0", "2xlarge", "spot", Map.of()), c.pod(1000), c.pod(1000), c.pod(1000), c.pod(1000),
+                c.pod(1000), c.pod(1000), c.pod(1000), c.pod(1000));
+        c.node(c.nodeOf("n2", "xlarge", "on-demand", Map.of()), c.pod(1500));
+
+        ConsolidationCommand cmd = c.decide().command().orElseThrow();
+        assertThat(cmd.nodes()).containsExactly("n2");
+        assertThat(cmd.replacements()).singleElement().satisfies(r -> {
+            assertThat(r.offering().capacityType()).isEqualTo("on-demand");
+            assertThat(r.instanceType().name()).isEqualTo("large");
+        });
     }
 
     @Test
