@@ -237,6 +237,12 @@ public final class LowerBound {
      */
     public static final class Simplex {
         private static final int MAX_ITERATIONS = 50_000;
+        /**
+         * The least entry the ratio test pivots on. The rows are scaled to a right-hand side of 1, so real entries are
+         * far above it and a smaller one is round-off: pivoting on round-off fills the tableau with noise (reduced costs
+         * of -10^7 on columns of zeros), and the cover stops unsolved with a bound near zero.
+         */
+        private static final double PIVOT = 1e-9;
 
         private Simplex() {
         }
@@ -301,7 +307,7 @@ public final class LowerBound {
                 int leave = -1;
                 double best = Double.POSITIVE_INFINITY;
                 for (int r = 0; r < m; r++) {
-                    if (t[r][enter] > 1e-12) {
+                    if (t[r][enter] > PIVOT) {
                         double ratio = t[r][cols] / t[r][enter];
                         if (ratio < best) {
                             best = ratio;
