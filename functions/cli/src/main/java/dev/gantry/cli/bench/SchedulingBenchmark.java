@@ -154,7 +154,7 @@ public final class SchedulingBenchmark {
      * DaemonSets that land on every node of it. Like the LP bound it knows cpu, memory, pod slots and the extended
      * resources the pods request (GPUs, Neuron devices).
      */
-    private static double packingBound(SchedulingInput input, SchedulingResult r) {
+    static double packingBound(SchedulingInput input, SchedulingResult r) {
         Map<List<Object>, Map<Resources, Integer>> groups = new LinkedHashMap<>();
         for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
             for (Pod p : c.pods()) {
@@ -170,18 +170,23 @@ public final class SchedulingBenchmark {
             for (InstanceType t : offer.instanceTypes()) {
                 Offering o = reqs.compatible(t.requirements()) ? t.cheapestOffering(reqs) : null;
                 if (o != null) {
-                    Resources overhead = Resources.ZERO;
-                    for (DaemonSet d : input.daemonSets()) {
-                        if (d.template().nodeRequirementTerms().stream().anyMatch(term -> term.compatible(t.requirements()))) {
-                            overhead = overhead.plus(d.template().requests());
-                        }
-                    }
-                    columns.add(new PackingBound.Column(t.allocatable().minus(overhead), o.pricePerHour()));
+                    columns.add(new PackingBound.Column(room(input, t), o.pricePerHour()));
                 }
             }
             total += PackingBound.of(e.getValue(), columns);
         }
         return total;
+    }
+
+    /** What a node of type {@code t} leaves its pods: allocatable less the DaemonSets whose node affinity admits the type. */
+    static Resources room(SchedulingInput input, InstanceType t) {
+        Resources overhead = Resources.ZERO;
+        for (DaemonSet d : input.daemonSets()) {
+            if (d.template().nodeRequirementTerms().stream().anyMatch(term -> term.compatible(t.requirements()))) {
+                overhead = overhead.plus(d.template().requests());
+            }
+        }
+        return t.allocatable().minus(overhead);
     }
 
     /**

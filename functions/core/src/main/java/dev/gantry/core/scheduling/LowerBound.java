@@ -94,7 +94,7 @@ public final class LowerBound {
      * One measure per extended resource that some of {@code shapes} request (a positive amount), in name order:
      * nvidia.com/gpu, aws.amazon.com/neuron and the like, which only some types have.
      */
-    static List<java.util.function.ToLongFunction<Resources>> extendedDimensions(java.util.Collection<Resources> shapes) {
+    public static List<java.util.function.ToLongFunction<Resources>> extendedDimensions(java.util.Collection<Resources> shapes) {
         java.util.TreeSet<String> names = new java.util.TreeSet<>();
         for (Resources s : shapes) {
             s.extended().forEach((k, v) -> {
@@ -233,9 +233,16 @@ public final class LowerBound {
      * min p·x subject to A x ≥ b, x ≥ 0 for a few rows: the dense tableau method (big-M start, Dantzig pricing). The
      * value returned is read from the dual prices and scaled until they are dual feasible, so it is a valid lower bound
      * even if the iterations stop early or rounding leaves the tableau slightly off; at the optimum it is the optimum.
+     * Public for the benchmarks' exact placement (column generation), which solves its master problem with it.
      */
-    static final class Simplex {
+    public static final class Simplex {
         private static final int MAX_ITERATIONS = 50_000;
+        /**
+         * The least entry the ratio test pivots on. The rows are scaled to a right-hand side of 1, so real entries are
+         * far above it and a smaller one is round-off: pivoting on round-off fills the tableau with noise (reduced costs
+         * of -10^7 on columns of zeros), and the cover stops unsolved with a bound near zero.
+         */
+        private static final double PIVOT = 1e-9;
 
         private Simplex() {
         }
@@ -246,7 +253,7 @@ public final class LowerBound {
         }
 
         /** As above; with {@code dual} non-null (one entry per row of {@code a}), also each row's price per unit (0 for rows with no demand). */
-        static double minCover(double[][] a, double[] b, double[] price, int n, double[] x, double[] dual) {
+        public static double minCover(double[][] a, double[] b, double[] price, int n, double[] x, double[] dual) {
             // Rows with no demand are dropped; the others are scaled so the right-hand side is 1 (well conditioned).
             int[] rows = java.util.stream.IntStream.range(0, b.length).filter(i -> b[i] > 0).toArray();
             int m = rows.length;
@@ -300,7 +307,7 @@ public final class LowerBound {
                 int leave = -1;
                 double best = Double.POSITIVE_INFINITY;
                 for (int r = 0; r < m; r++) {
-                    if (t[r][enter] > 1e-12) {
+                    if (t[r][enter] > PIVOT) {
                         double ratio = t[r][cols] / t[r][enter];
                         if (ratio < best) {
                             best = ratio;
