@@ -21,7 +21,8 @@ import java.util.Optional;
  *   <li>are packed by shape ({@link ShapePacking}), per NodePool and requirement set, into the instance type that is
  *       cheapest for their aggregate shape (tried over the few most cost-efficient types, cheapest packing wins);
  *       the packing's emptiest bins are then repaired ({@link TailRepair}) and its tail traded with its body
- *       ({@link TailExchange}); a group mixing GPU pods with plain pods is also packed in two steps
+ *       ({@link TailExchange}); then the shapes a tiny type holds whole for less than their share are taken out onto it
+ *       and the rest packed again ({@link ShapePeel}); a group mixing GPU pods with plain pods is also packed in two steps
  *       ({@link ExtendedSplit}), and the cheaper packing wins;</li>
  * </ol>
  * and finally every claim is right-sized to the cheapest type that holds it. Deterministic.
@@ -203,8 +204,22 @@ final class CostAwarePacking {
             List<ShapePacking.Bin<PodConstraints, InstanceType>> traded = TailExchange.exchange(best, PodConstraints::requests, pool::room,
                     d -> LowerBound.unitPrices(d, byEfficiency, reqs, pool::room), used -> rightSized(pool, used, byEfficiency, price),
                     ps -> packedAsOne(pool, compatible, reqs, ps, false));
-            if (traded != null && cost(pool, traded, byEfficiency, price) < bestCost - 1e-9) {
+            double tradedCost = traded == null ? Double.MAX_VALUE : cost(pool, traded, byEfficiency, price);
+            if (tradedCost < bestCost - 1e-9) {
                 best = traded;
+                bestCost = tradedCost;
+            }
+        }
+        if (exchange && best != null) {
+            ShapePeel.Peeled<PodConstraints, InstanceType> peeled = ShapePeel.peel(pods, best, PodConstraints::requests, byEfficiency, pool::room, price::get);
+            List<ShapePacking.Bin<PodConstraints, InstanceType>> rest = peeled == null ? null
+                    : peeled.rest().isEmpty() ? List.of() : packedAsOne(pool, compatible, reqs, peeled.rest(), false);
+            if (rest != null) {
+                List<ShapePacking.Bin<PodConstraints, InstanceType>> both = new ArrayList<>(peeled.bins());
+                both.addAll(rest);
+                if (cost(pool, both, byEfficiency, price) < bestCost - 1e-9) {
+                    best = both;
+                }
             }
         }
         return best;
