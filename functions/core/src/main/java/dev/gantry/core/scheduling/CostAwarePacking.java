@@ -21,7 +21,8 @@ import java.util.Optional;
  *   <li>are packed by shape ({@link ShapePacking}), per NodePool and requirement set, into the instance type that is
  *       cheapest for their aggregate shape (tried over the few most cost-efficient types, cheapest packing wins);
  *       the packing's emptiest bins are then repaired ({@link TailRepair}) and its tail traded with its body
- *       ({@link TailExchange}); a group mixing GPU pods with plain pods is also packed in two steps
+ *       ({@link TailExchange}); then the shapes a tiny type holds whole for less than their share are taken out onto it
+ *       and the rest packed again ({@link ShapePeel}); a group mixing GPU pods with plain pods is also packed in two steps
  *       ({@link ExtendedSplit}), and the cheaper packing wins;</li>
  * </ol>
  * and finally every claim is right-sized to the cheapest type that holds it. Deterministic.
@@ -29,6 +30,8 @@ import java.util.Optional;
 final class CostAwarePacking {
     /** How many of the most cost-efficient types are tried as the bin type for a group. */
     private static final int CANDIDATE_TYPES = 4;
+    /** A packing within this factor of its group's LP bound is not tried further by {@link ShapePeel}. */
+    private static final double TIGHT = 1.01;
 
     private CostAwarePacking() {
     }
@@ -181,7 +184,8 @@ final class CostAwarePacking {
             return null;
         };
         candidates.add(ShapePacking.pack(pods, PodConstraints::requests, adaptive, pool::room));
-        candidates.add(ShapePacking.pack(pods, PodConstraints::requests, fleetChooser(pool, reqs, demand, byEfficiency, adaptive), pool::room));
+        Map<InstanceType, Double> fleet = LowerBound.fleet(demand, byEfficiency, reqs, pool::room);
+        candidates.add(ShapePacking.pack(pods, PodConstraints::requests, fleetChooser(pool, fleet, adaptive), pool::room));
         List<ShapePacking.Bin<PodConstraints, InstanceType>> best = null;
         double bestCost = Double.MAX_VALUE;
         for (List<ShapePacking.Bin<PodConstraints, InstanceType>> plan : candidates) {
@@ -203,8 +207,27 @@ final class CostAwarePacking {
             List<ShapePacking.Bin<PodConstraints, InstanceType>> traded = TailExchange.exchange(best, PodConstraints::requests, pool::room,
                     d -> LowerBound.unitPrices(d, byEfficiency, reqs, pool::room), used -> rightSized(pool, used, byEfficiency, price),
                     ps -> packedAsOne(pool, compatible, reqs, ps, false));
-            if (traded != null && cost(pool, traded, byEfficiency, price) < bestCost - 1e-9) {
+            double tradedCost = traded == null ? Double.MAX_VALUE : cost(pool, traded, byEfficiency, price);
+            if (tradedCost < bestCost - 1e-9) {
                 best = traded;
+                bestCost = tradedCost;
+            }
+        }
+        double bound = 0;
+        for (var e : fleet.entrySet()) {
+            bound += e.getValue() * price.get(e.getKey());
+        }
+        // Within 1% of the LP's fractional fleet, a re-packing cannot gain enough to pay for itself.
+        if (exchange && best != null && bestCost > TIGHT * bound) {
+            ShapePeel.Peeled<PodConstraints, InstanceType> peeled = ShapePeel.peel(pods, best, PodConstraints::requests, byEfficiency, pool::room, price::get);
+            List<ShapePacking.Bin<PodConstraints, InstanceType>> rest = peeled == null ? null
+                    : peeled.rest().isEmpty() ? List.of() : packedAsOne(pool, compatible, reqs, peeled.rest(), false);
+            if (rest != null) {
+                List<ShapePacking.Bin<PodConstraints, InstanceType>> both = new ArrayList<>(peeled.bins());
+                both.addAll(rest);
+                if (cost(pool, both, byEfficiency, price) < bestCost - 1e-9) {
+                    best = both;
+                }
             }
         }
         return best;
@@ -216,10 +239,8 @@ final class CostAwarePacking {
      * there is still a choice, and the majority type gets a remainder of its own shape); then the adaptive choice for
      * the tail. A bin whose anchor does not fit the next type in line also gets the adaptive choice.
      */
-    private static java.util.function.Function<Resources, InstanceType> fleetChooser(PoolContext pool, Requirements reqs, Resources demand,
-                                                                                    List<InstanceType> byEfficiency,
+    private static java.util.function.Function<Resources, InstanceType> fleetChooser(PoolContext pool, Map<InstanceType, Double> fleet,
                                                                                     java.util.function.Function<Resources, InstanceType> adaptive) {
-        Map<InstanceType, Double> fleet = LowerBound.fleet(demand, byEfficiency, reqs, pool::room);
         List<Map.Entry<InstanceType, Double>> order = new ArrayList<>(fleet.entrySet());
         order.sort(Map.Entry.comparingByValue());
         java.util.ArrayDeque<InstanceType> queue = new java.util.ArrayDeque<>();

@@ -180,7 +180,7 @@ final class TailExchange {
     }
 
     /** How many copies of {@code p} fit in {@code room}. */
-    private static long copies(Resources p, Resources room) {
+    static long copies(Resources p, Resources room) {
         long k = Long.MAX_VALUE;
         for (var e : p.asMap().entrySet()) {
             if (e.getValue() > 0) {
