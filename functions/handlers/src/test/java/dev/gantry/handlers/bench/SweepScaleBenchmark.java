@@ -23,13 +23,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * child's and the child's memory is the sweep's. The child prints each run's wall time, the CPU time of the sweeping
  * thread and of its whole process, GC time, the time in cluster reads (and how many whole pod and node lists a sweep
  * makes), the consolidation decision, the writes, and the heap's peak; then one pod read taken apart (transfer,
- * decode, mapping) and its RSS. The first run is cold; the median is of the warm runs. With {@code --lambda-cpu}
- * the child runs under a CPU quota of {@value #LAMBDA_1GB_VCPU} of a vCPU, what Lambda gives a 1,024 MB function (one
- * vCPU at 1,769 MB, in proportion), through a Linux cgroup (v1 {@code cpu.cfs_quota_us} or v2 {@code cpu.max}); where
+ * decode, mapping) and its RSS. The first run is cold; the median is of the warm runs. With {@code --lambda-cpu[=MB]}
+ * the child runs under the CPU quota Lambda gives a function of that memory (1,024 MB, the sweep's, by default: one vCPU
+ * at 1,769 MB, in proportion, so 0.579 of a vCPU), through a Linux cgroup (v1 {@code cpu.cfs_quota_us} or v2 {@code cpu.max}); where
  * none can be made it says so and runs without. Off by default:
  * <pre>
  * mvn -B -o -pl functions/handlers -am test -Dtest=SweepScaleBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dgantry.bench=true [-Dgantry.bench.args="5000 100000 --runs 4 --lean --lambda-cpu"] [-Dbench.jvmArgs="-Xmx1g ..."]
+ *     -Dgantry.bench=true [-Dgantry.bench.args="5000 100000 --runs 4 --lean --lambda-cpu[=2048]"] [-Dbench.jvmArgs="-Xmx1g ..."]
  * </pre>
  */
 @Tag("bench")
@@ -38,8 +38,8 @@ class SweepScaleBenchmark {
     /** Held so the level sticks (the log manager keeps loggers weakly): a line per request would swamp the figures. */
     private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
     private static final String JVM_ARGS = "-Xmx1g -XX:+UseSerialGC -XX:+TieredCompilation -XX:TieredStopAtLevel=1";
-    /** Lambda's CPU for 1,024 MB: a full vCPU at 1,769 MB, in proportion below (AWS Lambda developer guide, "memory"). */
-    static final double LAMBDA_1GB_VCPU = 1024.0 / 1769;
+    /** Lambda's memory for one full vCPU; the CPU share is in proportion (AWS Lambda developer guide, "memory"). */
+    static final double LAMBDA_MB_PER_VCPU = 1769;
 
     @Test
     void printsAWholeSweepsPhasesAtFiveThousandNodes() throws Exception {
@@ -47,14 +47,20 @@ class SweepScaleBenchmark {
         String[] a = System.getProperty("gantry.bench.args", "5000 100000").trim().split("\\s+");
         int runs = 4;
         boolean full = true;
-        boolean lambdaCpu = false;
+        int lambdaMb = 0;
         List<Integer> n = new ArrayList<>();
         for (int i = 0; i < a.length; i++) {
             switch (a[i]) {
                 case "--runs" -> runs = Integer.parseInt(a[++i]);
                 case "--lean" -> full = false;
-                case "--lambda-cpu" -> lambdaCpu = true;
-                default -> n.add(Integer.parseInt(a[i]));
+                case "--lambda-cpu" -> lambdaMb = 1024;
+                default -> {
+                    if (a[i].startsWith("--lambda-cpu=")) {
+                        lambdaMb = Integer.parseInt(a[i].substring("--lambda-cpu=".length()));
+                    } else {
+                        n.add(Integer.parseInt(a[i]));
+                    }
+                }
             }
         }
         int nodes = n.size() > 0 ? n.get(0) : 5000;
@@ -72,8 +78,9 @@ class SweepScaleBenchmark {
         server.start();
         try {
             List<String> cmd = new ArrayList<>();
-            if (lambdaCpu) {
-                cmd.addAll(CpuQuota.wrap(LAMBDA_1GB_VCPU));
+            if (lambdaMb > 0) {
+                System.out.printf("BENCH Lambda CPU share of a %d MB function%n", lambdaMb);
+                cmd.addAll(CpuQuota.wrap(lambdaMb / LAMBDA_MB_PER_VCPU));
             }
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(List.of(System.getProperty("bench.jvmArgs", JVM_ARGS).trim().split("\\s+")));
