@@ -128,8 +128,8 @@ final class Claim implements Slot {
                 kept.add(t);
             }
         }
-        if (kept.isEmpty()) {
-            return; // the current options stay valid
+        if (kept.isEmpty() || kept.equals(options)) {
+            return; // the current options stay valid, and a list other claims share stays shared
         }
         options = kept;
         maxRoom = null;
