@@ -76,9 +76,15 @@ final class ClaimFitting {
         if (upsize == Packer.Upsize.FORBIDDEN && !narrowed && noneAtPriceHolds(claim, total, wanted)) {
             return ClaimFit.failForNow(() -> "the pod fits no option at the claim's expected price");
         }
-        if (Openings.applies(claim, wanted)) {
+        List<InstanceType> options = claim.options;
+        if (!narrowed && wanted.isEmpty() && !claim.pool.hasLimits() && total.extended().isEmpty() && !options.isEmpty()
+                && total.fitsIn(claim.minRoom()) && !MinValues.any(next)) {
+            // Every option holds the pod set and nothing else tests them: the claim keeps its options as they are.
+            return ClaimFit.fits(next, options, claim.maxRoom, claim.optionRooms());
+        }
+        if (SharedOptions.applies(claim, wanted)) {
             Requirements to = next;
-            return claim.pool.openings.fit(claim.requirements, to, total, () -> options(claim, c, to, narrowed, total, wanted));
+            return claim.pool.sharedOptions.fit(claim, to, total, () -> options(claim, c, to, narrowed, total, wanted));
         }
         return options(claim, c, next, narrowed, total, wanted);
     }
@@ -86,11 +92,6 @@ final class ClaimFitting {
     /** The options {@code claim} keeps for {@code total} under {@code next}, the tail of {@link #fit}. */
     private static ClaimFit options(Claim claim, PodConstraints c, Requirements next, boolean narrowed, Resources total, List<HostPort> wanted) {
         List<InstanceType> options = claim.options;
-        if (!narrowed && wanted.isEmpty() && !claim.pool.hasLimits() && total.extended().isEmpty() && !options.isEmpty()
-                && total.fitsIn(claim.minRoom()) && !MinValues.any(next)) {
-            // Every option holds the pod set and nothing else tests them: the claim keeps its options as they are.
-            return ClaimFit.fits(next, options, claim.maxRoom, claim.optionRooms());
-        }
         Resources[] rooms = claim.optionRooms();
         int n = options.size();
         // Built only once an option is dropped (or the order may change): most fits keep every option.
@@ -212,47 +213,6 @@ final class ClaimFitting {
             }
         }
         return ClaimFit.fits(next, kept, keptRoom, narrowed ? sortedRooms : java.util.Arrays.copyOf(keptRooms, kept.size()));
-    }
-
-    /**
-     * The fits of a first pod into an empty claim on all of a pool's types, by the claim's requirements, the
-     * requirements it would take and the pod's requests: every claim a Deployment's replicas open alone (under
-     * hostname anti-affinity or spread, say) would otherwise keep its own copy of the same options and rooms, a few KB
-     * each on a catalogue of a thousand types. Only fits that depend on nothing else are kept: no host ports and no pool
-     * limits (the limits' headroom changes as claims commit). Bounded, so that a solve of many distinct pod sizes keeps
-     * no more than {@value #MAX} lists alive for it. Claims never change an options list or rooms array in place, so
-     * sharing one is safe.
-     */
-    static final class Openings {
-        private static final int MAX = 64;
-
-        private record Key(Requirements from, Requirements to, Resources total) {
-        }
-
-        private final Map<Key, ClaimFit> fits = new java.util.LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, ClaimFit> eldest) {
-                return size() > MAX;
-            }
-        };
-
-        static boolean applies(Claim claim, List<HostPort> wanted) {
-            return claim.pods.isEmpty() && claim.options == claim.pool.types && wanted.isEmpty() && !claim.pool.hasLimits();
-        }
-
-        /** The fit for the key, worked out by {@code fit} when not kept; only successes are kept. */
-        ClaimFit fit(Requirements from, Requirements to, Resources total, java.util.function.Supplier<ClaimFit> fit) {
-            Key key = new Key(from, to, total);
-            ClaimFit known = fits.get(key);
-            if (known != null) {
-                return known;
-            }
-            ClaimFit out = fit.get();
-            if (out.ok()) {
-                fits.put(key, out);
-            }
-            return out;
-        }
     }
 
     /**
