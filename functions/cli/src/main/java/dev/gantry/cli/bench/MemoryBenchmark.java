@@ -149,7 +149,6 @@ public final class MemoryBenchmark {
     private static void child(String name, int n) throws InterruptedException {
         SchedulingInput input = SchedulingBenchmark.cases().get(name).input(n);
         AtomicLong peak = new AtomicLong();
-        AtomicLong last = new AtomicLong();
         AtomicLong fulls = new AtomicLong();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> {
@@ -157,12 +156,11 @@ public final class MemoryBenchmark {
                 if (info.getGcAction().contains("major")) {
                     long used = usedAfter(info.getGcInfo());
                     peak.accumulateAndGet(used, Math::max);
-                    last.set(used);
                     fulls.incrementAndGet();
                 }
             }, null, null);
         }
-        long base = settledUsed(last, fulls);
+        long base = settledUsed();
         peak.set(0);
         long before = fulls.get();
         var threads = ManagementFactory.getThreadMXBean();
@@ -181,7 +179,8 @@ public final class MemoryBenchmark {
         double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e6;
         sampler.interrupt();
         sampler.join();
-        long kept = settledUsed(last, fulls); // also waits for the sampler's last notifications
+        Thread.sleep(200); // the sampler's last notifications arrive on another thread
+        long kept = settledUsed();
         long during = peak.get();
         long samples = fulls.get() - before;
         System.out.println(mb(base) + " " + mb(Math.max(0, during - base)) + " " + mb(Math.max(0, kept - base)) + " " + cpu + " "
@@ -189,19 +188,22 @@ public final class MemoryBenchmark {
     }
 
     /**
-     * The least heap used after three full collections, each read from its own notification (they arrive on another
-     * thread, so each collection waits for its count to go up).
+     * The least heap used after three full collections, each read from its collector's last-collection record: the
+     * serial collector's {@code System.gc()} returns when it is done, so that record is this collection's (the
+     * notifications, on another thread, may still bring a sampler's earlier one).
      */
-    private static long settledUsed(AtomicLong last, AtomicLong fulls) throws InterruptedException {
+    private static long settledUsed() {
         long least = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
-            long seen = fulls.get();
             System.gc();
-            for (int wait = 0; wait < 400 && fulls.get() == seen; wait++) {
-                Thread.sleep(5);
+            GcInfo latest = null;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                GcInfo info = ((com.sun.management.GarbageCollectorMXBean) gc).getLastGcInfo();
+                if (info != null && (latest == null || info.getEndTime() > latest.getEndTime())) {
+                    latest = info;
+                }
             }
-            Thread.sleep(20); // a sampler's notification may still be queued behind this one
-            least = Math.min(least, last.get());
+            least = Math.min(least, usedAfter(latest));
         }
         return least;
     }
