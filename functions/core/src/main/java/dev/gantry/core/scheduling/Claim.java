@@ -122,14 +122,9 @@ final class Claim implements Slot {
      * its limits, then re-orders by price: after packing against a restricted menu, the cheapest type may differ.
      */
     void rightSize() {
-        List<InstanceType> kept = new ArrayList<>();
-        for (InstanceType t : pool.typesFor(requirements)) {
-            if (requests.fitsIn(pool.room(t)) && pool.withinLimits(t.capacity(), reserved)) {
-                kept.add(t);
-            }
-        }
-        if (kept.isEmpty()) {
-            return; // the current options stay valid
+        List<InstanceType> kept = pool.hasLimits() ? rightSized() : pool.sharedOptions.rightSized(requirements, requests, this::rightSized);
+        if (kept.isEmpty() || kept.equals(options)) {
+            return; // the current options stay valid, and a list other claims share stays shared
         }
         options = kept;
         maxRoom = null;
@@ -138,6 +133,16 @@ final class Claim implements Slot {
         atPrice = null;
         domainCache.clear();
         updateReserved();
+    }
+
+    private List<InstanceType> rightSized() {
+        List<InstanceType> kept = new ArrayList<>();
+        for (InstanceType t : pool.typesFor(requirements)) {
+            if (requests.fitsIn(pool.room(t)) && pool.withinLimits(t.capacity(), reserved)) {
+                kept.add(t);
+            }
+        }
+        return kept;
     }
 
     @Override

@@ -82,6 +82,16 @@ final class ClaimFitting {
             // Every option holds the pod set and nothing else tests them: the claim keeps its options as they are.
             return ClaimFit.fits(next, options, claim.maxRoom, claim.optionRooms());
         }
+        if (SharedOptions.applies(claim, wanted)) {
+            Requirements to = next;
+            return claim.pool.sharedOptions.fit(claim, to, total, () -> options(claim, c, to, narrowed, total, wanted));
+        }
+        return options(claim, c, next, narrowed, total, wanted);
+    }
+
+    /** The options {@code claim} keeps for {@code total} under {@code next}, the tail of {@link #fit}. */
+    private static ClaimFit options(Claim claim, PodConstraints c, Requirements next, boolean narrowed, Resources total, List<HostPort> wanted) {
+        List<InstanceType> options = claim.options;
         Resources[] rooms = claim.optionRooms();
         int n = options.size();
         // Built only once an option is dropped (or the order may change): most fits keep every option.

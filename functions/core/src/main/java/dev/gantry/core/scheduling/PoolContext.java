@@ -38,6 +38,8 @@ final class PoolContext {
     final Map<Requirements, ClaimFitting.Ranks> typeRanks = new java.util.HashMap<>();
     /** Per label key and allowed set, the values the pool's types can take (kept by {@link Claim#domains}). */
     final Map<List<Object>, Set<String>> typeDomains = new java.util.HashMap<>();
+    /** Options lists and fits the pool's claims share (kept by {@link ClaimFitting} and {@link Claim#rightSize}). */
+    final SharedOptions sharedOptions = new SharedOptions();
     private Resources maxRoom;
     private Resources[] typeRooms;
     /**
