@@ -117,9 +117,10 @@ final class Round {
 
     /**
      * Gantry's rounds only: the replacements under the m-to-n price rule when they bring a pool's spot share back toward
-     * its target ({@link SpotSplitGuard#restores}) with at most one node more than they remove, else null. Karpenter replaces a node by at most one, and re-packs
-     * into fewer: after spot ran out, a pool's on-demand nodes whose pods a zonal spread sends to two zones would then
-     * never go back to spot (spot-split-storm at seed 70 stayed at 33% spot against 70% for 74 minutes).
+     * its target ({@link SpotSplitGuard#restores}) with at most one node more than they remove, else null. Karpenter
+     * replaces a node by at most one, and re-packs into fewer: after spot ran out, a pool's on-demand nodes whose pods a
+     * zonal spread sends to two zones would then never go back to spot (spot-split-storm at seed 70 stayed at 33% spot
+     * against 70% for 74 minutes).
      */
     private List<NodeClaimPlan> restoringSplit(List<Candidate> cs, List<NodeClaimPlan> newClaims) {
         if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
