@@ -96,8 +96,8 @@ public final class SchedulingBenchmark {
             sizes = new int[]{1, 100, 1000, 5000, 10000, 20000};
         }
         System.out.printf("load average %.2f at start%n", loadAverage());
-        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %7s %7s %7s %10s %9s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
-                "new LP", "pack LB", "warm ms", "warm cpu", "cold ms", "cold cpu", "nodes", "$/h", "÷old", "÷new", "÷pack", "greedy $/h", "greedy ms",
+        System.out.printf("%-36s %6s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %7s %7s %7s %7s %10s %9s %9s %7s %8s%n", "case", "pods", "old LP", "+slots LP",
+                "new LP", "pack LB", "constr LB", "warm ms", "warm cpu", "cold ms", "cold cpu", "nodes", "$/h", "÷old", "÷new", "÷pack", "÷constr", "greedy $/h", "greedy ms",
                 "g cold ms", "saving", "alloc MB");
         for (Case c : cases().values()) {
             if (!c.name().contains(only)) {
@@ -121,13 +121,14 @@ public final class SchedulingBenchmark {
         double oldBound = oldBound(input, false);
         double slotsBound = oldBound(input, true);
         double packing = packingBound(input, r);
+        double constrained = ConstrainedBound.of(input, r);
         double[] coldOurs = withCold ? coldInChild(c.name(), n, Scheduler.Strategy.GANTRY) : null;
         String cold = coldOurs != null ? String.format("%9.1f %9.1f", coldOurs[0], coldOurs[1]) : String.format("%9s %9s", "-", "-");
         String greedyCold = withCold ? String.format("%9.1f", coldInChild(c.name(), n, Scheduler.Strategy.KARPENTER_GREEDY)[0]) : String.format("%9s", "-");
         double price = r.totalPricePerHour();
-        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.3f %9.1f %9.1f %s %6d %10.3f %7.3f %7.3f %7.3f %10.3f %9.1f %s %6.1f%% %8.1f%s%n", c.name(), n,
-                oldBound, slotsBound, newBound, packing, ours.millis, ours.cpuMillis, cold, r.newClaims().size(), price, oldBound > 0 ? price / oldBound : 0,
-                newBound > 0 ? price / newBound : 0, packing > 0 ? price / packing : 0, greedy.result.totalPricePerHour(), greedy.millis,
+        System.out.printf("%-36s %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.1f %9.1f %s %6d %10.3f %7.3f %7.3f %7.3f %7.3f %10.3f %9.1f %s %6.1f%% %8.1f%s%n", c.name(), n,
+                oldBound, slotsBound, newBound, packing, constrained, ours.millis, ours.cpuMillis, cold, r.newClaims().size(), price, oldBound > 0 ? price / oldBound : 0,
+                newBound > 0 ? price / newBound : 0, packing > 0 ? price / packing : 0, constrained > 0 ? price / constrained : 0, greedy.result.totalPricePerHour(), greedy.millis,
                 greedyCold, 100 * (1 - price / Math.max(1e-9, greedy.result.totalPricePerHour())), ours.allocated / 1e6,
                 r.unschedulable().isEmpty() ? "" : "  unschedulable " + r.unschedulable().size());
     }
