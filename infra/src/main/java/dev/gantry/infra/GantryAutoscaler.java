@@ -95,7 +95,7 @@ public final class GantryAutoscaler extends Construct {
         GantryFunction terminator = function(FunctionSpec.of(settings.function("termination"),
                 HANDLERS + "TerminationQueueHandler").withEnvironment(consolidating), props, env, placement);
         GantryFunction sweep = function(FunctionSpec.of(settings.function("sweep"), HANDLERS + "SweepHandler")
-                .withEnvironment(consolidating), props, env, placement);
+                .withEnvironment(consolidating).withJit(FunctionSpec.Jit.FULL_TIERS), props, env, placement);
         // Auth NONE: the API server cannot sign SigV4. The secret path token is what authenticates it.
         webhookUrl = webhook.alias().addFunctionUrl(FunctionUrlOptions.builder()
                 .authType(FunctionUrlAuthType.NONE).build());

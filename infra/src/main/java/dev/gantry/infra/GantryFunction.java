@@ -31,13 +31,11 @@ import software.constructs.Construct;
 
 /**
  * A function built from a {@link FunctionSpec}: its own role (nothing but its log group until granted more), its
- * own log group, Java 25 on arm64 with SnapStart, and the {@value #ALIAS} alias on the published version. Callers
- * wire triggers to {@link #alias()}, never to the function: SnapStart only applies to published versions.
+ * own log group, Java 25 on arm64 with SnapStart, the spec's JIT tiers, and the {@value #ALIAS} alias on the published
+ * version. Callers wire triggers to {@link #alias()}, never to the function: SnapStart only applies to published versions.
  */
 public final class GantryFunction extends Construct {
     public static final String ALIAS = "live";
-    // C1 only: SnapStart restores skip most warm-up, and C2 compiles on short-lived sandboxes rarely pay back.
-    static final String JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
 
     /** Where the functions run, when not outside a VPC. */
     public record Placement(IVpc vpc, SubnetSelection subnets, ISecurityGroup securityGroup) {
@@ -72,7 +70,7 @@ public final class GantryFunction extends Construct {
         }
         Map<String, String> env = new TreeMap<>(sharedEnv);
         env.putAll(spec.environment());
-        env.put("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS);
+        env.put("JAVA_TOOL_OPTIONS", spec.jit().javaToolOptions());
         Function.Builder b = Function.Builder.create(this, "Function")
                 .description("Gantry " + spec.name())
                 .runtime(Runtime.JAVA_25)

@@ -83,6 +83,12 @@ final class SweepChild {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         System.out.println("BENCH run    total ms  share  cpu ms  proc cpu ms  gc ms | read ms  (pods lists, node lists)  decide ms"
                 + "  writes ms (calls)  other ms | candidates decided  queued | heap peak MB");
+        // The pods each node held at the last sweep (one unmeasured read): the claims record them an hour back, as a running
+        // Gantry's would, so consolidateAfter has passed and the measured sweeps can decide.
+        Map<String, String> settled = new java.util.HashMap<>();
+        kube.pods().stream().filter(p -> p.isBound() && !p.status().isTerminal())
+                .collect(Collectors.groupingBy(dev.gantry.core.model.Pod::nodeName))
+                .forEach((node, on) -> settled.put(node, dev.gantry.core.disruption.execution.PodEvents.fingerprint(on)));
         List<double[]> warm = new ArrayList<>();
         for (int r = 0; r < runs; r++) {
             InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
@@ -90,7 +96,8 @@ final class SweepChild {
                 Instant at = Instant.parse("2026-06-01T09:00:00Z");
                 store.create(NodeClaim.launching("nc-" + i, "default", "h", List.of(), List.of("m6i.2xlarge"), List.of(), "m6i.2xlarge",
                         ScaleCluster.zone(i), "on-demand", 0.384, at).launched(ScaleCluster.instanceId(i), "m6i.2xlarge",
-                        ScaleCluster.zone(i), "on-demand", 0.384, at).registered(ScaleCluster.nodeName(i), at).initialized(at));
+                        ScaleCluster.zone(i), "on-demand", 0.384, at).registered(ScaleCluster.nodeName(i), at).initialized(at)
+                        .podEvent(Instant.parse("2026-06-01T11:00:00Z"), settled.getOrDefault(ScaleCluster.nodeName(i), dev.gantry.core.disruption.execution.PodEvents.NONE)));
             }
             TimedCluster timed = new TimedCluster(kube);
             InvocationReads cluster = new InvocationReads(timed); // as the composition root wires the sweep's services
@@ -127,6 +134,14 @@ final class SweepChild {
                     r == 0 ? "cold" : "warm" + r, total, 100 * total / 50_000, cpu, proc, gc, read, timed.podLists.get(),
                     timed.nodeLists.get(), decide, writes, timed.writes.get(), total - read - writes, out.consolidation().candidates(),
                     out.consolidation().decided(), queued.get(), heap);
+            if (r == 0) {
+                // Why the nodes stay (the three commonest reasons), so a sweep that decides nothing says why.
+                System.out.println("BENCH   consolidation " + (out.consolidation().started() != null ? "started " + out.consolidation().started()
+                        : "skipped: " + out.consolidation().skipped()) + "; kept " + out.consolidation().verdicts().stream()
+                        .collect(Collectors.groupingBy(v -> v.kind() + " " + v.reason(), Collectors.counting())).entrySet().stream()
+                        .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(3).map(e -> e.getValue() + " × " + e.getKey())
+                        .collect(Collectors.joining("; ")));
+            }
             if (r > 0) {
                 warm.add(new double[]{total, cpu, proc, gc, read, writes, heap});
             }

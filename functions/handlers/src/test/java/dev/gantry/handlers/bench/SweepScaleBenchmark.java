@@ -19,7 +19,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * at most 30% of its 50 s timeout). This JVM builds the cluster ({@link ScaleCluster}: full objects, as the API server
  * sends them, managedFields and image lists included; 20 pods a node, the nodes 38% to 99% used, so consolidation has
  * work) and serves it in pages over HTTP; a child JVM ({@link SweepChild}) runs the sweep as deployed, with
- * {@code -Xmx1g} and the functions' JVM flags (Lambda's serial collector, C1 only), so the server's work is not the
+ * {@code -Xmx1g} and the sweep's JVM flags (Lambda's serial collector; C1 then C2, the CDK app's {@code Jit.FULL_TIERS}
+ * for the sweep; {@code -Dbench.jvmArgs} to compare, e.g. with {@code -XX:TieredStopAtLevel=1}), so the server's work is not the
  * child's and the child's memory is the sweep's. The child prints each run's wall time, the CPU time of the sweeping
  * thread and of its whole process, GC time, the time in cluster reads (and how many whole pod and node lists a sweep
  * makes), the consolidation decision, the writes, and the heap's peak; then one pod read taken apart (transfer,
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class SweepScaleBenchmark {
     /** Held so the level sticks (the log manager keeps loggers weakly): a line per request would swamp the figures. */
     private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-    private static final String JVM_ARGS = "-Xmx1g -XX:+UseSerialGC -XX:+TieredCompilation -XX:TieredStopAtLevel=1";
+    private static final String JVM_ARGS = "-Xmx1g -XX:+UseSerialGC -XX:+TieredCompilation";
     /** Lambda's memory for one full vCPU; the CPU share is in proportion (AWS Lambda developer guide, "memory"). */
     static final double LAMBDA_MB_PER_VCPU = 1769;
 
