@@ -84,7 +84,6 @@ public final class Composition {
     private SqsWorkQueue terminationQueue;
     private SqsWorkQueue interruptionQueue;
     private SqsWorkQueue provisioningQueue;
-
     private final dev.gantry.core.disruption.consolidation.ConsolidationSettings consolidation;
 
     /** @throws IllegalStateException naming the variable when a required one is unset or a setting is malformed */
@@ -171,32 +170,33 @@ public final class Composition {
      *                       status (not the final sweep's) */
     private Services compose(ClusterConfig read, boolean clusterObjects) {
         GantryConfig config = read.config();
-        InvocationReads k = reads(); // the sweep's lists, read once between writes (InvocationReads)
+        InvocationReads k = reads(); // the sweep's lists, read once between writes (InvocationReads), the store's too
+        var claims = k.claims(store());
         var capacity = ClusterObjects.capacity(() -> config, instanceTypes());
         Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
-        TerminationService termination = new TerminationService(k, k, store(), cloud(), terminationQueue(), pools, clock);
+        TerminationService termination = new TerminationService(k, k, claims, cloud(), terminationQueue(), pools, clock);
         // Reserved offerings from what each NodeClass's capacityReservationSelectorTerms select; the process's ledger
         // keeps their counts between runs (core.reservation).
-        Provisioner provisioner = new Provisioner(k, k, store(), cloud(), new dev.gantry.core.reservation
+        Provisioner provisioner = new Provisioner(k, k, claims, cloud(), new dev.gantry.core.reservation
                 .ReservedOfferings(instanceTypes(), ((Ec2CloudProvider) cloud()).capacityReservations(), reservationLedger, clock),
                 config, clock).withHeadroom(headroom()).withDemandHistory(demand()).withReservations(reservationLedger)
                 .withNodeClassGate(dev.gantry.core.status.NodeClassReadiness.gate(((Ec2CloudProvider) cloud())::status));
         // Consolidation: decided in the sweep, carried on by termination-queue messages; replacements are recorded for the
         // provisioner to launch (a hint nudges it); validation keeps room for the same buffers as the sweep's decision.
-        ConsolidationService consolidation = new ConsolidationService(k, k, store(), termination, hints(),
+        ConsolidationService consolidation = new ConsolidationService(k, k, claims, termination, hints(),
                 terminationQueue(), provisioner::poolOffers, provisioner::recordReplacement, consolidationSettings(), clock)
                 .withHeadroom(headroom()).withDriftGate(rollouts());
-        SweepService sweep = new SweepService(clusterName(), k, k, store(), cloud(), termination, hints(), pools,
+        SweepService sweep = new SweepService(clusterName(), k, k, claims, cloud(), termination, hints(), pools,
                 instanceFacts(config), clock).withRefresh(this::refreshOfferings).withConsolidation(consolidation)
                 .withHeadroom(headroom());
         sweep.withStaticCapacity(new StaticCapacity(config::nodePools, provisioner::recordFromTemplate, termination, hints()));
         if (clusterObjects) {
             // Drift against this configuration, and what each NodeClass selects now through the EC2 adapter's cached lookups.
-            sweep.withDrift(new DriftMarker(store(), (Ec2CloudProvider) cloud()).onListed(rollouts()::listed), () -> config,
+            sweep.withDrift(new DriftMarker(claims, (Ec2CloudProvider) cloud()).onListed(rollouts()::listed), () -> config,
                     instanceTypes()::instanceTypes);
             sweep.withCapacityBlockExpiry(new CapacityBlockExpiry(((Ec2CloudProvider) cloud()).capacityReservations(), termination));
             // Karpenter's instances of the pools Gantry manages become claims (a migration); the final sweep adopts none.
-            sweep.withAdoption(new Adopter(clusterName(), store(), cloud(), k, termination, pools::keySet,
+            sweep.withAdoption(new Adopter(clusterName(), claims, cloud(), k, termination, pools::keySet,
                     Adoption.Prices.of(() -> config.nodeClasses().stream().findFirst().map(instanceTypes()::instanceTypes)
                             .orElse(java.util.List.of()))));
             sweep.withNodeClaimObjects(ClusterObjects.projector(cluster(), capacity, termination, () -> config))
@@ -204,9 +204,9 @@ public final class Composition {
                             instanceTypes()));
         }
         // Deleted nodes go to the termination flow, new nodes are registered at once, then one provisioning run.
-        HintBatchService hintBatches = new HintBatchService(provisioner, k, store(), termination::startForDeletedNode,
+        HintBatchService hintBatches = new HintBatchService(provisioner, k, claims, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
-        InterruptionService interruption = new InterruptionService(store(), k, k, termination, hints(), pools, clock);
+        InterruptionService interruption = new InterruptionService(claims, k, k, termination, hints(), pools, clock);
         if (clusterObjects) { // EC2's status checks each sweep: a failed check terminates, a scheduled event drains
             sweep.withInstanceStatus(new InstanceStatusStep(new Ec2InstanceStatusChecks(ec2()), termination, interruption::handle));
         }

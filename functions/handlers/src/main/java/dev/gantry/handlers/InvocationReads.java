@@ -33,6 +33,8 @@ public final class InvocationReads implements ClusterReader, ClusterWriter {
     private final ClusterReader reader;
     private final ClusterWriter writer;
     private boolean open;
+    /** The claim store's view in the same scope ({@link #claims}), or null. */
+    private InvocationClaims claims;
     private List<Pod> pods;
     private List<Node> nodes;
     /** Writes so far: a list read while one happened is not kept. */
@@ -55,8 +57,23 @@ public final class InvocationReads implements ClusterReader, ClusterWriter {
                 open = false;
                 pods = null;
                 nodes = null;
+                if (claims != null) {
+                    claims.close();
+                }
             }
         }
+    }
+
+    /** {@code store} with its whole list read at most once between claim writes within {@link #during} ({@link InvocationClaims}). */
+    public synchronized InvocationClaims claims(dev.gantry.core.lifecycle.NodeClaimStore store) {
+        if (claims == null) {
+            claims = new InvocationClaims(store, this);
+        }
+        return claims;
+    }
+
+    synchronized boolean isOpen() {
+        return open;
     }
 
     @Override

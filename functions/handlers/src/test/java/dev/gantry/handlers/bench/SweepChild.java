@@ -91,25 +91,29 @@ final class SweepChild {
                 .forEach((node, on) -> settled.put(node, dev.gantry.core.disruption.execution.PodEvents.fingerprint(on)));
         List<double[]> warm = new ArrayList<>();
         for (int r = 0; r < runs; r++) {
-            InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
+            InMemoryNodeClaimStore memory = new InMemoryNodeClaimStore();
             for (int i = 0; i < nodes; i++) {
                 Instant at = Instant.parse("2026-06-01T09:00:00Z");
-                store.create(NodeClaim.launching("nc-" + i, "default", "h", List.of(), List.of("m6i.2xlarge"), List.of(), "m6i.2xlarge",
+                memory.create(NodeClaim.launching("nc-" + i, "default", "h", List.of(), List.of("m6i.2xlarge"), List.of(), "m6i.2xlarge",
                         ScaleCluster.zone(i), "on-demand", 0.384, at).launched(ScaleCluster.instanceId(i), "m6i.2xlarge",
                         ScaleCluster.zone(i), "on-demand", 0.384, at).registered(ScaleCluster.nodeName(i), at).initialized(at)
                         .podEvent(Instant.parse("2026-06-01T11:00:00Z"), settled.getOrDefault(ScaleCluster.nodeName(i), dev.gantry.core.disruption.execution.PodEvents.NONE)));
             }
             TimedCluster timed = new TimedCluster(kube);
             InvocationReads cluster = new InvocationReads(timed); // as the composition root wires the sweep's services
+            AtomicInteger asked = new AtomicInteger();
+            AtomicInteger reached = new AtomicInteger();
+            // The store's whole lists: those the sweep's steps ask for, and those that reach the store (InvocationClaims).
+            dev.gantry.core.lifecycle.NodeClaimStore claims = counting(cluster.claims(counting(memory, reached)), asked);
             AtomicInteger queued = new AtomicInteger();
             WorkQueue queue = (body, group, dedup, delay) -> queued.incrementAndGet();
             ProvisioningHints hints = (reason, pod, node, at) -> { };
             CloudProvider cloud = new Instances(nodes);
-            TerminationService termination = new TerminationService(cluster, cluster, store, cloud, queue, pools, clock);
-            Provisioner provisioner = new Provisioner(cluster, cluster, store, cloud, types, gantry, clock);
-            ConsolidationService consolidation = new ConsolidationService(cluster, cluster, store, termination, hints, queue,
+            TerminationService termination = new TerminationService(cluster, cluster, claims, cloud, queue, pools, clock);
+            Provisioner provisioner = new Provisioner(cluster, cluster, claims, cloud, types, gantry, clock);
+            ConsolidationService consolidation = new ConsolidationService(cluster, cluster, claims, termination, hints, queue,
                     provisioner::poolOffers, provisioner::recordReplacement, ConsolidationSettings.DEFAULT, clock);
-            SweepService sweep = new SweepService("bench", cluster, cluster, store, cloud, termination, hints, pools,
+            SweepService sweep = new SweepService("bench", cluster, cluster, claims, cloud, termination, hints, pools,
                     type -> Optional.of(InstanceFacts.NONE), clock).withConsolidation(consolidation);
             sweep.withStaticCapacity(new StaticCapacity(gantry::nodePools, provisioner::recordFromTemplate, termination, hints));
             System.gc();
@@ -136,6 +140,7 @@ final class SweepChild {
                     out.consolidation().decided(), queued.get(), heap);
             if (r == 0) {
                 // Why the nodes stay (the three commonest reasons), so a sweep that decides nothing says why.
+                System.out.println("BENCH   store lists: " + asked.get() + " asked by the steps, " + reached.get() + " read from the store");
                 System.out.println("BENCH   consolidation " + (out.consolidation().started() != null ? "started " + out.consolidation().started()
                         : "skipped: " + out.consolidation().skipped()) + "; kept " + out.consolidation().verdicts().stream()
                         .collect(Collectors.groupingBy(v -> v.kind() + " " + v.reason(), Collectors.counting())).entrySet().stream()
@@ -204,6 +209,21 @@ final class SweepChild {
             System.out.printf("BENCH pod read apart (round %d, %d pods, %.1f MB): transfer+decode %.0f ms | decode %.0f ms (cpu %.0f) | map %.0f ms (cpu %.0f)%n",
                     round, n, pages.stream().mapToLong(p -> p.length).sum() / 1e6, transfer, all - map, allCpu - mapCpu, map, mapCpu);
         }
+    }
+
+    /** {@code store}, counting its whole lists in {@code lists}. */
+    private static dev.gantry.core.lifecycle.NodeClaimStore counting(dev.gantry.core.lifecycle.NodeClaimStore store, AtomicInteger lists) {
+        return (dev.gantry.core.lifecycle.NodeClaimStore) java.lang.reflect.Proxy.newProxyInstance(SweepChild.class.getClassLoader(),
+                new Class<?>[] {dev.gantry.core.lifecycle.NodeClaimStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("list")) {
+                        lists.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     private static long gcMillis() {
