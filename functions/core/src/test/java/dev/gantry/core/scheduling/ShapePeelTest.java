@@ -84,6 +84,24 @@ class ShapePeelTest {
     }
 
     @Test
+    void podsLeftInThePackingRideInTheRoomThePeeledBinsLeave() {
+        // One big bin of 4 × A, 3 × P and 4 × R (15.3 vCPU). R (200m, 300 MiB) costs about 0.0105 an hour there, and
+        // 0.01 alone (four on TINY for 0.04, or 80 on BIG): within the margin, so it is not peeled; but each P leaves
+        // 430m and 335 MiB of its TINY node, room for one R.
+        Resources r = Resources.of(200, 300L << 20);
+        List<Resources> pods = new ArrayList<>(n(4, A));
+        pods.addAll(n(3, P));
+        pods.addAll(n(4, r));
+        var plan = List.of(new ShapePacking.Bin<>(BIG, new ArrayList<>(pods)));
+
+        var peeled = ShapePeel.peel(pods, plan, Function.identity(), List.of(BIG, TINY), Function.identity(), t -> price(t, 0.04));
+
+        assertThat(peeled).isNotNull();
+        assertThat(peeled.bins()).hasSize(3).allSatisfy(b -> assertThat(b.pods()).containsExactlyInAnyOrder(P, r));
+        assertThat(peeled.rest()).containsExactlyInAnyOrder(A, A, A, A, r);
+    }
+
+    @Test
     void theSchedulerPutsPodsATinyTypeHoldsWholeOnIt() {
         // 12 × 2.5 vCPU and 12 × 1.5 vCPU: three big nodes hold them all exactly (0.72 an hour at spot), but two big
         // nodes for the large pods and twelve tiny ones for the others cost 0.624.
