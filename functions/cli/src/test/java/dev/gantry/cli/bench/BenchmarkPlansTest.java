@@ -30,7 +30,9 @@ class BenchmarkPlansTest {
      * (50) Gantry plans changed on purpose, each cheaper, when shapes a tiny type holds whole began to be taken out of a
      * packing onto it (ShapePeel). The "real generic" (1.187 to 1.153 $/h) and "real mixed" (3.994 to 3.973) Gantry plans
      * changed on purpose, each cheaper, when the room the peeled bins leave began to take pods of the rest, and types
-     * that hold no pod of a group left its menu.
+     * that hold no pod of a group left its menu. The "real mixed" (3.973 to 3.714 $/h) and "real mixed + daemonsets"
+     * (4.240 to 3.850) Gantry plans changed on purpose, each cheaper, when GPU pods began to be tried on a roomier GPU
+     * type that carries more of their group's plain pods (RoomierHosts).
      */
     private static final Map<String, String> EXPECTED = Map.ofEntries(
             Map.entry("karpenter-400types diverse 300 gantry", "ba19710187b8006547421c78"),
@@ -67,9 +69,9 @@ class BenchmarkPlansTest {
             Map.entry("real generic on-demand cmr>4 amd64 300 greedy", "3461b053bd78aa6b7a08d13c"),
             Map.entry("real gpu mix 300 gantry", "e80b3e1fe9f77225b78337a3"),
             Map.entry("real gpu mix 300 greedy", "477ce102466cbb3e869809a1"),
-            Map.entry("real mixed + daemonsets 300 gantry", "d44ee75558974dac296c3a84"),
+            Map.entry("real mixed + daemonsets 300 gantry", "ab01718939a17f94ce6c8455"),
             Map.entry("real mixed + daemonsets 300 greedy", "e65f259b9a67687b4676b21b"),
-            Map.entry("real mixed 300 gantry", "cdc5c39aa4630eda5a2d2330"),
+            Map.entry("real mixed 300 gantry", "d92ec72652d71f65d3cb85c1"),
             Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
 
     @Test

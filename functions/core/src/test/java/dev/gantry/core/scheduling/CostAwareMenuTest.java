@@ -31,4 +31,18 @@ class CostAwareMenuTest {
         assertThat(menu.byEfficiency()).containsExactly(large);
         assertThat(menu.covering()).containsExactlyInAnyOrder(nano, large);
     }
+
+    @Test
+    void theFrontierDropsATypeAnotherHoldsAsMuchAsForNoMore() {
+        InstanceType small = type("m5.large", 2, 8, 0.096);
+        InstanceType dear = type("m4.large", 2, 8, 0.100);
+        InstanceType big = type("m5.xlarge", 4, 16, 0.192);
+        List<InstanceType> types = List.of(small, dear, big);
+        PoolContext pool = new PoolContext(Fixtures.pool("default").offer(types), List.of());
+        Resources pod = Resources.of(500, 256L << 20);
+
+        CostAwarePacking.Menu menu = CostAwarePacking.menu(pool, types, Requirements.NONE, pod.times(40), List.of(pod));
+
+        assertThat(menu.frontier()).containsExactly(small, big);
+    }
 }
