@@ -32,7 +32,8 @@ class BenchmarkPlansTest {
      * changed on purpose, each cheaper, when the room the peeled bins leave began to take pods of the rest, and types
      * that hold no pod of a group left its menu. The "real mixed" (3.973 to 3.714 $/h) and "real mixed + daemonsets"
      * (4.240 to 3.850) Gantry plans changed on purpose, each cheaper, when GPU pods began to be tried on a roomier GPU
-     * type that carries more of their group's plain pods (RoomierHosts).
+     * type that carries more of their group's plain pods (RoomierHosts); "real mixed" again (3.714 to 3.707) when
+     * ShapePeel dropped its 5% margin.
      */
     private static final Map<String, String> EXPECTED = Map.ofEntries(
             Map.entry("karpenter-400types diverse 300 gantry", "ba19710187b8006547421c78"),
@@ -71,7 +72,7 @@ class BenchmarkPlansTest {
             Map.entry("real gpu mix 300 greedy", "477ce102466cbb3e869809a1"),
             Map.entry("real mixed + daemonsets 300 gantry", "ab01718939a17f94ce6c8455"),
             Map.entry("real mixed + daemonsets 300 greedy", "e65f259b9a67687b4676b21b"),
-            Map.entry("real mixed 300 gantry", "d92ec72652d71f65d3cb85c1"),
+            Map.entry("real mixed 300 gantry", "9390682764ad397cf027816f"),
             Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
 
     @Test

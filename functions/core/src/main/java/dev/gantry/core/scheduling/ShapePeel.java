@@ -19,9 +19,6 @@ import java.util.function.ToDoubleFunction;
  * caller packs the rest again and keeps whichever packing is cheaper. Gantry's own rule. Deterministic.
  */
 final class ShapePeel {
-    /** A shape is taken out only when its homogeneous bin is at least this much cheaper per pod than its share. */
-    private static final double MARGIN = 0.95;
-
     private ShapePeel() {
     }
 
@@ -77,7 +74,7 @@ final class ShapePeel {
             current /= e.getValue().size();
             List<T> all = e.getValue();
             paid.put(shape, current);
-            if (best == null || bestPerPod >= MARGIN * current) {
+            if (best == null || bestPerPod >= current) {
                 rest.addAll(all);
                 continue;
             }
