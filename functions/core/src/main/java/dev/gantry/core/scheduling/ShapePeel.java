@@ -15,8 +15,9 @@ import java.util.function.ToDoubleFunction;
  * a 2-vCPU burstable node, 512 MiB on a 548 MiB one) costs less on that type alone than its share of a large node,
  * because the tiny types' price per vCPU and per GiB is a fraction of the large ones'. This finds, for each shape, the
  * type where one pod of it costs least when the type holds as many copies as fit (a homogeneous bin), and takes out
- * the shapes for which that is cheaper than what they cost in the packing: they go into homogeneous bins, and the
- * caller packs the rest again and keeps whichever packing is cheaper. Gantry's own rule. Deterministic.
+ * the shapes for which that is cheaper than what they cost in the packing: they go into homogeneous bins, the room
+ * those bins leave takes pods of the rest, and the caller packs what is left again and keeps whichever packing is
+ * cheaper. Gantry's own rule. Deterministic.
  */
 final class ShapePeel {
     private ShapePeel() {
