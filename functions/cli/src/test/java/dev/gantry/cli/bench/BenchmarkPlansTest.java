@@ -28,7 +28,12 @@ class BenchmarkPlansTest {
      * when a packing's tail began to be traded with its body (TailExchange) and GPU pods to be packed apart from the
      * plain pods of their group (ExtendedSplit). The "real generic", "real mixed" and "real 250 plain + n zone-spread"
      * (50) Gantry plans changed on purpose, each cheaper, when shapes a tiny type holds whole began to be taken out of a
-     * packing onto it (ShapePeel).
+     * packing onto it (ShapePeel). The "real generic" (1.187 to 1.153 $/h) and "real mixed" (3.994 to 3.973) Gantry plans
+     * changed on purpose, each cheaper, when the room the peeled bins leave began to take pods of the rest, and types
+     * that hold no pod of a group left its menu. The "real mixed" (3.973 to 3.714 $/h) and "real mixed + daemonsets"
+     * (4.240 to 3.850) Gantry plans changed on purpose, each cheaper, when GPU pods began to be tried on a roomier GPU
+     * type that carries more of their group's plain pods (RoomierHosts); "real mixed" again (3.714 to 3.707) when
+     * ShapePeel dropped its 5% margin.
      */
     private static final Map<String, String> EXPECTED = Map.ofEntries(
             Map.entry("karpenter-400types diverse 300 gantry", "ba19710187b8006547421c78"),
@@ -59,15 +64,15 @@ class BenchmarkPlansTest {
             Map.entry("real 250 plain + n zone-spread 50 greedy", "28aadd8a232e632a56ea86e3"),
             Map.entry("real 250 plain + n zone-spread 500 gantry", "8332fcd8b8e8392961a6dd4a"),
             Map.entry("real 250 plain + n zone-spread 500 greedy", "ed4900b94e59c592b60c55eb"),
-            Map.entry("real generic 300 gantry", "64e3917eba62a87e695e50b5"),
+            Map.entry("real generic 300 gantry", "d71e17e98ac4cbc296ad5108"),
             Map.entry("real generic 300 greedy", "003e08e0eea913b5e2bcf28a"),
             Map.entry("real generic on-demand cmr>4 amd64 300 gantry", "d3282ef8052fe5dcb244d376"),
             Map.entry("real generic on-demand cmr>4 amd64 300 greedy", "3461b053bd78aa6b7a08d13c"),
             Map.entry("real gpu mix 300 gantry", "e80b3e1fe9f77225b78337a3"),
             Map.entry("real gpu mix 300 greedy", "477ce102466cbb3e869809a1"),
-            Map.entry("real mixed + daemonsets 300 gantry", "d44ee75558974dac296c3a84"),
+            Map.entry("real mixed + daemonsets 300 gantry", "ab01718939a17f94ce6c8455"),
             Map.entry("real mixed + daemonsets 300 greedy", "e65f259b9a67687b4676b21b"),
-            Map.entry("real mixed 300 gantry", "834351dea0b3527cc93621c7"),
+            Map.entry("real mixed 300 gantry", "9390682764ad397cf027816f"),
             Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
 
     @Test

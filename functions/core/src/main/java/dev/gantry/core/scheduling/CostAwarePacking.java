@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Gantry's placement. Constrained pods (topology spread, pod affinity, host ports, or counted by someone's selector)
@@ -23,7 +24,8 @@ import java.util.Optional;
  *       the packing's emptiest bins are then repaired ({@link TailRepair}) and its tail traded with its body
  *       ({@link TailExchange}); then the shapes a tiny type holds whole for less than their share are taken out onto it
  *       and the rest packed again ({@link ShapePeel}); a group mixing GPU pods with plain pods is also packed in two steps
- *       ({@link ExtendedSplit}), and the cheaper packing wins;</li>
+ *       ({@link ExtendedSplit}), also with its GPU pods on a roomier GPU type ({@link RoomierHosts}), and the cheapest
+ *       packing wins;</li>
  * </ol>
  * and finally every claim is right-sized to the cheapest type that holds it. Deterministic.
  */
@@ -130,40 +132,43 @@ final class CostAwarePacking {
     /**
      * The cheapest of several packings, each priced with every bin right-sized: one bin type for all (tried for the
      * few types that are cheapest per unit of the group's demand and hold every pod), and an adaptive one where each
-     * bin gets the most cost-efficient type that holds its anchor pod (so small pods reach small, cheap types).
+     * bin gets the most cost-efficient type that holds its anchor pod (so small pods reach small, cheap types); and
+     * for a group mixing GPU pods with plain pods, {@link ExtendedSplit}'s, with the GPU pods on the type that holds them
+     * cheapest and on each of {@link RoomierHosts}'.
      */
     static List<ShapePacking.Bin<PodConstraints, InstanceType>> cheapestPlan(PoolContext pool, List<InstanceType> compatible,
                                                                                     Requirements reqs, List<PodConstraints> pods) {
-        List<ShapePacking.Bin<PodConstraints, InstanceType>> whole = packedAsOne(pool, compatible, reqs, pods, true);
-        List<ShapePacking.Bin<PodConstraints, InstanceType>> split = ExtendedSplit.plan(pods, ps -> packedAsOne(pool, compatible, reqs, ps, true), pool::room);
-        if (split != null && (whole == null || ExtendedSplit.price(split, compatible, reqs, pool::room) < ExtendedSplit.price(whole, compatible, reqs, pool::room) - 1e-9)) {
-            return split;
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> best = packedAsOne(pool, compatible, reqs, pods, true);
+        double bestPrice = best == null ? Double.MAX_VALUE : ExtendedSplit.price(best, compatible, reqs, pool::room);
+        Function<List<PodConstraints>, List<ShapePacking.Bin<PodConstraints, InstanceType>>> asOne = ps -> packedAsOne(pool, compatible, reqs, ps, true);
+        List<Function<List<PodConstraints>, List<ShapePacking.Bin<PodConstraints, InstanceType>>>> packers = new ArrayList<>(List.of(asOne));
+        for (InstanceType roomier : RoomierHosts.of(pool, compatible, reqs, pods)) {
+            packers.add(ps -> RoomierHosts.asksExtended(ps.getFirst().requests()) ? RoomierHosts.pack(pool, compatible, reqs, ps, roomier) : asOne.apply(ps));
         }
-        return whole;
+        for (var pack : packers) {
+            List<ShapePacking.Bin<PodConstraints, InstanceType>> split = ExtendedSplit.plan(pods, pack, pool::room);
+            double price = split == null ? Double.MAX_VALUE : ExtendedSplit.price(split, compatible, reqs, pool::room);
+            if (price < bestPrice - 1e-9) {
+                best = split;
+                bestPrice = price;
+            }
+        }
+        return best;
     }
 
     private static List<ShapePacking.Bin<PodConstraints, InstanceType>> packedAsOne(PoolContext pool, List<InstanceType> compatible,
                                                                                    Requirements reqs, List<PodConstraints> pods, boolean exchange) {
         Resources demand = Resources.ZERO;
         Resources largest = Resources.ZERO;
+        java.util.Set<Resources> shapes = new java.util.LinkedHashSet<>();
         for (PodConstraints c : pods) {
             demand = demand.plus(c.requests());
             largest = largest.max(c.requests());
+            shapes.add(c.requests());
         }
-        Map<InstanceType, Double> price = new java.util.IdentityHashMap<>();
-        Map<InstanceType, Double> unitCost = new java.util.IdentityHashMap<>();
-        List<InstanceType> byEfficiency = new ArrayList<>();
-        for (InstanceType t : compatible) {
-            Offering o = t.cheapestOffering(reqs);
-            double share = shareOf(pool.room(t), demand);
-            if (o == null || share <= 0) {
-                continue;
-            }
-            price.put(t, o.pricePerHour());
-            unitCost.put(t, o.pricePerHour() / share);
-            byEfficiency.add(t);
-        }
-        byEfficiency.sort(Comparator.comparingDouble((InstanceType t) -> unitCost.get(t)).thenComparing(InstanceType::name));
+        Menu menu = menu(pool, compatible, reqs, demand, shapes);
+        Map<InstanceType, Double> price = menu.price();
+        List<InstanceType> byEfficiency = menu.byEfficiency();
         List<List<ShapePacking.Bin<PodConstraints, InstanceType>>> candidates = new ArrayList<>();
         int singles = 0;
         for (InstanceType t : byEfficiency) {
@@ -184,7 +189,7 @@ final class CostAwarePacking {
             return null;
         };
         candidates.add(ShapePacking.pack(pods, PodConstraints::requests, adaptive, pool::room));
-        Map<InstanceType, Double> fleet = LowerBound.fleet(demand, byEfficiency, reqs, pool::room);
+        Map<InstanceType, Double> fleet = LowerBound.fleet(demand, menu.covering(), reqs, pool::room);
         candidates.add(ShapePacking.pack(pods, PodConstraints::requests, fleetChooser(pool, fleet, adaptive), pool::room));
         List<ShapePacking.Bin<PodConstraints, InstanceType>> best = null;
         double bestCost = Double.MAX_VALUE;
@@ -205,7 +210,7 @@ final class CostAwarePacking {
         }
         if (exchange && best != null && best.size() > 1) {
             List<ShapePacking.Bin<PodConstraints, InstanceType>> traded = TailExchange.exchange(best, PodConstraints::requests, pool::room,
-                    d -> LowerBound.unitPrices(d, byEfficiency, reqs, pool::room), used -> rightSized(pool, used, byEfficiency, price),
+                    d -> LowerBound.unitPrices(d, menu.frontier(), reqs, pool::room), used -> rightSized(pool, used, byEfficiency, price),
                     ps -> packedAsOne(pool, compatible, reqs, ps, false));
             double tradedCost = traded == null ? Double.MAX_VALUE : cost(pool, traded, byEfficiency, price);
             if (tradedCost < bestCost - 1e-9) {
@@ -266,6 +271,79 @@ final class CostAwarePacking {
             }
             return adaptive.apply(anchor);
         };
+    }
+
+    /**
+     * The types a group's bins may have, most cost-efficient for its aggregate demand first, each with its price.
+     * {@code byEfficiency} holds only the types that hold some pod of the group: the unit prices, the adaptive choice,
+     * the peel and the right-sizing read it. {@code covering} also has those that hold none, for the LP's fleet alone:
+     * the fleet chooser gives a bin of such a type to the adaptive choice, and measured, the fleet without them made
+     * "real generic" dearer (31.86 $/h against 29.72).
+     */
+    record Menu(List<InstanceType> byEfficiency, List<InstanceType> covering, Map<InstanceType, Double> price, List<InstanceType> frontier) {
+    }
+
+    static Menu menu(PoolContext pool, List<InstanceType> compatible, Requirements reqs, Resources demand, java.util.Collection<Resources> shapes) {
+        Map<InstanceType, Double> price = new java.util.IdentityHashMap<>();
+        Map<InstanceType, Double> unitCost = new java.util.IdentityHashMap<>();
+        List<InstanceType> covering = new ArrayList<>();
+        for (InstanceType t : compatible) {
+            Offering o = t.cheapestOffering(reqs);
+            double share = shareOf(pool.room(t), demand);
+            if (o == null || share <= 0) {
+                continue;
+            }
+            price.put(t, o.pricePerHour());
+            unitCost.put(t, o.pricePerHour() / share);
+            covering.add(t);
+        }
+        covering.sort(Comparator.comparingDouble((InstanceType t) -> unitCost.get(t)).thenComparing(InstanceType::name));
+        List<InstanceType> byEfficiency = new ArrayList<>();
+        for (InstanceType t : covering) {
+            if (holdsOne(pool.room(t), shapes)) {
+                byEfficiency.add(t);
+            }
+        }
+        return new Menu(byEfficiency, covering, price, frontier(pool, byEfficiency, price));
+    }
+
+    /**
+     * The types of {@code menu} that no other type dominates (as much room or more in every resource, for no more):
+     * the LP's optimum and its unit prices are the same without the dominated ones, and {@link TailExchange} solves
+     * it after every move, so a menu of hundreds of types cost more than the moves.
+     */
+    static List<InstanceType> frontier(PoolContext pool, List<InstanceType> menu, Map<InstanceType, Double> price) {
+        List<InstanceType> byPrice = new ArrayList<>(menu);
+        byPrice.sort(Comparator.comparingDouble((InstanceType t) -> price.get(t)).thenComparing(InstanceType::name));
+        List<InstanceType> kept = new ArrayList<>();
+        for (InstanceType t : byPrice) {
+            Resources room = pool.room(t);
+            boolean dominated = false;
+            for (InstanceType k : kept) {
+                if (room.fitsIn(pool.room(k))) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) {
+                kept.add(t);
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Whether the room holds at least one pod of the group. A type that holds none (a nano node's 15 MiB of memory)
+     * still covers the group's aggregate demand cheaply, so left on the menu it would set the LP's fleet and unit
+     * prices at a price no pod can get.
+     */
+    static boolean holdsOne(Resources room, java.util.Collection<Resources> shapes) {
+        for (Resources s : shapes) {
+            if (s.fitsIn(room)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The fraction of the demand one node's room covers: the binding resource decides. */

@@ -15,13 +15,11 @@ import java.util.function.ToDoubleFunction;
  * a 2-vCPU burstable node, 512 MiB on a 548 MiB one) costs less on that type alone than its share of a large node,
  * because the tiny types' price per vCPU and per GiB is a fraction of the large ones'. This finds, for each shape, the
  * type where one pod of it costs least when the type holds as many copies as fit (a homogeneous bin), and takes out
- * the shapes for which that is cheaper than what they cost in the packing: they go into homogeneous bins, and the
- * caller packs the rest again and keeps whichever packing is cheaper. Gantry's own rule. Deterministic.
+ * the shapes for which that is cheaper than what they cost in the packing: they go into homogeneous bins, the room
+ * those bins leave takes pods of the rest, and the caller packs what is left again and keeps whichever packing is
+ * cheaper. Gantry's own rule. Deterministic.
  */
 final class ShapePeel {
-    /** A shape is taken out only when its homogeneous bin is at least this much cheaper per pod than its share. */
-    private static final double MARGIN = 0.95;
-
     private ShapePeel() {
     }
 
@@ -56,6 +54,7 @@ final class ShapePeel {
         Map<Resources, B> typeFor = new LinkedHashMap<>();
         List<T> peeled = new ArrayList<>();
         List<T> rest = new ArrayList<>();
+        Map<Resources, Double> paid = new IdentityHashMap<>();
         for (var e : byShape.entrySet()) {
             Resources shape = e.getKey();
             B best = null;
@@ -75,7 +74,8 @@ final class ShapePeel {
             }
             current /= e.getValue().size();
             List<T> all = e.getValue();
-            if (best == null || bestPerPod >= MARGIN * current) {
+            paid.put(shape, current);
+            if (best == null || bestPerPod >= current) {
                 rest.addAll(all);
                 continue;
             }
@@ -90,7 +90,49 @@ final class ShapePeel {
         }
         // Packed together, each bin on its anchor's type: the smaller peeled pods ride in the room the larger ones leave.
         List<ShapePacking.Bin<T, B>> mixed = ShapePacking.pack(peeled, requests, typeFor::get, roomOf);
-        return new Peeled<>(mixed != null && priced(mixed, price) < priced(homogeneous, price) ? mixed : homogeneous, rest);
+        List<ShapePacking.Bin<T, B>> chosen = mixed != null && priced(mixed, price) < priced(homogeneous, price) ? mixed : homogeneous;
+        return new Peeled<>(chosen, fill(chosen, rest, requests, roomOf, paid));
+    }
+
+    /**
+     * Fills the room the peeled bins leave with pods of the rest, the shapes that cost most in the packing first (a
+     * shape's pods ride there for nothing, instead of paying their share of a node of their own): a 1-vCPU pod alone
+     * on a 2-vCPU node leaves room for the small pods. Adds to the bins' pod lists; returns the pods left.
+     */
+    private static <T, B> List<T> fill(List<ShapePacking.Bin<T, B>> bins, List<T> rest, Function<T, Resources> requests,
+                                       Function<B, Resources> roomOf, Map<Resources, Double> paid) {
+        Map<Resources, java.util.ArrayDeque<T>> byShape = new LinkedHashMap<>();
+        for (T p : rest) {
+            byShape.computeIfAbsent(requests.apply(p), k -> new java.util.ArrayDeque<>()).add(p);
+        }
+        List<Resources> shapes = new ArrayList<>(byShape.keySet());
+        shapes.sort(java.util.Comparator.comparingDouble((Resources r) -> -paid.getOrDefault(r, 0.0)));
+        for (ShapePacking.Bin<T, B> bin : bins) {
+            Resources free = roomOf.apply(bin.type());
+            for (T p : bin.pods()) {
+                free = free.minus(requests.apply(p));
+            }
+            for (int i = 0; i < shapes.size(); ) {
+                Resources shape = shapes.get(i);
+                java.util.ArrayDeque<T> left = byShape.get(shape);
+                if (!left.isEmpty() && shape.fitsIn(free)) {
+                    bin.pods().add(left.poll());
+                    free = free.minus(shape);
+                    i = 0;
+                } else {
+                    i++;
+                }
+            }
+        }
+        List<T> out = new ArrayList<>();
+        for (T p : rest) {
+            // Each shape's pods leave their queue from its head, so those still queued are the ones not placed.
+            java.util.ArrayDeque<T> left = byShape.get(requests.apply(p));
+            if (!left.isEmpty() && left.peekFirst() == p) {
+                out.add(left.poll());
+            }
+        }
+        return out;
     }
 
     private static <T, B> double priced(List<ShapePacking.Bin<T, B>> bins, ToDoubleFunction<B> price) {

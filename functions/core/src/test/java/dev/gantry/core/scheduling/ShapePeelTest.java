@@ -64,8 +64,21 @@ class ShapePeelTest {
         List<Resources> pods = new ArrayList<>();
         var plan = plan(pods);
 
-        // 0.072 an hour alone against a share of 0.075: within the margin, so nothing is taken out.
-        assertThat(ShapePeel.peel(pods, plan, Function.identity(), List.of(BIG, TINY), Function.identity(), t -> price(t, 0.072))).isNull();
+        // 0.076 an hour alone against a share of 0.075: not cheaper, so nothing is taken out.
+        assertThat(ShapePeel.peel(pods, plan, Function.identity(), List.of(BIG, TINY), Function.identity(), t -> price(t, 0.076))).isNull();
+    }
+
+    @Test
+    void aShapeCheaperAloneByLittleIsStillTakenOut() {
+        List<Resources> pods = new ArrayList<>();
+        var plan = plan(pods);
+
+        // 0.072 an hour alone against a share of 0.075: the caller keeps the peel only if the whole packing is cheaper,
+        // so a margin here only hid peels that pay (real mixed: 111.95 $/h with a 5% margin, 109.99 without).
+        var peeled = ShapePeel.peel(pods, plan, Function.identity(), List.of(BIG, TINY), Function.identity(), t -> price(t, 0.072));
+
+        assertThat(peeled).isNotNull();
+        assertThat(peeled.rest()).hasSize(16).containsOnly(A);
     }
 
     @Test
@@ -81,6 +94,27 @@ class ShapePeelTest {
         // Alone: six TINY nodes for P and one for the six Q; together each P node takes a Q.
         assertThat(peeled).isNotNull();
         assertThat(peeled.bins()).hasSize(6).allSatisfy(b -> assertThat(b.pods()).containsExactlyInAnyOrder(P, Q));
+    }
+
+    @Test
+    void podsLeftInThePackingRideInTheRoomThePeeledBinsLeave() {
+        // One big bin of 4 × A, 2 × P, 14 × R and 2 × M: full on cpu, and M (100m, 8 GiB) a quarter of it on memory, so
+        // the shares (each pod's largest share of the room) sum to 1.49. R (200m, 300 MiB) costs about 0.0067 an hour
+        // there and 0.01 alone (four on TINY for 0.04, or 80 on BIG), so it is not peeled; but each P leaves 430m and
+        // 335 MiB of its TINY node, room for one R.
+        Resources r = Resources.of(200, 300L << 20);
+        Resources m = Resources.of(100, 8 * GI);
+        List<Resources> pods = new ArrayList<>(n(4, A));
+        pods.addAll(n(2, P));
+        pods.addAll(n(14, r));
+        pods.addAll(n(2, m));
+        var plan = List.of(new ShapePacking.Bin<>(BIG, new ArrayList<>(pods)));
+
+        var peeled = ShapePeel.peel(pods, plan, Function.identity(), List.of(BIG, TINY), Function.identity(), t -> price(t, 0.04));
+
+        assertThat(peeled).isNotNull();
+        assertThat(peeled.bins()).hasSize(2).allSatisfy(b -> assertThat(b.pods()).containsExactlyInAnyOrder(P, r));
+        assertThat(peeled.rest()).hasSize(18).containsOnly(A, r, m).filteredOn(x -> x.equals(r)).hasSize(12);
     }
 
     @Test
