@@ -22,13 +22,15 @@ import java.util.function.ToDoubleFunction;
 final class PatternPacking {
     /** Bags with more shapes are left to bin-by-bin filling. */
     private static final int MAX_SHAPES = 48;
-    private static final int MAX_ROUNDS = 40;
+    private static final int MAX_ROUNDS = 30;
     /** New columns per round, at most: those whose pattern is worth most over its price. */
     private static final int COLUMNS_PER_ROUND = 8;
+    /** The rounds stop once the LP shows no packing can cost less than this share of the plan to beat. */
+    private static final double WORTH = 0.995;
     /** Depth-first steps per knapsack; the best pattern found by then is taken (the first dive is the greedy one). */
     private static final int MAX_STEPS = 300;
     /** Per round, the types whose greedy pattern prices best are searched depth-first; this many. */
-    private static final int SEARCHED = 12;
+    private static final int SEARCHED = 8;
 
     private PatternPacking() {
     }
@@ -36,9 +38,12 @@ final class PatternPacking {
     /**
      * @param types   the types a node may be, cheapest first
      * @param priceOf a type's price per hour
+     * @param toBeat  what the group's current packing costs: no packing is sought once the LP shows none can cost
+     *                {@link #WORTH} of it or less (Farley's bound: the master's value over the best pattern's worth
+     *                per dollar)
      */
     static <T, B> List<ShapePacking.Bin<T, B>> pack(List<T> pods, Function<T, Resources> requests, List<B> types, Function<B, Resources> roomOf,
-                                                   ToDoubleFunction<B> priceOf) {
+                                                   ToDoubleFunction<B> priceOf, double toBeat) {
         Map<Resources, List<T>> byShape = new LinkedHashMap<>();
         for (T p : pods) {
             byShape.computeIfAbsent(requests.apply(p), k -> new ArrayList<>()).add(p);
@@ -96,6 +101,17 @@ final class PatternPacking {
                     found.add(new double[]{value / prices.get(t), t});
                     foundPatterns.add(k);
                 }
+            }
+            double best = 1;
+            for (double[] f : found) {
+                best = Math.max(best, f[0]);
+            }
+            double z = 0;
+            for (int j = 0; j < x.length; j++) {
+                z += x[j] * prices.get(typeOf.get(j));
+            }
+            if (z / best >= WORTH * toBeat) {
+                return null;
             }
             if (found.isEmpty()) {
                 break;

@@ -32,6 +32,9 @@ import java.util.Map;
  * swap would otherwise move capacity across a limit). The topology counts stay as recorded: the domains are the same.
  */
 final class ZoneRepack {
+    /** A group whose claims cost within this factor of its LP bound is not packed again by patterns. */
+    private static final double TIGHT = 1.005;
+
     private ZoneRepack() {
     }
 
@@ -75,9 +78,12 @@ final class ZoneRepack {
             c.pods.forEach(pod -> pods.add(PodConstraints.strict(pod)));
         }
         pods.sort(java.util.Comparator.comparing(c -> c.pod().key()));
+        if (filled && before <= TIGHT * lowerBound(pool, types, reqs, pods)) {
+            return; // within this of the group's LP bound, no packing gains enough to pay for the rounds
+        }
         // The first pass packs by shape; the second only by patterns, since the free pods it now holds were packed by shape already.
         List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = filled
-                ? PatternPacking.pack(pods, PodConstraints::requests, types, pool::room, t -> t.cheapestOffering(reqs).pricePerHour())
+                ? PatternPacking.pack(pods, PodConstraints::requests, types, pool::room, t -> t.cheapestOffering(reqs).pricePerHour(), before)
                 : CostAwarePacking.cheapestPlan(pool, types, reqs, pods);
         if (plan == null) {
             return;
@@ -104,6 +110,14 @@ final class ZoneRepack {
         packer.claims.removeAll(old);
         packer.claims.addAll(Math.min(at, packer.claims.size()), fresh);
         pool.nodes += fresh.size() - old.size();
+    }
+
+    private static double lowerBound(PoolContext pool, List<InstanceType> types, Requirements reqs, List<PodConstraints> pods) {
+        Map<Resources, Integer> shapes = new java.util.HashMap<>();
+        for (PodConstraints c : pods) {
+            shapes.merge(c.requests(), 1, Integer::sum);
+        }
+        return LowerBound.ofPods(shapes, types, reqs, pool::daemonOverhead);
     }
 
     /** A packing's price with every bin right-sized; infinite if some bin fits no type. */

@@ -38,12 +38,18 @@ class PatternPackingTest {
     void patternsFillTheNodesThatBinByBinFillingSplits() {
         List<Resources> pods = bag();
         assertThat(ShapePacking.pack(pods, Function.identity(), anchor -> ROOM, Function.identity())).hasSize(3);
-        var packed = PatternPacking.pack(pods, Function.identity(), List.of(ROOM), Function.identity(), t -> 1.0);
+        var packed = PatternPacking.pack(pods, Function.identity(), List.of(ROOM), Function.identity(), t -> 1.0, 3.0);
         assertThat(packed).hasSize(2);
         assertThat(packed.stream().mapToInt(b -> b.pods().size()).sum()).isEqualTo(5);
         for (var b : packed) {
             assertThat(b.pods().stream().reduce(Resources.ZERO, Resources::plus).fitsIn(ROOM)).isTrue();
         }
+    }
+
+    /** A plan at the LP's optimum already (two nodes here) cannot be beaten: no rounds are spent on it. */
+    @Test
+    void noPackingIsSoughtWhenTheLpShowsThePlanToBeatCannotBeBeaten() {
+        assertThat(PatternPacking.pack(bag(), Function.identity(), List.of(ROOM), Function.identity(), t -> 1.0, 2.0)).isNull();
     }
 
     /** One 2-vCPU / 2 GiB type (110 pod slots). */
