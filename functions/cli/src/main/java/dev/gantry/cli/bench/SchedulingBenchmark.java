@@ -264,7 +264,7 @@ public final class SchedulingBenchmark {
         System.out.println((System.nanoTime() - t0) / 1e6 + " " + (threads.getCurrentThreadCpuTime() - c0) / 1e6);
     }
 
-    private static NodePool pool(List<Requirement> requirements) {
+    static NodePool pool(List<Requirement> requirements) {
         NodePool.Template t = new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(), requirements,
                 new NodePool.NodeClassRef(null, null, "default"), Optional.of(Duration.ofHours(720)), Optional.empty());
         return new NodePool("default", Map.of(), t, null, Map.of(), null, null);

@@ -33,46 +33,49 @@ class BenchmarkPlansTest {
      * that hold no pod of a group left its menu. The "real mixed" (3.973 to 3.714 $/h) and "real mixed + daemonsets"
      * (4.240 to 3.850) Gantry plans changed on purpose, each cheaper, when GPU pods began to be tried on a roomier GPU
      * type that carries more of their group's plain pods (RoomierHosts); "real mixed" again (3.714 to 3.707) when
-     * ShapePeel dropped its 5% margin.
+     * ShapePeel dropped its 5% margin. The "real generic", both "real mixed" and every "real 250 plain + n ..." Gantry
+     * plan changed on purpose, each cheaper, when the claims' groups began to be packed again by patterns once the free
+     * pods are placed (ZoneRepack.repackFilled, PatternPacking); with the changes above, "real generic" 1.187 to 0.802
+     * $/h, "real mixed" 3.994 to 3.598, "real mixed + daemonsets" 4.240 to 3.823, "+ n" 0 1.535 to 1.399.
      */
     private static final Map<String, String> EXPECTED = Map.ofEntries(
             Map.entry("karpenter-400types diverse 300 gantry", "ba19710187b8006547421c78"),
             Map.entry("karpenter-400types diverse 300 greedy", "6e552309f9094db3fa0b8795"),
             Map.entry("karpenter-400types generic 300 gantry", "716c9c272aee3b745de0ef7d"),
             Map.entry("karpenter-400types generic 300 greedy", "70473ffc2f1225b0bea997f9"),
-            Map.entry("real 250 plain + n hostname-anti-affinity 0 gantry", "3eafe39f46619727d7c1e6f4"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 0 gantry", "cd4820f2b87aa053e3eb595a"),
             Map.entry("real 250 plain + n hostname-anti-affinity 0 greedy", "af265cb57c09d1aee4beb9a4"),
-            Map.entry("real 250 plain + n hostname-anti-affinity 10 gantry", "a55d6dbbf368420ceeb15930"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 10 gantry", "ca97777c8a157fa2715d414e"),
             Map.entry("real 250 plain + n hostname-anti-affinity 10 greedy", "5e8c0a64df9e2ade26e2956c"),
-            Map.entry("real 250 plain + n hostname-anti-affinity 50 gantry", "9f1c7a0f7eff1f19c68b4cc8"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 50 gantry", "46267a377ce4eedbf02396aa"),
             Map.entry("real 250 plain + n hostname-anti-affinity 50 greedy", "472826bf4cd1c02879e7c0e6"),
-            Map.entry("real 250 plain + n hostname-anti-affinity 500 gantry", "c33b55a3277c3d6c651894bd"),
+            Map.entry("real 250 plain + n hostname-anti-affinity 500 gantry", "fa7b9cff13f2a3331db58783"),
             Map.entry("real 250 plain + n hostname-anti-affinity 500 greedy", "f2a13ff50a8785ddb71d92ae"),
-            Map.entry("real 250 plain + n hostname-spread 0 gantry", "3eafe39f46619727d7c1e6f4"),
+            Map.entry("real 250 plain + n hostname-spread 0 gantry", "cd4820f2b87aa053e3eb595a"),
             Map.entry("real 250 plain + n hostname-spread 0 greedy", "af265cb57c09d1aee4beb9a4"),
-            Map.entry("real 250 plain + n hostname-spread 10 gantry", "a55d6dbbf368420ceeb15930"),
+            Map.entry("real 250 plain + n hostname-spread 10 gantry", "ca97777c8a157fa2715d414e"),
             Map.entry("real 250 plain + n hostname-spread 10 greedy", "5e8c0a64df9e2ade26e2956c"),
-            Map.entry("real 250 plain + n hostname-spread 50 gantry", "9f1c7a0f7eff1f19c68b4cc8"),
+            Map.entry("real 250 plain + n hostname-spread 50 gantry", "46267a377ce4eedbf02396aa"),
             Map.entry("real 250 plain + n hostname-spread 50 greedy", "472826bf4cd1c02879e7c0e6"),
-            Map.entry("real 250 plain + n hostname-spread 500 gantry", "c33b55a3277c3d6c651894bd"),
+            Map.entry("real 250 plain + n hostname-spread 500 gantry", "fa7b9cff13f2a3331db58783"),
             Map.entry("real 250 plain + n hostname-spread 500 greedy", "f2a13ff50a8785ddb71d92ae"),
-            Map.entry("real 250 plain + n zone-spread 0 gantry", "3eafe39f46619727d7c1e6f4"),
+            Map.entry("real 250 plain + n zone-spread 0 gantry", "cd4820f2b87aa053e3eb595a"),
             Map.entry("real 250 plain + n zone-spread 0 greedy", "af265cb57c09d1aee4beb9a4"),
-            Map.entry("real 250 plain + n zone-spread 10 gantry", "ee230c7592ad588a3aa42096"),
+            Map.entry("real 250 plain + n zone-spread 10 gantry", "417caf1ac6f5f721bfb1911b"),
             Map.entry("real 250 plain + n zone-spread 10 greedy", "ffcfa9d9cb5e40b409ee59d9"),
-            Map.entry("real 250 plain + n zone-spread 50 gantry", "78bb8fb39a84a2aeaf870a76"),
+            Map.entry("real 250 plain + n zone-spread 50 gantry", "0003c7297ba79c0576e43ea8"),
             Map.entry("real 250 plain + n zone-spread 50 greedy", "28aadd8a232e632a56ea86e3"),
-            Map.entry("real 250 plain + n zone-spread 500 gantry", "8332fcd8b8e8392961a6dd4a"),
+            Map.entry("real 250 plain + n zone-spread 500 gantry", "bc208738deecccda80833962"),
             Map.entry("real 250 plain + n zone-spread 500 greedy", "ed4900b94e59c592b60c55eb"),
-            Map.entry("real generic 300 gantry", "d71e17e98ac4cbc296ad5108"),
+            Map.entry("real generic 300 gantry", "cb0b91680cdf26b5734f2748"),
             Map.entry("real generic 300 greedy", "003e08e0eea913b5e2bcf28a"),
             Map.entry("real generic on-demand cmr>4 amd64 300 gantry", "d3282ef8052fe5dcb244d376"),
             Map.entry("real generic on-demand cmr>4 amd64 300 greedy", "3461b053bd78aa6b7a08d13c"),
             Map.entry("real gpu mix 300 gantry", "e80b3e1fe9f77225b78337a3"),
             Map.entry("real gpu mix 300 greedy", "477ce102466cbb3e869809a1"),
-            Map.entry("real mixed + daemonsets 300 gantry", "ab01718939a17f94ce6c8455"),
+            Map.entry("real mixed + daemonsets 300 gantry", "d1ce058a74c5243049d0c894"),
             Map.entry("real mixed + daemonsets 300 greedy", "e65f259b9a67687b4676b21b"),
-            Map.entry("real mixed 300 gantry", "9390682764ad397cf027816f"),
+            Map.entry("real mixed 300 gantry", "7f68a4c1b7b00bb89344c573"),
             Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
 
     @Test

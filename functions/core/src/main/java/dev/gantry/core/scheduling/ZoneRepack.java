@@ -21,16 +21,37 @@ import java.util.Map;
  * requirements are packed again as one bag ({@link CostAwarePacking#cheapestPlan}), and the new claims replace the
  * old ones when they cost less.
  *
+ * <p>{@link #repackFilled} runs the same regrouping once more at the end, when the free pods have been packed and have
+ * filled the slack of these claims: every group of claims with the same pool and requirements (the free pods' own
+ * claims too, whose pods count in no topology group) is packed again by patterns ({@link PatternPacking}), which
+ * pairs the shapes that bin-by-bin filling splits, and the new claims replace the old when they cost less.
+ *
  * <p>A claim takes part only if nothing about its pods depends on which node they share: no host ports, no
  * constraint or counting group on the hostname (spread, affinity or anti-affinity, required or preferred), every
  * other key a group counts them by pinned to one value in the claim's requirements, and a pool without limits (the
  * swap would otherwise move capacity across a limit). The topology counts stay as recorded: the domains are the same.
  */
 final class ZoneRepack {
+    /** A group whose claims cost within this factor of its LP bound is not packed again by patterns. */
+    private static final double TIGHT = 1.005;
+
     private ZoneRepack() {
     }
 
     static void run(Packer packer) {
+        run(packer, false);
+    }
+
+    /**
+     * The second pass, once the free pods have filled the claims' slack: each group (zonal pods and the free pods that
+     * share their nodes) is packed again, also by patterns ({@link PatternPacking}), and the fresh claims are right-sized.
+     * Packing the zonal pods tightly in the first pass would only take away the room the free pods fill.
+     */
+    static void repackFilled(Packer packer) {
+        run(packer, true);
+    }
+
+    private static void run(Packer packer, boolean filled) {
         Map<List<Object>, List<Claim>> groups = new LinkedHashMap<>();
         for (Claim claim : packer.claims) {
             if (eligible(packer, claim)) {
@@ -38,11 +59,11 @@ final class ZoneRepack {
             }
         }
         for (List<Claim> group : groups.values()) {
-            repack(packer, group);
+            repack(packer, group, filled);
         }
     }
 
-    private static void repack(Packer packer, List<Claim> old) {
+    private static void repack(Packer packer, List<Claim> old, boolean filled) {
         PoolContext pool = old.get(0).pool;
         Requirements reqs = old.get(0).requirements;
         List<InstanceType> types = pool.typesFor(reqs);
@@ -57,33 +78,60 @@ final class ZoneRepack {
             c.pods.forEach(pod -> pods.add(PodConstraints.strict(pod)));
         }
         pods.sort(java.util.Comparator.comparing(c -> c.pod().key()));
-        List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = CostAwarePacking.cheapestPlan(pool, types, reqs, pods);
+        if (filled && before <= TIGHT * lowerBound(pool, types, reqs, pods)) {
+            return; // within this of the group's LP bound, no packing gains enough to pay for the rounds
+        }
+        // The first pass packs by shape; the second only by patterns, since the free pods it now holds were packed by shape already.
+        List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = filled
+                ? PatternPacking.pack(pods, PodConstraints::requests, types, pool::room, t -> t.cheapestOffering(reqs).pricePerHour(), before)
+                : CostAwarePacking.cheapestPlan(pool, types, reqs, pods);
         if (plan == null) {
             return;
         }
+        if (price(pool, types, reqs, plan) >= before - 1e-9) {
+            return;
+        }
         List<Claim> fresh = new ArrayList<>();
-        double after = 0;
         for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
             Claim claim = Claim.open(pool, packer.nextClaimIndex(), reqs, List.of(bin.type()));
-            Resources used = Resources.ZERO;
             for (PodConstraints c : bin.pods()) {
                 ClaimFit fit = claim.fit(c, Map.of());
                 if (!fit.ok()) {
                     return; // keep the old claims: this pod only fitted at a relaxed level
                 }
                 claim.commit(c.pod(), fit);
-                used = used.plus(c.requests());
             }
-            after += rightSizedPrice(pool, types, reqs, used);
+            if (filled) {
+                claim.rightSize();
+            }
             fresh.add(claim);
-        }
-        if (after >= before - 1e-9) {
-            return;
         }
         int at = packer.claims.indexOf(old.get(0));
         packer.claims.removeAll(old);
         packer.claims.addAll(Math.min(at, packer.claims.size()), fresh);
         pool.nodes += fresh.size() - old.size();
+    }
+
+    private static double lowerBound(PoolContext pool, List<InstanceType> types, Requirements reqs, List<PodConstraints> pods) {
+        Map<Resources, Integer> shapes = new java.util.HashMap<>();
+        for (PodConstraints c : pods) {
+            shapes.merge(c.requests(), 1, Integer::sum);
+        }
+        return LowerBound.ofPods(shapes, types, reqs, pool::daemonOverhead);
+    }
+
+    /** A packing's price with every bin right-sized; infinite if some bin fits no type. */
+    private static double price(PoolContext pool, List<InstanceType> types, Requirements reqs, List<ShapePacking.Bin<PodConstraints, InstanceType>> plan) {
+        double total = 0;
+        for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
+            Resources used = Resources.ZERO;
+            for (PodConstraints c : bin.pods()) {
+                used = used.plus(c.requests());
+            }
+            double p = rightSizedPrice(pool, types, reqs, used);
+            total += Double.isNaN(p) ? Double.POSITIVE_INFINITY : p;
+        }
+        return total;
     }
 
     /** What right-sizing would launch for these requests: the cheapest compatible type that holds them; NaN if none. */
