@@ -224,7 +224,10 @@ final class CostAwarePacking {
         }
         // Within 1% of the LP's fractional fleet, a re-packing cannot gain enough to pay for itself.
         if (exchange && best != null && bestCost > TIGHT * bound) {
-            ShapePeel.Peeled<PodConstraints, InstanceType> peeled = ShapePeel.peel(pods, best, PodConstraints::requests, byEfficiency, pool::room, price::get);
+            // The plan may hold a re-packed tail's bins, of types this menu does not price (a GPU bag's menu prices only
+            // GPU types; its plain tail came back on others): those are priced at their own cheapest offering.
+            ShapePeel.Peeled<PodConstraints, InstanceType> peeled = ShapePeel.peel(pods, best, PodConstraints::requests, byEfficiency, pool::room,
+                    t -> price.containsKey(t) ? price.get(t) : offered(t, reqs));
             List<ShapePacking.Bin<PodConstraints, InstanceType>> rest = peeled == null ? null
                     : peeled.rest().isEmpty() ? List.of() : packedAsOne(pool, compatible, reqs, peeled.rest(), false);
             if (rest != null) {
@@ -353,6 +356,12 @@ final class CostAwarePacking {
             share = Math.min(share, (double) room.get(e.getKey()) / e.getValue());
         }
         return share == Double.MAX_VALUE ? 0 : share;
+    }
+
+    /** {@code t}'s cheapest offering under {@code reqs}, infinite if it has none. */
+    private static double offered(InstanceType t, Requirements reqs) {
+        Offering o = t.cheapestOffering(reqs);
+        return o == null ? Double.POSITIVE_INFINITY : o.pricePerHour();
     }
 
     /** A packing's price with each bin right-sized to the cheapest type that holds what it was given. */
