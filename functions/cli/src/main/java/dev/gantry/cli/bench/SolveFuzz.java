@@ -35,7 +35,8 @@ import java.util.Random;
  * Prints a line per seed and strategy ("FINDING" below it when a result breaks an invariant or the solve throws) and
  * the thread CPU of the run:
  * {@code java -XX:-OmitStackTraceInFastThrow -Xmx1g -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.SolveFuzz [firstSeed] [seeds] [maxPods]}
- * (add {@code -Dfuzz.show=true} to print each input's groups and the unschedulable reasons).
+ * (add {@code -Dfuzz.show=true} to print each input's groups and the unschedulable reasons, {@code -Dfuzz.together=0} to put
+ * every group of every seed under one zonal spread, 0 to 7 for the other constraints of {@link #withConstraint}).
  */
 public final class SolveFuzz {
     private static final long MI = 1L << 20;
@@ -109,6 +110,7 @@ public final class SolveFuzz {
         int groups = 1 + r.nextInt(4);
         // One in four: every group in one Deployment-like group under one constraint (as the zonal GPU bag was).
         int together = r.nextInt(4) == 0 ? (r.nextBoolean() ? 0 : r.nextInt(8)) : -1;
+        together = Integer.getInteger("fuzz.together", together); // e.g. 0: every seed one zonal spread over all groups
         List<Pod> pods = new ArrayList<>();
         for (int g = 0; g < groups; g++) {
             int n = Math.max(1, total / groups);
