@@ -27,7 +27,8 @@ import java.util.Random;
 /**
  * Random scheduling inputs on the real catalogue, solved with both strategies, every Throwable caught and each result
  * checked ({@link SolveChecks}). An input is one to four groups (slices of the benchmark workloads, or generated
- * Deployment-like groups from 10m to 72 vCPU, with 1 to 8 GPUs or Neuron devices, arch and spot requirements, host ports,
+ * Deployment-like groups from 10m to 72 vCPU, with 1 to 8 GPUs or Neuron devices, arch, spot and zone requirements
+ * (or two node-affinity terms), host ports,
  * ephemeral storage), each maybe under a required constraint (zonal or hostname spread with maxSkew 1 to 3, zonal or
  * hostname anti-affinity and affinity) on its own label or one shared with other groups, or all groups under one; pods
  * that fit no type; DaemonSets or none; the whole-catalogue pool or the on-demand cmr>4 amd64 one, maybe with a cpu
@@ -42,6 +43,7 @@ public final class SolveFuzz {
     private static final long MI = 1L << 20;
     private static final long GI = 1L << 30;
     private static final String NS = "default";
+    private static final List<String> ZONES = dev.gantry.config.catalog.BuiltInCatalog.defaultZones("us-east-1");
 
     private SolveFuzz() {
     }
@@ -58,12 +60,17 @@ public final class SolveFuzz {
         int findings = 0;
         for (long seed = first; seed < first + seeds; seed++) {
             SchedulingInput input = input(random(seed), real, pools, maxPods);
-            for (Scheduler.Strategy s : Scheduler.Strategy.values()) {
+            // LAUNCH: Scheduler.solveForLaunch (the provisioner's call, which may absorb small existing nodes' pods), when nodes exist.
+            List<String> runs = new ArrayList<>(List.of("GANTRY", "KARPENTER_GREEDY"));
+            if (!input.nodes().isEmpty()) {
+                runs.add("LAUNCH");
+            }
+            for (String s : runs) {
                 long t0 = mx.getCurrentThreadCpuTime();
                 String problem;
                 String sizes = "";
                 try {
-                    SchedulingResult res = Scheduler.solve(input, s);
+                    SchedulingResult res = s.equals("LAUNCH") ? Scheduler.solveForLaunch(input) : Scheduler.solve(input, Scheduler.Strategy.valueOf(s));
                     sizes = String.format(" claims %d unschedulable %d $/h %.3f", res.newClaims().size(), res.unschedulable().size(), res.totalPricePerHour());
                     problem = SolveChecks.check(input, res);
                     if (Boolean.getBoolean("fuzz.show")) {
@@ -175,6 +182,8 @@ public final class SolveFuzz {
             l.put(WellKnownLabels.CAPACITY_TYPE, o.capacityType());
             l.put(WellKnownLabels.HOSTNAME, "host-" + i);
             l.put(WellKnownLabels.NODEPOOL, pool);
+            l.put(dev.gantry.core.model.Node.REGISTERED_LABEL, "true");
+            l.put(dev.gantry.core.model.Node.INITIALIZED_LABEL, "true");
             labels.add(l);
             types.add(t);
             room.add(t.allocatable());
@@ -186,7 +195,7 @@ public final class SolveFuzz {
             Resources after = room.get(h).minus(p.requests());
             if (r.nextInt(3) == 0 && after.isNonNegative() && Requirements.fromLabels(labels.get(h)).compatible(p.nodeRequirementTerms().get(0))) {
                 room.set(h, after);
-                on.get(h).add(h % 2 == 0 ? p.toBuilder().nodeName("host-" + h).status(new Pod.Status("Running", false, null, null, null)).build() : p);
+                on.get(h).add(h % 2 == 0 ? p.toBuilder().nodeName("host-" + h).owner("ReplicaSet", "rs-" + p.labels().hashCode()).status(new Pod.Status("Running", false, null, null, null)).build() : p);
             } else {
                 pending.add(p);
             }
@@ -244,18 +253,26 @@ public final class SolveFuzz {
         boolean ports = r.nextInt(10) == 0;
         boolean preferred = r.nextInt(6) == 0;
         Requirements node = Requirements.NONE;
-        int k = r.nextInt(6);
+        List<Requirements> terms = null; // several node-affinity terms (ORed), when set
+        int k = r.nextInt(8);
         if (k == 0) {
             node = node.with(WellKnownLabels.ARCH, ValueSet.in(r.nextBoolean() ? "arm64" : "amd64"));
         } else if (k == 1) {
             node = node.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
         } else if (k == 2) {
             node = node.with(WellKnownLabels.ARCH, ValueSet.in("amd64")).with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
+        } else if (k == 3) { // one or two of the zones
+            node = node.with(WellKnownLabels.ZONE, ValueSet.in(ZONES.subList(r.nextInt(2), 2 + r.nextInt(2))));
+        } else if (k == 4) { // arm64 anywhere, or one zone on spot
+            terms = List.of(Requirements.NONE.with(WellKnownLabels.ARCH, ValueSet.in("arm64")),
+                    Requirements.NONE.with(WellKnownLabels.ZONE, ValueSet.in(ZONES.get(r.nextInt(3)))).with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot")));
         }
         List<Pod> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             Pod.Builder b = Pod.builder(NS, "x").labels(labels).requests(req);
-            if (!node.isEmpty()) {
+            if (terms != null) {
+                b.requiredNodeAffinity(terms);
+            } else if (!node.isEmpty()) {
                 b.requiredNodeAffinity(List.of(node));
             }
             if (gpus > 0) {
