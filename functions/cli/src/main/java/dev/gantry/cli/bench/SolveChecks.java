@@ -194,9 +194,12 @@ final class SolveChecks {
                 }
                 Map<Object, Integer> count = counts(placed, s.selector(), s.topologyKey(), claimOf, zoneOf, counts);
                 boolean bound = allBound.computeIfAbsent(s, k -> placed.stream().filter(q -> s.selector().matches(q.labels()))
-                        .allMatch(q -> q.topologySpread().contains(s)));
+                        .allMatch(q -> q.topologySpread().contains(s) && q.nodeRequirementTerms().equals(p.nodeRequirementTerms()))
+                        && p.nodeRequirementTerms().size() == 1);
                 if (!bound) {
-                    continue; // pods the constraint does not bind count too: the final skew is not bounded
+                    // Pods the constraint does not bind count too, and pods of other node requirements (or several
+                    // terms, which Karpenter relaxes one at a time) count other domains: the final skew is not bounded.
+                    continue;
                 }
                 Object mine = domain(p, s.topologyKey(), claimOf, zoneOf);
                 int here = count.getOrDefault(mine, 0);
@@ -225,9 +228,11 @@ final class SolveChecks {
                 int here = count.getOrDefault(domain(p, a.topologyKey(), claimOf, zoneOf), 0) - (a.selector().matches(p.labels()) ? 1 : 0);
                 int matching = count.values().stream().mapToInt(Integer::intValue).sum();
                 boolean bound = allBound.computeIfAbsent(a, k -> placed.stream().filter(q -> a.selector().matches(q.labels()))
-                        .allMatch(q -> q.podAffinity().contains(a)));
-                // Karpenter lets the first selected pod bootstrap anywhere, and a pod the term does not bind go anywhere:
-                // only when the term binds every selected pod must they share one domain.
+                        .allMatch(q -> q.podAffinity().contains(a) && q.nodeRequirementTerms().equals(p.nodeRequirementTerms()))
+                        && p.nodeRequirementTerms().size() == 1);
+                // Karpenter lets a selected pod bootstrap anywhere when no selected pod is in a domain it may use, and a
+                // pod the term does not bind go anywhere: only when the term binds every selected pod, all with the same
+                // single node-affinity term, must they share one domain.
                 if (bound && count.size() > 1) {
                     return "affinity on " + a.topologyKey() + " broken: " + p.key() + " not with the other " + (matching - 1) + " selected (the term binds all), counts " + count;
                 }
