@@ -40,8 +40,9 @@ public final class InvocationClaims implements NodeClaimStore {
     @Override
     public List<NodeClaim> list(Instant now) {
         long before;
+        boolean open = scope.isOpen(); // never asked under this lock, so the two locks are never nested
         synchronized (this) {
-            if (scope.isOpen() && claims != null && !now.isBefore(readAt)) {
+            if (open && claims != null && !now.isBefore(readAt)) {
                 List<NodeClaim> out = new ArrayList<>(claims.size());
                 for (NodeClaim c : claims) {
                     if (!c.isExpired(now)) {
@@ -53,8 +54,9 @@ public final class InvocationClaims implements NodeClaimStore {
             before = writes;
         }
         List<NodeClaim> read = store.list(now);
+        open = scope.isOpen();
         synchronized (this) {
-            if (scope.isOpen() && writes == before) { // a write during the read: the list may predate it
+            if (open && writes == before) { // a write during the read: the list may predate it
                 claims = List.copyOf(read);
                 readAt = now;
             }

@@ -47,19 +47,26 @@ public final class InvocationReads implements ClusterReader, ClusterWriter {
 
     /** Runs {@code work} with the lists kept between writes; they are dropped when it ends, however it ends. */
     public <T> T during(Supplier<T> work) {
+        InvocationClaims stale;
         synchronized (this) {
             open = true;
+            stale = claims;
+        }
+        if (stale != null) {
+            stale.close(); // a list a closing scope raced to keep is never this invocation's
         }
         try {
             return work.get();
         } finally {
+            InvocationClaims kept;
             synchronized (this) {
                 open = false;
                 pods = null;
                 nodes = null;
-                if (claims != null) {
-                    claims.close();
-                }
+                kept = claims;
+            }
+            if (kept != null) {
+                kept.close(); // outside this lock: the view takes its own, and asks isOpen() without holding it
             }
         }
     }
