@@ -43,17 +43,9 @@ final class ConstrainedBound {
     }
 
     static double of(SchedulingInput input, SchedulingResult r) {
-        Map<List<Object>, List<Pod>> groups = new LinkedHashMap<>();
-        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
-            for (Pod p : c.pods()) {
-                groups.computeIfAbsent(List.of(c.nodePool(), p.nodeRequirementTerms().get(0)), k -> new ArrayList<>()).add(p);
-            }
-        }
         double total = 0;
-        for (var e : groups.entrySet()) {
-            SchedulingInput.PoolOffer offer = input.pools().stream().filter(o -> o.pool().name().equals(e.getKey().get(0))).findFirst().orElseThrow();
-            Requirements reqs = offer.requirements().intersect((Requirements) e.getKey().get(1));
-            total += group(input, offer, reqs, e.getValue());
+        for (SchedulingBenchmark.BoundGroup g : SchedulingBenchmark.boundGroups(input, r)) {
+            total += group(input, g.offer(), g.requirements(), g.pods());
         }
         return total;
     }

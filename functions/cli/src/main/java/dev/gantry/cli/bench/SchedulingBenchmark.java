@@ -156,27 +156,40 @@ public final class SchedulingBenchmark {
      * resources the pods request (GPUs, Neuron devices).
      */
     static double packingBound(SchedulingInput input, SchedulingResult r) {
-        Map<List<Object>, Map<Resources, Integer>> groups = new LinkedHashMap<>();
-        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
-            for (Pod p : c.pods()) {
-                groups.computeIfAbsent(List.of(c.nodePool(), p.nodeRequirementTerms().get(0)), k -> new LinkedHashMap<>())
-                        .merge(p.requests(), 1, Integer::sum);
-            }
-        }
         double total = 0;
-        for (var e : groups.entrySet()) {
-            SchedulingInput.PoolOffer offer = input.pools().stream().filter(o -> o.pool().name().equals(e.getKey().get(0))).findFirst().orElseThrow();
-            Requirements reqs = offer.requirements().intersect((Requirements) e.getKey().get(1));
+        for (BoundGroup g : boundGroups(input, r)) {
+            Map<Resources, Integer> shapes = new LinkedHashMap<>();
+            g.pods().forEach(p -> shapes.merge(p.requests(), 1, Integer::sum));
             List<PackingBound.Column> columns = new ArrayList<>();
-            for (InstanceType t : offer.instanceTypes()) {
-                Offering o = reqs.compatible(t.requirements()) ? t.cheapestOffering(reqs) : null;
+            for (InstanceType t : g.offer().instanceTypes()) {
+                Offering o = g.requirements().compatible(t.requirements()) ? t.cheapestOffering(g.requirements()) : null;
                 if (o != null) {
                     columns.add(new PackingBound.Column(room(input, t), o.pricePerHour()));
                 }
             }
-            total += PackingBound.of(e.getValue(), columns);
+            total += PackingBound.of(shapes, columns);
         }
         return total;
+    }
+
+    /** One group of the bounds: a pool's offer, its requirements with the pods' node-affinity term, and those pods. */
+    record BoundGroup(SchedulingInput.PoolOffer offer, Requirements requirements, List<Pod> pods) {
+    }
+
+    /** The new claims' pods by pool and first node-affinity term: the scheduler's LP bound's groups, which every bound here uses. */
+    static List<BoundGroup> boundGroups(SchedulingInput input, SchedulingResult r) {
+        Map<List<Object>, List<Pod>> groups = new LinkedHashMap<>();
+        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
+            for (Pod p : c.pods()) {
+                groups.computeIfAbsent(List.of(c.nodePool(), p.nodeRequirementTerms().get(0)), k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<BoundGroup> out = new ArrayList<>();
+        for (var e : groups.entrySet()) {
+            SchedulingInput.PoolOffer offer = input.pools().stream().filter(o -> o.pool().name().equals(e.getKey().get(0))).findFirst().orElseThrow();
+            out.add(new BoundGroup(offer, offer.requirements().intersect((Requirements) e.getKey().get(1)), e.getValue()));
+        }
+        return out;
     }
 
     /** What a node of type {@code t} leaves its pods: allocatable less the DaemonSets whose node affinity admits the type. */
