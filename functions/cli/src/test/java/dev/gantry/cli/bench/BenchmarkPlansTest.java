@@ -61,11 +61,11 @@ class BenchmarkPlansTest {
             Map.entry("real 250 plain + n hostname-spread 500 greedy", "f2a13ff50a8785ddb71d92ae"),
             Map.entry("real 250 plain + n zone-spread 0 gantry", "cd4820f2b87aa053e3eb595a"),
             Map.entry("real 250 plain + n zone-spread 0 greedy", "af265cb57c09d1aee4beb9a4"),
-            Map.entry("real 250 plain + n zone-spread 10 gantry", "417caf1ac6f5f721bfb1911b"),
+            Map.entry("real 250 plain + n zone-spread 10 gantry", "970409a6c78359da84a605bd"),
             Map.entry("real 250 plain + n zone-spread 10 greedy", "ffcfa9d9cb5e40b409ee59d9"),
-            Map.entry("real 250 plain + n zone-spread 50 gantry", "0003c7297ba79c0576e43ea8"),
+            Map.entry("real 250 plain + n zone-spread 50 gantry", "3670bcb847a0b89433398b82"),
             Map.entry("real 250 plain + n zone-spread 50 greedy", "28aadd8a232e632a56ea86e3"),
-            Map.entry("real 250 plain + n zone-spread 500 gantry", "bc208738deecccda80833962"),
+            Map.entry("real 250 plain + n zone-spread 500 gantry", "52c8f16eccdf3633621753d4"),
             Map.entry("real 250 plain + n zone-spread 500 greedy", "ed4900b94e59c592b60c55eb"),
             Map.entry("real generic 300 gantry", "cb0b91680cdf26b5734f2748"),
             Map.entry("real generic 300 greedy", "003e08e0eea913b5e2bcf28a"),
@@ -73,9 +73,9 @@ class BenchmarkPlansTest {
             Map.entry("real generic on-demand cmr>4 amd64 300 greedy", "3461b053bd78aa6b7a08d13c"),
             Map.entry("real gpu mix 300 gantry", "e80b3e1fe9f77225b78337a3"),
             Map.entry("real gpu mix 300 greedy", "477ce102466cbb3e869809a1"),
-            Map.entry("real mixed + daemonsets 300 gantry", "d1ce058a74c5243049d0c894"),
+            Map.entry("real mixed + daemonsets 300 gantry", "b699eb8ef1e92f31cb0bccc3"),
             Map.entry("real mixed + daemonsets 300 greedy", "e65f259b9a67687b4676b21b"),
-            Map.entry("real mixed 300 gantry", "7f68a4c1b7b00bb89344c573"),
+            Map.entry("real mixed 300 gantry", "a73b2ba3c6be18012604419f"),
             Map.entry("real mixed 300 greedy", "2a41567b3dfb83166fd340b9"));
 
     @Test

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
@@ -44,43 +45,79 @@ final class PatternPacking {
      */
     static <T, B> List<ShapePacking.Bin<T, B>> pack(List<T> pods, Function<T, Resources> requests, List<B> types, Function<B, Resources> roomOf,
                                                    ToDoubleFunction<B> priceOf, double toBeat) {
-        Map<Resources, List<T>> byShape = new LinkedHashMap<>();
+        return pack(pods, requests, p -> "", types, roomOf, priceOf, (kind, t) -> true, toBeat, GROUP, List.of());
+    }
+
+    /**
+     * How hard the column generation works: at most {@code rounds} rounds, a depth-first search of {@code steps} steps
+     * for each of the {@code searched} types whose greedy pattern prices best, and bags of at most {@code classes}
+     * classes.
+     */
+    record Effort(int rounds, int searched, int steps, int classes) {
+    }
+
+    /** For one group of claims with the same requirements. */
+    static final Effort GROUP = new Effort(MAX_ROUNDS, SEARCHED, MAX_STEPS, MAX_SHAPES);
+
+
+    /**
+     * The same over pods of several kinds, each kind allowed only on some types ({@code allows}): a class is a shape of
+     * one kind, a pattern holds only the classes its type allows, and the bins too (their repair moves no pod onto a
+     * type its kind may not use).
+     *
+     * @param kindOf     a pod's kind (equal kinds, equal allowances)
+     * @param allows     whether a kind's pods may go on a type
+     * @param effort     how hard to search; bags with more classes than it allows are left alone (null)
+     * @param seeds      the pods of each node of a packing the master starts with as patterns (the current plan, say),
+     *                   each on the cheapest type that holds and allows it, so it starts no dearer than that packing
+     */
+    static <T, B, K> List<ShapePacking.Bin<T, B>> pack(List<T> pods, Function<T, Resources> requests, Function<T, K> kindOf, List<B> types,
+                                                      Function<B, Resources> roomOf, ToDoubleFunction<B> priceOf, BiPredicate<K, B> allows,
+                                                      double toBeat, Effort effort, List<List<T>> seeds) {
+        Map<List<Object>, List<T>> byShape = new LinkedHashMap<>();
         for (T p : pods) {
-            byShape.computeIfAbsent(requests.apply(p), k -> new ArrayList<>()).add(p);
+            byShape.computeIfAbsent(List.of(requests.apply(p), kindOf.apply(p)), k -> new ArrayList<>()).add(p);
         }
         int m = byShape.size();
-        if (m == 0 || m > MAX_SHAPES) {
+        if (m == 0 || m > effort.classes()) {
             return null;
         }
-        List<Resources> shapes = new ArrayList<>(byShape.keySet());
-        List<String> dims = dimensions(shapes);
+        List<List<Object>> shapes = new ArrayList<>(byShape.keySet());
+        List<String> dims = dimensions(shapes.stream().map(k -> (Resources) k.get(0)).toList());
         long[][] size = new long[m][];
         double[] count = new double[m];
         for (int i = 0; i < m; i++) {
-            size[i] = vector(shapes.get(i), dims);
+            size[i] = vector((Resources) shapes.get(i).get(0), dims);
             count[i] = byShape.get(shapes.get(i)).size();
         }
         List<B> menu = new ArrayList<>();
         List<long[]> rooms = new ArrayList<>();
         List<Double> prices = new ArrayList<>();
-        menu(types, roomOf, priceOf, dims, size, menu, rooms, prices);
+        List<boolean[]> open = new ArrayList<>(); // per menu type, which classes it allows
+        @SuppressWarnings("unchecked")
+        Function<Integer, K> kindOfClass = i -> (K) shapes.get(i).get(1);
+        menu(types, roomOf, priceOf, dims, size, (i, t) -> allows.test(kindOfClass.apply(i), t), menu, rooms, prices, open);
         List<int[]> patterns = new ArrayList<>();
         List<Integer> typeOf = new ArrayList<>();
-        for (int i = 0; i < m; i++) { // one single-shape column per shape, on the cheapest type holding it, so the cover is feasible
-            int t = firstHolding(rooms, size[i]);
+        for (int i = 0; i < m; i++) { // one single-class column per class, on the cheapest type holding it, so the cover is feasible
+            int t = firstHolding(rooms, open, size[i], i);
             if (t < 0) {
                 return null;
             }
             int[] k = new int[m];
-            k[i] = (int) Math.min(count[i], copies(size[i], rooms.get(t)));
+            k[i] = (int) Math.min(count[i], PatternKnapsack.copies(size[i], rooms.get(t)));
             patterns.add(k);
             typeOf.add(t);
         }
+        seed(seeds, requests, kindOf, shapes, size, rooms, open, patterns, typeOf);
         double[] x = null;
-        for (int round = 0; round <= MAX_ROUNDS; round++) {
+        int maxRounds = effort.rounds();
+        int searched = effort.searched();
+        int maxSteps = effort.steps();
+        for (int round = 0; round <= maxRounds; round++) {
             double[] dual = new double[m];
             x = master(patterns, typeOf, prices, count, dual);
-            if (round == MAX_ROUNDS) {
+            if (round == maxRounds) {
                 break;
             }
             // Every type's greedy pattern first (cheap); the depth-first search only for the types that price best by it.
@@ -88,15 +125,17 @@ final class PatternPacking {
             double[] greedy = new double[menu.size()];
             for (int t = 0; t < menu.size(); t++) {
                 byGreedy[t] = t;
-                greedy[t] = value(dual, knapsack(size, count, dual, rooms.get(t), m)) / prices.get(t); // m steps: the first dive
+                double[] d = masked(dual, open.get(t));
+                greedy[t] = value(d, PatternKnapsack.best(size, count, d, rooms.get(t), m)) / prices.get(t); // m steps: the first dive
             }
             Arrays.sort(byGreedy, (a, b) -> Double.compare(greedy[b], greedy[a]));
             List<double[]> found = new ArrayList<>(); // {value over price, type}
             List<int[]> foundPatterns = new ArrayList<>();
-            for (int g = 0; g < Math.min(SEARCHED, byGreedy.length); g++) {
+            for (int g = 0; g < Math.min(searched, byGreedy.length); g++) {
                 int t = byGreedy[g];
-                int[] k = knapsack(size, count, dual, rooms.get(t), MAX_STEPS);
-                double value = value(dual, k);
+                double[] d = masked(dual, open.get(t));
+                int[] k = PatternKnapsack.best(size, count, d, rooms.get(t), maxSteps);
+                double value = value(d, k);
                 if (value > prices.get(t) * (1 + 1e-7)) {
                     found.add(new double[]{value / prices.get(t), t});
                     foundPatterns.add(k);
@@ -124,7 +163,67 @@ final class PatternPacking {
                 typeOf.add((int) found.get(order[j])[1]);
             }
         }
-        return rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf);
+        Map<T, K> kinds = new java.util.IdentityHashMap<>();
+        pods.forEach(p -> kinds.put(p, kindOf.apply(p)));
+        return rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, (p, t) -> allows.test(kinds.get(p), t));
+    }
+
+    /**
+     * Adds each distinct seed as a pattern, on the cheapest menu type that holds it and allows its classes.
+     */
+    private static <T, B, K> void seed(List<List<T>> seeds, Function<T, Resources> requests, Function<T, K> kindOf, List<List<Object>> shapes,
+                                       long[][] size, List<long[]> rooms, List<boolean[]> open, List<int[]> patterns, List<Integer> typeOf) {
+        if (seeds.isEmpty()) {
+            return;
+        }
+        Map<List<Object>, Integer> classOf = new java.util.HashMap<>();
+        for (int i = 0; i < shapes.size(); i++) {
+            classOf.put(shapes.get(i), i);
+        }
+        java.util.Set<List<Integer>> seen = new java.util.HashSet<>();
+        for (List<T> s : seeds) {
+            int[] k = new int[shapes.size()];
+            boolean known = true;
+            for (T p : s) {
+                Integer i = classOf.get(List.of(requests.apply(p), kindOf.apply(p)));
+                if (i == null) {
+                    known = false;
+                    break;
+                }
+                k[i]++;
+            }
+            if (!known || !seen.add(Arrays.stream(k).boxed().toList())) {
+                continue;
+            }
+            long[] need = new long[size.length == 0 ? 0 : size[0].length];
+            for (int i = 0; i < k.length; i++) {
+                for (int r = 0; r < need.length; r++) {
+                    need[r] += k[i] * size[i][r];
+                }
+            }
+            for (int t = 0; t < rooms.size(); t++) { // cheapest first
+                boolean ok = true;
+                for (int i = 0; i < k.length && ok; i++) {
+                    ok = k[i] == 0 || open.get(t)[i];
+                }
+                if (ok && fits(need, rooms.get(t))) {
+                    patterns.add(k);
+                    typeOf.add(t);
+                    break;
+                }
+            }
+        }
+    }
+
+    /** The duals with the classes a type does not allow at zero: the knapsack takes none of them. */
+    private static double[] masked(double[] dual, boolean[] open) {
+        double[] d = dual.clone();
+        for (int i = 0; i < d.length; i++) {
+            if (!open[i]) {
+                d[i] = 0;
+            }
+        }
+        return d;
     }
 
     /**
@@ -133,9 +232,9 @@ final class PatternPacking {
      * left, so the last bins may be part full (the caller right-sizes them). Then the emptiest bins are repaired
      * ({@link TailRepair}).
      */
-    private static <T, B> List<ShapePacking.Bin<T, B>> rounded(Map<Resources, List<T>> byShape, List<Resources> shapes, List<int[]> patterns,
+    private static <T, B> List<ShapePacking.Bin<T, B>> rounded(Map<List<Object>, List<T>> byShape, List<List<Object>> shapes, List<int[]> patterns,
                                                               List<Integer> typeOf, List<B> menu, double[] x, Function<T, Resources> requests,
-                                                              Function<B, Resources> roomOf) {
+                                                              Function<B, Resources> roomOf, BiPredicate<T, B> allowed) {
         int m = shapes.size();
         int[] next = new int[m];
         int left = 0;
@@ -168,7 +267,7 @@ final class PatternPacking {
         if (left > 0) {
             return null; // the simplex stopped unsolved
         }
-        return out.size() > 1 ? TailRepair.repair(out, requests, roomOf) : out;
+        return out.size() > 1 ? TailRepair.repair(out, requests, roomOf, allowed) : out;
     }
 
     /** The master LP over the patterns so far: the amounts of each (all zero if the simplex stopped unsolved), and the duals per shape. */
@@ -189,118 +288,45 @@ final class PatternPacking {
     }
 
     /**
-     * The menu: the types that hold some shape, less each one another type at most as dear holds everything of (every
-     * dimension the pods ask for at least as large).
+     * The menu: the types that hold some class they allow, less each one another type at most as dear holds everything
+     * of (every dimension the pods ask for at least as large, every class it allows allowed).
      */
     private static <B> void menu(List<B> types, Function<B, Resources> roomOf, ToDoubleFunction<B> priceOf, List<String> dims, long[][] size,
-                                 List<B> menu, List<long[]> rooms, List<Double> prices) {
+                                 BiPredicate<Integer, B> allows, List<B> menu, List<long[]> rooms, List<Double> prices, List<boolean[]> open) {
         List<B> sorted = new ArrayList<>(types);
         sorted.sort(java.util.Comparator.comparingDouble(priceOf)); // stable: ties keep the caller's order
         for (B t : sorted) {
             double price = priceOf.applyAsDouble(t);
             long[] room = vector(roomOf.apply(t), dims);
-            if (!(price > 0) || Arrays.stream(size).noneMatch(s -> fits(s, room))) {
+            boolean[] allowed = new boolean[size.length];
+            boolean holds = false;
+            for (int i = 0; i < size.length; i++) {
+                allowed[i] = allows.test(i, t);
+                holds |= allowed[i] && fits(size[i], room);
+            }
+            if (!(price > 0) || !holds) {
                 continue;
             }
             boolean dominated = false;
-            for (long[] kept : rooms) {
-                if (fits(room, kept)) {
-                    dominated = true;
-                    break;
-                }
+            for (int j = 0; j < rooms.size() && !dominated; j++) {
+                dominated = fits(room, rooms.get(j)) && covers(open.get(j), allowed);
             }
             if (!dominated) {
                 menu.add(t);
                 rooms.add(room);
                 prices.add(price);
+                open.add(allowed);
             }
         }
     }
 
-    /**
-     * The pattern worth most at the dual prices that fits {@code room}, with at most {@code count[i]} pods of shape i:
-     * depth-first over the shapes, the densest first, most copies first, pruned by a bound on what the room left can
-     * still be worth, within {@link #MAX_STEPS}.
-     */
-    static int[] knapsack(long[][] size, double[] count, double[] dual, long[] room, int maxSteps) {
-        int m = size.length;
-        int d = room.length;
-        Integer[] order = new Integer[m];
-        Arrays.setAll(order, i -> i);
-        double[] density = new double[m];
-        for (int i = 0; i < m; i++) {
-            double share = 0;
-            for (int r = 0; r < d; r++) {
-                share = Math.max(share, room[r] > 0 ? (double) size[i][r] / room[r] : (size[i][r] > 0 ? Double.POSITIVE_INFINITY : 0));
-            }
-            density[i] = dual[i] <= 0 || share == Double.POSITIVE_INFINITY ? 0 : dual[i] / Math.max(share, 1e-12);
-        }
-        Arrays.sort(order, (a, b) -> Double.compare(density[b], density[a]));
-        // worth[r][p]: the most one unit of dimension r is worth among the shapes from position p on.
-        double[][] worth = new double[d][m + 1];
-        for (int r = 0; r < d; r++) {
-            for (int p = m - 1; p >= 0; p--) {
-                int i = order[p];
-                double w = dual[i] <= 0 ? 0 : size[i][r] > 0 ? dual[i] / size[i][r] : Double.POSITIVE_INFINITY;
-                worth[r][p] = Math.max(worth[r][p + 1], w);
+    private static boolean covers(boolean[] a, boolean[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (b[i] && !a[i]) {
+                return false;
             }
         }
-        Search s = new Search(size, count, dual, order, worth, maxSteps);
-        s.dive(0, room.clone(), new int[m], 0);
-        return s.best;
-    }
-
-    private static final class Search {
-        final long[][] size;
-        final double[] count;
-        final double[] dual;
-        final Integer[] order;
-        final double[][] worth;
-        int[] best;
-        double bestValue = 0;
-        int steps = 0;
-        final int maxSteps;
-
-        Search(long[][] size, double[] count, double[] dual, Integer[] order, double[][] worth, int maxSteps) {
-            this.maxSteps = maxSteps;
-            this.size = size;
-            this.count = count;
-            this.dual = dual;
-            this.order = order;
-            this.worth = worth;
-            this.best = new int[size.length];
-        }
-
-        void dive(int p, long[] free, int[] k, double value) {
-            if (value > bestValue + 1e-12) {
-                bestValue = value;
-                best = k.clone();
-            }
-            if (p == order.length || steps++ >= maxSteps) {
-                return;
-            }
-            double bound = Double.POSITIVE_INFINITY;
-            for (int r = 0; r < free.length; r++) {
-                bound = Math.min(bound, worth[r][p] == Double.POSITIVE_INFINITY ? Double.POSITIVE_INFINITY : worth[r][p] * free[r]);
-            }
-            if (value + bound <= bestValue + 1e-12) {
-                return;
-            }
-            int i = order[p];
-            long most = dual[i] <= 0 ? 0 : Math.min((long) count[i], copies(size[i], free));
-            for (long c = most; c >= 0; c--) {
-                long[] left = free.clone();
-                for (int r = 0; r < left.length; r++) {
-                    left[r] -= c * size[i][r];
-                }
-                k[i] = (int) c;
-                dive(p + 1, left, k, value + c * dual[i]);
-                k[i] = 0;
-                if (steps >= maxSteps) {
-                    return;
-                }
-            }
-        }
+        return true;
     }
 
     private static double value(double[] dual, int[] k) {
@@ -341,19 +367,9 @@ final class PatternPacking {
         return true;
     }
 
-    private static long copies(long[] s, long[] room) {
-        long k = Long.MAX_VALUE;
-        for (int r = 0; r < s.length; r++) {
-            if (s[r] > 0) {
-                k = Math.min(k, Math.max(0, room[r]) / s[r]);
-            }
-        }
-        return k == Long.MAX_VALUE ? 0 : k;
-    }
-
-    private static int firstHolding(List<long[]> rooms, long[] s) {
+    private static int firstHolding(List<long[]> rooms, List<boolean[]> open, long[] s, int i) {
         for (int t = 0; t < rooms.size(); t++) {
-            if (fits(s, rooms.get(t))) {
+            if (open.get(t)[i] && fits(s, rooms.get(t))) {
                 return t;
             }
         }

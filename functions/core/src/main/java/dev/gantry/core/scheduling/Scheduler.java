@@ -65,6 +65,7 @@ public final class Scheduler {
         gantry.placedInOrder = shared ? order : null;
         CostAwarePacking.run(gantry, input.pending());
         ZoneRepack.repackFilled(gantry); // once the free pods are placed: each claim group packed again by patterns
+        JointRepack.run(gantry); // then each pool's groups together, where their pods may share nodes
         SchedulingResult ours = result(gantry, input, "gantry");
         boolean placesFewer = ours.unschedulable().size() > reference.unschedulable().size();
         return placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9 ? withStrategy(reference, "gantry(greedy)") : ours;

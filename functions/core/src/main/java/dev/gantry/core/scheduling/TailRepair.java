@@ -21,6 +21,12 @@ final class TailRepair {
 
     static <T, B> List<ShapePacking.Bin<T, B>> repair(List<ShapePacking.Bin<T, B>> plan, Function<T, Resources> requests,
                                                      Function<B, Resources> roomOf) {
+        return repair(plan, requests, roomOf, (p, t) -> true);
+    }
+
+    /** The same, moving a pod only into a bin whose type {@code allowed} says it may use. */
+    static <T, B> List<ShapePacking.Bin<T, B>> repair(List<ShapePacking.Bin<T, B>> plan, Function<T, Resources> requests,
+                                                     Function<B, Resources> roomOf, java.util.function.BiPredicate<T, B> allowed) {
         int n = plan.size();
         List<List<T>> pods = new ArrayList<>(n);
         Resources[] free = new Resources[n];
@@ -52,7 +58,7 @@ final class TailRepair {
                 int to = -1;
                 long tightest = Long.MAX_VALUE;
                 for (int j = 0; j < n; j++) {
-                    if (!donor[j] && r.fitsIn(free[j])) {
+                    if (!donor[j] && r.fitsIn(free[j]) && allowed.test(p, plan.get(j).type())) {
                         long slack = weight(free[j].minus(r));
                         if (slack < tightest) {
                             tightest = slack;

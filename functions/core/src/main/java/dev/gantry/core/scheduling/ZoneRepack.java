@@ -144,7 +144,7 @@ final class ZoneRepack {
         return Double.NaN;
     }
 
-    private static boolean eligible(Packer packer, Claim claim) {
+    static boolean eligible(Packer packer, Claim claim) {
         if (claim.pods.isEmpty() || claim.pool.hasLimits() || claim.pool.hasNodeLimit() || !claim.ports.isEmpty()) {
             return false;
         }
