@@ -40,17 +40,22 @@ final class JointRepack {
     }
 
     static void run(Packer packer) {
+        bags(packer).values().forEach(claims -> repack(packer, claims));
+    }
+
+    /**
+     * The claims this pass packs, per pool: those {@link ZoneRepack} may re-pack, in the pools where they have more
+     * than one requirement set (with one, ZoneRepack packed them as one group already).
+     */
+    static Map<PoolContext, List<Claim>> bags(Packer packer) {
         Map<PoolContext, List<Claim>> byPool = new LinkedHashMap<>();
         for (Claim claim : packer.claims) {
             if (ZoneRepack.eligible(packer, claim)) {
                 byPool.computeIfAbsent(claim.pool, k -> new ArrayList<>()).add(claim);
             }
         }
-        for (List<Claim> claims : byPool.values()) {
-            if (claims.stream().map(c -> c.requirements).distinct().count() > 1) { // one set: ZoneRepack packed it already
-                repack(packer, claims);
-            }
-        }
+        byPool.values().removeIf(claims -> claims.stream().map(c -> c.requirements).distinct().count() < 2);
+        return byPool;
     }
 
     /** A node one could launch for the bag: a type at one of its offerings, and the room its pods get. */
