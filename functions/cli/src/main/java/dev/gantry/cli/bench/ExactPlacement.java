@@ -131,13 +131,13 @@ final class ExactPlacement {
             trace.printf("%d classes, %d columns (%d undominated)%n", classes.size(), columns.size(),
                     java.util.stream.IntStream.range(0, columns.size()).filter(j -> !s.dominated[j]).count());
         }
-        Lp bound = s.configurationLp(left, MAX_ROUNDS, trace);
+        Lp bound = s.configurationLp(left, MAX_ROUNDS, true, trace);
         double lower = bound.lower;
         double upper = 0;
         int nodes = 0;
         java.util.SortedMap<String, Integer> fleet = new java.util.TreeMap<>();
         while (Arrays.stream(left).sum() > 0) {
-            Lp lp = s.configurationLp(left, DIVE_ROUNDS, null);
+            Lp lp = s.configurationLp(left, DIVE_ROUNDS, false, null);
             int[] copies = new int[lp.x.length];
             int best = 0;
             boolean whole = false;
@@ -177,7 +177,8 @@ final class ExactPlacement {
     private record Lp(double lower, List<Filling> fillings, double[] x, double master, int rounds) {
     }
 
-    private Lp configurationLp(int[] left, int maxRounds, java.io.PrintStream trace) {
+    /** With {@code prove} false (the dive's steps), no knapsack is settled: the bound is not needed, the columns are. */
+    private Lp configurationLp(int[] left, int maxRounds, boolean prove, java.io.PrintStream trace) {
         int[] rows = java.util.stream.IntStream.range(0, left.length).filter(c -> left[c] > 0).toArray();
         for (int c : rows) {
             if (pool.stream().noneMatch(f -> f.counts[c] > 0)) {
@@ -210,19 +211,34 @@ final class ExactPlacement {
             int unproven = 0;
             int worst = -1;
             List<Filling> found = new ArrayList<>();
+            FillingKnapsack[] priced = new FillingKnapsack[columns.size()];
             for (int j = 0; j < columns.size(); j++) {
-                if (dominated[j]) {
-                    continue;
+                if (!dominated[j]) {
+                    priced[j] = new FillingKnapsack(room[j], size, allowedOn(j), y, left);
+                    priced[j].run(columns.get(j).price() * (1 + 1e-7) + EPS, prove);
                 }
-                FillingKnapsack k = new FillingKnapsack(room[j], size, allowedOn(j), y, left);
-                k.run(columns.get(j).price() * (1 + 1e-7) + EPS);
-                if (k.proven() / columns.get(j).price() > theta) {
-                    theta = k.proven() / columns.get(j).price();
-                    worst = j;
+            }
+            // Farley's theta is the largest bound per price: settle the knapsack that has it until it is settled.
+            while (true) {
+                worst = -1;
+                theta = 1;
+                for (int j = 0; j < columns.size(); j++) {
+                    if (priced[j] != null && priced[j].proven() / columns.get(j).price() > theta) {
+                        theta = priced[j].proven() / columns.get(j).price();
+                        worst = j;
+                    }
                 }
-                unproven += k.stopped() ? 1 : 0;
-                if (k.best() > columns.get(j).price() * (1 + 1e-7) + EPS) {
-                    found.add(new Filling(j, k.bestCounts()));
+                if (worst < 0 || priced[worst].settled() || !prove) {
+                    break;
+                }
+                priced[worst].settle();
+            }
+            for (int j = 0; j < columns.size(); j++) {
+                if (priced[j] != null) {
+                    unproven += priced[j].rootBound() ? 1 : 0;
+                    if (priced[j].best() > columns.get(j).price() * (1 + 1e-7) + EPS) {
+                        found.add(new Filling(j, priced[j].bestCounts()));
+                    }
                 }
             }
             double dualValue = 0;
@@ -231,7 +247,7 @@ final class ExactPlacement {
             }
             lower = Math.max(lower, dualValue / theta);
             if (trace != null) {
-                trace.printf("round %3d: master %.4f, Farley %.4f (best so far %.4f; theta %.5f on %s), %d fillings, %d new, %d knapsacks unproven%n",
+                trace.printf("round %3d: master %.4f, Farley %.4f (best so far %.4f; theta %.5f on %s), %d fillings, %d new, %d knapsacks on their root bound%n",
                         round, value, dualValue / theta, lower, theta, worst < 0 ? "none" : columns.get(worst).name(), active.size(), found.size(), unproven);
             }
             if (found.isEmpty() || round >= maxRounds || value <= lower * (1 + 1e-9)) {

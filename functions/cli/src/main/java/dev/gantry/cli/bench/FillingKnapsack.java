@@ -44,6 +44,8 @@ final class FillingKnapsack {
     private int visited;
     private double target;
     private boolean stopped;
+    private boolean settled;
+    private boolean rootBound = true;
 
     FillingKnapsack(long[] room, long[][] size, boolean[] allowed, double[] y, int[] left) {
         this.room = room;
@@ -124,23 +126,45 @@ final class FillingKnapsack {
      * Searches for a filling worth more than {@code target} (the column's price: a filling worth more lowers the
      * master's cost), pruning what cannot beat it, and keeps improving one it found for a few more nodes. When the
      * search ends unstopped, nothing is worth more than max(best, target), and that is the proven bound. When it stops
-     * at its node limit, {@link GridKnapsack} takes over where its grid is small enough: with a column found, to find
-     * the best one (on an exact grid or a slightly coarsened one); without, to prove the bound (coarsened as far as
-     * needed). Only where neither applies is the bound the root's.
+     * at its node limit, {@link GridKnapsack} takes over where its grid is small: having found a column, to find the best
+     * one (exact grid only); without, to find one or lower the bound (grid coarsened as far as needed). A larger grid
+     * may lower the bound further in {@link #settle()}.
      */
     void run(double target) {
+        run(target, true);
+    }
+
+    /** As above; without {@code prove}, a search that stops with no column is left on its root bound (no grid). */
+    void run(double target, boolean prove) {
         this.target = target;
         proven = bound(0) + negligible;
         dfs(0, 0);
         if (!stopped) {
             proven = Math.max(best, target) + negligible;
+            settled = true;
+            rootBound = false;
         } else if (best > target) {
-            // a column was found: this round goes on, and its bound is not needed; the grid finds the best one
-            grid(FOUND_CELLS);
-            stopped = false;
-        } else if (grid(PROOF_CELLS)) {
-            stopped = false;
+            settled = grid(FOUND_CELLS, false);
+        } else if (prove) {
+            grid(FOUND_CELLS, true);
         }
+    }
+
+    /**
+     * Lowers the proven bound of a search that stopped to {@link GridKnapsack}'s optimum, on a grid coarsened as far as
+     * needed (costly: the caller settles only the knapsacks whose bound decides its own).
+     */
+    void settle() {
+        if (!settled) {
+            settled = true;
+            grid(PROOF_CELLS, true);
+        }
+    }
+
+
+    /** Whether the proven bound is as low as this knapsack can make it (else {@link #settle()} may lower it). */
+    boolean settled() {
+        return settled;
     }
 
     /**
@@ -148,12 +172,13 @@ final class FillingKnapsack {
      * coarsened, then not always below the root's) and keeps its filling where it fits and beats the best; false, having changed nothing, where the grid
      * is too large.
      */
-    private boolean grid(long maxCells) {
-        GridKnapsack.Result r = GridKnapsack.solve(room, size, items, max, value, GRID_STATES, maxCells);
+    private boolean grid(long maxCells, boolean mayCoarsen) {
+        GridKnapsack.Result r = GridKnapsack.solve(room, size, items, max, value, GRID_STATES, maxCells, mayCoarsen);
         if (r == null) {
             return false;
         }
         proven = Math.min(proven, Math.max(best, r.optimum()) * (1 + 1e-12) + negligible);
+        rootBound = false;
         double v = 0;
         boolean fits = true;
         for (int d = 0; d < room.length; d++) {
@@ -290,9 +315,9 @@ final class FillingKnapsack {
         }
     }
 
-    /** Whether the search stopped at its node limit without a column or a proof (its bound is then the root's). */
-    boolean stopped() {
-        return stopped;
+    /** Whether the proven bound is still the root's fractional bound (the search stopped and no grid was small enough). */
+    boolean rootBound() {
+        return rootBound;
     }
 
     double best() {

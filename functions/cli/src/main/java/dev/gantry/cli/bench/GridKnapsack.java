@@ -23,8 +23,8 @@ final class GridKnapsack {
     private GridKnapsack() {
     }
 
-    /** The optimum over {@code items}, or null where no grid of at most {@code maxStates} states and {@code maxCells} states × pieces is left. */
-    static Result solve(long[] room, long[][] size, int[] items, int[] max, double[] value, long maxStates, long maxCells) {
+    /** The optimum over {@code items}, or null where no grid of at most {@code maxStates} states and {@code maxCells} states × pieces is left (or, unless {@code mayCoarsen}, the exact grid is larger). */
+    static Result solve(long[] room, long[][] size, int[] items, int[] max, double[] value, long maxStates, long maxCells, boolean mayCoarsen) {
         int dims = room.length;
         List<Integer> kept = new ArrayList<>();
         for (int d = 0; d < dims; d++) {
@@ -87,7 +87,7 @@ final class GridKnapsack {
             if (states <= maxStates && states * pieces.size() <= maxCells) {
                 break;
             }
-            if (k == 0 || cap[longest] < 2) {
+            if (k == 0 || cap[longest] < 2 || !mayCoarsen) {
                 return null;
             }
             unit[longest] *= 2;

@@ -111,7 +111,7 @@ class ExactPlacementTest {
             }
             double optimum = bruteForce(room, size, max, value, 0, new long[room.length]);
 
-            GridKnapsack.Result fine = GridKnapsack.solve(room, size, items, max, value, 1L << 20, 1L << 24);
+            GridKnapsack.Result fine = GridKnapsack.solve(room, size, items, max, value, 1L << 20, 1L << 24, true);
             if (onGrid) {
                 assertThat(fine.exact()).as("trial %d", trial).isTrue();
             }
@@ -119,7 +119,7 @@ class ExactPlacementTest {
             if (fine.exact()) {
                 assertThat(fine.optimum()).as("trial %d", trial).isCloseTo(optimum, within(1e-9));
             }
-            GridKnapsack.Result coarse = GridKnapsack.solve(room, size, items, max, value, 40, 1L << 20);
+            GridKnapsack.Result coarse = GridKnapsack.solve(room, size, items, max, value, 40, 1L << 20, true);
             if (coarse != null) {
                 assertThat(coarse.optimum()).as("trial %d", trial).isGreaterThanOrEqualTo(optimum - 1e-9);
                 if (coarse.exact()) {
@@ -130,6 +130,8 @@ class ExactPlacementTest {
             k.run(optimum * random.nextDouble() * 1.2);
             assertThat(k.proven()).as("trial %d", trial).isGreaterThanOrEqualTo(optimum - 1e-9);
             assertThat(k.best()).as("trial %d", trial).isLessThanOrEqualTo(optimum + 1e-9);
+            k.settle();
+            assertThat(k.proven()).as("trial %d", trial).isGreaterThanOrEqualTo(optimum - 1e-9);
         }
     }
 
