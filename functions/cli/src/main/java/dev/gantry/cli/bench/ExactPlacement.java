@@ -30,7 +30,7 @@ import java.util.function.ToLongFunction;
  */
 final class ExactPlacement {
     /** Rounds of column generation for the lower bound, and per step of the dive (its tail improves little). */
-    private static final int MAX_ROUNDS = 100;
+    private static final int MAX_ROUNDS = 60;
     private static final int DIVE_ROUNDS = 10;
     private static final double EPS = 1e-9;
 

@@ -20,10 +20,14 @@ final class FillingKnapsack {
     /** The surrogate constraints' shares of cpu (the rest memory), each as a share of the room. */
     private static final double[] MIX = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
     private static final double EPS = 1e-9;
-    /** The most states of {@link GridKnapsack}'s grid, and of states × pieces: where the proof needs it, and where a column was found. */
+    /**
+     * The most states of {@link GridKnapsack}'s grid, and of states × pieces: where the proof needs it, where a column
+     * was found, and where the search stopped with none.
+     */
     private static final long GRID_STATES = 1L << 22;
     private static final long PROOF_CELLS = 1L << 29;
     private static final long FOUND_CELLS = 1L << 26;
+    private static final long STOPPED_CELLS = 1L << 24;
 
     private final long[] room;
     private final long[][] size;
@@ -146,7 +150,7 @@ final class FillingKnapsack {
         } else if (best > target) {
             settled = grid(FOUND_CELLS, false);
         } else if (prove) {
-            grid(FOUND_CELLS, true);
+            grid(STOPPED_CELLS, true);
         }
     }
 
