@@ -29,8 +29,11 @@ import java.util.Random;
  * types its first node-affinity term admits. Pods with topology spread or pod affinity keep them in Gantry's plan but not
  * in the optimum ("constr" counts them), so there the optimum is a relaxation's. Run with
  * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.ExactGapBenchmark [--case=name-or-part] [--samples=5] [--workload=10000] [--fleet] [sizes...]};
- * a size of at least the workload solves the whole workload once, and {@code --fleet} prints both placements' nodes by type.
- * "exact ms" and "gantry ms" are thread CPU time.
+ * a size of at least the workload solves the whole workload once, {@code --fleet} prints both placements' nodes by type,
+ * and {@code --trace} prints the lower bound's column generation round by round (to standard error).
+ * "exact ms" and "gantry ms" are thread CPU time. "master" is the restricted master LP's value where the lower bound's
+ * generation stopped (an upper bound on the configuration LP; equal to the column generation's bound when it converged,
+ * which "opt LB" may still exceed by the other bounds) and "rounds" its rounds.
  */
 public final class ExactGapBenchmark {
     static final List<String> CASES = List.of("real generic on-demand cmr>4 amd64", "real gpu mix", "real mixed", "real mixed + daemonsets",
@@ -44,13 +47,14 @@ public final class ExactGapBenchmark {
         int samples = Integer.parseInt(option(args, "--samples=", "5"));
         int workload = Integer.parseInt(option(args, "--workload=", "10000"));
         boolean fleets = Arrays.asList(args).contains("--fleet");
+        java.io.PrintStream trace = Arrays.asList(args).contains("--trace") ? System.err : null;
         int[] sizes = Arrays.stream(args).filter(a -> !a.startsWith("--")).mapToInt(Integer::parseInt).toArray();
         if (sizes.length == 0) {
             sizes = new int[]{20, 50, 200};
         }
         System.out.printf("load average %.2f at start%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        System.out.printf("%-36s %5s %4s %6s %9s %9s %9s %9s %9s %7s %7s %7s %9s %9s %7s %9s%n", "case", "k", "seed", "constr", "LP", "pack LB",
-                "opt LB", "opt UB", "gantry", "opt÷LP", "G÷opt", "UB÷LB", "exact ms", "gantry ms", "nodes", "dive");
+        System.out.printf("%-36s %5s %4s %6s %9s %9s %9s %9s %9s %7s %7s %7s %9s %9s %7s %9s %9s %6s%n", "case", "k", "seed", "constr", "LP",
+                "pack LB", "opt LB", "opt UB", "gantry", "opt÷LP", "G÷opt", "UB÷LB", "exact ms", "gantry ms", "nodes", "dive", "master", "rounds");
         Map<String, SchedulingBenchmark.Case> cases = SchedulingBenchmark.cases();
         for (String name : CASES) {
             if (!only.isEmpty() && !(CASES.contains(only) ? name.equals(only) : name.contains(only))) {
@@ -61,11 +65,11 @@ public final class ExactGapBenchmark {
             for (int k : sizes) {
                 List<Row> rows = new ArrayList<>();
                 for (int seed = 1; seed <= (k >= all.size() ? 1 : samples); seed++) {
-                    Row r = measure(c, sample(all, k, seed));
+                    Row r = measure(c, sample(all, k, seed), trace);
                     rows.add(r);
-                    System.out.printf("%-36s %5d %4d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %7.3f %7.3f %7.4f %9.1f %9.1f %7d %9.3f%n", name, k, seed,
-                            r.constrained, r.lp, r.pack, r.opt.lower(), r.opt.upper(), r.gantry, r.opt.lower() / r.lp, r.gantry / r.opt.upper(),
-                            r.opt.gap(), r.exactMs, r.gantryMs, r.opt.nodes(), r.dive);
+                    System.out.printf("%-36s %5d %4d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %7.3f %7.3f %7.4f %9.1f %9.1f %7d %9.3f %9.3f %6d%n", name, k,
+                            seed, r.constrained, r.lp, r.pack, r.opt.lower(), r.opt.upper(), r.gantry, r.opt.lower() / r.lp, r.gantry / r.opt.upper(),
+                            r.opt.gap(), r.exactMs, r.gantryMs, r.opt.nodes(), r.dive, r.opt.master(), r.opt.rounds());
                     if (fleets) {
                         System.out.println("  the dive's placement: " + r.opt.fleet());
                         System.out.println("  Gantry's plan:       " + r.gantryFleet);
@@ -97,7 +101,7 @@ public final class ExactGapBenchmark {
         return idx.subList(0, k).stream().sorted().map(all::get).toList();
     }
 
-    private static Row measure(SchedulingBenchmark.Case c, List<Pod> pods) {
+    private static Row measure(SchedulingBenchmark.Case c, List<Pod> pods, java.io.PrintStream trace) {
         SchedulingInput input = new SchedulingInput(pods, List.of(), List.of(), c.daemons(),
                 List.of(new SchedulingInput.PoolOffer(c.pool(), c.types())), Map.of());
         var threads = ManagementFactory.getThreadMXBean();
@@ -109,11 +113,11 @@ public final class ExactGapBenchmark {
         }
         double pack = SchedulingBenchmark.packingBound(input, plan);
         long t1 = threads.getCurrentThreadCpuTime();
-        ExactPlacement.Result found = exact(input);
+        ExactPlacement.Result found = exact(input, trace);
         // The LP and packing bounds hold for every placement of these pods: the optimum is at least each.
         // Gantry's plan is a placement too: the optimum is at most the cheaper of it and the dive's.
         ExactPlacement.Result opt = new ExactPlacement.Result(Math.max(found.lower(), Math.max(pack, plan.lowerBoundPerHour())),
-                Math.min(found.upper(), plan.totalPricePerHour()), found.nodes(), found.fillings(), found.fleet());
+                Math.min(found.upper(), plan.totalPricePerHour()), found.nodes(), found.fillings(), found.fleet(), found.master(), found.rounds());
         double exactMs = (threads.getCurrentThreadCpuTime() - t1) / 1e6;
         int constrained = (int) pods.stream().filter(p -> !p.topologySpread().isEmpty() || !p.podAffinity().isEmpty()
                 || !p.podAntiAffinity().isEmpty()).count();
@@ -129,6 +133,11 @@ public final class ExactGapBenchmark {
      * capacity type of its own) would need a column of its own; the workloads here have none, and it is checked.
      */
     static ExactPlacement.Result exact(SchedulingInput input) {
+        return exact(input, null);
+    }
+
+    /** As above; with {@code trace} non-null, the lower bound's generation is printed there. */
+    static ExactPlacement.Result exact(SchedulingInput input, java.io.PrintStream trace) {
         SchedulingInput.PoolOffer offer = input.pools().get(0);
         Requirements reqs = offer.requirements();
         List<InstanceType> types = new ArrayList<>();
@@ -158,7 +167,7 @@ public final class ExactGapBenchmark {
             }
             classes.add(new ExactPlacement.PodClass((Resources) e.getKey().get(0), e.getValue(), allowed));
         }
-        return ExactPlacement.solve(classes, columns);
+        return ExactPlacement.solve(classes, columns, trace);
     }
 
     private static double geomean(List<Row> rows, java.util.function.ToDoubleFunction<Row> f) {

@@ -13,15 +13,17 @@ import java.util.function.ToLongFunction;
  * <ul>
  *   <li><b>Lower bound</b>: the configuration LP, min Σ p_k λ_k over node fillings k (a type and how many pods of each
  *       class it holds, fitting its room in every resource) with Σ_k n_ck λ_k ≥ count_c. Each filling is priced by a
- *       branch-and-bound knapsack per type on the master's dual prices; the bound reported is Farley's, Σ count_c y_c
+ *       knapsack per type on the master's dual prices ({@link FillingKnapsack}: branch and bound, and dynamic
+ *       programming over the room where the search stops at its node limit); the bound reported is Farley's, Σ count_c y_c
  *       ÷ max(1, max_t U_t / p_t), with U_t the knapsack's proven upper bound, so it is valid even where a knapsack
  *       stops at its node limit. No integer placement costs less.</li>
  *   <li><b>Upper bound</b>: a real placement, found by diving: solve the configuration LP on the pods left (a few
  *       rounds of generation), launch the whole part of each filling's amount (or, when none is whole, the largest
  *       one once), and repeat.</li>
  * </ul>
- * Equal bounds prove the optimum. The generation stops after a fixed number of rounds (its tail creeps), so the
- * lower bound is Farley's at that point: valid, not always the configuration LP's optimum. What it models: each pod class's request vector (cpu, memory, pod slots and the
+ * Equal bounds prove the optimum. The generation stops when the master's value meets Farley's bound (the configuration
+ * LP's optimum, proven) or after a fixed number of rounds, where the lower bound is the best Farley's so far: valid,
+ * not always the configuration LP's optimum (the result gives the master's value beside it). What it models: each pod class's request vector (cpu, memory, pod slots and the
  * extended resources the pods request) and the columns it may use (the caller's compatibility rule: arch, capacity
  * type, GPU, ...). What it does not: topology spread and pod (anti-)affinity, so for pods that carry them the optimum
  * is that of a relaxation, a lower bound on the true one.
@@ -41,10 +43,11 @@ final class ExactPlacement {
     }
 
     /**
-     * The bracket on the optimum in $/h, the placement's node count, how many fillings were generated, and the
-     * placement's nodes by column name.
+     * The bracket on the optimum in $/h, the placement's node count, how many fillings were generated, the placement's
+     * nodes by column name, and the lower bound's generation: the restricted master's value when it stopped (an upper
+     * bound on the configuration LP; equal to {@code lower} when the generation converged) and its rounds.
      */
-    record Result(double lower, double upper, int nodes, int fillings, java.util.SortedMap<String, Integer> fleet) {
+    record Result(double lower, double upper, int nodes, int fillings, java.util.SortedMap<String, Integer> fleet, double master, int rounds) {
         double gap() {
             return lower > 0 ? upper / lower : Double.NaN;
         }
@@ -110,6 +113,11 @@ final class ExactPlacement {
 
     /** The bracket for placing {@code classes} on {@code columns}; classes no column may hold are left out, as no placement holds them. */
     static Result solve(List<PodClass> classes, List<Column> columns) {
+        return solve(classes, columns, null);
+    }
+
+    /** As above; with {@code trace} non-null, prints the lower bound's generation there, a line a round. */
+    static Result solve(List<PodClass> classes, List<Column> columns, java.io.PrintStream trace) {
         ExactPlacement s = new ExactPlacement(classes, columns);
         int[] left = new int[classes.size()];
         for (int c = 0; c < left.length; c++) {
@@ -119,12 +127,17 @@ final class ExactPlacement {
             }
             left[c] = placeable ? classes.get(c).count() : 0;
         }
-        double lower = s.configurationLp(left, MAX_ROUNDS).lower;
+        if (trace != null) {
+            trace.printf("%d classes, %d columns (%d undominated)%n", classes.size(), columns.size(),
+                    java.util.stream.IntStream.range(0, columns.size()).filter(j -> !s.dominated[j]).count());
+        }
+        Lp bound = s.configurationLp(left, MAX_ROUNDS, true, trace);
+        double lower = bound.lower;
         double upper = 0;
         int nodes = 0;
         java.util.SortedMap<String, Integer> fleet = new java.util.TreeMap<>();
         while (Arrays.stream(left).sum() > 0) {
-            Lp lp = s.configurationLp(left, DIVE_ROUNDS);
+            Lp lp = s.configurationLp(left, DIVE_ROUNDS, false, null);
             int[] copies = new int[lp.x.length];
             int best = 0;
             boolean whole = false;
@@ -148,7 +161,7 @@ final class ExactPlacement {
                 }
             }
         }
-        return new Result(lower, upper, nodes, s.pool.size(), fleet);
+        return new Result(lower, upper, nodes, s.pool.size(), fleet, bound.master, bound.rounds);
     }
 
     private static boolean useful(Filling f, int[] left) {
@@ -160,11 +173,12 @@ final class ExactPlacement {
         return false;
     }
 
-    /** A solved restricted master: Farley's lower bound, and the fillings with their amounts. */
-    private record Lp(double lower, List<Filling> fillings, double[] x) {
+    /** A solved restricted master: Farley's lower bound, the fillings with their amounts, its value, and the rounds it took. */
+    private record Lp(double lower, List<Filling> fillings, double[] x, double master, int rounds) {
     }
 
-    private Lp configurationLp(int[] left, int maxRounds) {
+    /** With {@code prove} false (the dive's steps), no knapsack is settled: the bound is not needed, the columns are. */
+    private Lp configurationLp(int[] left, int maxRounds, boolean prove, java.io.PrintStream trace) {
         int[] rows = java.util.stream.IntStream.range(0, left.length).filter(c -> left[c] > 0).toArray();
         for (int c : rows) {
             if (pool.stream().noneMatch(f -> f.counts[c] > 0)) {
@@ -194,16 +208,37 @@ final class ExactPlacement {
                 y[rows[r]] = dualRows[r];
             }
             double theta = 1;
+            int unproven = 0;
+            int worst = -1;
             List<Filling> found = new ArrayList<>();
+            FillingKnapsack[] priced = new FillingKnapsack[columns.size()];
             for (int j = 0; j < columns.size(); j++) {
-                if (dominated[j]) {
-                    continue;
+                if (!dominated[j]) {
+                    priced[j] = new FillingKnapsack(room[j], size, allowedOn(j), y, left);
+                    priced[j].run(columns.get(j).price() * (1 + 1e-7) + EPS, prove);
                 }
-                FillingKnapsack k = new FillingKnapsack(room[j], size, allowedOn(j), y, left);
-                k.run(columns.get(j).price() * (1 + 1e-7) + EPS);
-                theta = Math.max(theta, k.proven() / columns.get(j).price());
-                if (k.best() > columns.get(j).price() * (1 + 1e-7) + EPS) {
-                    found.add(new Filling(j, k.bestCounts()));
+            }
+            // Farley's theta is the largest bound per price: settle the knapsack that has it until it is settled.
+            while (true) {
+                worst = -1;
+                theta = 1;
+                for (int j = 0; j < columns.size(); j++) {
+                    if (priced[j] != null && priced[j].proven() / columns.get(j).price() > theta) {
+                        theta = priced[j].proven() / columns.get(j).price();
+                        worst = j;
+                    }
+                }
+                if (worst < 0 || priced[worst].settled() || !prove) {
+                    break;
+                }
+                priced[worst].settle();
+            }
+            for (int j = 0; j < columns.size(); j++) {
+                if (priced[j] != null) {
+                    unproven += priced[j].rootBound() ? 1 : 0;
+                    if (priced[j].best() > columns.get(j).price() * (1 + 1e-7) + EPS) {
+                        found.add(new Filling(j, priced[j].bestCounts()));
+                    }
                 }
             }
             double dualValue = 0;
@@ -211,8 +246,12 @@ final class ExactPlacement {
                 dualValue += left[c] * y[c];
             }
             lower = Math.max(lower, dualValue / theta);
+            if (trace != null) {
+                trace.printf("round %3d: master %.4f, Farley %.4f (best so far %.4f; theta %.5f on %s), %d fillings, %d new, %d knapsacks on their root bound%n",
+                        round, value, dualValue / theta, lower, theta, worst < 0 ? "none" : columns.get(worst).name(), active.size(), found.size(), unproven);
+            }
             if (found.isEmpty() || round >= maxRounds || value <= lower * (1 + 1e-9)) {
-                return new Lp(lower, active, x);
+                return new Lp(lower, active, x, value, round + 1);
             }
             pool.addAll(found);
         }

@@ -1,13 +1,16 @@
 package dev.gantry.cli.bench;
 
+import dev.gantry.core.scheduling.LowerBound;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The pricing problem of {@link ExactPlacement}'s column generation: max Σ y_c n_c over the pods one node holds (n_c ≤
- * left_c, only the classes allowed on it, within its room in every resource), by depth-first branch and bound. The bound
- * at a search node is the least, over resources and surrogate resources, of the fractional knapsack. {@link #best()} is
- * the best filling found; {@link #proven()} an upper bound on the optimum.
+ * left_c, only the classes allowed on it, within its room in every resource), by depth-first branch and bound, and by
+ * {@link GridKnapsack}'s dynamic programming where the search stops at its node limit. The bound at a search node is the
+ * least, over resources and surrogate resources, of the fractional knapsack; one surrogate weighs the resources by the
+ * root LP relaxation's optimal duals (so the root bound is that LP's value, pod slots included). {@link #best()} is the
+ * best filling found; {@link #proven()} an upper bound on the optimum.
  */
 final class FillingKnapsack {
     /** How many branch-and-bound nodes one search may visit before it settles for its proven bound. */
@@ -17,21 +20,36 @@ final class FillingKnapsack {
     /** The surrogate constraints' shares of cpu (the rest memory), each as a share of the room. */
     private static final double[] MIX = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
     private static final double EPS = 1e-9;
+    /**
+     * The most states of {@link GridKnapsack}'s grid, and of states × pieces: where the proof needs it, where a column
+     * was found, and where the search stopped with none.
+     */
+    private static final long GRID_STATES = 1L << 22;
+    private static final long PROOF_CELLS = 1L << 29;
+    private static final long FOUND_CELLS = 1L << 26;
+    private static final long STOPPED_CELLS = 1L << 24;
 
     private final long[] room;
     private final long[][] size;
     private final int[] items;
     private final double[] value;
     private final int[] max;
+    /** Per surrogate constraint: its multiplier per unit of each resource, its weight per class, its classes by value per weight. */
+    private final double[][] surrogate;
+    private final double[][] weight;
     private final int[][] orderByDim;
     private final int[] counts;
     private final long[] free;
+    /** What the classes of value too small to search (at most EPS a pod) could add: part of every proven bound. */
+    private double negligible;
     private double best;
     private int[] bestCounts;
     private double proven;
     private int visited;
     private double target;
     private boolean stopped;
+    private boolean settled;
+    private boolean rootBound = true;
 
     FillingKnapsack(long[] room, long[][] size, boolean[] allowed, double[] y, int[] left) {
         this.room = room;
@@ -41,12 +59,16 @@ final class FillingKnapsack {
         List<Integer> in = new ArrayList<>();
         max = new int[y.length];
         for (int c = 0; c < y.length; c++) {
-            if (allowed[c] && left[c] > 0 && y[c] > EPS) {
+            if (allowed[c] && left[c] > 0 && y[c] > 0) {
                 long n = left[c];
                 for (int d = 0; d < dims; d++) {
                     if (size[c][d] > 0) {
                         n = Math.min(n, room[d] / size[c][d]);
                     }
+                }
+                if (y[c] <= EPS) {
+                    negligible += n * y[c]; // left out of the search, but not of the proven bound
+                    continue;
                 }
                 max[c] = (int) n;
                 if (n > 0) {
@@ -59,8 +81,31 @@ final class FillingKnapsack {
         items = in.stream().mapToInt(Integer::intValue).toArray();
         counts = new int[y.length];
         free = room.clone();
-        orderByDim = new int[dims + MIX.length][];
-        for (int q = 0; q < orderByDim.length; q++) {
+        List<double[]> rows = new ArrayList<>();
+        for (int d = 0; d < dims; d++) {
+            double[] a = new double[dims];
+            a[d] = 1;
+            rows.add(a);
+        }
+        for (double mix : MIX) {
+            double[] a = new double[dims];
+            a[0] = mix / Math.max(1, room[0]);
+            a[1] = (1 - mix) / Math.max(1, room[1]);
+            rows.add(a);
+        }
+        double[] mu = lpMultipliers();
+        if (mu != null) {
+            rows.add(mu);
+        }
+        surrogate = rows.toArray(double[][]::new);
+        weight = new double[surrogate.length][y.length];
+        orderByDim = new int[surrogate.length][];
+        for (int q = 0; q < surrogate.length; q++) {
+            for (int c : items) {
+                for (int d = 0; d < dims; d++) {
+                    weight[q][c] += surrogate[q][d] * size[c][d];
+                }
+            }
             final int qq = q;
             orderByDim[q] = java.util.stream.IntStream.range(0, items.length).boxed()
                     .sorted((p, r) -> Double.compare(perUnit(items[r], qq), perUnit(items[p], qq))).mapToInt(Integer::intValue).toArray();
@@ -84,17 +129,77 @@ final class FillingKnapsack {
     /**
      * Searches for a filling worth more than {@code target} (the column's price: a filling worth more lowers the
      * master's cost), pruning what cannot beat it, and keeps improving one it found for a few more nodes. When the
-     * search ends unstopped, nothing is worth more than max(best, target), and that is the proven bound.
+     * search ends unstopped, nothing is worth more than max(best, target), and that is the proven bound. When it stops
+     * at its node limit, {@link GridKnapsack} takes over where its grid is small: having found a column, to find the best
+     * one (exact grid only); without, to find one or lower the bound (grid coarsened as far as needed). A larger grid
+     * may lower the bound further in {@link #settle()}.
      */
     void run(double target) {
+        run(target, true);
+    }
+
+    /** As above; without {@code prove}, a search that stops with no column is left on its root bound (no grid). */
+    void run(double target, boolean prove) {
         this.target = target;
-        proven = bound(0);
+        proven = bound(0) + negligible;
         dfs(0, 0);
         if (!stopped) {
-            proven = Math.max(best, target);
+            proven = Math.max(best, target) + negligible;
+            settled = true;
+            rootBound = false;
         } else if (best > target) {
-            stopped = false; // a column was found: this round goes on, and its bound is not needed
+            settled = grid(FOUND_CELLS, false);
+        } else if (prove) {
+            grid(STOPPED_CELLS, true);
         }
+    }
+
+    /**
+     * Lowers the proven bound of a search that stopped to {@link GridKnapsack}'s optimum, on a grid coarsened as far as
+     * needed (costly: the caller settles only the knapsacks whose bound decides its own).
+     */
+    void settle() {
+        if (!settled) {
+            settled = true;
+            grid(PROOF_CELLS, true);
+        }
+    }
+
+
+    /** Whether the proven bound is as low as this knapsack can make it (else {@link #settle()} may lower it). */
+    boolean settled() {
+        return settled;
+    }
+
+    /**
+     * The optimum by {@link GridKnapsack}: lowers {@link #proven} to its optimum (an upper bound where the grid was
+     * coarsened, then not always below the root's) and keeps its filling where it fits and beats the best; false, having changed nothing, where the grid
+     * is too large.
+     */
+    private boolean grid(long maxCells, boolean mayCoarsen) {
+        GridKnapsack.Result r = GridKnapsack.solve(room, size, items, max, value, GRID_STATES, maxCells, mayCoarsen);
+        if (r == null) {
+            return false;
+        }
+        proven = Math.min(proven, Math.max(best, r.optimum()) * (1 + 1e-12) + negligible);
+        rootBound = false;
+        double v = 0;
+        boolean fits = true;
+        for (int d = 0; d < room.length; d++) {
+            long used = 0;
+            for (int c : items) {
+                used += (long) r.filling()[c] * size[c][d];
+            }
+            fits &= used <= room[d];
+        }
+        for (int c : items) {
+            v += r.filling()[c] * value[c];
+        }
+        if (fits && v > best) {
+            best = v;
+            bestCounts = r.filling();
+        }
+        return true;
     }
 
     /**
@@ -130,21 +235,53 @@ final class FillingKnapsack {
 
     /** Constraint q: a resource (q below the dimension count) or a surrogate, MIX[q - dims] of cpu's share and the rest memory's. */
     private double weight(int c, int q) {
-        int dims = free.length;
-        if (q < dims) {
-            return size[c][q];
-        }
-        double a = MIX[q - dims];
-        return a * size[c][0] / Math.max(1, room[0]) + (1 - a) * size[c][1] / Math.max(1, room[1]);
+        return weight[q][c];
     }
 
     private double capacity(int q) {
-        int dims = free.length;
-        if (q < dims) {
-            return free[q];
+        double cap = 0;
+        for (int d = 0; d < free.length; d++) {
+            cap += surrogate[q][d] * free[d];
         }
-        double a = MIX[q - dims];
-        return a * free[0] / Math.max(1, room[0]) + (1 - a) * free[1] / Math.max(1, room[1]);
+        return cap;
+    }
+
+    /**
+     * The multipliers of the best surrogate constraint at the root: the optimal duals of the cpu, memory, pod-slot
+     * (and other) rows of the knapsack's LP relaxation, each per unit of the resource. The surrogate they weigh is a
+     * valid constraint whatever they are; these make its fractional knapsack equal the LP relaxation's value.
+     */
+    private double[] lpMultipliers() {
+        int dims = room.length;
+        int m = items.length;
+        if (m == 0) {
+            return null;
+        }
+        // The LP's dual as a cover: min Σ_d μ_d + Σ_c max_c π_c, Σ_d share_cd μ_d + π_c ≥ y_c.
+        double[][] a = new double[m][dims + m];
+        double[] b = new double[m];
+        double[] price = new double[dims + m];
+        for (int d = 0; d < dims; d++) {
+            price[d] = 1;
+        }
+        for (int r = 0; r < m; r++) {
+            int c = items[r];
+            b[r] = value[c];
+            for (int d = 0; d < dims; d++) {
+                a[r][d] = room[d] > 0 ? (double) size[c][d] / room[d] : 0;
+            }
+            a[r][dims + r] = 1;
+            price[dims + r] = max[c];
+        }
+        double[] x = new double[dims + m];
+        LowerBound.Simplex.minCover(a, b, price, dims + m, x, null);
+        double[] mu = new double[dims];
+        boolean any = false;
+        for (int d = 0; d < dims; d++) {
+            mu[d] = room[d] > 0 ? x[d] / room[d] : 0;
+            any |= mu[d] > 0;
+        }
+        return any ? mu : null;
     }
 
     private void dfs(int pos, double v) {
@@ -180,6 +317,11 @@ final class FillingKnapsack {
                 free[d] += take * size[c][d];
             }
         }
+    }
+
+    /** Whether the proven bound is still the root's fractional bound (the search stopped and no grid was small enough). */
+    boolean rootBound() {
+        return rootBound;
     }
 
     double best() {
