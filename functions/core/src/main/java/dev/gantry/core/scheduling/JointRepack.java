@@ -39,20 +39,19 @@ final class JointRepack {
     private JointRepack() {
     }
 
-    static void run(Packer packer) {
-        bags(packer).values().forEach(claims -> repack(packer, claims));
+    /** @param eligible the claims {@link ZoneRepack} may re-pack, in the packer's order */
+    static void run(Packer packer, List<Claim> eligible) {
+        bags(eligible).values().forEach(claims -> repack(packer, claims));
     }
 
     /**
-     * The claims this pass packs, per pool: those {@link ZoneRepack} may re-pack, in the pools where they have more
-     * than one requirement set (with one, ZoneRepack packed them as one group already).
+     * The claims this pass packs, per pool: the eligible ones ({@link ZoneRepack#eligible}), in the pools where they
+     * have more than one requirement set (with one, ZoneRepack packed them as one group already).
      */
-    static Map<PoolContext, List<Claim>> bags(Packer packer) {
+    static Map<PoolContext, List<Claim>> bags(List<Claim> eligible) {
         Map<PoolContext, List<Claim>> byPool = new LinkedHashMap<>();
-        for (Claim claim : packer.claims) {
-            if (ZoneRepack.eligible(packer, claim)) {
-                byPool.computeIfAbsent(claim.pool, k -> new ArrayList<>()).add(claim);
-            }
+        for (Claim claim : eligible) {
+            byPool.computeIfAbsent(claim.pool, k -> new ArrayList<>()).add(claim);
         }
         byPool.values().removeIf(claims -> claims.stream().map(c -> c.requirements).distinct().count() < 2);
         return byPool;

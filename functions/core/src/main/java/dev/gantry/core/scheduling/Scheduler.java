@@ -64,8 +64,7 @@ public final class Scheduler {
         Packer gantry = shared ? greedy : new Packer(input);
         gantry.placedInOrder = shared ? order : null;
         CostAwarePacking.run(gantry, input.pending());
-        ZoneRepack.repackFilled(gantry); // once the free pods are placed: each claim group packed again by patterns
-        JointRepack.run(gantry); // then each pool's groups together, where their pods may share nodes
+        ZoneRepack.repackFilled(gantry); // once the free pods are placed: each claim group packed again by patterns, then each pool's groups together
         SchedulingResult ours = result(gantry, input, "gantry");
         boolean placesFewer = ours.unschedulable().size() > reference.unschedulable().size();
         return placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9 ? withStrategy(reference, "gantry(greedy)") : ours;

@@ -35,6 +35,11 @@ import java.util.Set;
 final class ZoneRepack {
     /** A group whose claims cost within this factor of its LP bound is not packed again by patterns. */
     private static final double TIGHT = 1.005;
+    /**
+     * Groups of fewer pods skip the wider effort: it costs 40-80 ms on the 250 + 500 anti-affinity benchmark's plain
+     * group and found no cheaper plan in any benchmark group this small (there rounding, not the LP, decides).
+     */
+    private static final int WIDE_FROM = 1_000;
 
     private ZoneRepack() {
     }
@@ -52,21 +57,46 @@ final class ZoneRepack {
         run(packer, true);
     }
 
+    /**
+     * Packs each group of eligible claims again; after the second pass, each pool's groups together ({@link JointRepack}),
+     * over the same claims: a fresh claim holds pods of eligible claims with their requirements, so it is eligible too.
+     */
     private static void run(Packer packer, boolean filled) {
-        Set<PoolContext> joint = filled ? JointRepack.bags(packer).keySet() : Set.of();
-        Map<List<Object>, List<Claim>> groups = new LinkedHashMap<>();
+        List<Claim> eligible = new ArrayList<>();
         for (Claim claim : packer.claims) {
             if (eligible(packer, claim)) {
-                groups.computeIfAbsent(List.of(claim.pool, claim.requirements), k -> new ArrayList<>()).add(claim);
+                eligible.add(claim);
             }
         }
+        Set<PoolContext> joint = filled ? JointRepack.bags(eligible).keySet() : Set.of();
+        Map<List<Object>, List<Claim>> groups = new LinkedHashMap<>();
+        for (Claim claim : eligible) {
+            groups.computeIfAbsent(List.of(claim.pool, claim.requirements), k -> new ArrayList<>()).add(claim);
+        }
+        Set<Claim> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (List<Claim> group : groups.values()) {
-            repack(packer, group, filled, filled && !joint.contains(group.get(0).pool));
+            kept.addAll(repack(packer, group, filled, filled && !joint.contains(group.get(0).pool) && podCount(group) >= WIDE_FROM));
+        }
+        if (filled) {
+            JointRepack.run(packer, packer.claims.stream().filter(kept::contains).toList());
         }
     }
 
-    /** @param wide also pack by patterns at the wider effort: no {@link JointRepack} pass follows in this pool */
-    private static void repack(Packer packer, List<Claim> old, boolean filled, boolean wide) {
+    private static int podCount(List<Claim> claims) {
+        int n = 0;
+        for (Claim c : claims) {
+            n += c.pods.size();
+        }
+        return n;
+    }
+
+    /**
+     * The claims that now hold the group's pods: the fresh ones where they replaced {@code old}, else {@code old}.
+     *
+     * @param wide also pack by patterns at the wider effort: a large group, and no {@link JointRepack} pass follows in
+     *             its pool
+     */
+    private static List<Claim> repack(Packer packer, List<Claim> old, boolean filled, boolean wide) {
         PoolContext pool = old.get(0).pool;
         Requirements reqs = old.get(0).requirements;
         List<InstanceType> types = pool.typesFor(reqs);
@@ -75,24 +105,24 @@ final class ZoneRepack {
         for (Claim c : old) {
             double p = rightSizedPrice(pool, types, reqs, c.requests);
             if (Double.isNaN(p)) {
-                return;
+                return old;
             }
             before += p;
             c.pods.forEach(pod -> pods.add(PodConstraints.strict(pod)));
         }
         pods.sort(java.util.Comparator.comparing(c -> c.pod().key()));
         if (filled && before <= TIGHT * lowerBound(pool, types, reqs, pods)) {
-            return; // within this of the group's LP bound, no packing gains enough to pay for the rounds
+            return old; // within this of the group's LP bound, no packing gains enough to pay for the rounds
         }
         // The first pass packs by shape; the second only by patterns, since the free pods it now holds were packed by shape already.
         List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = filled
                 ? patterns(pool, types, reqs, pods, before, wide)
                 : CostAwarePacking.cheapestPlan(pool, types, reqs, pods);
         if (plan == null) {
-            return;
+            return old;
         }
         if (price(pool, types, reqs, plan) >= before - 1e-9) {
-            return;
+            return old;
         }
         List<Claim> fresh = new ArrayList<>();
         for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
@@ -100,7 +130,7 @@ final class ZoneRepack {
             for (PodConstraints c : bin.pods()) {
                 ClaimFit fit = claim.fit(c, Map.of());
                 if (!fit.ok()) {
-                    return; // keep the old claims: this pod only fitted at a relaxed level
+                    return old; // keep the old claims: this pod only fitted at a relaxed level
                 }
                 claim.commit(c.pod(), fit);
             }
@@ -113,6 +143,7 @@ final class ZoneRepack {
         packer.claims.removeAll(old);
         packer.claims.addAll(Math.min(at, packer.claims.size()), fresh);
         pool.nodes += fresh.size() - old.size();
+        return fresh;
     }
 
     /**
