@@ -1,5 +1,7 @@
 package dev.gantry.core.catalog;
 
+import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.Objects;
 
 /**
@@ -22,6 +24,13 @@ public record Offering(String zone, String zoneId, String capacityType, double p
         if (listPrice < 0 || Double.isNaN(listPrice)) {
             throw new IllegalArgumentException("list price must be a non-negative number, got " + listPrice);
         }
+    }
+
+    /** Whether {@code reqs} allow this offering's zone (and zone ID, where known) and capacity type. Availability aside. */
+    public boolean allowedBy(Requirements reqs) {
+        return reqs.get(WellKnownLabels.ZONE).has(zone)
+                && reqs.get(WellKnownLabels.CAPACITY_TYPE).has(capacityType)
+                && (zoneId == null || reqs.get(WellKnownLabels.ZONE_ID).has(zoneId));
     }
 
     /** An offering whose decision price is its list price (no overlay applies). */

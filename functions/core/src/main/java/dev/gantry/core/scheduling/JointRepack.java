@@ -66,34 +66,31 @@ final class JointRepack {
         Map<Pod, Requirements> kindOf = new IdentityHashMap<>();
         Map<Requirements, Integer> kindIndex = new LinkedHashMap<>();
         List<PodConstraints> pods = new ArrayList<>();
+        List<List<PodConstraints>> seeds = new ArrayList<>(); // each old claim's pods: the master starts from the current plan
         double before = 0;
         for (Claim c : old) {
             before += c.price();
+            List<PodConstraints> seed = new ArrayList<>();
             for (Pod p : c.pods) {
                 PodConstraints pc = PodConstraints.strict(p);
                 boolean free = CostAwarePacking.isFree(packer, pc);
                 Requirements kind = free ? pool.requirements.intersect(pc.nodeRequirements()) : c.requirements;
                 kindOf.put(p, kind);
                 kindIndex.putIfAbsent(kind, kindIndex.size());
-                pods.add(pc);
+                seed.add(pc);
             }
+            pods.addAll(seed);
+            seeds.add(seed);
         }
         pods.sort(java.util.Comparator.comparing(c -> c.pod().key()));
         List<Column> columns = columns(pool, new ArrayList<>(kindIndex.keySet()));
-        Map<Pod, PodConstraints> constraintsOf = new IdentityHashMap<>();
-        pods.forEach(c -> constraintsOf.put(c.pod(), c));
-        List<List<PodConstraints>> seeds = new ArrayList<>();
-        for (Claim c : old) {
-            seeds.add(c.pods.stream().map(constraintsOf::get).toList());
-        }
         List<ShapePacking.Bin<PodConstraints, Column>> plan = PatternPacking.pack(pods, PodConstraints::requests,
                 c -> kindIndex.get(kindOf.get(c.pod())), columns, Column::room, c -> c.offering().pricePerHour(),
                 (kind, column) -> column.kinds().contains(kind), before, EFFORT, seeds);
         if (plan == null) {
             return;
         }
-        List<Claim> fresh = new ArrayList<>();
-        double after = 0;
+        Map<ShapePacking.Bin<PodConstraints, Column>, Requirements> reqsOf = new IdentityHashMap<>();
         for (ShapePacking.Bin<PodConstraints, Column> bin : plan) {
             Requirements reqs = pool.requirements;
             for (PodConstraints c : bin.pods()) {
@@ -102,25 +99,13 @@ final class JointRepack {
             if (reqs.isUnsatisfiable()) {
                 return; // cannot happen: a column lets in only kinds that share a node
             }
-            Claim claim = Claim.open(pool, packer.nextClaimIndex(), reqs, List.of(bin.type().type()));
-            for (PodConstraints c : bin.pods()) {
-                ClaimFit fit = claim.fit(c, Map.of());
-                if (!fit.ok()) {
-                    return; // keep the old claims: this pod only fitted at a relaxed level
-                }
-                claim.commit(c.pod(), fit);
-            }
-            claim.rightSize();
-            after += claim.price();
-            fresh.add(claim);
+            reqsOf.put(bin, reqs);
         }
-        if (after >= before - 1e-9) {
+        List<Claim> fresh = ZoneRepack.open(packer, pool, plan, reqsOf::get, bin -> bin.type().type(), true);
+        if (fresh == null || fresh.stream().mapToDouble(Claim::price).sum() >= before - 1e-9) {
             return;
         }
-        int at = packer.claims.indexOf(old.get(0));
-        packer.claims.removeAll(old);
-        packer.claims.addAll(Math.min(at, packer.claims.size()), fresh);
-        pool.nodes += fresh.size() - old.size();
+        ZoneRepack.replace(packer, old, fresh);
     }
 
     /**
@@ -182,8 +167,6 @@ final class JointRepack {
 
     /** Whether a node of type {@code t} launched at offering {@code o} meets {@code reqs}. */
     private static boolean admits(Requirements reqs, InstanceType t, Offering o) {
-        return reqs.compatible(t.requirements()) && reqs.get(WellKnownLabels.ZONE).has(o.zone())
-                && reqs.get(WellKnownLabels.CAPACITY_TYPE).has(o.capacityType())
-                && (o.zoneId() == null || reqs.get(WellKnownLabels.ZONE_ID).has(o.zoneId()));
+        return reqs.compatible(t.requirements()) && o.allowedBy(reqs);
     }
 }

@@ -124,26 +124,45 @@ final class ZoneRepack {
         if (price(pool, types, reqs, plan) >= before - 1e-9) {
             return old;
         }
+        List<Claim> fresh = open(packer, pool, plan, bin -> reqs, ShapePacking.Bin::type, filled);
+        if (fresh == null) {
+            return old;
+        }
+        replace(packer, old, fresh);
+        return fresh;
+    }
+
+    /**
+     * A claim per bin, with the bin's requirements and type, its pods committed in order (and right-sized if asked);
+     * null if some pod does not fit its claim (it only fitted at a relaxed level), when the caller keeps its old claims.
+     */
+    static <B> List<Claim> open(Packer packer, PoolContext pool, List<ShapePacking.Bin<PodConstraints, B>> plan,
+                                java.util.function.Function<ShapePacking.Bin<PodConstraints, B>, Requirements> requirements,
+                                java.util.function.Function<ShapePacking.Bin<PodConstraints, B>, InstanceType> type, boolean rightSize) {
         List<Claim> fresh = new ArrayList<>();
-        for (ShapePacking.Bin<PodConstraints, InstanceType> bin : plan) {
-            Claim claim = Claim.open(pool, packer.nextClaimIndex(), reqs, List.of(bin.type()));
+        for (ShapePacking.Bin<PodConstraints, B> bin : plan) {
+            Claim claim = Claim.open(pool, packer.nextClaimIndex(), requirements.apply(bin), List.of(type.apply(bin)));
             for (PodConstraints c : bin.pods()) {
                 ClaimFit fit = claim.fit(c, Map.of());
                 if (!fit.ok()) {
-                    return old; // keep the old claims: this pod only fitted at a relaxed level
+                    return null;
                 }
                 claim.commit(c.pod(), fit);
             }
-            if (filled) {
+            if (rightSize) {
                 claim.rightSize();
             }
             fresh.add(claim);
         }
+        return fresh;
+    }
+
+    /** Puts {@code fresh} in the packer where {@code old} was (at the first old claim's place), and counts the pool's nodes. */
+    static void replace(Packer packer, List<Claim> old, List<Claim> fresh) {
         int at = packer.claims.indexOf(old.get(0));
         packer.claims.removeAll(old);
         packer.claims.addAll(Math.min(at, packer.claims.size()), fresh);
-        pool.nodes += fresh.size() - old.size();
-        return fresh;
+        old.get(0).pool.nodes += fresh.size() - old.size();
     }
 
     /**
