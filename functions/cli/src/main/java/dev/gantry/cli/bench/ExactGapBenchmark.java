@@ -4,7 +4,10 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
+import dev.gantry.core.model.TopologySpread;
 import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.ValueSet;
+import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.core.scheduling.SchedulingResult;
@@ -26,10 +29,13 @@ import java.util.Random;
  * size gives geometric means and the worst UB÷LB. Opt LB is the best of the column generation's bound, the LP bound and
  * the packing bound, each a lower bound on every placement of the sample. Columns are each type under the pool's requirements, priced at its
  * cheapest offering there (as the bounds and a claim are), on the room the DaemonSets leave; a pod class may use the
- * types its first node-affinity term admits. Pods with topology spread or pod affinity keep them in Gantry's plan but not
- * in the optimum ("constr" counts them), so there the optimum is a relaxation's. Run with
- * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.ExactGapBenchmark [--case=name-or-part] [--samples=5] [--workload=10000] [--fleet] [sizes...]};
+ * types its first node-affinity term admits. Pods with topology spread or pod affinity keep them in Gantry's plan but,
+ * unless {@code --zones}, not in the optimum ("constr" counts them), so there the optimum is a relaxation's. Run with
+ * {@code java -Xmx512m -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.ExactGapBenchmark [--case=name-or-part] [--samples=5] [--workload=10000] [--fleet] [--zones[=gantry]] [sizes...]};
  * a size of at least the workload solves the whole workload once, {@code --fleet} prints both placements' nodes by type,
+ * {@code --zones} keeps the zonal spreads that must be met in the optimum (each zone's least count, on a column per type
+ * and zone: the optimum is then that of the spread kept, not dropped), {@code --zones=gantry} keeps each spread pod in
+ * the zone Gantry's plan put it (the optimum of Gantry's split of the spread among the zones),
  * and {@code --trace} prints the lower bound's column generation round by round (to standard error).
  * "exact ms" and "gantry ms" are thread CPU time. "master" is the restricted master LP's value where the lower bound's
  * generation stopped (an upper bound on the configuration LP; equal to the column generation's bound when it converged,
@@ -47,6 +53,11 @@ public final class ExactGapBenchmark {
         int samples = Integer.parseInt(option(args, "--samples=", "5"));
         int workload = Integer.parseInt(option(args, "--workload=", "10000"));
         boolean fleets = Arrays.asList(args).contains("--fleet");
+        Zones zones = switch (option(args, "--zones", "none")) {
+            case "", "=spread" -> Zones.SPREAD;
+            case "=gantry" -> Zones.GANTRY;
+            default -> Zones.NONE;
+        };
         java.io.PrintStream trace = Arrays.asList(args).contains("--trace") ? System.err : null;
         int[] sizes = Arrays.stream(args).filter(a -> !a.startsWith("--")).mapToInt(Integer::parseInt).toArray();
         if (sizes.length == 0) {
@@ -65,7 +76,7 @@ public final class ExactGapBenchmark {
             for (int k : sizes) {
                 List<Row> rows = new ArrayList<>();
                 for (int seed = 1; seed <= (k >= all.size() ? 1 : samples); seed++) {
-                    Row r = measure(c, sample(all, k, seed), trace);
+                    Row r = measure(c, sample(all, k, seed), zones, trace);
                     rows.add(r);
                     System.out.printf("%-36s %5d %4d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %7.3f %7.3f %7.4f %9.1f %9.1f %7d %9.3f %9.3f %6d%n", name, k,
                             seed, r.constrained, r.lp, r.pack, r.opt.lower(), r.opt.upper(), r.gantry, r.opt.lower() / r.lp, r.gantry / r.opt.upper(),
@@ -101,7 +112,10 @@ public final class ExactGapBenchmark {
         return idx.subList(0, k).stream().sorted().map(all::get).toList();
     }
 
-    private static Row measure(SchedulingBenchmark.Case c, List<Pod> pods, java.io.PrintStream trace) {
+    /** How the optimum treats zonal spreads: drops them, keeps each zone's least count, or keeps Gantry's zone for each pod. */
+    enum Zones { NONE, SPREAD, GANTRY }
+
+    private static Row measure(SchedulingBenchmark.Case c, List<Pod> pods, Zones zones, java.io.PrintStream trace) {
         SchedulingInput input = new SchedulingInput(pods, List.of(), List.of(), c.daemons(),
                 List.of(new SchedulingInput.PoolOffer(c.pool(), c.types())), Map.of());
         var threads = ManagementFactory.getThreadMXBean();
@@ -113,7 +127,13 @@ public final class ExactGapBenchmark {
         }
         double pack = SchedulingBenchmark.packingBound(input, plan);
         long t1 = threads.getCurrentThreadCpuTime();
-        ExactPlacement.Result found = exact(input, trace);
+        Map<Pod, String> pinned = null;
+        if (zones == Zones.GANTRY) {
+            Map<Pod, String> byPod = new java.util.IdentityHashMap<>();
+            plan.newClaims().forEach(cl -> cl.pods().forEach(p -> byPod.put(p, cl.offering().zone())));
+            pinned = byPod;
+        }
+        ExactPlacement.Result found = exact(input, zones != Zones.NONE, pinned, trace);
         // The LP and packing bounds hold for every placement of these pods: the optimum is at least each.
         // Gantry's plan is a placement too: the optimum is at most the cheaper of it and the dive's.
         ExactPlacement.Result opt = new ExactPlacement.Result(Math.max(found.lower(), Math.max(pack, plan.lowerBoundPerHour())),
@@ -131,43 +151,101 @@ public final class ExactGapBenchmark {
      * admits, priced at its cheapest offering under the pool's requirements; one class per request vector and first
      * node-affinity term, open to the types that term admits. A class whose term changes a type's price (a zone or
      * capacity type of its own) would need a column of its own; the workloads here have none, and it is checked.
+     * With {@code zones}, pods with a zonal topology spread that must be met (DoNotSchedule) keep it, as the least count
+     * per zone ({@link ExactPlacement.ZoneRow}), over the zones the pool's offerings reach: a column per type and zone,
+     * priced at that zone's cheapest offering.
      */
     static ExactPlacement.Result exact(SchedulingInput input) {
-        return exact(input, null);
+        return exact(input, false, null, null);
     }
 
-    /** As above; with {@code trace} non-null, the lower bound's generation is printed there. */
-    static ExactPlacement.Result exact(SchedulingInput input, java.io.PrintStream trace) {
+    /**
+     * As above; with {@code pinned} non-null (and {@code zones}), each spread pod stays in the zone it maps to instead
+     * (the optimum for that split of the spread among the zones); with {@code trace} non-null, the lower bound's
+     * generation is printed there.
+     */
+    static ExactPlacement.Result exact(SchedulingInput input, boolean zones, Map<Pod, String> pinned, java.io.PrintStream trace) {
         SchedulingInput.PoolOffer offer = input.pools().get(0);
         Requirements reqs = offer.requirements();
+        java.util.SortedSet<String> zoneNames = new java.util.TreeSet<>();
+        List<TopologySpread> spreads = new ArrayList<>();
+        for (Pod p : input.pending()) {
+            TopologySpread s = zones ? zonal(p) : null;
+            if (s != null && !spreads.contains(s)) {
+                spreads.add(s);
+            }
+        }
         List<InstanceType> types = new ArrayList<>();
         List<ExactPlacement.Column> columns = new ArrayList<>();
         for (InstanceType t : offer.instanceTypes()) {
-            Offering o = reqs.compatible(t.requirements()) ? t.cheapestOffering(reqs) : null;
-            if (o != null) {
+            if (!reqs.compatible(t.requirements())) {
+                continue;
+            }
+            if (spreads.isEmpty()) {
+                Offering o = t.cheapestOffering(reqs);
+                if (o != null) {
+                    types.add(t);
+                    columns.add(new ExactPlacement.Column(t.name(), SchedulingBenchmark.room(input, t), o.pricePerHour()));
+                }
+                continue;
+            }
+            java.util.Map<String, Offering> byZone = new java.util.TreeMap<>();
+            for (Offering o : t.offerings()) {
+                if (o.available() && o.allowedBy(reqs)) {
+                    byZone.merge(o.zone(), o, (a, b) -> a.pricePerHour() <= b.pricePerHour() ? a : b);
+                }
+            }
+            for (var e : byZone.entrySet()) {
+                zoneNames.add(e.getKey());
                 types.add(t);
-                columns.add(new ExactPlacement.Column(t.name(), SchedulingBenchmark.room(input, t), o.pricePerHour()));
+                columns.add(new ExactPlacement.Column(t.name() + "@" + e.getKey(), SchedulingBenchmark.room(input, t),
+                        e.getValue().pricePerHour(), e.getKey()));
             }
         }
         Map<List<Object>, Integer> counts = new LinkedHashMap<>();
         for (Pod p : input.pending()) {
-            counts.merge(List.of(p.requests(), p.nodeRequirementTerms().get(0)), 1, Integer::sum);
+            TopologySpread s = zones ? zonal(p) : null;
+            counts.merge(java.util.Arrays.asList(p.requests(), p.nodeRequirementTerms().get(0), s, s == null || pinned == null ? null : pinned.get(p)), 1, Integer::sum);
         }
         List<ExactPlacement.PodClass> classes = new ArrayList<>();
+        Map<TopologySpread, List<Integer>> members = new LinkedHashMap<>();
         for (var e : counts.entrySet()) {
             Requirements term = reqs.intersect((Requirements) e.getKey().get(1));
             boolean[] allowed = new boolean[types.size()];
             for (int j = 0; j < types.size(); j++) {
                 InstanceType t = types.get(j);
-                Offering o = term.compatible(t.requirements()) ? t.cheapestOffering(term) : null;
+                String zone = columns.get(j).zone();
+                Requirements here = zone == null ? term : term.with(WellKnownLabels.ZONE, ValueSet.in(zone));
+                Offering o = here.compatible(t.requirements()) ? t.cheapestOffering(here) : null;
                 if (o != null && o.pricePerHour() != columns.get(j).price()) {
                     throw new IllegalStateException("a pod's requirements change the price of " + t.name() + ": not modelled");
                 }
-                allowed[j] = o != null;
+                allowed[j] = o != null && (e.getKey().get(3) == null || e.getKey().get(3).equals(zone));
+            }
+            if (e.getKey().get(2) != null && e.getKey().get(3) == null) {
+                members.computeIfAbsent((TopologySpread) e.getKey().get(2), k -> new ArrayList<>()).add(classes.size());
             }
             classes.add(new ExactPlacement.PodClass((Resources) e.getKey().get(0), e.getValue(), allowed));
         }
-        return ExactPlacement.solve(classes, columns, trace);
+        List<ExactPlacement.ZoneRow> rows = new ArrayList<>();
+        for (var e : members.entrySet()) {
+            int n = e.getValue().stream().mapToInt(c -> classes.get(c).count()).sum();
+            int z = zoneNames.size();
+            int least = Math.max(0, -Math.floorDiv(-(n - (z - 1) * e.getKey().maxSkew()), z));
+            int[] in = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            if (least > 0) {
+                zoneNames.forEach(zone -> rows.add(new ExactPlacement.ZoneRow(in, zone, least)));
+            }
+        }
+        if (trace != null && !rows.isEmpty()) {
+            trace.printf("%d zone rows over %s: %s%n", rows.size(), zoneNames, rows.stream().map(r -> r.zone() + " >= " + r.count()).toList());
+        }
+        return ExactPlacement.solve(classes, columns, rows, trace);
+    }
+
+    /** The pod's zonal topology spread that must be met, if it has one (the first). */
+    private static TopologySpread zonal(Pod p) {
+        return p.topologySpread().stream().filter(s -> s.doNotSchedule() && WellKnownLabels.ZONE.equals(s.topologyKey())).findFirst().orElse(null);
     }
 
     private static double geomean(List<Row> rows, java.util.function.ToDoubleFunction<Row> f) {

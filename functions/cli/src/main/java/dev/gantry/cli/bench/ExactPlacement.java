@@ -34,8 +34,19 @@ final class ExactPlacement {
     private static final int DIVE_ROUNDS = 10;
     private static final double EPS = 1e-9;
 
-    /** A node one could launch: its type's name, the room its pods get, and its price per hour. */
-    record Column(String name, Resources room, double price) {
+    /** A node one could launch: its type's name, the room its pods get, its price per hour, and its zone (null: any). */
+    record Column(String name, Resources room, double price, String zone) {
+        Column(String name, Resources room, double price) {
+            this(name, room, price, null);
+        }
+    }
+
+    /**
+     * At least {@code count} pods of the classes {@code classes} on columns of zone {@code zone}: a zonal topology
+     * spread's least count per zone (a spread of n pods with maxSkew s over Z zones puts at least
+     * ⌈(n − (Z − 1)·s) ÷ Z⌉ in each), which every placement that keeps the spread meets.
+     */
+    record ZoneRow(int[] classes, String zone, int count) {
     }
 
     /** {@code count} pods of request {@code size}, which may go on the columns marked in {@code allowed}. */
@@ -62,9 +73,11 @@ final class ExactPlacement {
     private final boolean[][] allowed;
     private final boolean[] dominated;
     private final List<Filling> pool = new ArrayList<>();
+    private final List<ZoneRow> zoneRows;
 
-    private ExactPlacement(List<PodClass> classes, List<Column> columns) {
+    private ExactPlacement(List<PodClass> classes, List<Column> columns, List<ZoneRow> zoneRows) {
         this.columns = columns;
+        this.zoneRows = zoneRows;
         List<ToLongFunction<Resources>> dims = new ArrayList<>(List.of(Resources::cpuMillis, Resources::memoryBytes,
                 Resources::ephemeralBytes, Resources::pods));
         dims.addAll(LowerBound.extendedDimensions(classes.stream().map(PodClass::size).toList()));
@@ -90,6 +103,9 @@ final class ExactPlacement {
      * class {@code j} is open to (ties go to the lower index). Any filling of {@code j} then fits {@code i}.
      */
     private boolean dominates(int i, int j) {
+        if (!zoneRows.isEmpty() && !java.util.Objects.equals(columns.get(i).zone(), columns.get(j).zone())) {
+            return false; // a zone row may pay for j's zone and not i's
+        }
         double pi = columns.get(i).price();
         double pj = columns.get(j).price();
         if (pi > pj) {
@@ -113,12 +129,17 @@ final class ExactPlacement {
 
     /** The bracket for placing {@code classes} on {@code columns}; classes no column may hold are left out, as no placement holds them. */
     static Result solve(List<PodClass> classes, List<Column> columns) {
-        return solve(classes, columns, null);
+        return solve(classes, columns, List.of(), null);
     }
 
-    /** As above; with {@code trace} non-null, prints the lower bound's generation there, a line a round. */
-    static Result solve(List<PodClass> classes, List<Column> columns, java.io.PrintStream trace) {
-        ExactPlacement s = new ExactPlacement(classes, columns);
+    /**
+     * As above, with each zone row's least count in its zone too; with {@code trace} non-null, prints the lower bound's
+     * generation there, a line a round. The dive meets a zone row as far as its classes have pods left (a dive that put
+     * too many of a spread's pods in one zone early may leave a later zone short: its placement is then the
+     * relaxation's, as without zone rows).
+     */
+    static Result solve(List<PodClass> classes, List<Column> columns, List<ZoneRow> zoneRows, java.io.PrintStream trace) {
+        ExactPlacement s = new ExactPlacement(classes, columns, zoneRows);
         int[] left = new int[classes.size()];
         for (int c = 0; c < left.length; c++) {
             boolean placeable = false;
@@ -131,13 +152,14 @@ final class ExactPlacement {
             trace.printf("%d classes, %d columns (%d undominated)%n", classes.size(), columns.size(),
                     java.util.stream.IntStream.range(0, columns.size()).filter(j -> !s.dominated[j]).count());
         }
-        Lp bound = s.configurationLp(left, MAX_ROUNDS, true, trace);
+        int[] zoneLeft = zoneRows.stream().mapToInt(ZoneRow::count).toArray();
+        Lp bound = s.configurationLp(left, zoneLeft, MAX_ROUNDS, true, trace);
         double lower = bound.lower;
         double upper = 0;
         int nodes = 0;
         java.util.SortedMap<String, Integer> fleet = new java.util.TreeMap<>();
         while (Arrays.stream(left).sum() > 0) {
-            Lp lp = s.configurationLp(left, DIVE_ROUNDS, false, null);
+            Lp lp = s.configurationLp(left, zoneLeft, DIVE_ROUNDS, false, null);
             int[] copies = new int[lp.x.length];
             int best = 0;
             boolean whole = false;
@@ -152,6 +174,9 @@ final class ExactPlacement {
             for (int k = 0; k < copies.length; k++) {
                 Filling f = lp.fillings.get(k);
                 for (int i = 0; i < copies[k] && useful(f, left); i++) {
+                    for (int r = 0; r < zoneLeft.length; r++) {
+                        zoneLeft[r] -= Math.min(zoneLeft[r], s.inZone(r, f, left));
+                    }
                     for (int c = 0; c < left.length; c++) {
                         left[c] -= Math.min(left[c], f.counts[c]);
                     }
@@ -178,18 +203,39 @@ final class ExactPlacement {
     }
 
     /** With {@code prove} false (the dive's steps), no knapsack is settled: the bound is not needed, the columns are. */
-    private Lp configurationLp(int[] left, int maxRounds, boolean prove, java.io.PrintStream trace) {
+    private Lp configurationLp(int[] left, int[] zoneLeft, int maxRounds, boolean prove, java.io.PrintStream trace) {
         int[] rows = java.util.stream.IntStream.range(0, left.length).filter(c -> left[c] > 0).toArray();
+        // A zone row asks no more than its classes have left (see the dive).
+        int[] need = new int[zoneLeft.length];
+        for (int r = 0; r < need.length; r++) {
+            int pods = 0;
+            for (int c : zoneRows.get(r).classes()) {
+                pods += left[c];
+            }
+            need[r] = Math.min(zoneLeft[r], pods);
+        }
         for (int c : rows) {
             if (pool.stream().noneMatch(f -> f.counts[c] > 0)) {
-                pool.add(alone(c, left));
+                pool.add(alone(c, left, null));
             }
         }
+        for (int r = 0; r < need.length; r++) {
+            for (int c : zoneRows.get(r).classes()) {
+                String zone = zoneRows.get(r).zone();
+                if (left[c] > 0 && pool.stream().noneMatch(f -> f.counts[c] > 0 && zone.equals(columns.get(f.column).zone()))) {
+                    Filling f = alone(c, left, zone);
+                    if (f.column >= 0) {
+                        pool.add(f);
+                    }
+                }
+            }
+        }
+        int m = rows.length + need.length;
         double lower = 0;
         for (int round = 0; ; round++) {
             List<Filling> active = pool.stream().filter(f -> useful(f, left)).toList();
-            double[][] a = new double[rows.length][active.size()];
-            double[] b = new double[rows.length];
+            double[][] a = new double[m][active.size()];
+            double[] b = new double[m];
             double[] price = new double[active.size()];
             for (int r = 0; r < rows.length; r++) {
                 b[r] = left[rows[r]];
@@ -197,16 +243,23 @@ final class ExactPlacement {
                     a[r][k] = Math.min(left[rows[r]], active.get(k).counts[rows[r]]);
                 }
             }
+            for (int r = 0; r < need.length; r++) {
+                b[rows.length + r] = need[r];
+                for (int k = 0; k < active.size(); k++) {
+                    a[rows.length + r][k] = Math.min(need[r], inZone(r, active.get(k), left));
+                }
+            }
             for (int k = 0; k < active.size(); k++) {
                 price[k] = columns.get(active.get(k).column).price();
             }
             double[] x = new double[active.size()];
-            double[] dualRows = new double[rows.length];
+            double[] dualRows = new double[m];
             double value = LowerBound.Simplex.minCover(a, b, price, active.size(), x, dualRows);
             double[] y = new double[left.length];
             for (int r = 0; r < rows.length; r++) {
                 y[rows[r]] = dualRows[r];
             }
+            double[] yz = java.util.Arrays.copyOfRange(dualRows, rows.length, m);
             double theta = 1;
             int unproven = 0;
             int worst = -1;
@@ -214,7 +267,7 @@ final class ExactPlacement {
             FillingKnapsack[] priced = new FillingKnapsack[columns.size()];
             for (int j = 0; j < columns.size(); j++) {
                 if (!dominated[j]) {
-                    priced[j] = new FillingKnapsack(room[j], size, allowedOn(j), y, left);
+                    priced[j] = new FillingKnapsack(room[j], size, allowedOn(j), valueOn(j, y, yz), left);
                     priced[j].run(columns.get(j).price() * (1 + 1e-7) + EPS, prove);
                 }
             }
@@ -245,6 +298,9 @@ final class ExactPlacement {
             for (int c : rows) {
                 dualValue += left[c] * y[c];
             }
+            for (int r = 0; r < need.length; r++) {
+                dualValue += need[r] * yz[r];
+            }
             lower = Math.max(lower, dualValue / theta);
             if (trace != null) {
                 trace.printf("round %3d: master %.4f, Farley %.4f (best so far %.4f; theta %.5f on %s), %d fillings, %d new, %d knapsacks on their root bound%n",
@@ -257,6 +313,39 @@ final class ExactPlacement {
         }
     }
 
+    /**
+     * Each class's value on column {@code j}: its row's price, plus the price of every zone row of {@code j}'s zone
+     * that counts it. A filling's knapsack value is then its reduced value in the master with zone rows.
+     */
+    private double[] valueOn(int j, double[] y, double[] yz) {
+        String zone = columns.get(j).zone();
+        if (zone == null || zoneRows.isEmpty()) {
+            return y;
+        }
+        double[] out = y.clone();
+        for (int r = 0; r < yz.length; r++) {
+            if (yz[r] > 0 && zone.equals(zoneRows.get(r).zone())) {
+                for (int c : zoneRows.get(r).classes()) {
+                    out[c] += yz[r];
+                }
+            }
+        }
+        return out;
+    }
+
+    /** How many of zone row {@code r}'s pods filling {@code f} places (as far as they are left), 0 outside its zone. */
+    private int inZone(int r, Filling f, int[] left) {
+        ZoneRow row = zoneRows.get(r);
+        if (!row.zone().equals(columns.get(f.column).zone())) {
+            return 0;
+        }
+        int n = 0;
+        for (int c : row.classes()) {
+            n += Math.min(left[c], f.counts[c]);
+        }
+        return n;
+    }
+
     private boolean[] allowedOn(int j) {
         boolean[] out = new boolean[allowed.length];
         for (int c = 0; c < out.length; c++) {
@@ -265,12 +354,15 @@ final class ExactPlacement {
         return out;
     }
 
-    /** The most pods of class {@code c} alone that fit the cheapest column allowed for it (a feasible start). */
-    private Filling alone(int c, int[] left) {
+    /**
+     * The most pods of class {@code c} alone that fit the cheapest column allowed for it, in {@code zone} unless it is
+     * null (a feasible start; column -1 when none).
+     */
+    private Filling alone(int c, int[] left, String zone) {
         int bestColumn = -1;
         long bestCount = 0;
         for (int j = 0; j < columns.size(); j++) {
-            if (!allowed[c][j] || dominated[j]) {
+            if (!allowed[c][j] || dominated[j] || (zone != null && !zone.equals(columns.get(j).zone()))) {
                 continue;
             }
             long n = left[c];

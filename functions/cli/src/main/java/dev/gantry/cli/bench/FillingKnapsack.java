@@ -1,5 +1,6 @@
 package dev.gantry.cli.bench;
 
+import dev.gantry.core.scheduling.GridKnapsack;
 import dev.gantry.core.scheduling.LowerBound;
 import java.util.ArrayList;
 import java.util.List;

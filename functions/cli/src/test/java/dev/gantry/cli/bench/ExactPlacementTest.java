@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.gantry.core.model.Resources;
+import dev.gantry.core.scheduling.GridKnapsack;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,27 @@ class ExactPlacementTest {
 
         assertThat(r.upper()).isCloseTo(1.80, within(1e-9));
         assertThat(r.lower()).isCloseTo(1.80, within(1e-6));
+    }
+
+    /**
+     * A zone row keeps a spread: one type, a pod a node, $1 in zone a and $2 in zone b. Four pods spread with maxSkew 1
+     * over the two zones put at least two in each: $6, where without the rows all four go to zone a for $4.
+     */
+    @Test
+    void aZoneRowKeepsTheSpreadsLeastCountInEachZone() {
+        Resources room = new Resources(1000, GI, 0, 10, java.util.Map.of());
+        List<ExactPlacement.Column> zoned = List.of(new ExactPlacement.Column("one@a", room, 1.00, "a"),
+                new ExactPlacement.Column("one@b", room, 2.00, "b"));
+        List<ExactPlacement.PodClass> spread = List.of(new ExactPlacement.PodClass(Resources.of(800, GI / 2), 4, new boolean[]{true, true}));
+
+        ExactPlacement.Result free = ExactPlacement.solve(spread, zoned);
+        ExactPlacement.Result kept = ExactPlacement.solve(spread, zoned, List.of(new ExactPlacement.ZoneRow(new int[]{0}, "a", 2),
+                new ExactPlacement.ZoneRow(new int[]{0}, "b", 2)), null);
+
+        assertThat(free.lower()).isCloseTo(4.00, within(1e-6));
+        assertThat(kept.lower()).isCloseTo(6.00, within(1e-6));
+        assertThat(kept.upper()).isCloseTo(6.00, within(1e-9));
+        assertThat(kept.fleet()).containsEntry("one@a", 2).containsEntry("one@b", 2);
     }
 
     /** The brute-force optimum of max Σ value_c n_c, n_c ≤ max_c, Σ n_c size_cd ≤ room_d. */

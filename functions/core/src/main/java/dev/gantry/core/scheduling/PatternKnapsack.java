@@ -103,4 +103,108 @@ final class PatternKnapsack {
         }
         return k == Long.MAX_VALUE ? 0 : k;
     }
+
+    /**
+     * An upper bound on every pattern's worth at the dual prices: the least, over the resources, of the room in that
+     * resource alone filled with the pods worth most per unit of it, the last one in part.
+     */
+    static double bound(long[][] size, double[] count, double[] dual, long[] room) {
+        int m = size.length;
+        double[] max = new double[m];
+        for (int i = 0; i < m; i++) {
+            max[i] = dual[i] > 0 ? copiesLeft(size[i], count[i], room) : 0;
+        }
+        double bound = Double.POSITIVE_INFINITY;
+        Integer[] order = new Integer[m];
+        for (int r = 0; r < room.length; r++) {
+            int dim = r;
+            Arrays.setAll(order, i -> i);
+            Arrays.sort(order, (a, b) -> Double.compare(perUnit(dual[b], size[b][dim]), perUnit(dual[a], size[a][dim])));
+            double left = room[r];
+            double v = 0;
+            for (int i : order) {
+                if (max[i] <= 0) {
+                    continue;
+                }
+                if (size[i][r] == 0) { // takes none of the resource (another's room may be all it has)
+                    v += max[i] * dual[i];
+                    continue;
+                }
+                if (left <= 0) {
+                    break; // the pods worth less per unit that follow take some, and none is left
+                }
+                double take = Math.min(max[i], left / size[i][r]);
+                v += take * dual[i];
+                left -= take * size[i][r];
+            }
+            bound = Math.min(bound, v);
+        }
+        return bound;
+    }
+
+    private static double perUnit(double value, long size) {
+        return size == 0 ? Double.POSITIVE_INFINITY : value / size;
+    }
+
+    /** How many pods of this size fit the room alone, at most {@code count}. */
+    private static double copiesLeft(long[] size, double count, long[] room) {
+        double c = count;
+        for (int r = 0; r < room.length; r++) {
+            if (size[r] > 0) {
+                c = Math.min(c, room[r] / size[r]);
+            }
+        }
+        return c;
+    }
+
+    /**
+     * The pattern worth most at the dual prices, exactly, by {@link GridKnapsack} on a grid of at most
+     * {@code maxStates} states (coarsened where the exact one is larger); null where no pattern is worth anything or
+     * the coarsened grid's filling does not fit the room.
+     */
+    static int[] exact(long[][] size, double[] count, double[] dual, long[] room, long maxStates) {
+        int m = size.length;
+        int[] max = new int[m];
+        int[] items = java.util.stream.IntStream.range(0, m).filter(i -> dual[i] > 0 && copiesLeft(size[i], count[i], room) >= 1).toArray();
+        for (int i : items) {
+            max[i] = (int) copiesLeft(size[i], count[i], room);
+        }
+        if (items.length == 0) {
+            return null;
+        }
+        GridKnapsack.Result r = GridKnapsack.solve(room, size, items, max, dual, maxStates, maxStates * 64, true);
+        if (r == null) {
+            return null;
+        }
+        for (int d = 0; d < room.length; d++) {
+            long used = 0;
+            for (int i = 0; i < m; i++) {
+                used += r.filling()[i] * size[i][d];
+            }
+            if (used > room[d]) {
+                return null;
+            }
+        }
+        return r.filling();
+    }
+
+    /** The duals with the classes a type does not allow at zero: the knapsack takes none of them. */
+    static double[] masked(double[] dual, boolean[] open) {
+        double[] d = dual.clone();
+        for (int i = 0; i < d.length; i++) {
+            if (!open[i]) {
+                d[i] = 0;
+            }
+        }
+        return d;
+    }
+
+    /** A pattern's worth at the dual prices. */
+    static double value(double[] dual, int[] k) {
+        double v = 0;
+        for (int i = 0; i < k.length; i++) {
+            v += dual[i] * k[i];
+        }
+        return v;
+    }
 }

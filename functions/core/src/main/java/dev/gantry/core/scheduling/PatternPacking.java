@@ -51,9 +51,15 @@ final class PatternPacking {
     /**
      * How hard the column generation works: at most {@code rounds} rounds, a depth-first search of {@code steps} steps
      * for each of the {@code searched} types whose greedy pattern prices best, and bags of at most {@code classes}
-     * classes.
+     * classes. With {@code gridTypes} above zero, the first {@code gridTypes} of those types whose pattern could still
+     * be worth more than the search found (by a fractional bound) are priced exactly too, by {@link GridKnapsack} on a
+     * grid of at most {@code gridStates} states: a depth-first search of a few thousand steps finds the best pattern of
+     * a bag of a few classes, not of a hundred, and stops the generation early, its LP well above the optimum.
      */
-    record Effort(int rounds, int searched, int steps, int classes) {
+    record Effort(int rounds, int searched, int steps, int classes, int gridTypes, long gridStates) {
+        Effort(int rounds, int searched, int steps, int classes) {
+            this(rounds, searched, steps, classes, 0, 0);
+        }
     }
 
     /** For one group of claims with the same requirements. */
@@ -117,6 +123,11 @@ final class PatternPacking {
         }
         seed(seeds, requests, kindOf, shapes, size, rooms, open, patterns, typeOf);
         double[] x = null;
+        boolean exactPricing = false;
+        List<ShapePacking.Bin<T, B>> searchedPlan = null; // the plan where the search alone stalled, if it did
+        Map<T, K> kinds = new java.util.IdentityHashMap<>();
+        pods.forEach(p -> kinds.put(p, kindOf.apply(p)));
+        BiPredicate<T, B> allowed = (p, t) -> allows.test(kinds.get(p), t);
         int maxRounds = effort.rounds();
         int searched = effort.searched();
         int maxSteps = effort.steps();
@@ -131,19 +142,43 @@ final class PatternPacking {
             double[] greedy = new double[menu.size()];
             for (int t = 0; t < menu.size(); t++) {
                 byGreedy[t] = t;
-                double[] d = masked(dual, open.get(t));
-                greedy[t] = value(d, PatternKnapsack.best(size, count, d, rooms.get(t), m)) / prices.get(t); // m steps: the first dive
+                double[] d = PatternKnapsack.masked(dual, open.get(t));
+                greedy[t] = PatternKnapsack.value(d, PatternKnapsack.best(size, count, d, rooms.get(t), m)) / prices.get(t); // m steps: the first dive
             }
             Arrays.sort(byGreedy, (a, b) -> Double.compare(greedy[b], greedy[a]));
             List<double[]> found = new ArrayList<>(); // {value over price, type}
             List<int[]> foundPatterns = new ArrayList<>();
+            double[] searchedWorth = new double[menu.size()];
             for (int g = 0; g < Math.min(searched, byGreedy.length); g++) {
                 int t = byGreedy[g];
-                double[] d = masked(dual, open.get(t));
+                double[] d = PatternKnapsack.masked(dual, open.get(t));
                 int[] k = PatternKnapsack.best(size, count, d, rooms.get(t), maxSteps);
-                double value = value(d, k);
+                double value = PatternKnapsack.value(d, k);
+                searchedWorth[t] = value;
                 if (value > prices.get(t) * (1 + 1e-7)) {
                     found.add(new double[]{value / prices.get(t), t});
+                    foundPatterns.add(k);
+                }
+            }
+            if (found.isEmpty() && !exactPricing && effort.gridTypes() > 0) {
+                // The search alone stalls here. A tighter LP does not always round to a cheaper plan (on 300 mixed
+                // pods it rounds 1.3% dearer), so its plan stays a candidate, and the exact pricing goes on from here.
+                searchedPlan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed);
+                exactPricing = true;
+            }
+            // Exact pricing for the first types, in the same order, whose bound says a pattern could pay for a node and
+            // beat what the search found.
+            for (int g = 0, gridded = 0; exactPricing && g < byGreedy.length && gridded < effort.gridTypes(); g++) {
+                int t = byGreedy[g];
+                double[] d = PatternKnapsack.masked(dual, open.get(t));
+                double floor = Math.max(searchedWorth[t], prices.get(t) * (1 + 1e-7));
+                if (PatternKnapsack.bound(size, count, d, rooms.get(t)) <= floor) {
+                    continue;
+                }
+                gridded++;
+                int[] k = PatternKnapsack.exact(size, count, d, rooms.get(t), effort.gridStates());
+                if (k != null && PatternKnapsack.value(d, k) > floor) {
+                    found.add(new double[]{PatternKnapsack.value(d, k) / prices.get(t), t});
                     foundPatterns.add(k);
                 }
             }
@@ -169,9 +204,12 @@ final class PatternPacking {
                 typeOf.add((int) found.get(order[j])[1]);
             }
         }
-        Map<T, K> kinds = new java.util.IdentityHashMap<>();
-        pods.forEach(p -> kinds.put(p, kindOf.apply(p)));
-        return rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, (p, t) -> allows.test(kinds.get(p), t));
+        List<ShapePacking.Bin<T, B>> plan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed);
+        return searchedPlan != null && (plan == null || price(searchedPlan, priceOf) < price(plan, priceOf)) ? searchedPlan : plan;
+    }
+
+    private static <T, B> double price(List<ShapePacking.Bin<T, B>> bins, ToDoubleFunction<B> priceOf) {
+        return bins.stream().mapToDouble(b -> priceOf.applyAsDouble(b.type())).sum();
     }
 
     /**
@@ -219,17 +257,6 @@ final class PatternPacking {
                 }
             }
         }
-    }
-
-    /** The duals with the classes a type does not allow at zero: the knapsack takes none of them. */
-    private static double[] masked(double[] dual, boolean[] open) {
-        double[] d = dual.clone();
-        for (int i = 0; i < d.length; i++) {
-            if (!open[i]) {
-                d[i] = 0;
-            }
-        }
-        return d;
     }
 
     /**
@@ -333,14 +360,6 @@ final class PatternPacking {
             }
         }
         return true;
-    }
-
-    private static double value(double[] dual, int[] k) {
-        double v = 0;
-        for (int i = 0; i < k.length; i++) {
-            v += dual[i] * k[i];
-        }
-        return v;
     }
 
     /** The dimensions some shape asks for: cpu, memory, pod slots, ephemeral storage and each extended resource. */

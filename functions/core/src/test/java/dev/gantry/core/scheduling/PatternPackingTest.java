@@ -89,4 +89,43 @@ class PatternPackingTest {
         assertThat(ours.newClaims()).allSatisfy(c -> assertThat(c.requirements().get(WellKnownLabels.ZONE).singleValue()).isNotNull());
         assertThat(ours.newClaims()).hasSize(9);
     }
+
+    /**
+     * Bags of many shapes (40 of them, a few pods each) over types of 2 to 16 vCPU, the smallest cheapest per vCPU, with
+     * the depth-first search of the pricing step held to 20 steps: it stalls before the LP's optimum, as 2,000 steps do
+     * on the hundred classes of a pool's joint bag, and the exact pricing ({@link PatternPacking.Effort#gridTypes()})
+     * goes on. Its plan is never dearer (the search's plan stays a candidate) and on some bags cheaper.
+     */
+    @Test
+    void exactPricingNeverPacksDearerAndSometimesCheaper() {
+        List<Resources> rooms = List.of(Resources.of(1930, 3300L << 20).with(Resources.PODS, 11),
+                Resources.of(3920, 14_500L << 20).with(Resources.PODS, 17), Resources.of(7910, 29_000L << 20).with(Resources.PODS, 58),
+                Resources.of(15_890, 58_000L << 20).with(Resources.PODS, 234));
+        double[] price = {0.0168, 0.0437, 0.0874, 0.1748};
+        PatternPacking.Effort searchOnly = new PatternPacking.Effort(60, 32, 20, 128);
+        PatternPacking.Effort exact = new PatternPacking.Effort(60, 32, 20, 128, 8, 1 << 15);
+        int cheaper = 0;
+        for (int seed = 1; seed <= 12; seed++) {
+            java.util.Random r = new java.util.Random(seed);
+            List<Resources> pods = new ArrayList<>();
+            for (int shape = 0; shape < 40; shape++) {
+                Resources size = Resources.of(250L * (1 + r.nextInt(8)), 256L * (2 + r.nextInt(40)) << 20).with(Resources.PODS, 1);
+                for (int n = 1 + r.nextInt(12); n > 0; n--) {
+                    pods.add(size);
+                }
+            }
+            double a = cost(PatternPacking.pack(pods, Function.identity(), p -> "", rooms, Function.identity(),
+                    t -> price[rooms.indexOf(t)], (k, t) -> true, 1e9, searchOnly, List.of()), rooms, price);
+            double b = cost(PatternPacking.pack(pods, Function.identity(), p -> "", rooms, Function.identity(),
+                    t -> price[rooms.indexOf(t)], (k, t) -> true, 1e9, exact, List.of()), rooms, price);
+            assertThat(b).as("seed %d", seed).isLessThanOrEqualTo(a + 1e-9);
+            cheaper += b < a - 1e-9 ? 1 : 0;
+        }
+        assertThat(cheaper).isPositive();
+    }
+
+    private static double cost(List<ShapePacking.Bin<Resources, Resources>> bins, List<Resources> rooms, double[] price) {
+        assertThat(bins).isNotNull();
+        return bins.stream().mapToDouble(b -> price[rooms.indexOf(b.type())]).sum();
+    }
 }

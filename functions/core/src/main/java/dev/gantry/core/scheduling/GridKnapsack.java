@@ -1,4 +1,4 @@
-package dev.gantry.cli.bench;
+package dev.gantry.core.scheduling;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -14,17 +14,20 @@ import java.util.List;
  * Where the grid is too large, its longest side is coarsened (the unit doubled, each size rounded down): every filling
  * that fits still fits (a sum of sizes rounded down is at most the room in units, rounded down), so the optimum found
  * is an upper bound on the true one, no longer exact, and its filling may overflow the room.
+ * <p>
+ * {@link PatternPacking} prices its columns with it where the depth-first search would miss the best pattern (a bag of
+ * many classes); public for the benchmarks' exact placement, whose pricing knapsack settles with it.
  */
-final class GridKnapsack {
+public final class GridKnapsack {
     /** The optimum (exact, or an upper bound where coarsened) and a filling that reaches it on the grid. */
-    record Result(double optimum, boolean exact, int[] filling) {
+    public record Result(double optimum, boolean exact, int[] filling) {
     }
 
     private GridKnapsack() {
     }
 
     /** The optimum over {@code items}, or null where no grid of at most {@code maxStates} states and {@code maxCells} states × pieces is left (or, unless {@code mayCoarsen}, the exact grid is larger). */
-    static Result solve(long[] room, long[][] size, int[] items, int[] max, double[] value, long maxStates, long maxCells, boolean mayCoarsen) {
+    public static Result solve(long[] room, long[][] size, int[] items, int[] max, double[] value, long maxStates, long maxCells, boolean mayCoarsen) {
         int dims = room.length;
         List<Integer> kept = new ArrayList<>();
         for (int d = 0; d < dims; d++) {
@@ -116,6 +119,27 @@ final class GridKnapsack {
                 offset += w[i] * stride[i];
             }
             double v = m * value[c];
+            if (k >= 1 && k <= 2) { // the common grids, cpu and memory: the box of states that fit, walked directly
+                int c0 = k == 2 ? cap[0] : 0;
+                int w0 = k == 2 ? w[0] : 0;
+                int c1 = cap[k - 1];
+                int w1 = w[k - 1];
+                int st0 = k == 2 ? stride[0] : 0;
+                long base = (long) p * s;
+                for (int a = c0; a >= w0; a--) {
+                    int row = a * st0;
+                    for (int b = c1; b >= w1; b--) {
+                        int idx = row + b;
+                        double cand = f[idx - offset] + v;
+                        if (cand > f[idx]) {
+                            f[idx] = cand;
+                            long bit = base + idx;
+                            took[(int) (bit >>> 6)] |= 1L << (bit & 63);
+                        }
+                    }
+                }
+                continue;
+            }
             System.arraycopy(cap, 0, at, 0, k);
             for (int idx = s - 1; idx >= 0; idx--) {
                 boolean fits = true;
