@@ -41,15 +41,27 @@ public final class CostLimit {
 
     /** Each pool's $/h now: its staying nodes and claims in flight at their offering's price in the pool's types. */
     public static Map<String, Double> inUse(SchedulingInput input) {
+        List<Map<String, String>> capacity = new ArrayList<>();
+        input.nodes().forEach(e -> capacity.add(e.node().labels()));
+        input.inFlight().forEach(c -> capacity.add(c.labels()));
+        return inUse(input.pools(), capacity);
+    }
+
+    /**
+     * Each pool's $/h for capacity with these labels (a node's, or those an in-flight claim's node will carry), each at
+     * its offering's price in its pool's types ({@link #price}); capacity of a pool not among {@code pools} is left out.
+     * The one count of what a pool runs and launches: the provisioner's ({@link #inUse(SchedulingInput)}) and
+     * consolidation's, for its replacements.
+     */
+    public static Map<String, Double> inUse(List<SchedulingInput.PoolOffer> pools, List<Map<String, String>> capacity) {
         Map<String, Map<String, InstanceType>> types = new HashMap<>();
-        for (SchedulingInput.PoolOffer p : input.pools()) {
+        for (SchedulingInput.PoolOffer p : pools) {
             Map<String, InstanceType> byName = new HashMap<>();
             p.instanceTypes().forEach(t -> byName.put(t.name(), t));
             types.put(p.pool().name(), byName);
         }
         Map<String, Double> out = new HashMap<>();
-        input.nodes().forEach(e -> add(out, types, e.node().labels()));
-        input.inFlight().forEach(c -> add(out, types, c.labels()));
+        capacity.forEach(labels -> add(out, types, labels));
         return out;
     }
 

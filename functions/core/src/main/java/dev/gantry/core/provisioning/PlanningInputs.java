@@ -67,7 +67,7 @@ final class PlanningInputs {
                 drainWaits.add(l.pod().key());
             }
         }
-        for (NodeClaim c : inFlight(claims, view.nodes())) {
+        for (NodeClaim c : view.inFlight(claims)) {
             Optional<NodePool> pool = config.nodePool(c.nodePool());
             Optional<InstanceType> type = pool.flatMap(p -> typeOf(p, c.instanceType(), Set.of()));
             if (pool.isEmpty() || type.isEmpty()) {
@@ -161,23 +161,6 @@ final class PlanningInputs {
             }
         }
         return out;
-    }
-
-    /** Claims launching or launched whose node has not appeared (by instance id or by the nodeclaim label). */
-    static List<NodeClaim> inFlight(List<NodeClaim> claims, List<Node> nodes) {
-        Set<String> instanceIds = new HashSet<>();
-        Set<String> claimNames = new HashSet<>();
-        for (Node n : nodes) {
-            if (n.instanceId() != null) {
-                instanceIds.add(n.instanceId());
-            }
-            String claim = n.labels().get(NODECLAIM_LABEL);
-            if (claim != null) {
-                claimNames.add(claim);
-            }
-        }
-        return claims.stream().filter(c -> c.state().isInFlight() && c.nodeName() == null
-                && !claimNames.contains(c.name()) && (c.instanceId() == null || !instanceIds.contains(c.instanceId()))).toList();
     }
 
     /** The pool's instance types with the given offerings marked unavailable; empty without a NodeClass. */

@@ -4,8 +4,10 @@ import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
+import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,14 +24,17 @@ import java.util.Map;
  *                        One that fits nowhere now constrains nothing. Default none.
  * @param only            when not null, only these nodes may be candidates (validation re-decides a command on its own
  *                        nodes); the others are destinations as usual
+ * @param inFlight        the NodeClaims launching without a node yet: never candidates nor destinations, but their
+ *                        offerings count against their pool's dollar limit ({@link CostLimitGuard}). Default none.
  */
 public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                                  List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
-                                 ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only) {
+                                 ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only,
+                                 List<LaunchingClaim> inFlight) {
     public ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                               List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
                               ConsolidationSettings settings, Instant now) {
-        this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), null);
+        this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), null, List.of());
     }
 
     public ConsolidationInput {
@@ -41,16 +46,17 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
         pdbs = List.copyOf(pdbs == null ? List.of() : pdbs);
         namespaceLabels = Map.copyOf(namespaceLabels == null ? Map.of() : namespaceLabels);
         settings = settings == null ? ConsolidationSettings.DEFAULT : settings;
+        inFlight = List.copyOf(inFlight == null ? List.of() : inFlight);
     }
 
     /** The same snapshot, with only {@code names} as possible candidates. */
     public ConsolidationInput restrictedTo(java.util.Set<String> names) {
-        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names);
+        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names, inFlight);
     }
 
     /** The same snapshot with {@code nodes} instead. */
     ConsolidationInput withNodes(List<ClusterNode> replaced) {
-        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only);
+        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only, inFlight);
     }
 
     /**
@@ -82,7 +88,30 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
         }
 
         public boolean managed() {
-            return claim != null && node.labels().containsKey(dev.gantry.core.requirements.WellKnownLabels.NODEPOOL);
+            return claim != null && node.labels().containsKey(WellKnownLabels.NODEPOOL);
+        }
+    }
+
+    /**
+     * A NodeClaim in flight ({@link dev.gantry.core.provisioning.ClusterView#inFlight}: launching, its node not there
+     * yet), with the offering it launches.
+     *
+     * @param zone         null while unknown
+     * @param capacityType null while unknown
+     */
+    public record LaunchingClaim(String name, String nodePool, String instanceType, String zone, String capacityType) {
+        /** The labels its node will carry that name its pool and offering, as the provisioner prices an in-flight claim. */
+        public Map<String, String> labels() {
+            Map<String, String> labels = new HashMap<>();
+            labels.put(WellKnownLabels.NODEPOOL, nodePool);
+            labels.put(WellKnownLabels.INSTANCE_TYPE, instanceType);
+            if (zone != null) {
+                labels.put(WellKnownLabels.ZONE, zone);
+            }
+            if (capacityType != null) {
+                labels.put(WellKnownLabels.CAPACITY_TYPE, capacityType);
+            }
+            return labels;
         }
     }
 }

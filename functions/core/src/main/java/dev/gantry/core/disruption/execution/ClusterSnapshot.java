@@ -28,6 +28,10 @@ import java.util.Optional;
  *       to the engine as deleting: not a candidate, not a destination, and counted against the budgets.</li>
  *   <li>Reserved (must stay placeable): the headroom's virtual pods, the pending pods, and the pods of nodes being
  *       deleted, which are about to need a home.</li>
+ *   <li>In flight: the claims launching without a node yet ({@link ClusterView#inFlight}, the provisioner's rule), which
+ *       count against their pool's dollar limit. A claim whose node is here is that node, never also in flight. The
+ *       replacements of the command being validated are left out: a redelivered validation that recorded them before
+ *       its leader moved on decides its replacements again, and would count them twice.</li>
  * </ul>
  */
 public final class ClusterSnapshot {
@@ -128,7 +132,19 @@ public final class ClusterSnapshot {
             Instant lastPodEvent = podEventsNow.contains(c.name()) ? now : c.lastPodEventAt();
             nodes.add(new ClusterNode(node, pods, c.name(), initialized, false, lastPodEvent, c.fromConsolidation()));
         }
-        return new ConsolidationInput(nodes, pools, view.daemonSets(), pdbs, view.namespaceLabels(), settings, now, reserved, null);
+        return new ConsolidationInput(nodes, pools, view.daemonSets(), pdbs, view.namespaceLabels(), settings, now, reserved, null,
+                inFlight(exceptCommand));
+    }
+
+    /** The claims in flight, but the replacements of {@code exceptCommand} ({@link CommandValidation#replacementOf}). */
+    private List<ConsolidationInput.LaunchingClaim> inFlight(String exceptCommand) {
+        List<ConsolidationInput.LaunchingClaim> out = new ArrayList<>();
+        for (NodeClaim c : view.inFlight(claims)) {
+            if (exceptCommand == null || !CommandValidation.replacementOf(c, exceptCommand)) {
+                out.add(new ConsolidationInput.LaunchingClaim(c.name(), c.nodePool(), c.instanceType(), c.zone(), c.capacityType()));
+            }
+        }
+        return out;
     }
 
     private static Node withDeleting(Node n) {

@@ -54,6 +54,20 @@ final class CommandValidation {
         this.journal = journal;
     }
 
+    /** The name the command's {@code i}th replacement is recorded under (or, when that name is closed, begins with). */
+    static String replacementName(String command, int i) {
+        return command + "-r" + i;
+    }
+
+    /**
+     * Whether {@code claim} is one of {@code command}'s replacements: marked with the command, or, when validation
+     * crashed before marking it, by its name.
+     */
+    static boolean replacementOf(NodeClaim claim, String command) {
+        return (claim.consolidation() != null && claim.consolidation().command().equals(command))
+                || claim.name().startsWith(command + "-r");
+    }
+
     /** Validates the command; null when the leader changed under it without moving the command (decide again). */
     ConsolidationOutcome run(NodeClaim leader, ConsolidationMark m, Instant now) {
         if (now.isBefore(m.validateAt())) {
@@ -97,7 +111,7 @@ final class CommandValidation {
         ConsolidationCommand cmd = again.get();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < cmd.replacements().size(); i++) {
-            NodeClaim recorded = replacements.record(cmd.replacements().get(i), m.command() + "-r" + i, now);
+            NodeClaim recorded = replacements.record(cmd.replacements().get(i), replacementName(m.command(), i), now);
             names.add(recorded.name());
         }
         ConsolidationMark next = m.next(Phase.Launching, names, now.plus(ConsolidationService.LAUNCH_TIMEOUT), now);

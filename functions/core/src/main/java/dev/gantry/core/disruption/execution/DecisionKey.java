@@ -19,10 +19,10 @@ import java.util.Optional;
  * Everything a consolidation decision depends on, folded into one value: two inputs with the same key get the same
  * decision. The nodes (name, readiness, deletion, taints, labels, claim facts), their pods (each one's labels,
  * annotations, requests, and whether its {@code karpenter.sh/do-not-disrupt} protects it at {@code now}, so a duration
- * that lapses changes the key) and the reserved pods, each candidate's {@code consolidateAfter} state at {@code now},
- * the budgets in force at {@code now}, and the prices. The sweep does not decide again while the key is the one that
- * last found nothing to do, for {@link ConsolidationService#QUIET_FOR} at most (a quiet cluster costs one fingerprint a
- * minute, not a search).
+ * that lapses changes the key) and the reserved pods, the claims in flight (their offerings count against the dollar
+ * limit), each candidate's {@code consolidateAfter} state at {@code now}, the budgets in force at {@code now}, and the
+ * prices. The sweep does not decide again while the key is the one that last found nothing to do, for
+ * {@link ConsolidationService#QUIET_FOR} at most (a quiet cluster costs one fingerprint a minute, not a search).
  */
 final class DecisionKey {
     private DecisionKey() {
@@ -60,6 +60,11 @@ final class DecisionKey {
             h = mix(h, p.key().hashCode());
             h = mix(h, p.requests().hashCode());
         }
+        long launching = 0;
+        for (ConsolidationInput.LaunchingClaim c : in.inFlight()) {
+            launching += mix(17, c.hashCode()); // independent of the store's order
+        }
+        h = mix(h, launching);
         h = mix(h, in.pdbs().hashCode());
         return Long.toHexString(h);
     }

@@ -29,6 +29,8 @@ final class TestCluster {
     final Map<String, NodePool> pools = new HashMap<>();
     final List<ClusterNode> nodes = new ArrayList<>();
     final List<PodDisruptionBudget> pdbs = new ArrayList<>();
+    /** Claims launching without a node yet. */
+    final List<ConsolidationInput.LaunchingClaim> inFlight = new ArrayList<>();
     ConsolidationSettings settings = ConsolidationSettings.DEFAULT;
     /** Whether types added from now on also have spot offerings (at 30% of on-demand). */
     boolean spot;
@@ -133,7 +135,13 @@ final class TestCluster {
             }
             offers.add(new SchedulingInput.PoolOffer(p, types, usage, count));
         }
-        return new ConsolidationInput(nodes, offers, List.of(), pdbs, Map.of(), settings, NOW);
+        return new ConsolidationInput(nodes, offers, List.of(), pdbs, Map.of(), settings, NOW, List.of(), null, inFlight);
+    }
+
+    /** A claim of the default pool launching an on-demand {@code type} in the first zone, without a node yet. */
+    TestCluster launching(String name, String type) {
+        inFlight.add(new ConsolidationInput.LaunchingClaim(name, "default", type, ZONES.get(0), "on-demand"));
+        return this;
     }
 
     ConsolidationDecision decide() {
@@ -142,6 +150,6 @@ final class TestCluster {
 
     ConsolidationDecision reference() {
         return Consolidation.decide(new ConsolidationInput(nodes, input().pools(), List.of(), pdbs, Map.of(),
-                settings.withStrategy(ConsolidationSettings.Strategy.KARPENTER), NOW));
+                settings.withStrategy(ConsolidationSettings.Strategy.KARPENTER), NOW, List.of(), null, inFlight));
     }
 }
