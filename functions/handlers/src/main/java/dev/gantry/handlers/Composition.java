@@ -77,7 +77,8 @@ public final class Composition {
     private EksClusterInfo eks;
     private EksTokenProvider token;
     private KubeCluster cluster;
-    private InvocationReads reads;
+    private io.fabric8.kubernetes.client.KubernetesClient kubeClient;
+    private InvocationScope scope;
     private Ec2CloudProvider cloud;
     private InstanceTypeProvider instanceTypes;
     private final dev.gantry.core.reservation.ReservationLedger reservationLedger = new dev.gantry.core.reservation.ReservationLedger();
@@ -115,8 +116,8 @@ public final class Composition {
             // Beside another autoscaler, only the NodePools named at deploy are Gantry's (GANTRY_NODE_POOLS).
             // A class whose AMI rollout paused launches the images its nodes ran before (AmiRollouts).
             rollouts = AmiRollouts.over(NamedPools.of(new ClusterConfigReader(new KubeConfigObjects(kubeClient()), region.id(),
-                    BuiltInCatalog.defaultZones(region.id())), env.nodePools()), store(), (Ec2CloudProvider) cloud(), reads(),
-                    reads(), clock, r -> new dev.gantry.handlers.metrics.EmbeddedMetrics(json, clusterName(), System.out)
+                    BuiltInCatalog.defaultZones(region.id())), env.nodePools()), store(), (Ec2CloudProvider) cloud(), scope().cluster(),
+                    scope().cluster(), clock, r -> new dev.gantry.handlers.metrics.EmbeddedMetrics(json, clusterName(), System.out)
                             .emit(clock.instant(), Map.of("NodeClass", r.nodeClass()), Map.of("DriftRolloutsPaused", 1.0)));
             // AMI storms: a release rolls after this cluster's own delay within an hour (StartDelay).
             rollouts.rollouts().withInstances(() -> cloud().listInstances())
@@ -170,8 +171,8 @@ public final class Composition {
      *                       status (not the final sweep's) */
     private Services compose(ClusterConfig read, boolean clusterObjects) {
         GantryConfig config = read.config();
-        InvocationReads k = reads(); // the sweep's lists, read once between writes (InvocationReads), the store's too
-        var claims = k.claims(store());
+        InvocationReads k = scope().cluster(); // the sweep's lists, read once between writes (InvocationScope), the store's too
+        var claims = scope().claims();
         var capacity = ClusterObjects.capacity(() -> config, instanceTypes());
         Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
         TerminationService termination = new TerminationService(k, k, claims, cloud(), terminationQueue(), pools, clock);
@@ -264,8 +265,9 @@ public final class Composition {
         return token;
     }
 
-    synchronized InvocationReads reads() {
-        return reads == null ? reads = new InvocationReads(cluster()) : reads;
+    /** This function's cluster and claim store, in the scope its sweeps run in ({@link InvocationScope}). */
+    synchronized InvocationScope scope() {
+        return scope == null ? scope = InvocationScope.over(cluster(), store()) : scope;
     }
 
     public synchronized KubeCluster cluster() {
@@ -274,8 +276,6 @@ public final class Composition {
         }
         return cluster;
     }
-
-    private io.fabric8.kubernetes.client.KubernetesClient kubeClient;
 
     synchronized io.fabric8.kubernetes.client.KubernetesClient kubeClient() {
         if (kubeClient == null) {

@@ -38,7 +38,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
     private final EmbeddedMetrics metrics;
     private final Clock clock;
     private final IntSupplier collectLaunchTemplates;
-    /** The lists each sweep reads once between writes ({@link InvocationReads}); null when built directly (tests). */
+    /** The lists each sweep reads once between writes ({@link InvocationScope#sweeps}); null when built without a scope. */
     private InvocationReads reads;
     /** Kept so CRaC's weak reference to the hooks lives as long as the handler; null when built directly (tests). */
     @SuppressWarnings("unused")
@@ -53,7 +53,7 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         this(() -> c.services().get().sweep(), new EmbeddedMetrics(c.json(), c.clusterName(), System.out), c.clock(),
                 c::collectLaunchTemplates);
         this.finalSweeps = c::finalSweep;
-        this.reads = c.reads();
+        c.scope().sweeps(this);
         this.hooks = SnapStartHooks.register(ProvisionerPrimer.of(c));
     }
 
@@ -84,6 +84,12 @@ public final class SweepHandler implements RequestHandler<Map<String, Object>, M
         this.metrics = metrics;
         this.clock = clock;
         this.collectLaunchTemplates = collectLaunchTemplates;
+    }
+
+    /** Runs each sweep in {@code reads}' scope; {@link InvocationScope#sweeps} is how a composition root asks for it. */
+    SweepHandler within(InvocationReads reads) {
+        this.reads = java.util.Objects.requireNonNull(reads, "reads");
+        return this;
     }
 
     @Override

@@ -223,17 +223,22 @@ public final class Simulation {
             }
         };
         this.karpenterObjects = SimulatedClusterObjects.objects(api, clock, config);
+        // One AmiRollouts serves every function here, so it reads the API server straight (deployed, each function's reads
+        // through its own scope): a paused rollout's pins list the nodes afresh, never staler than deployed.
         var rollouts = dev.gantry.core.disruption.drift.rollout.AmiRollouts.over(new ClusterConfigReader(api.configObjects(),
                 scenario.cluster().region(), scenario.cluster().zones()), claims, cloud, api, api, clock, r -> recorder.log(clock.instant(), "drift", r.why()));
-        SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, api, claims, cloud, crashing, catalog, fanout,
+        // Each function reads the API server and the store in its own scope, built by the deployed code (InvocationScope).
+        SimulatedComposition.Reads reads = SimulatedComposition.Reads.over(api, claims);
+        SimulatedComposition composition = new SimulatedComposition(CLUSTER, clock, reads, cloud, crashing, catalog, fanout,
                 headroom.port(), history, lifecycleHints, terminationQueue, scenario.gantry().consolidation(),
                 (what, command, line, savings) -> recorder.consolidation(clock.instant(), what, command, line, savings),
-                this::facts, this::configInUse, new SimulationSteps(CLUSTER, claims, cloud, api, catalog, rollouts,
+                this::facts, this::configInUse, new SimulationSteps(CLUSTER, cloud, api, catalog, rollouts,
                         (claim, reason) -> recorder.log(clock.instant(), "drift", DriftRollout.marked(claim, reason)),
                         statusChecks, lifecycleHints, karpenterObjects, clock), new SimulatedComposition.Reservations(
                 cloud.reservations(), new dev.gantry.core.reservation.ReservationLedger()));
-        ConfigBound<SimulatedComposition.Services> services = new ConfigBound<>(rollouts.config(), clock, composition::compose);
-        Handlers handlers = Handlers.wire(CLUSTER, clock, services, provisioningQueue, interruptionQueue, terminationQueue, runtime);
+        ConfigBound<SimulatedComposition.Functions> services = new ConfigBound<>(rollouts.config(), clock, composition::compose);
+        Handlers handlers = Handlers.wire(CLUSTER, clock, services, reads, provisioningQueue, interruptionQueue, terminationQueue,
+                runtime);
         this.eventSources = new EventSources(loop, runtime, scenario.cluster().region(), provisioningQueue, interruptionQueue, terminationQueue,
                 handlers, recorder, observers, crashing::revive);
         SelfCostMeters.attach(selfUsage, List.of(provisioningQueue, interruptionQueue, terminationQueue), claims, eventBridge, eventSources);

@@ -14,6 +14,7 @@ import dev.gantry.core.model.NodePool;
 import dev.gantry.core.sweep.InstanceStatusStep;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
+import dev.gantry.handlers.InvocationScope;
 import dev.gantry.simulator.deployed.SimulatedClusterObjects;
 import dev.gantry.simulator.deployed.SimulatedComposition;
 import dev.gantry.simulator.world.aws.SimulatedCloud;
@@ -33,14 +34,18 @@ import java.util.stream.Collectors;
  *
  * @param drifted told each claim the drift marker marks, with its reason (the summary's drift timeline)
  */
-record SimulationSteps(String cluster, NodeClaimStore claims, SimulatedCloud cloud, ApiServer api, Catalog catalog,
+record SimulationSteps(String cluster, SimulatedCloud cloud, ApiServer api, Catalog catalog,
                        AmiRollouts.Wired rollouts, BiConsumer<String, String> drifted, SimulatedStatusChecks statusChecks,
                        QueueHints hints, KarpenterObjects karpenterObjects, Clock clock)
         implements SimulatedComposition.SweepSteps {
 
     @Override
-    public void hook(SweepService sweep, TerminationService termination, ClusterConfig read, ConsolidationService consolidation) {
-        sweep.withAdoption(new Adopter(cluster, claims, cloud, api, termination,
+    public void hook(SweepService sweep, TerminationService termination, ClusterConfig read, ConsolidationService consolidation,
+                     InvocationScope reads) {
+        // The function's scoped cluster and store, as the composition root passes them; the NodeClaim objects, the status
+        // and their Events go straight to the API server, as ClusterObjects writes them through the cluster client.
+        NodeClaimStore claims = reads.claims();
+        sweep.withAdoption(new Adopter(cluster, claims, cloud, reads.cluster(), termination,
                 () -> read.config().nodePools().stream().map(NodePool::name).collect(Collectors.toSet()),
                 Adoption.Prices.of(() -> read.config().nodeClasses().isEmpty() ? List.of()
                         : catalog.instanceTypes(read.config().nodeClasses().getFirst()))));
@@ -50,7 +55,7 @@ record SimulationSteps(String cluster, NodeClaimStore claims, SimulatedCloud clo
         sweep.withCapacityBlockExpiry(new dev.gantry.core.sweep.CapacityBlockExpiry(cloud.reservations(), termination));
         var pools = read.config().nodePools().stream().collect(Collectors.toMap(NodePool::name, p -> p));
         sweep.withInstanceStatus(new InstanceStatusStep(statusChecks, termination,
-                new InterruptionService(claims, api, api, termination, hints, pools, clock)::handle));
+                new InterruptionService(claims, reads.cluster(), reads.cluster(), termination, hints, pools, clock)::handle));
         SimulatedClusterObjects.hook(karpenterObjects, sweep, termination, read, catalog, api);
     }
 }

@@ -24,6 +24,7 @@ import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.WorkQueue;
 import dev.gantry.handlers.InvocationReads;
+import dev.gantry.handlers.InvocationScope;
 import dev.gantry.handlers.SweepHandler;
 import dev.gantry.kube.KubeClients;
 import dev.gantry.kube.KubeCluster;
@@ -100,11 +101,13 @@ final class SweepChild {
                         .podEvent(Instant.parse("2026-06-01T11:00:00Z"), settled.getOrDefault(ScaleCluster.nodeName(i), dev.gantry.core.disruption.execution.PodEvents.NONE)));
             }
             TimedCluster timed = new TimedCluster(kube);
-            InvocationReads cluster = new InvocationReads(timed); // as the composition root wires the sweep's services
             AtomicInteger asked = new AtomicInteger();
             AtomicInteger reached = new AtomicInteger();
+            // As the composition root wires the sweep's services (InvocationScope).
+            InvocationScope scope = InvocationScope.over(timed, counting(memory, reached));
+            InvocationReads cluster = scope.cluster();
             // The store's whole lists: those the sweep's steps ask for, and those that reach the store (InvocationClaims).
-            dev.gantry.core.lifecycle.NodeClaimStore claims = counting(cluster.claims(counting(memory, reached)), asked);
+            dev.gantry.core.lifecycle.NodeClaimStore claims = counting(scope.claims(), asked);
             AtomicInteger queued = new AtomicInteger();
             WorkQueue queue = (body, group, dedup, delay) -> queued.incrementAndGet();
             ProvisioningHints hints = (reason, pod, node, at) -> { };

@@ -31,12 +31,14 @@ public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHa
                 TerminationQueueHandler termination, SweepHandler sweep, ProvisioningRuns provisionerRuns) {
 
     /**
-     * @param services the services of each run, over the cluster's configuration when the run starts (a
-     *                 {@link dev.gantry.core.config.ConfigBound}, as the composition root passes them)
+     * @param functions the services of each run, over the cluster's configuration when the run starts (a
+     *                  {@link dev.gantry.core.config.ConfigBound}, as the composition root passes them)
+     * @param reads     the read scopes those services were built over: the sweep's handler runs each sweep in its own
      */
-    public static Handlers wire(String cluster, Clock clock, Supplier<SimulatedComposition.Services> services,
-                         SimulatedQueue provisioningQueue, SimulatedQueue interruptionQueue, SimulatedQueue terminationQueue,
-                         LambdaRuntime runtime) {
+    public static Handlers wire(String cluster, Clock clock, Supplier<SimulatedComposition.Functions> functions,
+                         SimulatedComposition.Reads reads, SimulatedQueue provisioningQueue, SimulatedQueue interruptionQueue,
+                         SimulatedQueue terminationQueue, LambdaRuntime runtime) {
+        Supplier<SimulatedComposition.Services> services = () -> functions.get().others();
         // The provisioner renews its batch's hold from a thread of its own process: the runtime's beat.
         Heartbeat heartbeat = (every, beat) -> runtime.beat(every, beat)::run;
         ObjectMapper json = new ObjectMapper();
@@ -51,6 +53,7 @@ public record Handlers(ProvisioningQueueHandler provisioner, InterruptionQueueHa
                 new TerminationQueueHandler(() -> services.get().termination(), new TerminationCodec(json), metrics, clock,
                         terminationQueue, TerminationQueueHandler.RESERVE, terminationQueue)
                         .withConsolidation(() -> services.get().consolidation()),
-                new SweepHandler(() -> services.get().sweep(), metrics, clock, () -> 0), runs);
+                // Each sweep in the sweep function's read scope, handed over as the composition root hands it.
+                reads.sweep().sweeps(new SweepHandler(() -> functions.get().sweep().sweep(), metrics, clock, () -> 0)), runs);
     }
 }

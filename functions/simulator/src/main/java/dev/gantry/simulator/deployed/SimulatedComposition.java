@@ -20,7 +20,10 @@ import dev.gantry.core.sweep.InstanceFacts;
 import dev.gantry.core.sweep.SweepService;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.work.WorkQueue;
-import dev.gantry.simulator.world.kube.ApiServer;
+import dev.gantry.core.cluster.ClusterReader;
+import dev.gantry.core.cluster.ClusterWriter;
+import dev.gantry.handlers.InvocationReads;
+import dev.gantry.handlers.InvocationScope;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,10 +35,11 @@ import java.util.function.Consumer;
  * {@link dev.gantry.core.config.ConfigBound} calls {@link #compose} again when the cluster's NodePools or NodeClasses
  * change, and tells {@code composed} (the simulation's judges follow the configuration Gantry runs with).
  *
+ * @param reads                the simulated API server and store, in each function's read scope ({@link Reads})
  * @param consolidationJournal where consolidation tells its progress
  * @param reservations         the capacity reservations the provisioner's reserved offerings come from
  */
-public record SimulatedComposition(String cluster, Clock clock, ApiServer api, NodeClaimStore claims, CloudProvider cloud,
+public record SimulatedComposition(String cluster, Clock clock, Reads reads, CloudProvider cloud,
                                    CloudProvider launcher, Catalog catalog, Fanout fanout, Headroom headroom,
                                    DemandHistoryStore history, QueueHints hints, WorkQueue terminationQueue,
                                    ConsolidationSettings consolidation, ConsolidationService.Journal consolidationJournal,
@@ -50,10 +54,25 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
                                dev.gantry.core.reservation.ReservationLedger ledger) {
     }
 
+    /**
+     * The API server and the store as each simulated function reads them: in a read scope of its own, built by the code
+     * that builds each deployed function's ({@link InvocationScope}). The sweep's handler runs each sweep in its scope
+     * ({@link InvocationScope#sweeps}), as the deployed one does; the other functions' handlers never open theirs, so
+     * they read straight through, as deployed. Deployed, each function is a process of its own, and so is each scope
+     * here: a write by the termination function does not drop the lists a sweep keeps, nor does a provisioning run read
+     * them.
+     */
+    public record Reads(InvocationScope sweep, InvocationScope others) {
+        public static <C extends ClusterReader & ClusterWriter> Reads over(C cluster, NodeClaimStore store) {
+            return new Reads(InvocationScope.over(cluster, store), InvocationScope.over(cluster, store));
+        }
+    }
+
     /** The sweep steps added over one configuration (the cluster-object steps), as the composition root adds them. */
     @FunctionalInterface
     public interface SweepSteps {
-        void hook(SweepService sweep, TerminationService termination, ClusterConfig read, ConsolidationService consolidation);
+        void hook(SweepService sweep, TerminationService termination, ClusterConfig read, ConsolidationService consolidation,
+                  InvocationScope reads);
     }
 
     /** What the handlers run, over one configuration. */
@@ -61,29 +80,40 @@ public record SimulatedComposition(String cluster, Clock clock, ApiServer api, N
                            SweepService sweep, ConsolidationService consolidation) {
     }
 
-    public Services compose(ClusterConfig c) {
+    /** Each function's services over one configuration: the sweep's, and the other functions' ({@link Reads}). */
+    public record Functions(Services sweep, Services others) {
+    }
+
+    public Functions compose(ClusterConfig c) {
+        Functions f = new Functions(compose(c, reads.sweep()), compose(c, reads.others()));
+        composed.accept(c);
+        return f;
+    }
+
+    private Services compose(ClusterConfig c, InvocationScope scope) {
+        InvocationReads k = scope.cluster(); // the API server, each list read once between writes in a sweep
+        NodeClaimStore claims = scope.claims();
         GantryConfig config = c.config();
         Map<String, NodePool> pools = new LinkedHashMap<>();
         config.nodePools().forEach(p -> pools.put(p.name(), p));
-        TerminationService termination = new TerminationService(api, api, claims, cloud, terminationQueue, pools, clock);
+        TerminationService termination = new TerminationService(k, k, claims, cloud, terminationQueue, pools, clock);
         // Reserved offerings from what each NodeClass's capacityReservationSelectorTerms select, as deployed (core.reservation).
-        Provisioner provisioner = new Provisioner(api, api, claims, launcher, new dev.gantry.core.reservation.ReservedOfferings(
+        Provisioner provisioner = new Provisioner(k, k, claims, launcher, new dev.gantry.core.reservation.ReservedOfferings(
                 catalog, reservations.port(), reservations.ledger(), clock), config, clock, Provisioner.DEFAULT_PARALLELISM)
                 .withFanout(fanout).withHeadroom(headroom).withDemandHistory(history).withReservations(reservations.ledger())
                 .withNodeClassGate(NodeClassReadiness.gate(SimulatedClusterObjects.resolver(config)));
-        SweepService sweep = new SweepService(cluster, api, api, claims, cloud, termination, hints, pools, facts, clock)
+        SweepService sweep = new SweepService(cluster, k, k, claims, cloud, termination, hints, pools, facts, clock)
                 .withHeadroom(headroom);
-        HintBatchService hintBatches = new HintBatchService(provisioner, api, claims, termination::startForDeletedNode,
+        HintBatchService hintBatches = new HintBatchService(provisioner, k, claims, termination::startForDeletedNode,
                 sweep::registerNodes, clock);
-        InterruptionService interruptions = new InterruptionService(claims, api, api, termination, hints, pools, clock);
+        InterruptionService interruptions = new InterruptionService(claims, k, k, termination, hints, pools, clock);
         // Consolidation as the composition root wires it: decided in the sweep, carried on by termination messages.
-        ConsolidationService consolidationService = new ConsolidationService(api, api, claims, termination, hints,
+        ConsolidationService consolidationService = new ConsolidationService(k, k, claims, termination, hints,
                 terminationQueue, provisioner::poolOffers, provisioner::recordReplacement, consolidation, clock)
                 .withJournal(consolidationJournal).withHeadroom(headroom);
         sweep.withConsolidation(consolidationService).withStaticCapacity(new dev.gantry.core.staticcapacity.StaticCapacity(
                 config::nodePools, provisioner::recordFromTemplate, termination, hints));
-        steps.hook(sweep, termination, c, consolidationService);
-        composed.accept(c);
+        steps.hook(sweep, termination, c, consolidationService, scope);
         return new Services(hintBatches, interruptions, termination, sweep, consolidationService);
     }
 }

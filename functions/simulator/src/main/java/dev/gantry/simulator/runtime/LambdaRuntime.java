@@ -56,6 +56,7 @@ public final class LambdaRuntime {
     private final Map<String, Long> numbers = new LinkedHashMap<>();
     private final Map<String, FunctionStats> stats = new LinkedHashMap<>();
     private final List<Invocation> live = new ArrayList<>();
+    private final ReadTally reads = new ReadTally(this::current);
     Strand running;
     private int detached;
     boolean shuttingDown;
@@ -136,6 +137,11 @@ public final class LambdaRuntime {
         };
         resume(main, true);
         return inv;
+    }
+
+    /** The whole lists each function read, as the simulated API server and store tell them. */
+    public ReadTally reads() {
+        return reads;
     }
 
     /** The invocation making the current call, or null when the caller is not an invocation. */

@@ -136,24 +136,36 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public NodeClaim create(NodeClaim claim) {
-        return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
-            usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
-            NodeClaim stored = store.create(claim);
-            wrote(stored);
-            lostAnswer("PutItem " + claim.name());
-            return stored;
-        }, x -> 0);
+        try {
+            return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
+                usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
+                NodeClaim stored = store.create(claim);
+                wrote(stored);
+                lostAnswer("PutItem " + claim.name());
+                return stored;
+            }, x -> 0);
+        } finally {
+            if (runtime != null) {
+                runtime.reads().written("claims"); // whether or not it took, as InvocationClaims drops its list
+            }
+        }
     }
 
     @Override
     public NodeClaim update(NodeClaim claim) {
-        return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
-            usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
-            NodeClaim stored = store.update(claim);
-            wrote(stored);
-            lostAnswer("PutItem " + claim.name());
-            return stored;
-        }, x -> 0);
+        try {
+            return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
+                usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
+                NodeClaim stored = store.update(claim);
+                wrote(stored);
+                lostAnswer("PutItem " + claim.name());
+                return stored;
+            }, x -> 0);
+        } finally {
+            if (runtime != null) {
+                runtime.reads().written("claims"); // whether or not it took, as InvocationClaims drops its list
+            }
+        }
     }
 
     @Override
@@ -188,6 +200,9 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public List<NodeClaim> list(Instant now) {
+        if (runtime != null) {
+            runtime.reads().listed("claims", now);
+        }
         return call(CallKind.DYNAMO_QUERY, "Query claims", () -> {
             List<NodeClaim> all = store.list(now);
             usage.dynamoRead(DynamoUnits.read(DynamoUnits.bytes(all)));

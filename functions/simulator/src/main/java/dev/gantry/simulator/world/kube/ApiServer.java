@@ -203,6 +203,7 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
 
     @Override
     public List<Pod> pods() {
+        tally("pods");
         return list("pods", cluster::pods);
     }
 
@@ -213,7 +214,22 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
 
     @Override
     public List<Node> nodes() {
+        tally("nodes");
         return list("nodes", cluster::nodes);
+    }
+
+    /** A whole list of {@code what}, as {@link ReadTally} counts them. */
+    private void tally(String what) {
+        if (runtime != null) {
+            runtime.reads().listed(what);
+        }
+    }
+
+    /** A write that may change the pods or nodes finished (whether or not it took). */
+    private void written() {
+        if (runtime != null) {
+            runtime.reads().written("pods", "nodes");
+        }
     }
 
     @Override
@@ -244,11 +260,15 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
     @Override
     public void patchNode(String name, NodePatch patch) {
         // KubeCluster reads the node, then sends a JSON patch: two requests.
-        request(CallKind.KUBE_GET, "get node " + name, () -> cluster.node(name), n -> 0);
-        request(CallKind.KUBE_PATCH, "patch node " + name, () -> {
-            cluster.patchNode(name, patch);
-            return Boolean.TRUE;
-        }, x -> 0);
+        try {
+            request(CallKind.KUBE_GET, "get node " + name, () -> cluster.node(name), n -> 0);
+            request(CallKind.KUBE_PATCH, "patch node " + name, () -> {
+                cluster.patchNode(name, patch);
+                return Boolean.TRUE;
+            }, x -> 0);
+        } finally {
+            written();
+        }
     }
 
     @Override
@@ -261,6 +281,8 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
                 return EvictionResult.BLOCKED_BY_PDB;
             }
             throw e;
+        } finally {
+            written();
         }
     }
 
@@ -280,18 +302,26 @@ public final class ApiServer implements ClusterReader, ClusterWriter {
 
     @Override
     public void deletePod(Pod pod) {
-        request(CallKind.KUBE_DELETE, "delete pod " + pod.key(), () -> {
-            cluster.deletePod(pod);
-            return Boolean.TRUE;
-        }, x -> 0);
+        try {
+            request(CallKind.KUBE_DELETE, "delete pod " + pod.key(), () -> {
+                cluster.deletePod(pod);
+                return Boolean.TRUE;
+            }, x -> 0);
+        } finally {
+            written();
+        }
     }
 
     @Override
     public void deleteNode(String name) {
-        request(CallKind.KUBE_DELETE, "delete node " + name, () -> {
-            deleteNodeNow(name);
-            return Boolean.TRUE;
-        }, x -> 0);
+        try {
+            request(CallKind.KUBE_DELETE, "delete node " + name, () -> {
+                deleteNodeNow(name);
+                return Boolean.TRUE;
+            }, x -> 0);
+        } finally {
+            written();
+        }
     }
 
     private void deleteNodeNow(String name) {
