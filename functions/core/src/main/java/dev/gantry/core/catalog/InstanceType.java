@@ -91,9 +91,12 @@ public final class InstanceType {
 
     /** The cheapest available offering whose zone and capacity type the requirements allow, or null. */
     public Offering cheapestOffering(Requirements reqs) {
+        ValueSet zones = reqs.get(WellKnownLabels.ZONE);
+        ValueSet types = reqs.get(WellKnownLabels.CAPACITY_TYPE);
+        ValueSet zoneIds = reqs.get(WellKnownLabels.ZONE_ID);
         Offering best = null;
         for (Offering o : offerings) {
-            if (o.available() && o.allowedBy(reqs) && (best == null || o.pricePerHour() < best.pricePerHour())) {
+            if (o.available() && o.allowedBy(zones, types, zoneIds) && (best == null || o.pricePerHour() < best.pricePerHour())) {
                 best = o;
             }
         }

@@ -1,6 +1,7 @@
 package dev.gantry.core.catalog;
 
 import dev.gantry.core.requirements.Requirements;
+import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.Objects;
 
@@ -28,9 +29,16 @@ public record Offering(String zone, String zoneId, String capacityType, double p
 
     /** Whether {@code reqs} allow this offering's zone (and zone ID, where known) and capacity type. Availability aside. */
     public boolean allowedBy(Requirements reqs) {
-        return reqs.get(WellKnownLabels.ZONE).has(zone)
-                && reqs.get(WellKnownLabels.CAPACITY_TYPE).has(capacityType)
-                && (zoneId == null || reqs.get(WellKnownLabels.ZONE_ID).has(zoneId));
+        return allowedBy(reqs.get(WellKnownLabels.ZONE), reqs.get(WellKnownLabels.CAPACITY_TYPE), reqs.get(WellKnownLabels.ZONE_ID));
+    }
+
+    /**
+     * The same, with the requirements' values for the three labels looked up once by a caller that asks of many
+     * offerings ({@link InstanceType#cheapestOffering}, on the scheduler's hot path: three lookups an offering doubled
+     * the time of the 5,000 anti-affinity pods' solve).
+     */
+    public boolean allowedBy(ValueSet zones, ValueSet capacityTypes, ValueSet zoneIds) {
+        return zones.has(zone) && capacityTypes.has(capacityType) && (zoneId == null || zoneIds.has(zoneId));
     }
 
     /** An offering whose decision price is its list price (no overlay applies). */
