@@ -25,8 +25,10 @@ import java.util.function.ToLongFunction;
  * LP's optimum, proven) or after a fixed number of rounds, where the lower bound is the best Farley's so far: valid,
  * not always the configuration LP's optimum (the result gives the master's value beside it). What it models: each pod class's request vector (cpu, memory, pod slots and the
  * extended resources the pods request) and the columns it may use (the caller's compatibility rule: arch, capacity
- * type, GPU, ...). What it does not: topology spread and pod (anti-)affinity, so for pods that carry them the optimum
- * is that of a relaxation, a lower bound on the true one.
+ * type, GPU, ...), and, where the caller gives them, zone rows: a zonal spread's least count per zone ({@link ZoneRow},
+ * on columns of one zone each). What it does not: the rest of topology spread (hostname, the skew beyond each zone's
+ * least count) and pod (anti-)affinity, so for pods that carry them the optimum is that of a relaxation, a lower bound
+ * on the true one.
  */
 final class ExactPlacement {
     /** Rounds of column generation for the lower bound, and per step of the dive (its tail improves little). */

@@ -51,10 +51,12 @@ final class PatternPacking {
     /**
      * How hard the column generation works: at most {@code rounds} rounds, a depth-first search of {@code steps} steps
      * for each of the {@code searched} types whose greedy pattern prices best, and bags of at most {@code classes}
-     * classes. With {@code gridTypes} above zero, the first {@code gridTypes} of those types whose pattern could still
-     * be worth more than the search found (by a fractional bound) are priced exactly too, by {@link GridKnapsack} on a
-     * grid of at most {@code gridStates} states: a depth-first search of a few thousand steps finds the best pattern of
-     * a bag of a few classes, not of a hundred, and stops the generation early, its LP well above the optimum.
+     * classes. With {@code gridTypes} above zero, once the search finds no pattern that pays, each round also prices
+     * exactly, by {@link GridKnapsack} on a grid of at most {@code gridStates} states, the first {@code gridTypes} types
+     * (in the greedy order) whose pattern could still be worth more than the search found (by a fractional bound): a
+     * depth-first search of a few thousand steps finds the best pattern of a bag of a few classes, not of a hundred,
+     * and stops the generation early, its LP well above the optimum. The plan rounded where the search stalled stays a
+     * candidate, and the cheaper of it and the final one is returned.
      */
     record Effort(int rounds, int searched, int steps, int classes, int gridTypes, long gridStates) {
         Effort(int rounds, int searched, int steps, int classes) {
