@@ -51,12 +51,10 @@ final class PatternPacking {
     /**
      * How hard the column generation works: at most {@code rounds} rounds, a depth-first search of {@code steps} steps
      * for each of the {@code searched} types whose greedy pattern prices best, and bags of at most {@code classes}
-     * classes. With {@code gridTypes} above zero, once the search finds no pattern that pays, each round also prices
-     * exactly, by {@link GridKnapsack} on a grid of at most {@code gridStates} states, the first {@code gridTypes} types
-     * (in the greedy order) whose pattern could still be worth more than the search found (by a fractional bound): a
-     * depth-first search of a few thousand steps finds the best pattern of a bag of a few classes, not of a hundred,
-     * and stops the generation early, its LP well above the optimum. The plan rounded where the search stalled stays a
-     * candidate, and the cheaper of it and the final one is returned.
+     * classes. With {@code gridTypes} above zero, once the search finds no pattern that pays (a few thousand steps find
+     * the best of a few classes, not of a hundred), each round also prices exactly ({@link GridKnapsack}, at most
+     * {@code gridStates} states) the first {@code gridTypes} types in the greedy order whose fractional bound beats what
+     * the search found; the plan rounded where the search stalled stays a candidate, the cheaper is returned.
      */
     record Effort(int rounds, int searched, int steps, int classes, int gridTypes, long gridStates) {
         Effort(int rounds, int searched, int steps, int classes) {
@@ -72,7 +70,6 @@ final class PatternPacking {
      * cheaper; on 300 mixed pods, 1.3% dearer).
      */
     static final Effort WIDE = new Effort(2 * MAX_ROUNDS, 4 * SEARCHED, 2_000, MAX_SHAPES);
-
 
     /**
      * The same over pods of several kinds, each kind allowed only on some types ({@code allows}): a class is a shape of
@@ -207,11 +204,7 @@ final class PatternPacking {
             }
         }
         List<ShapePacking.Bin<T, B>> plan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed);
-        return searchedPlan != null && (plan == null || price(searchedPlan, priceOf) < price(plan, priceOf)) ? searchedPlan : plan;
-    }
-
-    private static <T, B> double price(List<ShapePacking.Bin<T, B>> bins, ToDoubleFunction<B> priceOf) {
-        return bins.stream().mapToDouble(b -> priceOf.applyAsDouble(b.type())).sum();
+        return searchedPlan != null && (plan == null || ShapePacking.price(searchedPlan, priceOf) < ShapePacking.price(plan, priceOf)) ? searchedPlan : plan;
     }
 
     /**

@@ -22,6 +22,11 @@ final class ShapePacking {
     record Bin<T, B>(B type, List<T> pods) {
     }
 
+    /** What the bins cost, each at its type's price. */
+    static <T, B> double price(List<Bin<T, B>> bins, java.util.function.ToDoubleFunction<B> priceOf) {
+        return bins.stream().mapToDouble(b -> priceOf.applyAsDouble(b.type())).sum();
+    }
+
     /** Packs into bins that are all of one room; null if some pod exceeds it. */
     static <T> List<List<T>> pack(List<T> pods, Function<T, Resources> requests, Resources room) {
         List<Bin<T, Resources>> bins = pack(pods, requests, anchor -> anchor.fitsIn(room) ? room : null, r -> r);
