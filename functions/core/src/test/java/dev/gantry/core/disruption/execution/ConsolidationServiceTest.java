@@ -153,12 +153,7 @@ class ConsolidationServiceTest {
         c.w.clock.advance(Duration.ofSeconds(15));
         // A first delivery recorded the replacement and crashed before writing the leader: simulate its record.
         c.service.advance(validation);
-        NodeClaim leader = c.claim("a");
-        String replacement = leader.consolidation().replacements().getFirst();
-        ConsolidationMark validating = new ConsolidationMark(leader.consolidation().command(), "a", Phase.Validating, 0,
-                List.of("a"), List.of("node-a"), List.of(), "underutilized", 0.10, 0.04,
-                leader.consolidation().validateAt(), leader.consolidation().deadline(), leader.consolidation().validateAt());
-        c.w.store.update(leader.withConsolidation(validating));
+        String replacement = c.rewindToACrashedValidation("a");
 
         ConsolidationOutcome redelivered = c.service.advance(validation);
 

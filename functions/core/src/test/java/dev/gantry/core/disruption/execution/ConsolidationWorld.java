@@ -4,6 +4,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
+import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.lifecycle.LifecycleFixtures;
 import dev.gantry.core.lifecycle.LifecycleFixtures.RecordingQueue;
@@ -274,5 +275,18 @@ final class ConsolidationWorld {
         public Optional<Instant> marker(String name) {
             return store.marker(name);
         }
+    }
+
+    /**
+     * Rewinds leader {@code name}'s command to what a first validation delivery leaves when it recorded the replacement
+     * and crashed before writing the leader (still Validating, at its validation time); returns the replacement's name.
+     */
+    String rewindToACrashedValidation(String name) {
+        NodeClaim leader = claim(name);
+        ConsolidationMark m = leader.consolidation();
+        ConsolidationMark validating = new ConsolidationMark(m.command(), name, ConsolidationMark.Phase.Validating, 0, List.of(name),
+                List.of("node-" + name), List.of(), "underutilized", 0.10, 0.04, m.validateAt(), m.deadline(), m.validateAt());
+        w.store.update(leader.withConsolidation(validating));
+        return m.replacements().getFirst();
     }
 }

@@ -158,12 +158,7 @@ class CostLimitInFlightTest {
         ConsolidationRequest validation = ConsolidationWorld.parse(c.lastConsolidationMessage().body());
         c.w.clock.advance(Duration.ofSeconds(15));
         c.service.advance(validation);
-        NodeClaim leader = c.claim("a");
-        String replacement = leader.consolidation().replacements().getFirst();
-        ConsolidationMark validating = new ConsolidationMark(leader.consolidation().command(), "a", Phase.Validating, 0,
-                List.of("a"), List.of("node-a"), List.of(), "underutilized", 0.10, 0.04,
-                leader.consolidation().validateAt(), leader.consolidation().deadline(), leader.consolidation().validateAt());
-        c.w.store.update(leader.withConsolidation(validating));
+        String replacement = c.rewindToACrashedValidation("a");
         c.w.store.update(c.claim(replacement).withConsolidation(null));
 
         ConsolidationOutcome redelivered = c.service.advance(validation);

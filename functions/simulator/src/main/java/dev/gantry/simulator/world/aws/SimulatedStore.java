@@ -136,27 +136,20 @@ public final class SimulatedStore implements NodeClaimStore {
 
     @Override
     public NodeClaim create(NodeClaim claim) {
-        try {
-            return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
-                usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
-                NodeClaim stored = store.create(claim);
-                wrote(stored);
-                lostAnswer("PutItem " + claim.name());
-                return stored;
-            }, x -> 0);
-        } finally {
-            if (runtime != null) {
-                runtime.reads().written("claims"); // whether or not it took, as InvocationClaims drops its list
-            }
-        }
+        return put(claim, store::create);
     }
 
     @Override
     public NodeClaim update(NodeClaim claim) {
+        return put(claim, store::update);
+    }
+
+    /** A PutItem: its units, the write itself, the index's history, a possibly lost answer, and the read tally told. */
+    private NodeClaim put(NodeClaim claim, java.util.function.UnaryOperator<NodeClaim> write) {
         try {
             return call(CallKind.DYNAMO_WRITE, "PutItem " + claim.name(), () -> {
                 usage.dynamoWrite(DynamoUnits.write(DynamoUnits.bytes(claim)));
-                NodeClaim stored = store.update(claim);
+                NodeClaim stored = write.apply(claim);
                 wrote(stored);
                 lostAnswer("PutItem " + claim.name());
                 return stored;
