@@ -37,8 +37,9 @@ final class Packer {
     /** Set when this packer's state is Karpenter's loop over every pod in this order, none free and none failed:
      *  {@link CostAwarePacking} then starts from it rather than placing the same pods again. Null otherwise. */
     List<PodConstraints> placedInOrder;
-    /** The next claim's index, which names its hostname: never reused, even when claims are replaced ({@link ZoneRepack}). */
-    private int claimIndex;
+    /** The next claim's index, which names its hostname: never reused when claims are replaced ({@link ZoneRepack}), only
+     *  when claims were opened and dropped unseen ({@link JointRepack}). */
+    int claimIndex;
 
     Packer(SchedulingInput input) {
         this.input = input;

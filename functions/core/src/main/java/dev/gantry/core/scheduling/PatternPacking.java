@@ -85,6 +85,18 @@ final class PatternPacking {
     static <T, B, K> List<ShapePacking.Bin<T, B>> pack(List<T> pods, Function<T, Resources> requests, Function<T, K> kindOf, List<B> types,
                                                       Function<B, Resources> roomOf, ToDoubleFunction<B> priceOf, BiPredicate<K, B> allows,
                                                       double toBeat, Effort effort, List<List<T>> seeds) {
+        return pack(pods, requests, kindOf, types, roomOf, priceOf, allows, toBeat, effort, seeds, Quotas.none());
+    }
+
+    /**
+     * The same where some pods must keep a count per cell ({@link Quotas}): one more master row per group and cell,
+     * whose dual price a pattern earns per pod of the group in a type of that cell; the rounding fills no cell past its
+     * count, gives the pods it could not fit a node of a cell with room left in its count, and the repair moves no such
+     * pod out of its cell. The kind of a pod with a quota must carry its group (pods of one class share a group).
+     */
+    static <T, B, K> List<ShapePacking.Bin<T, B>> pack(List<T> pods, Function<T, Resources> requests, Function<T, K> kindOf, List<B> types,
+                                                      Function<B, Resources> roomOf, ToDoubleFunction<B> priceOf, BiPredicate<K, B> allows,
+                                                      double toBeat, Effort effort, List<List<T>> seeds, Quotas<T, B> quotas) {
         Map<List<Object>, List<T>> byShape = new LinkedHashMap<>();
         for (T p : pods) {
             byShape.computeIfAbsent(List.of(requests.apply(p), kindOf.apply(p)), k -> new ArrayList<>()).add(p);
@@ -94,24 +106,32 @@ final class PatternPacking {
             return null;
         }
         List<List<Object>> shapes = new ArrayList<>(byShape.keySet());
-        List<String> dims = dimensions(shapes.stream().map(k -> (Resources) k.get(0)).toList());
+        List<String> dims = PatternMenu.dimensions(shapes.stream().map(k -> (Resources) k.get(0)).toList());
         long[][] size = new long[m][];
-        double[] count = new double[m];
+        double[] count = new double[m + quotas.rows()];
+        int[] group = new int[m];
         for (int i = 0; i < m; i++) {
-            size[i] = vector((Resources) shapes.get(i).get(0), dims);
+            size[i] = PatternMenu.vector((Resources) shapes.get(i).get(0), dims);
             count[i] = byShape.get(shapes.get(i)).size();
+            group[i] = quotas.groupOf.applyAsInt(byShape.get(shapes.get(i)).get(0));
         }
-        List<B> menu = new ArrayList<>();
-        List<long[]> rooms = new ArrayList<>();
-        List<Double> prices = new ArrayList<>();
-        List<boolean[]> open = new ArrayList<>(); // per menu type, which classes it allows
+        for (int g = 0; g < quotas.groups(); g++) {
+            for (int c = 0; c < quotas.cells(g); c++) {
+                if (quotas.row(g, c) >= 0) {
+                    count[m + quotas.row(g, c)] = quotas.count(g, c);
+                }
+            }
+        }
         @SuppressWarnings("unchecked")
         Function<Integer, K> kindOfClass = i -> (K) shapes.get(i).get(1);
-        menu(types, roomOf, priceOf, dims, size, (i, t) -> allows.test(kindOfClass.apply(i), t), menu, rooms, prices, open);
+        PatternMenu<B> menu = PatternMenu.of(types, roomOf, priceOf, quotas.cellOf, dims, size,
+                (i, t) -> allows.test(kindOfClass.apply(i), t) && quotas.allows(group[i], quotas.cellOf.applyAsInt(t)));
+        List<long[]> rooms = menu.rooms;
+        List<Double> prices = menu.prices;
         List<int[]> patterns = new ArrayList<>();
         List<Integer> typeOf = new ArrayList<>();
         for (int i = 0; i < m; i++) { // one single-class column per class, on the cheapest type holding it, so the cover is feasible
-            int t = firstHolding(rooms, open, size[i], i);
+            int t = menu.firstHolding(size[i], i, -1);
             if (t < 0) {
                 return null;
             }
@@ -120,29 +140,34 @@ final class PatternPacking {
             patterns.add(k);
             typeOf.add(t);
         }
-        seed(seeds, requests, kindOf, shapes, size, rooms, open, patterns, typeOf);
+        if (!QuotaFill.coverQuotas(quotas, group, size, count, menu, patterns, typeOf)) {
+            return null;
+        }
+        seed(seeds, requests, kindOf, quotas, shapes, size, menu, patterns, typeOf);
         double[] x = null;
         boolean exactPricing = false;
         List<ShapePacking.Bin<T, B>> searchedPlan = null; // the plan where the search alone stalled, if it did
         Map<T, K> kinds = new java.util.IdentityHashMap<>();
         pods.forEach(p -> kinds.put(p, kindOf.apply(p)));
-        BiPredicate<T, B> allowed = (p, t) -> allows.test(kinds.get(p), t);
+        BiPredicate<T, B> allowed = (p, t) -> allows.test(kinds.get(p), t)
+                && quotas.allows(quotas.groupOf.applyAsInt(p), quotas.cellOf.applyAsInt(t));
         int maxRounds = effort.rounds();
         int searched = effort.searched();
         int maxSteps = effort.steps();
         for (int round = 0; round <= maxRounds; round++) {
-            double[] dual = new double[m];
-            x = master(patterns, typeOf, prices, count, dual);
+            double[] dual = new double[count.length];
+            x = master(patterns, typeOf, menu, group, quotas, count, dual);
             if (round == maxRounds) {
                 break;
             }
             // Every type's greedy pattern first (cheap); the depth-first search only for the types that price best by it.
             Integer[] byGreedy = new Integer[menu.size()];
             double[] greedy = new double[menu.size()];
+            double[][] worth = new double[menu.size()][];
             for (int t = 0; t < menu.size(); t++) {
                 byGreedy[t] = t;
-                double[] d = PatternKnapsack.masked(dual, open.get(t));
-                greedy[t] = PatternKnapsack.value(d, PatternKnapsack.best(size, count, d, rooms.get(t), m)) / prices.get(t); // m steps: the first dive
+                worth[t] = QuotaFill.worth(dual, m, group, quotas, menu, t);
+                greedy[t] = PatternKnapsack.value(worth[t], PatternKnapsack.best(size, count, worth[t], rooms.get(t), m)) / prices.get(t); // m steps: the first dive
             }
             Arrays.sort(byGreedy, (a, b) -> Double.compare(greedy[b], greedy[a]));
             List<double[]> found = new ArrayList<>(); // {value over price, type}
@@ -150,7 +175,7 @@ final class PatternPacking {
             double[] searchedWorth = new double[menu.size()];
             for (int g = 0; g < Math.min(searched, byGreedy.length); g++) {
                 int t = byGreedy[g];
-                double[] d = PatternKnapsack.masked(dual, open.get(t));
+                double[] d = worth[t];
                 int[] k = PatternKnapsack.best(size, count, d, rooms.get(t), maxSteps);
                 double value = PatternKnapsack.value(d, k);
                 searchedWorth[t] = value;
@@ -162,14 +187,14 @@ final class PatternPacking {
             if (found.isEmpty() && !exactPricing && effort.gridTypes() > 0) {
                 // The search alone stalls here. A tighter LP does not always round to a cheaper plan (on 300 mixed
                 // pods it rounds 1.3% dearer), so its plan stays a candidate, and the exact pricing goes on from here.
-                searchedPlan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed);
+                searchedPlan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed, quotas, size);
                 exactPricing = true;
             }
             // Exact pricing for the first types, in the same order, whose bound says a pattern could pay for a node and
             // beat what the search found.
             for (int g = 0, gridded = 0; exactPricing && g < byGreedy.length && gridded < effort.gridTypes(); g++) {
                 int t = byGreedy[g];
-                double[] d = PatternKnapsack.masked(dual, open.get(t));
+                double[] d = worth[t];
                 double floor = Math.max(searchedWorth[t], prices.get(t) * (1 + 1e-7));
                 if (PatternKnapsack.bound(size, count, d, rooms.get(t)) <= floor) {
                     continue;
@@ -203,15 +228,16 @@ final class PatternPacking {
                 typeOf.add((int) found.get(order[j])[1]);
             }
         }
-        List<ShapePacking.Bin<T, B>> plan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed);
+        List<ShapePacking.Bin<T, B>> plan = rounded(byShape, shapes, patterns, typeOf, menu, x, requests, roomOf, allowed, quotas, size);
         return searchedPlan != null && (plan == null || ShapePacking.price(searchedPlan, priceOf) < ShapePacking.price(plan, priceOf)) ? searchedPlan : plan;
     }
 
     /**
-     * Adds each distinct seed as a pattern, on the cheapest menu type that holds it and allows its classes.
+     * Adds each distinct seed as a pattern, on the cheapest menu type that holds it and allows its classes, in the cell
+     * its pods with a quota start in.
      */
-    private static <T, B, K> void seed(List<List<T>> seeds, Function<T, Resources> requests, Function<T, K> kindOf, List<List<Object>> shapes,
-                                       long[][] size, List<long[]> rooms, List<boolean[]> open, List<int[]> patterns, List<Integer> typeOf) {
+    private static <T, B, K> void seed(List<List<T>> seeds, Function<T, Resources> requests, Function<T, K> kindOf, Quotas<T, B> quotas,
+                                       List<List<Object>> shapes, long[][] size, PatternMenu<B> menu, List<int[]> patterns, List<Integer> typeOf) {
         if (seeds.isEmpty()) {
             return;
         }
@@ -223,6 +249,7 @@ final class PatternPacking {
         for (List<T> s : seeds) {
             int[] k = new int[shapes.size()];
             boolean known = true;
+            int cell = -1;
             for (T p : s) {
                 Integer i = classOf.get(List.of(requests.apply(p), kindOf.apply(p)));
                 if (i == null) {
@@ -230,8 +257,11 @@ final class PatternPacking {
                     break;
                 }
                 k[i]++;
+                cell = Math.max(cell, quotas.startCell.applyAsInt(p));
             }
-            if (!known || !seen.add(Arrays.stream(k).boxed().toList())) {
+            List<Integer> key = new ArrayList<>(Arrays.stream(k).boxed().toList());
+            key.add(cell);
+            if (!known || !seen.add(key)) {
                 continue;
             }
             long[] need = new long[size.length == 0 ? 0 : size[0].length];
@@ -240,12 +270,12 @@ final class PatternPacking {
                     need[r] += k[i] * size[i][r];
                 }
             }
-            for (int t = 0; t < rooms.size(); t++) { // cheapest first
-                boolean ok = true;
+            for (int t = 0; t < menu.size(); t++) { // cheapest first
+                boolean ok = cell < 0 || menu.cells.get(t) == cell;
                 for (int i = 0; i < k.length && ok; i++) {
-                    ok = k[i] == 0 || open.get(t)[i];
+                    ok = k[i] == 0 || menu.open.get(t)[i];
                 }
-                if (ok && fits(need, rooms.get(t))) {
+                if (ok && PatternMenu.fits(need, menu.rooms.get(t))) {
                     patterns.add(k);
                     typeOf.add(t);
                     break;
@@ -257,14 +287,17 @@ final class PatternPacking {
     /**
      * Each pattern as many whole times as the LP uses it, then once more for the patterns used fractionally, the largest
      * fraction first, until every pod has a bin (the cover's rows guarantee it); never more pods of a shape than are
-     * left, so the last bins may be part full (the caller right-sizes them). Then the emptiest bins are repaired
-     * ({@link TailRepair}).
+     * left, nor of a group than its cell's count leaves, so the last bins may be part full (the caller right-sizes
+     * them). A pod with a quota still without a bin then gets one in a cell with room in its count
+     * ({@link QuotaFill}). Then the emptiest bins are repaired ({@link TailRepair}), no pod with a quota leaving its cell.
      */
     private static <T, B> List<ShapePacking.Bin<T, B>> rounded(Map<List<Object>, List<T>> byShape, List<List<Object>> shapes, List<int[]> patterns,
-                                                              List<Integer> typeOf, List<B> menu, double[] x, Function<T, Resources> requests,
-                                                              Function<B, Resources> roomOf, BiPredicate<T, B> allowed) {
+                                                              List<Integer> typeOf, PatternMenu<B> menu, double[] x, Function<T, Resources> requests,
+                                                              Function<B, Resources> roomOf, BiPredicate<T, B> allowed, Quotas<T, B> quotas,
+                                                              long[][] size) {
         int m = shapes.size();
         int[] next = new int[m];
+        int[][] quota = quotas.left();
         int left = 0;
         for (List<T> ps : byShape.values()) {
             left += ps.size();
@@ -277,122 +310,53 @@ final class PatternPacking {
             for (int j : byFraction) {
                 long copies = pass == 0 ? (long) Math.floor(x[j] + 1e-9) : x[j] - Math.floor(x[j] + 1e-9) > 1e-9 ? 1 : 0;
                 int[] k = patterns.get(j);
+                int cell = menu.cells.get(typeOf.get(j));
                 for (long copy = 0; copy < copies && left > 0; copy++) {
                     List<T> bin = new ArrayList<>();
                     for (int i = 0; i < m; i++) {
                         List<T> ps = byShape.get(shapes.get(i));
                         for (int c = 0; c < k[i] && next[i] < ps.size(); c++) {
+                            int g = quotas.groupOf.applyAsInt(ps.get(next[i]));
+                            if (g >= 0 && quota[g][cell]-- <= 0) {
+                                quota[g][cell]++;
+                                break;
+                            }
                             bin.add(ps.get(next[i]++));
                         }
                     }
                     left -= bin.size();
                     if (!bin.isEmpty()) {
-                        out.add(new ShapePacking.Bin<>(menu.get(typeOf.get(j)), bin));
+                        out.add(new ShapePacking.Bin<>(menu.types.get(typeOf.get(j)), bin));
                     }
                 }
             }
         }
-        if (left > 0) {
+        if (left > 0 && !QuotaFill.place(byShape, shapes, next, quota, quotas, menu, size, requests, roomOf, out)) {
             return null; // the simplex stopped unsolved
         }
-        return out.size() > 1 ? TailRepair.repair(out, requests, roomOf, allowed) : out;
+        return out.size() > 1 ? TailRepair.repair(out, requests, roomOf, QuotaFill.keepingCells(out, allowed, quotas)) : out;
     }
 
-    /** The master LP over the patterns so far: the amounts of each (all zero if the simplex stopped unsolved), and the duals per shape. */
-    private static double[] master(List<int[]> patterns, List<Integer> typeOf, List<Double> prices, double[] count, double[] dual) {
-        int m = count.length;
+    /** The master LP over the patterns so far: the amounts of each (all zero if the simplex stopped unsolved), and the duals per row. */
+    private static double[] master(List<int[]> patterns, List<Integer> typeOf, PatternMenu<?> menu, int[] group, Quotas<?, ?> quotas,
+                                   double[] count, double[] dual) {
+        int m = group.length;
         int n = patterns.size();
-        double[][] a = new double[m][n];
+        double[][] a = new double[count.length][n];
         double[] price = new double[n];
         for (int j = 0; j < n; j++) {
+            int cell = menu.cells.get(typeOf.get(j));
             for (int i = 0; i < m; i++) {
                 a[i][j] = patterns.get(j)[i];
+                int r = quotas.row(group[i], cell);
+                if (r >= 0) {
+                    a[m + r][j] += patterns.get(j)[i];
+                }
             }
-            price[j] = prices.get(typeOf.get(j));
+            price[j] = menu.prices.get(typeOf.get(j));
         }
         double[] x = new double[n];
         LowerBound.Simplex.minCover(a, count.clone(), price, n, x, dual);
         return x;
-    }
-
-    /**
-     * The menu: the types that hold some class they allow, less each one another type at most as dear holds everything
-     * of (every dimension the pods ask for at least as large, every class it allows allowed).
-     */
-    private static <B> void menu(List<B> types, Function<B, Resources> roomOf, ToDoubleFunction<B> priceOf, List<String> dims, long[][] size,
-                                 BiPredicate<Integer, B> allows, List<B> menu, List<long[]> rooms, List<Double> prices, List<boolean[]> open) {
-        List<B> sorted = new ArrayList<>(types);
-        sorted.sort(java.util.Comparator.comparingDouble(priceOf)); // stable: ties keep the caller's order
-        for (B t : sorted) {
-            double price = priceOf.applyAsDouble(t);
-            long[] room = vector(roomOf.apply(t), dims);
-            boolean[] allowed = new boolean[size.length];
-            boolean holds = false;
-            for (int i = 0; i < size.length; i++) {
-                allowed[i] = allows.test(i, t);
-                holds |= allowed[i] && fits(size[i], room);
-            }
-            if (!(price > 0) || !holds) {
-                continue;
-            }
-            boolean dominated = false;
-            for (int j = 0; j < rooms.size() && !dominated; j++) {
-                dominated = fits(room, rooms.get(j)) && covers(open.get(j), allowed);
-            }
-            if (!dominated) {
-                menu.add(t);
-                rooms.add(room);
-                prices.add(price);
-                open.add(allowed);
-            }
-        }
-    }
-
-    private static boolean covers(boolean[] a, boolean[] b) {
-        for (int i = 0; i < a.length; i++) {
-            if (b[i] && !a[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The dimensions some shape asks for: cpu, memory, pod slots, ephemeral storage and each extended resource. */
-    private static List<String> dimensions(List<Resources> shapes) {
-        java.util.TreeSet<String> keys = new java.util.TreeSet<>();
-        for (Resources s : shapes) {
-            s.asMap().forEach((k, v) -> {
-                if (v > 0) {
-                    keys.add(k);
-                }
-            });
-        }
-        return List.copyOf(keys);
-    }
-
-    private static long[] vector(Resources r, List<String> dims) {
-        long[] v = new long[dims.size()];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = r.get(dims.get(i));
-        }
-        return v;
-    }
-
-    private static boolean fits(long[] s, long[] room) {
-        for (int r = 0; r < s.length; r++) {
-            if (s[r] > room[r]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int firstHolding(List<long[]> rooms, List<boolean[]> open, long[] s, int i) {
-        for (int t = 0; t < rooms.size(); t++) {
-            if (open.get(t)[i] && fits(s, rooms.get(t))) {
-                return t;
-            }
-        }
-        return -1;
     }
 }

@@ -62,4 +62,59 @@ class JointRepackTest {
         assertThat(podsPerZone(r).values()).containsOnly(4L); // two replicas and two plain pods a zone
         assertThat(r.newClaims()).hasSize(6).allSatisfy(c -> assertThat(c.pods()).hasSize(2));
     }
+
+    /**
+     * The first passes give each replica of a spread its zone as it comes, whatever its shape; the joint pass lets
+     * replicas alike but for their requests trade zones, each zone keeping its count, so a memory-heavy replica goes
+     * where the zone's pinned pods are cpu-heavy and the other way round: seven full nodes, where keeping the first
+     * passes' zones leaves lone pods on half-idle nodes.
+     */
+    @Test
+    void spreadReplicasTradeZonesToPairWithWhatEachZoneHolds() {
+        TopologySpread s = TopologySpread.of(1, WellKnownLabels.ZONE, true, selector("app", "web"));
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            pods.add(pod("web-cpu-" + i, 2500, 1024, Map.of("app", "web")).topologySpread(List.of(s)).build());
+            pods.add(pod("web-mem-" + i, 1000, 5 * 1024, Map.of("app", "web")).topologySpread(List.of(s)).build());
+            pods.add(pod("batch-cpu-" + i, 2500, 1024).requiredNodeAffinity(List.of(inZone(ZONES.get(0)))).build());
+            pods.add(pod("cache-mem-" + i, 1000, 5 * 1024).requiredNodeAffinity(List.of(inZone(ZONES.get(1)))).build());
+        }
+        SchedulingResult r = scenario().pods(pods).pool(pool("default").offer(List.of(type("m5.xlarge", 4, 8, 0.10)))).solve(Strategy.GANTRY);
+        assertAllScheduled(r);
+        Map<String, Long> web = new java.util.TreeMap<>();
+        r.newClaims().forEach(c -> c.pods().stream().filter(p -> "web".equals(p.labels().get("app"))).forEach(p -> web.merge(zoneOf(c), 1L, Long::sum)));
+        assertThat(web.values()).containsOnly(2L); // the spread kept: two replicas a zone
+        assertThat(r.newClaims()).hasSize(7);
+    }
+
+    /**
+     * Replicas trade zones only with pods alike in their labels: here a second spread counts only the cpu-heavy
+     * replicas ({@code size: cpu}), so trading a cpu-heavy replica's zone for a memory-heavy one's would break it,
+     * though the first spread (all replicas) would not see the trade. Both spreads hold in the plan.
+     */
+    @Test
+    void replicasWhoseLabelsDifferKeepEverySpreadThatTellsThemApart() {
+        TopologySpread web = TopologySpread.of(1, WellKnownLabels.ZONE, true, selector("app", "web"));
+        TopologySpread cpu = TopologySpread.of(1, WellKnownLabels.ZONE, true, selector("size", "cpu"));
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            pods.add(pod("web-cpu-" + i, 2500, 1024, Map.of("app", "web", "size", "cpu")).topologySpread(List.of(web, cpu)).build());
+            pods.add(pod("web-mem-" + i, 1000, 5 * 1024, Map.of("app", "web", "size", "mem")).topologySpread(List.of(web)).build());
+            pods.add(pod("batch-cpu-" + i, 2500, 1024).requiredNodeAffinity(List.of(inZone(ZONES.get(0)))).build());
+            pods.add(pod("cache-mem-" + i, 1000, 5 * 1024).requiredNodeAffinity(List.of(inZone(ZONES.get(1)))).build());
+        }
+        SchedulingResult r = scenario().pods(pods).pool(pool("default").offer(List.of(type("m5.xlarge", 4, 8, 0.10)))).solve(Strategy.GANTRY);
+        assertAllScheduled(r);
+        for (String key : List.of("app", "size")) {
+            Map<String, Long> perZone = new java.util.TreeMap<>();
+            ZONES.forEach(z -> perZone.put(z, 0L));
+            r.newClaims().forEach(c -> c.pods().stream().filter(p -> key.equals("app") ? p.labels().containsKey("app") : "cpu".equals(p.labels().get("size")))
+                    .forEach(p -> perZone.merge(zoneOf(c), 1L, Long::sum)));
+            assertThat(java.util.Collections.max(perZone.values()) - java.util.Collections.min(perZone.values())).as(key + " " + perZone).isLessThanOrEqualTo(1);
+        }
+    }
+
+    private static Requirements inZone(String zone) {
+        return Requirements.NONE.with(WellKnownLabels.ZONE, ValueSet.in(zone));
+    }
 }
