@@ -56,7 +56,7 @@ public final class Adoption {
     /** Karpenter's taint on a node it has not registered yet. */
     public static final String UNREGISTERED_TAINT = "karpenter.sh/unregistered";
     /** The node label naming a node's claim (as registration writes it on Gantry's own). */
-    public static final String NODECLAIM_LABEL = "gantry.dev/nodeclaim";
+    public static final String NODECLAIM_LABEL = dev.gantry.core.lifecycle.ClaimsByNode.LABEL;
 
     private Adoption() {
     }

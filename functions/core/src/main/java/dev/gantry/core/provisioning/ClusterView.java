@@ -1,6 +1,7 @@
 package dev.gantry.core.provisioning;
 
 import dev.gantry.core.cluster.ClusterReader;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
@@ -9,10 +10,8 @@ import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One read of the cluster for a provisioning run: read once, then planned against as often as re-planning needs.
@@ -81,24 +80,12 @@ public record ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daem
     }
 
     /**
-     * The claims in flight: launching or launched, and their node not in this view yet (no node name recorded, no node
-     * with their instance id or carrying their name in the {@code gantry.dev/nodeclaim} label). A claim whose node is
-     * here is that node, never both. The provisioner plans onto them and counts them against their pool's limits
-     * (cpu, memory, nodes and the dollar limit); consolidation counts them against the dollar limit.
+     * The claims in flight: launching or launched, and their node not in this view yet (no node name recorded, and no
+     * node here is theirs by {@link ClaimsByNode}'s rule). A claim whose node is here is that node, never both. The
+     * provisioner plans onto them and counts them against their pool's limits (cpu, memory, nodes and the dollar
+     * limit); consolidation counts them against the dollar limit.
      */
     public List<NodeClaim> inFlight(List<NodeClaim> claims) {
-        Set<String> instanceIds = new HashSet<>();
-        Set<String> claimNames = new HashSet<>();
-        for (Node n : nodes) {
-            if (n.instanceId() != null) {
-                instanceIds.add(n.instanceId());
-            }
-            String claim = n.labels().get(PlanningInputs.NODECLAIM_LABEL);
-            if (claim != null) {
-                claimNames.add(claim);
-            }
-        }
-        return claims.stream().filter(c -> c.state().isInFlight() && c.nodeName() == null
-                && !claimNames.contains(c.name()) && (c.instanceId() == null || !instanceIds.contains(c.instanceId()))).toList();
+        return new ClaimsByNode(claims).inFlight(nodes);
     }
 }

@@ -4,6 +4,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
@@ -31,9 +32,6 @@ import java.util.Set;
  * cache.
  */
 final class PlanningInputs {
-    /** Label the launcher puts on every node, naming its claim (so a registered node is matched even before the store knows). */
-    static final String NODECLAIM_LABEL = "gantry.dev/nodeclaim";
-
     private final GantryConfig config;
     private final PriceView prices;
 
@@ -133,34 +131,9 @@ final class PlanningInputs {
                 n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp(), n.conditions());
     }
 
-    /** Each node's claim: by the nodeclaim label the launcher puts on it, by instance id, or by the name it registered with. */
+    /** Each node's claim, by node name: {@link ClaimsByNode}'s rule. */
     static Map<String, NodeClaim> claimsByNode(List<NodeClaim> claims, List<Node> nodes) {
-        Map<String, NodeClaim> byName = new HashMap<>();
-        Map<String, NodeClaim> byInstance = new HashMap<>();
-        Map<String, NodeClaim> byNodeName = new HashMap<>();
-        for (NodeClaim c : claims) {
-            byName.put(c.name(), c);
-            if (c.instanceId() != null) {
-                byInstance.put(c.instanceId(), c);
-            }
-            if (c.nodeName() != null) {
-                byNodeName.put(c.nodeName(), c);
-            }
-        }
-        Map<String, NodeClaim> out = new HashMap<>();
-        for (Node n : nodes) {
-            NodeClaim c = byName.get(n.labels().get(NODECLAIM_LABEL));
-            if (c == null && n.instanceId() != null) {
-                c = byInstance.get(n.instanceId());
-            }
-            if (c == null) {
-                c = byNodeName.get(n.name());
-            }
-            if (c != null) {
-                out.put(n.name(), c);
-            }
-        }
-        return out;
+        return new ClaimsByNode(claims).byNode(nodes);
     }
 
     /** The pool's instance types with the given offerings marked unavailable; empty without a NodeClass. */

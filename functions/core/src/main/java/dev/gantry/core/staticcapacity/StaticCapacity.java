@@ -15,7 +15,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -172,27 +171,9 @@ public final class StaticCapacity {
         }
     }
 
-    /** Each claim's node: by the node name it registered with, or by its instance. */
+    /** Each claim's node, by {@link dev.gantry.core.lifecycle.ClaimsByNode}'s rule. */
     private static Map<String, Node> nodeByClaim(List<NodeClaim> claims, List<Node> nodes) {
-        Map<String, Node> byName = new HashMap<>();
-        Map<String, Node> byInstance = new HashMap<>();
-        for (Node n : nodes) {
-            byName.put(n.name(), n);
-            if (n.instanceId() != null) {
-                byInstance.put(n.instanceId(), n);
-            }
-        }
-        Map<String, Node> out = new HashMap<>();
-        for (NodeClaim c : claims) {
-            Node n = c.nodeName() == null ? null : byName.get(c.nodeName());
-            if (n == null && c.instanceId() != null) {
-                n = byInstance.get(c.instanceId());
-            }
-            if (n != null) {
-                out.put(c.name(), n);
-            }
-        }
-        return out;
+        return new dev.gantry.core.lifecycle.ClaimsByNode(claims).nodesByClaim(nodes);
     }
 
     private static void log(System.Logger.Level level, String message) {

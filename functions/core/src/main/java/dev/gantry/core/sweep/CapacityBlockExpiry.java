@@ -45,7 +45,7 @@ public final class CapacityBlockExpiry {
 
     /** Starts the drains due now; returns the claims it started (already deleting ones excluded). */
     public List<String> run(List<NodeClaim> claims, List<Node> nodes, Instant now) {
-        NodeIndex index = new NodeIndex(nodes);
+        NodeIndex index = new NodeIndex(nodes, claims);
         Map<String, List<String>> claimsByReservation = new TreeMap<>();
         for (NodeClaim c : claims) {
             if (c.state().isDeleting()) {

@@ -55,7 +55,7 @@ final class DisruptionStep {
                   Map<String, Integer> terminated, Supplier<FirstSlice> firstSlice, Instant startUntil) {
         Map<String, List<Pod>> byNode = podsByNode(pods);
         List<DisruptionDecision.Candidate> candidates = new ArrayList<>();
-        NodeIndex index = new NodeIndex(nodes);
+        NodeIndex index = new NodeIndex(nodes, claims);
         for (NodeClaim c : claims) {
             index.of(c).ifPresent(n ->
                     candidates.add(new DisruptionDecision.Candidate(c, n, byNode.getOrDefault(n.name(), List.of()))));

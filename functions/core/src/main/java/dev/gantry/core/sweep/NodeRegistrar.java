@@ -52,7 +52,7 @@ final class NodeRegistrar {
     Registered register(List<NodeClaim> claims, List<Node> nodes, Instant now, java.util.function.BooleanSupplier inTime) {
         int registered = 0;
         int initialized = 0;
-        NodeIndex index = new NodeIndex(nodes);
+        NodeIndex index = new NodeIndex(nodes, claims);
         for (NodeClaim c : claims) {
             if (c.state() != NodeClaimState.Launched && c.state() != NodeClaimState.Registered) {
                 continue;

@@ -81,7 +81,7 @@ public final class Registration {
         put(want, WellKnownLabels.INSTANCE_TYPE, claim.instanceType());
         put(want, WellKnownLabels.ZONE, claim.zone());
         put(want, WellKnownLabels.CAPACITY_TYPE, claim.capacityType());
-        put(want, "gantry.dev/nodeclaim", claim.name());
+        put(want, dev.gantry.core.lifecycle.ClaimsByNode.LABEL, claim.name());
         Map<String, String> missing = new LinkedHashMap<>();
         want.forEach((k, v) -> {
             if (!v.equals(node.labels().get(k))) {

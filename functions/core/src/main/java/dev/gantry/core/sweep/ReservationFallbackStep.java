@@ -43,7 +43,7 @@ final class ReservationFallbackStep {
         }
         Map<String, CloudInstance> byId = new HashMap<>();
         instances.forEach(i -> byId.put(i.instanceId(), i));
-        NodeIndex index = new NodeIndex(nodes);
+        NodeIndex index = new NodeIndex(nodes, claims);
         List<String> moved = new ArrayList<>();
         for (NodeClaim c : claims) {
             CloudInstance i = c.instanceId() == null ? null : byId.get(c.instanceId());

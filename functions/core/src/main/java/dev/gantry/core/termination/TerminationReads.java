@@ -2,6 +2,7 @@ package dev.gantry.core.termination;
 
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.disruption.EvictionCost;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -52,28 +53,45 @@ final class TerminationReads {
     }
 
     /**
-     * The claim's Node: one GET by the name it registered with; only a claim that never registered (rare in a drain)
-     * is looked for among all nodes, by its instance.
+     * The claim's Node, by {@link ClaimsByNode}'s rule checked against this claim alone. A registered claim costs one
+     * GET, by the name it registered with, the node kept when the rule gives it this claim (not Terminated, no
+     * contradicting instance id). Only a claim that never registered (rare in a drain) is looked for among all nodes:
+     * the node with its instance, else the node carrying its name in the {@value ClaimsByNode#LABEL} label (launched,
+     * the store's write of the instance lost). A registered claim whose node is not found under its name is not looked
+     * for under another: the name is fixed at registration, and in a drain the node is usually gone already, so a list
+     * of every node per slice would find nothing at a high price.
      */
     Optional<Node> nodeOf(NodeClaim claim) {
+        ClaimsByNode index = new ClaimsByNode(List.of(claim));
         if (claim.nodeName() != null) {
-            return reader.findNode(claim.nodeName())
-                    .filter(n -> claim.instanceId() == null || n.instanceId() == null || claim.instanceId().equals(n.instanceId()));
+            return reader.findNode(claim.nodeName()).filter(n -> index.claimOf(n).isPresent());
         }
-        if (claim.instanceId() == null) {
-            return Optional.empty();
-        }
-        return reader.nodes().stream().filter(n -> claim.instanceId().equals(n.instanceId())).findFirst();
+        List<Node> nodes = reader.nodes();
+        Optional<Node> byInstance = claim.instanceId() == null ? Optional.empty()
+                : nodes.stream().filter(n -> claim.instanceId().equals(n.instanceId()) && index.claimOf(n).isPresent()).findFirst();
+        return byInstance.or(() -> nodes.stream().filter(n -> index.claimOf(n).isPresent()).findFirst());
     }
 
+    /**
+     * The claim of a (deleted) Node, by {@link ClaimsByNode}'s rule through the store: its instance id (the store's
+     * index), then its {@value ClaimsByNode#LABEL} label (one GET), then a scan for the node name it registered with.
+     */
     Optional<NodeClaim> claimFor(Node node, Instant now) {
-        String id = node.instanceId();
-        if (id != null) {
-            Optional<NodeClaim> byId = store.findByInstanceId(id, now);
-            if (byId.isPresent()) {
-                return byId;
+        return ClaimsByNode.match(node, new ClaimsByNode.Lookup() {
+            @Override
+            public List<NodeClaim> byInstanceId(String instanceId) {
+                return store.findByInstanceId(instanceId, now).stream().toList();
             }
-        }
-        return store.list(now).stream().filter(c -> node.name().equals(c.nodeName())).findFirst();
+
+            @Override
+            public List<NodeClaim> byName(String claimName) {
+                return store.get(claimName, now).stream().toList();
+            }
+
+            @Override
+            public List<NodeClaim> byNodeName(String nodeName) {
+                return store.list(now).stream().filter(c -> nodeName.equals(c.nodeName())).toList();
+            }
+        });
     }
 }

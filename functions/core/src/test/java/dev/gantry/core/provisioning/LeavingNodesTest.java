@@ -81,6 +81,24 @@ class LeavingNodesTest {
         assertThat(demand.read(T0).samples()).isEmpty();
     }
 
+    /**
+     * A Terminated claim never matches a node ({@link dev.gantry.core.lifecycle.ClaimsByNode}): the EC2 host name it
+     * registered with now names another instance's node, which is not leaving. Was: matched by that name, the node read
+     * as leaving (its claim "deleting") and its pods got a replacement launched for them.
+     */
+    @Test
+    void aNodeUnderTheReusedNameOfATerminatedClaimIsNotLeaving() {
+        node("ip-10-0-0-1", "expired", false);
+        store.update(store.get("ip-10-0-0-1", T0).orElseThrow().terminated(T0.minusSeconds(60), Duration.ofHours(1)));
+        Node was = cluster.node("ip-10-0-0-1");
+        cluster.putNode(new Node(was.name(), "aws:///" + ZONE_A + "/i-new", was.labels(), Map.of(), List.of(), was.allocatable(),
+                true, false, false, T0.minusSeconds(30)));
+        cluster.putPod(running("web-0", "ip-10-0-0-1").build());
+
+        assertThat(provisioner().provision().launched()).isEmpty();
+        assertThat(cloud.requests()).isEmpty();
+    }
+
     @Test
     void aSecondRunWhileTheReplacementBootsLaunchesNothingMore() {
         node("old", "expired", true);

@@ -131,7 +131,7 @@ class RequirementLabelsTest {
         store.update(first.registered("ip-10-0-0-1", T0));
         cluster.putNode(new Node("ip-10-0-0-1", "aws:///" + ZONE_A + "/" + first.instanceId(), Map.of(
                 WellKnownLabels.NODEPOOL, "batch", WellKnownLabels.INSTANCE_TYPE, first.instanceType(), WellKnownLabels.ZONE,
-                first.zone(), "workload", "batch", PlanningInputs.NODECLAIM_LABEL, first.name()), Map.of(), List.of(),
+                first.zone(), "workload", "batch", dev.gantry.core.lifecycle.ClaimsByNode.LABEL, first.name()), Map.of(), List.of(),
                 new Resources(2000, 2L << 30, 100L << 30, 110, Map.of()), true, false, false, T0));
         cluster.putPod(pending("filler", 1900, 128).nodeName("ip-10-0-0-1")
                 .status(new Pod.Status("Running", false, T0, null, null)).build());

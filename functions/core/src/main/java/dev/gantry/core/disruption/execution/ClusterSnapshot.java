@@ -5,6 +5,7 @@ import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.EvictionCost;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
@@ -28,18 +29,18 @@ import java.util.Optional;
  *       to the engine as deleting: not a candidate, not a destination, and counted against the budgets.</li>
  *   <li>Reserved (must stay placeable): the headroom's virtual pods, the pending pods, and the pods of nodes being
  *       deleted, which are about to need a home.</li>
- *   <li>In flight: the claims launching without a node yet ({@link ClusterView#inFlight}, the provisioner's rule), which
- *       count against their pool's dollar limit. A claim whose node is here is that node, never also in flight. The
- *       replacements of the command being validated are left out: a redelivered validation that recorded them before
- *       its leader moved on decides its replacements again, and would count them twice.</li>
+ *   <li>In flight: the claims launching without a node yet ({@link ClaimsByNode#inFlight}, the provisioner's rule in
+ *       {@link ClusterView#inFlight}), which count against their pool's dollar limit. A claim whose node is here is
+ *       that node, never also in flight. The replacements of the command being validated are left out: a redelivered
+ *       validation that recorded them before its leader moved on decides its replacements again, and would count them
+ *       twice.</li>
  * </ul>
  */
 public final class ClusterSnapshot {
     private final ClusterView view;
     private final List<dev.gantry.core.model.PodDisruptionBudget> pdbs;
     private final List<NodeClaim> claims;
-    private Map<String, NodeClaim> byInstance;
-    private Map<String, NodeClaim> byNodeName;
+    private ClaimsByNode index;
     /** Claims whose node's pods changed since their recorded fingerprint: their last pod event is now, written or not. */
     private final java.util.Set<String> podEventsNow = new java.util.HashSet<>();
 
@@ -66,26 +67,16 @@ public final class ClusterSnapshot {
         return new ClusterSnapshot(ClusterView.read(reader), reader.podDisruptionBudgets(), claims);
     }
 
-    /** The claim a node belongs to: by instance id, else by the node name it registered with. */
+    /** The claim a node belongs to, by {@link ClaimsByNode}'s rule (instance id, then its claim label, then node name). */
     public Optional<NodeClaim> claimOf(Node n) {
-        if (byInstance == null) {
-            Map<String, NodeClaim> ids = new HashMap<>();
-            Map<String, NodeClaim> names = new HashMap<>();
-            for (NodeClaim c : claims) {
-                if (c.state() != NodeClaimState.Terminated) {
-                    if (c.instanceId() != null) {
-                        ids.putIfAbsent(c.instanceId(), c);
-                    }
-                    if (c.nodeName() != null) {
-                        names.putIfAbsent(c.nodeName(), c);
-                    }
-                }
-            }
-            byInstance = ids;
-            byNodeName = names;
+        return index().claimOf(n);
+    }
+
+    private ClaimsByNode index() {
+        if (index == null) {
+            index = new ClaimsByNode(claims);
         }
-        NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
-        return Optional.ofNullable(c != null ? c : byNodeName.get(n.name()));
+        return index;
     }
 
     /** Non-terminal pods per node name. */
@@ -139,7 +130,7 @@ public final class ClusterSnapshot {
     /** The claims in flight, but the replacements of {@code exceptCommand} ({@link CommandValidation#replacementOf}). */
     private List<ConsolidationInput.LaunchingClaim> inFlight(String exceptCommand) {
         List<ConsolidationInput.LaunchingClaim> out = new ArrayList<>();
-        for (NodeClaim c : view.inFlight(claims)) {
+        for (NodeClaim c : index().inFlight(view.nodes())) {
             if (exceptCommand == null || !CommandValidation.replacementOf(c, exceptCommand)) {
                 out.add(new ConsolidationInput.LaunchingClaim(c.name(), c.nodePool(), c.instanceType(), c.zone(), c.capacityType()));
             }

@@ -1,14 +1,12 @@
 package dev.gantry.core.disruption.execution;
 
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.NodeClaim;
-import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Taint;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,7 +14,7 @@ import java.util.Set;
  * disruption loop). Without it a taint left by an overlap or a crash makes its node read as deleting for ever: never
  * consolidated, emptied or expired, and one less in its pool's budget.
  * <p>
- * Only Gantry's nodes are judged: those with a live claim (by instance id, else by the node name it registered with).
+ * Only Gantry's nodes are judged: those with a live claim ({@link ClaimsByNode}'s rule).
  * A taint is owned while the node is being deleted (its {@code deletionTimestamp}), while its claim is deleting (a
  * termination flow: expiry, interruption, drift, emptiness, a hand-off), or while its claim carries a consolidation
  * command that is under way or handing over.
@@ -31,18 +29,7 @@ public final class StaleTaints {
 
     /** The names of the nodes whose disrupted taint no flow owns, in node order. */
     public static List<String> of(List<Node> nodes, List<NodeClaim> claims) {
-        Map<String, NodeClaim> byInstance = new HashMap<>();
-        Map<String, NodeClaim> byNodeName = new HashMap<>();
-        for (NodeClaim c : claims) {
-            if (c.state() != NodeClaimState.Terminated) {
-                if (c.instanceId() != null) {
-                    byInstance.putIfAbsent(c.instanceId(), c);
-                }
-                if (c.nodeName() != null) {
-                    byNodeName.putIfAbsent(c.nodeName(), c);
-                }
-            }
-        }
+        ClaimsByNode index = new ClaimsByNode(claims);
         Set<String> active = CommandStore.activeCommands(claims);
         Set<String> handing = CommandStore.handingCommands(claims);
         List<String> out = new ArrayList<>();
@@ -50,8 +37,7 @@ public final class StaleTaints {
             if (n.deletionTimestamp() != null || !n.hasTaint(Taint.DISRUPTED)) {
                 continue;
             }
-            NodeClaim c = n.instanceId() == null ? null : byInstance.get(n.instanceId());
-            c = c != null ? c : byNodeName.get(n.name());
+            NodeClaim c = index.claimOf(n).orElse(null);
             if (c == null || c.state().isDeleting()) {
                 continue;
             }

@@ -80,6 +80,22 @@ class StaleTaintsTest {
         assertThat(stale(c)).isEmpty();
     }
 
+    /** A node Gantry's by its {@code gantry.dev/nodeclaim} label alone ({@link dev.gantry.core.lifecycle.ClaimsByNode}) is judged too. */
+    @Test
+    void aNodeWhoseClaimIsKnownByItsLabelIsJudged() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.node("b", 500);
+        c.w.store.update(LabelledNodeTest.withoutIdentity(c, "a"));
+        c.w.store.update(LabelledNodeTest.withoutIdentity(c, "b").draining("expired", c.w.clock.instant()));
+        LabelledNodeTest.label(c, "node-a", "a");
+        LabelledNodeTest.label(c, "node-b", "b");
+        taint(c, "node-a");
+        taint(c, "node-b");
+
+        assertThat(stale(c)).as("b's taint is its termination flow's").containsExactly("node-a");
+    }
+
     @Test
     void theSweepRemovesADisruptedTaintNoFlowOwns() {
         // Regression (#21 defect 2): nothing removed a taint its command left behind, so the node read as deleting for

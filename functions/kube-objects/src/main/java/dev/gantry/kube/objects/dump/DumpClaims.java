@@ -70,9 +70,13 @@ final class DumpClaims {
             return !claimsByNode.isEmpty() || !claimsByProvider.isEmpty();
         }
 
+        /**
+         * The dump's NodeClaim of a node: by provider id first, as Karpenter pairs them and as Gantry's own rule does
+         * ({@link dev.gantry.core.lifecycle.ClaimsByNode}), else by the node name it registered with.
+         */
         JsonNode claimOf(Node n) {
-            JsonNode c = claimsByNode.get(n.name());
-            return c != null || n.providerId() == null ? c : claimsByProvider.get(n.providerId());
+            JsonNode c = n.providerId() == null ? null : claimsByProvider.get(n.providerId());
+            return c != null ? c : claimsByNode.get(n.name());
         }
     }
 

@@ -129,4 +129,21 @@ class DumpMappingTest {
         assertThat(c.lastPodEventAt()).isEqualTo(NOW.minusSeconds(42));
         assertThat(d.stats().nodeClaims()).isTrue();
     }
+
+    /**
+     * A node's NodeClaim is the one with its provider id before one naming it (a stale claim of a reused node name):
+     * Karpenter pairs them by provider id (kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go
+     * Registration.Reconcile, via NodeForNodeClaim), as Gantry's own rule does (ClaimsByNode).
+     */
+    @Test
+    void theNodeClaimWithTheNodesProviderIdIsItsBeforeOneNamingIt() {
+        Map<String, Object> stale = Map.of("apiVersion", "karpenter.sh/v1", "kind", "NodeClaim",
+                "metadata", Map.of("name", "default-stale", "labels", Map.of("karpenter.sh/nodepool", "default")),
+                "status", Map.of("nodeName", "n1", "providerID", "aws:///us-east-1a/i-0old"));
+        Map<String, Object> fresh = Map.of("apiVersion", "karpenter.sh/v1", "kind", "NodeClaim",
+                "metadata", Map.of("name", "default-fresh", "labels", Map.of("karpenter.sh/nodepool", "default")),
+                "status", Map.of("providerID", "aws:///us-east-1a/i-0new"));
+        ClusterDump d = read(new KubeDump().add(DumpNode.named("n1").zone("us-east-1a").instanceId("i-0new")).add(stale).add(fresh));
+        assertThat(d.claims()).extracting(NodeClaim::name).containsExactly("default-fresh");
+    }
 }
