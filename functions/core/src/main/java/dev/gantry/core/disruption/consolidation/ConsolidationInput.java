@@ -26,15 +26,26 @@ import java.util.Map;
  *                        nodes); the others are destinations as usual
  * @param inFlight        the NodeClaims launching without a node yet: never candidates nor destinations, but their
  *                        offerings count against their pool's dollar limit ({@link CostLimitGuard}). Default none.
+ * @param launchPrices    the $/h each NodeClaim recorded at launch, by claim name ({@code CostLimit.launchPrices}), for
+ *                        the dollar limit's count of a node or claim whose offering the catalogue no longer prices.
+ *                        Default none.
  */
 public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                                  List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
                                  ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only,
-                                 List<LaunchingClaim> inFlight) {
+                                 List<LaunchingClaim> inFlight, Map<String, Double> launchPrices) {
     public ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                               List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
                               ConsolidationSettings settings, Instant now) {
         this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), null, List.of());
+    }
+
+    /** Without recorded launch prices. */
+    public ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
+                              List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
+                              ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only,
+                              List<LaunchingClaim> inFlight) {
+        this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, only, inFlight, Map.of());
     }
 
     public ConsolidationInput {
@@ -47,16 +58,19 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
         namespaceLabels = Map.copyOf(namespaceLabels == null ? Map.of() : namespaceLabels);
         settings = settings == null ? ConsolidationSettings.DEFAULT : settings;
         inFlight = List.copyOf(inFlight == null ? List.of() : inFlight);
+        launchPrices = Map.copyOf(launchPrices == null ? Map.of() : launchPrices);
     }
 
     /** The same snapshot, with only {@code names} as possible candidates. */
     public ConsolidationInput restrictedTo(java.util.Set<String> names) {
-        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names, inFlight);
+        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names, inFlight,
+                launchPrices);
     }
 
     /** The same snapshot with {@code nodes} instead. */
     ConsolidationInput withNodes(List<ClusterNode> replaced) {
-        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only, inFlight);
+        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only, inFlight,
+                launchPrices);
     }
 
     /**
