@@ -9,9 +9,11 @@ import dev.gantry.core.scheduling.SchedulingResult;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Gantry's dollar limit per NodePool ({@value #ANNOTATION}: "12.50" is $12.50 per hour), counted as Karpenter counts
@@ -77,22 +79,50 @@ public final class CostLimit {
      * Each pool's $/h now: its staying nodes (their claim by the {@value Adoption#NODECLAIM_LABEL} label the launcher
      * and adoption put on them) and claims in flight, each at its price ({@link #inUse(List, List)}).
      *
-     * @param launchPrices {@link #launchPrices} of the store's claims
+     * @param claims   the store's claims, for their recorded launch prices ({@link #launchPrices})
+     * @param inFlight the claims in flight ({@code ClusterView.inFlight}): those the input leaves out (their type gone
+     *                 from their pool's types, nothing can be planned onto them) still count
      */
-    public static Map<String, Double> inUse(SchedulingInput input, Map<String, Double> launchPrices) {
+    public static Map<String, Double> inUse(SchedulingInput input, List<NodeClaim> claims, List<NodeClaim> inFlight) {
+        Map<String, Double> launchPrices = launchPrices(claims);
         List<Owned> capacity = new ArrayList<>();
         for (SchedulingInput.ExistingNode e : input.nodes()) {
             Map<String, String> labels = e.node().labels();
             capacity.add(new Owned(labels, launchPrices.getOrDefault(labels.getOrDefault(Adoption.NODECLAIM_LABEL, ""), 0.0)));
         }
-        input.inFlight().forEach(c -> capacity.add(new Owned(c.labels(), launchPrices.getOrDefault(c.name(), 0.0))));
+        Set<String> planned = new HashSet<>();
+        for (SchedulingInput.InFlightClaim c : input.inFlight()) {
+            planned.add(c.name());
+            capacity.add(new Owned(c.labels(), launchPrices.getOrDefault(c.name(), 0.0)));
+        }
+        for (NodeClaim c : inFlight) {
+            if (!planned.contains(c.name())) {
+                capacity.add(new Owned(labels(c.nodePool(), c.instanceType(), c.zone(), c.capacityType()), c.pricePerHour()));
+            }
+        }
         return inUse(input.pools(), capacity);
+    }
+
+    /** The labels that name a claim's pool and offering (those known), as its node will carry them. */
+    public static Map<String, String> labels(String pool, String instanceType, String zone, String capacityType) {
+        Map<String, String> labels = new HashMap<>();
+        labels.put(WellKnownLabels.NODEPOOL, pool);
+        if (instanceType != null) {
+            labels.put(WellKnownLabels.INSTANCE_TYPE, instanceType);
+        }
+        if (zone != null) {
+            labels.put(WellKnownLabels.ZONE, zone);
+        }
+        if (capacityType != null) {
+            labels.put(WellKnownLabels.CAPACITY_TYPE, capacityType);
+        }
+        return labels;
     }
 
     /**
      * Each pool's $/h for this capacity (nodes, and claims in flight as their nodes will be labelled), each priced by
      * the class's rule over {@code pools}' types; capacity of a pool not among {@code pools} is left out. The one count
-     * of what a pool owns: the provisioner's ({@link #inUse(SchedulingInput, Map)}), consolidation's for its
+     * of what a pool owns: the provisioner's ({@link #inUse(SchedulingInput, List, List)}), consolidation's for its
      * replacements, and the simulator's invariant.
      */
     public static Map<String, Double> inUse(List<SchedulingInput.PoolOffer> pools, List<Owned> capacity) {
@@ -107,17 +137,19 @@ public final class CostLimit {
         return out;
     }
 
-    /** {@link #apply(SchedulingResult, SchedulingInput, Map)} without recorded launch prices. */
+    /** {@link #apply(SchedulingResult, SchedulingInput, List, List)} for an input without a store's claims. */
     public static SchedulingResult apply(SchedulingResult plan, SchedulingInput input) {
-        return apply(plan, input, Map.of());
+        return apply(plan, input, List.of(), List.of());
     }
 
     /**
      * The plan without the new claims that would take their pool over its dollar limit; their pods unschedulable.
      *
-     * @param launchPrices {@link #launchPrices} of the store's claims, for capacity the catalogue no longer prices
+     * @param claims   the store's claims and those of them in flight, as {@link #inUse(SchedulingInput, List, List)}
+     * @param inFlight counts them
      */
-    public static SchedulingResult apply(SchedulingResult plan, SchedulingInput input, Map<String, Double> launchPrices) {
+    public static SchedulingResult apply(SchedulingResult plan, SchedulingInput input, List<NodeClaim> claims,
+                                         List<NodeClaim> inFlight) {
         Map<String, Double> limits = new HashMap<>();
         for (SchedulingInput.PoolOffer p : input.pools()) {
             limit(p.pool()).ifPresent(l -> limits.put(p.pool().name(), l));
@@ -125,7 +157,7 @@ public final class CostLimit {
         if (limits.isEmpty() || plan.newClaims().stream().noneMatch(c -> limits.containsKey(c.nodePool()))) {
             return plan;
         }
-        Map<String, Double> used = new HashMap<>(inUse(input, launchPrices));
+        Map<String, Double> used = new HashMap<>(inUse(input, claims, inFlight));
         List<NodeClaimPlan> kept = new ArrayList<>();
         List<SchedulingResult.Unschedulable> unschedulable = new ArrayList<>(plan.unschedulable());
         double total = plan.totalPricePerHour();

@@ -118,6 +118,18 @@ class CostLimitOwnedTest {
         assertThat(launches()).isEqualTo(1);
     }
 
+    /**
+     * A claim in flight of a type its pool's types no longer list: nothing can be planned onto it, so the scheduler's
+     * input leaves it out, but its instance bills; it counts at its recorded price ($0.10/h), and one more fits.
+     */
+    @Test
+    void aClaimInFlightTheInputLeavesOutCountsAtItsRecordedPrice() {
+        NodeClaim c = store.create(NodeClaim.launching("capped-old", "capped", "h", List.of(), List.of("x9.huge"), List.of(),
+                "x9.huge", ZONE_A, "on-demand", 0.10, T0));
+        store.update(c.launched("i-0009", "x9.huge", ZONE_A, "on-demand", 0.10, T0));
+        assertThat(launches()).isEqualTo(1);
+    }
+
     /** Without a claim, a type the catalogue does not know counts at the dearest the pool's requirements allow ($0.0336/h). */
     @Test
     void aNodeOfAnUnknownTypeCountsAtTheDearestThePoolWouldLaunch() {

@@ -7,7 +7,6 @@ import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -116,16 +115,7 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
     public record LaunchingClaim(String name, String nodePool, String instanceType, String zone, String capacityType) {
         /** The labels its node will carry that name its pool and offering, as the provisioner prices an in-flight claim. */
         public Map<String, String> labels() {
-            Map<String, String> labels = new HashMap<>();
-            labels.put(WellKnownLabels.NODEPOOL, nodePool);
-            labels.put(WellKnownLabels.INSTANCE_TYPE, instanceType);
-            if (zone != null) {
-                labels.put(WellKnownLabels.ZONE, zone);
-            }
-            if (capacityType != null) {
-                labels.put(WellKnownLabels.CAPACITY_TYPE, capacityType);
-            }
-            return labels;
+            return dev.gantry.core.capacity.CostLimit.labels(nodePool, instanceType, zone, capacityType);
         }
     }
 }
