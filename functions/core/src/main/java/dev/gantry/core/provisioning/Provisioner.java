@@ -214,7 +214,8 @@ public final class Provisioner {
             // Gantry's spot/on-demand split, then its dollar limit, on the solver's plan (core.capacity).
             // Reserved claims take their reservations' slots before the limit sees their price (core.reservation).
             last = dev.gantry.core.capacity.CostLimit.apply(dev.gantry.core.reservation.ReservationAssignment.apply(
-                    dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input), claims, reservations, now), input);
+                    dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input), claims, reservations, now), input,
+                    claims, view.inFlight(claims));
             nominateInFlight(last, claims, log);
             boolean outOfCapacity = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);

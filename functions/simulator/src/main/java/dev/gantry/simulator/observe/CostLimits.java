@@ -1,7 +1,6 @@
 package dev.gantry.simulator.observe;
 
 import dev.gantry.core.capacity.CostLimit;
-import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodePool;
@@ -9,7 +8,9 @@ import dev.gantry.core.model.Taint;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.provisioning.PriceView;
 import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.scheduling.SchedulingInput;
 import dev.gantry.simulator.world.aws.SimulatedInstance;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,10 +20,15 @@ import java.util.function.Function;
 
 /**
  * <b>costLimitExceeded</b>: a NodePool with {@code gantry.dev/limit-cost-per-hour} never keeps more than its limit in
- * $/h: its live instances (launching or running, registered or not) that are not leaving (node deleting or tainted
- * {@code karpenter.sh/disrupted}), each at the price scheduling sees (its offering after NodeOverlays; the instance's
- * own price when the pool's types no longer list it). As with {@code limitExceeded}, only a total that grew past the
- * limit is a violation, once per episode.
+ * $/h: its live instances (launching or running, registered or not, by their NodePool tag) that are not leaving (node
+ * deleting or tainted {@code karpenter.sh/disrupted}), each priced as the provisioner and consolidation price what a
+ * pool owns ({@code CostLimit.inUse}, one rule: its offering after NodeOverlays in its pool's types, else the
+ * catalogue's price for it, else its launch price, the instance's own where core reads its claim's recorded one; never
+ * $0). As with {@code limitExceeded}, only a total that grew past the limit is a violation, once per episode.
+ *
+ * <p>What it cannot see: a NodeClaim the store recorded before CreateFleet made its instance, which core already counts
+ * as in flight (core is the stricter until the instance exists; then it is counted here too); and an instance without
+ * its NodePool tag.
  */
 final class CostLimits {
     private final Map<String, Double> last = new HashMap<>();
@@ -36,9 +42,7 @@ final class CostLimits {
         if (limited.isEmpty()) {
             return Map.of();
         }
-        PriceView view = new PriceView(inUse, catalog);
-        Map<String, Map<String, InstanceType>> types = new HashMap<>();
-        Map<String, Double> used = new HashMap<>();
+        List<CostLimit.Owned> capacity = new ArrayList<>();
         for (SimulatedInstance i : live) {
             String pool = i.tags().get(CloudInstance.TAG_NODEPOOL);
             if (pool == null || !limited.containsKey(pool)) {
@@ -48,15 +52,16 @@ final class CostLimits {
             if (n != null && (n.deleting() || n.taints().contains(Taint.DISRUPTED))) {
                 continue;
             }
-            Map<String, InstanceType> byName = types.computeIfAbsent(pool, k -> {
-                Map<String, InstanceType> m = new HashMap<>();
-                view.types(limited.get(k)).forEach(t -> m.put(t.name(), t));
-                return m;
-            });
-            double price = CostLimit.price(byName, Map.of(WellKnownLabels.INSTANCE_TYPE, i.type().name(),
-                    WellKnownLabels.ZONE, i.zone(), WellKnownLabels.CAPACITY_TYPE, i.capacityType()));
-            used.merge(pool, price > 0 ? price : i.pricePerHour(), Double::sum);
+            capacity.add(new CostLimit.Owned(Map.of(WellKnownLabels.NODEPOOL, pool, WellKnownLabels.INSTANCE_TYPE,
+                    i.type().name(), WellKnownLabels.ZONE, i.zone(), WellKnownLabels.CAPACITY_TYPE, i.capacityType()),
+                    i.pricePerHour()));
         }
+        PriceView view = new PriceView(inUse, catalog);
+        List<SchedulingInput.PoolOffer> offers = new ArrayList<>();
+        for (NodePool p : pools.values()) {
+            offers.add(new SchedulingInput.PoolOffer(p, view.types(p)));
+        }
+        Map<String, Double> used = CostLimit.inUse(offers, capacity);
         Map<String, String> out = new HashMap<>();
         for (var e : limited.entrySet()) {
             double have = used.getOrDefault(e.getKey(), 0.0);

@@ -7,7 +7,6 @@ import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,15 +25,26 @@ import java.util.Map;
  *                        nodes); the others are destinations as usual
  * @param inFlight        the NodeClaims launching without a node yet: never candidates nor destinations, but their
  *                        offerings count against their pool's dollar limit ({@link CostLimitGuard}). Default none.
+ * @param launchPrices    the $/h each NodeClaim recorded at launch, by claim name ({@code CostLimit.launchPrices}), for
+ *                        the dollar limit's count of a node or claim whose offering the catalogue no longer prices.
+ *                        Default none.
  */
 public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                                  List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
                                  ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only,
-                                 List<LaunchingClaim> inFlight) {
+                                 List<LaunchingClaim> inFlight, Map<String, Double> launchPrices) {
     public ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
                               List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
                               ConsolidationSettings settings, Instant now) {
         this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), null, List.of());
+    }
+
+    /** Without recorded launch prices. */
+    public ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.PoolOffer> pools, List<DaemonSet> daemonSets,
+                              List<PodDisruptionBudget> pdbs, Map<String, Map<String, String>> namespaceLabels,
+                              ConsolidationSettings settings, Instant now, List<Pod> reserved, java.util.Set<String> only,
+                              List<LaunchingClaim> inFlight) {
+        this(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, only, inFlight, Map.of());
     }
 
     public ConsolidationInput {
@@ -47,16 +57,19 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
         namespaceLabels = Map.copyOf(namespaceLabels == null ? Map.of() : namespaceLabels);
         settings = settings == null ? ConsolidationSettings.DEFAULT : settings;
         inFlight = List.copyOf(inFlight == null ? List.of() : inFlight);
+        launchPrices = Map.copyOf(launchPrices == null ? Map.of() : launchPrices);
     }
 
     /** The same snapshot, with only {@code names} as possible candidates. */
     public ConsolidationInput restrictedTo(java.util.Set<String> names) {
-        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names, inFlight);
+        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, reserved, names, inFlight,
+                launchPrices);
     }
 
     /** The same snapshot with {@code nodes} instead. */
     ConsolidationInput withNodes(List<ClusterNode> replaced) {
-        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only, inFlight);
+        return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only, inFlight,
+                launchPrices);
     }
 
     /**
@@ -102,16 +115,7 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
     public record LaunchingClaim(String name, String nodePool, String instanceType, String zone, String capacityType) {
         /** The labels its node will carry that name its pool and offering, as the provisioner prices an in-flight claim. */
         public Map<String, String> labels() {
-            Map<String, String> labels = new HashMap<>();
-            labels.put(WellKnownLabels.NODEPOOL, nodePool);
-            labels.put(WellKnownLabels.INSTANCE_TYPE, instanceType);
-            if (zone != null) {
-                labels.put(WellKnownLabels.ZONE, zone);
-            }
-            if (capacityType != null) {
-                labels.put(WellKnownLabels.CAPACITY_TYPE, capacityType);
-            }
-            return labels;
+            return dev.gantry.core.capacity.CostLimit.labels(nodePool, instanceType, zone, capacityType);
         }
     }
 }

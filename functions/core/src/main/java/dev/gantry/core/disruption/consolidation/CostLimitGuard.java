@@ -3,6 +3,7 @@ package dev.gantry.core.disruption.consolidation;
 import dev.gantry.core.capacity.CostLimit;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
 import dev.gantry.core.model.Taint;
+import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput.PoolOffer;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
 import java.util.ArrayList;
@@ -17,11 +18,13 @@ import java.util.TreeSet;
  * The dollar limit ({@link CostLimit}, {@value CostLimit#ANNOTATION}) for the nodes a disruption command adds:
  * consolidation's and drift's replacements are launches too, counted as the provisioner counts its own
  * ({@link CostLimit#inUse(java.util.List, java.util.List)}, one count for both). For each pool with a limit that the
- * command adds a replacement to, what stays plus the replacements must stay within the limit, each at its offering's
- * price after NodeOverlays. What stays: the pool's nodes (by their {@code karpenter.sh/nodepool} label) that are not
- * deleting, not tainted {@code karpenter.sh/disrupted} by another command, and not in this command; and its claims in
- * flight ({@link ConsolidationInput#inFlight}: launching, their node not there yet; a claim whose node is there is
- * counted once, as that node).
+ * command adds a replacement to, what stays plus the replacements must stay within the limit, each priced by
+ * {@link CostLimit}'s rule (its offering's price after NodeOverlays; a node whose type or offering its pool no longer
+ * lists still counts, at the catalogue's or its claim's recorded price, {@link ConsolidationInput#launchPrices}). What
+ * stays: the pool's nodes (by their {@code karpenter.sh/nodepool} label) that are not deleting, not tainted
+ * {@code karpenter.sh/disrupted} by another command, and not in this command; and its claims in flight
+ * ({@link ConsolidationInput#inFlight}: launching, their node not there yet; a claim whose node is there is counted
+ * once, as that node).
  *
  * <p>The nodes the command replaces count as leaving from the decision on, as Karpenter counts its cpu/memory limits
  * for replacements: kubernetes-sigs/karpenter v1.14.1 {@code pkg/controllers/disruption/helpers.go} SimulateScheduling
@@ -55,17 +58,22 @@ final class CostLimitGuard {
             return null;
         }
         Set<String> leaving = new HashSet<>(cmd.nodes());
-        List<Map<String, String>> nodes = new ArrayList<>();
+        List<CostLimit.Owned> nodes = new ArrayList<>();
         for (ClusterNode n : in.nodes()) {
-            if (!n.node().deleting() && !leaving.contains(n.name()) && !n.node().taints().contains(Taint.DISRUPTED)) {
-                nodes.add(n.node().labels());
+            boolean counted = added.containsKey(n.node().labels().get(WellKnownLabels.NODEPOOL));
+            if (counted && !n.node().deleting() && !leaving.contains(n.name()) && !n.node().taints().contains(Taint.DISRUPTED)) {
+                nodes.add(new CostLimit.Owned(n.node().labels(), launchPrice(in, n.claim())));
             }
         }
-        List<Map<String, String>> launching = new ArrayList<>();
-        in.inFlight().forEach(c -> launching.add(c.labels()));
-        List<PoolOffer> limited = added.keySet().stream().map(pools::get).toList();
-        Map<String, Double> staying = CostLimit.inUse(limited, nodes);
-        Map<String, Double> inFlight = CostLimit.inUse(limited, launching);
+        List<CostLimit.Owned> launching = new ArrayList<>();
+        for (ConsolidationInput.LaunchingClaim c : in.inFlight()) {
+            if (added.containsKey(c.nodePool())) {
+                launching.add(new CostLimit.Owned(c.labels(), launchPrice(in, c.name())));
+            }
+        }
+        // Priced over every pool's types: a node whose type or offering its own pool no longer lists still costs.
+        Map<String, Double> staying = CostLimit.inUse(in.pools(), nodes);
+        Map<String, Double> inFlight = CostLimit.inUse(in.pools(), launching);
         for (String pool : new TreeSet<>(added.keySet())) {
             double limit = CostLimit.limit(pools.get(pool).pool()).orElseThrow();
             double stay = staying.getOrDefault(pool, 0.0);
@@ -77,5 +85,9 @@ final class CostLimitGuard {
             }
         }
         return null;
+    }
+
+    private static double launchPrice(ConsolidationInput in, String claim) {
+        return claim == null ? 0 : in.launchPrices().getOrDefault(claim, 0.0);
     }
 }

@@ -124,7 +124,7 @@ public final class ClusterSnapshot {
             nodes.add(new ClusterNode(node, pods, c.name(), initialized, false, lastPodEvent, c.fromConsolidation()));
         }
         return new ConsolidationInput(nodes, pools, view.daemonSets(), pdbs, view.namespaceLabels(), settings, now, reserved, null,
-                inFlight(exceptCommand));
+                inFlight(exceptCommand), dev.gantry.core.capacity.CostLimit.launchPrices(claims));
     }
 
     /** The claims in flight, but the replacements of {@code exceptCommand} ({@link CommandValidation#replacementOf}). */

@@ -123,6 +123,23 @@ class CostLimitInFlightTest {
                         + "($0.0000/h staying, $0.1000/h in flight, $0.0400/h added)"));
     }
 
+    /**
+     * A claim in flight of a type the catalogue no longer knows counts at the price its record holds ($0.07/h), not $0:
+     * a replacement ($0.04/h) beside it would take the pool past $0.10/h.
+     */
+    @Test
+    void theSweepCountsAClaimTheCatalogueNoLongerPricesAtItsRecordedPrice() {
+        ConsolidationWorld c = limited("0.10");
+        c.node("a", 500);
+        c.w.store.create(launching("provisioned", "retired", 0.07));
+
+        ConsolidationReport r = c.service.sweep(List.of());
+
+        assertThat(r.decided()).isZero();
+        assertThat(r.verdicts()).anySatisfy(v -> assertThat(v.toString()).contains("node-a")
+                .contains("($0.0000/h staying, $0.0700/h in flight, $0.0400/h added)"));
+    }
+
     @Test
     void theSweepReplacesWhenTheClaimsInFlightLeaveRoom() {
         ConsolidationWorld c = limited("0.10");
