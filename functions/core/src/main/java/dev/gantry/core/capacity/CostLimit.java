@@ -1,6 +1,6 @@
 package dev.gantry.core.capacity;
 
-import dev.gantry.core.adoption.Adoption;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.requirements.WellKnownLabels;
@@ -76,8 +76,8 @@ public final class CostLimit {
     }
 
     /**
-     * Each pool's $/h now: its staying nodes (their claim by the {@value Adoption#NODECLAIM_LABEL} label the launcher
-     * and adoption put on them) and claims in flight, each at its price ({@link #inUse(List, List)}).
+     * Each pool's $/h now: its staying nodes (each node's claim by the one rule, {@link ClaimsByNode}) and claims in
+     * flight, each at its price ({@link #inUse(List, List)}).
      *
      * @param claims   the store's claims, for their recorded launch prices ({@link #launchPrices})
      * @param inFlight the claims in flight ({@code ClusterView.inFlight}): those the input leaves out (their type gone
@@ -85,10 +85,11 @@ public final class CostLimit {
      */
     public static Map<String, Double> inUse(SchedulingInput input, List<NodeClaim> claims, List<NodeClaim> inFlight) {
         Map<String, Double> launchPrices = launchPrices(claims);
+        ClaimsByNode claimOf = new ClaimsByNode(claims);
         List<Owned> capacity = new ArrayList<>();
         for (SchedulingInput.ExistingNode e : input.nodes()) {
-            Map<String, String> labels = e.node().labels();
-            capacity.add(new Owned(labels, launchPrices.getOrDefault(labels.getOrDefault(Adoption.NODECLAIM_LABEL, ""), 0.0)));
+            double launched = claimOf.claimOf(e.node()).map(c -> launchPrices.getOrDefault(c.name(), 0.0)).orElse(0.0);
+            capacity.add(new Owned(e.node().labels(), launched));
         }
         Set<String> planned = new HashSet<>();
         for (SchedulingInput.InFlightClaim c : input.inFlight()) {

@@ -43,9 +43,14 @@ class CostLimitOwnedTest {
     private final RecordingCloud cloud = new RecordingCloud(clock);
 
     private void running(String type, String zone, String capacityType) {
-        cluster.putNode(new Node("ip-10-0-0-9", "aws:///" + zone + "/i-0009", Map.of(WellKnownLabels.NODEPOOL, "capped",
-                WellKnownLabels.INSTANCE_TYPE, type, WellKnownLabels.ZONE, zone, WellKnownLabels.CAPACITY_TYPE, capacityType,
-                "gantry.dev/nodeclaim", "capped-old"),
+        running(type, zone, capacityType, Map.of("gantry.dev/nodeclaim", "capped-old"));
+    }
+
+    private void running(String type, String zone, String capacityType, Map<String, String> more) {
+        Map<String, String> labels = new java.util.HashMap<>(Map.of(WellKnownLabels.NODEPOOL, "capped", WellKnownLabels.INSTANCE_TYPE, type,
+                WellKnownLabels.ZONE, zone, WellKnownLabels.CAPACITY_TYPE, capacityType));
+        labels.putAll(more);
+        cluster.putNode(new Node("ip-10-0-0-9", "aws:///" + zone + "/i-0009", labels,
                 Map.of(), List.of(), new Resources(500, 1L << 30, 100L << 30, 110, Map.of()), true, false, false, T0));
     }
 
@@ -112,6 +117,20 @@ class CostLimitOwnedTest {
     @Test
     void aNodeOfAnUnknownTypeCountsAtItsClaimsLaunchPrice() {
         running("x9.huge", ZONE_A, "on-demand");
+        store.create(NodeClaim.launching("capped-old", "capped", "h", List.of(), List.of("x9.huge"), List.of(), "x9.huge",
+                ZONE_A, "on-demand", 0.10, T0.minusSeconds(3600)).launched("i-0009", "x9.huge", ZONE_A, "on-demand", 0.10,
+                T0.minusSeconds(3590)));
+        assertThat(launches()).isEqualTo(1);
+    }
+
+    /**
+     * The same node without the {@code gantry.dev/nodeclaim} label (a node registered before the label was written, say):
+     * it is its claim's node by its instance id, as everywhere else ({@code ClaimsByNode}), so it counts at the claim's
+     * launch price too.
+     */
+    @Test
+    void aNodeKnownByItsInstanceIdCountsAtItsClaimsLaunchPrice() {
+        running("x9.huge", ZONE_A, "on-demand", Map.of());
         store.create(NodeClaim.launching("capped-old", "capped", "h", List.of(), List.of("x9.huge"), List.of(), "x9.huge",
                 ZONE_A, "on-demand", 0.10, T0.minusSeconds(3600)).launched("i-0009", "x9.huge", ZONE_A, "on-demand", 0.10,
                 T0.minusSeconds(3590)));
