@@ -49,9 +49,7 @@ final class PlanningInputs {
             String pool = n.labels().get(WellKnownLabels.NODEPOOL);
             if (pool != null) {
                 // Limits are on capacity, as Karpenter counts them; allocatable only when the type is unknown.
-                Resources capacity = config.nodePool(pool).flatMap(p -> typeOf(p, n.labels().get(WellKnownLabels.INSTANCE_TYPE), Set.of()))
-                        .map(InstanceType::capacity).orElse(n.allocatable());
-                usage.merge(pool, capacity, Resources::plus);
+                usage.merge(pool, capacityOf(pool, n.labels().get(WellKnownLabels.INSTANCE_TYPE)).orElse(n.allocatable()), Resources::plus);
                 count.merge(pool, 1, Integer::sum);
             }
         }
@@ -67,13 +65,16 @@ final class PlanningInputs {
         }
         for (NodeClaim c : view.inFlight(claims)) {
             Optional<NodePool> pool = config.nodePool(c.nodePool());
-            Optional<InstanceType> type = pool.flatMap(p -> typeOf(p, c.instanceType(), Set.of()));
-            if (pool.isEmpty() || type.isEmpty()) {
-                continue; // its pool or type is gone from the configuration: nothing can be planned onto it
+            if (pool.isEmpty()) {
+                continue; // its pool is gone: no limit to count it against, nothing to plan onto it
             }
-            inFlight.add(inFlightClaim(c, pool.get(), type.get(), view.daemonSets(), leavingPods));
-            usage.merge(c.nodePool(), type.get().capacity(), Resources::plus);
+            // What the pool owns counts against its limits, also a claim whose type its types no longer list.
+            usage.merge(c.nodePool(), capacityOf(c.nodePool(), c.instanceType()).orElse(Resources.ZERO), Resources::plus);
             count.merge(c.nodePool(), 1, Integer::sum);
+            Optional<InstanceType> type = typeOf(pool.get(), c.instanceType(), Set.of());
+            if (type.isPresent()) { // else its type is gone from the pool's types: nothing can be planned onto it
+                inFlight.add(inFlightClaim(c, pool.get(), type.get(), view.daemonSets(), leavingPods));
+            }
         }
         List<SchedulingInput.PoolOffer> pools = new ArrayList<>();
         for (NodePool p : config.nodePools()) {
@@ -162,6 +163,18 @@ final class PlanningInputs {
 
     private Optional<InstanceType> typeOf(NodePool pool, String name, Set<OfferingKey> unavailable) {
         return types(pool, unavailable).stream().filter(t -> t.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The capacity a pool's node or claim of this type counts against the pool's limits: the type's in the pool's types,
+     * else in another pool's (its NodeClass no longer lists it, say); empty if no pool knows the type.
+     */
+    private Optional<Resources> capacityOf(String pool, String type) {
+        Optional<InstanceType> own = config.nodePool(pool).flatMap(p -> typeOf(p, type, Set.of()));
+        if (own.isPresent() || type == null) {
+            return own.map(InstanceType::capacity);
+        }
+        return config.nodePools().stream().flatMap(p -> typeOf(p, type, Set.of()).stream()).findFirst().map(InstanceType::capacity);
     }
 
     /**
