@@ -34,6 +34,14 @@ import java.util.Set;
  * what the trials add to a provisioning run. At most {@value #MAX_DONORS} donors, chosen greedily (each step tries the
  * {@value #TRIED_PER_STEP} worst priced per pod), kept while each makes the plan strictly cheaper net. The diurnal day:
  * at most 3 donors $26.47, 5 $26.04, 8 $26.04.
+ * <p>
+ * The room kept for donors is free until consolidation moves them, and kube-scheduler gives it to whatever is pending
+ * when the node is Ready. So a trial plans the pending pods without their {@code ScheduleAnyway} spreads (which
+ * kube-scheduler only scores), and is refused when the donors' room of one new claim would take all the pending pods
+ * of another that nothing required keeps off it: the first Ready would take them, and the other would launch for
+ * nothing. On the diurnal day (four
+ * seeds) this took the launches that never ran a pod from 25 to 0 and all launches from 239 to 204, disruptions from
+ * 2.39 to 2.04 an hour, at the same cost ($25.92 against $25.94 a day on average).
  */
 final class Absorbing {
     /** At most this many donors per plan (each is one consolidation command, at a 1-node budget one after another). */
@@ -102,7 +110,10 @@ final class Absorbing {
     /** The plan for the pending pods and the donors' pods without the donors, as a launch for the pending pods; or null. */
     private static SchedulingResult plan(SchedulingInput input, List<Donor> donors, Set<String> pendingKeys, SchedulingResult plain) {
         Set<String> gone = new HashSet<>();
-        List<Pod> pods = new ArrayList<>(input.pending());
+        List<Pod> pods = new ArrayList<>();
+        for (Pod p : input.pending()) {
+            pods.add(withoutSoftSpreads(p));
+        }
         List<String> inFlight = input.inFlight().stream().map(SchedulingInput.InFlightClaim::name).toList();
         for (Donor d : donors) {
             gone.add(d.node().node().name());
@@ -126,6 +137,9 @@ final class Absorbing {
             List<Pod> mine = c.pods().stream().filter(p -> pendingKeys.contains(p.key())).toList();
             if (mine.isEmpty()) {
                 return null; // a claim for donors' pods alone is a replacement, consolidation's to decide
+            }
+            if (swallows(c, r.newClaims(), pendingKeys)) {
+                return null; // the first of them Ready would take the other's pods, and the other would launch for nothing
             }
             claims.add(new SchedulingResult.NodeClaimPlan(c.name(), c.nodePool(), c.requirements(), c.instanceTypeOptions(),
                     c.instanceType(), c.offering(), mine, c.requests()));
@@ -194,5 +208,55 @@ final class Absorbing {
             }
         }
         return 0;
+    }
+
+    /**
+     * Whether nothing required keeps the pod off {@code c}'s node: no required spread or pod (anti-)affinity, and a
+     * node-selector term the claim's requirements meet.
+     */
+    private static boolean mayLand(Pod p, SchedulingResult.NodeClaimPlan c) {
+        return p.topologySpread().stream().noneMatch(dev.gantry.core.model.TopologySpread::doNotSchedule) && p.podAffinity().isEmpty()
+                && p.podAntiAffinity().isEmpty() && p.nodeRequirementTerms().stream().anyMatch(t -> c.requirements().compatible(t));
+    }
+
+    /**
+     * The pod without its {@code ScheduleAnyway} spreads: kube-scheduler only scores them, so it binds a pending pod to
+     * whichever node that fits is Ready first, and a launch planned as if they were required splits the batch over
+     * several new nodes, one of them with the donors' room, which then takes the whole batch.
+     */
+    private static Pod withoutSoftSpreads(Pod p) {
+        List<dev.gantry.core.model.TopologySpread> hard = p.topologySpread().stream().filter(dev.gantry.core.model.TopologySpread::doNotSchedule).toList();
+        return hard.size() == p.topologySpread().size() ? p : p.toBuilder().topologySpread(hard).build();
+    }
+
+    /**
+     * Whether the room {@code c} keeps for donors' pods would take every pending pod of another new claim of the plan.
+     * The donors' pods move only once consolidation deletes their nodes; until then that room is free, and
+     * kube-scheduler fills it with whatever is pending when the node is Ready.
+     */
+    private static boolean swallows(SchedulingResult.NodeClaimPlan c, List<SchedulingResult.NodeClaimPlan> all, Set<String> pendingKeys) {
+        dev.gantry.core.model.Resources donors = dev.gantry.core.model.Resources.ZERO;
+        for (Pod p : c.pods()) {
+            if (!pendingKeys.contains(p.key())) {
+                donors = donors.plus(p.requests());
+            }
+        }
+        for (SchedulingResult.NodeClaimPlan other : all) {
+            if (other == c) {
+                continue;
+            }
+            dev.gantry.core.model.Resources theirs = dev.gantry.core.model.Resources.ZERO;
+            boolean free = true;
+            for (Pod p : other.pods()) {
+                if (pendingKeys.contains(p.key())) {
+                    theirs = theirs.plus(p.requests());
+                    free &= mayLand(p, c);
+                }
+            }
+            if (free && !donors.equals(dev.gantry.core.model.Resources.ZERO) && theirs.fitsIn(donors)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -53,10 +53,14 @@ class AbsorbingTest {
     }
 
     private static SchedulingInput.PoolOffer offer(NodePool.ConsolidationPolicy policy) {
+        return offer(policy, TYPES);
+    }
+
+    private static SchedulingInput.PoolOffer offer(NodePool.ConsolidationPolicy policy, List<InstanceType> types) {
         NodePool p = pool("default").req(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand").build();
         NodePool withPolicy = new NodePool(p.name(), p.annotations(), p.template(),
                 new NodePool.Disruption(policy, Optional.of(Duration.ZERO), List.of()), p.limits(), p.weight(), p.convertedFrom());
-        return new SchedulingInput.PoolOffer(withPolicy, TYPES);
+        return new SchedulingInput.PoolOffer(withPolicy, types);
     }
 
     private static SchedulingInput input(SchedulingInput.PoolOffer offer, SchedulingInput.ExistingNode... nodes) {
@@ -163,5 +167,61 @@ class AbsorbingTest {
         assertThat(r.inFlightClaims().getOrDefault("booting", List.of())).hasSize(plainInFlight);
         assertThat(r.strategy()).as("still absorbs, on the new claim").endsWith("+absorb");
         assertThat(podCpu(r)).isEqualTo(3000);
+    }
+
+    /**
+     * Three pending web replicas spread over the zones ({@code doNotSchedule} or not), beside a c.large donor in the
+     * first zone running another pod; the c.xlarge priced $0.17 here, so one in the first zone for a replica and the
+     * donor's pod ($0.17 + two c.large less the donor's $0.10) beats three c.large ($0.30).
+     */
+    private static SchedulingInput spreadBatch(boolean doNotSchedule) {
+        dev.gantry.core.model.TopologySpread s = dev.gantry.core.model.TopologySpread.of(1, WellKnownLabels.ZONE, doNotSchedule,
+                selector("app", "web"));
+        List<Pod> pending = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            pending.add(pod("web-" + i, 1000, 512, Map.of("app", "web")).owner("ReplicaSet", "web-1").topologySpread(List.of(s)).build());
+        }
+        SchedulingInput.ExistingNode donor = running(managed("donor", "c.large"), pod("api-1", 1000, 512).owner("ReplicaSet", "api-1").build());
+        List<InstanceType> types = List.of(type("c.large", 2, 4, 0.10), type("c.xlarge", 4, 8, 0.17), type("c.2xlarge", 8, 16, 0.40));
+        return new SchedulingInput(pending, List.of(donor), List.of(), List.of(AGENT),
+                List.of(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized, types)), Map.of());
+    }
+
+    /** The cpu of the pods a claim holds room for beyond its own pending ones (the donors'), in millicores. */
+    private static long donorCpu(SchedulingResult.NodeClaimPlan c) {
+        return c.requests().cpuMillis() - AGENT.template().requests().cpuMillis() - c.pods().stream().mapToLong(p -> p.requests().cpuMillis()).sum();
+    }
+
+    /**
+     * A {@code ScheduleAnyway} spread only scores nodes, so kube-scheduler binds the pending replicas to whichever new
+     * node that fits is Ready first. Planned as if the spread were required, the absorbing launch was three nodes, the
+     * first zone's a c.xlarge with room for the donor's pod: Ready first, it takes two replicas, and a c.large
+     * launches for nothing (the simulator's diurnal day: 25 such launches over four seeds). No new claim of the
+     * plan may keep donors' room that another's pending pods could fill.
+     */
+    @Test
+    void noNewNodeKeepsDonorsRoomThatAnotherNewNodesSoftlySpreadPodsWouldFill() {
+        SchedulingResult r = Scheduler.solveForLaunch(spreadBatch(false));
+        assertThat(r.newClaims().stream().mapToInt(c -> c.pods().size()).sum()).isEqualTo(3);
+        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
+            for (SchedulingResult.NodeClaimPlan other : r.newClaims()) {
+                long theirs = other.pods().stream().mapToLong(p -> p.requests().cpuMillis()).sum();
+                assertThat(other == c || donorCpu(c) < theirs).as("%s keeps %dm for donors, %s's pods need %dm", c.instanceType().name(),
+                        donorCpu(c), other.instanceType().name(), theirs).isTrue();
+            }
+        }
+    }
+
+    /**
+     * With the spread required, kube-scheduler cannot put a second replica into the first zone's node, so that node's
+     * room for the donor's pods takes nobody's place: the launch still absorbs the donor (one node per zone, the first
+     * zone's a c.xlarge: $0.37 less the donor's $0.10, against $0.30 for three c.large).
+     */
+    @Test
+    void aRequiredSpreadStillLetsALaunchAbsorbADonor() {
+        SchedulingResult r = Scheduler.solveForLaunch(spreadBatch(true));
+        assertThat(r.strategy()).endsWith("+absorb");
+        assertThat(r.newClaims()).hasSize(3);
+        assertThat(r.newClaims().stream().mapToLong(AbsorbingTest::donorCpu).sum()).isEqualTo(1000);
     }
 }
