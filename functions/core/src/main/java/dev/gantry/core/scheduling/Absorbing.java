@@ -111,8 +111,10 @@ final class Absorbing {
     private static SchedulingResult plan(SchedulingInput input, List<Donor> donors, Set<String> pendingKeys, SchedulingResult plain) {
         Set<String> gone = new HashSet<>();
         List<Pod> pods = new ArrayList<>();
+        Map<String, Pod> original = new java.util.HashMap<>(); // the plan returns the pending pods as given, spreads and all
         for (Pod p : input.pending()) {
             pods.add(withoutSoftSpreads(p));
+            original.put(p.key(), p);
         }
         List<String> inFlight = input.inFlight().stream().map(SchedulingInput.InFlightClaim::name).toList();
         for (Donor d : donors) {
@@ -134,7 +136,7 @@ final class Absorbing {
         }
         List<SchedulingResult.NodeClaimPlan> claims = new ArrayList<>();
         for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
-            List<Pod> mine = c.pods().stream().filter(p -> pendingKeys.contains(p.key())).toList();
+            List<Pod> mine = c.pods().stream().filter(p -> pendingKeys.contains(p.key())).map(p -> original.get(p.key())).toList();
             if (mine.isEmpty()) {
                 return null; // a claim for donors' pods alone is a replacement, consolidation's to decide
             }
@@ -144,14 +146,17 @@ final class Absorbing {
             claims.add(new SchedulingResult.NodeClaimPlan(c.name(), c.nodePool(), c.requirements(), c.instanceTypeOptions(),
                     c.instanceType(), c.offering(), mine, c.requests()));
         }
-        return new SchedulingResult(pendingOnly(r.existingNodes(), pendingKeys), pendingOnly(r.inFlightClaims(), pendingKeys),
-                claims, r.unschedulable(), r.totalPricePerHour(), r.lowerBoundPerHour(), r.strategy() + "+absorb");
+        List<SchedulingResult.Unschedulable> unschedulable = r.unschedulable().stream()
+                .map(u -> new SchedulingResult.Unschedulable(original.get(u.pod().key()), u.reason())).toList();
+        return new SchedulingResult(pendingOnly(r.existingNodes(), original), pendingOnly(r.inFlightClaims(), original),
+                claims, unschedulable, r.totalPricePerHour(), r.lowerBoundPerHour(), r.strategy() + "+absorb");
     }
 
-    private static Map<String, List<Pod>> pendingOnly(Map<String, List<Pod>> placed, Set<String> pendingKeys) {
+    /** The pending pods of each placement, as the input gave them. */
+    private static Map<String, List<Pod>> pendingOnly(Map<String, List<Pod>> placed, Map<String, Pod> original) {
         Map<String, List<Pod>> out = new LinkedHashMap<>();
         placed.forEach((node, pods) -> {
-            List<Pod> mine = pods.stream().filter(p -> pendingKeys.contains(p.key())).toList();
+            List<Pod> mine = pods.stream().filter(p -> original.containsKey(p.key())).map(p -> original.get(p.key())).toList();
             if (!mine.isEmpty()) {
                 out.put(node, mine);
             }

@@ -224,4 +224,17 @@ class AbsorbingTest {
         assertThat(r.newClaims()).hasSize(3);
         assertThat(r.newClaims().stream().mapToLong(AbsorbingTest::donorCpu).sum()).isEqualTo(1000);
     }
+
+    /** The launch is for the pending pods as they are: a trial plans them without their soft spreads, the plan does not. */
+    @Test
+    void theAbsorbingPlanNamesThePendingPodsAsGiven() {
+        dev.gantry.core.model.TopologySpread s = dev.gantry.core.model.TopologySpread.of(1, WellKnownLabels.ZONE, false, selector("app", "web"));
+        List<Pod> pending = List.of(pod("new-1", 1000, 512, Map.of("app", "web")).owner("ReplicaSet", "web-1").topologySpread(List.of(s)).build(),
+                pod("new-2", 1000, 512, Map.of("app", "web")).owner("ReplicaSet", "web-1").topologySpread(List.of(s)).build());
+        SchedulingInput in = new SchedulingInput(pending, List.of(running(managed("small", "c.large"), web("bound-1"))), List.of(),
+                List.of(AGENT), List.of(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized)), Map.of());
+        SchedulingResult r = Scheduler.solveForLaunch(in);
+        assertThat(r.strategy()).endsWith("+absorb");
+        assertThat(r.newClaims().stream().flatMap(c -> c.pods().stream()).toList()).containsExactlyInAnyOrderElementsOf(pending);
+    }
 }
