@@ -104,7 +104,10 @@ public final class CostLimit {
         return inUse(input.pools(), capacity);
     }
 
-    /** The labels that name a claim's pool and offering (those known), as its node will carry them. */
+    /**
+     * The labels that name a claim's pool and offering (those known), as its node will carry them: the ones a price is
+     * looked up by. The provisioner's full label set of a claim's node ({@code ClaimLabels.node}) takes them from here.
+     */
     public static Map<String, String> labels(String pool, String instanceType, String zone, String capacityType) {
         Map<String, String> labels = new HashMap<>();
         labels.put(WellKnownLabels.NODEPOOL, pool);

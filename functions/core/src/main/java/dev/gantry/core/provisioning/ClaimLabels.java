@@ -49,14 +49,8 @@ final class ClaimLabels {
                                     String hostname) {
         Map<String, String> labels = new HashMap<>(type.labels());
         labels.putAll(launch(pool, reqs));
-        labels.put(WellKnownLabels.INSTANCE_TYPE, type.name());
+        labels.putAll(dev.gantry.core.capacity.CostLimit.labels(pool.name(), type.name(), zone, capacityType)); // the offering's, as priced
         labels.put(WellKnownLabels.HOSTNAME, hostname);
-        if (zone != null) {
-            labels.put(WellKnownLabels.ZONE, zone);
-        }
-        if (capacityType != null) {
-            labels.put(WellKnownLabels.CAPACITY_TYPE, capacityType);
-        }
         return labels;
     }
 }

@@ -7,19 +7,15 @@ import static dev.gantry.core.provisioning.ProvisioningFixtures.catalogue;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.nodeClass;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.pending;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.provider;
-import static dev.gantry.core.provisioning.ProvisioningFixtures.req;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
-import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Resources;
-import dev.gantry.core.model.Taint;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.List;
 import java.util.Map;
@@ -80,22 +76,8 @@ class CostLimitOwnedTest {
     @Test
     void aNodeWhoseTypeThePoolsNodeClassNoLongerListsCountsAtTheCataloguesPrice() {
         running("m5.large", ZONE_A, "on-demand");
-        NodeClass narrow = new NodeClass("narrow", "karpenter.k8s.aws", "EC2NodeClass", "AL2023", List.of(), List.of(),
-                List.of(), "KarpenterNodeRole", null, null, Map.of(), List.of(), null, null, null, null, null);
-        NodePool capped = CostLimitTest.limited("0.15");
-        NodePool.Template t = capped.template();
-        capped = new NodePool("capped", capped.annotations(), new NodePool.Template(t.labels(), t.annotations(), t.taints(),
-                t.startupTaints(), t.requirements(), new NodePool.NodeClassRef(null, null, "narrow"), t.expireAfter(),
-                t.terminationGracePeriod()), null, Map.of(), null, null);
-        // Another pool, under the NodeClass that still lists m5.large; the pods do not tolerate its taint.
-        NodePool other = new NodePool("other", Map.of(), new NodePool.Template(Map.of(), Map.of(),
-                List.of(new Taint("dedicated", "other", Taint.Effect.NoSchedule)), List.of(), List.of(), t.nodeClassRef(),
-                t.expireAfter(), t.terminationGracePeriod()), null, Map.of(), null, null);
-        List<InstanceType> all = catalogue();
-        List<InstanceType> withoutM5 = all.stream().filter(x -> !x.name().startsWith("m5.")).toList();
-        InstanceTypeProvider types = nc -> nc.name().equals("narrow") ? withoutM5 : all;
-        GantryConfig config = new GantryConfig(List.of(capped, other), List.of(nodeClass(), narrow), "test-1",
-                List.of(ZONE_A, ZONE_B));
+        GantryConfig config = ProvisioningFixtures.withoutM5(CostLimitTest.limited("0.15"));
+        InstanceTypeProvider types = ProvisioningFixtures.providerWithoutM5();
         assertThat(launches(config, types)).isEqualTo(1);
     }
 

@@ -3,13 +3,10 @@ package dev.gantry.core.provisioning;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.T0;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.ZONE_A;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.ZONE_B;
-import static dev.gantry.core.provisioning.ProvisioningFixtures.catalogue;
-import static dev.gantry.core.provisioning.ProvisioningFixtures.nodeClass;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.pending;
 import static dev.gantry.core.provisioning.ProvisioningFixtures.req;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
@@ -17,7 +14,6 @@ import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Quantity;
-import dev.gantry.core.model.Taint;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.util.List;
@@ -41,19 +37,11 @@ class LimitsOwnedTest {
 
     /** A pool limited to 4 vCPU under a NodeClass that lists no m5; another pool keeps m5 in the configuration. */
     private int launches(Map<String, Quantity> limits) {
-        NodeClass narrow = new NodeClass("narrow", "karpenter.k8s.aws", "EC2NodeClass", "AL2023", List.of(), List.of(),
-                List.of(), "KarpenterNodeRole", null, null, Map.of(), List.of(), null, null, null, null, null);
         NodePool.Template t = new NodePool.Template(Map.of(), Map.of(), List.of(), List.of(),
-                List.of(req(WellKnownLabels.CAPACITY_TYPE, "on-demand")), new NodePool.NodeClassRef(null, null, "narrow"),
+                List.of(req(WellKnownLabels.CAPACITY_TYPE, "on-demand")), new NodePool.NodeClassRef(null, null, "default"),
                 Optional.of(Duration.ofHours(720)), Optional.empty());
-        NodePool capped = new NodePool("capped", Map.of(), t, null, limits, null, null);
-        NodePool other = new NodePool("other", Map.of(), new NodePool.Template(Map.of(), Map.of(),
-                List.of(new Taint("dedicated", "other", Taint.Effect.NoSchedule)), List.of(), List.of(),
-                new NodePool.NodeClassRef(null, null, "default"), t.expireAfter(), t.terminationGracePeriod()), null, Map.of(), null, null);
-        List<InstanceType> all = catalogue();
-        List<InstanceType> withoutM5 = all.stream().filter(x -> !x.name().startsWith("m5.")).toList();
-        InstanceTypeProvider types = nc -> nc.name().equals("narrow") ? withoutM5 : all;
-        GantryConfig config = new GantryConfig(List.of(capped, other), List.of(nodeClass(), narrow), "test-1", List.of(ZONE_A, ZONE_B));
+        GantryConfig config = ProvisioningFixtures.withoutM5(new NodePool("capped", Map.of(), t, null, limits, null, null));
+        InstanceTypeProvider types = ProvisioningFixtures.providerWithoutM5();
         NodeClaim c = store.create(NodeClaim.launching("capped-old", "capped", "h", List.of(), List.of("m5.xlarge"), List.of(),
                 "m5.xlarge", ZONE_A, "on-demand", 0.192, T0));
         store.update(c.launched("i-0009", "m5.xlarge", ZONE_A, "on-demand", 0.192, T0));

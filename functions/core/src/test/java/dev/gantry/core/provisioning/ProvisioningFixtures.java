@@ -68,6 +68,31 @@ final class ProvisioningFixtures {
                 "KarpenterNodeRole", null, null, Map.of(), List.of(), null, null, null, null, null);
     }
 
+    /**
+     * {@code pool} under a NodeClass ("narrow") that no longer lists the m5 types, beside a pool ("other", tainted, so
+     * no test pod goes there) under the default NodeClass, which still does: the catalogue still knows and prices m5.
+     */
+    static GantryConfig withoutM5(NodePool pool) {
+        NodeClass narrow = new NodeClass("narrow", "karpenter.k8s.aws", "EC2NodeClass", "AL2023", List.of(), List.of(),
+                List.of(), "KarpenterNodeRole", null, null, Map.of(), List.of(), null, null, null, null, null);
+        NodePool.Template t = pool.template();
+        NodePool narrowed = new NodePool(pool.name(), pool.annotations(), new NodePool.Template(t.labels(), t.annotations(), t.taints(),
+                t.startupTaints(), t.requirements(), new NodePool.NodeClassRef(null, null, "narrow"), t.expireAfter(),
+                t.terminationGracePeriod()), pool.disruption(), pool.limits(), pool.weight(), pool.convertedFrom());
+        NodePool other = new NodePool("other", Map.of(), new NodePool.Template(Map.of(), Map.of(),
+                List.of(new dev.gantry.core.model.Taint("dedicated", "other", dev.gantry.core.model.Taint.Effect.NoSchedule)), List.of(),
+                List.of(), new NodePool.NodeClassRef(null, null, "default"), t.expireAfter(), t.terminationGracePeriod()), null, Map.of(),
+                null, null);
+        return new GantryConfig(List.of(narrowed, other), List.of(nodeClass(), narrow), "test-1", List.of(ZONE_A, ZONE_B));
+    }
+
+    /** The catalogue per NodeClass for {@link #withoutM5}: the "narrow" one without the m5 types. */
+    static InstanceTypeProvider providerWithoutM5() {
+        List<InstanceType> all = catalogue();
+        List<InstanceType> withoutM5 = all.stream().filter(x -> !x.name().startsWith("m5.")).toList();
+        return nc -> nc.name().equals("narrow") ? withoutM5 : all;
+    }
+
     static NodePool pool(String name, Integer weight, Requirement... reqs) {
         NodePool.Template t = new NodePool.Template(Map.of("team", "web"), Map.of(), List.of(), List.of(), List.of(reqs),
                 new NodePool.NodeClassRef(null, null, "default"), Optional.of(Duration.ofHours(720)), Optional.empty());
