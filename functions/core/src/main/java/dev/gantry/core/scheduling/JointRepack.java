@@ -46,7 +46,7 @@ final class JointRepack {
      * it to 100.47, the LP's optimum for these kinds with each replica in its zone (proven by ExactGapBenchmark), and
      * the plan from 102.02 to 100.56 $/h, for about 1 s more (SchedulingBenchmark).
      */
-    static final PatternPacking.Effort EFFORT = new PatternPacking.Effort(60, 32, 2_000, 128, 8, 1 << 15);
+    static final PatternPacking.Effort EFFORT = new PatternPacking.Effort(60, 32, 2_000, 128, 8, 1 << 15, false);
 
     private JointRepack() {
     }

@@ -75,7 +75,10 @@ final class ZoneRepack {
         }
         Set<Claim> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (List<Claim> group : groups.values()) {
-            kept.addAll(repack(packer, group, filled, filled && !joint.contains(group.get(0).pool) && podCount(group) >= WIDE_FROM));
+            List<PatternPacking.Effort> efforts = joint.contains(group.get(0).pool) ? List.of(PatternPacking.GROUP)
+                    : podCount(group) >= WIDE_FROM ? List.of(PatternPacking.GROUP, PatternPacking.WIDE, PatternPacking.LP)
+                    : List.of(PatternPacking.GROUP);
+            kept.addAll(repack(packer, group, filled, efforts));
         }
         if (filled) {
             JointRepack.run(packer, packer.claims.stream().filter(kept::contains).toList());
@@ -93,10 +96,10 @@ final class ZoneRepack {
     /**
      * The claims that now hold the group's pods: the fresh ones where they replaced {@code old}, else {@code old}.
      *
-     * @param wide also pack by patterns at the wider effort: a large group, and no {@link JointRepack} pass follows in
-     *             its pool
+     * @param efforts the pattern packing's efforts, the cheapest plan kept: also the wider ones (and the LP-priced,
+     *                {@link PatternPacking#LP}) for a large group with no {@link JointRepack} pass to follow in its pool
      */
-    private static List<Claim> repack(Packer packer, List<Claim> old, boolean filled, boolean wide) {
+    private static List<Claim> repack(Packer packer, List<Claim> old, boolean filled, List<PatternPacking.Effort> efforts) {
         PoolContext pool = old.get(0).pool;
         Requirements reqs = old.get(0).requirements;
         List<InstanceType> types = pool.typesFor(reqs);
@@ -116,7 +119,7 @@ final class ZoneRepack {
         }
         // The first pass packs by shape; the second only by patterns, since the free pods it now holds were packed by shape already.
         List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = filled
-                ? patterns(pool, types, reqs, pods, before, wide)
+                ? patterns(pool, types, reqs, pods, before, efforts)
                 : CostAwarePacking.cheapestPlan(pool, types, reqs, pods);
         if (plan == null) {
             return old;
@@ -166,18 +169,18 @@ final class ZoneRepack {
     }
 
     /**
-     * The pods packed by patterns at the group effort and, if {@code wide}, also at the wider one
-     * ({@link PatternPacking#WIDE}): the cheaper plan right-sized; null if neither beats {@code before}. The second is
-     * told the first's price, so it stops early when its LP shows it cannot beat that. Where {@link JointRepack} packs
-     * the pool again (wide) the group keeps the one effort: the joint pass starts from this plan, and from the wider
-     * one's it came out dearer (the benchmark's mixed pods with DaemonSets: 300 pods 3.714 -> 3.716 $/h, 10,000 pods
+     * The pods packed by patterns at each of {@code efforts} (the group effort, and for a large group the wider ones,
+     * {@link PatternPacking#WIDE} and {@link PatternPacking#LP}): the cheapest plan right-sized; null if none beats
+     * {@code before}. Each is told the cheapest price so far, so it stops early when its LP shows it cannot beat that.
+     * Where {@link JointRepack} packs the pool again the group keeps the one effort: the joint pass starts from this
+     * plan, and from the wider one's it came out dearer (the benchmark's mixed pods with DaemonSets: 300 pods 3.714 -> 3.716 $/h, 10,000 pods
      * 109.812 -> 109.873).
      */
     private static List<ShapePacking.Bin<PodConstraints, InstanceType>> patterns(PoolContext pool, List<InstanceType> types, Requirements reqs,
-                                                                            List<PodConstraints> pods, double before, boolean wide) {
+                                                                            List<PodConstraints> pods, double before, List<PatternPacking.Effort> efforts) {
         List<ShapePacking.Bin<PodConstraints, InstanceType>> best = null;
         double toBeat = before;
-        for (PatternPacking.Effort effort : wide ? List.of(PatternPacking.GROUP, PatternPacking.WIDE) : List.of(PatternPacking.GROUP)) {
+        for (PatternPacking.Effort effort : efforts) {
             List<ShapePacking.Bin<PodConstraints, InstanceType>> plan = PatternPacking.pack(pods, PodConstraints::requests, c -> "", types,
                     pool::room, t -> t.cheapestOffering(reqs).pricePerHour(), (kind, t) -> true, toBeat, effort, List.of());
             double price = plan == null ? Double.POSITIVE_INFINITY : price(pool, types, reqs, plan);

@@ -102,8 +102,8 @@ class PatternPackingTest {
                 Resources.of(3920, 14_500L << 20).with(Resources.PODS, 17), Resources.of(7910, 29_000L << 20).with(Resources.PODS, 58),
                 Resources.of(15_890, 58_000L << 20).with(Resources.PODS, 234));
         double[] price = {0.0168, 0.0437, 0.0874, 0.1748};
-        PatternPacking.Effort searchOnly = new PatternPacking.Effort(60, 32, 20, 128);
-        PatternPacking.Effort exact = new PatternPacking.Effort(60, 32, 20, 128, 8, 1 << 15);
+        PatternPacking.Effort searchOnly = new PatternPacking.Effort(60, 32, 20, 128, 0, 0, false);
+        PatternPacking.Effort exact = new PatternPacking.Effort(60, 32, 20, 128, 8, 1 << 15, false);
         int cheaper = 0;
         for (int seed = 1; seed <= 12; seed++) {
             java.util.Random r = new java.util.Random(seed);
