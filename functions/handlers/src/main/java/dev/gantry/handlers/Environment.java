@@ -46,8 +46,12 @@ public final class Environment {
         this.values = Map.copyOf(values);
     }
 
-    /** The Lambda process environment. */
+    /**
+     * The function's own environment. Every Lambda entry point starts here, so this also sets up the process's logging
+     * for Lambda's JSON log format ({@link dev.gantry.handlers.logging.JsonLogHandler}, at {@code AWS_LAMBDA_LOG_LEVEL}).
+     */
     public static Environment system() {
+        dev.gantry.handlers.logging.JsonLogHandler.install(System.getenv("AWS_LAMBDA_LOG_LEVEL"));
         return new Environment(System.getenv());
     }
 

@@ -171,6 +171,9 @@ public final class Simulation {
         this.catalog = BuiltInCatalog.load(scenario.cluster().region(), scenario.cluster().zones(), new DeterministicSpotPriceModel(scenario.run().seed()));
         this.faults = new Faults(scenario.effectiveFaults(), scenario.run().seed());
         this.runtime = new LambdaRuntime(loop, scenario.latency().build(scenario.run().seed()));
+        // The functions log as deployed (Environment.system() sets this up in Lambda): each invocation's records reach
+        // the standard error it captures, and its warnings and errors the timeline (FunctionLogs.problems).
+        dev.gantry.handlers.logging.JsonLogHandler.install(null);
         runtime.faults(faults);
         faults.runtime(runtime);
         this.claims = new SimulatedStore(store, clock::instant, faults);

@@ -7,6 +7,7 @@ import dev.gantry.simulator.runtime.EventLoop;
 import dev.gantry.simulator.runtime.LambdaContext;
 import dev.gantry.simulator.runtime.Invocation;
 import dev.gantry.simulator.runtime.LambdaRuntime;
+import dev.gantry.simulator.runtime.FunctionLogs;
 import dev.gantry.simulator.runtime.Outcome;
 import dev.gantry.simulator.world.aws.SimulatedQueue;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -214,7 +215,7 @@ public final class EventSources {
                 if (run.result() != null && run.result().getBatchItemFailures() != null) {
                     run.result().getBatchItemFailures().forEach(x -> failed.add(x.getItemIdentifier()));
                 }
-                why = "reported failed: " + String.join(" | ", run.err().stream().limit(3).toList());
+                why = "reported failed: " + String.join(" | ", FunctionLogs.problems(run.err()).stream().limit(3).toList());
             }
             List<SimulatedQueue.Message> done = new ArrayList<>();
             for (SimulatedQueue.Message m : batch) {
@@ -225,7 +226,7 @@ public final class EventSources {
                 }
             }
             queue.deleteAll(done);
-            run.err().forEach(line -> recorder.log(loop.now(), "error", line));
+            FunctionLogs.problems(run.err()).forEach(line -> recorder.log(loop.now(), "error", line));
             after.accept(inv, run);
         });
     }
@@ -293,7 +294,7 @@ public final class EventSources {
     }
 
     private void sweepEnded(Outcome<Map<String, Object>> run) {
-        run.err().forEach(line -> recorder.log(loop.now(), "error", line));
+        FunctionLogs.problems(run.err()).forEach(line -> recorder.log(loop.now(), "error", line));
         if (run.killed()) {
             killedInvocations++;
             recorder.log(loop.now(), "error", run.error().getMessage());

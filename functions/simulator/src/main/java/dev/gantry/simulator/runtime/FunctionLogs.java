@@ -42,6 +42,45 @@ public final class FunctionLogs {
         return new Captured<>(result, error, lines(out), lines(err));
     }
 
+    /**
+     * The lines of an invocation's standard error worth the timeline: the warnings and errors of the functions' JSON
+     * log records ({@code JsonLogHandler}) as {@code LEVEL logger: message}, and every line that is not such a record
+     * (a stack trace printed by hand, a library writing to the stream). The INFO and finer records stay in the logs, as
+     * in CloudWatch Logs: on the timeline, one per sweep would crowd out the decisions.
+     */
+    public static List<String> problems(List<String> err) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : err) {
+            com.fasterxml.jackson.databind.JsonNode record = record(line);
+            if (record == null) {
+                out.add(line);
+                continue;
+            }
+            String level = record.path("level").asText();
+            if (level.equals("WARN") || level.equals("ERROR") || level.equals("FATAL")) {
+                String trace = record.path("stackTrace").asText("");
+                out.add(level + " " + record.path("logger").asText() + ": " + record.path("message").asText()
+                        + (trace.isEmpty() ? "" : " (" + trace.lines().findFirst().orElse("") + ")"));
+            }
+        }
+        return out;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** The line as a JSON log record (an object with a {@code level}), else null. */
+    private static com.fasterxml.jackson.databind.JsonNode record(String line) {
+        if (!line.startsWith("{")) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode n = JSON.readTree(line);
+            return n != null && n.isObject() && n.hasNonNull("level") ? n : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
     private static List<String> lines(ByteArrayOutputStream s) {
         String text = s.toString(StandardCharsets.UTF_8);
         return text.isEmpty() ? List.of() : text.lines().toList();

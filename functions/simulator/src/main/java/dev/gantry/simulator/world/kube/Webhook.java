@@ -167,7 +167,7 @@ public final class Webhook {
                 .build();
         PendingPodWebhookHandler handler = endpoint.handler(call.environment());
         FunctionLogs.Captured<APIGatewayV2HTTPResponse> run = FunctionLogs.capture(() -> handler.handleRequest(event, null));
-        run.err().forEach(errors);
+        dev.gantry.simulator.runtime.FunctionLogs.problems(run.err()).forEach(errors);
         if (run.error() != null || run.result().getStatusCode() != 200) {
             errors.accept("webhook: " + (run.error() != null ? run.error().toString() : "status " + run.result().getStatusCode()));
             return null;
