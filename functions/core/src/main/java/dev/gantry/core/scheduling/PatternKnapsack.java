@@ -60,7 +60,8 @@ final class PatternKnapsack {
      * The knapsack's LP relaxation (max Σ dual_i x_i with Σ_i x_i size_i ≤ room and 0 ≤ x_i ≤ cap_i, the copies of
      * shape i that fit, at most its count): {@code value} bounds every pattern's worth, far tighter than {@link #bound}
      * (which fills each resource alone); {@code roomPrice} is its dual price of each resource, per whole room;
-     * {@code amounts} its solution.
+     * {@code amounts} its solution. Where the simplex stops short of the optimum, {@code value} is below it and bounds
+     * nothing; {@link #lagrangian} at {@link #perUnit} is a bound whatever the prices.
      */
     record Relaxation(double value, double[] roomPrice, double[] amounts) {
         /** The prices per unit of each resource: the room's price over its size (zero where there is none of it). */

@@ -22,9 +22,11 @@ final class PatternPricing {
     }
 
     /**
-     * A bound on every type's best pattern at its dual prices: a searched type's LP value; any other's Lagrangian bound
-     * at the per-unit prices of the searched types' LPs worth most, the least of them ({@link PatternKnapsack#lagrangian}).
-     * Every bound is valid, so Farley's bound over them is too (the master's value over the best ratio of bound to price).
+     * A bound on every type's best pattern at its dual prices: the least of the fractional bound
+     * ({@link PatternKnapsack#bound}), the Lagrangian bound at the type's own LP prices where it was solved (the LP's
+     * value, not the value the simplex reports, which stopped short would be below it), and the Lagrangian bounds at
+     * the per-unit prices of the searched types' LPs worth most ({@link PatternKnapsack#lagrangian}). Every bound is
+     * valid, so Farley's bound over them is too (the master's value over the best ratio of bound to price).
      */
     static double[] bounds(long[][] size, double[] count, double[][] worth, List<long[]> rooms, PatternKnapsack.Relaxation[] relaxed) {
         int n = rooms.size();
@@ -43,11 +45,10 @@ final class PatternPricing {
         }
         double[] bound = new double[n];
         for (int t = 0; t < n; t++) {
-            if (relaxed[t] != null) {
-                bound[t] = relaxed[t].value();
-                continue;
-            }
             double b = PatternKnapsack.bound(size, count, worth[t], rooms.get(t));
+            if (relaxed[t] != null) { // at the LP's own prices: its value, and a bound even where the simplex stopped short
+                b = Math.min(b, PatternKnapsack.lagrangian(size, count, worth[t], rooms.get(t), relaxed[t].perUnit(rooms.get(t)), all, 0));
+            }
             for (double[] p : perUnit) {
                 b = Math.min(b, PatternKnapsack.lagrangian(size, count, worth[t], rooms.get(t), p, all, 0));
             }

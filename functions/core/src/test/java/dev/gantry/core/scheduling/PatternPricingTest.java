@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class PatternPricingTest {
     /**
      * On random bags over several rooms, with only some types' LPs solved (the searched ones): every type's bound is at
-     * least its best pattern, found by exhaustive search, so Farley's bound over them is a true bound. It fails if the
-     * Lagrangian bound left out the room's own worth at the borrowed prices, or borrowed prices below zero.
+     * least its best pattern, found by exhaustive search, so Farley's bound over them is a true bound; so is the bound of
+     * a type whose LP's simplex stopped short of the optimum, its value too low. It fails if the Lagrangian bound left
+     * out the room's own worth at the borrowed prices, or if a type's bound were its LP's reported value.
      */
     @Test
     void everyTypesBoundIsAtLeastItsBestPattern() {
@@ -41,6 +42,8 @@ class PatternPricingTest {
             PatternKnapsack.Relaxation[] relaxed = new PatternKnapsack.Relaxation[rooms.size()];
             relaxed[0] = PatternKnapsack.relax(size, count, worth[0], rooms.get(0));
             relaxed[2] = PatternKnapsack.relax(size, count, worth[2], rooms.get(2));
+            // What a simplex stopped short reports (LowerBound.Simplex: all amounts zero, a value below the optimum).
+            relaxed[3] = new PatternKnapsack.Relaxation(1e-9, new double[3], new double[m]);
             double[] bound = PatternPricing.bounds(size, count, worth, rooms, relaxed);
             for (int t = 0; t < rooms.size(); t++) {
                 double best = PatternKnapsack.value(worth[t], PatternKnapsack.best(size, count, worth[t], rooms.get(t), Integer.MAX_VALUE));
