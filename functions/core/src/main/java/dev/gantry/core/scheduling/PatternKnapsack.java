@@ -37,7 +37,7 @@ final class PatternKnapsack {
             }
             density[i] = dual[i] <= 0 || share == Double.POSITIVE_INFINITY ? 0 : dual[i] / Math.max(share, 1e-12);
         }
-        Arrays.sort(order, (x, y) -> Double.compare(density[y], density[x]));
+        Arrays.sort(order, (a, b) -> Double.compare(density[b], density[a]));
         // worth[r][p]: the most one unit of dimension r is worth among the shapes from position p on.
         double[][] worth = new double[d][m + 1];
         for (int r = 0; r < d; r++) {
@@ -102,8 +102,9 @@ final class PatternKnapsack {
 
     /**
      * {@link Relaxation}, solved as its dual (a cover: min Σ_r y_r + Σ_i cap_i z_i with Σ_r y_r size_ir / room_r + z_i ≥
-     * dual_i, by {@link LowerBound.Simplex#minCover}); null where no shape that fits is worth anything or the simplex
-     * stops unsolved.
+     * dual_i, by {@link LowerBound.Simplex#minCover}); null where no shape that fits is worth anything. Where the
+     * simplex stops unsolved, its value is below the optimum and its prices and amounts zero or partial (see
+     * {@link Relaxation}).
      */
     static Relaxation relax(long[][] size, double[] count, double[] dual, long[] room) {
         int m = size.length;
