@@ -65,6 +65,24 @@ class DistJarSmokeIT {
         }
     }
 
+    /**
+     * fabric8 and the AWS SDK log through SLF4J: every jar carries its java.util.logging provider, so their records
+     * become the functions' JSON log lines (JsonLogHandler). Without one, SLF4J drops them and prints its "no providers"
+     * warning as a plain line at every cold start.
+     */
+    @Test
+    void everyJarRoutesSlf4jToTheJsonLogLines() throws IOException {
+        for (Path jar : jars()) {
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+                ZipEntry provider = zip.getEntry("META-INF/services/org.slf4j.spi.SLF4JServiceProvider");
+                assertThat(provider).as(jar.getFileName() + " SLF4J provider").isNotNull();
+                String named = new String(zip.getInputStream(provider).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+                assertThat(named).as(jar.getFileName().toString()).isEqualTo("org.slf4j.jul.JULServiceProvider");
+                assertThat(zip.getEntry("org/slf4j/jul/JULServiceProvider.class")).as(jar.getFileName().toString()).isNotNull();
+            }
+        }
+    }
+
     @Test
     void everyJarHoldsEverySdkServiceClassItsFunctionCanLoad() throws IOException {
         for (Path jar : jars()) {
