@@ -164,6 +164,7 @@ final class PatternPacking {
         int maxRounds = effort.rounds();
         int searched = effort.searched();
         int maxSteps = effort.steps();
+        List<Double> history = new ArrayList<>(); // the LP effort's master value, round by round
         for (int round = 0; round <= maxRounds; round++) {
             double[] dual = new double[count.length];
             x = master(patterns, typeOf, menu, group, quotas, count, dual);
@@ -240,6 +241,9 @@ final class PatternPacking {
                 return null;
             }
             if (found.isEmpty()) {
+                break;
+            }
+            if (effort.lp() && PatternPricing.tailedOff(history, z)) {
                 break;
             }
             Integer[] order = new Integer[found.size()];

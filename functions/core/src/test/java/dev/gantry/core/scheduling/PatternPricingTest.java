@@ -98,6 +98,23 @@ class PatternPricingTest {
         }
     }
 
+    /** The LP effort's rounds stop once its master gained under 0.05% over the last five; not while it still gains. */
+    @Test
+    void theRoundsStopOnceTheMasterTailsOff() {
+        List<Double> slow = new ArrayList<>();
+        boolean stopped = false;
+        for (int round = 0; round < 6; round++) {
+            stopped = PatternPricing.tailedOff(slow, 100 - 0.001 * round);
+        }
+        assertThat(stopped).isTrue();
+        List<Double> gaining = new ArrayList<>();
+        for (int round = 0; round < 6; round++) {
+            stopped = PatternPricing.tailedOff(gaining, 100 - 0.1 * round);
+        }
+        assertThat(stopped).isFalse();
+        assertThat(PatternPricing.tailedOff(new ArrayList<>(), 100)).isFalse();
+    }
+
     private static double cost(List<ShapePacking.Bin<Resources, Resources>> bins, List<Resources> types, double[] price) {
         assertThat(bins).isNotNull();
         return bins.stream().mapToDouble(b -> price[types.indexOf(b.type())]).sum();
