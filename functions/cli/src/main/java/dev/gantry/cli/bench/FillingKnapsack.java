@@ -1,7 +1,7 @@
 package dev.gantry.cli.bench;
 
 import dev.gantry.core.scheduling.GridKnapsack;
-import dev.gantry.core.scheduling.LowerBound;
+import dev.gantry.core.scheduling.PatternKnapsack;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -250,37 +250,28 @@ final class FillingKnapsack {
     /**
      * The multipliers of the best surrogate constraint at the root: the optimal duals of the cpu, memory, pod-slot
      * (and other) rows of the knapsack's LP relaxation, each per unit of the resource. The surrogate they weigh is a
-     * valid constraint whatever they are; these make its fractional knapsack equal the LP relaxation's value.
+     * valid constraint whatever they are; these make its fractional knapsack equal the LP relaxation's value. The LP
+     * is the scheduler's own pricing LP ({@link PatternKnapsack#relax}).
      */
     private double[] lpMultipliers() {
-        int dims = room.length;
-        int m = items.length;
-        if (m == 0) {
+        if (items.length == 0) {
             return null;
         }
-        // The LP's dual as a cover: min Σ_d μ_d + Σ_c max_c π_c, Σ_d share_cd μ_d + π_c ≥ y_c.
-        double[][] a = new double[m][dims + m];
-        double[] b = new double[m];
-        double[] price = new double[dims + m];
-        for (int d = 0; d < dims; d++) {
-            price[d] = 1;
+        // The search's shapes only: the others (not allowed, none left, negligible) are worth nothing to the LP.
+        double[] worth = new double[size.length];
+        double[] count = new double[size.length];
+        for (int c : items) {
+            worth[c] = value[c];
+            count[c] = max[c];
         }
-        for (int r = 0; r < m; r++) {
-            int c = items[r];
-            b[r] = value[c];
-            for (int d = 0; d < dims; d++) {
-                a[r][d] = room[d] > 0 ? (double) size[c][d] / room[d] : 0;
-            }
-            a[r][dims + r] = 1;
-            price[dims + r] = max[c];
+        PatternKnapsack.Relaxation lp = PatternKnapsack.relax(size, count, worth, room);
+        if (lp == null) {
+            return null;
         }
-        double[] x = new double[dims + m];
-        LowerBound.Simplex.minCover(a, b, price, dims + m, x, null);
-        double[] mu = new double[dims];
+        double[] mu = lp.perUnit(room);
         boolean any = false;
-        for (int d = 0; d < dims; d++) {
-            mu[d] = room[d] > 0 ? x[d] / room[d] : 0;
-            any |= mu[d] > 0;
+        for (double u : mu) {
+            any |= u > 0;
         }
         return any ? mu : null;
     }

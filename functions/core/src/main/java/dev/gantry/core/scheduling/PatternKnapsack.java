@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** The pricing step of {@link PatternPacking}'s column generation: the best pattern for one type at the master's dual prices. */
-final class PatternKnapsack {
+/**
+ * The pricing step of {@link PatternPacking}'s column generation: the best pattern for one type at the master's dual
+ * prices. Public for its knapsack LP ({@link #relax}), which the benchmarks' exact knapsack also bounds with.
+ */
+public final class PatternKnapsack {
     private PatternKnapsack() {
     }
 
@@ -63,9 +66,9 @@ final class PatternKnapsack {
      * {@code amounts} its solution. Where the simplex stops short of the optimum, {@code value} is below it and bounds
      * nothing; {@link #lagrangian} at {@link #perUnit} is a bound whatever the prices.
      */
-    record Relaxation(double value, double[] roomPrice, double[] amounts) {
+    public record Relaxation(double value, double[] roomPrice, double[] amounts) {
         /** The prices per unit of each resource: the room's price over its size (zero where there is none of it). */
-        double[] perUnit(long[] room) {
+        public double[] perUnit(long[] room) {
             double[] p = new double[room.length];
             for (int r = 0; r < room.length; r++) {
                 p[r] = room[r] > 0 ? roomPrice[r] / room[r] : 0;
@@ -106,7 +109,7 @@ final class PatternKnapsack {
      * simplex stops unsolved, its value is below the optimum and its prices and amounts zero or partial (see
      * {@link Relaxation}).
      */
-    static Relaxation relax(long[][] size, double[] count, double[] dual, long[] room) {
+    public static Relaxation relax(long[][] size, double[] count, double[] dual, long[] room) {
         int m = size.length;
         int d = room.length;
         int[] items = java.util.stream.IntStream.range(0, m).filter(i -> dual[i] > 0 && Math.min(count[i], copies(size[i], room)) >= 1).toArray();
