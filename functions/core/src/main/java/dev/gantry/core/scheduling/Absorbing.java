@@ -134,13 +134,15 @@ final class Absorbing {
         if (r.unschedulable().stream().anyMatch(u -> !pendingKeys.contains(u.pod().key()))) {
             return null; // a donor's pod would have nowhere to go
         }
+        Map<String, List<dev.gantry.core.model.Taint>> taints = new java.util.HashMap<>();
+        input.pools().forEach(o -> taints.put(o.pool().name(), o.pool().template().taints()));
         List<SchedulingResult.NodeClaimPlan> claims = new ArrayList<>();
         for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
             List<Pod> mine = c.pods().stream().filter(p -> pendingKeys.contains(p.key())).map(p -> original.get(p.key())).toList();
             if (mine.isEmpty()) {
                 return null; // a claim for donors' pods alone is a replacement, consolidation's to decide
             }
-            if (swallows(c, r.newClaims(), pendingKeys)) {
+            if (swallows(c, r.newClaims(), pendingKeys, taints.getOrDefault(c.nodePool(), List.of()))) {
                 return null; // the first of them Ready would take the other's pods, and the other would launch for nothing
             }
             claims.add(new SchedulingResult.NodeClaimPlan(c.name(), c.nodePool(), c.requirements(), c.instanceTypeOptions(),
@@ -216,12 +218,14 @@ final class Absorbing {
     }
 
     /**
-     * Whether nothing required keeps the pod off {@code c}'s node: no required spread or pod (anti-)affinity, and a
-     * node-selector term the claim's requirements meet.
+     * Whether nothing required keeps the pod off {@code c}'s node: no required spread or pod (anti-)affinity, a
+     * node-selector term the claim's requirements meet, and a toleration for each of the node's NoSchedule and NoExecute
+     * taints ({@code taints}, its pool's; a startup taint only delays the pods it would take).
      */
-    private static boolean mayLand(Pod p, SchedulingResult.NodeClaimPlan c) {
+    private static boolean mayLand(Pod p, SchedulingResult.NodeClaimPlan c, List<dev.gantry.core.model.Taint> taints) {
         return p.topologySpread().stream().noneMatch(dev.gantry.core.model.TopologySpread::doNotSchedule) && p.podAffinity().isEmpty()
-                && p.podAntiAffinity().isEmpty() && p.nodeRequirementTerms().stream().anyMatch(t -> c.requirements().compatible(t));
+                && p.podAntiAffinity().isEmpty() && p.nodeRequirementTerms().stream().anyMatch(t -> c.requirements().compatible(t))
+                && dev.gantry.core.model.Toleration.firstUntolerated(p.tolerations(), taints) == null;
     }
 
     /**
@@ -239,7 +243,8 @@ final class Absorbing {
      * The donors' pods move only once consolidation deletes their nodes; until then that room is free, and
      * kube-scheduler fills it with whatever is pending when the node is Ready.
      */
-    private static boolean swallows(SchedulingResult.NodeClaimPlan c, List<SchedulingResult.NodeClaimPlan> all, Set<String> pendingKeys) {
+    private static boolean swallows(SchedulingResult.NodeClaimPlan c, List<SchedulingResult.NodeClaimPlan> all, Set<String> pendingKeys,
+                                    List<dev.gantry.core.model.Taint> taints) {
         dev.gantry.core.model.Resources donors = dev.gantry.core.model.Resources.ZERO;
         for (Pod p : c.pods()) {
             if (!pendingKeys.contains(p.key())) {
@@ -255,7 +260,7 @@ final class Absorbing {
             for (Pod p : other.pods()) {
                 if (pendingKeys.contains(p.key())) {
                     theirs = theirs.plus(p.requests());
-                    free &= mayLand(p, c);
+                    free &= mayLand(p, c, taints);
                 }
             }
             if (free && !donors.equals(dev.gantry.core.model.Resources.ZERO) && theirs.fitsIn(donors)) {

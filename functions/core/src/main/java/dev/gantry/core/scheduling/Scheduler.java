@@ -65,6 +65,7 @@ public final class Scheduler {
         gantry.placedInOrder = shared ? order : null;
         CostAwarePacking.run(gantry, input.pending());
         ZoneRepack.repackFilled(gantry); // once the free pods are placed: each claim group packed again by patterns, then each pool's groups together
+        ClaimEmptying.run(gantry); // then the cheapest claims emptied into paid-for room elsewhere, across zones too
         SchedulingResult ours = result(gantry, input, "gantry");
         boolean placesFewer = ours.unschedulable().size() > reference.unschedulable().size();
         return placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9 ? withStrategy(reference, "gantry(greedy)") : ours;

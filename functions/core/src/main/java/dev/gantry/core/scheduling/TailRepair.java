@@ -87,7 +87,8 @@ final class TailRepair {
         return room <= 0 ? 0 : (double) used / room;
     }
 
-    private static long weight(Resources r) {
+    /** Room as one number, millicores plus MiB: how the tail passes weigh slack. */
+    static long weight(Resources r) {
         return (r.memoryBytes() >> 20) + r.cpuMillis();
     }
 }

@@ -63,6 +63,8 @@ final class Topology {
         /** Matching pods per domain on every node, the filter aside: a tie-break that keeps the spread even overall. */
         final Map<String, Integer> everywhere = new HashMap<>();
         int total;
+        /** Whether some pod's affinity or anti-affinity term counts by this group (not only spreads). */
+        boolean term;
 
         Group(GroupKey id) {
             this.id = id;
@@ -161,10 +163,10 @@ final class Topology {
             groups.computeIfAbsent(spreadKey(c.pod(), s), Group::new);
         }
         for (PodAffinityTerm t : c.affinity()) {
-            groups.computeIfAbsent(termKey(c.pod(), t), Group::new);
+            groups.computeIfAbsent(termKey(c.pod(), t), Group::new).term = true;
         }
         for (PodAffinityTerm t : c.antiAffinity()) {
-            groups.computeIfAbsent(termKey(c.pod(), t), Group::new);
+            groups.computeIfAbsent(termKey(c.pod(), t), Group::new).term = true;
         }
     }
 
@@ -205,19 +207,7 @@ final class Topology {
 
     /** Records a pod that sits in a slot (already bound, or just placed and pinned). */
     void record(Pod pod, Slot slot) {
-        for (Group g : selecting(pod)) {
-            String d = domainOf(slot, g.id.key());
-            if (d != null) {
-                g.everywhere.merge(d, 1, Integer::sum);
-            }
-            if (g.id.filter() != null && !g.id.filter().matches(slot)) {
-                continue; // a node the spread does not count
-            }
-            if (d != null) {
-                g.counts.merge(d, 1, Integer::sum);
-                g.total++;
-            }
-        }
+        count(pod, slot, 1);
         for (PodAffinityTerm t : pod.podAntiAffinity()) {
             GroupKey k = termKey(pod, t);
             String d = domainOf(slot, k.key());
@@ -232,6 +222,86 @@ final class Topology {
                 occupied.add(d);
             }
         }
+    }
+
+    /** Adds {@code delta} to the pod's count in the slot's domain of every group that counts it there. */
+    private void count(Pod pod, Slot slot, int delta) {
+        for (Group g : selecting(pod)) {
+            String d = domainOf(slot, g.id.key());
+            if (d != null) {
+                g.everywhere.merge(d, delta, Integer::sum);
+            }
+            if (g.id.filter() != null && !g.id.filter().matches(slot)) {
+                continue; // a node the spread does not count
+            }
+            if (d != null) {
+                g.counts.merge(d, delta, Integer::sum);
+                g.total += delta;
+            }
+        }
+    }
+
+    /**
+     * Whether a placed pod may move from {@code from} to {@code to} with no count group it is in growing less even:
+     * in every group that counts it, the domain it leaves keeps at least the least count, and the domain it joins
+     * reaches at most the greatest, so no group's skew grows, whatever maxSkew and whichever of the group's pods it
+     * is read for (the pod's own constraints still need {@link #check}). Refused where the move could matter otherwise:
+     * a group on the hostname (the two slots are different nodes), a group some affinity or anti-affinity term counts
+     * by, the pod's own anti-affinity or another pod's that selects it, and a domain not known in either slot.
+     */
+    boolean mayMove(Pod pod, Slot from, Slot to) {
+        if (!mayMove(pod)) {
+            return false;
+        }
+        for (Group g : selecting(pod)) {
+            String key = g.id.key();
+            String a = domainOf(from, key);
+            String b = domainOf(to, key);
+            if (a == null || b == null) {
+                return false;
+            }
+            boolean countedA = g.id.filter() == null || g.id.filter().matches(from);
+            boolean countedB = g.id.filter() == null || g.id.filter().matches(to);
+            if (a.equals(b) && countedA == countedB) {
+                continue;
+            }
+            if (a.equals(b) || !countedA || !countedB) {
+                return false; // counted on one side only: the move changes the group's total
+            }
+            int min = Integer.MAX_VALUE;
+            int max = 0;
+            for (String d : universe.of(key, g.id.filter())) {
+                min = Math.min(min, g.count(d));
+                max = Math.max(max, g.count(d));
+            }
+            if (g.count(a) - 1 < min || g.count(b) + 1 > max) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the pod may move at all, wherever to (the part of {@link #mayMove(Pod, Slot, Slot)} that does not depend
+     * on the slots): no anti-affinity of its own or of another pod selects it, and no group that counts it is on the
+     * hostname or counts for an affinity or anti-affinity term.
+     */
+    boolean mayMove(Pod pod) {
+        if (!pod.podAntiAffinity().isEmpty() || !inverseFor(pod).isEmpty()) {
+            return false;
+        }
+        for (Group g : selecting(pod)) {
+            if (g.term || g.id.key().equals(WellKnownLabels.HOSTNAME)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Moves a recorded pod's counts from one slot to another (see {@link #mayMove}; not for pods with anti-affinity). */
+    void move(Pod pod, Slot from, Slot to) {
+        count(pod, from, -1);
+        count(pod, to, 1);
     }
 
     private static String domainOf(Slot slot, String key) {

@@ -57,7 +57,10 @@ class AbsorbingTest {
     }
 
     private static SchedulingInput.PoolOffer offer(NodePool.ConsolidationPolicy policy, List<InstanceType> types) {
-        NodePool p = pool("default").req(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand").build();
+        return offer(pool("default").req(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand").build(), policy, types);
+    }
+
+    private static SchedulingInput.PoolOffer offer(NodePool p, NodePool.ConsolidationPolicy policy, List<InstanceType> types) {
         NodePool withPolicy = new NodePool(p.name(), p.annotations(), p.template(),
                 new NodePool.Disruption(policy, Optional.of(Duration.ZERO), List.of()), p.limits(), p.weight(), p.convertedFrom());
         return new SchedulingInput.PoolOffer(withPolicy, types);
@@ -236,5 +239,40 @@ class AbsorbingTest {
         SchedulingResult r = Scheduler.solveForLaunch(in);
         assertThat(r.strategy()).endsWith("+absorb");
         assertThat(r.newClaims().stream().flatMap(c -> c.pods().stream()).toList()).containsExactlyInAnyOrderElementsOf(pending);
+    }
+
+    /**
+     * The room a new node keeps for donors is refused only where another new node's pending pods could take it: a pod
+     * that does not tolerate the node's taints cannot. Three replicas of a dedicated pool's team (tolerating its taint
+     * and selecting the pool; the DaemonSet does not run there) and one plain pod: the team's c.xlarge keeps room for
+     * the dedicated c.large's pod ($0.20 + $0.10 for the plain pod's c.large, less the donor's $0.10, against $0.30).
+     * The plain pod's 1 vCPU would fit that room, so the launch was refused while the check left the taints out.
+     */
+    @Test
+    void podsThatDoNotTolerateANewNodesTaintsDoNotCountAsTakingItsRoom() {
+        var taint = new dev.gantry.core.model.Taint("team", "a", dev.gantry.core.model.Taint.Effect.NoSchedule);
+        var toleration = dev.gantry.core.model.Toleration.equal("team", "a", dev.gantry.core.model.Taint.Effect.NoSchedule);
+        java.util.function.Function<String, Pod> team = name -> pod(name, 1000, 512).owner("ReplicaSet", "team-1")
+                .tolerations(List.of(toleration)).nodeSelector(Map.of(WellKnownLabels.NODEPOOL, "dedicated")).build();
+        NodePool dedicated = pool("dedicated").req(WellKnownLabels.CAPACITY_TYPE, Operator.In, "on-demand")
+                .taint("team", "a", dev.gantry.core.model.Taint.Effect.NoSchedule).build();
+        Node small = managed("small", "c.large");
+        Map<String, String> labels = new HashMap<>(small.labels());
+        labels.put(WellKnownLabels.NODEPOOL, "dedicated");
+        small = new Node(small.name(), small.providerId(), labels, small.annotations(), List.of(taint), small.allocatable(), small.ready(),
+                false, false, small.createdAt());
+        SchedulingInput in = new SchedulingInput(List.of(team.apply("team-2"), team.apply("team-3"), team.apply("team-4"), web("plain-1")),
+                List.of(running(small, team.apply("team-1"))), List.of(), List.of(AGENT),
+                List.of(offer(dedicated, NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized, TYPES),
+                        offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized)), Map.of());
+        assertThat(Scheduler.solve(in).totalPricePerHour()).isCloseTo(0.30, org.assertj.core.data.Offset.offset(1e-9));
+
+        SchedulingResult r = Scheduler.solveForLaunch(in);
+
+        assertThat(r.strategy()).endsWith("+absorb");
+        SchedulingResult.NodeClaimPlan teams = r.newClaims().stream().filter(c -> c.nodePool().equals("dedicated")).findFirst().orElseThrow();
+        assertThat(teams.pods()).extracting(Pod::name).containsExactlyInAnyOrder("team-2", "team-3", "team-4");
+        assertThat(teams.instanceType().name()).isEqualTo("c.xlarge");
+        assertThat(teams.requests().cpuMillis() - 3000).as("room for the donor's pod (no DaemonSet there)").isEqualTo(1000);
     }
 }

@@ -82,6 +82,11 @@ public final class JsonLogHandler extends Handler {
         };
     }
 
+    /** Whether a record's {@code level}, as this handler writes it (or Lambda names it), is a warning or worse. */
+    public static boolean warningOrWorse(String level) {
+        return threshold(level).intValue() >= Level.WARNING.intValue();
+    }
+
     /**
      * Makes this the root logger's only handler, at {@code lambdaLevel}'s threshold ({@code AWS_LAMBDA_LOG_LEVEL}). Once
      * per process is enough; again, it only sets the threshold.

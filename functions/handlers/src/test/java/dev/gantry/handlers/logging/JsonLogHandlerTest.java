@@ -92,6 +92,17 @@ class JsonLogHandlerTest {
         assertThat(LogManager.getLogManager().getLogger("").getHandlers()).hasSize(1);
     }
 
+    /** The simulator's timeline keeps the records {@link JsonLogHandler#warningOrWorse} names, read from the level written. */
+    @Test
+    void theLevelsItWritesReadBackAsWarningsOrNot() {
+        assertThat(JsonLogHandler.warningOrWorse(JsonLogHandler.level(java.util.logging.Level.SEVERE))).isTrue();
+        assertThat(JsonLogHandler.warningOrWorse(JsonLogHandler.level(java.util.logging.Level.WARNING))).isTrue();
+        assertThat(JsonLogHandler.warningOrWorse(JsonLogHandler.level(java.util.logging.Level.INFO))).isFalse();
+        assertThat(JsonLogHandler.warningOrWorse(JsonLogHandler.level(java.util.logging.Level.FINE))).isFalse();
+        assertThat(JsonLogHandler.warningOrWorse("FATAL")).isTrue();
+        assertThat(JsonLogHandler.warningOrWorse("nonsense")).isFalse();
+    }
+
     private static List<String> captured(Runnable r) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream before = System.err;

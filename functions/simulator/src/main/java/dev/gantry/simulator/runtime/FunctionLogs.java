@@ -57,7 +57,7 @@ public final class FunctionLogs {
                 continue;
             }
             String level = record.path("level").asText();
-            if (level.equals("WARN") || level.equals("ERROR") || level.equals("FATAL")) {
+            if (dev.gantry.handlers.logging.JsonLogHandler.warningOrWorse(level)) {
                 String trace = record.path("stackTrace").asText("");
                 out.add(level + " " + record.path("logger").asText() + ": " + record.path("message").asText()
                         + (trace.isEmpty() ? "" : " (" + trace.lines().findFirst().orElse("") + ")"));
