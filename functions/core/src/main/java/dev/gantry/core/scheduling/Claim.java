@@ -252,6 +252,15 @@ final class Claim implements Slot {
         expected = newExpected;
     }
 
+    /** Gives back what the claim counted against its pool's limits and nodes, as it is dropped from the plan. */
+    void release() {
+        pool.committed = pool.committed.minus(reserved);
+        pool.expectedNew = pool.expectedNew.minus(expected);
+        reserved = Resources.ZERO;
+        expected = Resources.ZERO;
+        pool.nodes--;
+    }
+
     /**
      * Near a limit: keeps only the options no larger than the cheapest one in any limited resource (the same size in
      * other families, or smaller), so the claim counts against the limits what it is expected to launch rather than the

@@ -23,9 +23,9 @@ import java.util.Set;
  * and into a claim only where the claim's expected price does not rise.
  *
  * <p>A claim is emptied whole or not at all, each of its pods into a different target (so each target's fit, computed
- * against the target as it is, stays valid until all are committed), and a claim in a pool with resource limits is
- * not tried (its reservation against the limits would have to be given back). So the pass only drops claims: the
- * plan's price only falls, and every pod stays placed.
+ * against the target as it is, stays valid until all are committed); a claim emptied gives back what it counted
+ * against its pool's limits ({@link Claim#release}). So the pass only drops claims: the plan's price only falls, and
+ * every pod stays placed.
  */
 final class ClaimEmptying {
     /** Claims holding more pods are not tried: the gain is in the small claims a zone's last pods get. */
@@ -56,7 +56,7 @@ final class ClaimEmptying {
             return;
         }
         List<Claim> tried = packer.claims.stream()
-                .filter(c -> !c.pods.isEmpty() && c.pods.size() <= MAX_PODS && !c.pool.hasLimits())
+                .filter(c -> !c.pods.isEmpty() && c.pods.size() <= MAX_PODS)
                 .sorted(Comparator.comparingDouble(Claim::price).thenComparingInt(c -> c.index))
                 .limit(MAX_TRIED).toList();
         if (tried.isEmpty()) {
@@ -79,7 +79,7 @@ final class ClaimEmptying {
         }
         if (!emptied.isEmpty()) {
             packer.claims.removeAll(emptied);
-            emptied.forEach(c -> c.pool.nodes--);
+            emptied.forEach(Claim::release);
         }
     }
 

@@ -34,6 +34,10 @@ class ClaimEmptyingTest {
 
     /** The packer for the pending pods, each zone's node full with {@code running} replicas of 60m (40m left). */
     private Packer packer(List<Pod> pending, int... running) {
+        return packer(pool("default"), pending, running);
+    }
+
+    private Packer packer(PoolBuilder pool, List<Pod> pending, int... running) {
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
         for (int z = 0; z < 3; z++) {
             String zone = ZONES.get(z);
@@ -43,7 +47,7 @@ class ClaimEmptyingTest {
             nodes.add(existing(new Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(),
                     Resources.of(60L * running[z] + 40, 8 * GI), n.ready(), n.unschedulable(), n.deleting(), n.createdAt()), pods));
         }
-        Packer packer = new Packer(input(pending, nodes, List.of(), pool("default").offer()));
+        Packer packer = new Packer(input(pending, nodes, List.of(), pool.offer()));
         packer.prepare(pending);
         return packer;
     }
@@ -90,6 +94,25 @@ class ClaimEmptyingTest {
         assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(0), 14).containsEntry(ZONES.get(1), 13)
                 .containsEntry(ZONES.get(2), 13);
         assertThat(packer.pools.getFirst().nodes).isEqualTo(1);
+    }
+
+    @Test
+    void aClaimEmptiedInAPoolWithLimitsGivesBackWhatItCountedAgainstThem() {
+        List<Pod> inB = webs(5);
+        List<Pod> alone = webs(1);
+        Packer packer = packer(pool("default").limit("cpu", "1000"), concat(inB, alone), 14, 7, 13);
+        Claim b = claim(packer, ZONES.get(1), "c5.xlarge", inB);
+        Claim c = claim(packer, ZONES.get(2), "c5.large", alone);
+        PoolContext pool = packer.pools.getFirst();
+        Resources counted = pool.committed;
+        Resources cs = c.reserved;
+        assertThat(cs.cpuMillis()).isPositive();
+
+        ClaimEmptying.run(packer);
+
+        assertThat(packer.claims).containsExactly(b);
+        assertThat(pool.committed).isEqualTo(counted.minus(cs));
+        assertThat(pool.nodes).isEqualTo(1);
     }
 
     @Test
