@@ -191,8 +191,9 @@ final class ClaimEmptying {
         Resources need = c.requests();
         dev.gantry.core.requirements.Requirements term = c.nodeRequirements();
         int checked = 0;
-        int end = Math.min(targets.order.length, targets.from(TailRepair.weight(need)) + SCANNED);
-        for (int k = targets.from(TailRepair.weight(need)); k < end && checked < TIGHTEST; k++) {
+        int start = targets.from(TailRepair.weight(need));
+        int end = Math.min(targets.order.length, start + SCANNED);
+        for (int k = start; k < end && checked < TIGHTEST; k++) {
             int i = targets.order[k];
             Resources free = targets.free.get(i);
             Slot to = targets.slots.get(i);
