@@ -102,10 +102,15 @@ final class ClaimEmptying {
             }
             for (Claim c : packer.claims) {
                 if (!c.pods.isEmpty()) {
-                    add(c, c.pool.room(c.cheapest()).minus(c.requests));
+                    add(c, room(c));
                 }
             }
             sort();
+        }
+
+        /** A claim's room at the type it is expected to launch, less what it holds. */
+        static Resources room(Claim c) {
+            return c.pool.room(c.cheapest()).minus(c.requests);
         }
 
         private void add(Slot s, Resources room) {
@@ -151,7 +156,7 @@ final class ClaimEmptying {
 
         /** After a pod was committed to the slot ({@link #sort} once the claim is emptied). */
         void update(Slot s) {
-            free.set(index.get(s), s instanceof Claim c ? c.pool.room(c.cheapest()).minus(c.requests) : ((NodeSlot) s).free);
+            free.set(index.get(s), s instanceof Claim c ? room(c) : ((NodeSlot) s).free);
         }
     }
 
