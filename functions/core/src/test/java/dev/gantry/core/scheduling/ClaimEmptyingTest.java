@@ -117,22 +117,24 @@ class ClaimEmptyingTest {
 
     @Test
     void aPodLeavesNoZoneThatHoldsTheLeast() {
-        // 14/14/12: taking 1c's pod to 1b makes 14/15/11, a skew of 4 where the spread allows 2.
-        List<Pod> inB = webs(5);
-        List<Pod> alone = webs(1);
-        Packer packer = packer(concat(inB, alone), 14, 9, 11);
+        // maxSkew 4 and 14/12/10: 1c's pod into 1b passes the pod's own check (13 against a least of 10), but 1c holds
+        // the least, and 14/13/9 is a skew of 5. Only the rule that the zone left keeps the least count refuses it.
+        TopologySpread four = TopologySpread.of(4, WellKnownLabels.ZONE, false, selector("app", "web"));
+        List<Pod> inB = IntStream.range(0, 5).mapToObj(i -> pod("four-" + i, 500, 1024, WEB).topologySpread(List.of(four)).build()).toList();
+        List<Pod> alone = List.of(pod("four-alone", 500, 1024, WEB).topologySpread(List.of(four)).build());
+        Packer packer = packer(concat(inB, alone), 14, 7, 9);
         claim(packer, ZONES.get(1), "c5.xlarge", inB);
         Claim c = claim(packer, ZONES.get(2), "c5.large", alone);
 
         ClaimEmptying.run(packer);
 
         assertThat(packer.claims).hasSize(2).contains(c);
-        assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(1), 14).containsEntry(ZONES.get(2), 12);
+        assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(1), 12).containsEntry(ZONES.get(2), 10);
     }
 
     @Test
     void aPodJoinsNoZoneThatWouldHoldTheMost() {
-        // 12/14/14: 1c's pod into 1b makes 12/15/13, past the most a zone held.
+        // 12/14/14: 1c's pod into 1b makes 12/15/13, past the most a zone held (the pod's own maxSkew 2 refuses it too).
         List<Pod> inB = webs(5);
         List<Pod> alone = webs(1);
         Packer packer = packer(concat(inB, alone), 12, 9, 13);
