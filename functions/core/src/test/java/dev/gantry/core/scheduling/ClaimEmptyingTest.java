@@ -134,16 +134,20 @@ class ClaimEmptyingTest {
 
     @Test
     void aPodJoinsNoZoneThatWouldHoldTheMost() {
-        // 12/14/14: 1c's pod into 1b makes 12/15/13, past the most a zone held (the pod's own maxSkew 2 refuses it too).
-        List<Pod> inB = webs(5);
-        List<Pod> alone = webs(1);
-        Packer packer = packer(concat(inB, alone), 12, 9, 13);
+        // 13/14/14. A replica of maxSkew 4 into 1b passes its own check (15 against a least of 13), but 13/15/13 is a
+        // skew of 2, past what a replica of the same group with maxSkew 1 allows, where 13/14/14 was within it: the rule
+        // that the zone joined reaches at most the greatest count refuses it.
+        TopologySpread four = TopologySpread.of(4, WellKnownLabels.ZONE, false, selector("app", "web"));
+        List<Pod> inB = IntStream.range(0, 5).mapToObj(i -> pod("four-" + i, 500, 1024, WEB).topologySpread(List.of(four)).build()).toList();
+        List<Pod> alone = List.of(pod("four-alone", 500, 1024, WEB).topologySpread(List.of(four)).build());
+        Packer packer = packer(concat(inB, alone), 13, 9, 13);
         claim(packer, ZONES.get(1), "c5.xlarge", inB);
         Claim c = claim(packer, ZONES.get(2), "c5.large", alone);
 
         ClaimEmptying.run(packer);
 
         assertThat(packer.claims).hasSize(2).contains(c);
+        assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(1), 14).containsEntry(ZONES.get(2), 14);
     }
 
     @Test
