@@ -119,17 +119,7 @@ class ClaimEmptyingTest {
     void aPodLeavesNoZoneThatHoldsTheLeast() {
         // maxSkew 4 and 14/12/10: 1c's pod into 1b passes the pod's own check (13 against a least of 10), but 1c holds
         // the least, and 14/13/9 is a skew of 5. Only the rule that the zone left keeps the least count refuses it.
-        TopologySpread four = TopologySpread.of(4, WellKnownLabels.ZONE, false, selector("app", "web"));
-        List<Pod> inB = IntStream.range(0, 5).mapToObj(i -> pod("four-" + i, 500, 1024, WEB).topologySpread(List.of(four)).build()).toList();
-        List<Pod> alone = List.of(pod("four-alone", 500, 1024, WEB).topologySpread(List.of(four)).build());
-        Packer packer = packer(concat(inB, alone), 14, 7, 9);
-        claim(packer, ZONES.get(1), "c5.xlarge", inB);
-        Claim c = claim(packer, ZONES.get(2), "c5.large", alone);
-
-        ClaimEmptying.run(packer);
-
-        assertThat(packer.claims).hasSize(2).contains(c);
-        assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(1), 12).containsEntry(ZONES.get(2), 10);
+        aLooseReplicaStaysIn1c(new int[] {14, 7, 9}, 12, 10);
     }
 
     @Test
@@ -137,17 +127,25 @@ class ClaimEmptyingTest {
         // 13/14/14. A replica of maxSkew 4 into 1b passes its own check (15 against a least of 13), but 13/15/13 is a
         // skew of 2, past what a replica of the same group with maxSkew 1 allows, where 13/14/14 was within it: the rule
         // that the zone joined reaches at most the greatest count refuses it.
+        aLooseReplicaStaysIn1c(new int[] {13, 9, 13}, 14, 14);
+    }
+
+    /**
+     * Replicas of maxSkew 4 (so their own check passes the move): five in 1b's claim with room for three more, one alone
+     * in 1c's; the nodes hold {@code running}. The lone replica stays, and 1b and 1c count {@code inB} and {@code inC}.
+     */
+    private void aLooseReplicaStaysIn1c(int[] running, int inB, int inC) {
         TopologySpread four = TopologySpread.of(4, WellKnownLabels.ZONE, false, selector("app", "web"));
-        List<Pod> inB = IntStream.range(0, 5).mapToObj(i -> pod("four-" + i, 500, 1024, WEB).topologySpread(List.of(four)).build()).toList();
+        List<Pod> five = IntStream.range(0, 5).mapToObj(i -> pod("four-" + i, 500, 1024, WEB).topologySpread(List.of(four)).build()).toList();
         List<Pod> alone = List.of(pod("four-alone", 500, 1024, WEB).topologySpread(List.of(four)).build());
-        Packer packer = packer(concat(inB, alone), 13, 9, 13);
-        claim(packer, ZONES.get(1), "c5.xlarge", inB);
+        Packer packer = packer(concat(five, alone), running);
+        claim(packer, ZONES.get(1), "c5.xlarge", five);
         Claim c = claim(packer, ZONES.get(2), "c5.large", alone);
 
         ClaimEmptying.run(packer);
 
         assertThat(packer.claims).hasSize(2).contains(c);
-        assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(1), 14).containsEntry(ZONES.get(2), 14);
+        assertThat(counts(packer, alone.getFirst())).containsEntry(ZONES.get(1), inB).containsEntry(ZONES.get(2), inC);
     }
 
     @Test
