@@ -3,6 +3,8 @@ package dev.gantry.core.lifecycle;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A consolidation command in progress, as the claims it concerns record it. Every candidate claim and every
@@ -57,6 +59,21 @@ public record ConsolidationMark(String command, String leader, Phase phase, int 
 
     public boolean isLeader(String claim) {
         return leader.equals(claim);
+    }
+
+    /**
+     * The first of this command's replacements that is gone or being deleted, each looked up by name in {@code claims}:
+     * one that failed to launch (closed as out of capacity, say) or was deleted before it initialized. The command is
+     * then lost whatever else happens: its next look aborts it ({@code ReplacementWait}), and its candidates stay.
+     */
+    public Optional<String> failedReplacement(Function<String, Optional<NodeClaim>> claims) {
+        for (String name : replacements) {
+            Optional<NodeClaim> r = claims.apply(name);
+            if (r.isEmpty() || r.get().state().isDeleting()) {
+                return Optional.of(name);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The leader's next phase, its step counted on. */

@@ -96,6 +96,19 @@ public record Node(String name, String providerId, Map<String, String> labels, M
                 createdAt, finalizers, deletionTimestamp, conditions);
     }
 
+    /**
+     * This node as it reads once the {@link Taint#DISRUPTED} taint is taken off: without it, and deleting only when it
+     * has a deletion timestamp (the same node when it has no such taint).
+     */
+    public Node undisrupted() {
+        if (taints.stream().noneMatch(t -> t.key().equals(Taint.DISRUPTED.key()))) {
+            return this;
+        }
+        return new Node(name, providerId, labels, annotations,
+                taints.stream().filter(t -> !t.key().equals(Taint.DISRUPTED.key())).toList(), allocatable, ready,
+                unschedulable, false, createdAt, finalizers, deletionTimestamp, conditions);
+    }
+
     /** The EC2 instance id from the provider id, or null. */
     public String instanceId() {
         if (providerId == null) {

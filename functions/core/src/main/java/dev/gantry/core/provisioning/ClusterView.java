@@ -55,14 +55,9 @@ public record ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daem
     }
 
     /**
-     * Nodes that can take pods, each with the non-terminal pods bound to it. Nodes being deleted are left out: their
-     * pods are about to need a home, not offer one.
+     * Nodes that can take pods, each with the non-terminal pods bound to it: every node but those named in
+     * {@code leaving} ({@link LeavingNodes#of}), whose pods are about to need a home, not offer one.
      */
-    public List<SchedulingInput.ExistingNode> existingNodes() {
-        return existingNodes(java.util.Set.of());
-    }
-
-    /** {@link #existingNodes()} without the nodes named in {@code leaving} either. */
     public List<SchedulingInput.ExistingNode> existingNodes(java.util.Set<String> leaving) {
         Map<String, List<Pod>> byNode = new HashMap<>();
         for (Pod p : pods) {
@@ -72,7 +67,7 @@ public record ClusterView(List<Pod> pods, List<Node> nodes, List<DaemonSet> daem
         }
         List<SchedulingInput.ExistingNode> out = new ArrayList<>();
         for (Node n : nodes) {
-            if (!n.deleting() && !leaving.contains(n.name())) {
+            if (!leaving.contains(n.name())) {
                 out.add(new SchedulingInput.ExistingNode(n, byNode.getOrDefault(n.name(), List.of())));
             }
         }

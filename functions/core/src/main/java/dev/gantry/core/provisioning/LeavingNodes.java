@@ -2,6 +2,7 @@ package dev.gantry.core.provisioning;
 
 import dev.gantry.core.disruption.DoNotDisrupt;
 import dev.gantry.core.disruption.EvictionCost;
+import dev.gantry.core.lifecycle.LostCommands;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -27,7 +28,9 @@ import java.util.TreeSet;
  * consolidation command tainted it once its replacements were recorded), or its claim is marked for deletion (the
  * window before its drain's first slice taints it). Consolidation taints its candidates only after recording their
  * replacements, as Karpenter marks them for deletion only after creating them, so the candidates' pods are planned
- * onto those replacements (in flight, with the labels their nodes will carry) and nothing is launched twice.
+ * onto those replacements (in flight, with the labels their nodes will carry) and nothing is launched twice. Once one of
+ * those replacements has failed the command is lost ({@link LostCommands}): its candidates are not leaving, and the
+ * provisioner launches nothing for their pods, which stay when the command is aborted.
  *
  * <p>Where they go (PlanningInputs): a claim recorded for one of them (in flight, or registered and staying) keeps it;
  * the others are planned like pending pods, except that the pods of a drain that waits for its replacement
@@ -65,7 +68,7 @@ public final class LeavingNodes {
      */
     public static Set<String> holders(List<NodeClaim> claims, List<Node> nodes, List<Pod> pods) {
         Map<String, NodeClaim> byNode = PlanningInputs.claimsByNode(claims, nodes);
-        Set<String> leaving = of(nodes, byNode);
+        Set<String> leaving = of(nodes, byNode, LostCommands.among(claims));
         if (leaving.isEmpty()) {
             return Set.of();
         }
@@ -89,12 +92,17 @@ public final class LeavingNodes {
         return n.deleting() || n.hasTaint(Taint.DISRUPTED);
     }
 
-    /** The names of the leaving nodes: {@link #visible}, or their claim is marked for deletion. */
-    static Set<String> of(List<Node> nodes, Map<String, NodeClaim> claimsByNode) {
+    /**
+     * The names of the leaving nodes: {@link #visible}, or their claim is marked for deletion; but not a candidate of a
+     * lost consolidation command ({@link LostCommands}) that is not being deleted: its taint goes when the command is
+     * aborted, and its pods stay.
+     */
+    static Set<String> of(List<Node> nodes, Map<String, NodeClaim> claimsByNode, LostCommands lost) {
         Set<String> out = new TreeSet<>();
         for (Node n : nodes) {
             NodeClaim c = claimsByNode.get(n.name());
-            if (visible(n) || (c != null && c.state().isDeleting())) {
+            boolean deleting = n.deletionTimestamp() != null || (c != null && c.state().isDeleting());
+            if (deleting || (visible(n) && !lost.contains(c))) {
                 out.add(n.name());
             }
         }

@@ -5,7 +5,9 @@ import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.lifecycle.ClaimsByNode;
+import dev.gantry.core.lifecycle.LostCommands;
 import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
@@ -54,7 +56,8 @@ final class PlanningInputs {
             }
         }
         Map<String, NodeClaim> claimsByNode = claimsByNode(claims, view.nodes());
-        Set<String> leaving = LeavingNodes.of(view.nodes(), claimsByNode);
+        LostCommands lost = LostCommands.among(claims);
+        Set<String> leaving = LeavingNodes.of(view.nodes(), claimsByNode, lost);
         Map<String, Pod> leavingPods = new java.util.LinkedHashMap<>();
         Set<String> drainWaits = new HashSet<>();
         for (LeavingNodes.Leaving l : LeavingNodes.pods(view, leaving, claimsByNode, now)) {
@@ -65,14 +68,16 @@ final class PlanningInputs {
         }
         for (NodeClaim c : view.inFlight(claims)) {
             Optional<NodePool> pool = config.nodePool(c.nodePool());
-            if (pool.isEmpty()) {
-                continue; // its pool is gone: no limit to count it against, nothing to plan onto it
+            if (pool.isEmpty() || (lost.contains(c) && c.state() == NodeClaimState.Launching)) {
+                continue; // its pool is gone, or it is never launched (its command is lost): nothing to count or plan on
             }
             // What the pool owns counts against its limits, also a claim whose type its types no longer list.
             usage.merge(c.nodePool(), capacityOf(c.nodePool(), c.instanceType()).orElse(Resources.ZERO), Resources::plus);
             count.merge(c.nodePool(), 1, Integer::sum);
             Optional<InstanceType> type = typeOf(pool.get(), c.instanceType(), Set.of());
-            if (type.isPresent()) { // else its type is gone from the pool's types: nothing can be planned onto it
+            // Nothing is planned onto a claim whose type is gone from the pool's types, nor onto a replacement of a lost
+            // command (it is terminated when the command is aborted).
+            if (type.isPresent() && !lost.contains(c)) {
                 inFlight.add(inFlightClaim(c, pool.get(), type.get(), view.daemonSets(), leavingPods));
             }
         }
@@ -87,6 +92,9 @@ final class PlanningInputs {
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
         for (SchedulingInput.ExistingNode e : view.existingNodes(leaving)) {
             Node n = withInstanceLabels(e.node(), claimsByNode);
+            if (lost.contains(claimsByNode.get(n.name()))) {
+                n = n.undisrupted(); // a lost command's candidate: untainted when the command is aborted
+            }
             nodes.add(new SchedulingInput.ExistingNode(n, withKept(n, e.pods(), claimsByNode.get(n.name()), view.daemonSets(),
                     leavingPods)));
         }
@@ -100,7 +108,7 @@ final class PlanningInputs {
 
     /** The names of the nodes that are leaving ({@link LeavingNodes#of}), as {@link #build} plans them. */
     static Set<String> leaving(ClusterView view, List<NodeClaim> claims) {
-        return LeavingNodes.of(view.nodes(), claimsByNode(claims, view.nodes()));
+        return LeavingNodes.of(view.nodes(), claimsByNode(claims, view.nodes()), LostCommands.among(claims));
     }
 
     /**

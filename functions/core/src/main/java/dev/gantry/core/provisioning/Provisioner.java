@@ -13,6 +13,7 @@ import dev.gantry.core.headroom.PendingDemand;
 import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import dev.gantry.core.lifecycle.DriftStamp;
+import dev.gantry.core.lifecycle.LostCommands;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
@@ -359,37 +360,56 @@ public final class Provisioner {
         Map<String, List<NodeClaim>> byKey = new LinkedHashMap<>();
         all.forEach(c -> byKey.computeIfAbsent(c.launchKey(), k -> new ArrayList<>()).add(c));
         Set<String> done = new HashSet<>();
-        for (NodeClaim c : all) {
-            if (c.state() == NodeClaimState.Launching && done.add(c.launchKey())) {
-                resumeLaunch(byKey.get(c.launchKey()), now, stopBy, log);
+        LostCommands lost = LostCommands.among(all);
+        for (NodeClaim c : spotFirst(all)) {
+            if (c.state() != NodeClaimState.Launching || lost.contains(c) || !done.add(c.launchKey())) {
+                continue; // a lost command's replacement is closed unlaunched when the command is aborted
+            }
+            for (ClaimLauncher.Result r : resumeLaunch(byKey.get(c.launchKey()), now, stopBy, log)) {
+                if (r.launched() == null && r.claim().consolidation() != null) {
+                    lost = lost.with(r.claim().consolidation().command()); // its command's other replacements wait
+                }
             }
         }
     }
 
+    /**
+     * The claims with spot ones first, in their order otherwise: of a consolidation command's replacements, the ones
+     * most likely to find no capacity launch first, so that when one fails the others are not launched for nothing.
+     */
+    private static List<NodeClaim> spotFirst(List<NodeClaim> claims) {
+        List<NodeClaim> out = new ArrayList<>(claims);
+        out.sort(java.util.Comparator.comparing(c -> !dev.gantry.core.requirements.WellKnownLabels.CAPACITY_SPOT
+                .equals(c.capacityType())));
+        return out;
+    }
+
     /** Resumes one launch: {@code members} are the stored claims of one launch key, some of them Launching. */
-    private void resumeLaunch(List<NodeClaim> members, Instant now, Instant stopBy, RunLog log) {
+    private List<ClaimLauncher.Result> resumeLaunch(List<NodeClaim> members, Instant now, Instant stopBy, RunLog log) {
         List<NodeClaim> launching = members.stream().filter(c -> c.state() == NodeClaimState.Launching).toList();
         if (!clock.instant().isBefore(stopBy)) {
             launching.forEach(c -> log.defer()); // still Launching: the next run resumes them
-            return;
+            return List.of();
         }
         NodeClaim first = launching.getFirst();
         var pool = config.nodePool(first.nodePool());
         var nodeClass = pool.flatMap(config::nodeClassOf);
         if (nodeClass.isEmpty()) {
+            List<ClaimLauncher.Result> out = new ArrayList<>();
             for (NodeClaim c : launching) {
                 launcher.close(c, "launch-abandoned", now);
-                log.recordResumed(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"));
+                out.add(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"));
+                log.recordResumed(out.getLast());
             }
-            return;
+            return out;
         }
         // A launch recorded with its parameters replays them as they are (ClaimLauncher); one that was not (the run
         // died before they were written, so nothing was sent) resolves them now, without the offerings just out of
         // capacity, as a fresh launch would.
         LaunchRequest request = LaunchRequests.forClaim(first, pool.get(), nodeClass.get(),
                 inputs.types(pool.get(), store.unavailableOfferings(now)));
-        for (ClaimLauncher.Result r : launcher.launchBatch(members, request, now)) {
-            log.recordResumed(r);
-        }
+        List<ClaimLauncher.Result> out = launcher.launchBatch(members, request, now);
+        out.forEach(log::recordResumed);
+        return out;
     }
 }

@@ -11,7 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.headroom.InMemoryDemandHistoryStore;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
+import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.NodeClaim;
+import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.LabelSelector;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -245,5 +247,67 @@ class LeavingNodesTest {
 
         assertThat(out.launched()).as("capacity of its own for the late pod").hasSize(1);
         assertThat(out.nominations()).containsEntry("default/late", out.launched().getFirst().claim());
+    }
+
+    /**
+     * A consolidation command in phase Launching: {@code candidate} (its leader, tainted) is to be replaced by the claims
+     * named in {@code replacements}, each recorded Launching with its capacity type and pods.
+     */
+    private void command(String candidate, List<String> replacements, List<String> capacityTypes, List<List<String>> pods) {
+        ConsolidationMark m = new ConsolidationMark("cmd-1", candidate, ConsolidationMark.Phase.Launching, 2,
+                List.of(candidate), List.of(candidate), replacements, "underutilized", 0.096, 0.06, T0.minusSeconds(20),
+                T0.plusSeconds(600), T0.minusSeconds(5));
+        store.update(store.get(candidate, T0).orElseThrow().withConsolidation(m));
+        for (int i = 0; i < replacements.size(); i++) {
+            store.create(NodeClaim.launching(replacements.get(i), "default", "h",
+                            List.of(ProvisioningFixtures.req(WellKnownLabels.CAPACITY_TYPE, capacityTypes.get(i)),
+                                    ProvisioningFixtures.req(WellKnownLabels.ZONE, ZONE_A)),
+                            List.of("m5.large"), pods.get(i), "m5.large", ZONE_A, capacityTypes.get(i), 0.03, T0)
+                    .launchedByConsolidation().withConsolidation(m));
+        }
+    }
+
+    @Test
+    void whenACommandsSpotReplacementFindsNoCapacityItsOtherReplacementIsNotLaunched() {
+        // Was (the spot split storm scenario): r0, on-demand, launched; r1, spot, failed; the command was aborted and r0
+        // terminated without having run a pod, once a minute for the whole storm. Now the spot one goes first and its
+        // failure leaves r0 unlaunched (closed when the command is aborted), and the candidate's pods get nothing new.
+        node("candidate", null, true);
+        for (int i = 0; i < 3; i++) {
+            cluster.putPod(running("web-" + i, "candidate").build());
+        }
+        command("candidate", List.of("cmd-1-r0", "cmd-1-r1"), List.of("on-demand", "spot"),
+                List.of(List.of("default/web-0"), List.of("default/web-1", "default/web-2")));
+        cloud.fail("m5.large", ZONE_A, "spot");
+
+        ProvisioningOutcome out = provisioner().provision();
+
+        assertThat(cloud.instances()).as("nothing launched").isEmpty();
+        assertThat(out.launched()).isEmpty();
+        assertThat(store.get("cmd-1-r0", T0).orElseThrow().state()).as("left for the abort to close").isEqualTo(NodeClaimState.Launching);
+        assertThat(store.list(T0)).extracting(NodeClaim::name).containsExactlyInAnyOrder("candidate", "cmd-1-r0", "cmd-1-r1");
+    }
+
+    @Test
+    void aLostCommandsCandidateIsNotLeavingAndAPodThatGoesPendingIsPlannedIntoItsRoom() {
+        // r1 failed in an earlier run; the command is aborted at its next look and its candidate untainted. Until then
+        // its pods stay (no capacity for them), and its room is the room a pending pod will be bound to.
+        node("candidate", null, true);
+        Node tainted = cluster.nodes().getFirst(); // consolidation taints its candidates, it does not cordon them
+        cluster.putNode(new Node(tainted.name(), tainted.providerId(), tainted.labels(), tainted.annotations(), tainted.taints(),
+                tainted.allocatable(), true, false, true, tainted.createdAt()));
+        cluster.putPod(running("web-0", "candidate").build());
+        command("candidate", List.of("cmd-1-r0", "cmd-1-r1"), List.of("on-demand", "spot"),
+                List.of(List.of(), List.of("default/web-0")));
+        NodeClaim r1 = store.get("cmd-1-r1", T0).orElseThrow();
+        store.update(r1.draining("launch-failed", T0).terminated(T0, Provisioner.RETENTION));
+        cluster.putPod(pending("late", 500, 256).build());
+
+        ProvisioningOutcome out = provisioner().provision();
+
+        assertThat(cloud.instances()).as("nothing launched").isEmpty();
+        assertThat(out.unschedulable()).isEmpty();
+        assertThat(PlanningInputs.leaving(ClusterView.read(cluster), store.list(T0))).isEmpty();
+        assertThat(store.get("cmd-1-r0", T0).orElseThrow().state()).isEqualTo(NodeClaimState.Launching);
     }
 }

@@ -143,9 +143,8 @@ public final class ClusterSnapshot {
     }
 
     private static Node withDeleting(Node n, boolean deleting) {
-        List<dev.gantry.core.model.Taint> taints = deleting ? n.taints()
-                : n.taints().stream().filter(t -> !t.key().equals(dev.gantry.core.model.Taint.DISRUPTED.key())).toList();
-        return new Node(n.name(), n.providerId(), n.labels(), n.annotations(), taints, n.allocatable(), n.ready(),
-                n.unschedulable(), deleting, n.createdAt(), n.finalizers(), n.deletionTimestamp(), n.conditions());
+        Node t = deleting ? n : n.undisrupted();
+        return new Node(t.name(), t.providerId(), t.labels(), t.annotations(), t.taints(), t.allocatable(), t.ready(),
+                t.unschedulable(), deleting, t.createdAt(), t.finalizers(), t.deletionTimestamp(), t.conditions());
     }
 }

@@ -5,6 +5,8 @@ import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,14 +28,13 @@ final class ReplacementWait {
 
     /** Looks at the replacements once; null when the leader changed under it without moving the command (decide again). */
     ConsolidationOutcome run(NodeClaim leader, ConsolidationMark m, Instant now) {
-        boolean waiting = false;
-        for (String name : m.replacements()) {
-            Optional<NodeClaim> r = commands.get(name, now);
-            if (r.isEmpty() || r.get().state().isDeleting()) {
-                return release.abort(leader, m, ConsolidationAbort.replacementFailed(name, r), now);
-            }
-            waiting |= r.get().state().isBefore(NodeClaimState.Initialized);
+        Map<String, Optional<NodeClaim>> read = new LinkedHashMap<>(); // each replacement read once
+        m.replacements().forEach(name -> read.put(name, commands.get(name, now)));
+        Optional<String> failed = m.failedReplacement(read::get);
+        if (failed.isPresent()) {
+            return release.abort(leader, m, ConsolidationAbort.replacementFailed(failed.get(), read.get(failed.get())), now);
         }
+        boolean waiting = read.values().stream().anyMatch(r -> r.orElseThrow().state().isBefore(NodeClaimState.Initialized));
         if (!waiting) {
             return handOff.run(leader, m, now);
         }
