@@ -138,6 +138,9 @@ public final class Observers implements SimulatedCloud.Observer, ApiServer.Obser
         recorder.log(clock.instant(), "launch", "nodeclaim/" + i.request().clientToken() + " → " + i.id() + " "
                 + i.type().name() + " " + i.zone() + " " + i.capacityType() + String.format(" $%.4f/h", i.pricePerHour())
                 + " for " + pods.size() + " pods");
+        if (i.request().nodePool().isStatic()) {
+            recorder.nodeServed(i.dnsName()); // it holds its static NodePool's count: capacity asked for without pods
+        }
         kubelet.launched(i);
     }
 

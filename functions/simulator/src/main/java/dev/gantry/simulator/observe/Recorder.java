@@ -64,7 +64,10 @@ public final class Recorder implements PodListener {
     final Evictions evicted = new Evictions();
     /** Told of every eviction whose successor waited for capacity (the invariant judges it). */
     java.util.function.Consumer<Evictions.Eviction> onEvictionWaited = e -> { };
-    /** Nodes that ran a real pod or held a buffer's capacity: a removed node that did neither was a wasted launch. */
+    /**
+     * Nodes that ran a real pod, held a buffer's capacity or a static NodePool's count: a removed node that did none of
+     * these was a wasted launch.
+     */
     private final Set<String> servedNodes = new HashSet<>();
     /** Gantry's instances that ended without their node ever running a real pod or holding a buffer chunk. */
     int wastedLaunches;
@@ -188,14 +191,14 @@ public final class Recorder implements PodListener {
         evicted.gone(p);
     }
 
-    /** The node holds a buffer's capacity now (the headroom the buffer asked for). */
+    /** The node holds capacity asked for without pods: a buffer's (the headroom it asked for), or a static NodePool's. */
     void nodeServed(String node) {
         servedNodes.add(node);
     }
 
     /**
      * One of Gantry's instances ended: a wasted launch when its node ({@code node}, its DNS name) never ran a real pod
-     * nor held a buffer chunk.
+     * nor held a buffer chunk or a static NodePool's count.
      */
     void instanceEnded(String instanceId, String node, Instant launchedAt, Instant now) {
         if (!servedNodes.contains(node)) {

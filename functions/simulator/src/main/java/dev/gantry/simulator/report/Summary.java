@@ -288,7 +288,7 @@ public final class Summary {
         });
         row(b, "nodes", nodes.get("launched") + " launched, " + nodes.get("terminated") + " terminated"
                 + (reasons.isEmpty() ? "" : " (" + reasons + ")") + ", peak " + nodes.get("peak") + ", " + nodes.get("atEnd") + " at the end"
-                + ", " + nodes.get("wastedLaunches") + " wasted (never ran a pod or held a buffer)");
+                + ", " + nodes.get("wastedLaunches") + " wasted (never ran a pod, held a buffer or a static pool's count)");
         var cost = root.get("cost");
         row(b, "cost", String.format(java.util.Locale.ROOT, "$%.2f total, peak $%.3f/h, lower bound $%.2f (fractional), $%.2f (packing, %.2f×)",
                 cost.get("total").asDouble(), cost.get("peakPerHour").asDouble(), cost.get("lowerBoundTotal").asDouble(),
