@@ -43,15 +43,14 @@ class SampleScenariosTest {
     }
 
     /**
-     * Wasted launches a sample scenario may have; none unless named. The diurnal day's come from launches that leave
-     * room for consolidatable nodes' pods (Absorbing) when kube-scheduler then binds the pods elsewhere (7 when the
-     * figure was added, 5 since issue #21, 8 since issue #25: every run first lists its NodePools, EC2NodeClasses and
-     * CapacityBuffers, and the sweep writes NodeClaim objects and status and each drain's first slice records its
-     * DisruptionTerminating events; a few more API calls shift the later latency draws and when kube-scheduler binds);
-     * zero-nodes' from a deleted node drained without waiting under EC2 throttling, its pods' successors planned while
-     * its last pods were still planned too.
+     * Wasted launches a sample scenario may have; none unless named, and none is named now. The diurnal day had up to 8
+     * (launches that left room for consolidatable nodes' pods, Absorbing, when kube-scheduler then bound the pods
+     * elsewhere: 7 when the figure was added, 5 since issue #21, 8 since issue #25) until ff9875cb (Absorbing's trials
+     * without ScheduleAnyway spreads, and its {@code swallows} refusal); zero-nodes had 1 (a deleted node drained
+     * without waiting under EC2 throttling, its pods' successors planned while its last pods were still planned too),
+     * and none on any jar since s11. A ceiling here now hides a regression.
      */
-    static final Map<String, Integer> WASTED_CEILING = Map.of("diurnal", 8, "zero-nodes", 1);
+    static final Map<String, Integer> WASTED_CEILING = Map.of();
 
     @Test
     void aLabelledPoolWithABufferReplacesItsNodesBeforeEvictingAndLaunchesNothingInVain() {
