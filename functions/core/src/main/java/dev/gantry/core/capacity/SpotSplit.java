@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Gantry's spot/on-demand split per NodePool ({@value #ANNOTATION}: "70" keeps 70% of the pool's vCPU on spot).
@@ -25,7 +26,10 @@ import java.util.OptionalInt;
  * {@code spot + v/2 <= target x (total + v)} (v its vCPU; a tie goes to spot), else on-demand. The claim's
  * requirements are narrowed to that capacity type and its offering is the cheapest one left among its options. When
  * the chosen type has no available offering (spot out of capacity: the offerings marked unavailable after an
- * insufficient-capacity error), the claim launches on the other one: Spot Ocean's {@code fallbackToOnDemand}. The share
+ * insufficient-capacity error), the claim launches on the other one: Spot Ocean's {@code fallbackToOnDemand}. Once a
+ * spot launch of the pool has found no capacity, the rest of that provisioning run plans the pool without spot
+ * ({@link #withoutSpot}): a whole spot market runs dry, not one type, and trying the next sixty spot types round after
+ * round left pods pending for minutes while on-demand had room. The next run tries spot first again. The share
  * is restored later by consolidation (spot replacements are cheaper), within the band consolidation keeps
  * (disruption.consolidation.SpotSplitGuard).
  *
@@ -100,6 +104,35 @@ public final class SpotSplit {
     /** Whether a claim of {@code millis} vCPU should be spot to keep {@code tally} closest to {@code percent}. */
     public static boolean wantsSpot(Tally tally, long millis, int percent) {
         return (tally.spotMillis() + millis / 2.0) * 100 <= (double) percent * (tally.totalMillis() + millis);
+    }
+
+    /**
+     * {@code input} with every spot offering of the pools named in {@code spotOut} that have a split marked unavailable,
+     * so the solver packs their pods for on-demand (the same input when none is named). Pools without a split keep
+     * Karpenter's behaviour: only the offerings that failed are left out, for {@code UNAVAILABLE_FOR}.
+     */
+    public static SchedulingInput withoutSpot(SchedulingInput input, Set<String> spotOut) {
+        if (spotOut.isEmpty()) {
+            return input;
+        }
+        boolean changed = false;
+        List<SchedulingInput.PoolOffer> pools = new ArrayList<>(input.pools().size());
+        for (SchedulingInput.PoolOffer p : input.pools()) {
+            if (!spotOut.contains(p.pool().name()) || target(p.pool()).isEmpty()) {
+                pools.add(p);
+                continue;
+            }
+            List<InstanceType> types = new ArrayList<>(p.instanceTypes().size());
+            for (InstanceType t : p.instanceTypes()) {
+                List<Offering> offerings = new ArrayList<>(t.offerings().size());
+                t.offerings().forEach(o -> offerings.add(WellKnownLabels.CAPACITY_SPOT.equals(o.capacityType()) ? o.unavailable() : o));
+                types.add(t.withOfferings(offerings));
+            }
+            pools.add(new SchedulingInput.PoolOffer(p.pool(), types, p.usage(), p.nodeCount()));
+            changed = true;
+        }
+        return !changed ? input : new SchedulingInput(input.pending(), input.nodes(), input.inFlight(), input.daemonSets(),
+                pools, input.namespaceLabels());
     }
 
     /** The plan with each new claim of a pool with a split narrowed to the capacity type the rule picks. */

@@ -7,6 +7,7 @@ import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
 import java.time.Clock;
 import java.time.Instant;
@@ -15,6 +16,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Launches a plan's new claims in CreateFleet batches and logs what became of each. Claims planned alike (same pool,
@@ -49,23 +52,35 @@ final class FleetBatcher {
 
     /**
      * Records and launches {@code plans} in batches, and logs each planned claim: its launch, its pods' nominations, or
-     * why they cannot be placed. Returns whether a launch ran out of capacity (so what is left should be planned again).
+     * why they cannot be placed.
      */
-    boolean launch(List<NodeClaimPlan> plans, Instant now, Instant stopBy, RunLog log, Round round) {
+    Outcome launch(List<NodeClaimPlan> plans, Instant now, Instant stopBy, RunLog log, Round round) {
         List<List<NodeClaimPlan>> batches = batches(plans);
         List<List<PlanLaunch>> launched = fanout.map(batches, parallelism,
                 batch -> clock.instant().isBefore(stopBy) ? launchBatch(batch, now) : null);
         boolean outOfCapacity = false;
+        Set<String> spotOut = new TreeSet<>();
         for (int b = 0; b < batches.size(); b++) {
             if (launched.get(b) == null) {
                 batches.get(b).forEach(p -> log.defer());
                 continue;
             }
             for (PlanLaunch l : launched.get(b)) {
-                outOfCapacity |= logLaunch(l, log, round);
+                boolean out = logLaunch(l, log, round);
+                outOfCapacity |= out;
+                if (out && WellKnownLabels.CAPACITY_SPOT.equals(l.plan().offering().capacityType())) {
+                    spotOut.add(l.plan().nodePool());
+                }
             }
         }
-        return outOfCapacity;
+        return new Outcome(outOfCapacity, spotOut);
+    }
+
+    /**
+     * What a round's launches ran into: whether any ran out of capacity (so what is left should be planned again), and
+     * the pools whose spot launches did.
+     */
+    record Outcome(boolean outOfCapacity, Set<String> spotOut) {
     }
 
     /** The new claims in launches: claims planned alike together, at most {@code batchSize} a launch, in plan order. */

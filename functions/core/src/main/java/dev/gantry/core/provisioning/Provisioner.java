@@ -193,6 +193,7 @@ public final class Provisioner {
         SchedulingResult last = null;
         int rounds = 0;
         Instant leavingReadAt = null;
+        Set<String> spotOut = new HashSet<>(); // pools whose spot launches found no capacity in an earlier round
         while (rounds < MAX_ROUNDS) {
             Instant readAt = clock.instant();
             List<NodeClaim> claims = store.list(now);
@@ -204,7 +205,8 @@ public final class Provisioner {
                 break;
             }
             closed = closed != null ? closed : ReadyPools.closed(config, gate).keySet();
-            input = ReadyPools.without(input, closed);
+            // A split pool whose spot launches found no capacity in an earlier round plans without spot (SpotSplit).
+            input = dev.gantry.core.capacity.SpotSplit.withoutSpot(ReadyPools.without(input, closed), spotOut);
             rounds++;
             // No more claims on a reserved offering than its reservations have slots (core.reservation.ReservedSlots).
             BufferedSolve solved = planner.solve(view, input, virtual, claims, p -> dev.gantry.core.reservation.ReservedSlots
@@ -218,9 +220,10 @@ public final class Provisioner {
                     dev.gantry.core.capacity.SpotSplit.apply(solved.merged(), input), claims, reservations, now), input,
                     claims, view.inFlight(claims));
             nominateInFlight(last, claims, log);
-            boolean outOfCapacity = fleets.launch(last.newClaims(), now, stopBy, log,
+            FleetBatcher.Outcome launched = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);
-            if (!outOfCapacity || log.deferred() > 0) {
+            spotOut.addAll(launched.spotOut());
+            if (!launched.outOfCapacity() || log.deferred() > 0) {
                 break;
             }
         }

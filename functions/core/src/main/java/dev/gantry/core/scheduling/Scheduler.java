@@ -94,7 +94,11 @@ public final class Scheduler {
             }
         }
         List<SchedulingResult.NodeClaimPlan> plans = new ArrayList<>();
+        // A new claim never takes the name of a claim in flight: launched for the same pods in an earlier round or run,
+        // whose room this plan may give to other pods. Under that name its launch would find the claim in flight, take it
+        // for an earlier delivery's, and its pods would get no capacity.
         Map<String, Integer> names = new HashMap<>();
+        packer.slots.stream().filter(s -> s.inFlight).forEach(s -> names.put(s.name, 1));
         double total = 0;
         for (Claim c : packer.claims) {
             if (c.pods.isEmpty()) {

@@ -73,6 +73,25 @@ class ProvisionerTest {
     }
 
     @Test
+    void aNewClaimNeverTakesTheNameOfAClaimInFlightWhoseRoomThePlanGaveAway() {
+        // Names derive from the claim's pods. web-1's claim is in flight; then a larger pod comes, the next plan gives it
+        // that claim's room and plans a new claim for web-1 alone: the same name. Was: its launch found the claim in
+        // flight, took it for an earlier delivery's, and web-1 got no capacity (spot-split-storm, seed 3).
+        cluster.putPod(pending("web-1", 1500, 256).build());
+        Provisioner p = provisioner(config(pool("default", null)));
+        String first = p.provision().launched().getFirst().claim();
+        cluster.putPod(pending("web-0", 1600, 256).build());
+        clock.advance(Duration.ofSeconds(5));
+
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.nominations()).containsEntry("default/web-0", first);
+        assertThat(out.launched()).singleElement().satisfies(l -> assertThat(l.claim()).isNotEqualTo(first));
+        assertThat(out.nominations().get("default/web-1")).isEqualTo(out.launched().getFirst().claim());
+        assertThat(cloud.instances()).hasSize(2);
+    }
+
+    @Test
     void aJustRegisteredNodeWithoutItsInstanceLabelsYetTakesPodsThatRequireThem() {
         // Regression: instance labels arrive with the sweep; until then a registered node looked unsuitable for pods
         // selecting karpenter.k8s.aws/instance-cpu, and a second node was launched for them (the quickstart scenario).
