@@ -107,9 +107,9 @@ public final class SpotSplit {
     }
 
     /**
-     * {@code input} with every spot offering of the pools named in {@code spotOut} that have a split marked unavailable,
-     * so the solver packs their pods for on-demand (the same input when none is named). Pools without a split keep
-     * Karpenter's behaviour: only the offerings that failed are left out, for {@code UNAVAILABLE_FOR}.
+     * {@code input} with every spot offering of the pools named in {@code spotOut} that have a split and allow on-demand
+     * marked unavailable, so the solver packs their pods for on-demand (the same input when none is named). Other pools
+     * keep Karpenter's behaviour: only the offerings that failed are left out, for {@code UNAVAILABLE_FOR}.
      */
     public static SchedulingInput withoutSpot(SchedulingInput input, Set<String> spotOut) {
         if (spotOut.isEmpty()) {
@@ -118,7 +118,8 @@ public final class SpotSplit {
         boolean changed = false;
         List<SchedulingInput.PoolOffer> pools = new ArrayList<>(input.pools().size());
         for (SchedulingInput.PoolOffer p : input.pools()) {
-            if (!spotOut.contains(p.pool().name()) || target(p.pool()).isEmpty()) {
+            if (!spotOut.contains(p.pool().name()) || target(p.pool()).isEmpty()
+                    || !p.requirements().get(WellKnownLabels.CAPACITY_TYPE).has(WellKnownLabels.CAPACITY_ON_DEMAND)) {
                 pools.add(p);
                 continue;
             }

@@ -108,6 +108,26 @@ class SpotSplitLaunchTest {
     }
 
     @Test
+    void aSplitPoolThatAllowsOnlySpotKeepsItsSpotOfferingsAfterAShortage() {
+        // Planning without spot is a fallback to on-demand: a pool that may not launch on-demand keeps trying spot types.
+        NodePool spotOnly = new NodePool("mixed", Map.of(SpotSplit.ANNOTATION, "70"), new NodePool.Template(Map.of(), Map.of(),
+                List.of(), List.of(), List.of(ProvisioningFixtures.req(dev.gantry.core.requirements.WellKnownLabels.CAPACITY_TYPE, "spot")),
+                new NodePool.NodeClassRef(null, null, "default"), Optional.of(Duration.ofHours(720)), Optional.empty()),
+                null, Map.of(), null, null);
+        dev.gantry.core.scheduling.SchedulingInput input = new dev.gantry.core.scheduling.SchedulingInput(List.of(), List.of(),
+                List.of(), List.of(), List.of(new dev.gantry.core.scheduling.SchedulingInput.PoolOffer(spotOnly,
+                ProvisioningFixtures.catalogue())), Map.of());
+        assertThat(SpotSplit.withoutSpot(input, java.util.Set.of("mixed"))).isSameAs(input);
+
+        dev.gantry.core.scheduling.SchedulingInput both = new dev.gantry.core.scheduling.SchedulingInput(List.of(), List.of(),
+                List.of(), List.of(), List.of(new dev.gantry.core.scheduling.SchedulingInput.PoolOffer(split("70"),
+                ProvisioningFixtures.catalogue())), Map.of());
+        assertThat(SpotSplit.withoutSpot(both, java.util.Set.of("mixed")).pools().getFirst().instanceTypes())
+                .allSatisfy(t -> assertThat(t.offerings()).allSatisfy(o -> assertThat(o.available())
+                        .isEqualTo(!o.capacityType().equals("spot"))));
+    }
+
+    @Test
     void theRuleTakesTheTypeThatLeavesTheShareClosest() {
         // 6 of 10 vCPU spot, target 70%, a 2-vCPU claim: spot gives 8/12 = 67%, on-demand 6/12 = 50%: spot.
         assertThat(SpotSplit.wantsSpot(new SpotSplit.Tally(6000, 10000), 2000, 70)).isTrue();
