@@ -125,9 +125,7 @@ public final class SpotSplit {
             }
             List<InstanceType> types = new ArrayList<>(p.instanceTypes().size());
             for (InstanceType t : p.instanceTypes()) {
-                List<Offering> offerings = new ArrayList<>(t.offerings().size());
-                t.offerings().forEach(o -> offerings.add(WellKnownLabels.CAPACITY_SPOT.equals(o.capacityType()) ? o.unavailable() : o));
-                types.add(t.withOfferings(offerings));
+                types.add(t.withUnavailable(o -> WellKnownLabels.CAPACITY_SPOT.equals(o.capacityType())));
             }
             pools.add(new SchedulingInput.PoolOffer(p.pool(), types, p.usage(), p.nodeCount()));
             changed = true;

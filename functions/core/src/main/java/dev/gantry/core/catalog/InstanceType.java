@@ -89,6 +89,21 @@ public final class InstanceType {
         return new InstanceType(name, labels, capacity, overhead, newOfferings, undefinedLabels);
     }
 
+    /**
+     * This type with the offerings {@code gone} accepts marked unavailable (out of capacity, or left out of a plan); the
+     * same instance when it accepts none.
+     */
+    public InstanceType withUnavailable(java.util.function.Predicate<Offering> gone) {
+        List<Offering> out = new java.util.ArrayList<>(offerings.size());
+        boolean touched = false;
+        for (Offering o : offerings) {
+            boolean g = o.available() && gone.test(o);
+            touched |= g;
+            out.add(g ? o.unavailable() : o);
+        }
+        return touched ? withOfferings(out) : this;
+    }
+
     /** The cheapest available offering whose zone and capacity type the requirements allow, or null. */
     public Offering cheapestOffering(Requirements reqs) {
         ValueSet zones = reqs.get(WellKnownLabels.ZONE);

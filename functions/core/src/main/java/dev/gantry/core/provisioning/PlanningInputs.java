@@ -2,7 +2,6 @@ package dev.gantry.core.provisioning;
 
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
-import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.LostCommands;
@@ -161,12 +160,7 @@ final class PlanningInputs {
     }
 
     private static InstanceType markUnavailable(InstanceType t, Set<OfferingKey> unavailable) {
-        List<Offering> offerings = new ArrayList<>();
-        for (Offering o : t.offerings()) {
-            boolean gone = unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType()));
-            offerings.add(gone ? o.unavailable() : o);
-        }
-        return t.withOfferings(offerings);
+        return t.withUnavailable(o -> unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType())));
     }
 
     private Optional<InstanceType> typeOf(NodePool pool, String name, Set<OfferingKey> unavailable) {

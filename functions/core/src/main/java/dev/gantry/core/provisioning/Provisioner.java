@@ -4,7 +4,6 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.InstanceTypeProvider;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudProvider;
-import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.ClusterWriter;
 import dev.gantry.core.headroom.DemandHistoryStore;
@@ -13,9 +12,7 @@ import dev.gantry.core.headroom.PendingDemand;
 import dev.gantry.core.lifecycle.FreshClaimNames;
 import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import dev.gantry.core.lifecycle.DriftStamp;
-import dev.gantry.core.lifecycle.LostCommands;
 import dev.gantry.core.lifecycle.NodeClaim;
-import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.lifecycle.PoolUsage;
 import dev.gantry.core.model.Pod;
@@ -26,10 +23,8 @@ import dev.gantry.core.termination.TerminationMarkers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -187,7 +182,7 @@ public final class Provisioner {
         ClusterView view = ClusterView.read(reader);
         RunLog log = new RunLog(view.pending(), now);
         FleetBatcher fleets = new FleetBatcher(config, launcher, clock, fanout, parallelism, batchSize);
-        resumeLaunching(now, stopBy, log);
+        new ResumedLaunches(store, config, inputs, launcher, clock).resume(now, stopBy, log);
         List<Pod> virtual = virtualPods(now);
         Set<String> closed = null; // asked once, when there is something to plan
         SchedulingResult last = null;
@@ -306,7 +301,7 @@ public final class Provisioner {
     /**
      * Records a consolidation replacement as a Launching claim under {@code name} (marked
      * {@link NodeClaim#fromConsolidation()}), or returns the in-flight claim already recorded under it. The next
-     * provisioning run launches it ({@code resumeLaunching}), as any claim a crashed run left Launching: the same
+     * provisioning run launches it ({@link ResumedLaunches}), as any claim a crashed run left Launching: the same
      * launch path, the same idempotency by claim name.
      */
     public NodeClaim recordReplacement(SchedulingResult.NodeClaimPlan plan, String name, Instant now) {
@@ -351,68 +346,5 @@ public final class Provisioner {
             System.getLogger(Provisioner.class.getName()).log(System.Logger.Level.WARNING,
                     "pool usage not recorded (the next run records it again): " + e.getClass().getSimpleName());
         }
-    }
-
-    /**
-     * Claims recorded but not known launched: launch again (the same instances come back) and record them. Claims that
-     * share a launch key are one launch, resumed together with the count they were recorded with and the parameters
-     * its first call sent (its subnets, offerings and launch templates), so that EC2 sees the same request again.
-     */
-    private void resumeLaunching(Instant now, Instant stopBy, RunLog log) {
-        List<NodeClaim> all = store.list(now);
-        Map<String, List<NodeClaim>> byKey = new LinkedHashMap<>();
-        all.forEach(c -> byKey.computeIfAbsent(c.launchKey(), k -> new ArrayList<>()).add(c));
-        Set<String> done = new HashSet<>();
-        LostCommands lost = LostCommands.among(all);
-        for (NodeClaim c : spotFirst(all)) {
-            if (c.state() != NodeClaimState.Launching || lost.contains(c) || !done.add(c.launchKey())) {
-                continue; // a lost command's replacement is closed unlaunched when the command is aborted
-            }
-            for (ClaimLauncher.Result r : resumeLaunch(byKey.get(c.launchKey()), now, stopBy, log)) {
-                if (r.launched() == null && r.claim().consolidation() != null) {
-                    lost = lost.with(r.claim().consolidation().command()); // its command's other replacements wait
-                }
-            }
-        }
-    }
-
-    /**
-     * The claims with spot ones first, in their order otherwise: of a consolidation command's replacements, the ones
-     * most likely to find no capacity launch first, so that when one fails the others are not launched for nothing.
-     */
-    private static List<NodeClaim> spotFirst(List<NodeClaim> claims) {
-        List<NodeClaim> out = new ArrayList<>(claims);
-        out.sort(java.util.Comparator.comparing(c -> !dev.gantry.core.requirements.WellKnownLabels.CAPACITY_SPOT
-                .equals(c.capacityType())));
-        return out;
-    }
-
-    /** Resumes one launch: {@code members} are the stored claims of one launch key, some of them Launching. */
-    private List<ClaimLauncher.Result> resumeLaunch(List<NodeClaim> members, Instant now, Instant stopBy, RunLog log) {
-        List<NodeClaim> launching = members.stream().filter(c -> c.state() == NodeClaimState.Launching).toList();
-        if (!clock.instant().isBefore(stopBy)) {
-            launching.forEach(c -> log.defer()); // still Launching: the next run resumes them
-            return List.of();
-        }
-        NodeClaim first = launching.getFirst();
-        var pool = config.nodePool(first.nodePool());
-        var nodeClass = pool.flatMap(config::nodeClassOf);
-        if (nodeClass.isEmpty()) {
-            List<ClaimLauncher.Result> out = new ArrayList<>();
-            for (NodeClaim c : launching) {
-                launcher.close(c, "launch-abandoned", now);
-                out.add(ClaimLauncher.Result.failed(c, "NodePoolOrNodeClassRemoved"));
-                log.recordResumed(out.getLast());
-            }
-            return out;
-        }
-        // A launch recorded with its parameters replays them as they are (ClaimLauncher); one that was not (the run
-        // died before they were written, so nothing was sent) resolves them now, without the offerings just out of
-        // capacity, as a fresh launch would.
-        LaunchRequest request = LaunchRequests.forClaim(first, pool.get(), nodeClass.get(),
-                inputs.types(pool.get(), store.unavailableOfferings(now)));
-        List<ClaimLauncher.Result> out = launcher.launchBatch(members, request, now);
-        out.forEach(log::recordResumed);
-        return out;
     }
 }

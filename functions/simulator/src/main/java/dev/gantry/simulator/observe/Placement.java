@@ -9,7 +9,6 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cluster.InMemoryCluster;
 import dev.gantry.core.provisioning.GantryConfig;
 import java.util.function.Supplier;
-import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.NodeClass;
@@ -223,15 +222,8 @@ public final class Placement {
             if (nc != null) {
                 List<InstanceType> types = new ArrayList<>();
                 for (InstanceType t : new dev.gantry.core.provisioning.PriceView(config, catalog).types(pool)) {
-                    List<Offering> offerings = new ArrayList<>();
-                    boolean touched = false;
-                    for (Offering o : t.offerings()) {
-                        boolean ice = cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now)
-                                || cloud.answeredIceWithin(t.name(), o.zone(), o.capacityType(), ICE_CACHE_TTL, now);
-                        touched |= ice;
-                        offerings.add(ice ? o.unavailable() : o);
-                    }
-                    types.add(touched ? t.withOfferings(offerings) : t);
+                    types.add(t.withUnavailable(o -> cloud.faults().noCapacity(t.name(), o.zone(), o.capacityType(), now)
+                            || cloud.answeredIceWithin(t.name(), o.zone(), o.capacityType(), ICE_CACHE_TTL, now)));
                 }
                 offers.add(new SchedulingInput.PoolOffer(pool, types, usage.getOrDefault(pool.name(), Resources.ZERO),
                         count.getOrDefault(pool.name(), 0)));

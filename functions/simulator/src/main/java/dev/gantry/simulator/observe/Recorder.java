@@ -64,10 +64,7 @@ public final class Recorder implements PodListener {
     final Evictions evicted = new Evictions();
     /** Told of every eviction whose successor waited for capacity (the invariant judges it). */
     java.util.function.Consumer<Evictions.Eviction> onEvictionWaited = e -> { };
-    /**
-     * Nodes that ran a real pod, held a buffer's capacity or a static NodePool's count: a removed node that did none of
-     * these was a wasted launch.
-     */
+    /** Nodes that ran a real pod or held capacity asked for without pods: the others were wasted launches. */
     private final Set<String> servedNodes = new HashSet<>();
     /** Gantry's instances that ended without their node ever running a real pod or holding a buffer chunk. */
     int wastedLaunches;

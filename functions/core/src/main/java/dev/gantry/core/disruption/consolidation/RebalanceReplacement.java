@@ -177,11 +177,7 @@ public final class RebalanceReplacement {
         for (PoolOffer p : in.pools()) {
             List<InstanceType> types = new ArrayList<>();
             for (InstanceType t : p.instanceTypes()) {
-                List<Offering> offerings = new ArrayList<>();
-                for (Offering o : t.offerings()) {
-                    offerings.add(own.test(t.name(), o) || out.test(t.name(), o) ? o.unavailable() : o);
-                }
-                types.add(t.withOfferings(offerings));
+                types.add(t.withUnavailable(o -> own.test(t.name(), o) || out.test(t.name(), o)));
             }
             pools.add(new PoolOffer(p.pool(), types, p.usage(), p.nodeCount()));
         }
