@@ -286,6 +286,12 @@ class LeavingNodesTest {
         assertThat(out.launched()).isEmpty();
         assertThat(store.get("cmd-1-r0", T0).orElseThrow().state()).as("left for the abort to close").isEqualTo(NodeClaimState.Launching);
         assertThat(store.list(T0)).extracting(NodeClaim::name).containsExactlyInAnyOrder("candidate", "cmd-1-r0", "cmd-1-r1");
+
+        // The same hint delivered again (or the next run before the abort): the store says the command is lost.
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(provisioner().provision().launched()).isEmpty();
+        assertThat(cloud.instances()).isEmpty();
+        assertThat(store.get("cmd-1-r0", T0).orElseThrow().state()).isEqualTo(NodeClaimState.Launching);
     }
 
     @Test
