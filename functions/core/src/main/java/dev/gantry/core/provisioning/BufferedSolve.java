@@ -27,7 +27,7 @@ import java.util.Set;
 record BufferedSolve(SchedulingResult real, SchedulingResult virtual) {
 
     /**
-     * @param planner  how the real pods are planned ({@code Scheduler::solveForLaunch}, or {@code Scheduler::solve})
+     * @param planner  how the real pods are planned ({@code Scheduler::solveForLaunch}, or {@code Scheduler::solveAsBound})
      * @param recorded the names of every claim the store holds, in any state: a buffer's new claim is named apart from
      *                 them (see {@link #renamed})
      */

@@ -66,7 +66,7 @@ public final class LaunchPlanner {
     BufferedSolve solve(ClusterView view, SchedulingInput input, List<Pod> virtualPods, List<NodeClaim> claims,
                         java.util.function.UnaryOperator<java.util.function.Function<SchedulingInput, SchedulingResult>> bound) {
         boolean replacing = input.pending().size() > view.pending().size();
-        return BufferedSolve.solve(input, bound.apply(replacing ? Scheduler::solve : Scheduler::solveForLaunch), virtualPods,
+        return BufferedSolve.solve(input, bound.apply(replacing ? Scheduler::solveAsBound : Scheduler::solveForLaunch), virtualPods,
                 claims.stream().map(NodeClaim::name).collect(java.util.stream.Collectors.toSet()));
     }
 }

@@ -126,8 +126,10 @@ final class Absorbing {
             d.pods().forEach(p -> pods.add(p.withNodeName(null).avoiding(inFlight)));
         }
         List<SchedulingInput.ExistingNode> nodes = input.nodes().stream().filter(n -> !gone.contains(n.node().name())).toList();
+        // The pending pods are bound by kube-scheduler (Scheduler.solveAsBound); the donors' are moved by consolidation,
+        // whose plans keep preferences wherever new capacity can (Scheduler.solve).
         SchedulingResult r = Scheduler.solve(new SchedulingInput(pods, nodes, input.inFlight(), input.daemonSets(),
-                input.pools(), input.namespaceLabels()));
+                input.pools(), input.namespaceLabels()), Scheduler.Strategy.GANTRY, p -> pendingKeys.contains(p.key()));
         if (!r.unschedulable().isEmpty() && r.unschedulable().size() > plain.unschedulable().size()) {
             return null;
         }

@@ -41,8 +41,20 @@ final class Packer {
      *  when claims were opened and dropped unseen ({@link JointRepack}). */
     int claimIndex;
 
+    /**
+     * The pods kube-scheduler binds (a launch's pending pods): existing nodes' and in-flight claims' room takes them
+     * wherever their required constraints allow before a claim is opened for a preference. See
+     * {@link Scheduler#solveAsBound}.
+     */
+    private final java.util.function.Predicate<Pod> bound;
+
     Packer(SchedulingInput input) {
+        this(input, p -> false);
+    }
+
+    Packer(SchedulingInput input, java.util.function.Predicate<Pod> bound) {
         this.input = input;
+        this.bound = bound;
         for (SchedulingInput.PoolOffer offer : input.pools()) {
             if (offer.pool().isStatic()) {
                 continue; // its claims are made by count, never for pods (Karpenter's provisioner.go skips static pools)
@@ -264,9 +276,13 @@ final class Packer {
     }
 
     void place(PodConstraints c) {
+        boolean bound = this.bound.test(c.pod());
+        if (bound && placeOnReadyRoom(c)) {
+            return;
+        }
         String reason = null;
         for (PodConstraints level = c; level != null; level = level.relax()) {
-            reason = tryPlace(level);
+            reason = tryPlace(level, !bound);
             if (reason == null) {
                 return;
             }
@@ -274,9 +290,29 @@ final class Packer {
         unschedulable.put(c.pod(), reason);
     }
 
+    /**
+     * Places a pod kube-scheduler binds on an existing node or in-flight claim, at the strictest level that has room,
+     * down to its required constraints alone ({@link PodConstraints#hard}). That room is Ready before anything this
+     * plan launches, and kube-scheduler only scores preferences: it binds the pod there, and a claim opened elsewhere
+     * to keep a preference (a ScheduleAnyway spread's other zone) would launch for nothing.
+     */
+    private boolean placeOnReadyRoom(PodConstraints c) {
+        for (PodConstraints level = c; level != null; level = level.relax()) {
+            if (placeOnSlots(level)) {
+                return true;
+            }
+        }
+        for (PodConstraints hard : c.hard()) {
+            if (placeOnSlots(hard)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Places the pod somewhere and returns null, or returns why it fits nowhere at this level. */
-    private String tryPlace(PodConstraints c) {
-        if (placeOnSlots(c) || placeInClaims(c, claims, Upsize.ALLOWED)) {
+    private String tryPlace(PodConstraints c, boolean slotsToo) {
+        if ((slotsToo && placeOnSlots(c)) || placeInClaims(c, claims, Upsize.ALLOWED)) {
             return null;
         }
         List<String> reasons = new ArrayList<>();

@@ -102,6 +102,20 @@ record PodConstraints(Pod pod, List<Requirements> terms, List<Requirements> pref
         return null;
     }
 
+    /**
+     * The pod with nothing but what kube-scheduler filters on: one level per required node-affinity term (a node
+     * matching any of them will do), each with only the DoNotSchedule spreads and the required pod (anti-)affinity, and
+     * PreferNoSchedule taints tolerated. Walking {@link #relax()} never reaches an earlier term without its preferences.
+     */
+    List<PodConstraints> hard() {
+        List<TopologySpread> required = pod.topologySpread().stream().filter(TopologySpread::doNotSchedule).toList();
+        List<PodConstraints> out = new ArrayList<>(pod.nodeRequirementTerms().size());
+        for (Requirements term : pod.nodeRequirementTerms()) {
+            out.add(new PodConstraints(pod, List.of(term), List.of(), required, pod.podAffinity(), pod.podAntiAffinity(), true));
+        }
+        return out;
+    }
+
     /** Drops the lightest remaining preferred term (terms are required first, then preferred heaviest first). */
     private static List<PodAffinityTerm> dropLast(List<PodAffinityTerm> l) {
         return List.copyOf(l.subList(0, l.size() - 1));

@@ -46,7 +46,27 @@ public final class Scheduler {
      * returned (Gantry's on a tie), so Gantry never costs more than the greedy reference, and places at least as many pods.
      */
     public static SchedulingResult solve(SchedulingInput input, Strategy strategy) {
-        Packer greedy = new Packer(input);
+        return solve(input, strategy, p -> false);
+    }
+
+    /**
+     * {@link #solve(SchedulingInput)} for pods kube-scheduler will bind, as a launch's are: a pending pod takes room on
+     * an existing node or an in-flight claim wherever its required constraints allow before a claim is opened to keep
+     * one of its preferences. kube-scheduler only scores preferences (a {@code ScheduleAnyway} spread, preferred
+     * affinity, a {@code PreferNoSchedule} taint), and that room is Ready before anything this plan launches, so the
+     * pod is bound there; a claim opened in another zone for its spread would launch for nothing. Without this, the run
+     * after a launch planned the batch's last pods on new nodes in the other zones while the first run's nodes, in
+     * flight in one zone, had room for them (graviton-overlay, seed 12: two of nine launches wasted). Preferences still
+     * decide among the rooms at hand and shape the new claims; consolidation's simulations keep them (use
+     * {@link #solve}), as Karpenter's do.
+     */
+    public static SchedulingResult solveAsBound(SchedulingInput input) {
+        return solve(input, Strategy.GANTRY, p -> true);
+    }
+
+    /** {@link #solve(SchedulingInput, Strategy)}, the pods {@code bound} accepts planned as {@link #solveAsBound} plans them. */
+    static SchedulingResult solve(SchedulingInput input, Strategy strategy, java.util.function.Predicate<Pod> bound) {
+        Packer greedy = new Packer(input, bound);
         List<PodConstraints> order = greedy.prepare(input.pending());
         for (PodConstraints c : order) {
             greedy.place(c);
@@ -61,7 +81,7 @@ public final class Scheduler {
         if (strategy == Strategy.KARPENTER_GREEDY) {
             return reference;
         }
-        Packer gantry = shared ? greedy : new Packer(input);
+        Packer gantry = shared ? greedy : new Packer(input, bound);
         gantry.placedInOrder = shared ? order : null;
         CostAwarePacking.run(gantry, input.pending());
         ZoneRepack.repackFilled(gantry); // once the free pods are placed: each claim group packed again by patterns, then each pool's groups together
@@ -72,12 +92,12 @@ public final class Scheduler {
     }
 
     /**
-     * The plan the provisioner launches: {@link #solve(SchedulingInput)}, or, when strictly cheaper net of the nodes it
+     * The plan the provisioner launches: {@link #solveAsBound}, or, when strictly cheaper net of the nodes it
      * lets consolidation delete, a launch that also leaves room for a few small consolidatable nodes' pods (see
      * {@link Absorbing}). Only for launching: a plan that re-places bound pods (consolidation's simulation) uses solve.
      */
     public static SchedulingResult solveForLaunch(SchedulingInput input) {
-        return Absorbing.improve(input, solve(input));
+        return Absorbing.improve(input, solveAsBound(input));
     }
 
     private static SchedulingResult withStrategy(SchedulingResult r, String strategy) {

@@ -228,6 +228,29 @@ class AbsorbingTest {
         assertThat(r.newClaims().stream().mapToLong(AbsorbingTest::donorCpu).sum()).isEqualTo(1000);
     }
 
+    /**
+     * A launch absorbs a donor whose softly spread replica fits its batch's zone: one replica of {@code web} runs in
+     * each zone (ScheduleAnyway, maxSkew 2), the first zone's on a consolidatable c.large, and two more are pending.
+     * Both and the donor's replica share a c.xlarge in the first zone ($0.20 less the donor's $0.10, against $0.20):
+     * three replicas there against one in each other zone keep the spread.
+     */
+    @Test
+    void aLaunchAbsorbsADonorWhoseReplicaItsBatchLeavesRoomForWithinTheSpread() {
+        dev.gantry.core.model.TopologySpread soft = dev.gantry.core.model.TopologySpread.of(2, WellKnownLabels.ZONE, false, selector("app", "web"));
+        java.util.function.Function<String, Pod> replica = name -> pod(name, 1000, 512, Map.of("app", "web")).owner("ReplicaSet", "web-1")
+                .topologySpread(List.of(soft)).build();
+        List<SchedulingInput.ExistingNode> nodes = List.of(running(managed("donor", "c.large"), replica.apply("running-a")),
+                existing(node("full-b", ZONES.get(1), 1, 2), replica.apply("running-b")),
+                existing(node("full-c", ZONES.get(2), 1, 2), replica.apply("running-c")));
+        SchedulingInput in = new SchedulingInput(List.of(replica.apply("new-1"), replica.apply("new-2")), nodes, List.of(), List.of(AGENT),
+                List.of(offer(NodePool.ConsolidationPolicy.WhenEmptyOrUnderutilized)), Map.of());
+
+        SchedulingResult r = Scheduler.solveForLaunch(in);
+
+        assertThat(r.strategy()).endsWith("+absorb");
+        assertThat(r.newClaims().stream().mapToLong(AbsorbingTest::donorCpu).sum()).isEqualTo(1000);
+    }
+
     /** The launch is for the pending pods as they are: a trial plans them without their soft spreads, the plan does not. */
     @Test
     void theAbsorbingPlanNamesThePendingPodsAsGiven() {
