@@ -46,6 +46,20 @@ class PlanCommandTest {
         assertThat(doc.get("unschedulable")).isEmpty();
     }
 
+    /**
+     * The NodeOverlays in the files given are the provisioner's: samples/scenarios/cost/pool.yaml prices arm64 30% up
+     * while the team ports to Graviton, so the web tier plans on x86. The plan was made without them (Graviton, at list
+     * price, is the cheaper), as were {@code consolidate}'s, {@code drift}'s and {@code status}'s.
+     */
+    @Test
+    void plansWithTheNodeOverlaysOfTheFilesGiven() throws IOException {
+        int code = run("plan", "--nodepools", "../../samples/scenarios/cost/pool.yaml", "--pods", "../../samples/workloads/web.yaml",
+                "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(json().get("nodeClaims")).isNotEmpty().allSatisfy(c ->
+                assertThat(c.get("instanceType").asText()).as("an x86 type").doesNotMatch("[a-z]+[0-9]+g[a-z]*\\..*"));
+    }
+
     @Test
     void printsEveryDocumentedJsonField() throws IOException {
         run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",

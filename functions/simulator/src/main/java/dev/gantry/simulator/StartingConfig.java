@@ -42,7 +42,8 @@ record StartingConfig(LoadResult loaded, List<NodeClass> classes, GantryConfig c
                         Map.of(), List.of(), null, null, null, null, null));
             }
         }
-        GantryConfig config = new GantryConfig(loaded.nodePools(), classes, scenario.cluster().region(), scenario.cluster().zones());
+        GantryConfig config = new GantryConfig(loaded.nodePools(), classes, scenario.cluster().region(), scenario.cluster().zones(),
+                loaded.overlays());
         return new StartingConfig(loaded, List.copyOf(classes), config);
     }
 }

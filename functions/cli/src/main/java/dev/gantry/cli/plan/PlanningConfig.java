@@ -26,7 +26,7 @@ public record PlanningConfig(GantryConfig config, InstanceTypeProvider instanceT
                 classes.add(nc);
             }
         }
-        GantryConfig config = new GantryConfig(loaded.nodePools(), classes, "offline", List.of());
+        GantryConfig config = new GantryConfig(loaded.nodePools(), classes, "offline", List.of(), loaded.overlays());
         // The provisioner has one provider for its region; offline, each pool's catalogue is chosen by its zones.
         InstanceTypeProvider types = nodeClass -> catalogs.forPool(poolOf(loaded.nodePools(), nodeClass)).instanceTypes(nodeClass);
         return new PlanningConfig(config, types, new LaunchPlanner(config, types));

@@ -143,7 +143,7 @@ public final class ClusterConfigReader implements ConfigSource {
                             + ofClass + (invalid.containsKey(ofClass) ? " is invalid" : " is not in the cluster"));
                 }
             }
-            config = new GantryConfig(usable, all.nodeClasses(), region, zones, all.overlays());
+            config = all.withNodePools(usable);
         } else {
             // The pools are unchanged, and so are their messages.
             last.invalid().forEach((k, v) -> {

@@ -28,6 +28,20 @@ public record GantryConfig(List<NodePool> nodePools, List<NodeClass> nodeClasses
         zones = List.copyOf(zones == null ? List.of() : zones);
     }
 
+    /**
+     * This configuration with other NodePools; everything else (NodeClasses, region, zones, NodeOverlays) kept. A copy
+     * is made through these, never the constructor, so that no field is lost on the way: a copy that named four of the
+     * five dropped the NodeOverlays when Gantry managed only some NodePools, and while an AMI rollout was paused.
+     */
+    public GantryConfig withNodePools(List<NodePool> pools) {
+        return new GantryConfig(pools, nodeClasses, region, zones, overlays);
+    }
+
+    /** This configuration with other NodeClasses; everything else kept (see {@link #withNodePools}). */
+    public GantryConfig withNodeClasses(List<NodeClass> classes) {
+        return new GantryConfig(nodePools, classes, region, zones, overlays);
+    }
+
     /** The NodeClass a pool's {@code nodeClassRef} names, if configured. */
     public Optional<NodeClass> nodeClassOf(NodePool pool) {
         String name = pool.template().nodeClassRef().name();

@@ -12,12 +12,11 @@ public final class ManagedPools {
     private ManagedPools() {
     }
 
-    /** {@code config} with only the named NodePools (all of them when {@code names} is empty); classes are kept. */
+    /** {@code config} with only the named NodePools (all of them when {@code names} is empty); all else kept, NodeOverlays too. */
     public static GantryConfig of(GantryConfig config, Set<String> names) {
         if (names.isEmpty()) {
             return config;
         }
-        return new GantryConfig(config.nodePools().stream().filter(p -> names.contains(p.name())).toList(),
-                config.nodeClasses(), config.region(), config.zones());
+        return config.withNodePools(config.nodePools().stream().filter(p -> names.contains(p.name())).toList());
     }
 }

@@ -49,8 +49,7 @@ public final class PausedImages implements ConfigSource {
             return seen.pinned();
         }
         GantryConfig c = read.config();
-        GantryConfig pinned = new GantryConfig(c.nodePools(), c.nodeClasses().stream().map(nc -> p.getOrDefault(nc.name(), nc)).toList(),
-                c.region(), c.zones());
+        GantryConfig pinned = c.withNodeClasses(c.nodeClasses().stream().map(nc -> p.getOrDefault(nc.name(), nc)).toList());
         ClusterConfig out = new ClusterConfig(pinned, read.buffers(), read.invalid(), read.version() + " (AMI held: " + p.keySet() + ")");
         last = new Pinned(read, Map.copyOf(p), out);
         return out;
