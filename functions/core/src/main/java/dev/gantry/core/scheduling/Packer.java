@@ -4,7 +4,6 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.requirements.ValueSet;
-import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -62,79 +61,11 @@ final class Packer {
             pools.add(new PoolContext(offer, input.daemonSets()));
         }
         pools.sort(Comparator.comparingInt((PoolContext p) -> -p.pool.effectiveWeight()).thenComparing(PoolContext::name));
-        for (SchedulingInput.ExistingNode n : input.nodes()) {
-            if (n.node().deleting()) {
-                continue;
-            }
-            Resources used = Resources.ZERO;
-            for (Pod p : n.pods()) {
-                used = used.plus(p.requests());
-            }
-            Map<String, String> labels = new HashMap<>(n.node().labels());
-            labels.putIfAbsent(WellKnownLabels.HOSTNAME, n.node().name());
-            slots.add(NodeSlot.node(n.node().name(), labels, schedulingTaints(n.node()),
-                    allocatable(n.node()).minus(used), n.pods()));
-        }
-        for (SchedulingInput.InFlightClaim f : input.inFlight()) {
-            Resources used = Resources.ZERO;
-            for (Pod p : f.pods()) {
-                used = used.plus(p.requests());
-            }
-            slots.add(NodeSlot.inFlight(f.name(), f.labels(), f.taints(), f.allocatable().minus(used), f.pods()));
-        }
+        slots.addAll(NodeSlots.of(input, pools));
         Map<String, Set<String>> memo = new HashMap<>();
         Map<List<Object>, Set<String>> filtered = new HashMap<>();
         this.topology = new Topology((key, filter) -> filter == null ? memo.computeIfAbsent(key, this::universe)
                 : filtered.computeIfAbsent(java.util.Arrays.asList(key, filter), k -> eligible(key, filter)), input.namespaceLabels());
-    }
-
-    /** Taints a kubelet or cloud controller sets while a node starts; they go away on their own. */
-    static final java.util.Set<String> EPHEMERAL_TAINTS = java.util.Set.of("node.kubernetes.io/not-ready",
-            "node.kubernetes.io/unreachable", "node.kubernetes.io/network-unavailable",
-            "node.cloudprovider.kubernetes.io/uninitialized");
-
-    /**
-     * The taints that keep pods off a node for planning purposes. As Karpenter does, a managed node that is not yet
-     * initialized is still starting: its ephemeral taints and its NodePool's startup taints are ignored, Ready or not,
-     * or every node in the middle of starting would look useless and more capacity would be launched for the same pods.
-     * An initialized node that went NotReady is broken, not starting, and keeps its taints.
-     */
-    private List<dev.gantry.core.model.Taint> schedulingTaints(dev.gantry.core.model.Node node) {
-        List<dev.gantry.core.model.Taint> taints = node.effectiveTaints();
-        if (node.initialized()) {
-            return taints;
-        }
-        List<dev.gantry.core.model.Taint> startup = poolOf(node).map(p -> p.pool.template().startupTaints()).orElse(List.of());
-        return taints.stream().filter(t -> !EPHEMERAL_TAINTS.contains(t.key())
-                && startup.stream().noneMatch(st -> st.key().equals(t.key()) && st.effect() == t.effect())).toList();
-    }
-
-    private java.util.Optional<PoolContext> poolOf(dev.gantry.core.model.Node node) {
-        String poolName = node.labels().get(WellKnownLabels.NODEPOOL);
-        return pools.stream().filter(p -> p.name().equals(poolName)).findFirst();
-    }
-
-    /**
-     * What a node offers. A node still starting may not have reported its resources yet: as Karpenter fills them from
-     * the NodeClaim, each resource the node reports as zero is taken from its instance type in the pool's catalogue.
-     */
-    private Resources allocatable(dev.gantry.core.model.Node node) {
-        Resources reported = node.allocatable();
-        if (node.initialized()) {
-            return reported;
-        }
-        String typeName = node.labels().get(WellKnownLabels.INSTANCE_TYPE);
-        InstanceType type = poolOf(node).flatMap(p -> p.types.stream().filter(t -> t.name().equals(typeName)).findFirst()).orElse(null);
-        if (type == null) {
-            return reported;
-        }
-        Resources filled = reported;
-        for (var e : type.allocatable().asMap().entrySet()) {
-            if (reported.get(e.getKey()) == 0) {
-                filled = filled.with(e.getKey(), e.getValue());
-            }
-        }
-        return filled;
     }
 
     /** Every value a topology key can take: from NodePools and their instance types, and from node labels. */
