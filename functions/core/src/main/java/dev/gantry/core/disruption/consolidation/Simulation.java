@@ -51,6 +51,9 @@ final class Simulation {
     private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
     private final Map<String, Requirements> poolRequirements = new HashMap<>();
     private Map<Pod, Integer> rank;
+    /** The nodes moved pods may go to, and those of them that hold a buffer's room ({@link Reserved}). */
+    private final BitSet destination = new BitSet();
+    private final BitSet holdsBuffer = new BitSet();
     int runs;
     int fullSolves;
 
@@ -89,6 +92,10 @@ final class Simulation {
                 l.putIfAbsent(WellKnownLabels.HOSTNAME, c.name());
                 labels[i] = l;
                 taints[i] = c.node().effectiveTaints();
+                destination.set(i);
+                if (c.pods().stream().anyMatch(Reserved::marked)) {
+                    holdsBuffer.set(i);
+                }
             }
         }
         complex.addAll(ComplexPods.of(all));
@@ -110,11 +117,6 @@ final class Simulation {
     }
 
     /**
-     * Simulates removing {@code removed}: their reschedulable pods are placed on the other nodes and, for what is
-     * left, on new claims.
-     */
-
-    /**
      * "Can these go for at most one new node?": Karpenter's greedy answers it (it fills one claim while any type holds
      * the pods, and the claim's cheapest option is what Gantry's right-sizing would pick), and the answer is kept, so
      * the reference and Gantry's search never simulate the same set twice.
@@ -129,7 +131,22 @@ final class Simulation {
         return known;
     }
 
+    /**
+     * Simulates removing {@code removed}: their reschedulable pods are placed on the other nodes and, for what is
+     * left, on new claims. When the move launches and a node that stays holds a buffer's room, the pods
+     * take that room first, as kube-scheduler will ({@link BufferRoomTaken}).
+     */
     Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
+        Outcome planned = planned(removed, strategy);
+        BitSet holders = (BitSet) holdsBuffer.clone();
+        holders.andNot(gone(removed));
+        if (holders.isEmpty() || !planned.ok() || planned.newClaims().isEmpty()) {
+            return planned;
+        }
+        return BufferRoomTaken.of(in, destination, gone(removed), moved(removed), planned, strategy);
+    }
+
+    private Outcome planned(List<Candidate> removed, Scheduler.Strategy strategy) {
         runs++;
         FirstFit ff = fastPath ? firstFit(removed) : null;
         if (ff == null) {
@@ -336,7 +353,7 @@ final class Simulation {
     }
 
     /** The node as the full solve must see one that is no destination: no room beyond what its pods use. */
-    private static dev.gantry.core.model.Node withoutRoom(dev.gantry.core.model.Node n, List<Pod> pods) {
+    static dev.gantry.core.model.Node withoutRoom(dev.gantry.core.model.Node n, List<Pod> pods) {
         Resources used = Resources.ZERO;
         for (Pod p : pods) {
             used = used.plus(p.requests());

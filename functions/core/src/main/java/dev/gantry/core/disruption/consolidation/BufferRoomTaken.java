@@ -1,0 +1,146 @@
+package dev.gantry.core.disruption.consolidation;
+
+import dev.gantry.core.disruption.consolidation.ConsolidationInput.ClusterNode;
+import dev.gantry.core.disruption.consolidation.Simulation.Outcome;
+import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import dev.gantry.core.scheduling.Scheduler;
+import dev.gantry.core.scheduling.SchedulingInput;
+import dev.gantry.core.scheduling.SchedulingResult;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A move's pods as kube-scheduler places them when a buffer keeps room on the nodes that stay. A buffer's virtual pods
+ * ({@link ConsolidationInput#reserved}) hold no room in the cluster: kube-scheduler sees that room as free, and the
+ * emptiest node (where the buffer's room usually is) scores highest under its default LeastAllocated strategy. So the
+ * pods a trial sends to a replacement take the buffer's room first; the buffer's pods they push out are planned again,
+ * on what room remains or on the replacements, as the provisioner will do when it sees the buffer short.
+ * <p>
+ * Without this, a node whose one pod fits the buffer's room was replaced by a small node for that pod; at the drain the
+ * pod went into the buffer's room, the small node stood empty until consolidation removed it, and the buffer was
+ * launched again: the same loop every half hour (headroom-predicted, seed 1: 5 wasted launches). Modelled, the
+ * replacement is sized for the buffer's pods it pushes out, and a move that saves nothing that way is not made.
+ * <p>
+ * Only trials that launch are re-placed this way (a delete's pods have room outside the buffers), and only when a node
+ * that stays holds a buffer's pod. Buffer pods that fit nowhere are dropped, as {@link Reserved} drops them.
+ */
+final class BufferRoomTaken {
+    private BufferRoomTaken() {
+    }
+
+    /**
+     * The trial {@code planned} as kube-scheduler would carry it out; {@code planned} itself when no pod it sends to a
+     * new claim fits the room the buffers hold on the nodes that stay.
+     *
+     * @param destination per node index: whether moved pods may go there (false for a node deleting, starting or
+     *                    within its consolidateAfter, which keeps its pods for topology but offers no room)
+     * @param gone        the indexes of the removed nodes
+     * @param moved       the removed nodes' reschedulable pods, unbound
+     */
+    static Outcome of(ConsolidationInput in, BitSet destination, BitSet gone, List<Pod> moved, Outcome planned,
+                      Scheduler.Strategy strategy) {
+        if (!planned.ok() || planned.newClaims().isEmpty()) {
+            return planned;
+        }
+        Map<String, Pod> byKey = new HashMap<>();
+        moved.forEach(p -> byKey.put(p.key(), p));
+        Set<String> toClaims = new HashSet<>();
+        List<Pod> launched = new ArrayList<>();
+        for (SchedulingResult.NodeClaimPlan plan : planned.newClaims()) {
+            for (Pod p : plan.pods()) {
+                toClaims.add(p.key());
+                if (!Reserved.marked(p)) {
+                    launched.add(byKey.getOrDefault(p.key(), p.withNodeName(null)));
+                }
+            }
+        }
+        if (launched.isEmpty()) {
+            return planned;
+        }
+        // Where the trial put the other moved pods on nodes that stay: bound there for both solves.
+        Map<String, List<Pod>> placed = new HashMap<>();
+        planned.destinations().forEach((key, node) -> {
+            Pod p = byKey.get(key);
+            if (p != null && !toClaims.contains(key)) {
+                placed.computeIfAbsent(node, k -> new ArrayList<>()).add(p.withNodeName(node));
+            }
+        });
+
+        // 1. The pods bound for new claims, onto the nodes that stay with the buffers' room free.
+        Map<String, List<Pod>> buffers = new HashMap<>();
+        List<SchedulingInput.ExistingNode> withoutBuffers = new ArrayList<>();
+        for (int i = 0; i < in.nodes().size(); i++) {
+            if (gone.get(i)) {
+                continue;
+            }
+            ClusterNode c = in.nodes().get(i);
+            List<Pod> pods = new ArrayList<>(placed.getOrDefault(c.name(), List.of()));
+            for (Pod p : c.pods()) {
+                if (p.status().isTerminal()) {
+                    continue;
+                }
+                if (Reserved.marked(p)) {
+                    buffers.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(p);
+                } else {
+                    pods.add(p);
+                }
+            }
+            withoutBuffers.add(new SchedulingInput.ExistingNode(destination.get(i) ? c.node() : Simulation.withoutRoom(c.node(), pods), pods));
+        }
+        SchedulingResult first = Scheduler.solve(new SchedulingInput(launched, withoutBuffers, List.of(), in.daemonSets(),
+                List.of(), in.namespaceLabels()), strategy);
+        if (first.existingNodes().isEmpty()) {
+            return planned;
+        }
+
+        // 2. The buffer pods that no longer fit where they were, and the pods that found no room, onto what remains
+        //    and new claims.
+        List<Pod> pending = new ArrayList<>(first.unschedulable().stream().map(SchedulingResult.Unschedulable::pod).toList());
+        for (Pod p : planned.newClaims().stream().flatMap(c -> c.pods().stream()).filter(Reserved::marked).toList()) {
+            pending.add(p.withNodeName(null));
+        }
+        Set<String> displaced = new HashSet<>();
+        List<SchedulingInput.ExistingNode> remaining = new ArrayList<>();
+        for (SchedulingInput.ExistingNode e : withoutBuffers) {
+            String name = e.node().name();
+            List<Pod> pods = new ArrayList<>(e.pods());
+            pods.addAll(first.existingNodes().getOrDefault(name, List.of()).stream().map(p -> p.withNodeName(name)).toList());
+            Resources room = e.node().allocatable();
+            for (Pod p : pods) {
+                room = room.minus(p.requests());
+            }
+            for (Pod b : buffers.getOrDefault(name, List.of())) {
+                if (b.requests().fitsIn(room)) {
+                    room = room.minus(b.requests());
+                    pods.add(b);
+                } else {
+                    pending.add(b.withNodeName(null));
+                    displaced.add(b.key());
+                }
+            }
+            remaining.add(new SchedulingInput.ExistingNode(e.node(), pods));
+        }
+        SchedulingResult second = Scheduler.solve(new SchedulingInput(pending, remaining, List.of(), in.daemonSets(), in.pools(),
+                in.namespaceLabels()), strategy);
+        for (SchedulingResult.Unschedulable u : second.unschedulable()) {
+            if (!Reserved.marked(u.pod())) {
+                return planned;
+            }
+        }
+        Map<String, String> destinations = new LinkedHashMap<>(planned.destinations());
+        toClaims.forEach(destinations::remove);
+        first.existingNodes().forEach((node, pods) -> pods.forEach(p -> destinations.put(p.key(), node)));
+        second.existingNodes().forEach((node, pods) -> pods.forEach(p -> destinations.put(p.key(), node)));
+        for (SchedulingResult.NodeClaimPlan plan : second.newClaims()) {
+            plan.pods().forEach(p -> destinations.put(p.key(), plan.name()));
+        }
+        return new Outcome(true, null, destinations, second.newClaims());
+    }
+}
