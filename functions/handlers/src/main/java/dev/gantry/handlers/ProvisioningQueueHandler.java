@@ -38,8 +38,12 @@ import org.crac.Resource;
  * seconds of its death, not at the queue's timeout nor at the invocation's deadline.
  * A run does not wait for that: it uses at most 70% of the invocation ({@link InvocationBudget}), so it starts no
  * launch once one taking {@link #SLOWEST_LAUNCH}, and the pod Events after it ({@link Provisioner#EVENTS_AFTER_STOP}),
- * could end past that share. When it left claims for later (a burst of hundreds of nodes), it sends a fresh
- * continuation hint to its own queue ({@link ProvisioningHint.Reason#CONTINUE}, a deduplication id of its own) and
+ * could end past that share. When its last plan still found no capacity ({@link ProvisioningOutcome#capacityShort}:
+ * the offerings it tried are out of plans for three minutes), it sends a {@link ProvisioningHint.Reason#CAPACITY_RETRY}
+ * hint, so the pods it left are planned on the offerings not yet found out within seconds (a spot ICE reaches
+ * on-demand), as Karpenter's provisioner re-plans at once; the chain ends when a run has no offering left to try (it
+ * then launches nothing, so it finds no ICE). When it left claims for later (a burst of hundreds of
+ * nodes), it sends a fresh continuation hint to its own queue ({@link ProvisioningHint.Reason#CONTINUE}, a deduplication id of its own) and
  * acknowledges the whole batch, so the next run carries on where this one stopped, on a message received once: a burst
  * that needs more runs than the queue's maxReceiveCount never dead-letters its hint. Only if that send fails is the
  * batch's last hint reported failed and made visible again at once ({@link #CONTINUE_AFTER}).
@@ -130,7 +134,8 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
 
     /**
      * @param firstRetry    the delay before the first retry of a failed run (doubling per receive)
-     * @param continuations the provisioning queue itself, where a run that ran out of time sends the hint for the next
+     * @param continuations the provisioning queue itself, where a run that ran out of time (or short of capacity)
+     *                      sends the hint for the next
      * @param cluster       the cluster's name: the FIFO message group of its hints
      */
     public ProvisioningQueueHandler(HintBatchService service, HintCodec codec, EmbeddedMetrics metrics, Clock clock,
@@ -206,9 +211,9 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
                     outcome = services.get().handle(hints, budget.startBy(SLOWEST_LAUNCH.plus(Provisioner.EVENTS_AFTER_STOP)));
                 }
                 report(outcome);
+                SQSEvent.SQSMessage last = hintMessages.getLast();
                 if (outcome.deferred() > 0) {
-                    SQSEvent.SQSMessage last = hintMessages.getLast();
-                    if (!sendContinuation(last)) {
+                    if (!sendContinuation(last, ProvisioningHint.Reason.CONTINUE)) {
                         System.out.println("provisioner: out of time, " + outcome.deferred()
                                 + " claims left for the next run (message " + last.getMessageId() + " again)");
                         continueWith(last);
@@ -217,6 +222,9 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
                         System.out.println("provisioner: out of time, " + outcome.deferred()
                                 + " claims left for the next run (a continuation hint sent)");
                     }
+                } else if (outcome.capacityShort() && sendContinuation(last, ProvisioningHint.Reason.CAPACITY_RETRY)) {
+                    System.out.println("provisioner: the last plan found no capacity; the next run plans the pods left on "
+                            + "the offerings not yet found out (a hint sent)");
                 }
             } catch (RuntimeException e) {
                 SQSEvent.SQSMessage retry = hintMessages.getLast();
@@ -267,12 +275,12 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
      * Sends the next run's hint, a message of its own (its deduplication id derives from {@code last}'s message id, so
      * it is never collapsed into an earlier continuation); false if there is no queue or the send failed.
      */
-    private boolean sendContinuation(SQSEvent.SQSMessage last) {
+    private boolean sendContinuation(SQSEvent.SQSMessage last, ProvisioningHint.Reason reason) {
         if (continuations == null) {
             return false;
         }
-        ProvisioningHint next = new ProvisioningHint(ProvisioningHint.Reason.CONTINUE, "", cluster,
-                "continue/" + last.getMessageId(), clock.instant());
+        ProvisioningHint next = new ProvisioningHint(reason, "", cluster, reason.wire() + "/" + last.getMessageId(),
+                clock.instant());
         try {
             continuations.send(codec.encode(next), cluster, next.deduplicationId(), Duration.ZERO);
             return true;

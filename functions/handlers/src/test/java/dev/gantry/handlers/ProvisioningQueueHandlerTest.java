@@ -9,6 +9,13 @@ import dev.gantry.aws.sqs.SqsWorkQueue;
 import dev.gantry.config.catalog.BuiltInCatalog;
 import dev.gantry.config.codec.HintCodec;
 import dev.gantry.core.catalog.InstanceTypeProvider;
+import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.catalog.OfferingKey;
+import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.CloudProvider;
+import dev.gantry.core.cloud.InsufficientCapacity;
+import dev.gantry.core.cloud.LaunchRequest;
+import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.cluster.ClusterException;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.cluster.InMemoryCluster;
@@ -113,7 +120,8 @@ class ProvisioningQueueHandlerTest {
 
         assertThat(failed(r)).containsExactly("m2", "m3");
         assertThat(cloud.requests).hasSize(1);
-        assertThat(store.marker(ProvisioningHints.LAST_HINT)).hasValue(NOW);
+        // When the newest hint went out (10 s before the run), which is what the sweep's backstop counts from.
+        assertThat(store.marker(ProvisioningHints.LAST_HINT)).hasValue(NOW.minusSeconds(10));
         assertThat(stdout.toString(StandardCharsets.UTF_8)).contains(
                 "\"PendingPods\":1.0", "\"PendingPodAgeSeconds\":10.0", "\"NodesLaunched\":1.0",
                 "\"Namespace\":\"Gantry\"", "\"ClusterName\":\"test-cluster\"");
@@ -255,6 +263,50 @@ class ProvisioningQueueHandlerTest {
         String continuation = sent.getFirst().substring(sent.getFirst().indexOf('{'));
         assertThat(handler(cluster).handleRequest(batch(continuation), remaining(60_000)).getBatchItemFailures()).isEmpty();
         assertThat(cloud.requests).hasSize(1);
+    }
+
+    /**
+     * A run whose three plans all found no capacity (each CreateFleet refused its cheapest offering) leaves its pods
+     * pending with other offerings untried: it acknowledges its batch and sends a retry hint at once. Before, the pods
+     * waited for the next hint or the sweep's backstop (84-148 s in a spot storm on a pool without a split).
+     */
+    @Test
+    void aRunShortOfCapacitySendsAFreshHintForTheNextRun() {
+        cluster.putPod(Pod.builder("default", "web").uid("u1").requests(Resources.of(500, 512L << 20))
+                .status(new Pod.Status("Pending", true, NOW.minusSeconds(10), null, null)).build());
+        List<String> sent = new ArrayList<>();
+        List<LaunchRequest> tried = new ArrayList<>();
+        CloudProvider refusing = new CloudProvider() {
+            @Override
+            public LaunchResult launch(LaunchRequest r) {
+                tried.add(r);
+                Offering o = r.options().get(0).cheapestOffering(r.requirements());
+                throw new InsufficientCapacity("InsufficientInstanceCapacity",
+                        List.of(new OfferingKey(r.options().get(0).name(), o.zone(), o.capacityType())));
+            }
+
+            @Override public void terminate(List<String> ids) { }
+            @Override public List<CloudInstance> listInstances() { return List.of(); }
+            @Override public java.util.Optional<CloudInstance> describe(String id) { return java.util.Optional.empty(); }
+        };
+        Provisioner p = new Provisioner(cluster, cluster, store, refusing, TYPES, CONFIG, CLOCK);
+        ProvisioningQueueHandler h = new ProvisioningQueueHandler(new HintBatchService(p, cluster, store, n -> { }, CLOCK),
+                new HintCodec(json), new EmbeddedMetrics(json, "c", new PrintStream(stdout, true, StandardCharsets.UTF_8)),
+                CLOCK, SnapStartPrimer.NONE, (receipt, after) -> { }, Duration.ofSeconds(10),
+                (body, group, dedup, delay) -> sent.add(group + " " + delay + " " + body), "c");
+
+        SQSBatchResponse r = h.handleRequest(batch(HINT), remaining(60_000));
+
+        assertThat(tried).hasSize(Provisioner.MAX_ROUNDS);
+        assertThat(failed(r)).as("the batch acknowledged").isEmpty();
+        assertThat(sent).singleElement().satisfies(m -> assertThat(m).startsWith("c PT0S ")
+                .contains("\"reason\":\"capacity-retry\""));
+
+        // The retry finds no capacity either and asks for the next: the chain goes on while offerings are left to try.
+        String retry = sent.getFirst().substring(sent.getFirst().indexOf('{'));
+        assertThat(failed(h.handleRequest(batch(retry), remaining(60_000)))).isEmpty();
+        assertThat(tried).hasSize(2 * Provisioner.MAX_ROUNDS);
+        assertThat(sent).hasSize(2);
     }
 
     /**

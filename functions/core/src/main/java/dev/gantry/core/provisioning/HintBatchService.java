@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * Handles one batch from the provisioning queue. The hints only say that something happened; what to do is decided on
  * a fresh read: when any hint says a node was deleted, every deleted node that still carries Gantry's finalizer is
  * handed to the termination flow (the webhook collapses hints per reason, so a hint's node name is not the list of
- * deleted nodes, and it is not trusted anyway), the time is
+ * deleted nodes, and it is not trusted anyway), the newest hint's time is
  * recorded (so the sweep's backstop stays quiet while hints flow), and one provisioning run covers the whole batch.
  */
 public final class HintBatchService {
@@ -67,7 +67,23 @@ public final class HintBatchService {
         if (hints.stream().anyMatch(h -> h.reason() == ProvisioningHint.Reason.NODE_CREATED)) {
             registerNodes.run();
         }
-        store.setMarker(ProvisioningHints.LAST_HINT, now);
+        store.setMarker(ProvisioningHints.LAST_HINT, lastSent(hints, now));
         return provisioner.provision(now, stopBy);
+    }
+
+    /**
+     * When the batch's newest hint went out (never later than {@code now}): the backstop's "no hint came for a minute"
+     * counts from the hint, not from the run. Counted from the run, which starts a second or so after the sweep sent
+     * its hint, the next sweep a minute later found the marker 59 s old and stayed quiet, so pods that could not be
+     * planned (every offering out of plans after a whole-market ICE) waited two minutes for the next run, not one.
+     */
+    static Instant lastSent(List<ProvisioningHint> hints, Instant now) {
+        Instant last = null;
+        for (ProvisioningHint h : hints) {
+            if (h.at() != null && (last == null || h.at().isAfter(last))) {
+                last = h.at();
+            }
+        }
+        return last == null || last.isAfter(now) ? now : last;
     }
 }

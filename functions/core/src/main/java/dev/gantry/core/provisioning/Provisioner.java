@@ -51,7 +51,9 @@ import java.util.Set;
  * naming its pods are all recorded. They are running pods: never nominated, no Event, not in the outcome, not demand.
  *
  * <p>When a launch finds no capacity, its offerings are marked unavailable for {@link #UNAVAILABLE_FOR}, the claim is
- * closed ({@code launch-failed}) and what is still pending is planned again, up to {@link #MAX_ROUNDS} plans a run.
+ * closed ({@code launch-failed}) and what is still pending is planned again, up to {@link #MAX_ROUNDS} plans a run; a
+ * run whose last plan still found no capacity says so ({@link ProvisioningOutcome#capacityShort}), and the handler asks
+ * for the next run at once.
  *
  * <p>Headroom ({@link #withHeadroom}): the buffers' virtual pods are planned after the real pending pods, against what
  * the real pods leave ({@link BufferedSolve}); claims are launched for them like any other, but a virtual pod is never
@@ -189,6 +191,7 @@ public final class Provisioner {
         int rounds = 0;
         Instant leavingReadAt = null;
         Set<String> spotOut = new HashSet<>(); // pools whose spot launches found no capacity in an earlier round
+        boolean capacityShort = false;
         while (rounds < MAX_ROUNDS) {
             Instant readAt = clock.instant();
             List<NodeClaim> claims = store.list(now);
@@ -218,6 +221,7 @@ public final class Provisioner {
             FleetBatcher.Outcome launched = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);
             spotOut.addAll(launched.spotOut());
+            capacityShort = launched.outOfCapacity() && log.deferred() == 0;
             if (!launched.outOfCapacity() || log.deferred() > 0) {
                 break;
             }
@@ -232,7 +236,7 @@ public final class Provisioner {
         Instant eventsBy = stopBy.isAfter(Instant.MAX.minus(EVENTS_AFTER_STOP)) ? Instant.MAX : stopBy.plus(EVENTS_AFTER_STOP);
         log.emitEvents(writer, fanout, parallelism, () -> clock.instant().isBefore(eventsBy));
         recordUsage(view, now);
-        return log.outcome(rounds);
+        return log.outcome(rounds, capacityShort);
     }
 
     /**

@@ -28,7 +28,12 @@ public record ProvisioningHint(Reason reason, String namespace, String name, Str
         /** An admitted NodePool, EC2NodeClass or CapacityBuffer write: the next run reads the new configuration. */
         CONFIG_CHANGED("config-changed"),
         /** A run that ran out of time asks for the next one, which carries on where it stopped. */
-        CONTINUE("continue");
+        CONTINUE("continue"),
+        /**
+         * A run whose last plan still found no capacity asks for the next at once, which plans the pods it left on the
+         * offerings not yet found out (until a run has none left to try).
+         */
+        CAPACITY_RETRY("capacity-retry");
 
         private final String wire;
 

@@ -17,10 +17,20 @@ import java.util.Map;
  * @param rounds           how many plans were made (more than one after insufficient capacity)
  * @param deferred         claims left unlaunched because the run ran short of time (planned ones not recorded, and
  *                         resumable ones left Launching): a further run is needed at once
+ * @param capacityShort    the run's last plan still found no capacity: its offerings are now out of plans, and other
+ *                         offerings may hold the pods it left pending, so the next run is worth making at once (as
+ *                         Karpenter's provisioner plans again within seconds of an insufficient-capacity error), not at
+ *                         the next hint or the sweep's backstop
  */
 public record ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, List<LaunchedClaim> launched,
                                   List<String> resumed, Map<String, String> nominations, Map<String, String> unschedulable,
-                                  List<FailedLaunch> failed, int rounds, int deferred) {
+                                  List<FailedLaunch> failed, int rounds, int deferred, boolean capacityShort) {
+    public ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, List<LaunchedClaim> launched, List<String> resumed,
+                               Map<String, String> nominations, Map<String, String> unschedulable, List<FailedLaunch> failed,
+                               int rounds, int deferred) {
+        this(pendingPods, oldestPendingAge, launched, resumed, nominations, unschedulable, failed, rounds, deferred, false);
+    }
+
     public ProvisioningOutcome {
         launched = List.copyOf(launched);
         resumed = List.copyOf(resumed);

@@ -142,8 +142,8 @@ final class RunLog {
         }
     }
 
-    ProvisioningOutcome outcome(int rounds) {
+    ProvisioningOutcome outcome(int rounds, boolean capacityShort) {
         return new ProvisioningOutcome(pending, oldestAge, launched, resumed, nominations, unschedulable, failed, rounds,
-                deferred);
+                deferred, capacityShort);
     }
 }

@@ -74,6 +74,24 @@ class HintBatchServiceTest {
         assertThat(terminated).isEmpty();
     }
 
+    /**
+     * The backstop counts "no hint for a minute" from the hint. Recorded at the run's start (a second or so after the
+     * sweep sent its hint), the marker made the next sweep, a minute later, find it 59 s old and stay quiet: pods no
+     * offering could take until the ICE marks ran out waited two minutes for a run (the whole-market ICE of the spot
+     * storm without a split: 32 pods past their allowance).
+     */
+    @Test
+    void theMarkerIsWhenTheNewestHintWentOutNotWhenTheRunStarted() {
+        clock.advance(java.time.Duration.ofSeconds(2));
+        ProvisioningHint older = new ProvisioningHint(ProvisioningHint.Reason.POD_CREATED, "", "a", "uid-a", T0.minusSeconds(5));
+
+        service.handle(List.of(older, hint(ProvisioningHint.Reason.BACKSTOP, "c")));
+
+        assertThat(store.marker(ProvisioningHints.LAST_HINT)).hasValue(T0);
+        assertThat(HintBatchService.lastSent(List.of(new ProvisioningHint(ProvisioningHint.Reason.BACKSTOP, "", "c", "c",
+                T0.plusSeconds(30))), T0.plusSeconds(2))).as("a hint from a clock ahead counts as now").isEqualTo(T0.plusSeconds(2));
+    }
+
     @Test
     void aBatchThatSaysANodeWasCreatedRegistersNodesOnceBeforeProvisioning() {
         service.handle(List.of(hint(ProvisioningHint.Reason.NODE_CREATED, "n1"), hint(ProvisioningHint.Reason.NODE_CREATED, "n2")));

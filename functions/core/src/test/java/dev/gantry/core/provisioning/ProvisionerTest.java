@@ -333,6 +333,55 @@ class ProvisionerTest {
         assertThat(store.unavailableOfferings(T0)).hasSize(2);
     }
 
+    /**
+     * A whole-market ICE on three pools: each of the run's three plans finds no capacity, and a fourth pool still has
+     * some. The run says so, and the next (the handler sends a retry hint at once) launches there; before, the pods waited
+     * for the next hint or the sweep's backstop (83-151 s in the spot storm without a split).
+     */
+    @Test
+    void aRunWhoseLastPlanFoundNoCapacityAsksForTheNextAtOnce() {
+        cluster.putPod(pending("a", 500, 256).build());
+        String[] spot = {"t4g.small", "t4g.medium", "m5.large"};
+        for (String type : spot) {
+            cloud.fail(type, ZONE_A, "spot");
+            cloud.fail(type, ZONE_B, "spot");
+        }
+        GantryConfig cfg = config(
+                pool("first", 100, req(WellKnownLabels.INSTANCE_TYPE, spot[0]), req(WellKnownLabels.CAPACITY_TYPE, "spot")),
+                pool("second", 50, req(WellKnownLabels.INSTANCE_TYPE, spot[1]), req(WellKnownLabels.CAPACITY_TYPE, "spot")),
+                pool("third", 20, req(WellKnownLabels.INSTANCE_TYPE, spot[2]), req(WellKnownLabels.CAPACITY_TYPE, "spot")),
+                pool("fourth", 10, req(WellKnownLabels.INSTANCE_TYPE, "m5.xlarge")));
+
+        ProvisioningOutcome short1 = provisioner(cfg).provision();
+
+        assertThat(short1.rounds()).isEqualTo(Provisioner.MAX_ROUNDS);
+        assertThat(short1.launched()).isEmpty();
+        assertThat(short1.capacityShort()).isTrue();
+
+        ProvisioningOutcome next = provisioner(cfg).provision();
+
+        assertThat(next.launched()).singleElement().satisfies(l -> assertThat(l.nodePool()).isEqualTo("fourth"));
+        assertThat(next.capacityShort()).isFalse();
+    }
+
+    /** The chain ends: a run with no offering left to try launches nothing, and asks for no further run. */
+    @Test
+    void aRunWithNoOfferingLeftToTryAsksForNoFurtherRun() {
+        cluster.putPod(pending("a", 500, 256).build());
+        GantryConfig cfg = config(pool("cheap", null, req(WellKnownLabels.INSTANCE_TYPE, "t4g.small")));
+        for (String zone : List.of(ZONE_A, ZONE_B)) {
+            cloud.fail("t4g.small", zone, "spot");
+            cloud.fail("t4g.small", zone, "on-demand");
+        }
+
+        ProvisioningOutcome first = provisioner(cfg).provision();
+        ProvisioningOutcome again = provisioner(cfg).provision();
+
+        assertThat(first.launched()).isEmpty();
+        assertThat(again.launched()).isEmpty();
+        assertThat(again.capacityShort()).as("every offering is out of plans: nothing to try until the marks run out").isFalse();
+    }
+
     @Test
     void closedClaimNameIsNotReusedWhenTheSamePodsArePlannedAgain() {
         cluster.putPod(pending("a", 500, 256).build());
