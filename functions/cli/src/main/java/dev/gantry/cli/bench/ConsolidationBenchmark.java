@@ -28,8 +28,10 @@ import java.util.Optional;
  * consolidation settles; "1st ms" is the warm median of 5 ({@code --firsts}) first decisions, "ms/cmd" the mean over every decision
  * (the last, which finds nothing, included), "max ms" the slowest, "p50 ms" the median decision. Run with
  * {@code java -Xmx1g -cp functions/cli/target/gantry.jar dev.gantry.cli.bench.ConsolidationBenchmark [nodes...]
- * [--rounds N] [--firsts N] [--engine gantry|karpenter]}: -Xmx1g is the sweep's deployed memory ({@code DeploymentSettings}, 1024 MB);
- * {@code --rounds} stops after N decisions (at 5,000 nodes settling takes hundreds), {@code --engine} runs one strategy.
+ * [--rounds N] [--firsts N] [--engine gantry|karpenter] [--buffers N]}: -Xmx1g is the sweep's deployed memory ({@code DeploymentSettings}, 1024 MB);
+ * {@code --rounds} stops after N decisions (at 5,000 nodes settling takes hundreds), {@code --engine} runs one strategy,
+ * {@code --buffers} keeps N buffer chunks of 1 vCPU / 2 GiB warm (a CapacityBuffer's virtual pods, placed by every
+ * decision: the cost of planning moves into their room as kube-scheduler makes them).
  * "max cpu ms" is the slowest decision's CPU time on its thread (the wall times stretch on a shared machine).
  * The heap line gives the heap pools' peak (garbage included, so an upper bound on what the run needed) and the load
  * average, since the machine the figures come from is shared.
@@ -42,11 +44,13 @@ public final class ConsolidationBenchmark {
         List<Integer> given = new java.util.ArrayList<>();
         int rounds = 1000;
         int firsts = 5;
+        int buffers = 0;
         List<ConsolidationSettings.Strategy> engines = List.of(ConsolidationSettings.Strategy.values());
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--firsts" -> firsts = Integer.parseInt(args[++i]);
+                case "--buffers" -> buffers = Integer.parseInt(args[++i]);
                 case "--engine" -> engines = List.of(ConsolidationSettings.Strategy.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT)));
                 default -> given.add(Integer.parseInt(args[i]));
             }
@@ -72,11 +76,12 @@ public final class ConsolidationBenchmark {
             // The same pods as whole pods on whole nodes (the benchmark's clusters run no DaemonSets).
             double packing = PackingBound.of(shapes, types.stream().map(t -> new PackingBound.Column(t.allocatable(),
                     t.cheapestOffering(pool.requirements()).pricePerHour())).toList());
-            String name = "frag-" + n;
+            String name = "frag-" + n + (buffers > 0 ? "+b" + buffers : "");
             System.out.printf("%-9s %6d %6d %9.3f | bound $/h %.3f (LP), %.3f (packing)%n", name, start.size(), FragmentedClusters.pods(start),
                     before, bound, packing);
             for (ConsolidationSettings.Strategy s : engines) {
-                run(name, start, before, bound, packing, pool, types, new ConsolidationSettings(false, s), rounds, firsts);
+                run(name, start, before, bound, packing, pool, types, new ConsolidationSettings(false, s), rounds, firsts,
+                        chunks(buffers));
             }
             System.gc();
             Runtime r = Runtime.getRuntime();
@@ -92,8 +97,8 @@ public final class ConsolidationBenchmark {
     }
 
     private static void run(String name, List<ClusterNode> start, double before, double bound, double packing, NodePool pool,
-                            List<InstanceType> types, ConsolidationSettings settings, int rounds, int firsts) {
-        var firstInput = FragmentedClusters.input(start, pool, types, settings);
+                            List<InstanceType> types, ConsolidationSettings settings, int rounds, int firsts, List<Pod> chunks) {
+        var firstInput = withBuffers(FragmentedClusters.input(start, pool, types, settings), chunks);
         Consolidation.decide(firstInput); // warm-up
         double[] ms = new double[firsts];
         for (int i = 0; i < ms.length; i++) {
@@ -113,7 +118,7 @@ public final class ConsolidationBenchmark {
         for (int round = 0; round < rounds; round++) {
             long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
-            ConsolidationDecision d = Consolidation.decide(FragmentedClusters.input(nodes, pool, types, settings));
+            ConsolidationDecision d = Consolidation.decide(withBuffers(FragmentedClusters.input(nodes, pool, types, settings), chunks));
             double took = (System.nanoTime() - t0) / 1e6;
             worstCpu = Math.max(worstCpu, (threads.getCurrentThreadCpuTime() - c0) / 1e6);
             total += took;
@@ -133,6 +138,23 @@ public final class ConsolidationBenchmark {
                 packing > 0 ? after / packing : 0,
                 commands, total, total / each.size(), worst, moved, 100 * (1 - after / before),
                 each.stream().sorted().toList().get(each.size() / 2), worstCpu);
+    }
+
+    /** {@code n} chunks of a CapacityBuffer: virtual pods of 1 vCPU / 2 GiB, bound to no node. */
+    private static List<Pod> chunks(int n) {
+        List<Pod> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(Pod.builder("default", "buffer-chunk-" + i).uid("buffer-" + i).owner("CapacityBuffer", "warm")
+                    .requests(Resources.of(1000, 2L << 30)).build());
+        }
+        return out;
+    }
+
+    private static dev.gantry.core.disruption.consolidation.ConsolidationInput withBuffers(
+            dev.gantry.core.disruption.consolidation.ConsolidationInput in, List<Pod> chunks) {
+        return chunks.isEmpty() ? in : new dev.gantry.core.disruption.consolidation.ConsolidationInput(in.nodes(), in.pools(),
+                in.daemonSets(), in.pdbs(), in.namespaceLabels(), in.settings(), in.now(), chunks, in.only(), in.inFlight(),
+                in.launchPrices());
     }
 
     /** Karpenter's default pool on-demand, on mid-size general, compute and memory types. */

@@ -101,7 +101,11 @@ final class FragmentedClusters {
             }
         }
         Map<String, List<Pod>> arriving = new HashMap<>();
-        cmd.destinations().forEach((pod, dest) -> arriving.computeIfAbsent(dest, k -> new ArrayList<>()).add(moved.get(pod)));
+        cmd.destinations().forEach((pod, dest) -> {
+            if (moved.containsKey(pod)) { // a buffer's virtual pod is no node's: the next decision places it again
+                arriving.computeIfAbsent(dest, k -> new ArrayList<>()).add(moved.get(pod));
+            }
+        });
         List<ClusterNode> out = new ArrayList<>();
         for (ClusterNode n : nodes) {
             if (gone.contains(n.name())) {

@@ -54,6 +54,7 @@ final class Simulation {
     /** The nodes moved pods may go to, and those of them that hold a buffer's room ({@link Reserved}). */
     private final BitSet destination = new BitSet();
     private final BitSet holdsBuffer = new BitSet();
+    private Map<String, Integer> index;
     int runs;
     int fullSolves;
 
@@ -143,7 +144,23 @@ final class Simulation {
         if (holders.isEmpty() || !planned.ok() || planned.newClaims().isEmpty()) {
             return planned;
         }
+        List<Pod> originals = new ArrayList<>();
+        removed.forEach(c -> originals.addAll(c.reschedulable()));
+        if (fastPath && BufferRoomTaken.simple(in, holders, originals, complex::contains)) {
+            return BufferRoomTaken.firstFit(in, free, holders, gone(removed), this::compatible, index(), originals, planned,
+                    strategy);
+        }
         return BufferRoomTaken.of(in, destination, gone(removed), moved(removed), planned, strategy);
+    }
+
+    private Map<String, Integer> index() {
+        if (index == null) {
+            index = new HashMap<>();
+            for (int i = 0; i < in.nodes().size(); i++) {
+                index.put(in.nodes().get(i).name(), i);
+            }
+        }
+        return index;
     }
 
     private Outcome planned(List<Candidate> removed, Scheduler.Strategy strategy) {
