@@ -195,7 +195,8 @@ public final class Provisioner {
         while (rounds < MAX_ROUNDS) {
             Instant readAt = clock.instant();
             List<NodeClaim> claims = store.list(now);
-            SchedulingInput input = planner.input(view, claims, store.unavailableOfferings(now), now);
+            Set<dev.gantry.core.catalog.OfferingKey> unavailable = store.unavailableOfferings(now);
+            SchedulingInput input = planner.input(view, claims, unavailable, now);
             if (leavingReadAt == null && !PlanningInputs.leaving(view, claims).isEmpty()) {
                 leavingReadAt = readAt; // this round plans the pods of the leaving nodes it read
             }
@@ -221,7 +222,10 @@ public final class Provisioner {
             FleetBatcher.Outcome launched = fleets.launch(last.newClaims(), now, stopBy, log,
                     rounds == MAX_ROUNDS ? FleetBatcher.Round.LAST : FleetBatcher.Round.MORE_TO_COME);
             spotOut.addAll(launched.spotOut());
-            capacityShort = launched.outOfCapacity() && log.deferred() == 0;
+            // Only when this round found out offerings the next run's plan will leave out: an ICE that names none
+            // (no subnet in the claim's zones: NoAvailableOffering) would have the next run plan and fail the same.
+            capacityShort = launched.outOfCapacity() && log.deferred() == 0 && rounds == MAX_ROUNDS
+                    && !unavailable.containsAll(store.unavailableOfferings(now));
             if (!launched.outOfCapacity() || log.deferred() > 0) {
                 break;
             }

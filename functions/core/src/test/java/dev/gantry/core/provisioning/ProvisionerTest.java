@@ -382,6 +382,23 @@ class ProvisionerTest {
         assertThat(again.capacityShort()).as("every offering is out of plans: nothing to try until the marks run out").isFalse();
     }
 
+    /**
+     * A launch out of capacity that names no offering (the adapter found no subnet for the claim's zones) marks nothing:
+     * the next run would plan and fail the same, so the run does not ask for one at once (it would loop, a run a
+     * second, until the next hint).
+     */
+    @Test
+    void aRunShortOfCapacityThatFoundOutNoOfferingAsksForNoRetry() {
+        cluster.putPod(pending("a", 500, 256).build());
+        Provisioner p = new Provisioner(cluster, cluster, store, new NoOffering(cloud), provider(), config(pool("default", null)), clock);
+
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.launched()).isEmpty();
+        assertThat(out.rounds()).isEqualTo(Provisioner.MAX_ROUNDS);
+        assertThat(out.capacityShort()).isFalse();
+    }
+
     @Test
     void closedClaimNameIsNotReusedWhenTheSamePodsArePlannedAgain() {
         cluster.putPod(pending("a", 500, 256).build());
@@ -523,6 +540,28 @@ class ProvisionerTest {
         @Override
         public java.util.Optional<CloudInstance> describe(String instanceId) {
             return delegate.describe(instanceId);
+        }
+    }
+
+    /** Finds no capacity for any launch and names no offering, as the EC2 adapter does when no subnet serves a zone. */
+    private record NoOffering(RecordingCloud delegate) implements dev.gantry.core.cloud.CloudProvider {
+        @Override
+        public LaunchResult launch(LaunchRequest request) {
+            throw new dev.gantry.core.cloud.InsufficientCapacity("NoAvailableOffering", List.of());
+        }
+
+        @Override
+        public void terminate(List<String> ids) {
+        }
+
+        @Override
+        public List<dev.gantry.core.cloud.CloudInstance> listInstances() {
+            return delegate.listInstances();
+        }
+
+        @Override
+        public java.util.Optional<dev.gantry.core.cloud.CloudInstance> describe(String id) {
+            return delegate.describe(id);
         }
     }
 

@@ -106,7 +106,6 @@ final class BufferRoomTaken {
         for (Pod p : planned.newClaims().stream().flatMap(c -> c.pods().stream()).filter(Reserved::marked).toList()) {
             pending.add(p.withNodeName(null));
         }
-        Set<String> displaced = new HashSet<>();
         List<SchedulingInput.ExistingNode> remaining = new ArrayList<>();
         for (SchedulingInput.ExistingNode e : withoutBuffers) {
             String name = e.node().name();
@@ -122,7 +121,6 @@ final class BufferRoomTaken {
                     pods.add(b);
                 } else {
                     pending.add(b.withNodeName(null));
-                    displaced.add(b.key());
                 }
             }
             remaining.add(new SchedulingInput.ExistingNode(e.node(), pods));
@@ -147,8 +145,9 @@ final class BufferRoomTaken {
     /**
      * {@link #of} without a solve over the cluster, for pods without topology (a chunk never has any): first-fit in the
      * scheduler's order, as {@link Simulation}'s own fast path places simple pods, and only the pods no node takes go to
-     * {@link Scheduler#solve} for new claims. At 1,650 nodes with 16 chunks the full re-placement made the slowest
-     * decision 3.7 times as long; this keeps it near the decision without buffers.
+     * {@link Scheduler#solve} for new claims. At 1,652 nodes with 16 chunks the full re-placement made the slowest
+     * decision's CPU time 3.7 times that of the same cluster without buffers; this, 2.2 times (ConsolidationBenchmark
+     * {@code --buffers}).
      *
      * @param free       per node index, the room left by its pods (bound chunks included); null where no moved pod goes
      * @param holders    the nodes that stay and hold a chunk
