@@ -294,7 +294,7 @@ class ProvisionerTest {
     @Test
     void aLaunchRefusedForItsImageIsClosedAsImageRefusedNotAsNoCapacity() {
         cluster.putPod(pending("a", 500, 256).build());
-        Provisioner p = new Provisioner(cluster, cluster, store, new RefusesImage(cloud), provider(), config(pool("default", null)), clock);
+        Provisioner p = new Provisioner(cluster, cluster, store, Refusing.image(cloud), provider(), config(pool("default", null)), clock);
 
         ProvisioningOutcome out = p.provision();
 
@@ -390,7 +390,7 @@ class ProvisionerTest {
     @Test
     void aRunShortOfCapacityThatFoundOutNoOfferingAsksForNoRetry() {
         cluster.putPod(pending("a", 500, 256).build());
-        Provisioner p = new Provisioner(cluster, cluster, store, new NoOffering(cloud), provider(), config(pool("default", null)), clock);
+        Provisioner p = new Provisioner(cluster, cluster, store, Refusing.noOffering(cloud), provider(), config(pool("default", null)), clock);
 
         ProvisioningOutcome out = p.provision();
 
@@ -543,33 +543,23 @@ class ProvisionerTest {
         }
     }
 
-    /** Finds no capacity for any launch and names no offering, as the EC2 adapter does when no subnet serves a zone. */
-    private record NoOffering(RecordingCloud delegate) implements dev.gantry.core.cloud.CloudProvider {
+    /** Answers every launch with {@code error}: EC2 refusing the image, or finding no capacity and naming no offering. */
+    private record Refusing(RecordingCloud delegate, java.util.function.Supplier<RuntimeException> error)
+            implements dev.gantry.core.cloud.CloudProvider {
+        /** As EC2 does for a deregistered AMI. */
+        static Refusing image(RecordingCloud delegate) {
+            return new Refusing(delegate, () -> new dev.gantry.core.cloud.ImageRefused("InvalidAMIID.NotFound",
+                    "CreateFleet: the image does not exist"));
+        }
+
+        /** As the EC2 adapter does when no subnet serves the claim's zones. */
+        static Refusing noOffering(RecordingCloud delegate) {
+            return new Refusing(delegate, () -> new dev.gantry.core.cloud.InsufficientCapacity("NoAvailableOffering", List.of()));
+        }
+
         @Override
         public LaunchResult launch(LaunchRequest request) {
-            throw new dev.gantry.core.cloud.InsufficientCapacity("NoAvailableOffering", List.of());
-        }
-
-        @Override
-        public void terminate(List<String> ids) {
-        }
-
-        @Override
-        public List<dev.gantry.core.cloud.CloudInstance> listInstances() {
-            return delegate.listInstances();
-        }
-
-        @Override
-        public java.util.Optional<dev.gantry.core.cloud.CloudInstance> describe(String id) {
-            return delegate.describe(id);
-        }
-    }
-
-    /** Refuses every launch's image, as EC2 does for a deregistered AMI. */
-    private record RefusesImage(RecordingCloud delegate) implements dev.gantry.core.cloud.CloudProvider {
-        @Override
-        public LaunchResult launch(LaunchRequest request) {
-            throw new dev.gantry.core.cloud.ImageRefused("InvalidAMIID.NotFound", "CreateFleet: the image does not exist");
+            throw error.get();
         }
 
         @Override

@@ -13,19 +13,10 @@ class SimulationTest {
 
     @Test
     void theFastPathAnswersAsTheFullSchedulerDoesForPodsWithoutTopology() {
-        String[] types = {"small", "large", "xlarge", "2xlarge"};
         int compared = 0;
         for (long seed = 0; seed < 25; seed++) {
             Random r = new Random(seed);
-            TestCluster c = TestCluster.standard();
-            for (int i = 0; i < 3 + r.nextInt(8); i++) {
-                int t = r.nextInt(4);
-                List<dev.gantry.core.model.Pod.Builder> pods = new ArrayList<>();
-                for (int k = r.nextInt(5); k > 0; k--) {
-                    pods.add(c.pod(new long[]{100, 250, 500, 900}[r.nextInt(4)], 128L << r.nextInt(5)));
-                }
-                c.node(c.nodeOf("n" + i, types[t], "on-demand", Map.of()), pods.toArray(dev.gantry.core.model.Pod.Builder[]::new));
-            }
+            TestCluster c = randomCluster(r);
             ConsolidationInput in = c.input();
             Candidates cands = Candidates.of(in, Map.of("default", in.pools().get(0)), false);
             Simulation fast = new Simulation(in);
@@ -56,20 +47,11 @@ class SimulationTest {
      */
     @Test
     void withBuffersTheFastPathAnswersAsTheFullSchedulerDoes() {
-        String[] types = {"small", "large", "xlarge", "2xlarge"};
         int compared = 0;
         int displaced = 0;
         for (long seed = 0; seed < 40; seed++) {
             Random r = new Random(seed);
-            TestCluster c = TestCluster.standard();
-            for (int i = 0; i < 3 + r.nextInt(8); i++) {
-                int t = r.nextInt(4);
-                List<dev.gantry.core.model.Pod.Builder> pods = new ArrayList<>();
-                for (int k = r.nextInt(5); k > 0; k--) {
-                    pods.add(c.pod(new long[]{100, 250, 500, 900}[r.nextInt(4)], 128L << r.nextInt(5)));
-                }
-                c.node(c.nodeOf("n" + i, types[t], "on-demand", Map.of()), pods.toArray(dev.gantry.core.model.Pod.Builder[]::new));
-            }
+            TestCluster c = randomCluster(r);
             List<dev.gantry.core.model.Pod> chunks = new ArrayList<>();
             for (int k = 1 + r.nextInt(3); k > 0; k--) {
                 chunks.add(dev.gantry.core.model.Pod.builder("default", "chunk-" + k).uid("chunk-" + k).owner("CapacityBuffer", "b")
@@ -100,6 +82,21 @@ class SimulationTest {
         }
         assertThat(compared).isGreaterThan(50);
         assertThat(displaced).as("trials whose new claims hold pushed-out chunks").isGreaterThan(5);
+    }
+
+    /** 3 to 10 nodes of the standard types, each with up to 4 pods of random size. */
+    private static TestCluster randomCluster(Random r) {
+        String[] types = {"small", "large", "xlarge", "2xlarge"};
+        TestCluster c = TestCluster.standard();
+        for (int i = 0; i < 3 + r.nextInt(8); i++) {
+            int t = r.nextInt(4);
+            List<dev.gantry.core.model.Pod.Builder> pods = new ArrayList<>();
+            for (int k = r.nextInt(5); k > 0; k--) {
+                pods.add(c.pod(new long[]{100, 250, 500, 900}[r.nextInt(4)], 128L << r.nextInt(5)));
+            }
+            c.node(c.nodeOf("n" + i, types[t], "on-demand", Map.of()), pods.toArray(dev.gantry.core.model.Pod.Builder[]::new));
+        }
+        return c;
     }
 
     /** Pod to node for the pods placed on existing nodes (new claims get generated names, compared by price). */
