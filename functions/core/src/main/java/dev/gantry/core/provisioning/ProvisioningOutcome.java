@@ -25,12 +25,6 @@ import java.util.Map;
 public record ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, List<LaunchedClaim> launched,
                                   List<String> resumed, Map<String, String> nominations, Map<String, String> unschedulable,
                                   List<FailedLaunch> failed, int rounds, int deferred, boolean capacityShort) {
-    public ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, List<LaunchedClaim> launched, List<String> resumed,
-                               Map<String, String> nominations, Map<String, String> unschedulable, List<FailedLaunch> failed,
-                               int rounds, int deferred) {
-        this(pendingPods, oldestPendingAge, launched, resumed, nominations, unschedulable, failed, rounds, deferred, false);
-    }
-
     public ProvisioningOutcome {
         launched = List.copyOf(launched);
         resumed = List.copyOf(resumed);

@@ -39,31 +39,20 @@ final class BufferRoomTaken {
      * The trial {@code planned} as kube-scheduler would carry it out; {@code planned} itself when no pod it sends to a
      * new claim fits the room the buffers hold on the nodes that stay.
      *
-     * @param destination per node index: whether moved pods may go there (false for a node deleting, starting or
-     *                    within its consolidateAfter, which keeps its pods for topology but offers no room)
-     * @param gone        the indexes of the removed nodes
-     * @param moved       the removed nodes' reschedulable pods, unbound
+     * @param free  per node index, the room left by its pods; null where no moved pod goes (a node deleting, starting or
+     *              within its consolidateAfter, which keeps its pods for topology but offers no room)
+     * @param gone  the indexes of the removed nodes
+     * @param moved the removed nodes' reschedulable pods
      */
-    static Outcome of(ConsolidationInput in, BitSet destination, BitSet gone, List<Pod> moved, Outcome planned,
+    static Outcome of(ConsolidationInput in, Resources[] free, BitSet gone, List<Pod> moved, Outcome planned,
                       Scheduler.Strategy strategy) {
-        if (!planned.ok() || planned.newClaims().isEmpty()) {
+        Launching l = Launching.of(planned, moved);
+        if (l.real().isEmpty()) {
             return planned;
         }
-        Map<String, Pod> byKey = new HashMap<>();
-        moved.forEach(p -> byKey.put(p.key(), p));
-        Set<String> toClaims = new HashSet<>();
-        List<Pod> launched = new ArrayList<>();
-        for (SchedulingResult.NodeClaimPlan plan : planned.newClaims()) {
-            for (Pod p : plan.pods()) {
-                toClaims.add(p.key());
-                if (!Reserved.marked(p)) {
-                    launched.add(byKey.getOrDefault(p.key(), p.withNodeName(null)));
-                }
-            }
-        }
-        if (launched.isEmpty()) {
-            return planned;
-        }
+        Map<String, Pod> byKey = l.byKey();
+        Set<String> toClaims = l.toClaims();
+        List<Pod> launched = l.real().stream().map(p -> p.withNodeName(null)).toList();
         // Where the trial put the other moved pods on nodes that stay: bound there for both solves.
         Map<String, List<Pod>> placed = new HashMap<>();
         planned.destinations().forEach((key, node) -> {
@@ -92,7 +81,8 @@ final class BufferRoomTaken {
                     pods.add(p);
                 }
             }
-            withoutBuffers.add(new SchedulingInput.ExistingNode(destination.get(i) ? c.node() : Simulation.withoutRoom(c.node(), pods), pods));
+            withoutBuffers.add(new SchedulingInput.ExistingNode(free[i] != null ? c.node() : Simulation.withoutRoom(c.node(), pods),
+                    pods));
         }
         SchedulingResult first = Scheduler.solve(new SchedulingInput(launched, withoutBuffers, List.of(), in.daemonSets(),
                 List.of(), in.namespaceLabels()), strategy);
@@ -103,9 +93,7 @@ final class BufferRoomTaken {
         // 2. The buffer pods that no longer fit where they were, and the pods that found no room, onto what remains
         //    and new claims.
         List<Pod> pending = new ArrayList<>(first.unschedulable().stream().map(SchedulingResult.Unschedulable::pod).toList());
-        for (Pod p : planned.newClaims().stream().flatMap(c -> c.pods().stream()).filter(Reserved::marked).toList()) {
-            pending.add(p.withNodeName(null));
-        }
+        l.pushed().forEach(p -> pending.add(p.withNodeName(null)));
         List<SchedulingInput.ExistingNode> remaining = new ArrayList<>();
         for (SchedulingInput.ExistingNode e : withoutBuffers) {
             String name = e.node().name();
@@ -157,20 +145,14 @@ final class BufferRoomTaken {
     static Outcome firstFit(ConsolidationInput in, Resources[] free, BitSet holders, BitSet gone,
                             java.util.function.Function<Pod, BitSet> compatible, Map<String, Integer> index, List<Pod> moved,
                             Outcome planned, Scheduler.Strategy strategy) {
-        Map<String, Pod> byKey = new HashMap<>();
-        moved.forEach(p -> byKey.put(p.key(), p));
-        Set<String> toClaims = new HashSet<>();
-        List<Pod> launched = new ArrayList<>();
-        List<Pod> pending = new ArrayList<>();
-        for (SchedulingResult.NodeClaimPlan plan : planned.newClaims()) {
-            for (Pod p : plan.pods()) {
-                toClaims.add(p.key());
-                (Reserved.marked(p) ? pending : launched).add(byKey.getOrDefault(p.key(), p));
-            }
-        }
-        if (launched.isEmpty()) {
+        Launching l = Launching.of(planned, moved);
+        if (l.real().isEmpty()) {
             return planned;
         }
+        Map<String, Pod> byKey = l.byKey();
+        Set<String> toClaims = l.toClaims();
+        List<Pod> launched = new ArrayList<>(l.real());
+        List<Pod> pending = new ArrayList<>(l.pushed());
         Resources[] room = free.clone();
         planned.destinations().forEach((key, node) -> {
             Integer i = index.get(node);
@@ -256,6 +238,27 @@ final class BufferRoomTaken {
             }
         }
         return new Outcome(true, null, destinations, claims);
+    }
+
+    /**
+     * What a trial sends to new claims: the real pods ({@code real}) and the chunks of removed nodes ({@code pushed}),
+     * each as the removed node held it when it is one of {@code moved}; {@code toClaims} their keys.
+     */
+    private record Launching(Map<String, Pod> byKey, Set<String> toClaims, List<Pod> real, List<Pod> pushed) {
+        static Launching of(Outcome planned, List<Pod> moved) {
+            Map<String, Pod> byKey = new HashMap<>();
+            moved.forEach(p -> byKey.put(p.key(), p));
+            Set<String> toClaims = new HashSet<>();
+            List<Pod> real = new ArrayList<>();
+            List<Pod> pushed = new ArrayList<>();
+            for (SchedulingResult.NodeClaimPlan plan : planned.newClaims()) {
+                for (Pod p : plan.pods()) {
+                    toClaims.add(p.key());
+                    (Reserved.marked(p) ? pushed : real).add(byKey.getOrDefault(p.key(), p));
+                }
+            }
+            return new Launching(byKey, toClaims, real, pushed);
+        }
     }
 
     /** Whether {@link #firstFit} holds: no moved pod and no chunk on {@code holders} has topology ({@code complex}). */

@@ -51,8 +51,7 @@ final class Simulation {
     private final Map<String, List<InstanceType>> typesByPrice = new HashMap<>();
     private final Map<String, Requirements> poolRequirements = new HashMap<>();
     private Map<Pod, Integer> rank;
-    /** The nodes moved pods may go to, and those of them that hold a buffer's room ({@link Reserved}). */
-    private final BitSet destination = new BitSet();
+    /** The nodes moved pods may go to ({@code free} not null) that hold a buffer's room ({@link Reserved}). */
     private final BitSet holdsBuffer = new BitSet();
     private Map<String, Integer> index;
     int runs;
@@ -93,7 +92,6 @@ final class Simulation {
                 l.putIfAbsent(WellKnownLabels.HOSTNAME, c.name());
                 labels[i] = l;
                 taints[i] = c.node().effectiveTaints();
-                destination.set(i);
                 if (c.pods().stream().anyMatch(Reserved::marked)) {
                     holdsBuffer.set(i);
                 }
@@ -139,18 +137,18 @@ final class Simulation {
      */
     Outcome trial(List<Candidate> removed, Scheduler.Strategy strategy) {
         Outcome planned = planned(removed, strategy);
+        BitSet gone = gone(removed);
         BitSet holders = (BitSet) holdsBuffer.clone();
-        holders.andNot(gone(removed));
+        holders.andNot(gone);
         if (holders.isEmpty() || !planned.ok() || planned.newClaims().isEmpty()) {
             return planned;
         }
         List<Pod> originals = new ArrayList<>();
         removed.forEach(c -> originals.addAll(c.reschedulable()));
         if (fastPath && BufferRoomTaken.simple(in, holders, originals, complex::contains)) {
-            return BufferRoomTaken.firstFit(in, free, holders, gone(removed), this::compatible, index(), originals, planned,
-                    strategy);
+            return BufferRoomTaken.firstFit(in, free, holders, gone, this::compatible, index(), originals, planned, strategy);
         }
-        return BufferRoomTaken.of(in, destination, gone(removed), moved(removed), planned, strategy);
+        return BufferRoomTaken.of(in, free, gone, originals, planned, strategy);
     }
 
     private Map<String, Integer> index() {
