@@ -2,6 +2,7 @@ package dev.gantry.cli;
 
 import dev.gantry.cli.plan.ClusterInput;
 import dev.gantry.cli.plan.PlanInput;
+import dev.gantry.cli.plan.OfflineHeadroom;
 import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.cli.plan.PlanReport;
 import dev.gantry.cli.prices.PriceOptions;
@@ -111,7 +112,10 @@ public final class PlanCommand implements Callable<Integer> {
         SchedulingInput input = planning.planner().input(offline.view(), offline.claims(), Set.of(), now);
         long t0 = System.nanoTime();
         // The provisioner's own plan; the greedy alone when asked, on the same input, for comparison.
-        SchedulingResult result = chosen == Scheduler.Strategy.GANTRY ? planning.planner().plan(offline.view(), input, List.of(), offline.claims())
+        OfflineHeadroom headroom = OfflineHeadroom.of(loaded, offline.claims());
+        headroom.notes(now).forEach(line -> err.println("gantry plan: " + line));
+        SchedulingResult result = chosen == Scheduler.Strategy.GANTRY
+                ? planning.planner().plan(offline.view(), input, headroom.virtualPods(now), offline.claims())
                 : Scheduler.solve(input, chosen);
         long solveMillis = (System.nanoTime() - t0) / 1_000_000;
         if (solveMillis >= 2000) {

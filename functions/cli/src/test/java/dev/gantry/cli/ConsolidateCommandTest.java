@@ -131,6 +131,66 @@ class ConsolidateCommandTest {
         assertThat(doc.get("stay").toString()).contains("Can't replace with a cheaper node");
     }
 
+    /** A PodTemplate of {@code cpu}/{@code memory} and a CapacityBuffer of {@code replicas} chunks of it. */
+    static String buffer(String cpu, String memory, int replicas) {
+        return """
+                apiVersion: v1
+                kind: PodTemplate
+                metadata: {name: warm, namespace: default}
+                template:
+                  spec:
+                    containers:
+                      - name: pause
+                        image: registry.k8s.io/pause:3.10
+                        resources: {requests: {cpu: "%s", memory: %s}}
+                ---
+                apiVersion: autoscaling.x-k8s.io/v1beta1
+                kind: CapacityBuffer
+                metadata: {name: warm, namespace: default}
+                spec:
+                  podTemplateRef: {name: warm}
+                  replicas: %d
+                """.formatted(cpu, memory, replicas);
+    }
+
+    @Test
+    void theConfigurationsBuffersKeepTheRoomOfTheNodesThatHoldThem(@TempDir Path dir) throws IOException {
+        // Two m5.2xlarge, 3 vCPU of pods between them: without headroom one goes. Two chunks of 7 vCPU need both.
+        KubeDump dump = new KubeDump().add(DumpNode.named("a").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("web-1").on("a").requests("500m", "1Gi"))
+                .add(DumpNode.named("b").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("api-1").on("b").requests("500m", "1Gi"));
+        Path cluster = dump.writeYaml(dir.resolve("c.yaml"));
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", cluster.toString(), "--output", "json")).isZero();
+        assertThat(json().get("command").get("remove")).hasSize(1);
+        assertThat(err.toString()).doesNotContain("headroom");
+
+        Path buffers = Files.writeString(dir.resolve("buffers.yaml"), buffer("7", "20Gi", 2));
+        out.getBuffer().setLength(0);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--nodepools", buffers.toString(), "--cluster", cluster.toString(),
+                "--output", "json")).as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("command").isNull()).as(out.toString()).isTrue();
+        assertThat(err.toString()).contains("gantry consolidate: headroom: 1 CapacityBuffer, 2 chunks of room kept as of");
+    }
+
+    @Test
+    void aBufferWhoseWorkloadIsNotInTheFilesIsNamedAndKeepsNothing(@TempDir Path dir) throws IOException {
+        Path buffers = Files.writeString(dir.resolve("buffers.yaml"), """
+                apiVersion: autoscaling.x-k8s.io/v1beta1
+                kind: CapacityBuffer
+                metadata: {name: web-spare, namespace: default}
+                spec:
+                  scalableRef: {apiGroup: apps, kind: Deployment, name: web}
+                  percentage: 50
+                """);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--nodepools", buffers.toString(), "--cluster", CLUSTER))
+                .as(err.toString()).isZero();
+        assertThat(err.toString()).contains("headroom: 1 CapacityBuffer, 0 chunks")
+                .contains("CapacityBuffer default/web-spare: Deployment/web not found in namespace default; it keeps no room here");
+        assertThat(out.toString()).containsPattern("remove  ip-10-0-1-10 ");
+    }
+
     @Test
     void aDumpWithoutNodesIsExitTwoAndSaysWhatWasRead(@TempDir Path dir) throws IOException {
         Path file = new KubeDump().add(DumpPod.named("web-1").pending()).writeYaml(dir.resolve("pods.yaml"));

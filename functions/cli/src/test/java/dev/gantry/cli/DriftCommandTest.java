@@ -176,6 +176,24 @@ class DriftCommandTest {
         assertThat(doc.get("next").get("replace")).extracting(JsonNode::asText).containsExactly("ip-10-0-1-1a");
     }
 
+    /**
+     * The sweep's drift replacements keep the buffers' room: the empty node holds a chunk of 3.5 vCPU that no other node
+     * has room for, so replacing it launches a node for the chunk where, without buffers, it launches nothing.
+     */
+    @Test
+    void theReplacementOfANodeHoldingABuffersChunkLaunchesRoomForIt() throws IOException {
+        Path pools = write("pools.yaml", pools("50%", "1", "on-demand"));
+        Path buffers = write("buffers.yaml", ConsolidateCommandTest.buffer("3500m", "4Gi", 1));
+        Path cluster = dump(false, KARPENTER_HASHES);
+        int code = run("drift", "--nodepools", pools.toString(), "--nodepools", buffers.toString(), "--cluster",
+                cluster.toString(), "--image", "al2023@latest=" + NEW, "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("next").get("replace")).extracting(JsonNode::asText).containsExactly("ip-10-0-1-1a");
+        assertThat(doc.get("next").get("launch")).as(doc.get("next").toString()).hasSize(1);
+        assertThat(doc.get("notes").toString()).contains("headroom: 1 CapacityBuffer, 1 chunk of room kept as of");
+    }
+
     @Test
     void theTableNamesEachNodeItsReasonWaveAndWhatIsNotDecidedOffline() throws IOException {
         Path pools = write("pools.yaml", pools("1", "1", "on-demand"));

@@ -60,6 +60,18 @@ class PlanCommandTest {
                 assertThat(c.get("instanceType").asText()).as("an x86 type").doesNotMatch("[a-z]+[0-9]+g[a-z]*\\..*"));
     }
 
+    /** A provisioning run plans the buffers' chunks after the real pods; so does the plan, from the files' buffers. */
+    @Test
+    void plansTheConfigurationsBuffersAfterThePods(@TempDir Path dir) throws IOException {
+        Path buffers = Files.writeString(dir.resolve("buffers.yaml"), ConsolidateCommandTest.buffer("1", "2Gi", 2));
+        int code = run("plan", "--nodepools", "../../samples/nodepools/seed002-v1beta1.yaml", "--nodepools", buffers.toString(),
+                "--pods", "../../samples/workloads/seed002-nginx.yaml");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("default/nginx-0").contains("default/warm-buffer-0").contains("default/warm-buffer-1")
+                .contains("5 pod(s) placed (2 of them CapacityBuffer chunks), 0 unschedulable");
+        assertThat(err.toString()).contains("gantry plan: headroom: 1 CapacityBuffer, 2 chunks of room kept as of");
+    }
+
     @Test
     void printsEveryDocumentedJsonField() throws IOException {
         run("plan", "--nodepools", "../../samples/nodepools/seed002-v1.yaml",

@@ -2,6 +2,7 @@ package dev.gantry.cli.consolidate;
 
 import dev.gantry.cli.prices.PriceNotes;
 import dev.gantry.cli.plan.ClusterInput;
+import dev.gantry.cli.plan.OfflineHeadroom;
 import dev.gantry.cli.plan.PlanInput;
 import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.cli.prices.PriceSource;
@@ -24,6 +25,7 @@ import java.util.Optional;
  *       deletion, pods' owners, phases, readiness and start times, PodDisruptionBudgets with their status, pending pods;
  *       each managed node's NodeClaim as the store would hold it.</li>
  *   <li>The decision is the sweep's ({@link WhatIf}), as of the dump's latest node heartbeat ({@code --at} to choose),
+ *       keeping the room of the CapacityBuffers in the configuration files ({@link OfflineHeadroom}),
  *       with the pools priced from the built-in catalogue, a {@code --prices} file or the Price List API, and the
  *       output saying where each region's prices came from.</li>
  *   <li>{@code --until-settled} carries each command out in memory and decides again until none is left;
@@ -78,10 +80,12 @@ public final class Consolidate {
         Instant now = at != null ? at : ClusterInput.takenAt(dump.get(), Instant.now());
         Rehearsal.Cluster start = ClusterInput.of(dump.get(), null, now);
         PlanningConfig planning = PlanningConfig.of(loaded.get(), catalogs, err::println);
+        OfflineHeadroom headroom = OfflineHeadroom.of(loaded.get(), start.claims());
+        headroom.notes(now).forEach(line -> err.println("gantry consolidate: " + line));
         ConsolidationSettings.Strategy chosen = strategy.equals("karpenter") ? ConsolidationSettings.Strategy.KARPENTER
                 : ConsolidationSettings.Strategy.GANTRY;
         if (!untilSettled) {
-            WhatIf.Decided d = new WhatIf(planning, new ConsolidationSettings(spotToSpot, chosen)).decide(start);
+            WhatIf.Decided d = new WhatIf(planning, new ConsolidationSettings(spotToSpot, chosen), headroom).decide(start);
             if (d.millis() >= 2000) {
                 err.println("gantry consolidate: decided in " + String.format("%.1f s", d.millis() / 1000.0));
             }
@@ -92,7 +96,7 @@ public final class Consolidate {
             List<ConsolidationSettings.Strategy> strategies = compare != null
                     ? List.of(ConsolidationSettings.Strategy.GANTRY, ConsolidationSettings.Strategy.KARPENTER) : List.of(chosen);
             for (ConsolidationSettings.Strategy s : strategies) {
-                runs.add(new WhatIf(planning, new ConsolidationSettings(spotToSpot, s)).settle(start, line -> {
+                runs.add(new WhatIf(planning, new ConsolidationSettings(spotToSpot, s), headroom).settle(start, line -> {
                     err.println("gantry consolidate: " + line);
                     err.flush();
                 }));

@@ -1,5 +1,6 @@
 package dev.gantry.cli.consolidate;
 
+import dev.gantry.cli.plan.OfflineHeadroom;
 import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.core.disruption.consolidation.Consolidation;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
@@ -22,7 +23,8 @@ import java.util.function.Consumer;
 /**
  * Consolidation decided offline exactly as the sweep decides it: pools as a provisioning run plans with them
  * ({@link dev.gantry.core.provisioning.LaunchPlanner}), the engine's input built by {@link ClusterSnapshot} from the
- * cluster view, its PodDisruptionBudgets and its NodeClaims, then {@link Consolidation#decide}. With
+ * cluster view, its PodDisruptionBudgets and its NodeClaims, with the buffers' room kept ({@link OfflineHeadroom}), then
+ * {@link Consolidation#decide}. With
  * {@link #settle}, each command is carried out on the cluster in memory ({@link Rehearsal}) and the next one decided
  * once the step has settled, until none is left.
  */
@@ -32,10 +34,13 @@ final class WhatIf {
 
     private final PlanningConfig planning;
     private final ConsolidationSettings settings;
+    private final OfflineHeadroom headroom;
 
-    WhatIf(PlanningConfig planning, ConsolidationSettings settings) {
+    /** {@code headroom}: the buffers whose room every decision keeps, as the sweep keeps it. */
+    WhatIf(PlanningConfig planning, ConsolidationSettings settings, OfflineHeadroom headroom) {
         this.planning = planning;
         this.settings = settings;
+        this.headroom = headroom;
     }
 
     /** One decision and what it was taken on. */
@@ -49,7 +54,7 @@ final class WhatIf {
     Decided decide(Rehearsal.Cluster c) {
         List<PoolOffer> pools = planning.planner().pools(c.view(), c.claims(), Set.of(), c.now());
         ConsolidationInput input = new ClusterSnapshot(c.view(), c.pdbs(), c.claims())
-                .input(pools, List.of(), settings, c.now(), null, Set.of());
+                .input(pools, headroom.virtualPods(c.now()), settings, c.now(), null, Set.of());
         long t0 = System.nanoTime();
         ConsolidationDecision d = Consolidation.decide(input);
         return new Decided(c, pools, d, (System.nanoTime() - t0) / 1_000_000);

@@ -2,7 +2,9 @@ package dev.gantry.cli.drift;
 
 import dev.gantry.cli.plan.ClusterInput;
 import dev.gantry.cli.plan.PlanInput;
+import dev.gantry.cli.plan.OfflineHeadroom;
 import dev.gantry.cli.plan.PlanningConfig;
+import dev.gantry.core.disruption.consolidation.Rehearsal;
 import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.LoadResult;
 import dev.gantry.kube.objects.dump.ClusterDump;
@@ -63,7 +65,8 @@ public final class Drift {
         resolved.unused(planning.config().nodeClasses()).forEach(k -> err.println("gantry drift: --image " + k
                 + ": no EC2NodeClass is named so or selects that alias; ignored"));
         Instant now = at != null ? at : ClusterInput.takenAt(dump.get(), Instant.now());
-        DriftPlan.Result r = DriftPlan.decide(planning, ClusterInput.of(dump.get(), null, now), dump.get().images(), resolved);
+        Rehearsal.Cluster c = ClusterInput.of(dump.get(), null, now);
+        DriftPlan.Result r = DriftPlan.decide(planning, c, dump.get().images(), resolved, OfflineHeadroom.of(loaded.get(), c.claims()));
         out.print(output.equals("json") ? DriftReport.json(r) : DriftReport.table(r));
         out.flush();
         err.flush();

@@ -1,5 +1,6 @@
 package dev.gantry.cli.drift;
 
+import dev.gantry.cli.plan.OfflineHeadroom;
 import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.disruption.EvictionCost;
@@ -64,7 +65,9 @@ final class DriftPlan {
     private DriftPlan() {
     }
 
-    static Result decide(PlanningConfig planning, Rehearsal.Cluster c, Map<String, String> dumpImages, Images images) {
+    /** {@code headroom}: the buffers whose room the replacements keep, as the sweep keeps it. */
+    static Result decide(PlanningConfig planning, Rehearsal.Cluster c, Map<String, String> dumpImages, Images images,
+                         OfflineHeadroom headroom) {
         Instant now = c.now();
         GantryConfig cfg = planning.config();
         InMemoryNodeClaimStore store = new InMemoryNodeClaimStore();
@@ -117,6 +120,7 @@ final class DriftPlan {
                     + "when it takes over, so NodePool/EC2NodeClass edits made before are not seen as drift");
         }
         notes.add("subnet and security-group drift need EC2's view of each instance: not decided offline");
+        notes.addAll(headroom.notes(now));
 
         // The drifted claims in drift's order: oldest drifted first (the sweep's order), then by name.
         List<NodeClaim> drifted = claims.stream().filter(cl -> cl.drift() != null && cl.drift().isDrifted()
@@ -127,7 +131,8 @@ final class DriftPlan {
 
         List<PoolOffer> pools = planning.planner().pools(c.view(), claims, Set.of(), now);
         ConsolidationInput input = new ClusterSnapshot(c.view(), c.pdbs(), claims)
-                .input(pools, List.of(), new ConsolidationSettings(false, ConsolidationSettings.Strategy.GANTRY), now, null, Set.of());
+                .input(pools, headroom.virtualPods(now), new ConsolidationSettings(false, ConsolidationSettings.Strategy.GANTRY), now,
+                        null, Set.of());
         ConsolidationDecision d = DriftReplacement.decide(input, admitted);
         Map<String, String> verdicts = new HashMap<>();
         d.verdicts().forEach(v -> verdicts.put(v.node(), v.kind() + ": " + v.reason()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.gantry.cli.prices.PriceNote;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.headroom.BufferPods;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.scheduling.SchedulingResult;
@@ -98,9 +99,11 @@ public final class PlanReport {
         for (SchedulingResult.Unschedulable u : result.unschedulable()) {
             b.append("unschedulable ").append(u.pod().key()).append(": ").append(u.reason()).append('\n');
         }
-        b.append(String.format("%d new node(s), %d pod(s) placed, %d unschedulable; $%.4f/hour (lower bound $%.4f), solved in %d ms [%s]%n",
-                result.newClaims().size(), result.placedCount(), result.unschedulable().size(), result.totalPricePerHour(),
-                result.lowerBoundPerHour(), solveMillis, result.strategy()));
+        long chunks = result.newClaims().stream().flatMap(c -> c.pods().stream()).filter(BufferPods::isVirtual).count();
+        b.append(String.format("%d new node(s), %d pod(s) placed%s, %d unschedulable; $%.4f/hour (lower bound $%.4f), solved in %d ms [%s]%n",
+                result.newClaims().size(), result.placedCount(),
+                chunks == 0 ? "" : " (" + chunks + " of them CapacityBuffer chunks)", result.unschedulable().size(),
+                result.totalPricePerHour(), result.lowerBoundPerHour(), solveMillis, result.strategy()));
         prices.forEach(p -> b.append(p.line()).append('\n'));
         return b.toString();
     }

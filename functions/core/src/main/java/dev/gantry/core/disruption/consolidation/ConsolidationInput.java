@@ -66,6 +66,12 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
                 launchPrices);
     }
 
+    /** The same snapshot with {@code kept} as its reserved pods. */
+    ConsolidationInput withReserved(List<Pod> kept) {
+        return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, kept, only, inFlight,
+                launchPrices);
+    }
+
     /** The same snapshot with {@code nodes} instead. */
     ConsolidationInput withNodes(List<ClusterNode> replaced) {
         return new ConsolidationInput(replaced, pools, daemonSets, pdbs, namespaceLabels, settings, now, List.of(), only, inFlight,

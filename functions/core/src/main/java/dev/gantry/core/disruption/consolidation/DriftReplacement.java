@@ -26,7 +26,8 @@ import java.util.Optional;
  * for what may be disrupted ({@code Candidates}: initialized, not deleting or nominated, no {@code do-not-disrupt},
  * no PodDisruptionBudget blocking an eviction; with a {@code terminationGracePeriod} in the pool's template, the pods'
  * {@code do-not-disrupt} and PDBs do not block, the drain being bounded by it), and a static pool's nodes are replaced first, from its template
- * ({@link StaticDrift}). Pure.
+ * ({@link StaticDrift}). The buffers' chunks among the input's reserved pods are bound first, as consolidation binds them
+ * ({@link Reserved}), so a drifted node that holds one is replaced with room for it. Pure.
  */
 public final class DriftReplacement {
     private DriftReplacement() {
@@ -36,11 +37,17 @@ public final class DriftReplacement {
      * @param driftedClaims the drifted claims' names, oldest drifted first; only their nodes are candidates (and, with
      *                      {@link ConsolidationInput#only()}, only those among them)
      */
-    public static ConsolidationDecision decide(ConsolidationInput in, List<String> driftedClaims) {
-        Optional<ConsolidationCommand> byCount = StaticDrift.decide(in, driftedClaims); // Karpenter runs StaticDrift first
+    public static ConsolidationDecision decide(ConsolidationInput unbound, List<String> driftedClaims) {
+        Optional<ConsolidationCommand> byCount = StaticDrift.decide(unbound, driftedClaims); // Karpenter runs StaticDrift first
         if (byCount.isPresent()) {
             return new ConsolidationDecision(byCount, List.of(), 0);
         }
+        // The buffers' chunks take room as in consolidation's trials: a drifted node holding one is replaced with room
+        // for it, where otherwise the chunk, pushed out by the drain, gets a node of its own. Not the other reserved
+        // pods: pending pods are the provisioner's, and a leaving node's pods have its own command's replacements
+        // (bound here too, a drift-template rollout ran a node more for the rest of the day).
+        ConsolidationInput in = Reserved.bind(unbound.withReserved(unbound.reserved().stream()
+                .filter(dev.gantry.core.headroom.BufferPods::isVirtual).toList()), new java.util.HashSet<>());
         Map<String, PoolOffer> pools = new LinkedHashMap<>();
         in.pools().forEach(p -> pools.put(p.pool().name(), p));
         Map<String, Integer> budget = Consolidation.budgets(in, pools, NodePool.Reason.Drifted);

@@ -107,4 +107,34 @@ class DriftReplacementTest {
         assertThat(d.command()).as(d.verdicts().toString()).hasValueSatisfying(c -> assertThat(c.nodes()).containsExactly("node-small"));
         assertThat(d.verdict("node-huge")).hasValueSatisfying(v -> assertThat(v.reason()).contains("cannot be rescheduled"));
     }
+
+    /** A buffer's chunk on the drifted node is re-placed with its pods: the replacement has room for it; not a pending pod. */
+    @Test
+    void aDriftedNodeHoldingABuffersChunkIsReplacedWithRoomForIt() {
+        node("a", Map.of());
+        node("b", Map.of(), pod("web-1", 1500, Map.of()));
+        Pod chunk = Pod.builder("default", "warm-buffer-0").owner(dev.gantry.core.headroom.BufferPods.OWNER_KIND, "warm")
+                .annotations(Map.of(dev.gantry.core.headroom.BufferPods.FAKE_POD, "true"))
+                .requests(Resources.of(1500, GI)).status(new Pod.Status("Pending", true, NOW, null, null)).build();
+        Resources usage = Resources.of(4000, 16 * GI);
+        NodePool pool = pool(Optional.empty());
+        ConsolidationInput in = new ConsolidationInput(nodes, List.of(new SchedulingInput.PoolOffer(pool, List.of(BIG), usage, 2)),
+                List.of(), List.of(), Map.of(), ConsolidationSettings.DEFAULT, NOW, List.of(chunk), null, List.of());
+        ConsolidationDecision d = DriftReplacement.decide(in, List.of("a"));
+        assertThat(d.command()).as(d.verdicts().toString()).hasValueSatisfying(c -> {
+            assertThat(c.nodes()).containsExactly("node-a");
+            assertThat(c.replacements()).hasSize(1);
+        });
+        ConsolidationInput without = new ConsolidationInput(nodes, in.pools(), List.of(), List.of(), Map.of(),
+                ConsolidationSettings.DEFAULT, NOW);
+        assertThat(DriftReplacement.decide(without, List.of("a")).command())
+                .hasValueSatisfying(c -> assertThat(c.replacements()).isEmpty());
+        // A pending pod is the provisioner's, and a leaving node's pods have their own command's replacements: a
+        // drifted node is not replaced with room for them.
+        Pod pending = pod("pending-1", 1500, Map.of()).toBuilder().status(new Pod.Status("Pending", true, NOW, null, null)).build();
+        ConsolidationInput withPending = new ConsolidationInput(nodes, in.pools(), List.of(), List.of(), Map.of(),
+                ConsolidationSettings.DEFAULT, NOW, List.of(pending), null, List.of());
+        assertThat(DriftReplacement.decide(withPending, List.of("a")).command())
+                .hasValueSatisfying(c -> assertThat(c.replacements()).isEmpty());
+    }
 }
