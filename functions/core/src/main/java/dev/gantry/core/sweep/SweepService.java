@@ -71,6 +71,13 @@ import java.util.TreeMap;
  */
 public final class SweepService {
     public static final Duration BACKSTOP_AFTER = Duration.ofMinutes(1);
+    /**
+     * How much earlier than {@link #BACKSTOP_AFTER} a sweep may find the last hint and still send the backstop. The sweep
+     * runs once a minute, but a run does not start at the same millisecond each time: measured against the previous
+     * sweep's own hint, a minute can read 59.9 s, and a strict minute then sent the backstop every other minute (pods
+     * waited 152 s, one past their allowance, after a whole-market ICE in the simulator).
+     */
+    static final Duration SCHEDULE_SLACK = Duration.ofSeconds(10);
 
     private final String cluster;
     private final ClusterReader reader;
@@ -367,7 +374,8 @@ public final class SweepService {
     }
 
     /**
-     * A hint when pods wait and no hint came for {@link #BACKSTOP_AFTER}: a real pending pod, or a buffer's virtual pod
+     * A hint when pods wait and no hint came for {@link #BACKSTOP_AFTER} (less {@link #SCHEDULE_SLACK}): a real pending
+     * pod, or a buffer's virtual pod
      * the existing nodes have no room for (a window opening, or a real pod that took the buffer's room).
      */
     private boolean backstop(List<Pod> pods, List<Pod> unplacedVirtual, Instant now) {
@@ -377,7 +385,7 @@ public final class SweepService {
             return false;
         }
         Optional<Instant> last = store.marker(ProvisioningHints.LAST_HINT);
-        if (last.isPresent() && now.isBefore(last.get().plus(BACKSTOP_AFTER))) {
+        if (last.isPresent() && now.isBefore(last.get().plus(BACKSTOP_AFTER).minus(SCHEDULE_SLACK))) {
             return false;
         }
         hints.send(ProvisioningHints.BACKSTOP, pending.get(), null, now);

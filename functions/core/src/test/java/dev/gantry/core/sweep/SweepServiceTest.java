@@ -289,6 +289,17 @@ class SweepServiceTest {
         assertThat(w.hints.sent).containsExactly("backstop default/web", "backstop default/web");
     }
 
+    /** The next sweep comes a minute later, give or take a little: 59.9 s after the last one's hint still sends it. */
+    @Test
+    void theBackstopHintsAtTheNextSweepEvenWhenItStartsALittleEarly() {
+        LifecycleWorld w = new LifecycleWorld(quiet());
+        w.cluster.putPod(Pod.builder("default", "web").status(new Pod.Status("Pending", true, T0, null, null)).build());
+        assertThat(w.sweep.sweep().backstopHint()).isTrue();
+        w.clock.advance(Duration.ofMillis(59_900));
+        assertThat(w.sweep.sweep().backstopHint()).isTrue();
+        assertThat(w.hints.sent).containsExactly("backstop default/web", "backstop default/web");
+    }
+
     @Test
     void aRecentHintFromTheWebhookSilencesTheBackstop() {
         LifecycleWorld w = new LifecycleWorld(quiet());
