@@ -37,12 +37,33 @@ final class PriceRule {
      * @param sameTypeRule multi-node's extra rule: no option may cost what a removed node of the same type costs
      */
     static Filtered single(NodeClaimPlan plan, List<Candidate> candidates, boolean spotToSpot, boolean sameTypeRule) {
+        return single(plan, candidates, spotToSpot, sameTypeRule, false);
+    }
+
+    /**
+     * {@link #single}; with {@code spotToOnDemand} (Gantry's rounds), spot nodes that spot-to-spot may not replace are
+     * replaced by an on-demand node when one costs less than they do.
+     */
+    static Filtered single(NodeClaimPlan plan, List<Candidate> candidates, boolean spotToSpot, boolean sameTypeRule,
+                           boolean spotToOnDemand) {
         double price = candidates.stream().mapToDouble(Candidate::price).sum();
         boolean allSpot = candidates.stream().allMatch(Candidate::spot);
         Requirements reqs = plan.requirements();
         List<InstanceType> options = byPrice(plan.instanceTypeOptions(), reqs);
         ValueSet ct = reqs.get(WellKnownLabels.CAPACITY_TYPE);
-        if (allSpot && ct.has("spot")) {
+        if (allSpot && ct.has("spot") && !spotToSpot && spotToOnDemand && ct.has("on-demand")) {
+            reqs = reqs.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("on-demand"));
+            Requirements onDemand = reqs;
+            options = cheaperThan(options.stream().filter(t -> t.cheapestOffering(onDemand) != null).toList(), reqs, price);
+            if (options.isEmpty()) {
+                return new Filtered(null, "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node, "
+                        + "and no on-demand node is cheaper");
+            }
+            String unmet = minValuesUnmet(options, reqs);
+            if (unmet != null) {
+                return new Filtered(null, unmet);
+            }
+        } else if (allSpot && ct.has("spot")) {
             if (!spotToSpot) {
                 return new Filtered(null, "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node");
             }
@@ -108,6 +129,12 @@ final class PriceRule {
      * cost minus the other replacements' cheapest worst price, and the worst prices summed stay strictly below.
      */
     static List<NodeClaimPlan> many(List<NodeClaimPlan> plans, List<Candidate> candidates, boolean spotToSpot) {
+        return many(plans, candidates, spotToSpot, false);
+    }
+
+    /** {@link #many}; with {@code spotToOnDemand}, spot nodes may be replaced by on-demand ones as in {@link #single}. */
+    static List<NodeClaimPlan> many(List<NodeClaimPlan> plans, List<Candidate> candidates, boolean spotToSpot,
+                                    boolean spotToOnDemand) {
         double price = candidates.stream().mapToDouble(Candidate::price).sum();
         boolean allSpot = candidates.stream().allMatch(Candidate::spot);
         List<Requirements> reqs = new ArrayList<>();
@@ -118,10 +145,10 @@ final class PriceRule {
             ValueSet ct = r.get(WellKnownLabels.CAPACITY_TYPE);
             Requirements spotReqs = r.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
             if (ct.has("spot") && plans.get(i).instanceTypeOptions().stream().anyMatch(t -> t.cheapestOffering(spotReqs) != null)) {
-                if (allSpot && !spotToSpot) {
+                if (allSpot && !spotToSpot && !(spotToOnDemand && ct.has("on-demand"))) {
                     return null;
                 }
-                r = spotReqs;
+                r = allSpot && !spotToSpot ? r.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("on-demand")) : spotReqs;
             }
             reqs.add(r);
             worst[i] = Double.MAX_VALUE;

@@ -78,7 +78,8 @@ final class Round {
                     why = "Can't remove without creating " + claims.size() + " candidates";
                 }
             } else {
-                PriceRule.Filtered f = PriceRule.single(claims.get(0), cs, in.settings().spotToSpot(), cs.size() > 1);
+                PriceRule.Filtered f = PriceRule.single(claims.get(0), cs, in.settings().spotToSpot(), cs.size() > 1,
+                        "gantry".equals(who));
                 if (f.plan() == null) {
                     why = f.failure();
                 } else {
@@ -107,7 +108,7 @@ final class Round {
         // Fewer nodes only (a re-pack into as many or more nodes is churn for small change), unless it restores a split.
         List<NodeClaimPlan> claims = SpotSplitGuard.narrow(in, names(cs), o.newClaims());
         List<NodeClaimPlan> plans = claims.size() >= cs.size() ? restoringSplit(cs, claims)
-                : PriceRule.many(claims, cs, in.settings().spotToSpot());
+                : PriceRule.many(claims, cs, in.settings().spotToSpot(), true);
         if (plans == null) {
             return null;
         }
@@ -126,7 +127,7 @@ final class Round {
         if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
             return null;
         }
-        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot());
+        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot(), true);
         return plans != null && SpotSplitGuard.restores(in, names(cs), plans) ? plans : null;
     }
 

@@ -87,10 +87,40 @@ class ConsolidationTest {
     @Test // karpenter: consolidation_test.go "can replace nodes if another nodePool returns no instance types" (spot-to-spot off)
     void aSpotNodeIsNotReplacedBySpotWithoutTheFeatureGate() {
         TestCluster c = TestCluster.standard(true);
+        c.settings = new ConsolidationSettings(false, ConsolidationSettings.Strategy.KARPENTER);
         c.node(c.nodeOf("a", "2xlarge", "spot", Map.of()), c.pod(500));
         ConsolidationDecision d = c.decide();
         assertThat(d.command()).isEmpty();
         assertThat(d.verdict("a").orElseThrow().reason()).contains("SpotToSpotConsolidation is disabled");
+    }
+
+    /**
+     * Gantry's rounds, the gate off: a spot 2xlarge ($0.12/h) holding one 500m pod is replaced by an on-demand small
+     * ($0.05/h), pinned to on-demand so a spot launch cannot take its place. Karpenter keeps the spot node until it is
+     * interrupted (after spot ran out in every zone, the first spot launches can land on the dearest types).
+     */
+    @Test
+    void withoutTheGateASpotNodeIsReplacedByACheaperOnDemandNode() {
+        TestCluster c = TestCluster.standard(true);
+        c.node(c.nodeOf("a", "2xlarge", "spot", Map.of()), c.pod(500));
+        ConsolidationCommand cmd = command(c.decide());
+        assertThat(cmd.nodes()).containsExactly("a");
+        assertThat(cmd.replacements()).singleElement().satisfies(r -> {
+            assertThat(r.requirements().get(WellKnownLabels.CAPACITY_TYPE).values()).containsExactly("on-demand");
+            assertThat(r.instanceType().name()).isEqualTo("small");
+            assertThat(r.offering().capacityType()).isEqualTo("on-demand");
+        });
+        assertThat(cmd.priceAfter()).isLessThan(cmd.priceBefore());
+    }
+
+    @Test
+    void withoutTheGateACheapSpotNodeStaysWhenNoOnDemandNodeCostsLess() {
+        TestCluster c = TestCluster.standard(true);
+        c.node(c.nodeOf("a", "large", "spot", Map.of()), c.pod(500)); // $0.03/h; on-demand small is $0.05/h
+        ConsolidationDecision d = c.decide();
+        assertThat(d.command()).isEmpty();
+        assertThat(d.verdict("a").orElseThrow().reason()).contains("SpotToSpotConsolidation is disabled")
+                .contains("no on-demand node is cheaper");
     }
 
     @Test // karpenter: consolidation_test.go "spot to spot consolidation should consider the max of default and minimum number of instanceTypeOptions"
