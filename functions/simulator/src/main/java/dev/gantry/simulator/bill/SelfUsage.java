@@ -77,7 +77,7 @@ public final class SelfUsage {
         return customEvents;
     }
 
-    double readUnits() {
+    public double readUnits() {
         return readUnits;
     }
 

@@ -59,4 +59,28 @@ class SimulatedStoreTest {
         assertThat(f.injected()).containsEntry("dynamoThrottle", (long) SimulatedStore.SDK_ATTEMPTS);
         assertThat(store.throttled).isEqualTo(1);
     }
+
+    /**
+     * The offerings Query reads the marks that ran out too, until TTL deletes them: a whole market marked during an ICE
+     * is paid for by every run for up to two days, not only while the marks hold.
+     */
+    @Test
+    void marksThatRanOutAreStillReadAndPaidForUntilTtlDeletesThem() {
+        SimulatedStore store = new SimulatedStore(truth, clock::instant, new Faults(FaultPlan.NONE, 1));
+        dev.gantry.simulator.bill.SelfUsage usage = new dev.gantry.simulator.bill.SelfUsage();
+        store.meter(usage);
+        for (int i = 0; i < 400; i++) {
+            store.markUnavailable(new dev.gantry.core.catalog.OfferingKey("t" + i, "us-east-1a", "spot"),
+                    clock.instant().plus(Duration.ofMinutes(3)));
+        }
+        clock.advance(Duration.ofMinutes(10));
+        double before = usage.readUnits();
+        assertThat(store.unavailableOfferings(clock.instant())).isEmpty();
+        double read = usage.readUnits() - before;
+        assertThat(read).as("400 expired marks read").isGreaterThan(10);
+        clock.advance(SimulatedStore.TTL_DELETION);
+        before = usage.readUnits();
+        store.unavailableOfferings(clock.instant());
+        assertThat(usage.readUnits() - before).as("deleted by TTL").isLessThan(read);
+    }
 }
