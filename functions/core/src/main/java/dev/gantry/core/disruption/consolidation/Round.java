@@ -72,6 +72,9 @@ final class Round {
                 cmd = command(method, cs, List.of(), o.destinations());
             } else if (claims.size() > 1) {
                 List<NodeClaimPlan> plans = restoringSplit(cs, claims);
+                if (plans == null) {
+                    plans = dearNodes(cs, claims);
+                }
                 if (plans != null) {
                     cmd = command(method, cs, plans, o.destinations());
                 } else {
@@ -107,8 +110,11 @@ final class Round {
         }
         // Fewer nodes only (a re-pack into as many or more nodes is churn for small change), unless it restores a split.
         List<NodeClaimPlan> claims = SpotSplitGuard.narrow(in, names(cs), o.newClaims());
-        List<NodeClaimPlan> plans = claims.size() >= cs.size() ? restoringSplit(cs, claims)
-                : PriceRule.many(claims, cs, in.settings().spotToSpot(), true);
+        List<NodeClaimPlan> plans = claims.size() < cs.size() ? PriceRule.many(claims, cs, in.settings().spotToSpot(), true)
+                : restoringSplit(cs, claims);
+        if (plans == null && claims.size() >= cs.size()) {
+            plans = dearNodes(cs, claims);
+        }
         if (plans == null) {
             return null;
         }
@@ -129,6 +135,33 @@ final class Round {
         }
         List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot(), true);
         return plans != null && SpotSplitGuard.restores(in, names(cs), plans) ? plans : null;
+    }
+
+    /**
+     * The most a move that launches as many nodes as it removes, or more, may cost of what it removes: such a move is
+     * for nodes far dearer than what they hold, not for small change (re-packing two xlarge into a large and a small
+     * saves a little more than removing one of them, for three evictions instead of one).
+     */
+    static final double DEAR = 0.25;
+
+    /**
+     * Gantry's rounds only: the replacements under the m-to-n price rule when they launch at most one node more than
+     * they remove and cost at most {@link #DEAR} of it, else null. Karpenter replaces a node by at most one, and
+     * Gantry otherwise re-packs into fewer, so a dear node whose pods a zonal spread would send to two zones stayed at
+     * any price: after spot ran out in every zone, two m8idn.32xlarge spot nodes ($2.69/h) kept 44 pods of 500m in one
+     * zone for the rest of the day, where three nodes in three zones hold them for a tenth of that.
+     */
+    private List<NodeClaimPlan> dearNodes(List<Candidate> cs, List<NodeClaimPlan> newClaims) {
+        if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
+            return null;
+        }
+        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot(), true);
+        if (plans == null) {
+            return null;
+        }
+        double before = cs.stream().mapToDouble(Candidate::price).sum();
+        double after = plans.stream().mapToDouble(PriceRule::expectedPrice).sum();
+        return after <= DEAR * before ? plans : null;
     }
 
     private static List<String> names(List<Candidate> cs) {

@@ -282,10 +282,25 @@ class KarpenterConsolidationMovesTest {
         TestCluster c = TestCluster.standard();
         c.node("a", "2xlarge", c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)),
                 c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)));
-        for (ConsolidationDecision d : List.of(c.reference(), c.decide())) {
-            assertThat(d.command()).isEmpty();
-            assertThat(why(d, "a")).isEqualTo("Can't remove without creating 2 candidates");
-        }
+        ConsolidationDecision d = c.reference();
+        assertThat(d.command()).isEmpty();
+        assertThat(why(d, "a")).isEqualTo("Can't remove without creating 2 candidates");
+        // Gantry's rounds make it when the two cost at most a quarter of the node (Round.DEAR): $0.10 for $0.40.
+        ConsolidationCommand cmd = command(c.decide());
+        assertThat(cmd.nodes()).containsExactly("a");
+        assertThat(cmd.replacements()).hasSize(2).allSatisfy(r -> assertThat(r.instanceType().name()).isEqualTo("small"));
+    }
+
+    @Test
+    @DisplayName("Gantry: a node whose pods need two new nodes stays when they cost more than a quarter of it")
+    void aNodeWhosePodsNeedTwoNewNodesStaysUnlessItIsFarDearer() {
+        PodAffinityTerm apart = new PodAffinityTerm(LabelSelector.of(Map.of("app", "apart")), WellKnownLabels.HOSTNAME, List.of(), null, 100);
+        TestCluster c = TestCluster.standard();
+        c.node("a", "xlarge", c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)),
+                c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)));
+        ConsolidationDecision d = c.decide(); // two small nodes, $0.10, for a $0.20 node
+        assertThat(d.command()).isEmpty();
+        assertThat(why(d, "a")).isEqualTo("Can't remove without creating 2 candidates");
     }
 
     // ----- Context "Node Lifetime Consideration" -----
