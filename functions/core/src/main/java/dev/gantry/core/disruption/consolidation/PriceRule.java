@@ -19,7 +19,8 @@ import java.util.List;
  * {@code RemoveInstanceTypeOptionsByPriceAndMinValues}): a replacement with fewer alternatives than the pool requires
  * is no replacement. Spot-to-spot needs the feature gate and, for one node, at least 15 cheaper types; the 15
  * cheapest are offered (so the launched one is never immediately replaceable again), or as many as minValues needs
- * when that is more.
+ * when that is more. Gantry's own exception: without the gate, spot nodes may be replaced by an on-demand node that
+ * costs less than they do.
  */
 final class PriceRule {
     static final int MIN_SPOT_TO_SPOT_TYPES = 15;
@@ -34,15 +35,9 @@ final class PriceRule {
     /**
      * Applies the rule to the one replacement of {@code candidates} (m-to-1).
      *
-     * @param sameTypeRule multi-node's extra rule: no option may cost what a removed node of the same type costs
-     */
-    static Filtered single(NodeClaimPlan plan, List<Candidate> candidates, boolean spotToSpot, boolean sameTypeRule) {
-        return single(plan, candidates, spotToSpot, sameTypeRule, false);
-    }
-
-    /**
-     * {@link #single}; with {@code spotToOnDemand} (Gantry's rounds), spot nodes that spot-to-spot may not replace are
-     * replaced by an on-demand node when one costs less than they do.
+     * @param sameTypeRule   multi-node's extra rule: no option may cost what a removed node of the same type costs
+     * @param spotToOnDemand Gantry's rounds: spot nodes that spot-to-spot may not replace are replaced by an on-demand
+     *                       node when one costs less than they do (pinned to on-demand); Karpenter keeps them
      */
     static Filtered single(NodeClaimPlan plan, List<Candidate> candidates, boolean spotToSpot, boolean sameTypeRule,
                            boolean spotToOnDemand) {
@@ -125,16 +120,11 @@ final class PriceRule {
     }
 
     /**
-     * Gantry's m-to-n rule: every replacement is pinned as above, each keeps the options under what the removed nodes
-     * cost minus the other replacements' cheapest worst price, and the worst prices summed stay strictly below.
+     * Gantry's m-to-n rule: every replacement is pinned as above (spot nodes that spot-to-spot may not replace, to
+     * on-demand), each keeps the options under what the removed nodes cost minus the other replacements' cheapest worst
+     * price, and the worst prices summed stay strictly below.
      */
     static List<NodeClaimPlan> many(List<NodeClaimPlan> plans, List<Candidate> candidates, boolean spotToSpot) {
-        return many(plans, candidates, spotToSpot, false);
-    }
-
-    /** {@link #many}; with {@code spotToOnDemand}, spot nodes may be replaced by on-demand ones as in {@link #single}. */
-    static List<NodeClaimPlan> many(List<NodeClaimPlan> plans, List<Candidate> candidates, boolean spotToSpot,
-                                    boolean spotToOnDemand) {
         double price = candidates.stream().mapToDouble(Candidate::price).sum();
         boolean allSpot = candidates.stream().allMatch(Candidate::spot);
         List<Requirements> reqs = new ArrayList<>();
@@ -145,7 +135,7 @@ final class PriceRule {
             ValueSet ct = r.get(WellKnownLabels.CAPACITY_TYPE);
             Requirements spotReqs = r.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("spot"));
             if (ct.has("spot") && plans.get(i).instanceTypeOptions().stream().anyMatch(t -> t.cheapestOffering(spotReqs) != null)) {
-                if (allSpot && !spotToSpot && !(spotToOnDemand && ct.has("on-demand"))) {
+                if (allSpot && !spotToSpot && !ct.has("on-demand")) {
                     return null;
                 }
                 r = allSpot && !spotToSpot ? r.with(WellKnownLabels.CAPACITY_TYPE, ValueSet.in("on-demand")) : spotReqs;

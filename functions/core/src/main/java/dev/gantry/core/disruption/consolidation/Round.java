@@ -110,7 +110,7 @@ final class Round {
         }
         // Fewer nodes only (a re-pack into as many or more nodes is churn for small change), unless it restores a split.
         List<NodeClaimPlan> claims = SpotSplitGuard.narrow(in, names(cs), o.newClaims());
-        List<NodeClaimPlan> plans = claims.size() < cs.size() ? PriceRule.many(claims, cs, in.settings().spotToSpot(), true)
+        List<NodeClaimPlan> plans = claims.size() < cs.size() ? PriceRule.many(claims, cs, in.settings().spotToSpot())
                 : restoringSplit(cs, claims);
         if (plans == null && claims.size() >= cs.size()) {
             plans = dearNodes(cs, claims);
@@ -133,7 +133,7 @@ final class Round {
         if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
             return null;
         }
-        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot(), true);
+        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot());
         return plans != null && SpotSplitGuard.restores(in, names(cs), plans) ? plans : null;
     }
 
@@ -155,7 +155,7 @@ final class Round {
         if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
             return null;
         }
-        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot(), true);
+        List<NodeClaimPlan> plans = PriceRule.many(newClaims, cs, in.settings().spotToSpot());
         if (plans == null) {
             return null;
         }
