@@ -130,9 +130,13 @@ class DeployedConsolidationSettingsTest {
         return ((Number) sweep.handleRequest(Map.of(), null).get("consolidationDecided")).intValue();
     }
 
+    /**
+     * Spot at 30% of {@code price}, on-demand at ten times it: no on-demand node is cheaper than the spot node, so
+     * without the gate nothing replaces it (Gantry replaces a spot node by a cheaper on-demand one: PriceRule).
+     */
     private static InstanceType type(String name, int cpu, double price) {
         return new InstanceType(name, Map.of(WellKnownLabels.ARCH, "amd64", WellKnownLabels.OS, "linux"),
                 new Resources(cpu * 1000L, cpu * 2 * GI, 100 * GI, 110, Map.of()), Resources.ZERO,
-                List.of(Offering.of("us-east-1a", "on-demand", price), Offering.of("us-east-1a", "spot", price * 0.3)));
+                List.of(Offering.of("us-east-1a", "on-demand", price * 10), Offering.of("us-east-1a", "spot", price * 0.3)));
     }
 }
