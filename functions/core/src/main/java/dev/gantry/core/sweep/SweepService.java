@@ -375,8 +375,8 @@ public final class SweepService {
 
     /**
      * A hint when pods wait and no hint came for {@link #BACKSTOP_AFTER} (less {@link #SCHEDULE_SLACK}): a real pending
-     * pod, or a buffer's virtual pod
-     * the existing nodes have no room for (a window opening, or a real pod that took the buffer's room).
+     * pod, or a buffer's virtual pod the existing nodes have no room for (a window opening, or a real pod that took the
+     * buffer's room).
      */
     private boolean backstop(List<Pod> pods, List<Pod> unplacedVirtual, Instant now) {
         Optional<Pod> pending = pods.stream().filter(Pod::isProvisionable).findFirst()

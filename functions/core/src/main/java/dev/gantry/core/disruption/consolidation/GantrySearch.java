@@ -7,7 +7,8 @@ import java.util.List;
  * Gantry's underutilized search, on Gantry's cost-aware placement: multi-node (a binary search over batches of at
  * most {@value #MAX_BATCH} + 1 budget-admitted candidates), plus m-to-n re-packs of the leading candidates, all of them
  * (prefixes of m, m/2, m/4 … 2 of them, each re-planned by Gantry's packer onto the other nodes and 2 ≤ n < m new
- * nodes, accepted when strictly cheaper under the same price rules), plus {@link #groups} the prefixes cannot see;
+ * nodes, accepted when strictly cheaper under the same price rules; n up to m + 1 when they cost at most a quarter of
+ * the m: {@code Round.DEAR}), plus {@link #groups} the prefixes cannot see;
  * the move saving the most wins. When no multi-node move exists, single-node, keeping the best of several working moves.
  * <p>
  * Why batches are bounded: unbounded, the binary search deletes bigger batches that save more in one decision but

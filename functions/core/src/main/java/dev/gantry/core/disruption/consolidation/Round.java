@@ -108,7 +108,8 @@ final class Round {
         if (!o.ok() || o.newClaims().size() < 2) {
             return null;
         }
-        // Fewer nodes only (a re-pack into as many or more nodes is churn for small change), unless it restores a split.
+        // Fewer nodes only (a re-pack into as many or more nodes is churn for small change), unless it restores a split
+        // or the nodes cost four times what replaces them (dearNodes).
         List<NodeClaimPlan> claims = SpotSplitGuard.narrow(in, names(cs), o.newClaims());
         List<NodeClaimPlan> plans = claims.size() < cs.size() ? PriceRule.many(claims, cs, in.settings().spotToSpot())
                 : restoringSplit(cs, claims);
