@@ -32,7 +32,7 @@ class ValidateCommandTest {
                 "EC2NodeClass/default (converted from karpenter.k8s.aws/v1beta1 EC2NodeClass)",
                 "NodeClass/default (eks.amazonaws.com/v1)",
                 "Deployment/nginx (apps/v1): 3 pods");
-        assertThat(out.toString().lines().filter(l -> l.startsWith("NodePool/") || l.contains("NodeClass/"))).hasSize(47); // with the reservation pool, the consolidation samples', the scale scenarios', the labelled pools, the migration pool, the drift pools (drift-200 too), the three cost pools, the health pools, the static pool and seed 002 with rebalance
+        assertThat(out.toString().lines().filter(l -> l.startsWith("NodePool/") || l.contains("NodeClass/"))).hasSize(49); // with the reservation pool, the consolidation samples', the scale scenarios', the labelled pools, the migration pool, the drift pools (drift-200 too), the four cost pools, the health pools, the static pool and seed 002 with rebalance
         assertThat(out.toString()).contains("Scenario/quickstart (gantry simulate)");
         assertThat(err.toString().lines()).allMatch(l -> l.startsWith("warning: "));
     }
