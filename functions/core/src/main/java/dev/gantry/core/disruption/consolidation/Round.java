@@ -149,8 +149,8 @@ final class Round {
      * Gantry's rounds only: the replacements under the m-to-n price rule when they launch at most one node more than
      * they remove and cost at most {@link #DEAR} of it, else null. Karpenter replaces a node by at most one, and
      * Gantry otherwise re-packs into fewer, so a dear node whose pods a zonal spread would send to two zones stayed at
-     * any price: after spot ran out in every zone, two m8idn.32xlarge spot nodes ($2.69/h) kept 44 pods of 500m in one
-     * zone for the rest of the day, where three nodes in three zones hold them for a tenth of that.
+     * any price: after spot ran out in every zone, an m8idn.32xlarge spot node ($2.62/h) kept most of 40 pods of 500m in
+     * one zone for the rest of the day, where two on-demand nodes in two zones hold them for a quarter of that ($0.65/h).
      */
     private List<NodeClaimPlan> dearNodes(List<Candidate> cs, List<NodeClaimPlan> newClaims) {
         if (!"gantry".equals(who) || newClaims.size() > cs.size() + 1) {
