@@ -29,7 +29,6 @@ import dev.gantry.core.model.Taint;
 import dev.gantry.core.termination.TerminationService;
 import dev.gantry.core.termination.TerminationStart.FirstSlice;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -56,7 +55,7 @@ import java.util.TreeMap;
  *   <li>Headroom: the buffers ({@link #withHeadroom}) are read once; when they cannot be read, no node is removed as
  *       empty or consolidated in this sweep.</li>
  *   <li>Backstop: a provisioning hint when pods wait (or a buffer's virtual pod has no room) and no hint went out for
- *       {@link #BACKSTOP_AFTER}.</li>
+ *       {@link Backstop#AFTER}.</li>
  *   <li>Emptiness and expiry ({@link DisruptionDecision}): empty-since labels, and termination flows within the pools'
  *       budgets; a node holding a buffer's room or a leaving node's replacement pods is not empty; an expired node is
  *       replaced first (one hint); flows not started by {@code startUntil} are left for the next sweep.</li>
@@ -70,15 +69,6 @@ import java.util.TreeMap;
  * failure is logged (the refresh's are the adapter's to absorb); the next sweep decides again from the state.
  */
 public final class SweepService {
-    public static final Duration BACKSTOP_AFTER = Duration.ofMinutes(1);
-    /**
-     * How much earlier than {@link #BACKSTOP_AFTER} a sweep may find the last hint and still send the backstop. The sweep
-     * runs once a minute, but a run does not start at the same millisecond each time: measured against the previous
-     * sweep's own hint, a minute can read 59.9 s, and a strict minute then sent the backstop every other minute (pods
-     * waited 152 s, one past their allowance, after a whole-market ICE in the simulator).
-     */
-    static final Duration SCHEDULE_SLACK = Duration.ofSeconds(10);
-
     private final String cluster;
     private final ClusterReader reader;
     private final ClusterWriter writer;
@@ -249,7 +239,7 @@ public final class SweepService {
         }
         Optional<HeadroomPlan> plan = headroomPlan(now);
         Optional<BufferRoom> room = plan.map(h -> bufferRoom(h, nodes, pods));
-        boolean backstop = backstop(pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
+        boolean backstop = Backstop.send(store, hints, pods, room.map(BufferRoom::unplaced).orElse(List.of()), now);
         DisruptionStep.Disrupted dis = disruption.run(store.list(now), reader.nodes(), pods, room, now, terminated,
                 () -> firstSlice(inlineUntil), startUntil);
         ConsolidationReport consolidated = consolidate(now, plan);
@@ -371,26 +361,6 @@ public final class SweepService {
     /** Where the buffers' capacity is now ({@link BufferRoom}). */
     private static BufferRoom bufferRoom(HeadroomPlan plan, List<Node> nodes, List<Pod> pods) {
         return BufferRoom.of(plan.virtualPods(), nodes, DisruptionStep.podsByNode(pods));
-    }
-
-    /**
-     * A hint when pods wait and no hint came for {@link #BACKSTOP_AFTER} (less {@link #SCHEDULE_SLACK}): a real pending
-     * pod, or a buffer's virtual pod the existing nodes have no room for (a window opening, or a real pod that took the
-     * buffer's room).
-     */
-    private boolean backstop(List<Pod> pods, List<Pod> unplacedVirtual, Instant now) {
-        Optional<Pod> pending = pods.stream().filter(Pod::isProvisionable).findFirst()
-                .or(() -> unplacedVirtual.stream().findFirst());
-        if (pending.isEmpty()) {
-            return false;
-        }
-        Optional<Instant> last = store.marker(ProvisioningHints.LAST_HINT);
-        if (last.isPresent() && now.isBefore(last.get().plus(BACKSTOP_AFTER).minus(SCHEDULE_SLACK))) {
-            return false;
-        }
-        hints.send(ProvisioningHints.BACKSTOP, pending.get(), null, now);
-        store.setMarker(ProvisioningHints.LAST_HINT, now);
-        return true;
     }
 
     /** Whether a drain started now still runs its first slice in this sweep (the clock, not the sweep's start). */

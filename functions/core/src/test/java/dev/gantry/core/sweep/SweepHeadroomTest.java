@@ -61,7 +61,7 @@ class SweepHeadroomTest {
         assertThat(w.sweep.sweep().backstopHint()).isTrue();
         assertThat(w.hints.sent).containsExactly("backstop default/warm-buffer-1");
         w.clock.advance(Duration.ofSeconds(30));
-        assertThat(w.sweep.sweep().backstopHint()).isFalse(); // at most once per BACKSTOP_AFTER, as for real pods
+        assertThat(w.sweep.sweep().backstopHint()).isFalse(); // at most once per Backstop.AFTER, as for real pods
     }
 
     @Test
