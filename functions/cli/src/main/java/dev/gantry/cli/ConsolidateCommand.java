@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
                 + "with --until-settled, every step until consolidation settles. Prices from the built-in catalogue "
                 + "(or --prices FILE, --live-prices).")
 public final class ConsolidateCommand implements Callable<Integer> {
-    @Option(names = "--nodepools", required = true, description = "NodePool/NodeClass YAML file or directory.")
-    List<Path> nodePools;
+    @Option(names = "--nodepools", description = "NodePool/NodeClass YAML file or directory (default: the dump's NodePools and EC2NodeClasses).")
+    List<Path> nodePools = new java.util.ArrayList<>();
 
     @Option(names = "--cluster", required = true, description = "kubectl get nodes,pods,pdb -A -o yaml (or -o json) output: "
             + "file or directory. Karpenter's NodeClaims (kubectl get nodeclaims -o yaml) may be added for their pod-event times.")

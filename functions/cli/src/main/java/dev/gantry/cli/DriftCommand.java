@@ -18,8 +18,9 @@ import picocli.CommandLine.Spec;
         description = "Show which nodes of a cluster dump have drifted from the NodePools/EC2NodeClasses, why, and in which "
                 + "order and waves Gantry would replace them (canary wave, soak, Drifted budgets).")
 public final class DriftCommand implements Callable<Integer> {
-    @Option(names = "--nodepools", required = true, description = "NodePool/EC2NodeClass YAML file or directory, as it is now.")
-    List<Path> nodePools;
+    @Option(names = "--nodepools", description = "NodePool/EC2NodeClass YAML file or directory, as it is now (default: the dump's NodePools and "
+            + "EC2NodeClasses).")
+    List<Path> nodePools = new java.util.ArrayList<>();
 
     @Option(names = "--cluster", required = true, description = "kubectl get nodes,pods,pdb,nodeclaims -A -o yaml (or -o json) "
             + "output: file or directory. The NodeClaims carry each node's hashes, Drifted condition and image (status.imageID).")

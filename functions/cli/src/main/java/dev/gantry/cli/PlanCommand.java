@@ -36,8 +36,9 @@ import picocli.CommandLine.Spec;
         description = "Plan the nodes Gantry would launch for pending pods, using the built-in instance catalogue "
                 + "(or --prices FILE, --live-prices).")
 public final class PlanCommand implements Callable<Integer> {
-    @Option(names = "--nodepools", required = true, description = "NodePool/NodeClass YAML file or directory.")
-    List<Path> nodePools;
+    @Option(names = "--nodepools", description = "NodePool/NodeClass YAML file or directory (default: the --cluster dump's NodePools and "
+            + "EC2NodeClasses).")
+    List<Path> nodePools = new java.util.ArrayList<>();
 
     @Option(names = "--pods", description = "Workload manifests (file or directory): the pods to plan for.")
     List<Path> pods = new ArrayList<>();
@@ -93,10 +94,6 @@ public final class PlanCommand implements Callable<Integer> {
         manifests.addAll(nodes);
         manifests.addAll(daemonSets);
         CatalogSource catalogs = new CatalogSource(region, zones, priceOptions.source()).check(err::println);
-        Optional<LoadResult> read = PlanInput.load("plan", nodePools, manifests, region, err);
-        if (read.isEmpty()) {
-            return 2;
-        }
         ClusterDump dump = null;
         if (!cluster.isEmpty()) {
             Optional<ClusterDump> d = ClusterInput.read("plan", cluster, err);
@@ -105,6 +102,10 @@ public final class PlanCommand implements Callable<Integer> {
             }
             dump = d.get();
         }
+        Optional<LoadResult> read = PlanInput.load("plan", nodePools, manifests, region, dump, err);
+        if (read.isEmpty()) {
+            return 2;
+        }
         LoadResult loaded = read.get();
         Instant now = dump == null ? Instant.now() : ClusterInput.takenAt(dump, Instant.now());
         PlanningConfig planning = PlanningConfig.of(loaded, catalogs, err::println);
@@ -112,7 +113,7 @@ public final class PlanCommand implements Callable<Integer> {
         SchedulingInput input = planning.planner().input(offline.view(), offline.claims(), Set.of(), now);
         long t0 = System.nanoTime();
         // The provisioner's own plan; the greedy alone when asked, on the same input, for comparison.
-        OfflineHeadroom headroom = OfflineHeadroom.of(loaded, offline.claims());
+        OfflineHeadroom headroom = OfflineHeadroom.of(loaded, dump, offline.claims(), w -> err.println("warning: " + w));
         headroom.notes(now).forEach(line -> err.println("gantry plan: " + line));
         SchedulingResult result = chosen == Scheduler.Strategy.GANTRY
                 ? planning.planner().plan(offline.view(), input, headroom.virtualPods(now), offline.claims())

@@ -11,6 +11,7 @@ import dev.gantry.cli.status.StatusSources;
 import dev.gantry.cli.status.StatusView;
 import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.cluster.ClusterDocuments;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.core.cluster.ClusterException;
@@ -74,7 +75,8 @@ public final class StatusCommand implements Callable<Integer> {
             + "(default: the cluster's NodePools and EC2NodeClasses).")
     List<Path> config = new ArrayList<>();
 
-    @Option(names = "--boot-lead", defaultValue = "5m", description = "How early scheduled buffers open (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--boot-lead", description = "How early scheduled buffers open (default: as the functions compute it, "
+            + "the state table's claims' measured boot plus the sweep's rate).")
     String bootLead;
 
     @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
@@ -145,8 +147,7 @@ public final class StatusCommand implements Callable<Integer> {
      * is left out with a warning (the functions leave it out too), never failing status.
      */
     private static LoadResult fromCluster(ClusterObjects.Read objects, PrintWriter err) {
-        LoadResult r = ConfigLoader.loadString("cluster", String.join("\n---\n", objects.documents()), LoadOptions.DEFAULT);
-        r.errors().forEach(d -> err.println("warning: cluster object left out: " + d));
+        LoadResult r = ClusterDocuments.read("cluster", objects.documents(), w -> err.println("warning: " + w));
         err.flush();
         return r;
     }
@@ -186,7 +187,11 @@ public final class StatusCommand implements Callable<Integer> {
         }
     }
 
+    /** The {@code --boot-lead} given, or null: the deployed rule over the store's claims ({@link StatusSources#read}). */
     private Duration lead() {
+        if (bootLead == null) {
+            return null;
+        }
         try {
             return KubeDuration.parse(bootLead);
         } catch (IllegalArgumentException e) {

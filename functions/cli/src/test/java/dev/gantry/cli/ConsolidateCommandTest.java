@@ -174,6 +174,119 @@ class ConsolidateCommandTest {
         assertThat(err.toString()).contains("gantry consolidate: headroom: 1 CapacityBuffer, 2 chunks of room kept as of");
     }
 
+    /** The documents of {@code yaml}, each added to {@code dump} as the API server returns it. */
+    @SuppressWarnings("unchecked")
+    static KubeDump served(KubeDump dump, String yaml) {
+        int version = 100;
+        for (String doc : yaml.split("(?m)^---\\s*$")) {
+            if (!doc.isBlank()) {
+                dump.addServed(dev.gantry.kube.objects.KubeJson.YAML.readValue(doc, java.util.Map.class), String.valueOf(++version));
+            }
+        }
+        return dump;
+    }
+
+    @Test
+    void theDumpsBuffersKeepTheirRoomAsTheFilesDoAndAFilesBufferOfTheSameNameWins(@TempDir Path dir) throws IOException {
+        // As above, with the buffer and its PodTemplate in the dump (kubectl get ...,capacitybuffers,podtemplates).
+        KubeDump dump = served(new KubeDump().add(DumpNode.named("a").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("web-1").on("a").requests("500m", "1Gi"))
+                .add(DumpNode.named("b").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("api-1").on("b").requests("500m", "1Gi")), buffer("7", "20Gi", 2));
+        Path cluster = dump.writeYaml(dir.resolve("c.yaml"));
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", cluster.toString(), "--output", "json"))
+                .as(err.toString()).isZero();
+        assertThat(json().get("command").isNull()).as(out.toString()).isTrue();
+        assertThat(err.toString()).contains("gantry consolidate: headroom: 1 CapacityBuffer, 2 chunks of room kept as of");
+
+        // The files' buffer of the same name is the one kept, as the functions and gantry status keep it: one small chunk.
+        Path files = Files.writeString(dir.resolve("buffers.yaml"), buffer("100m", "128Mi", 1));
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--nodepools", files.toString(), "--cluster", cluster.toString(),
+                "--output", "json")).as(err.toString()).isZero();
+        assertThat(json().get("command").get("remove")).hasSize(1);
+        assertThat(err.toString()).contains("headroom: 1 CapacityBuffer, 1 chunk of room kept");
+    }
+
+    @Test
+    void aDumpsBufferThatDoesNotReadIsLeftOutWithAWarning(@TempDir Path dir) throws IOException {
+        KubeDump dump = served(new KubeDump().add(DumpNode.named("a").type("m5.2xlarge").pool("seed001-general-purpose"))
+                .add(DumpPod.named("web-1").on("a").requests("500m", "1Gi")), """
+                apiVersion: autoscaling.x-k8s.io/v1beta1
+                kind: CapacityBuffer
+                metadata: {name: broken, namespace: default}
+                spec: {podTemplateRef: {name: warm}, replicas: -1}
+                """);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", dump.writeYaml(dir.resolve("c.yaml")).toString()))
+                .as(err.toString()).isZero();
+        assertThat(err.toString()).contains("warning: dump CapacityBuffer/broken left out: spec.replicas: must be at least 0")
+                .doesNotContain("headroom:");
+    }
+
+    /** The sample pools as the API server returns them: defaults filled in, a status, managedFields. */
+    private static Path dumpedPools(Path dir) throws IOException {
+        String pools = Files.readString(Path.of(POOLS)).replace("""
+                kind: NodePool
+                metadata:
+                  name: seed001-general-purpose
+                """, """
+                kind: NodePool
+                metadata:
+                  name: seed001-general-purpose
+                status:
+                  conditions:
+                    - {type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2026-11-30T09:00:00Z"}
+                  resources: {cpu: "14", memory: 56Gi, nodes: "3", pods: "87"}
+                  nodeClassObservedGeneration: 1
+                """);
+        return served(new KubeDump(), pools).writeYaml(dir.resolve("pools.yaml"));
+    }
+
+    @Test
+    void withoutFilesTheDumpsNodePoolsAreTheConfigurationAndDecideAsTheFilesDo(@TempDir Path dir) throws IOException {
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--output", "json")).isZero();
+        JsonNode fromFiles = json().get("command");
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        String pools = dumpedPools(dir).toString();
+        assertThat(run("consolidate", "--cluster", CLUSTER, "--cluster", pools, "--output", "json")).as(err.toString()).isZero();
+        assertThat(json().get("command")).isEqualTo(fromFiles);
+        assertThat(err.toString()).contains("gantry consolidate: the configuration is the dump's: 1 NodePool, 1 EC2NodeClass")
+                .doesNotContain("warning");
+
+        // Files named replace the dump's pools, and the command says so.
+        err.getBuffer().setLength(0);
+        assertThat(run("consolidate", "--nodepools", POOLS, "--cluster", CLUSTER, "--cluster", pools)).isZero();
+        assertThat(err.toString()).contains("--nodepools names the configuration; the dump's 1 NodePool is not used");
+    }
+
+    @Test
+    void withoutFilesOrADumpedNodePoolItIsExitTwoAndSaysWhatToDump() {
+        assertThat(run("consolidate", "--cluster", CLUSTER)).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("gantry consolidate: no NodePool: name the configuration (--nodepools "
+                + "FILE|DIR), or dump the cluster's with the rest (kubectl get nodes,pods,pdb,nodepools,ec2nodeclasses -A -o yaml)");
+    }
+
+    @Test
+    void aDumpedNodePoolTheReaderRefusesIsLeftOutWithAWarning(@TempDir Path dir) throws IOException {
+        Path pools = served(new KubeDump(), Files.readString(Path.of(POOLS)) + """
+                ---
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: broken}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: seed001}
+                      requirements: [{key: karpenter.sh/capacity-type, operator: Within, values: [spot]}]
+                """).writeYaml(dir.resolve("pools.yaml"));
+        assertThat(run("consolidate", "--cluster", CLUSTER, "--cluster", pools.toString())).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("warning: dump NodePool/broken left out: ")
+                .contains("the configuration is the dump's: 1 NodePool, 1 EC2NodeClass");
+        assertThat(out.toString()).containsPattern("remove  ip-10-0-1-10 ");
+    }
+
     @Test
     void aBufferWhoseWorkloadIsNotInTheFilesIsNamedAndKeepsNothing(@TempDir Path dir) throws IOException {
         Path buffers = Files.writeString(dir.resolve("buffers.yaml"), """

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gantry.testing.dumps.DumpNode;
+import dev.gantry.testing.dumps.KubeDump;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -58,6 +60,32 @@ class PlanCommandTest {
         assertThat(code).as(err.toString()).isZero();
         assertThat(json().get("nodeClaims")).isNotEmpty().allSatisfy(c ->
                 assertThat(c.get("instanceType").asText()).as("an x86 type").doesNotMatch("[a-z]+[0-9]+g[a-z]*\\..*"));
+    }
+
+    /**
+     * The configuration a Karpenter user keeps in the cluster, dumped beside it (kubectl get
+     * nodes,pods,pdb,nodepools,ec2nodeclasses,nodeoverlays,capacitybuffers,podtemplates -A -o yaml): the pools, their
+     * overlay and a buffer plan as they do from files.
+     */
+    @Test
+    void plansWithTheNodePoolsOverlaysAndBuffersOfADump(@TempDir Path dir) throws IOException {
+        KubeDump dump = new KubeDump().add(DumpNode.named("ip-10-0-9-9").pool("cost").type("m6a.large"));
+        int version = 700;
+        String config = Files.readString(Path.of("../../samples/scenarios/cost/pool.yaml")) + "\n---\n"
+                + ConsolidateCommandTest.buffer("1", "2Gi", 2);
+        for (String doc : config.split("(?m)^---\\s*$")) {
+            if (!doc.isBlank()) {
+                dump.addServed(dev.gantry.kube.objects.KubeJson.YAML.readValue(doc, java.util.Map.class), String.valueOf(++version));
+            }
+        }
+        Path cluster = dump.writeYaml(dir.resolve("cluster.yaml"));
+        int code = run("plan", "--cluster", cluster.toString(), "--pods", "../../samples/workloads/web.yaml", "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("gantry plan: the configuration is the dump's: 1 NodePool, 1 EC2NodeClass, 1 NodeOverlay")
+                .contains("gantry plan: headroom: 1 CapacityBuffer, 2 chunks of room kept as of");
+        assertThat(json().get("nodeClaims")).isNotEmpty().allSatisfy(c ->
+                assertThat(c.get("instanceType").asText()).as("an x86 type").doesNotMatch("[a-z]+[0-9]+g[a-z]*\\..*"));
+        assertThat(out.toString()).contains("default/warm-buffer-0").contains("default/warm-buffer-1");
     }
 
     /** A provisioning run plans the buffers' chunks after the real pods; so does the plan, from the files' buffers. */

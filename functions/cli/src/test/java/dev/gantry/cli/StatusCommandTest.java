@@ -29,6 +29,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -212,10 +213,14 @@ class StatusCommandTest {
     }
 
     private int run(String... args) {
+        return runAt(NOW, args);
+    }
+
+    private int runAt(Instant at, String... args) {
         CommandLine cl = Gantry.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        List<String> all = new ArrayList<>(List.of("status", "--region", "us-east-1", "--at", NOW.toString(),
+        List<String> all = new ArrayList<>(List.of("status", "--region", "us-east-1", "--at", at.toString(),
                 "--kubeconfig", kubeconfig.toString(), "--dynamodb-endpoint", DYNALITE.endpoint().toString(),
                 "--cloudformation-endpoint", aws.endpoint().toString(),
                 "--config", "../../samples/nodepools/seed000-v1.yaml", "--config", "../../samples/buffers/seed000-warm-weekdays.yaml",
@@ -262,27 +267,79 @@ class StatusCommandTest {
         assertThat(table).containsPattern("shop/web-headroom +active +replicas 2, 20% of 40 = 8 -> 8 chunks of cpu=500m memory=1Gi pods=1");
     }
 
-    @Test
-    void withoutConfigFilesTheNodePoolsComeFromTheClusterWithTheirStatusAndTheNodeClaimObjects() throws Exception {
-        List<KarpenterCrd> crds = List.of(KarpenterCrd.values());
-        for (KarpenterCrd crd : crds) {
+    /** Installs Karpenter's CRDs and seed 000's NodePool (with its status) and EC2NodeClass in the cluster. */
+    private static void seed000InTheCluster() throws IOException {
+        for (KarpenterCrd crd : KarpenterCrd.values()) {
             kube.apiextensions().v1().customResourceDefinitions()
                     .resource(Serialization.unmarshal(crd.manifest(), CustomResourceDefinition.class)).create();
         }
-        try {
-            for (HasMetadata o : Serialization.<List<HasMetadata>>unmarshal(
-                    Files.readString(Path.of("../../samples/nodepools/seed000-v1.yaml")))) {
-                GenericKubernetesResource g = (GenericKubernetesResource) o;
-                boolean pool = g.getKind().equals("NodePool");
-                GenericKubernetesResource created = kube.genericKubernetesResources(pool ? KubeStatusObjects.NODE_POOLS
-                        : KubeStatusObjects.EC2_NODE_CLASSES).resource(g).create();
-                if (pool) {
-                    created.setAdditionalProperty("status", Map.of("nodes", 2, "resources", Map.of("cpu", "6", "memory", "24Gi"),
-                            "conditions", List.of(Map.of("type", "Ready", "status", "True", "reason", "Ready", "message", "",
-                                    "lastTransitionTime", "2026-12-01T09:00:00Z"))));
-                    kube.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).resource(created).updateStatus();
-                }
+        for (HasMetadata o : Serialization.<List<HasMetadata>>unmarshal(
+                Files.readString(Path.of("../../samples/nodepools/seed000-v1.yaml")))) {
+            GenericKubernetesResource g = (GenericKubernetesResource) o;
+            boolean pool = g.getKind().equals("NodePool");
+            GenericKubernetesResource created = kube.genericKubernetesResources(pool ? KubeStatusObjects.NODE_POOLS
+                    : KubeStatusObjects.EC2_NODE_CLASSES).resource(g).create();
+            if (pool) {
+                created.setAdditionalProperty("status", Map.of("nodes", 2, "resources", Map.of("cpu", "6", "memory", "24Gi"),
+                        "conditions", List.of(Map.of("type", "Ready", "status", "True", "reason", "Ready", "message", "",
+                                "lastTransitionTime", "2026-12-01T09:00:00Z"))));
+                kube.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).resource(created).updateStatus();
             }
+        }
+    }
+
+    /** Undoes {@link #seed000InTheCluster}: deleting a CRD deletes its objects. */
+    private static void noKarpenterObjects() {
+        for (KarpenterCrd crd : KarpenterCrd.values()) {
+            kube.apiextensions().v1().customResourceDefinitions().withName(crd.crdName()).delete();
+        }
+        kube.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).delete();
+        kube.genericKubernetesResources(KubeStatusObjects.EC2_NODE_CLASSES).delete();
+        kube.genericKubernetesResources(KubeNodeClaims.NODE_CLAIMS).delete();
+    }
+
+    /**
+     * The cluster's NodeOverlays price the fresh plan behind a pending pod's reason, as they price the provisioner's:
+     * a 3.8-cpu pod fits a t3a.xlarge, which an overlay makes eleven times dearer, so the plan says t3a.2xlarge.
+     */
+    @Test
+    void withoutConfigFilesTheClustersNodeOverlaysPriceThePlan() throws Exception {
+        seed000InTheCluster();
+        pod("wide", null, true, "3800m");
+        try {
+            assertThat(runWithoutConfig()).as(err.toString()).isZero();
+            assertThat(out.toString()).containsPattern("web/wide +\\S+ +a fresh plan would launch t3a.xlarge \\(NodePool seed000\\)");
+            kube.genericKubernetesResources(dev.gantry.kube.KubeConfigObjects.NODE_OVERLAYS).resource(Serialization.unmarshal("""
+                    apiVersion: karpenter.sh/v1alpha1
+                    kind: NodeOverlay
+                    metadata: {name: xlarge-dear}
+                    spec:
+                      requirements: [{key: node.kubernetes.io/instance-type, operator: In, values: [t3a.xlarge]}]
+                      priceAdjustment: "+1000%"
+                    """, GenericKubernetesResource.class)).create();
+            out.getBuffer().setLength(0);
+            assertThat(runWithoutConfig()).as(err.toString()).isZero();
+            assertThat(out.toString()).containsPattern("web/wide +\\S+ +a fresh plan would launch t3a.2xlarge \\(NodePool seed000\\)");
+        } finally {
+            kube.pods().inNamespace("web").withName("wide").delete();
+            kube.genericKubernetesResources(dev.gantry.kube.KubeConfigObjects.NODE_OVERLAYS).delete();
+            noKarpenterObjects();
+        }
+    }
+
+    private int runWithoutConfig() {
+        CommandLine cl = Gantry.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute("status", "--region", "us-east-1", "--at", NOW.toString(), "--kubeconfig", kubeconfig.toString(),
+                "--dynamodb-endpoint", DYNALITE.endpoint().toString(), "--cloudformation-endpoint", aws.endpoint().toString(),
+                "--cluster", CLUSTER);
+    }
+
+    @Test
+    void withoutConfigFilesTheNodePoolsComeFromTheClusterWithTheirStatusAndTheNodeClaimObjects() throws Exception {
+        seed000InTheCluster();
+        try {
             kube.genericKubernetesResources(KubeNodeClaims.NODE_CLAIMS).resource(Serialization.unmarshal("""
                     apiVersion: karpenter.sh/v1
                     kind: NodeClaim
@@ -317,10 +374,26 @@ class StatusCommandTest {
             assertThat(table).contains("NODECLAIMS IN THE CLUSTER (1)");
             assertThat(table).containsPattern("seed000-aaaaa +t3a.xlarge +on-demand +us-east-1a +ip-10-0-0-1 +True");
         } finally {
-            for (KarpenterCrd crd : crds) {
-                kube.apiextensions().v1().customResourceDefinitions().withName(crd.crdName()).delete();
-            }
+            noKarpenterObjects();
         }
+    }
+
+    /**
+     * A scheduled buffer opens when the functions open it: by their boot lead (the table's claims' measured boot, 60 s
+     * here, plus the sweep's minute), not by a fixed one. The weekday buffer's window is at 08:50; at 08:47 it is not
+     * open yet (it opens at 08:48), where the old fixed 5 minutes said it was. {@code --boot-lead} still overrides.
+     */
+    @Test
+    void aScheduledBufferOpensByTheDeployedBootLeadUnlessOneIsGiven() {
+        Instant before = Instant.parse("2026-12-01T08:47:00Z");
+        assertThat(runAt(before, "--cluster", CLUSTER)).as(err.toString()).isZero();
+        assertThat(out.toString()).containsPattern("default/weekday-morning +inactive");
+        out.getBuffer().setLength(0);
+        assertThat(runAt(before, "--cluster", CLUSTER, "--boot-lead", "5m")).as(err.toString()).isZero();
+        assertThat(out.toString()).containsPattern("default/weekday-morning +active");
+        out.getBuffer().setLength(0);
+        assertThat(runAt(Instant.parse("2026-12-01T08:48:00Z"), "--cluster", CLUSTER)).as(err.toString()).isZero();
+        assertThat(out.toString()).containsPattern("default/weekday-morning +active");
     }
 
     @Test

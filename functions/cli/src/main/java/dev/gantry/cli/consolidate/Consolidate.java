@@ -69,18 +69,19 @@ public final class Consolidate {
             return 2;
         }
         CatalogSource catalogs = new CatalogSource(region, zones, prices).check(err::println);
-        Optional<LoadResult> loaded = PlanInput.load("consolidate", nodePools, List.of(), region, err);
-        if (loaded.isEmpty()) {
-            return 2;
-        }
         Optional<ClusterDump> dump = ClusterInput.read("consolidate", cluster, err);
         if (dump.isEmpty()) {
+            return 2;
+        }
+        Optional<LoadResult> loaded = PlanInput.load("consolidate", nodePools, List.of(), region, dump.get(), err);
+        if (loaded.isEmpty()) {
             return 2;
         }
         Instant now = at != null ? at : ClusterInput.takenAt(dump.get(), Instant.now());
         Rehearsal.Cluster start = ClusterInput.of(dump.get(), null, now);
         PlanningConfig planning = PlanningConfig.of(loaded.get(), catalogs, err::println);
-        OfflineHeadroom headroom = OfflineHeadroom.of(loaded.get(), start.claims());
+        OfflineHeadroom headroom = OfflineHeadroom.of(loaded.get(), dump.get(), start.claims(),
+                w -> err.println("warning: " + w));
         headroom.notes(now).forEach(line -> err.println("gantry consolidate: " + line));
         ConsolidationSettings.Strategy chosen = strategy.equals("karpenter") ? ConsolidationSettings.Strategy.KARPENTER
                 : ConsolidationSettings.Strategy.GANTRY;

@@ -53,12 +53,12 @@ public final class Drift {
             return 2;
         }
         CatalogSource catalogs = new CatalogSource(region, zones).check(err::println);
-        Optional<LoadResult> loaded = PlanInput.load("drift", nodePools, List.of(), region, err);
-        if (loaded.isEmpty()) {
-            return 2;
-        }
         Optional<ClusterDump> dump = ClusterInput.read("drift", cluster, err);
         if (dump.isEmpty()) {
+            return 2;
+        }
+        Optional<LoadResult> loaded = PlanInput.load("drift", nodePools, List.of(), region, dump.get(), err);
+        if (loaded.isEmpty()) {
             return 2;
         }
         PlanningConfig planning = PlanningConfig.of(loaded.get(), catalogs, err::println);
@@ -66,7 +66,8 @@ public final class Drift {
                 + ": no EC2NodeClass is named so or selects that alias; ignored"));
         Instant now = at != null ? at : ClusterInput.takenAt(dump.get(), Instant.now());
         Rehearsal.Cluster c = ClusterInput.of(dump.get(), null, now);
-        DriftPlan.Result r = DriftPlan.decide(planning, c, dump.get().images(), resolved, OfflineHeadroom.of(loaded.get(), c.claims()));
+        OfflineHeadroom headroom = OfflineHeadroom.of(loaded.get(), dump.get(), c.claims(), w -> err.println("warning: " + w));
+        DriftPlan.Result r = DriftPlan.decide(planning, c, dump.get().images(), resolved, headroom);
         out.print(output.equals("json") ? DriftReport.json(r) : DriftReport.table(r));
         out.flush();
         err.flush();

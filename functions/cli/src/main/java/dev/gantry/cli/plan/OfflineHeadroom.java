@@ -1,6 +1,11 @@
 package dev.gantry.cli.plan;
 
 import dev.gantry.config.LoadResult;
+import dev.gantry.config.cluster.BufferLayers;
+import dev.gantry.core.config.ConfigObject;
+import dev.gantry.core.headroom.LiveHeadroom;
+import dev.gantry.kube.objects.dump.ClusterDump;
+import java.util.function.Consumer;
 import dev.gantry.config.deployment.DeploymentSettings;
 import dev.gantry.core.headroom.BootLead;
 import dev.gantry.core.headroom.BufferExpansion;
@@ -16,8 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The headroom an offline what-if keeps, as the deployed functions keep it: the configuration's CapacityBuffers, with
- * the PodTemplates and workloads the same files hold, expanded at the decision's instant into virtual pods
+ * The headroom an offline what-if keeps, as the deployed functions keep it: the CapacityBuffers of the configuration
+ * files and of the cluster dump, with the PodTemplates and workloads either holds, expanded at the decision's instant into virtual pods
  * ({@link HeadroomPlan}). {@code gantry plan} plans them after the real pending pods, as a provisioning run does;
  * {@code gantry consolidate} and {@code gantry drift} keep their room, as the sweep does
  * ({@code ConsolidationInput.reserved}), so a what-if on a cluster with buffers does not remove the nodes that hold them.
@@ -35,8 +40,21 @@ public record OfflineHeadroom(List<CapacityBuffer> buffers, BufferTargets target
 
     /** The buffers of {@code config}, with the boot lead measured over {@code claims} (a dump's, or none). */
     public static OfflineHeadroom of(LoadResult config, List<NodeClaim> claims) {
-        return new OfflineHeadroom(config.buffers(), config.bufferTargets(),
-                BootLead.of(claims, DeploymentSettings.DEFAULT.sweepRate()));
+        return of(config, null, claims, w -> { });
+    }
+
+    /**
+     * The buffers of {@code config}, then those of {@code dump} (null: none) that the files do not define, with the
+     * PodTemplates and workloads either holds ({@link BufferLayers}, as {@code gantry status} lays the cluster's over the
+     * bundle's); the boot lead measured over {@code claims}. A dump's buffer that does not read cleanly is left out,
+     * its message handed to {@code warn}.
+     */
+    public static OfflineHeadroom of(LoadResult config, ClusterDump dump, List<NodeClaim> claims, Consumer<String> warn) {
+        List<String> docs = dump == null ? List.of() : dump.configObjects().stream()
+                .filter(o -> o.kind().equals("CapacityBuffer") || ClusterDump.BUFFER_TARGETS.contains(o.kind()))
+                .map(ConfigObject::json).toList();
+        LiveHeadroom.Buffers b = BufferLayers.over(config, "dump", docs, warn);
+        return new OfflineHeadroom(b.buffers(), b.targets(), BootLead.of(claims, DeploymentSettings.DEFAULT.sweepRate()));
     }
 
     /** Every buffer's expansion at {@code now}. */
@@ -65,7 +83,7 @@ public record OfflineHeadroom(List<CapacityBuffer> buffers, BufferTargets target
             chunks += e.chunks();
             if (e.state() == BufferExpansion.State.UNRESOLVED) {
                 out.add(name + ": " + e.reason() + "; it keeps no room here (add the PodTemplate or workload to the "
-                        + "configuration files)");
+                        + "configuration files, or to the dump)");
             } else if (e.buffer().prediction() != null) {
                 out.add(name + " is predicted: offline there is no demand history, so it keeps only what its replicas "
                         + "or percentage ask (" + e.chunks() + (e.chunks() == 1 ? " chunk" : " chunks") + ")");

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code kubectl get nodepools,ec2nodeclasses,nodeclaims} reads, for {@code gantry status}: the configuration
- * objects as documents for {@code ConfigLoader} (the reader {@code gantry validate} uses), each NodePool's status
+ * What {@code kubectl get nodepools,ec2nodeclasses,nodeoverlays,nodeclaims} reads, for {@code gantry status}: the
+ * configuration objects (as the functions list them) as documents for {@code ConfigLoader} (the reader {@code gantry validate} uses), each NodePool's status
  * against its limits, and the NodeClaim objects. A cluster without the CRDs has none of them (404: empty, not an
  * error), and status falls back to the {@code --config} files and the state table.
  */
@@ -26,7 +26,7 @@ public final class ClusterObjects {
     public record Claim(String name, String type, String capacity, String zone, String node, String ready) {
     }
 
-    /** What was read; {@code documents} are the NodePools and EC2NodeClasses as JSON. */
+    /** What was read; {@code documents} are the NodePools, EC2NodeClasses and NodeOverlays as JSON. */
     public record Read(List<String> documents, List<Pool> pools, List<Claim> claims) {
         public boolean isEmpty() {
             return documents.isEmpty() && claims.isEmpty();
@@ -47,6 +47,9 @@ public final class ClusterObjects {
         }
         for (GenericKubernetesResource c : list(kube, KubeStatusObjects.EC2_NODE_CLASSES)) {
             docs.add(Serialization.asJson(clean(c)));
+        }
+        for (GenericKubernetesResource o : list(kube, dev.gantry.kube.KubeConfigObjects.NODE_OVERLAYS)) {
+            docs.add(Serialization.asJson(clean(o))); // priced as the provisioner prices, in the plan's reasons
         }
         List<Claim> claims = new ArrayList<>();
         for (GenericKubernetesResource c : list(kube, KubeNodeClaims.NODE_CLAIMS)) {

@@ -3,11 +3,15 @@ package dev.gantry.cli.status;
 import dev.gantry.cli.plan.PlanningConfig;
 import dev.gantry.cli.validate.CatalogSource;
 import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.cluster.BufferLayers;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
+import dev.gantry.config.deployment.DeploymentSettings;
+import dev.gantry.core.headroom.BootLead;
 import dev.gantry.core.headroom.BufferTargets;
 import dev.gantry.core.headroom.CapacityBuffer;
 import dev.gantry.core.headroom.DemandHistoryStore;
+import dev.gantry.core.headroom.LiveHeadroom;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -42,42 +46,34 @@ public final class StatusSources {
     private StatusSources() {
     }
 
+    /**
+     * @param bootLead how early scheduled buffers open; null: as the functions compute it ({@link BootLead#of}: the
+     *                 store's claims' measured boot plus the deployed sweep rate), as {@code gantry consolidate} does
+     */
     public static StatusSnapshot read(NodeClaimStore store, DemandHistoryStore demand, KubernetesClient kube, LoadResult config,
                                       CatalogSource catalogs, Instant now, Duration bootLead) {
         var claims = store.list(now);
+        Duration lead = bootLead != null ? bootLead : BootLead.of(claims, DeploymentSettings.DEFAULT.sweepRate());
         var usage = store.poolUsage();
         KubeCluster cluster = new KubeCluster(kube, Clock.fixed(now, ZoneOffset.UTC));
         List<Pod> pods = cluster.pods();
         List<Node> nodes = cluster.nodes();
         List<StatusSnapshot.GantryEvent> events = events(kube);
-        Buffers buffers = buffers(kube, config);
+        LiveHeadroom.Buffers buffers = buffers(kube, config);
         BufferTargets targets = buffers.targets().with(clusterTargets(kube, buffers.buffers()));
         Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, claims, events, now);
         return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, buffers.buffers(),
-                targets, demand.read(now), bootLead);
-    }
-
-    /** The buffers status shows, and the PodTemplates and workloads they refer to. */
-    record Buffers(List<CapacityBuffer> buffers, BufferTargets targets) {
+                targets, demand.read(now), lead);
     }
 
     /**
      * The bundle's buffers, then the cluster's CapacityBuffers (when the CRD is installed) that the bundle does not define,
-     * as the provisioner and the sweep see them: a buffer defined in both places keeps the bundle's version. A cluster
-     * buffer that does not read cleanly is left out with a warning on stderr, as the functions log it.
+     * as the provisioner and the sweep see them ({@link BufferLayers}): a buffer defined in both places keeps the bundle's
+     * version. A cluster buffer that does not read cleanly is left out with a warning on stderr, as the functions log it.
      */
-    static Buffers buffers(KubernetesClient kube, LoadResult config) {
-        List<String> docs = new dev.gantry.kube.KubeBuffers(kube).documents();
-        if (docs.isEmpty()) {
-            return new Buffers(config.buffers(), config.bufferTargets());
-        }
-        LoadResult cluster = ConfigLoader.loadString("cluster", String.join("\n---\n", docs), LoadOptions.DEFAULT);
-        cluster.errors().forEach(d -> System.err.println("warning: cluster CapacityBuffer left out: " + d));
-        List<CapacityBuffer> all = new ArrayList<>(config.buffers());
-        Set<String> keys = new HashSet<>();
-        config.buffers().forEach(b -> keys.add(b.key()));
-        cluster.buffers().stream().filter(b -> keys.add(b.key())).forEach(all::add);
-        return new Buffers(all, cluster.bufferTargets().with(config.bufferTargets()));
+    static LiveHeadroom.Buffers buffers(KubernetesClient kube, LoadResult config) {
+        return BufferLayers.over(config, "cluster", new dev.gantry.kube.KubeBuffers(kube).documents(),
+                w -> System.err.println("warning: " + w));
     }
 
     static List<StatusSnapshot.GantryEvent> events(KubernetesClient kube) {

@@ -29,6 +29,24 @@ public final class KubeDump {
         return this;
     }
 
+    /**
+     * Adds {@code object} (a NodePool, a CapacityBuffer, a Deployment, ... as a person wrote it) as the API server
+     * returns it: with {@code resourceVersion}, a uid and the {@code managedFields} of the tool that applied it.
+     */
+    @SuppressWarnings("unchecked")
+    public KubeDump addServed(Map<String, Object> object, String resourceVersion) {
+        Map<String, Object> copy = new LinkedHashMap<>(object);
+        Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) copy.getOrDefault("metadata", Map.of()));
+        meta.put("resourceVersion", resourceVersion);
+        meta.put("uid", java.util.UUID.nameUUIDFromBytes((copy.get("kind") + "/" + meta.get("namespace") + "/"
+                + meta.get("name")).getBytes(StandardCharsets.UTF_8)).toString());
+        meta.put("managedFields", List.of(Map.of("manager", "argocd-controller", "operation", "Apply",
+                "apiVersion", String.valueOf(copy.get("apiVersion")), "time", "2026-11-30T09:00:00Z", "fieldsType", "FieldsV1",
+                "fieldsV1", Map.of("f:spec", Map.of()))));
+        copy.put("metadata", meta);
+        return add(copy);
+    }
+
     public KubeDump add(DumpNode n) {
         return add(n.toMap());
     }

@@ -1,5 +1,6 @@
 package dev.gantry.kube.objects.dump;
 
+import dev.gantry.core.config.ConfigObject;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
@@ -17,13 +18,21 @@ import java.util.Map;
  *                        ({@link dev.gantry.kube.objects.DaemonSetMapper#fromPod})
  * @param namespaceLabels the labels of the dump's Namespaces (none when it lists none)
  * @param claims          the NodeClaims Gantry's store would hold for the dump's managed nodes ({@link DumpClaims})
+ * @param configObjects   the dump's configuration objects, as the deployed functions list them from the cluster: its
+ *                        NodePools, EC2NodeClasses, NodeOverlays and CapacityBuffers, with the PodTemplates,
+ *                        Deployments, StatefulSets and ReplicaSets its buffers name; each whole (but for
+ *                        {@code managedFields}) as JSON, for the config reader; in dump order
  * @param stats           what was read, for the report and for "nothing found" checks
  * @param images          each managed claim's image as its NodeClaim's {@code status.imageID} says, by claim name (none
  *                        when the dump holds no NodeClaims)
  */
 public record ClusterDump(List<Node> nodes, List<Pod> pods, List<DaemonSet> daemonSets, List<PodDisruptionBudget> pdbs,
-                          Map<String, Map<String, String>> namespaceLabels, List<NodeClaim> claims, Stats stats,
+                          Map<String, Map<String, String>> namespaceLabels, List<NodeClaim> claims,
+                          List<ConfigObject> configObjects, Stats stats,
                           Map<String, String> images) {
+    /** The kinds a CapacityBuffer may refer to, which a dump keeps only when one of its buffers does. */
+    public static final java.util.Set<String> BUFFER_TARGETS = ItemMapper.BUFFER_TARGETS;
+
     public ClusterDump {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
@@ -31,13 +40,15 @@ public record ClusterDump(List<Node> nodes, List<Pod> pods, List<DaemonSet> daem
         pdbs = List.copyOf(pdbs);
         namespaceLabels = Map.copyOf(namespaceLabels);
         claims = List.copyOf(claims);
+        configObjects = List.copyOf(configObjects);
         images = Map.copyOf(images);
     }
 
     /**
      * What was read.
      *
-     * @param ignored          objects of kinds a cluster view has no use for (Service, Event, ...), by kind
+     * @param ignored          objects of kinds a cluster view has no use for (Service, Event, a workload no buffer
+     *                         names, ...), by kind
      * @param inferredDaemonSets how many DaemonSets were taken from their pods
      * @param nodeClaims       the dump holds Karpenter's NodeClaims (their times were used)
      * @param takenAt          about when the dump was taken: the latest heartbeat of its nodes' conditions, or null

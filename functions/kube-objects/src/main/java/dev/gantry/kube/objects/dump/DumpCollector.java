@@ -37,6 +37,7 @@ final class DumpCollector {
     private final List<PodDisruptionBudget> pdbs = new ArrayList<>();
     private final Map<String, Map<String, String>> namespaces = new HashMap<>();
     private final Map<String, Integer> ignored = new TreeMap<>();
+    private final List<ItemMapper.MappedConfig> config = new ArrayList<>();
     private final DumpClaims.Facts facts = new DumpClaims.Facts();
     private final Set<String> seen = new HashSet<>();
     private final ArrayDeque<Future<List<Mapped>>> inFlight = new ArrayDeque<>();
@@ -96,14 +97,37 @@ final class DumpCollector {
             }
         }
         var claims = DumpClaims.of(nodes, facts);
+        List<dev.gantry.core.config.ConfigObject> configObjects = configObjects();
         long millis = (System.nanoTime() - started) / 1_000_000;
         if (millis >= DumpProgress.EVERY.toMillis()) {
             progress.report(String.format("read and mapped %,d objects (%s) in %.1f s: %,d nodes, %,d pods", reader.objects(),
                     mb(reader.bytesRead()), millis / 1000.0, nodes.size(), pods.size()));
         }
-        return new ClusterDump(nodes, pods, all, pdbs, namespaces, claims, new ClusterDump.Stats(files.size(),
+        return new ClusterDump(nodes, pods, all, pdbs, namespaces, claims, configObjects, new ClusterDump.Stats(files.size(),
                 reader.bytesRead(), reader.objects(), ignored, inferred, facts.hasNodeClaims(), takenAt, millis),
                 DumpClaims.images(nodes, facts));
+    }
+
+    /**
+     * The configuration objects in dump order: every NodePool, EC2NodeClass, NodeOverlay and CapacityBuffer, and the
+     * PodTemplates and workloads a buffer names (as the functions get them); the other workloads are counted as ignored.
+     */
+    private List<dev.gantry.core.config.ConfigObject> configObjects() {
+        Set<String> named = new HashSet<>();
+        config.forEach(c -> {
+            if (c.refersTo() != null) {
+                named.add(c.refersTo());
+            }
+        });
+        List<dev.gantry.core.config.ConfigObject> out = new ArrayList<>();
+        for (ItemMapper.MappedConfig c : config) {
+            if (!ItemMapper.BUFFER_TARGETS.contains(c.object().kind()) || named.contains(c.object().key())) {
+                out.add(c.object());
+            } else {
+                ignored.merge(c.object().kind(), 1, Integer::sum);
+            }
+        }
+        return out;
     }
 
     private void submit(DumpItem item) {
@@ -173,6 +197,12 @@ final class DumpCollector {
             case ItemMapper.MappedPdb b -> pdbs.add(b.pdb());
             case ItemMapper.MappedNamespace ns -> namespaces.put(ns.name(), ns.labels());
             case ItemMapper.MappedNodeClaim c -> facts.nodeClaim(c.claim());
+            case ItemMapper.MappedConfig c -> {
+                if (!seen.add(c.object().key())) {
+                    throw new DumpException("the dump holds " + c.object().key() + " twice");
+                }
+                config.add(c);
+            }
             case ItemMapper.Ignored i -> ignored.merge(i.kind(), 1, Integer::sum);
             case ItemMapper.Many many -> many.items().forEach(this::accept);
         }

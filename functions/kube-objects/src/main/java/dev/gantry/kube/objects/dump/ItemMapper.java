@@ -1,5 +1,6 @@
 package dev.gantry.kube.objects.dump;
 
+import dev.gantry.core.config.ConfigObject;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
@@ -34,6 +35,15 @@ import tools.jackson.databind.node.ObjectNode;
 final class ItemMapper {
     /** The kinds a cluster view reads. */
     static final Set<String> READ = Set.of("Node", "Pod", "DaemonSet", "PodDisruptionBudget", "Namespace", "NodeClaim", "List");
+    /**
+     * The configuration kinds, kept whole for the config reader as the deployed functions list them from the cluster
+     * ({@code KubeConfigObjects}): NodePools, EC2NodeClasses, NodeOverlays, CapacityBuffers, and the kinds a buffer
+     * may refer to (which the collector keeps only when a buffer does).
+     */
+    static final Set<String> CONFIG = Set.of("NodePool", "EC2NodeClass", "NodeOverlay", "CapacityBuffer", "PodTemplate",
+            "Deployment", "StatefulSet", "ReplicaSet");
+    /** The kinds kept only when a CapacityBuffer of the dump refers to them. */
+    static final Set<String> BUFFER_TARGETS = Set.of("PodTemplate", "Deployment", "StatefulSet", "ReplicaSet");
 
     private ItemMapper() {
     }
@@ -60,6 +70,13 @@ final class ItemMapper {
     }
 
     record MappedNodeClaim(JsonNode claim) implements Mapped {
+    }
+
+    /**
+     * A configuration object, whole but for its {@code managedFields}; {@code refersTo}: for a CapacityBuffer, the
+     * {@link ConfigObject#key()} of the PodTemplate or workload it names (null otherwise).
+     */
+    record MappedConfig(ConfigObject object, String refersTo) implements Mapped {
     }
 
     record Ignored(String kind) implements Mapped {
@@ -98,7 +115,7 @@ final class ItemMapper {
                     yield new Many(out);
                 }
                 case "" -> throw new DumpException(at + label(o) + ": not a Kubernetes object (no kind)");
-                default -> READ.contains(kind) ? decoded(kind, KubeJson.JSON.treeToValue(o, type(kind))) : new Ignored(kind);
+                default -> CONFIG.contains(kind) ? config(o) : READ.contains(kind) ? decoded(kind, KubeJson.JSON.treeToValue(o, type(kind))) : new Ignored(kind);
             };
         } catch (JacksonException e) {
             throw new DumpException(at + label(o) + ": " + path(e) + brief(e.getOriginalMessage()), e);
@@ -120,7 +137,7 @@ final class ItemMapper {
     private static Mapped text(DumpItem.Text raw) {
         CharBuffer chars = KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine());
         String kind = raw.kind();
-        if (!kind.isEmpty() && !READ.contains(kind)) {
+        if (!kind.isEmpty() && !READ.contains(kind) && !CONFIG.contains(kind)) {
             return new Ignored(kind);
         }
         if (TYPED.contains(kind)) {
@@ -224,6 +241,34 @@ final class ItemMapper {
             }
         }
         return new MappedPod(pod, null, scheduled);
+    }
+
+    /** A configuration object as {@code KubeConfigObjects} hands one on: its JSON, without {@code managedFields}. */
+    private static Mapped config(ObjectNode o) {
+        ObjectNode copy = o.deepCopy();
+        JsonNode meta = copy.path("metadata");
+        if (meta instanceof ObjectNode m) {
+            m.remove("managedFields");
+        }
+        String kind = copy.path("kind").asString("");
+        String ns = meta.path("namespace").asString("");
+        String name = meta.path("name").asString("");
+        if (name.isEmpty()) {
+            return new Ignored(kind);
+        }
+        String refersTo = null;
+        JsonNode spec = copy.path("spec");
+        if (kind.equals("CapacityBuffer")) {
+            JsonNode template = spec.path("podTemplateRef").path("name");
+            JsonNode scalable = spec.path("scalableRef");
+            if (template.isString()) {
+                refersTo = new ConfigObject("PodTemplate", ns, template.asString(), null, "").key();
+            } else if (scalable.path("kind").isString() && scalable.path("name").isString()) {
+                refersTo = new ConfigObject(scalable.path("kind").asString(), ns, scalable.path("name").asString(), null, "").key();
+            }
+        }
+        return new MappedConfig(new ConfigObject(kind, ns, name, meta.path("resourceVersion").asString(""),
+                KubeJson.JSON.writeValueAsString(copy)), refersTo);
     }
 
     static String label(ObjectNode o) {

@@ -46,6 +46,67 @@ class ClusterDumpReadingTest {
         assertThat(yaml.claims()).isEqualTo(json.claims());
     }
 
+    @SuppressWarnings("unchecked")
+    private static java.util.Map<String, Object> yaml(String yaml) {
+        return dev.gantry.kube.objects.KubeJson.YAML.readValue(yaml, java.util.Map.class);
+    }
+
+    @Test
+    void configurationObjectsAreKeptWholeAsTheFunctionsListThemAndWorkloadsOnlyWhenABufferNamesThem() {
+        KubeDump dump = small()
+                .addServed(yaml("""
+                        apiVersion: karpenter.sh/v1
+                        kind: NodePool
+                        metadata: {name: general}
+                        spec:
+                          template:
+                            spec:
+                              nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                              requirements: [{key: team.example.com/tier, operator: In, values: [web]}]
+                        """), "101")
+                .addServed(yaml("""
+                        apiVersion: autoscaling.x-k8s.io/v1beta1
+                        kind: CapacityBuffer
+                        metadata: {name: warm, namespace: default}
+                        spec: {podTemplateRef: {name: warm}, replicas: 2}
+                        """), "102")
+                .addServed(yaml("""
+                        apiVersion: autoscaling.x-k8s.io/v1beta1
+                        kind: CapacityBuffer
+                        metadata: {name: web-spare, namespace: shop}
+                        spec: {scalableRef: {apiGroup: apps, kind: Deployment, name: web}, percentage: 50}
+                        """), "103")
+                .addServed(yaml("""
+                        apiVersion: v1
+                        kind: PodTemplate
+                        metadata: {name: warm, namespace: default}
+                        template: {spec: {containers: [{name: pause, image: "registry.k8s.io/pause:3.10"}]}}
+                        """), "104")
+                .addServed(yaml("""
+                        apiVersion: apps/v1
+                        kind: Deployment
+                        metadata: {name: web, namespace: shop}
+                        spec: {replicas: 4, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: "nginx:1.27"}]}}}
+                        """), "105")
+                .addServed(yaml("""
+                        apiVersion: apps/v1
+                        kind: Deployment
+                        metadata: {name: web, namespace: default}
+                        spec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: "nginx:1.27"}]}}}
+                        """), "106");
+        for (Path file : List.of(dump.writeYaml(dir.resolve("cfg.yaml")), dump.writeJson(dir.resolve("cfg.json")))) {
+            ClusterDump d = ClusterDump.read(List.of(file), DumpProgress.NONE);
+            assertThat(d.configObjects()).extracting(o -> o.key() + "@" + o.resourceVersion()).as(file.toString())
+                    .containsExactly("NodePool/general@101", "CapacityBuffer/default/warm@102", "CapacityBuffer/shop/web-spare@103",
+                            "PodTemplate/default/warm@104", "Deployment/shop/web@105");
+            assertThat(d.configObjects()).allSatisfy(o -> assertThat(o.json()).startsWith("{").doesNotContain("managedFields"));
+            assertThat(d.configObjects().getFirst().json()).contains("team.example.com/tier");
+            // The Deployment no buffer names is not kept, but counted.
+            assertThat(d.stats().ignored()).containsEntry("Deployment", 1);
+            assertThat(summary(d)).startsWith("2 nodes");
+        }
+    }
+
     @Test
     void aGeneratedDumpWithManagedFieldsReadsTheSameFromYamlAsFromJson() {
         // YAML items are read straight into fabric8's model from the parser; JSON goes through a tree: one meaning.

@@ -1,0 +1,35 @@
+package dev.gantry.config.cluster;
+
+import dev.gantry.config.ConfigLoader;
+import dev.gantry.config.LoadOptions;
+import dev.gantry.config.LoadResult;
+import dev.gantry.config.source.Diagnostic;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A cluster's configuration objects as a command reads them, from the API server ({@code gantry status}) or from a dump
+ * (the offline what-ifs): through the reader {@code gantry validate} uses, in one load, so a NodePool finds its
+ * EC2NodeClass and a buffer its PodTemplate as in a file. An object the reader refuses is left out with one warning
+ * ({@code source Kind/name left out: field: message}, without the meaningless line of a JSON document), as the
+ * deployed functions leave it out ({@link ClusterConfigReader}); the rest is used.
+ */
+public final class ClusterDocuments {
+    private ClusterDocuments() {
+    }
+
+    /**
+     * @param source what the objects are called in warnings ({@code cluster}, {@code dump})
+     * @param docs   one JSON (or YAML) document per object
+     */
+    public static LoadResult read(String source, List<String> docs, Consumer<String> warn) {
+        LoadResult r = ConfigLoader.loadString(source, String.join("\n---\n", docs), LoadOptions.DEFAULT);
+        r.errors().forEach(d -> warn.accept(leftOut(source, d)));
+        return r;
+    }
+
+    static String leftOut(String source, Diagnostic d) {
+        return source + " " + (d.object().isEmpty() ? "object" : d.object()) + " left out: "
+                + (d.field().isEmpty() ? d.message() : d.field() + ": " + d.message());
+    }
+}
