@@ -151,6 +151,37 @@ final class Simulation {
         return BufferRoomTaken.of(in, free, gone, originals, planned, strategy);
     }
 
+    /**
+     * Gantry's rounds: the trial for one candidate with its pods kept together where they are: on new nodes only (the
+     * other nodes keep their pods, for the required constraints, but take none), in the candidate's zone, without their
+     * preferences ({@code ScheduleAnyway} spreads, preferred pod affinity and anti-affinity, which kube-scheduler only
+     * scores). The pods already share one node in that zone, so one new node there satisfies every such preference as
+     * well as they are satisfied now, where the trial that keeps them may ask for a node in another zone too. Not tried
+     * when another node holds a buffer's room, which the pods would take first ({@link #trial}).
+     */
+    Outcome trialInPlace(Candidate c) {
+        String zone = c.cluster().node().labels().get(WellKnownLabels.ZONE);
+        BitSet holders = (BitSet) holdsBuffer.clone();
+        holders.clear(c.index());
+        if (zone == null || !holders.isEmpty()) {
+            return Outcome.fail("not tried");
+        }
+        List<Pod> moved = new ArrayList<>();
+        for (Pod p : c.reschedulable()) {
+            String pinned = p.nodeSelector().get(WellKnownLabels.ZONE);
+            if (pinned != null && !pinned.equals(zone)) {
+                return Outcome.fail("not tried");
+            }
+            Map<String, String> selector = new HashMap<>(p.nodeSelector());
+            selector.put(WellKnownLabels.ZONE, zone);
+            moved.add(p.withNodeName(null).toBuilder().nodeSelector(selector)
+                    .topologySpread(p.topologySpread().stream().filter(dev.gantry.core.model.TopologySpread::doNotSchedule).toList())
+                    .preferredPodAffinity(List.of()).preferredPodAntiAffinity(List.of()).build());
+        }
+        runs++;
+        return full(gone(List.of(c)), moved, Scheduler.Strategy.KARPENTER_GREEDY, true);
+    }
+
     private Map<String, Integer> index() {
         if (index == null) {
             index = new HashMap<>();
@@ -248,6 +279,11 @@ final class Simulation {
 
     /** The whole cluster through the scheduler: every remaining node, the moved pods pending. */
     private Outcome full(BitSet gone, List<Pod> moved, Scheduler.Strategy strategy) {
+        return full(gone, moved, strategy, false);
+    }
+
+    /** As above; {@code roomless}: the remaining nodes take no moved pod, as a node with no room to give. */
+    private Outcome full(BitSet gone, List<Pod> moved, Scheduler.Strategy strategy, boolean roomless) {
         fullSolves++;
         List<SchedulingInput.ExistingNode> nodes = new ArrayList<>();
         for (int i = 0; i < in.nodes().size(); i++) {
@@ -256,7 +292,7 @@ final class Simulation {
                 List<Pod> pods = c.pods().stream().filter(p -> !p.status().isTerminal()).toList();
                 // A node that takes no moved pod (deleting, not initialized, within consolidateAfter) keeps its pods
                 // for topology but has no room.
-                nodes.add(new SchedulingInput.ExistingNode(free[i] == null ? withoutRoom(c.node(), pods) : c.node(), pods));
+                nodes.add(new SchedulingInput.ExistingNode(free[i] == null || roomless ? withoutRoom(c.node(), pods) : c.node(), pods));
             }
         }
         List<SchedulingInput.PoolOffer> pools = limitsWithCandidates();
