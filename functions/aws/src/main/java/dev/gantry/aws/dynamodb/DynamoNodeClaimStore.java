@@ -35,7 +35,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * <p>Every write is one single-item {@code PutItem}. Claims carry a {@code version}: create is conditional on
  * {@code attribute_not_exists(sk)}, update on {@code version = :expected}; a failed condition is the port's
  * {@link NodeClaimStore.Conflict}. There are no transactions: nothing needs two items to change together, and the
- * emulators have none. Markers are last-write-wins puts; an unavailable offering's put keeps the later mark.
+ * emulators have none. Markers are last-write-wins puts; an unavailable offering's mark is an item per offering and
+ * end, read only while it runs.
  *
  * <p>Per-pool usage (capacity and nodes counted against a NodePool's limits) is stored as a <em>snapshot</em> item per
  * pool, written after each provisioning run, never as a counter: without transactions a counter cannot change
@@ -136,30 +137,33 @@ public final class DynamoNodeClaimStore implements NodeClaimStore {
         return out; // Query returns sort-key order, and the sort key is the prefix plus the name.
     }
 
+    /**
+     * One item per offering and end ({@link StoreKeys#offering}): an unconditional put, so a repeated mark is the same
+     * item and a later one for the same offering is another, which keeps it unavailable for longer; an earlier mark
+     * never shortens one (readers take any mark still running).
+     */
     @Override
     public void markUnavailable(OfferingKey offering, Instant until) {
-        Map<String, AttributeValue> item = keyOf(StoreKeys.offering(offering));
+        Map<String, AttributeValue> item = keyOf(StoreKeys.offering(offering, until.toEpochMilli()));
         item.put("instanceType", s(offering.instanceType()));
         item.put("zone", s(offering.zone()));
         item.put("capacityType", s(offering.capacityType()));
         item.put(UNTIL, s(until.toString()));
         item.put(UNTIL_MILLIS, n(Long.toString(until.toEpochMilli())));
         item.put(DynamoTables.TTL, NodeClaimItem.ttl(until));
-        try {
-            // The later mark wins: epoch millis compare as numbers (ISO text with and without fractions would not).
-            dynamo.putItem(b -> b.tableName(table).item(item)
-                    .conditionExpression("attribute_not_exists(#sk) OR attribute_not_exists(#um) OR #um < :um")
-                    .expressionAttributeNames(Map.of("#sk", DynamoTables.SORT_KEY, "#um", UNTIL_MILLIS))
-                    .expressionAttributeValues(Map.of(":um", n(Long.toString(until.toEpochMilli())))));
-        } catch (ConditionalCheckFailedException later) {
-            // a mark that runs out later is already stored: keep it
-        }
+        dynamo.putItem(b -> b.tableName(table).item(item));
     }
 
+    /** The marks still running at {@code now}: a Query from {@code now} on, so a mark that ran out is not read. */
     @Override
     public Set<OfferingKey> unavailableOfferings(Instant now) {
         Set<OfferingKey> out = new HashSet<>();
-        for (Map<String, AttributeValue> item : queryPrefix(StoreKeys.OFFERING_PREFIX)) {
+        List<Map<String, AttributeValue>> running = queryAll(QueryRequest.builder().tableName(table).consistentRead(true)
+                .keyConditionExpression("#pk = :pk AND #sk BETWEEN :from AND :to")
+                .expressionAttributeNames(Map.of("#pk", DynamoTables.PARTITION_KEY, "#sk", DynamoTables.SORT_KEY))
+                .expressionAttributeValues(Map.of(":pk", s(partition), ":from", s(StoreKeys.offeringFrom(now.toEpochMilli() + 1)),
+                        ":to", s(StoreKeys.OFFERING_END))));
+        for (Map<String, AttributeValue> item : running) {
             if (now.isBefore(NodeClaimItem.instant(item, UNTIL))) {
                 out.add(new OfferingKey(NodeClaimItem.string(item, "instanceType"), NodeClaimItem.string(item, "zone"),
                         NodeClaimItem.string(item, "capacityType")));

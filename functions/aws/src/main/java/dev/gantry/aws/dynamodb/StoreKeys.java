@@ -8,7 +8,16 @@ import dev.gantry.core.catalog.OfferingKey;
  */
 final class StoreKeys {
     static final String CLAIM_PREFIX = "nodeclaim#";
-    static final String OFFERING_PREFIX = "offering#";
+    /**
+     * An unavailable offering's mark: the prefix, then when the mark runs out (epoch milliseconds, zero-padded to 13
+     * digits, so marks sort by it), then the offering. A reader's Query starts at its own instant and reads only the
+     * marks still running: one that ran out costs nothing to a read, though it stays in the table until TTL deletes it
+     * (within about two days). Marks of the first layout ({@code offering#type#zone#capacityType}) sort before this
+     * prefix and are never read; they ran out minutes after they were written.
+     */
+    static final String OFFERING_PREFIX = "offering-until#";
+    /** Sorts after every mark (the digits and the offering's characters are all below it). */
+    static final String OFFERING_END = OFFERING_PREFIX + "~";
     static final String MARKER_PREFIX = "marker#";
     static final String USAGE_PREFIX = "usage#";
     static final String DEMAND_PREFIX = "demand#";
@@ -23,8 +32,13 @@ final class StoreKeys {
         return CLAIM_PREFIX + name;
     }
 
-    static String offering(OfferingKey key) {
-        return OFFERING_PREFIX + key.instanceType() + "#" + key.zone() + "#" + key.capacityType();
+    static String offering(OfferingKey key, long untilMillis) {
+        return offeringFrom(untilMillis) + "#" + key.instanceType() + "#" + key.zone() + "#" + key.capacityType();
+    }
+
+    /** Where the marks running out at {@code untilMillis} or later begin. */
+    static String offeringFrom(long untilMillis) {
+        return OFFERING_PREFIX + String.format("%013d", untilMillis);
     }
 
     static String usage(String nodePool) {

@@ -7,6 +7,7 @@ import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimStore;
 import dev.gantry.testing.DynaliteExtension;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,10 +72,47 @@ class DynaliteNodeClaimStoreTest extends NodeClaimStoreContract {
     void writesAnUnavailableOfferingWithItsTtl() {
         store.markUnavailable(new OfferingKey("m5.large", "us-east-1a", "spot"), T0.plusSeconds(180));
 
-        Map<String, AttributeValue> item = rawItem("offering#m5.large#us-east-1a#spot");
+        Map<String, AttributeValue> item = rawItem("offering-until#" + T0.plusSeconds(180).toEpochMilli() + "#m5.large#us-east-1a#spot");
 
         assertThat(item.get("ttl").n()).isEqualTo(Long.toString(T0.getEpochSecond() + 181));
         assertThat(item.get("until").s()).isEqualTo(T0.plusSeconds(180).toString());
+    }
+
+    /**
+     * A whole-market shortage marks thousands of offerings; the marks stay in the table until TTL deletes them, up to two
+     * days later. A read from now on reads only the marks still running (the Query's ScannedCount is what DynamoDB bills),
+     * where a read of every mark paid for all of them on every run and sweep.
+     */
+    @Test
+    void aReadOfTheUnavailableOfferingsReadsOnlyTheMarksStillRunning() {
+        List<Integer> scanned = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (DynamoDbClient counting = DynamoDbClient.builder().endpointOverride(DYNALITE.endpoint())
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("test", "test")))
+                .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.addExecutionInterceptor(new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
+                    @Override
+                    public void afterUnmarshalling(software.amazon.awssdk.core.interceptor.Context.AfterUnmarshalling context,
+                                                   software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+                        if (context.response() instanceof software.amazon.awssdk.services.dynamodb.model.QueryResponse q) {
+                            scanned.add(q.scannedCount());
+                        }
+                    }
+                })).build()) {
+            NodeClaimStore marks = new DynamoNodeClaimStore(counting, TABLE, "marks-" + UUID.randomUUID());
+            for (int i = 0; i < 40; i++) {
+                marks.markUnavailable(new OfferingKey("m5.large", "us-east-1" + (char) ('a' + i % 3), i < 20 ? "spot" : "on-demand"),
+                        T0.plusSeconds(180 + i));
+            }
+            OfferingKey longer = new OfferingKey("c7i.48xlarge", "us-east-1a", "spot");
+            marks.markUnavailable(longer, T0.plus(Duration.ofMinutes(30)));
+
+            assertThat(marks.unavailableOfferings(T0)).hasSize(7);
+            assertThat(scanned.getLast()).isEqualTo(41);
+            assertThat(marks.unavailableOfferings(T0.plus(Duration.ofMinutes(10)))).containsExactly(longer);
+            assertThat(scanned.getLast()).isEqualTo(1);
+        }
     }
 
     @Test

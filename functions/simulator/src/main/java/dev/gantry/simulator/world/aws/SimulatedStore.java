@@ -36,13 +36,11 @@ import java.util.function.ToIntFunction;
  *
  * <p>Not modelled: the table's own capacity (throttling is a per-attempt draw); eventually consistent reads of the
  * table (the adapter reads with {@code ConsistentRead}); TTL deletion (the in-memory store hides expired items, as
- * readers must), but for what reading them costs: the offerings Query is billed for every mark of the last
- * {@link #TTL_DELETION}; item size limits.
+ * readers must; the offerings Query reads only marks still running, one item per offering and end, as the adapter's
+ * key range does, so marks waiting for deletion cost nothing); item size limits.
  */
 public final class SimulatedStore implements NodeClaimStore {
     static final int SDK_ATTEMPTS = 3;
-    /** How long an expired item may stay in the table before TTL deletes it ("typically within 48 hours"). */
-    static final Duration TTL_DELETION = Duration.ofHours(48);
 
     /** DynamoDB throttled every attempt of a call. */
     static class Throttled extends RuntimeException {
@@ -65,8 +63,8 @@ public final class SimulatedStore implements NodeClaimStore {
     private final NodeClaimStore store;
     private final Supplier<Instant> clock;
     private final Map<String, Deque<Version>> history = new LinkedHashMap<>();
-    /** Each offering's latest mark's end: the items the offerings Query reads until TTL deletes them. */
-    private final Map<OfferingKey, Instant> marks = new HashMap<>();
+    /** The marks' items, one per offering and end: the offerings Query reads those still running. */
+    private final java.util.Set<Map.Entry<OfferingKey, Instant>> marks = new java.util.HashSet<>();
     private LambdaRuntime runtime;
     private Faults faults;
     private SplittableRandom backoff = new SplittableRandom(0);
@@ -214,7 +212,7 @@ public final class SimulatedStore implements NodeClaimStore {
         call(CallKind.DYNAMO_WRITE, "PutItem offering", () -> {
             usage.dynamoWrite(DynamoUnits.write(DynamoUnits.SMALL_ITEM_BYTES));
             store.markUnavailable(offering, until);
-            marks.merge(offering, until, (a, b) -> a.isAfter(b) ? a : b);
+            marks.add(Map.entry(offering, until));
             return Boolean.TRUE;
         }, x -> 0);
     }
@@ -223,9 +221,9 @@ public final class SimulatedStore implements NodeClaimStore {
     public Set<OfferingKey> unavailableOfferings(Instant now) {
         return call(CallKind.DYNAMO_QUERY, "Query offerings", () -> {
             Set<OfferingKey> all = store.unavailableOfferings(now);
-            // The Query reads every stored mark, the ones that ran out too, until TTL deletes them (within about two
-            // days, DynamoDB says): after an ICE marked a whole market, each run pays for all of them.
-            marks.values().removeIf(until -> !now.isBefore(until.plus(TTL_DELETION)));
+            // The Query's key range starts at now: the items read are the marks still running (an offering marked
+            // twice has two), not those waiting for TTL deletion.
+            marks.removeIf(m -> !now.isBefore(m.getValue()));
             usage.dynamoRead(DynamoUnits.read((long) Math.max(all.size(), marks.size()) * DynamoUnits.SMALL_ITEM_BYTES));
             return all;
         }, Set::size);
