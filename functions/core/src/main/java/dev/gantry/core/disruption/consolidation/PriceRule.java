@@ -207,7 +207,8 @@ final class PriceRule {
         return o == null ? Double.MAX_VALUE : o.pricePerHour();
     }
 
-    private static NodeClaimPlan rebuilt(NodeClaimPlan plan, Requirements reqs, List<InstanceType> options) {
+    /** {@code plan} with {@code options} (not empty), launched at the cheapest offering among them. */
+    static NodeClaimPlan rebuilt(NodeClaimPlan plan, Requirements reqs, List<InstanceType> options) {
         InstanceType chosen = options.get(0);
         Offering offering = chosen.cheapestOffering(reqs);
         for (InstanceType t : options) {

@@ -170,23 +170,42 @@ final class Round {
 
     /**
      * Gantry's rounds only: one node whose pods' preferences ({@code ScheduleAnyway} spreads, preferred pod
-     * anti-affinity) made the trial ask for several, replaced by one new node in its zone under the single-node price
-     * rule, its pods together as they are now ({@link Simulation#trialInPlace}: each preference as well kept as it is
-     * now), else null. Karpenter keeps such a node: after spot ran out in every zone, an on-demand
-     * m6a.2xlarge ($0.35/h) holding 14 pods of 500m in one zone stayed for the rest of the storm, where one spot node
-     * in the same zone holds them for $0.10/h.
+     * anti-affinity) made the trial ask for several, replaced by one new node in its zone, its pods together as they
+     * are now ({@link Simulation#trialInPlace}: each preference kept as well as it is now), of at least its size
+     * ({@link #keepsRoom}), under the single-node price rule; else null. Karpenter keeps such a node: after spot ran out
+     * in every zone, an on-demand m6a.2xlarge ($0.35/h) holding 14 pods of 500m in one zone stayed for the rest of the
+     * storm, where a spot m8i-flex.2xlarge in the same zone holds them for $0.10/h. At least its size, because the move
+     * is for a node dearer than its like, not for shrinking one: on the diurnal day, in-place moves that also shrank
+     * nodes (2xlarge to xlarge, xlarge to large) made the day 4% dearer, as each next ramp launched again.
      */
     private ConsolidationCommand inPlace(List<Candidate> cs, Method method) {
-        if (!"gantry".equals(who) || cs.size() != 1) {
+        Candidate c = cs.get(0);
+        if (!"gantry".equals(who) || cs.size() != 1 || c.type() == null) {
             return null;
         }
-        Simulation.Outcome o = sim.trialInPlace(cs.get(0));
+        Simulation.Outcome o = sim.trialInPlace(c);
         List<NodeClaimPlan> claims = o.ok() ? SpotSplitGuard.narrow(in, names(cs), o.newClaims()) : List.of();
         if (!o.ok() || claims.size() != 1) {
             return null;
         }
-        PriceRule.Filtered f = PriceRule.single(claims.get(0), cs, in.settings().spotToSpot(), false, true);
+        NodeClaimPlan claim = claims.get(0);
+        List<dev.gantry.core.catalog.InstanceType> roomy = claim.instanceTypeOptions().stream()
+                .filter(t -> keepsRoom(c.type(), t)).toList();
+        if (roomy.isEmpty()) {
+            return null;
+        }
+        PriceRule.Filtered f = PriceRule.single(PriceRule.rebuilt(claim, claim.requirements(), roomy), cs,
+                in.settings().spotToSpot(), false, true);
         return f.plan() == null ? null : command(method, cs, List.of(f.plan()), o.destinations());
+    }
+
+    /**
+     * Whether {@code next} is at least the size of {@code was}: as many vCPU, and the memory within the few percent
+     * that separate the same size across families (the AMI's and the hypervisor's share differ by tens of MiB).
+     */
+    static boolean keepsRoom(dev.gantry.core.catalog.InstanceType was, dev.gantry.core.catalog.InstanceType next) {
+        return next.capacity().cpuMillis() >= was.capacity().cpuMillis()
+                && next.capacity().memoryBytes() >= 0.95 * was.capacity().memoryBytes();
     }
 
     private static List<String> names(List<Candidate> cs) {

@@ -307,13 +307,14 @@ class KarpenterConsolidationMovesTest {
     /**
      * Two pods co-located despite a preferred anti-affinity on an xlarge ($0.20): Karpenter's trial honours the
      * preference and asks for two nodes, so it keeps the node; two smalls ($0.10) are more than a quarter of it. Gantry
-     * replaces it by one small in its zone ($0.05), the pods together as they are now: the preference is kept no worse.
+     * replaces it by one node of its size in its zone, the newer xlarge at $0.12, the pods together as they are now: the
+     * preference is kept no worse.
      */
     @Test
-    @DisplayName("Gantry: a node whose pods' preferences ask for two nodes is replaced by one in its zone, its pods together")
+    @DisplayName("Gantry: a node whose pods' preferences ask for two nodes is replaced by one of its size in its zone")
     void aNodeWhosePreferencesAskForTwoNodesIsReplacedByOneInItsZone() {
         PodAffinityTerm apart = new PodAffinityTerm(LabelSelector.of(Map.of("app", "apart")), WellKnownLabels.HOSTNAME, List.of(), null, 100);
-        TestCluster c = TestCluster.standard();
+        TestCluster c = TestCluster.standard().type("xlarge-new", 4, 8, 0.12);
         c.node("a", "xlarge", c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)),
                 c.pod(500).labels(Map.of("app", "apart")).preferredPodAntiAffinity(List.of(apart)));
         assertThat(why(c.reference(), "a")).isEqualTo("Can't remove without creating 2 candidates");
@@ -321,7 +322,7 @@ class KarpenterConsolidationMovesTest {
         assertThat(cmd.method()).isEqualTo(Method.SINGLE_NODE);
         assertThat(cmd.nodes()).containsExactly("a");
         assertThat(cmd.replacements()).singleElement().satisfies(r -> {
-            assertThat(r.instanceType().name()).isEqualTo("small");
+            assertThat(r.instanceType().name()).isEqualTo("xlarge-new");
             assertThat(r.offering().zone()).isEqualTo(TestCluster.ZONES.get(0));
             assertThat(r.pods()).hasSize(2);
         });
@@ -352,6 +353,27 @@ class KarpenterConsolidationMovesTest {
             assertThat(r.offering().zone()).isEqualTo(TestCluster.ZONES.get(0));
             assertThat(r.pods()).hasSize(6);
         });
+    }
+
+    /**
+     * The in-place move replaces a node by one of at least its size: a 2xlarge ($0.40) whose six soft-spread pods fit an
+     * xlarge ($0.20) stays (two larges in two zones, $0.20, are more than a quarter of it), as with Karpenter. Shrinking
+     * nodes in place made the diurnal day dearer: each next ramp launched again.
+     */
+    @Test
+    @DisplayName("Gantry: a node whose soft spread asks for two nodes is not shrunk in place")
+    void anInPlaceReplacementDoesNotShrinkTheNode() {
+        TopologySpread soft = new TopologySpread(1, WellKnownLabels.ZONE, false, LabelSelector.of(Map.of("app", "web")),
+                null, List.of(), false, false);
+        TestCluster c = TestCluster.standard();
+        Pod.Builder[] pods = new Pod.Builder[6];
+        for (int i = 0; i < pods.length; i++) {
+            pods[i] = c.pod(500).labels(Map.of("app", "web")).topologySpread(List.of(soft));
+        }
+        c.node("a", "2xlarge", pods);
+        ConsolidationDecision d = c.decide();
+        assertThat(d.command()).isEmpty();
+        assertThat(why(d, "a")).isEqualTo("Can't remove without creating 2 candidates");
     }
 
     // ----- Context "Node Lifetime Consideration" -----
