@@ -183,6 +183,11 @@ final class Round {
         if (!"gantry".equals(who) || cs.size() != 1 || c.type() == null) {
             return null;
         }
+        if (sim.roomElsewhere(c)) {
+            // kube-scheduler could bind the pods there and leave the replacement empty (graviton-overlay at seed 12
+            // launched one that never ran a pod).
+            return null;
+        }
         Simulation.Outcome o = sim.trialInPlace(c);
         List<NodeClaimPlan> claims = o.ok() ? SpotSplitGuard.narrow(in, names(cs), o.newClaims()) : List.of();
         if (!o.ok() || claims.size() != 1) {

@@ -159,6 +159,23 @@ final class Simulation {
      * well as they are satisfied now, where the trial that keeps them may ask for a node in another zone too. Not tried
      * when another node holds a buffer's room, which the pods would take first ({@link #trial}).
      */
+    /**
+     * Whether a node that stays has room for one of {@code c}'s pods now (taking pods, compatible, its free room fitting
+     * the pod's requests). kube-scheduler only scores preferences, so it may bind such a pod there rather than on an
+     * in-place replacement, which would then stand empty.
+     */
+    boolean roomElsewhere(Candidate c) {
+        for (Pod p : c.reschedulable()) {
+            BitSet ok = compatible(p);
+            for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
+                if (i != c.index() && free[i] != null && p.requests().fitsIn(free[i])) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     Outcome trialInPlace(Candidate c) {
         String zone = c.cluster().node().labels().get(WellKnownLabels.ZONE);
         BitSet holders = (BitSet) holdsBuffer.clone();
