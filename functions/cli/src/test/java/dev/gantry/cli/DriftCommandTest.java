@@ -232,12 +232,7 @@ class DriftCommandTest {
     /** The pools the cluster holds, dumped beside its nodes (kubectl get ...,nodepools,ec2nodeclasses): the same drift. */
     @Test
     void theDumpsNodePoolsAreTheConfigurationWhenNoFilesAreNamed() throws IOException {
-        KubeDump pools = new KubeDump();
-        int version = 500;
-        for (String doc : pools("1", "1", "on-demand").split("(?m)^---\\s*$")) {
-            pools.addServed(dev.gantry.kube.objects.KubeJson.YAML.readValue(doc, Map.class), String.valueOf(++version));
-        }
-        Path dumped = pools.writeJson(dir.resolve("pools.json"));
+        Path dumped = ConsolidateCommandTest.served(new KubeDump(), pools("1", "1", "on-demand")).writeJson(dir.resolve("pools.json"));
         assertThat(run("drift", "--cluster", dump(true, KARPENTER_HASHES).toString(), "--cluster", dumped.toString(),
                 "--image", "al2023@latest=" + OLD, "--output", "json")).as(err.toString()).isZero();
         assertThat(err.toString()).contains("gantry drift: the configuration is the dump's: 1 NodePool, 1 EC2NodeClass");

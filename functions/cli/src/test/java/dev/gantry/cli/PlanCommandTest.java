@@ -69,16 +69,10 @@ class PlanCommandTest {
      */
     @Test
     void plansWithTheNodePoolsOverlaysAndBuffersOfADump(@TempDir Path dir) throws IOException {
-        KubeDump dump = new KubeDump().add(DumpNode.named("ip-10-0-9-9").pool("cost").type("m6a.large"));
-        int version = 700;
         String config = Files.readString(Path.of("../../samples/scenarios/cost/pool.yaml")) + "\n---\n"
                 + ConsolidateCommandTest.buffer("1", "2Gi", 2);
-        for (String doc : config.split("(?m)^---\\s*$")) {
-            if (!doc.isBlank()) {
-                dump.addServed(dev.gantry.kube.objects.KubeJson.YAML.readValue(doc, java.util.Map.class), String.valueOf(++version));
-            }
-        }
-        Path cluster = dump.writeYaml(dir.resolve("cluster.yaml"));
+        Path cluster = ConsolidateCommandTest.served(new KubeDump().add(DumpNode.named("ip-10-0-9-9").pool("cost").type("m6a.large")),
+                config).writeYaml(dir.resolve("cluster.yaml"));
         int code = run("plan", "--cluster", cluster.toString(), "--pods", "../../samples/workloads/web.yaml", "--output", "json");
         assertThat(code).as(err.toString()).isZero();
         assertThat(err.toString()).contains("gantry plan: the configuration is the dump's: 1 NodePool, 1 EC2NodeClass, 1 NodeOverlay")

@@ -81,7 +81,7 @@ final class BufferRoomTaken {
                     pods.add(p);
                 }
             }
-            withoutBuffers.add(new SchedulingInput.ExistingNode(free[i] != null ? c.node() : Simulation.withoutRoom(c.node(), pods),
+            withoutBuffers.add(new SchedulingInput.ExistingNode(free[i] != null ? c.node() : ConsolidationInput.withoutRoom(c.node(), pods),
                     pods));
         }
         SchedulingResult first = Scheduler.solve(new SchedulingInput(launched, withoutBuffers, List.of(), in.daemonSets(),

@@ -3,6 +3,7 @@ package dev.gantry.core.disruption.consolidation;
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
 import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.scheduling.SchedulingInput;
@@ -123,5 +124,37 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
         public Map<String, String> labels() {
             return dev.gantry.core.capacity.CostLimit.labels(nodePool, instanceType, zone, capacityType);
         }
+    }
+
+    /**
+     * Karpenter's IsUnderConsolidateAfter for a destination: a managed, initialized node of a pool whose
+     * consolidateAfter is a positive duration that has not passed since its last pod event (else its initialization).
+     */
+    boolean underConsolidateAfter(ClusterNode c) {
+        if (!c.managed() || c.initializedAt() == null) {
+            return false;
+        }
+        String pool = c.node().labels().get(WellKnownLabels.NODEPOOL);
+        for (SchedulingInput.PoolOffer o : pools()) {
+            if (o.pool().name().equals(pool)) {
+                java.util.Optional<java.time.Duration> after = o.pool().disruption().consolidateAfter();
+                if (after.isEmpty() || after.get().isZero()) {
+                    return false;
+                }
+                java.time.Instant since = c.lastPodEventAt() != null ? c.lastPodEventAt() : c.initializedAt();
+                return now().isBefore(since.plus(after.get()));
+            }
+        }
+        return false;
+    }
+
+    /** The node as the full solve must see one that is no destination: no room beyond what its pods use. */
+    static dev.gantry.core.model.Node withoutRoom(dev.gantry.core.model.Node n, List<Pod> pods) {
+        Resources used = Resources.ZERO;
+        for (Pod p : pods) {
+            used = used.plus(p.requests());
+        }
+        return new dev.gantry.core.model.Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), used,
+                n.ready(), n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
     }
 }

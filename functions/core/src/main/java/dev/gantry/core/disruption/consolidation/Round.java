@@ -2,6 +2,7 @@ package dev.gantry.core.disruption.consolidation;
 
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand.Method;
 import dev.gantry.core.model.NodePool;
+import dev.gantry.core.model.Pod;
 import dev.gantry.core.scheduling.Scheduler;
 import dev.gantry.core.scheduling.SchedulingResult.NodeClaimPlan;
 import java.util.ArrayList;
@@ -169,10 +170,9 @@ final class Round {
     }
 
     /**
-     * Gantry's rounds only: one node whose pods' preferences ({@code ScheduleAnyway} spreads, preferred pod
-     * anti-affinity) made the trial ask for several, replaced by one new node in its zone, its pods together as they
-     * are now ({@link Simulation#trialInPlace}: each preference kept as well as it is now), of at least its size
-     * ({@link #keepsRoom}), under the single-node price rule; else null. Karpenter keeps such a node: after spot ran out
+     * Gantry's rounds only: one node whose pods' preferences made the trial ask for several, replaced by one new node
+     * in its zone, its pods together as they are now ({@link InPlace}), of at least its size ({@link InPlace#keepsRoom}),
+     * under the single-node price rule, when no other node has room for one of its pods; else null. Karpenter keeps such a node: after spot ran out
      * in every zone, an on-demand m6a.2xlarge ($0.35/h) holding 14 pods of 500m in one zone stayed for the rest of the
      * storm, where a spot m8i-flex.2xlarge in the same zone holds them for $0.10/h. At least its size, because the move
      * is for a node dearer than its like, not for shrinking one: on the diurnal day, in-place moves that also shrank
@@ -183,34 +183,26 @@ final class Round {
         if (!"gantry".equals(who) || cs.size() != 1 || c.type() == null) {
             return null;
         }
-        if (sim.roomElsewhere(c)) {
-            // kube-scheduler could bind the pods there and leave the replacement empty (graviton-overlay at seed 12
-            // launched one that never ran a pod).
+        List<Pod> together = InPlace.together(c);
+        if (together == null || sim.roomElsewhere(c)) {
+            // With room elsewhere, kube-scheduler could bind the pods there and leave the replacement empty
+            // (graviton-overlay at seed 12 launched one that never ran a pod).
             return null;
         }
-        Simulation.Outcome o = sim.trialInPlace(c);
+        Simulation.Outcome o = sim.onNewNodes(c, together);
         List<NodeClaimPlan> claims = o.ok() ? SpotSplitGuard.narrow(in, names(cs), o.newClaims()) : List.of();
         if (!o.ok() || claims.size() != 1) {
             return null;
         }
         NodeClaimPlan claim = claims.get(0);
         List<dev.gantry.core.catalog.InstanceType> roomy = claim.instanceTypeOptions().stream()
-                .filter(t -> keepsRoom(c.type(), t)).toList();
+                .filter(t -> InPlace.keepsRoom(c.type(), t)).toList();
         if (roomy.isEmpty()) {
             return null;
         }
         PriceRule.Filtered f = PriceRule.single(PriceRule.rebuilt(claim, claim.requirements(), roomy), cs,
                 in.settings().spotToSpot(), false, true);
         return f.plan() == null ? null : command(method, cs, List.of(f.plan()), o.destinations());
-    }
-
-    /**
-     * Whether {@code next} is at least the size of {@code was}: as many vCPU, and the memory within the few percent
-     * that separate the same size across families (the AMI's and the hypervisor's share differ by tens of MiB).
-     */
-    static boolean keepsRoom(dev.gantry.core.catalog.InstanceType was, dev.gantry.core.catalog.InstanceType next) {
-        return next.capacity().cpuMillis() >= was.capacity().cpuMillis()
-                && next.capacity().memoryBytes() >= 0.95 * was.capacity().memoryBytes();
     }
 
     private static List<String> names(List<Candidate> cs) {

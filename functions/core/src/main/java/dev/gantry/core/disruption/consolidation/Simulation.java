@@ -86,7 +86,7 @@ final class Simulation {
             boolean starting = c.node().managed() ? !c.node().initialized()
                     : !c.node().ready() && !"true".equals(c.node().labels().get("karpenter.sh/initialized"));
             // Karpenter v1.14: no moved pod goes onto a node still within its consolidateAfter.
-            if (!c.node().deleting() && !starting && !underConsolidateAfter(c)) {
+            if (!c.node().deleting() && !starting && !in.underConsolidateAfter(c)) {
                 free[i] = c.node().allocatable().minus(used);
                 Map<String, String> l = new HashMap<>(c.node().labels());
                 l.putIfAbsent(WellKnownLabels.HOSTNAME, c.name());
@@ -151,19 +151,7 @@ final class Simulation {
         return BufferRoomTaken.of(in, free, gone, originals, planned, strategy);
     }
 
-    /**
-     * Gantry's rounds: the trial for one candidate with its pods kept together where they are: on new nodes only (the
-     * other nodes keep their pods, for the required constraints, but take none), in the candidate's zone, without their
-     * preferences ({@code ScheduleAnyway} spreads, preferred pod affinity and anti-affinity, which kube-scheduler only
-     * scores). The pods already share one node in that zone, so one new node there satisfies every such preference as
-     * well as they are satisfied now, where the trial that keeps them may ask for a node in another zone too. Not tried
-     * when another node holds a buffer's room, which the pods would take first ({@link #trial}).
-     */
-    /**
-     * Whether a node that stays has room for one of {@code c}'s pods now (taking pods, compatible, its free room fitting
-     * the pod's requests). kube-scheduler only scores preferences, so it may bind such a pod there rather than on an
-     * in-place replacement, which would then stand empty.
-     */
+    /** Whether a node that stays has room for one of {@code c}'s pods now ({@link InPlace}: it could take them). */
     boolean roomElsewhere(Candidate c) {
         for (Pod p : c.reschedulable()) {
             BitSet ok = compatible(p);
@@ -176,24 +164,16 @@ final class Simulation {
         return false;
     }
 
-    Outcome trialInPlace(Candidate c) {
-        String zone = c.cluster().node().labels().get(WellKnownLabels.ZONE);
+    /**
+     * {@code moved} (the pods of {@code c}, as {@link InPlace} keeps them) on new nodes only: the other nodes keep their
+     * pods, for the required constraints, but take none. Not tried when another node holds a buffer's room, which the
+     * pods would take first ({@link #trial}).
+     */
+    Outcome onNewNodes(Candidate c, List<Pod> moved) {
         BitSet holders = (BitSet) holdsBuffer.clone();
         holders.clear(c.index());
-        if (zone == null || !holders.isEmpty()) {
+        if (!holders.isEmpty()) {
             return Outcome.fail("not tried");
-        }
-        List<Pod> moved = new ArrayList<>();
-        for (Pod p : c.reschedulable()) {
-            String pinned = p.nodeSelector().get(WellKnownLabels.ZONE);
-            if (pinned != null && !pinned.equals(zone)) {
-                return Outcome.fail("not tried");
-            }
-            Map<String, String> selector = new HashMap<>(p.nodeSelector());
-            selector.put(WellKnownLabels.ZONE, zone);
-            moved.add(p.withNodeName(null).toBuilder().nodeSelector(selector)
-                    .topologySpread(p.topologySpread().stream().filter(dev.gantry.core.model.TopologySpread::doNotSchedule).toList())
-                    .preferredPodAffinity(List.of()).preferredPodAntiAffinity(List.of()).build());
         }
         runs++;
         return full(gone(List.of(c)), moved, Scheduler.Strategy.KARPENTER_GREEDY, true);
@@ -309,7 +289,7 @@ final class Simulation {
                 List<Pod> pods = c.pods().stream().filter(p -> !p.status().isTerminal()).toList();
                 // A node that takes no moved pod (deleting, not initialized, within consolidateAfter) keeps its pods
                 // for topology but has no room.
-                nodes.add(new SchedulingInput.ExistingNode(free[i] == null || roomless ? withoutRoom(c.node(), pods) : c.node(), pods));
+                nodes.add(new SchedulingInput.ExistingNode(free[i] == null || roomless ? ConsolidationInput.withoutRoom(c.node(), pods) : c.node(), pods));
             }
         }
         List<SchedulingInput.PoolOffer> pools = limitsWithCandidates();
@@ -396,38 +376,6 @@ final class Simulation {
             }
         }
         return null;
-    }
-
-    /**
-     * Karpenter's IsUnderConsolidateAfter for a destination: a managed, initialized node of a pool whose
-     * consolidateAfter is a positive duration that has not passed since its last pod event (else its initialization).
-     */
-    private boolean underConsolidateAfter(ClusterNode c) {
-        if (!c.managed() || c.initializedAt() == null) {
-            return false;
-        }
-        String pool = c.node().labels().get(WellKnownLabels.NODEPOOL);
-        for (SchedulingInput.PoolOffer o : in.pools()) {
-            if (o.pool().name().equals(pool)) {
-                java.util.Optional<java.time.Duration> after = o.pool().disruption().consolidateAfter();
-                if (after.isEmpty() || after.get().isZero()) {
-                    return false;
-                }
-                java.time.Instant since = c.lastPodEventAt() != null ? c.lastPodEventAt() : c.initializedAt();
-                return in.now().isBefore(since.plus(after.get()));
-            }
-        }
-        return false;
-    }
-
-    /** The node as the full solve must see one that is no destination: no room beyond what its pods use. */
-    static dev.gantry.core.model.Node withoutRoom(dev.gantry.core.model.Node n, List<Pod> pods) {
-        Resources used = Resources.ZERO;
-        for (Pod p : pods) {
-            used = used.plus(p.requests());
-        }
-        return new dev.gantry.core.model.Node(n.name(), n.providerId(), n.labels(), n.annotations(), n.taints(), used,
-                n.ready(), n.unschedulable(), n.deleting(), n.createdAt(), n.finalizers(), n.deletionTimestamp());
     }
 
      /**
