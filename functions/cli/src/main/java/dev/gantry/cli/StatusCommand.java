@@ -121,12 +121,12 @@ public final class StatusCommand implements Callable<Integer> {
             try (DynamoDbClient dynamo = configure(DynamoDbClient.builder(), r, credentials, dynamoEndpoint).build();
                  KubernetesClient kube = kube()) {
                 ClusterObjects.Read objects = ClusterObjects.read(kube);
-                if (config.isEmpty() && !objects.documents().isEmpty()) {
+                if (config.isEmpty() && !objects.poolDocuments().isEmpty()) {
                     loaded = fromCluster(objects, err); // the cluster's configuration, unless --config names files
                 }
                 var store = new DynamoNodeClaimStore(dynamo, target.table(), target.cluster());
                 var demand = new DynamoDemandHistoryStore(dynamo, target.table(), target.cluster());
-                StatusReport report = StatusReport.of(StatusSources.read(store, demand, kube, loaded,
+                StatusReport report = StatusReport.of(StatusSources.read(store, demand, kube, objects, loaded,
                         new CatalogSource(r.id(), null), now, lead));
                 out.print(output.equals("json") ? StatusView.json(report)
                         : StatusView.table(report) + (objects.isEmpty() ? "" : ClusterObjects.table(objects)));
@@ -147,7 +147,7 @@ public final class StatusCommand implements Callable<Integer> {
      * is left out with a warning (the functions leave it out too), never failing status.
      */
     private static LoadResult fromCluster(ClusterObjects.Read objects, PrintWriter err) {
-        LoadResult r = ClusterDocuments.read("cluster", objects.documents(), w -> err.println("warning: " + w));
+        LoadResult r = ClusterDocuments.read("cluster", objects.poolDocuments(), w -> err.println("warning: " + w));
         err.flush();
         return r;
     }

@@ -36,11 +36,6 @@ public final class KubeBuffers {
         this.client = client;
     }
 
-    /** Every CapacityBuffer with what it refers to, one JSON document each; empty when the CRD is not installed. */
-    public List<String> documents() {
-        return objects().stream().map(ConfigObject::json).toList();
-    }
-
     /** Every CapacityBuffer with what it refers to, each with its resourceVersion; empty when the CRD is not installed. */
     public List<ConfigObject> objects() {
         List<GenericKubernetesResource> buffers;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.cluster.ClusterException;
+import dev.gantry.core.config.ConfigObject;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateBuilder;
@@ -39,7 +40,7 @@ class KubeBuffersTest {
                     .withNewSpec().addNewContainer().withName("web").withImage("nginx").endContainer().endSpec().endTemplate()
                     .endSpec().build()).create();
 
-            List<String> docs = new KubeBuffers(KubeClients.forUrl(api.url())).documents();
+            List<String> docs = new KubeBuffers(KubeClients.forUrl(api.url())).objects().stream().map(ConfigObject::json).toList();
 
             assertThat(docs).hasSize(5);
             assertThat(docs).filteredOn(d -> d.contains("\"kind\":\"CapacityBuffer\"")).hasSize(3)
@@ -55,7 +56,7 @@ class KubeBuffersTest {
             api.server.expect().get().withPath("/apis/autoscaling.x-k8s.io/v1beta1/capacitybuffers")
                     .andReturn(404, Map.of("kind", "Status", "code", 404, "reason", "NotFound")).always();
 
-            assertThat(new KubeBuffers(KubeClients.forUrl(api.url())).documents()).isEmpty();
+            assertThat(new KubeBuffers(KubeClients.forUrl(api.url())).objects().stream().map(ConfigObject::json).toList()).isEmpty();
         }
     }
 
@@ -66,7 +67,7 @@ class KubeBuffersTest {
                     .andReturn(403, Map.of("kind", "Status", "code", 403, "reason", "Forbidden",
                             "message", "capacitybuffers is forbidden")).always();
 
-            assertThatThrownBy(() -> new KubeBuffers(KubeClients.forUrl(api.url())).documents())
+            assertThatThrownBy(() -> new KubeBuffers(KubeClients.forUrl(api.url())).objects().stream().map(ConfigObject::json).toList())
                     .isInstanceOfSatisfying(ClusterException.class, e -> assertThat(e.status()).isEqualTo(403))
                     .hasMessageContaining("list capacitybuffers");
         }

@@ -2,7 +2,7 @@ package dev.gantry.cli.plan;
 
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.cluster.BufferLayers;
-import dev.gantry.core.config.ConfigObject;
+import dev.gantry.config.cluster.ClusterDocuments;
 import dev.gantry.core.headroom.LiveHeadroom;
 import dev.gantry.kube.objects.dump.ClusterDump;
 import java.util.function.Consumer;
@@ -50,9 +50,7 @@ public record OfflineHeadroom(List<CapacityBuffer> buffers, BufferTargets target
      * its message handed to {@code warn}.
      */
     public static OfflineHeadroom of(LoadResult config, ClusterDump dump, List<NodeClaim> claims, Consumer<String> warn) {
-        List<String> docs = dump == null ? List.of() : dump.configObjects().stream()
-                .filter(o -> o.kind().equals("CapacityBuffer") || ClusterDump.BUFFER_TARGETS.contains(o.kind()))
-                .map(ConfigObject::json).toList();
+        List<String> docs = dump == null ? List.of() : ClusterDocuments.buffers(dump.configObjects());
         LiveHeadroom.Buffers b = BufferLayers.over(config, "dump", docs, warn);
         return new OfflineHeadroom(b.buffers(), b.targets(), BootLead.of(claims, DeploymentSettings.DEFAULT.sweepRate()));
     }

@@ -5,9 +5,7 @@ import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.cluster.ClusterDocuments;
 import dev.gantry.config.validate.ZoneCheck;
-import dev.gantry.core.config.ConfigObject;
 import dev.gantry.kube.objects.dump.ClusterDump;
-import java.util.Set;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import java.io.PrintWriter;
@@ -59,8 +57,7 @@ public final class PlanInput {
             err.flush();
             return Optional.empty();
         }
-        List<String> dumped = dump == null ? List.of() : dump.configObjects().stream()
-                .filter(o -> POOL_KINDS.contains(o.kind())).map(ConfigObject::json).toList();
+        List<String> dumped = dump == null ? List.of() : ClusterDocuments.pools(dump.configObjects());
         long dumpedPools = dump == null ? 0 : dump.configObjects().stream().filter(o -> o.kind().equals("NodePool")).count();
         if (!nodePools.isEmpty() && dumpedPools > 0) {
             err.println("gantry " + command + ": --nodepools names the configuration; the dump's " + dumpedPools
@@ -86,8 +83,6 @@ public final class PlanInput {
         return Optional.of(loaded);
     }
 
-    /** The kinds of a dump that are the configuration a what-if plans with, as the deployed functions list them. */
-    private static final Set<String> POOL_KINDS = Set.of("NodePool", "EC2NodeClass", "NodeOverlay");
     private static final LoadResult EMPTY = new LoadResult(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
             List.of(), List.of(), List.of(), null);
 

@@ -1,21 +1,23 @@
 package dev.gantry.cli.status;
 
+import dev.gantry.config.cluster.ClusterDocuments;
+import dev.gantry.core.config.ConfigObject;
+import dev.gantry.kube.KubeConfigObjects;
 import dev.gantry.kube.KubeNodeClaims;
-import dev.gantry.kube.KubeStatusObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code kubectl get nodepools,ec2nodeclasses,nodeoverlays,nodeclaims} reads, for {@code gantry status}: the
- * configuration objects (as the functions list them) as documents for {@code ConfigLoader} (the reader {@code gantry validate} uses), each NodePool's status
- * against its limits, and the NodeClaim objects. A cluster without the CRDs has none of them (404: empty, not an
- * error), and status falls back to the {@code --config} files and the state table.
+ * What {@code gantry status} reads of the cluster's objects: the configuration objects exactly as the deployed functions
+ * list them ({@link KubeConfigObjects}: NodePools, EC2NodeClasses, NodeOverlays, CapacityBuffers and what the buffers
+ * refer to), each NodePool's status against its limits (from the same list), and the NodeClaim objects. A cluster
+ * without the CRDs has none of them (404: empty, not an error), and status falls back to the {@code --config} files and
+ * the state table.
  */
 public final class ClusterObjects {
     /** A NodePool as {@code kubectl describe} shows it: its status against its limits. */
@@ -26,10 +28,20 @@ public final class ClusterObjects {
     public record Claim(String name, String type, String capacity, String zone, String node, String ready) {
     }
 
-    /** What was read; {@code documents} are the NodePools, EC2NodeClasses and NodeOverlays as JSON. */
-    public record Read(List<String> documents, List<Pool> pools, List<Claim> claims) {
+    /** What was read; {@code objects} are the configuration as the functions read it ({@link ClusterDocuments} splits it). */
+    public record Read(List<ConfigObject> objects, List<Pool> pools, List<Claim> claims) {
         public boolean isEmpty() {
-            return documents.isEmpty() && claims.isEmpty();
+            return objects.isEmpty() && claims.isEmpty();
+        }
+
+        /** The NodePools, EC2NodeClasses and NodeOverlays, one JSON document each. */
+        public List<String> poolDocuments() {
+            return ClusterDocuments.pools(objects);
+        }
+
+        /** The CapacityBuffers and the objects they refer to, one JSON document each. */
+        public List<String> bufferDocuments() {
+            return ClusterDocuments.buffers(objects);
         }
     }
 
@@ -37,29 +49,24 @@ public final class ClusterObjects {
     }
 
     public static Read read(KubernetesClient kube) {
-        List<String> docs = new ArrayList<>();
+        List<ConfigObject> objects = new KubeConfigObjects(kube).list();
         List<Pool> pools = new ArrayList<>();
-        for (GenericKubernetesResource p : list(kube, KubeStatusObjects.NODE_POOLS)) {
-            docs.add(Serialization.asJson(clean(p)));
-            Map<String, Object> json = p.getAdditionalProperties();
-            pools.add(new Pool(p.getMetadata().getName(), at(json, "status", "nodes"), map(at(json, "status", "resources")),
-                    map(at(json, "spec", "limits")), condition(json, "Ready", "status"), condition(json, "Ready", "message")));
-        }
-        for (GenericKubernetesResource c : list(kube, KubeStatusObjects.EC2_NODE_CLASSES)) {
-            docs.add(Serialization.asJson(clean(c)));
-        }
-        for (GenericKubernetesResource o : list(kube, dev.gantry.kube.KubeConfigObjects.NODE_OVERLAYS)) {
-            docs.add(Serialization.asJson(clean(o))); // priced as the provisioner prices, in the plan's reasons
+        for (ConfigObject o : objects) {
+            if (o.kind().equals("NodePool")) {
+                Map<String, Object> json = Serialization.unmarshal(o.json(), Map.class);
+                pools.add(new Pool(o.name(), at(json, "status", "nodes"), map(at(json, "status", "resources")),
+                        map(at(json, "spec", "limits")), condition(json, "Ready", "status"), condition(json, "Ready", "message")));
+            }
         }
         List<Claim> claims = new ArrayList<>();
-        for (GenericKubernetesResource c : list(kube, KubeNodeClaims.NODE_CLAIMS)) {
+        for (GenericKubernetesResource c : nodeClaims(kube)) {
             Map<String, String> labels = c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels();
             claims.add(new Claim(c.getMetadata().getName(), labels.get("node.kubernetes.io/instance-type"),
                     labels.get("karpenter.sh/capacity-type"), labels.get("topology.kubernetes.io/zone"),
                     (String) at(c.getAdditionalProperties(), "status", "nodeName"),
                     condition(c.getAdditionalProperties(), "Ready", "status")));
         }
-        return new Read(docs, pools, claims);
+        return new Read(objects, pools, claims);
     }
 
     /** The two sections, as {@code kubectl describe nodepool} and {@code kubectl get nodeclaims} would show them. */
@@ -86,23 +93,15 @@ public final class ClusterObjects {
         return b.toString();
     }
 
-    private static List<GenericKubernetesResource> list(KubernetesClient kube, ResourceDefinitionContext kind) {
+    private static List<GenericKubernetesResource> nodeClaims(KubernetesClient kube) {
         try {
-            return kube.genericKubernetesResources(kind).list().getItems();
+            return kube.genericKubernetesResources(KubeNodeClaims.NODE_CLAIMS).list().getItems();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
                 return List.of(); // the CRD is not installed
             }
             throw e;
         }
-    }
-
-    /** The object as a user wrote it: the server's bookkeeping and the status are not configuration. */
-    private static GenericKubernetesResource clean(GenericKubernetesResource o) {
-        GenericKubernetesResource copy = Serialization.clone(o);
-        copy.getAdditionalProperties().remove("status");
-        copy.getMetadata().setManagedFields(null);
-        return copy;
     }
 
     @SuppressWarnings("unchecked")

@@ -47,11 +47,14 @@ public final class StatusSources {
     }
 
     /**
+     * @param objects  the cluster's configuration objects ({@link ClusterObjects#read}), whose buffers are laid over
+     *                 {@code config}'s
      * @param bootLead how early scheduled buffers open; null: as the functions compute it ({@link BootLead#of}: the
      *                 store's claims' measured boot plus the deployed sweep rate), as {@code gantry consolidate} does
      */
-    public static StatusSnapshot read(NodeClaimStore store, DemandHistoryStore demand, KubernetesClient kube, LoadResult config,
-                                      CatalogSource catalogs, Instant now, Duration bootLead) {
+    public static StatusSnapshot read(NodeClaimStore store, DemandHistoryStore demand, KubernetesClient kube,
+                                      ClusterObjects.Read objects, LoadResult config, CatalogSource catalogs, Instant now,
+                                      Duration bootLead) {
         var claims = store.list(now);
         Duration lead = bootLead != null ? bootLead : BootLead.of(claims, DeploymentSettings.DEFAULT.sweepRate());
         var usage = store.poolUsage();
@@ -59,7 +62,7 @@ public final class StatusSources {
         List<Pod> pods = cluster.pods();
         List<Node> nodes = cluster.nodes();
         List<StatusSnapshot.GantryEvent> events = events(kube);
-        LiveHeadroom.Buffers buffers = buffers(kube, config);
+        LiveHeadroom.Buffers buffers = buffers(objects, config);
         BufferTargets targets = buffers.targets().with(clusterTargets(kube, buffers.buffers()));
         Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, claims, events, now);
         return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, buffers.buffers(),
@@ -71,8 +74,8 @@ public final class StatusSources {
      * as the provisioner and the sweep see them ({@link BufferLayers}): a buffer defined in both places keeps the bundle's
      * version. A cluster buffer that does not read cleanly is left out with a warning on stderr, as the functions log it.
      */
-    static LiveHeadroom.Buffers buffers(KubernetesClient kube, LoadResult config) {
-        return BufferLayers.over(config, "cluster", new dev.gantry.kube.KubeBuffers(kube).documents(),
+    static LiveHeadroom.Buffers buffers(ClusterObjects.Read objects, LoadResult config) {
+        return BufferLayers.over(config, "cluster", objects.bufferDocuments(),
                 w -> System.err.println("warning: " + w));
     }
 

@@ -95,7 +95,7 @@ class StatusClusterBuffersTest {
         LoadResult bundle = ConfigLoader.loadString("gantry.yaml", BUNDLE, LoadOptions.DEFAULT);
         assertThat(bundle.errors()).isEmpty();
 
-        StatusSnapshot s = StatusSources.read(new InMemoryNodeClaimStore(), new InMemoryDemandHistoryStore(), kube, bundle,
+        StatusSnapshot s = StatusSources.read(new InMemoryNodeClaimStore(), new InMemoryDemandHistoryStore(), kube, ClusterObjects.read(kube), bundle,
                 new CatalogSource("us-east-1", List.of()), NOW, Duration.ofSeconds(90));
 
         assertThat(s.buffers()).extracting(CapacityBuffer::key).containsExactlyInAnyOrder("default/shared", "batch/night");
@@ -116,7 +116,7 @@ class StatusClusterBuffersTest {
                 .andReturn(404, Map.of("kind", "Status", "code", 404, "reason", "NotFound")).always();
         LoadResult bundle = ConfigLoader.loadString("gantry.yaml", BUNDLE, LoadOptions.DEFAULT);
 
-        StatusSnapshot s = StatusSources.read(new InMemoryNodeClaimStore(), new InMemoryDemandHistoryStore(), kube, bundle,
+        StatusSnapshot s = StatusSources.read(new InMemoryNodeClaimStore(), new InMemoryDemandHistoryStore(), kube, ClusterObjects.read(kube), bundle,
                 new CatalogSource("us-east-1", List.of()), NOW, Duration.ofSeconds(90));
 
         assertThat(s.buffers()).extracting(CapacityBuffer::key).containsExactly("default/shared");

@@ -4,7 +4,9 @@ import dev.gantry.config.ConfigLoader;
 import dev.gantry.config.LoadOptions;
 import dev.gantry.config.LoadResult;
 import dev.gantry.config.source.Diagnostic;
+import dev.gantry.core.config.ConfigObject;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -15,7 +17,26 @@ import java.util.function.Consumer;
  * deployed functions leave it out ({@link ClusterConfigReader}); the rest is used.
  */
 public final class ClusterDocuments {
+    /** The kinds that are the pools' configuration: what a plan launches with. */
+    private static final Set<String> POOL_KINDS = Set.of("NodePool", "EC2NodeClass", "NodeOverlay");
+    /** The kinds a CapacityBuffer may refer to, listed beside the buffers. */
+    private static final Set<String> BUFFER_TARGETS = Set.of("PodTemplate", "Deployment", "StatefulSet", "ReplicaSet");
+
     private ClusterDocuments() {
+    }
+
+    /**
+     * The NodePools, EC2NodeClasses and NodeOverlays of {@code objects} (the configuration objects as the deployed
+     * functions list them, from the API server or a dump), one JSON document each, for {@link #read}.
+     */
+    public static List<String> pools(List<ConfigObject> objects) {
+        return objects.stream().filter(o -> POOL_KINDS.contains(o.kind())).map(ConfigObject::json).toList();
+    }
+
+    /** The CapacityBuffers of {@code objects} and the objects they refer to, one JSON document each, for {@link BufferLayers}. */
+    public static List<String> buffers(List<ConfigObject> objects) {
+        return objects.stream().filter(o -> o.kind().equals("CapacityBuffer") || BUFFER_TARGETS.contains(o.kind()))
+                .map(ConfigObject::json).toList();
     }
 
     /**

@@ -30,9 +30,6 @@ public record ClusterDump(List<Node> nodes, List<Pod> pods, List<DaemonSet> daem
                           Map<String, Map<String, String>> namespaceLabels, List<NodeClaim> claims,
                           List<ConfigObject> configObjects, Stats stats,
                           Map<String, String> images) {
-    /** The kinds a CapacityBuffer may refer to, which a dump keeps only when one of its buffers does. */
-    public static final java.util.Set<String> BUFFER_TARGETS = ItemMapper.BUFFER_TARGETS;
-
     public ClusterDump {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
