@@ -37,7 +37,7 @@ final class DumpCollector {
     private final List<PodDisruptionBudget> pdbs = new ArrayList<>();
     private final Map<String, Map<String, String>> namespaces = new HashMap<>();
     private final Map<String, Integer> ignored = new TreeMap<>();
-    private final List<ItemMapper.MappedConfig> config = new ArrayList<>();
+    private final List<Mapped> config = new ArrayList<>(); // MappedConfig and MappedTarget, in dump order
     private final DumpClaims.Facts facts = new DumpClaims.Facts();
     private final Set<String> seen = new HashSet<>();
     private final ArrayDeque<Future<List<Mapped>>> inFlight = new ArrayDeque<>();
@@ -115,16 +115,19 @@ final class DumpCollector {
     private List<dev.gantry.core.config.ConfigObject> configObjects() {
         Set<String> named = new HashSet<>();
         config.forEach(c -> {
-            if (c.refersTo() != null) {
-                named.add(c.refersTo());
+            if (c instanceof ItemMapper.MappedConfig m && m.refersTo() != null) {
+                named.add(m.refersTo());
             }
         });
         List<dev.gantry.core.config.ConfigObject> out = new ArrayList<>();
-        for (ItemMapper.MappedConfig c : config) {
-            if (!ItemMapper.BUFFER_TARGETS.contains(c.object().kind()) || named.contains(c.object().key())) {
-                out.add(c.object());
-            } else {
-                ignored.merge(c.object().kind(), 1, Integer::sum);
+        for (Mapped c : config) {
+            switch (c) {
+                case ItemMapper.MappedTarget t when named.contains(t.key()) -> out.add(ItemMapper.whole(t).object());
+                case ItemMapper.MappedTarget t -> ignored.merge(t.raw().kind(), 1, Integer::sum);
+                case ItemMapper.MappedConfig m when !ItemMapper.BUFFER_TARGETS.contains(m.object().kind())
+                        || named.contains(m.object().key()) -> out.add(m.object());
+                case ItemMapper.MappedConfig m -> ignored.merge(m.object().kind(), 1, Integer::sum);
+                default -> throw new IllegalStateException("not a configuration object: " + c);
             }
         }
         return out;
@@ -202,6 +205,12 @@ final class DumpCollector {
                     throw new DumpException("the dump holds " + c.object().key() + " twice");
                 }
                 config.add(c);
+            }
+            case ItemMapper.MappedTarget t -> {
+                if (!seen.add(t.key())) {
+                    throw new DumpException("the dump holds " + t.key() + " twice");
+                }
+                config.add(t);
             }
             case ItemMapper.Ignored i -> ignored.merge(i.kind(), 1, Integer::sum);
             case ItemMapper.Many many -> many.items().forEach(this::accept);

@@ -17,7 +17,9 @@ sealed interface DumpItem {
      *
      * @param firstLine the file line the item starts on (1-based), for error positions
      * @param kind      its {@code kind} as written at the item's top level, or "" when not written plainly
+     * @param name      its {@code metadata.name} as written, or "" when not written plainly
+     * @param namespace its {@code metadata.namespace} as written, or "" when not written (or not plainly)
      */
-    record Text(Path file, byte[] raw, int firstLine, String kind) implements DumpItem {
+    record Text(Path file, byte[] raw, int firstLine, String kind, String name, String namespace) implements DumpItem {
     }
 }

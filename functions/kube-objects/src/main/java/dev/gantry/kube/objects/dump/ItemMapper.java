@@ -79,6 +79,15 @@ final class ItemMapper {
     record MappedConfig(ConfigObject object, String refersTo) implements Mapped {
     }
 
+    /**
+     * An object of a kind a CapacityBuffer may refer to ({@link #BUFFER_TARGETS}), as a kubectl List item, not parsed:
+     * only its name, as the line reader noted it ({@code key}: its {@link ConfigObject#key()}). A dump may hold
+     * thousands of Deployments and ReplicaSets and buffers name a few, so the collector reads one whole
+     * ({@link #whole}) only when a buffer names it.
+     */
+    record MappedTarget(String key, DumpItem.Text raw) implements Mapped {
+    }
+
     record Ignored(String kind) implements Mapped {
     }
 
@@ -135,11 +144,27 @@ final class ItemMapper {
      * no cluster view reads is counted unparsed.
      */
     private static Mapped text(DumpItem.Text raw) {
-        CharBuffer chars = KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine());
         String kind = raw.kind();
         if (!kind.isEmpty() && !READ.contains(kind) && !CONFIG.contains(kind)) {
             return new Ignored(kind);
         }
+        if (BUFFER_TARGETS.contains(kind) && !raw.name().isEmpty()) {
+            return new MappedTarget(new ConfigObject(kind, raw.namespace(), raw.name(), null, "").key(), raw); // not parsed
+        }
+        return parsed(raw, KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine()), kind);
+    }
+
+    /** The object a buffer names, read whole: what {@link #map} gives for any other configuration object. */
+    static MappedConfig whole(MappedTarget t) {
+        DumpItem.Text raw = t.raw();
+        if (parsed(raw, KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine()), raw.kind()) instanceof MappedConfig c) {
+            return c;
+        }
+        throw new DumpException(raw.file() + ":" + raw.firstLine() + ": " + t.key() + ": not a configuration object");
+    }
+
+    /** The item parsed: read into fabric8's model when it has one, else through a tree. */
+    private static Mapped parsed(DumpItem.Text raw, CharBuffer chars, String kind) {
         if (TYPED.contains(kind)) {
             try {
                 Mapped direct = direct(raw, chars, kind);
@@ -244,20 +269,19 @@ final class ItemMapper {
     }
 
     /** A configuration object as {@code KubeConfigObjects} hands one on: its JSON, without {@code managedFields}. */
-    private static Mapped config(ObjectNode o) {
-        ObjectNode copy = o.deepCopy();
-        JsonNode meta = copy.path("metadata");
+    private static Mapped config(ObjectNode o) { // the item's own tree, which nothing reads after this: changed in place
+        JsonNode meta = o.path("metadata");
         if (meta instanceof ObjectNode m) {
             m.remove("managedFields");
         }
-        String kind = copy.path("kind").asString("");
+        String kind = o.path("kind").asString("");
         String ns = meta.path("namespace").asString("");
         String name = meta.path("name").asString("");
         if (name.isEmpty()) {
             return new Ignored(kind);
         }
         String refersTo = null;
-        JsonNode spec = copy.path("spec");
+        JsonNode spec = o.path("spec");
         if (kind.equals("CapacityBuffer")) {
             JsonNode template = spec.path("podTemplateRef").path("name");
             JsonNode scalable = spec.path("scalableRef");
@@ -268,7 +292,7 @@ final class ItemMapper {
             }
         }
         return new MappedConfig(new ConfigObject(kind, ns, name, meta.path("resourceVersion").asString(""),
-                KubeJson.JSON.writeValueAsString(copy)), refersTo);
+                KubeJson.JSON.writeValueAsString(o)), refersTo);
     }
 
     static String label(ObjectNode o) {

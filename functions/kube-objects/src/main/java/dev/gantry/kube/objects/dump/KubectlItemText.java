@@ -31,6 +31,8 @@ final class KubectlItemText {
     private String topKey = "";
     private boolean skipping;
     private String kind = "";
+    private String name = "";
+    private String namespace = "";
 
     KubectlItemText(int firstLine) {
         this.firstLine = firstLine;
@@ -57,6 +59,13 @@ final class KubectlItemText {
             }
             skipping = false;
         }
+        if (topKey.equals("metadata") && len > 10 && startsAt(l, 0, "    ") && l.at(4) != ' ') {
+            if (startsAt(l, 4, "name:")) {
+                name = nameValue(new String(l.buf(), l.off() + 9, len - 9, StandardCharsets.UTF_8));
+            } else if (startsAt(l, 4, "namespace:")) {
+                namespace = nameValue(new String(l.buf(), l.off() + 14, len - 14, StandardCharsets.UTF_8));
+            }
+        }
         if (len > 5 && startsAt(l, 2, "  ") && l.at(4) != ' ' && l.at(len - 1) == ':' && l.at(0) == ' '
                 && UNREAD.contains(topKey + "." + new String(l.buf(), l.off() + 4, len - 5, StandardCharsets.UTF_8))) {
             skipping = true;
@@ -71,7 +80,7 @@ final class KubectlItemText {
 
     /** The finished item. */
     DumpItem.Text item(Path file) {
-        return new DumpItem.Text(file, Arrays.copyOf(b, n), firstLine, kind);
+        return new DumpItem.Text(file, Arrays.copyOf(b, n), firstLine, kind, name, namespace);
     }
 
     /** The value of a {@code kind:} line ({@code rest}: what follows the colon), or "" when not written plainly. */
@@ -85,6 +94,29 @@ final class KubectlItemText {
         }
         for (int i = 1; i < v.length(); i++) {
             if (!letter(v.charAt(i)) && !(v.charAt(i) >= '0' && v.charAt(i) <= '9')) {
+                return "";
+            }
+        }
+        return v;
+    }
+
+    /**
+     * The value of a {@code metadata.name:} or {@code namespace:} line, or "" unless written plainly as a name the API
+     * server accepts (lower-case letters, digits, '-' and '.', starting with a letter, so YAML cannot read it as a
+     * number, a boolean or null), optionally quoted.
+     */
+    static String nameValue(String rest) {
+        String v = rest.trim();
+        if (v.length() >= 2 && (v.charAt(0) == '"' || v.charAt(0) == '\'') && v.charAt(v.length() - 1) == v.charAt(0)) {
+            v = v.substring(1, v.length() - 1);
+        }
+        if (v.isEmpty() || v.charAt(0) < 'a' || v.charAt(0) > 'z' || v.equals("null") || v.equals("true") || v.equals("false")
+                || v.equals("yes") || v.equals("no") || v.equals("on") || v.equals("off")) {
+            return "";
+        }
+        for (int i = 1; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.')) {
                 return "";
             }
         }

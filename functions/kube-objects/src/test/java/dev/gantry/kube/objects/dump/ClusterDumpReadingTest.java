@@ -107,6 +107,76 @@ class ClusterDumpReadingTest {
         }
     }
 
+    /** A kubectl List of workloads: web (which the buffer names), 1password (named too, not a plain name) and legacy. */
+    private static String workloads(String legacySpec, String webSpec) {
+        return """
+                apiVersion: v1
+                items:
+                - apiVersion: apps/v1
+                  kind: Deployment
+                  metadata:
+                    name: legacy
+                    namespace: shop
+                  spec:
+                %s
+                - apiVersion: autoscaling.x-k8s.io/v1beta1
+                  kind: CapacityBuffer
+                  metadata:
+                    name: web-spare
+                    namespace: shop
+                  spec:
+                    scalableRef: {apiGroup: apps, kind: Deployment, name: web}
+                - apiVersion: autoscaling.x-k8s.io/v1beta1
+                  kind: CapacityBuffer
+                  metadata:
+                    name: vault-spare
+                    namespace: shop
+                  spec:
+                    scalableRef: {apiGroup: apps, kind: ReplicaSet, name: 1password}
+                - apiVersion: apps/v1
+                  kind: ReplicaSet
+                  metadata:
+                    name: "1password"
+                    namespace: shop
+                  spec: {replicas: 1, selector: {matchLabels: {app: vault}}, template: {metadata: {labels: {app: vault}}, spec: {containers: [{name: v, image: vault}]}}}
+                - apiVersion: apps/v1
+                  kind: Deployment
+                  metadata:
+                    name: "web"
+                    namespace: 'shop'
+                  spec:
+                %s
+                kind: List
+                metadata:
+                  resourceVersion: ""
+                """.formatted(legacySpec, webSpec);
+    }
+
+    private static final String GOOD_SPEC = "    replicas: 4\n    selector: {matchLabels: {app: web}}\n"
+            + "    template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: \"nginx:1.27\"}]}}";
+    /** Not YAML: a flow sequence never closed. */
+    private static final String BROKEN_SPEC = "    replicas: [4";
+
+    @Test
+    void aWorkloadNoBufferNamesIsNotParsedSoOneThatDoesNotReadLosesNothing() throws IOException {
+        // Dumps of `kubectl get all -A` hold thousands of Deployments and ReplicaSets; buffers name a few. The others
+        // are counted, never parsed: one that would not read does not stop the dump (it did when all were parsed).
+        Path f = Files.writeString(dir.resolve("workloads.yaml"), workloads(BROKEN_SPEC, GOOD_SPEC));
+        ClusterDump d = ClusterDump.read(List.of(f), DumpProgress.NONE);
+        assertThat(d.configObjects()).extracting(o -> o.key())
+                .containsExactly("CapacityBuffer/shop/web-spare", "CapacityBuffer/shop/vault-spare", "ReplicaSet/shop/1password",
+                        "Deployment/shop/web");
+        assertThat(d.configObjects().getLast().json()).contains("nginx:1.27");
+        assertThat(d.stats().ignored()).containsEntry("Deployment", 1);
+    }
+
+    @Test
+    void aWorkloadABufferNamesIsReadWholeAndOneThatDoesNotReadIsAnError() throws IOException {
+        Path f = Files.writeString(dir.resolve("workloads.yaml"), workloads(GOOD_SPEC, BROKEN_SPEC));
+        assertThatThrownBy(() -> ClusterDump.read(List.of(f), DumpProgress.NONE)).isInstanceOf(DumpException.class)
+                .hasMessageStartingWith(f + ":").hasMessageContaining("not YAML");
+    }
+
     @Test
     void aGeneratedDumpWithManagedFieldsReadsTheSameFromYamlAsFromJson() {
         // YAML items are read straight into fabric8's model from the parser; JSON goes through a tree: one meaning.
