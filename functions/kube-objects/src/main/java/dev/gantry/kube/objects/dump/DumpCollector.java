@@ -123,7 +123,7 @@ final class DumpCollector {
         for (Mapped c : config) {
             switch (c) {
                 case ItemMapper.MappedTarget t when named.contains(t.key()) -> out.add(ItemMapper.whole(t).object());
-                case ItemMapper.MappedTarget t -> ignored.merge(t.raw().kind(), 1, Integer::sum);
+                case ItemMapper.MappedTarget t -> ignored.merge(t.kind(), 1, Integer::sum);
                 case ItemMapper.MappedConfig m when !ItemMapper.BUFFER_TARGETS.contains(m.object().kind())
                         || named.contains(m.object().key()) -> out.add(m.object());
                 case ItemMapper.MappedConfig m -> ignored.merge(m.object().kind(), 1, Integer::sum);

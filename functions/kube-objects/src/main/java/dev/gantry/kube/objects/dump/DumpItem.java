@@ -3,7 +3,10 @@ package dev.gantry.kube.objects.dump;
 import java.nio.file.Path;
 import tools.jackson.databind.node.ObjectNode;
 
-/** One object of a dump, not yet decoded: a parsed tree, or the YAML text of one item of a kubectl List. */
+/**
+ * One object of a dump, not yet decoded: a parsed tree, the YAML text of one item of a kubectl List, or where a JSON
+ * object is in its file.
+ */
 sealed interface DumpItem {
     Path file();
 
@@ -21,5 +24,12 @@ sealed interface DumpItem {
      * @param namespace its {@code metadata.namespace} as written, or "" when not written (or not plainly)
      */
     record Text(Path file, byte[] raw, int firstLine, String kind, String name, String namespace) implements DumpItem {
+    }
+
+    /**
+     * One JSON object of a kind a CapacityBuffer may name, parsed only as far as its metadata: where it is in its file
+     * ({@code length} bytes from byte {@code offset}), read again only if a buffer names it.
+     */
+    record Span(Path file, long offset, int length, String kind, String name, String namespace) implements DumpItem {
     }
 }

@@ -48,6 +48,11 @@ final class ItemMapper {
     private ItemMapper() {
     }
 
+    /** A kind no cluster view or configuration reads: counted, never decoded ("" is not a kind: that is an error). */
+    static boolean unread(String kind) {
+        return !kind.isEmpty() && !READ.contains(kind) && !CONFIG.contains(kind);
+    }
+
     /** What one item gave. */
     sealed interface Mapped {
     }
@@ -80,12 +85,12 @@ final class ItemMapper {
     }
 
     /**
-     * An object of a kind a CapacityBuffer may refer to ({@link #BUFFER_TARGETS}), as a kubectl List item, not parsed:
-     * only its name, as the line reader noted it ({@code key}: its {@link ConfigObject#key()}). A dump may hold
-     * thousands of Deployments and ReplicaSets and buffers name a few, so the collector reads one whole
-     * ({@link #whole}) only when a buffer names it.
+     * An object of a kind a CapacityBuffer may refer to ({@link #BUFFER_TARGETS}), not parsed: only its name, as the
+     * reader noted it ({@code key}: its {@link ConfigObject#key()}), and where it is ({@code item}: a kubectl List
+     * item's text, or a JSON object's place in its file). A dump may hold thousands of Deployments and ReplicaSets and
+     * buffers name a few, so the collector reads one whole ({@link #whole}) only when a buffer names it.
      */
-    record MappedTarget(String key, DumpItem.Text raw) implements Mapped {
+    record MappedTarget(String kind, String key, DumpItem item) implements Mapped {
     }
 
     record Ignored(String kind) implements Mapped {
@@ -99,6 +104,7 @@ final class ItemMapper {
         return switch (item) {
             case DumpItem.Tree t -> tree(t);
             case DumpItem.Text t -> text(t);
+            case DumpItem.Span t -> new MappedTarget(t.kind(), key(t.kind(), t.namespace(), t.name()), t);
         };
     }
 
@@ -145,22 +151,47 @@ final class ItemMapper {
      */
     private static Mapped text(DumpItem.Text raw) {
         String kind = raw.kind();
-        if (!kind.isEmpty() && !READ.contains(kind) && !CONFIG.contains(kind)) {
+        if (unread(kind)) {
             return new Ignored(kind);
         }
         if (BUFFER_TARGETS.contains(kind) && !raw.name().isEmpty()) {
-            return new MappedTarget(new ConfigObject(kind, raw.namespace(), raw.name(), null, "").key(), raw); // not parsed
+            return new MappedTarget(kind, key(kind, raw.namespace(), raw.name()), raw); // not parsed
         }
         return parsed(raw, KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine()), kind);
     }
 
     /** The object a buffer names, read whole: what {@link #map} gives for any other configuration object. */
     static MappedConfig whole(MappedTarget t) {
-        DumpItem.Text raw = t.raw();
-        if (parsed(raw, KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine()), raw.kind()) instanceof MappedConfig c) {
+        Mapped m = switch (t.item()) {
+            case DumpItem.Text raw -> parsed(raw, KubectlItemText.chars(raw.file(), raw.raw(), raw.firstLine()), raw.kind());
+            case DumpItem.Span span -> tree(new DumpItem.Tree(span.file(), span(span)));
+            case DumpItem.Tree tree -> tree(tree);
+        };
+        if (m instanceof MappedConfig c) {
             return c;
         }
-        throw new DumpException(raw.file() + ":" + raw.firstLine() + ": " + t.key() + ": not a configuration object");
+        throw new DumpException(t.item().file() + ": " + t.key() + ": not a configuration object");
+    }
+
+    /** A JSON object read again from where it is in its file. */
+    private static ObjectNode span(DumpItem.Span span) {
+        byte[] bytes = new byte[span.length()];
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(span.file())) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining() && ch.read(buf, span.offset() + buf.position()) > 0) {
+                // read on
+            }
+        } catch (java.io.IOException e) {
+            throw new DumpException(span.file() + ": cannot read file: " + e.getMessage(), e);
+        }
+        if (KubeJson.JSON.readTree(bytes) instanceof ObjectNode o) {
+            return o;
+        }
+        throw new DumpException(span.file() + ": the object at byte " + span.offset() + " changed while it was read");
+    }
+
+    private static String key(String kind, String namespace, String name) {
+        return new ConfigObject(kind, namespace, name, null, "").key();
     }
 
     /** The item parsed: read into fabric8's model when it has one, else through a tree. */
