@@ -14,24 +14,23 @@ import java.util.List;
 /**
  * Gives a command up and frees its claims: candidates untainted and unmarked, replacements not yet initialized closed
  * (never launched) or sent to termination, initialized ones kept. A drift command whose replacement failed or was late
- * makes its pool back off drift ({@link PoolBackoff}); a rebalance command's, rebalance ({@link PoolBackoff}).
+ * makes its pool back off drift ({@link PoolBackoff}); a rebalance command's, rebalance; a consolidation command's, the
+ * replacement's pool backs off consolidation launches.
  */
 final class CommandRelease {
     private final CommandStore commands;
     private final CandidateTaints taints;
     private final TerminationService termination;
     private final ConsolidationService.Journal journal;
-    private final PoolBackoff backoff;
-    private final PoolBackoff rebalanceBackoff;
+    private final PoolBackoff.Kinds backoffs;
 
     CommandRelease(CommandStore commands, CandidateTaints taints, TerminationService termination,
-                   ConsolidationService.Journal journal, PoolBackoff backoff, PoolBackoff rebalanceBackoff) {
+                   ConsolidationService.Journal journal, PoolBackoff.Kinds backoffs) {
         this.commands = commands;
         this.taints = taints;
         this.termination = termination;
         this.journal = journal;
-        this.backoff = backoff;
-        this.rebalanceBackoff = rebalanceBackoff;
+        this.backoffs = backoffs;
     }
 
     /**
@@ -40,6 +39,15 @@ final class CommandRelease {
      */
     ConsolidationOutcome abort(NodeClaim leader, ConsolidationMark m, ConsolidationAbort why, Instant now) {
         ConsolidationMark aborted = m.next(Phase.Aborted, m.replacements(), m.deadline(), now);
+        boolean replacementFailed = why.reason() == ConsolidationAbort.Reason.REPLACEMENT_FAILED
+                || why.reason() == ConsolidationAbort.Reason.REPLACEMENTS_LATE;
+        // Read before the release closes them: the pools the replacements were to launch in.
+        java.util.Set<String> launchPools = new java.util.LinkedHashSet<>();
+        if (replacementFailed && !CommandStart.DRIFTED.equals(m.reason()) && !CommandStart.REBALANCE.equals(m.reason())) {
+            for (String r : m.replacements()) {
+                launchPools.add(commands.get(r, now).map(NodeClaim::nodePool).orElse(leader.nodePool()));
+            }
+        }
         if (!leader.state().isDeleting()) {
             CommandStore.Write w = commands.moveOn(leader, m, aborted, now);
             if (w != CommandStore.Write.DONE) {
@@ -60,14 +68,18 @@ final class CommandRelease {
         }
         release(leader, aborted, now);
         String text = why.text();
-        boolean replacementFailed = why.reason() == ConsolidationAbort.Reason.REPLACEMENT_FAILED
-                || why.reason() == ConsolidationAbort.Reason.REPLACEMENTS_LATE;
         if (CommandStart.DRIFTED.equals(m.reason()) && replacementFailed) {
-            Instant until = backoff.failed(leader.nodePool(), now);
+            Instant until = backoffs.drift().failed(leader.nodePool(), now);
             text += "; NodePool " + leader.nodePool() + " backs off drift until " + until;
         } else if (CommandStart.REBALANCE.equals(m.reason()) && replacementFailed) {
-            Instant until = rebalanceBackoff.failed(leader.nodePool(), now);
+            Instant until = backoffs.rebalance().failed(leader.nodePool(), now);
             text += "; NodePool " + leader.nodePool() + " backs off rebalance until " + until;
+        }
+        for (String pool : launchPools) {
+            if (pool != null) {
+                Instant until = backoffs.consolidation().failed(pool, now);
+                text += "; NodePool " + pool + " launches no consolidation replacement until " + until;
+            }
         }
         journal.record("aborted", m.command(), "command " + m.command() + " (" + m.nodes() + "): " + text, 0);
         return new ConsolidationOutcome(m.command(), ConsolidationOutcome.What.ABORTED, text, 0);

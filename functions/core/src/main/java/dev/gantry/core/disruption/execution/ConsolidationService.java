@@ -141,13 +141,12 @@ public final class ConsolidationService {
         this.commands = new CommandStore(store, terminationQueue);
         CandidateTaints taints = new CandidateTaints(writer, commands);
         this.podEvents = new PodEventRecorder(store);
-        PoolBackoff backoff = new PoolBackoff(store, PoolBackoff.DRIFT);
-        PoolBackoff rebalanceBackoff = new PoolBackoff(store, PoolBackoff.REBALANCE);
-        this.release = new CommandRelease(commands, taints, termination, told, backoff, rebalanceBackoff);
+        PoolBackoff.Kinds backoffs = PoolBackoff.Kinds.over(store);
+        this.release = new CommandRelease(commands, taints, termination, told, backoffs);
         this.handOff = new HandOff(commands, termination, told);
         this.upkeep = new CommandUpkeep(commands, release, handOff);
-        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told, backoff,
-                rebalanceBackoff);
+        this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told,
+                backoffs);
         this.validation = new CommandValidation(reader, commands, taints, release, hints, offers, replacements, s, buffers, told);
         this.replacementWait = new ReplacementWait(commands, taints, release, handOff);
     }

@@ -17,9 +17,12 @@ import java.util.function.Predicate;
  * wins. A failure is told once per command: the abort that tells it moves the command's leader to Aborted first, so a
  * second delivery of that step finds nothing to abort.
  *
- * <p>Two kinds: {@link #DRIFT} (Gantry's answer to Karpenter's {@code designs/drift-per-nodepool-backoff.md}, which keeps
- * it in memory: other pools keep rolling while one backs off) and {@link #REBALANCE} (Gantry's own: Karpenter does not
- * handle rebalance recommendations, aws/karpenter-provider-aws#2813).
+ * <p>Three kinds: {@link #DRIFT} (Gantry's answer to Karpenter's {@code designs/drift-per-nodepool-backoff.md}, which keeps
+ * it in memory: other pools keep rolling while one backs off), {@link #REBALANCE} (Gantry's own: Karpenter does not
+ * handle rebalance recommendations, aws/karpenter-provider-aws#2813) and {@link #CONSOLIDATION} (Gantry's own: a pool
+ * whose consolidation replacement failed launches no replacement for a while; consolidation that only deletes goes on).
+ * Karpenter tries again on every pass, its ICE cache leaving out only the offerings that failed, so in a shortage across
+ * a capacity type it taints a node and launches into the shortage once a pass, each time on offerings not yet tried.
  */
 final class PoolBackoff {
     static final Duration FIRST = Duration.ofMinutes(1);
@@ -29,6 +32,15 @@ final class PoolBackoff {
     static final String DRIFT = "drift";
     /** The kind of rebalance commands' back-off. */
     static final String REBALANCE = "rebalance";
+    /** The kind of consolidation replacements' back-off: keyed by the pool the replacement was to launch in. */
+    static final String CONSOLIDATION = "consolidation";
+
+    /** The three kinds over one store, as the consolidation service's steps share them. */
+    record Kinds(PoolBackoff drift, PoolBackoff rebalance, PoolBackoff consolidation) {
+        static Kinds over(NodeClaimStore store) {
+            return new Kinds(new PoolBackoff(store, DRIFT), new PoolBackoff(store, REBALANCE), new PoolBackoff(store, CONSOLIDATION));
+        }
+    }
 
     private final NodeClaimStore store;
     private final String kind;

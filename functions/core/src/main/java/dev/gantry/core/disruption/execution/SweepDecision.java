@@ -10,6 +10,7 @@ import dev.gantry.core.disruption.consolidation.RebalanceReplacement;
 import dev.gantry.core.lifecycle.NodeClaim;
 import java.util.Comparator;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.scheduling.SchedulingInput;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -32,13 +33,15 @@ final class SweepDecision {
 
     private final PoolBackoff backoff;
     private final PoolBackoff rebalanceBackoff;
+    private final PoolBackoff consolidationBackoff;
     /** What an AMI rollout holds back ({@link DriftGate}); open unless set. */
     DriftGate gate = DriftGate.OPEN;
 
     SweepDecision(ConsolidationService.Offers offers, ConsolidationSettings settings, NodeEvents events, CommandStart start,
-                  ConsolidationService.Journal journal, PoolBackoff backoff, PoolBackoff rebalanceBackoff) {
-        this.backoff = backoff;
-        this.rebalanceBackoff = rebalanceBackoff;
+                  ConsolidationService.Journal journal, PoolBackoff.Kinds backoffs) {
+        this.backoff = backoffs.drift();
+        this.rebalanceBackoff = backoffs.rebalance();
+        this.consolidationBackoff = backoffs.consolidation();
         this.offers = offers;
         this.settings = settings;
         this.events = events;
@@ -76,17 +79,45 @@ final class SweepDecision {
         }
         long t0 = System.nanoTime();
         ConsolidationDecision d = Consolidation.decide(input);
+        // A command that launches in a pool backing off consolidation launches is decided again without launching
+        // there (read only then: most sweeps launch nothing, and read no marker).
+        boolean held = false;
+        if (d.command().isPresent() && !d.command().get().replacements().isEmpty()) {
+            java.util.function.Predicate<String> backingOff = consolidationBackoff.at(now);
+            if (d.command().get().replacements().stream().anyMatch(r -> backingOff.test(r.nodePool()))) {
+                held = true;
+                d = Consolidation.decide(launchingNothingIn(input, backingOff));
+            }
+        }
         long millis = (System.nanoTime() - t0) / 1_000_000;
         events.record(d.verdicts(), now);
         int candidates = d.verdicts().size() + d.command().map(c -> c.nodes().size()).orElse(0);
         if (d.command().isEmpty()) {
-            quietKey = key;
+            // Quiet only when nothing was held back: a back-off that ends changes no input, so it would stand.
+            quietKey = held ? null : key;
             quietAt = now;
             quietCandidates = candidates;
-            return new ConsolidationReport(candidates, 0, 0, null, null, d.verdicts(), podEvents, resumed, millis);
+            return new ConsolidationReport(candidates, 0, 0, null, held ? "replacements held back: their NodePool backs off"
+                    + " consolidation launches" : null, d.verdicts(), podEvents, resumed, millis);
         }
         quietKey = null;
         return started(d, podEvents, resumed, millis, now);
+    }
+
+    /**
+     * The input with every offering of the pools backing off consolidation launches ({@link PoolBackoff#CONSOLIDATION})
+     * unavailable: their candidates may still go where their pods fit, and nothing is launched in them. An offering's
+     * price stays, so candidates are priced as before.
+     */
+    static ConsolidationInput launchingNothingIn(ConsolidationInput in, java.util.function.Predicate<String> backingOff) {
+        if (in.pools().stream().noneMatch(p -> backingOff.test(p.pool().name()))) {
+            return in;
+        }
+        List<SchedulingInput.PoolOffer> pools = in.pools().stream().map(p -> !backingOff.test(p.pool().name()) ? p
+                : new SchedulingInput.PoolOffer(p.pool(), p.instanceTypes().stream().map(t -> t.withUnavailable(o -> true))
+                        .toList(), p.usage(), p.nodeCount())).toList();
+        return new ConsolidationInput(in.nodes(), pools, in.daemonSets(), in.pdbs(), in.namespaceLabels(), in.settings(),
+                in.now(), in.reserved(), in.only(), in.inFlight(), in.launchPrices());
     }
 
     /**

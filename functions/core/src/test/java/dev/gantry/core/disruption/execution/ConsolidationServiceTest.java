@@ -110,6 +110,57 @@ class ConsolidationServiceTest {
         assertThat(c.claim("a").state()).isEqualTo(NodeClaimState.Initialized);
     }
 
+    /**
+     * Gantry's own: Karpenter tries again on its next pass, leaving out only the offerings that failed, so in a spot
+     * shortage it taints a node and launches into the shortage once a pass (spot-split-storm: 16 of 22 commands aborted
+     * that way). A pool whose consolidation replacement failed launches none for a minute, then twice as long after
+     * each failure that follows; consolidation by deletion goes on meanwhile.
+     */
+    @Test
+    void aPoolWhoseReplacementFailedLaunchesNoReplacementWhileItBacksOffButStillDeletes() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.deliverLast();
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
+                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
+
+        ConsolidationOutcome o = c.deliverLast();
+
+        assertThat(o.what()).isEqualTo(What.ABORTED);
+        assertThat(o.detail()).contains("NodePool default launches no consolidation replacement until");
+        assertThat(c.w.store.marker("consolidation-backoff-until/default")).contains(c.w.clock.instant().plus(PoolBackoff.FIRST));
+        assertThat(c.w.store.marker("drift-backoff-until/default")).as("drift is not held back").isEmpty();
+        ConsolidationReport held = c.service.sweep(List.of());
+        assertThat(held.decided()).as("no replacement for a minute").isZero();
+        assertThat(held.skipped()).contains("backs off consolidation launches");
+
+        c.node("b", 500); // a's pod fits on b: a delete, which launches nothing
+        ConsolidationReport delete = c.service.sweep(List.of());
+        assertThat(delete.decided()).as("a delete goes on").isEqualTo(1);
+        assertThat(delete.started()).doesNotContain("launch");
+    }
+
+    @Test
+    void aReplacementIsDecidedAgainOnceTheBackOffEnds() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.deliverLast();
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
+                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
+        c.deliverLast();
+        assertThat(c.service.sweep(List.of()).decided()).isZero();
+
+        c.w.clock.advance(PoolBackoff.FIRST);
+        ConsolidationReport again = c.service.sweep(List.of());
+
+        assertThat(again.decided()).isEqualTo(1);
+        assertThat(again.started()).contains("launch [small]");
+    }
+
     @Test
     void aReplacementNotInitializedWithinTheTimeoutIsClosedAndTheCandidateKept() {
         ConsolidationWorld c = new ConsolidationWorld();
