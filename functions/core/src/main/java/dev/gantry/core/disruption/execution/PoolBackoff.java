@@ -72,6 +72,11 @@ final class PoolBackoff {
         return pool -> seen.computeIfAbsent(pool, p -> store.marker(untilKey(p)).map(now::isBefore).orElse(false));
     }
 
+    /** Until when {@code pool} backs off, as last written (it may be past). */
+    Optional<Instant> until(String pool) {
+        return store.marker(untilKey(pool));
+    }
+
     String kind() {
         return kind;
     }

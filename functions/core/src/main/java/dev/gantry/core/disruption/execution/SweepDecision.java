@@ -7,6 +7,7 @@ import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.consolidation.DriftReplacement;
 import dev.gantry.core.disruption.consolidation.RebalanceReplacement;
+import dev.gantry.core.disruption.consolidation.Verdict;
 import dev.gantry.core.lifecycle.NodeClaim;
 import java.util.Comparator;
 import dev.gantry.core.model.Pod;
@@ -86,7 +87,7 @@ final class SweepDecision {
             java.util.function.Predicate<String> backingOff = consolidationBackoff.at(now);
             if (d.command().get().replacements().stream().anyMatch(r -> backingOff.test(r.nodePool()))) {
                 held = true;
-                d = Consolidation.decide(launchingNothingIn(input, backingOff));
+                d = heldBack(d.command().get(), Consolidation.decide(launchingNothingIn(input, backingOff)), backingOff);
             }
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -102,6 +103,23 @@ final class SweepDecision {
         }
         quietKey = null;
         return started(d, podEvents, resumed, millis, now);
+    }
+
+    /**
+     * {@code decided} (taken without launching in the pools backing off), its verdicts on the nodes of {@code wanted}
+     * (the command it would have started) saying why they stay: not "can't replace with a cheaper node", which is what the
+     * decision without those pools' offerings finds, but the back-off, until when, and why.
+     */
+    private ConsolidationDecision heldBack(ConsolidationCommand wanted, ConsolidationDecision decided,
+                                           java.util.function.Predicate<String> backingOff) {
+        String pool = wanted.replacements().stream().map(r -> r.nodePool()).filter(backingOff).findFirst().orElseThrow();
+        String why = "NodePool \"" + pool + "\" launches no consolidation replacement until "
+                + consolidationBackoff.until(pool).map(Object::toString).orElse("later") + ": its last one failed";
+        List<Verdict> verdicts = decided.verdicts().stream()
+                .map(v -> wanted.nodes().contains(v.node())
+                        && v.kind() == Verdict.Kind.Unconsolidatable
+                        ? new Verdict(v.node(), v.kind(), why) : v).toList();
+        return new ConsolidationDecision(decided.command(), verdicts, decided.simulations());
     }
 
     /**

@@ -135,6 +135,9 @@ class ConsolidationServiceTest {
         ConsolidationReport held = c.service.sweep(List.of());
         assertThat(held.decided()).as("no replacement for a minute").isZero();
         assertThat(held.skipped()).contains("backs off consolidation launches");
+        assertThat(held.verdicts()).singleElement().satisfies(v -> assertThat(v.reason())
+                .isEqualTo("NodePool \"default\" launches no consolidation replacement until "
+                        + c.w.clock.instant().plus(PoolBackoff.FIRST) + ": its last one failed"));
 
         c.node("b", 500); // a's pod fits on b: a delete, which launches nothing
         ConsolidationReport delete = c.service.sweep(List.of());
