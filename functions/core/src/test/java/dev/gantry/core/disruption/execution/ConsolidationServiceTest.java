@@ -120,13 +120,8 @@ class ConsolidationServiceTest {
     void aPoolWhoseReplacementFailedLaunchesNoReplacementWhileItBacksOffButStillDeletes() {
         ConsolidationWorld c = new ConsolidationWorld();
         c.node("a", 500);
-        c.service.sweep(List.of());
-        c.deliverLast();
-        String replacement = c.claim("a").consolidation().replacements().getFirst();
-        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
-                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
 
-        ConsolidationOutcome o = c.deliverLast();
+        ConsolidationOutcome o = replacementFails(c, "a");
 
         assertThat(o.what()).isEqualTo(What.ABORTED);
         assertThat(o.detail()).contains("NodePool default launches no consolidation replacement until");
@@ -149,12 +144,7 @@ class ConsolidationServiceTest {
     void aReplacementIsDecidedAgainOnceTheBackOffEnds() {
         ConsolidationWorld c = new ConsolidationWorld();
         c.node("a", 500);
-        c.service.sweep(List.of());
-        c.deliverLast();
-        String replacement = c.claim("a").consolidation().replacements().getFirst();
-        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
-                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
-        c.deliverLast();
+        replacementFails(c, "a");
         assertThat(c.service.sweep(List.of()).decided()).isZero();
 
         c.w.clock.advance(PoolBackoff.FIRST);
@@ -162,6 +152,16 @@ class ConsolidationServiceTest {
 
         assertThat(again.decided()).isEqualTo(1);
         assertThat(again.started()).contains("launch [small]");
+    }
+
+    /** Decides a command replacing {@code claim}'s node, lets the replacement's launch fail, and delivers the abort. */
+    private static ConsolidationOutcome replacementFails(ConsolidationWorld c, String claim) {
+        c.service.sweep(List.of());
+        c.deliverLast();
+        String replacement = c.claim(claim).consolidation().replacements().getFirst();
+        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
+                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
+        return c.deliverLast();
     }
 
     @Test
