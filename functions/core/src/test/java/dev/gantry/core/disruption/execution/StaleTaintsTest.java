@@ -128,6 +128,7 @@ class StaleTaintsTest {
         c.deliverLast();
         taint(c, "node-a");
         c.w.sweep.withConsolidation(c.service);
+        c.w.clock.advance(PoolBackoff.FIRST); // the failed replacement's back-off, over
 
         c.w.sweep.sweep();
 
