@@ -44,7 +44,10 @@ import java.util.function.Supplier;
  *       {@code empty}/{@code underutilized}). Handed: a redelivered hand-off message finishes it.</li>
  *   <li>A failed replacement, {@link #LAUNCH_TIMEOUT}, or a failed validation aborts ({@link CommandRelease}, for a
  *       {@link ConsolidationAbort} reason): candidates untainted and unmarked, replacements not yet initialized closed
- *       or terminated. Aborted: its messages are ignored.</li>
+ *       or terminated. Aborted: its messages are ignored. A failed or late replacement makes a pool back off
+ *       ({@link PoolBackoff}): drift's or rebalance's pool that kind of command, a consolidation command's replacement
+ *       pool its consolidation launches. The back-off is written after the abort: a crash between the two loses that
+ *       one step of it (the next failure starts it again), never the abort.</li>
  * </ol>
  * Crash safety: the leader moves on with a conditional write before anything acts, and every action is idempotent,
  * so a redelivered message (or the sweep's resume of a command stalled {@link #STALLED_AFTER}) finishes the step; a
