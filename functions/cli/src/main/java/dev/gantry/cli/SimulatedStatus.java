@@ -17,6 +17,6 @@ final class SimulatedStatus {
         List<StatusSnapshot.GantryEvent> events = c.events().stream().map(e -> new StatusSnapshot.GantryEvent(e.at(),
                 e.kind(), e.namespace(), e.name(), e.type(), e.reason(), e.message())).toList();
         return new StatusSnapshot(c.now(), c.pools(), c.claims(), c.usage(), c.nodes(), c.pods(), events, Map.of(),
-                c.buffers(), c.targets(), c.history(), c.bootLead());
+                c.buffers(), c.targets(), c.history(), c.bootLead(), c.backoffs());
     }
 }

@@ -345,7 +345,7 @@ public final class Simulation {
         var buffers = headroom.read();
         return new StatusCapture(now, List.copyOf(pools.values()), store.list(now), store.poolUsage(), cluster.nodes(),
                 cluster.pods(), events.list(), buffers.buffers(), buffers.targets(), headroom.history().read(now),
-                headroom.bootLead(now));
+                headroom.bootLead(now), dev.gantry.core.disruption.execution.BackOffs.of(store, pools.keySet(), now));
     }
 
     /** What a run produced: the summary and the simulation, for the report. */

@@ -1,5 +1,6 @@
 package dev.gantry.cli.status;
 
+import dev.gantry.core.disruption.execution.BackOffs;
 import dev.gantry.cli.status.StatusSnapshot.GantryEvent;
 import dev.gantry.core.headroom.BufferExpansion;
 import dev.gantry.core.headroom.BufferPods;
@@ -39,8 +40,10 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
      * @param usage     cpu, memory and pods (and any other limited resource): the capacity counted against the limit
      * @param usageAt   when the provisioner recorded the usage, or null when it is the nodes' capacity as read now
      * @param cost      what the pool's live NodeClaims cost per hour now, by capacity type, at the price they bill at
+     * @param backoffs  what the pool holds back for now, and until when ({@link BackOffs})
      */
-    public record PoolStatus(String name, int nodes, int runningPods, List<Usage> usage, Instant usageAt, PoolCost cost) {
+    public record PoolStatus(String name, int nodes, int runningPods, List<Usage> usage, Instant usageAt, PoolCost cost,
+                             List<BackOffs.Held> backoffs) {
     }
 
     /** @param limit null when the pool does not limit the resource */
@@ -95,7 +98,8 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
             nodes.forEach(n -> names.add(n.name()));
             int running = (int) s.pods().stream().filter(p -> p.isBound() && names.contains(p.nodeName())
                     && !p.status().isTerminal()).count();
-            out.add(new PoolStatus(name, nodes.size(), running, usage, u == null ? null : u.at(), PoolCost.of(name, s.claims())));
+            out.add(new PoolStatus(name, nodes.size(), running, usage, u == null ? null : u.at(), PoolCost.of(name, s.claims()),
+                    s.backoffs().stream().filter(b -> b.pool().equals(name)).toList()));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.gantry.cli.status;
 
+import dev.gantry.core.disruption.execution.BackOffs;
 import dev.gantry.core.headroom.BufferTargets;
 import dev.gantry.core.headroom.CapacityBuffer;
 import dev.gantry.core.headroom.DemandHistory;
@@ -25,11 +26,14 @@ import java.util.Objects;
  * @param planReasons why a fresh read-only plan would not place a pod, or what it would launch, by pod key
  * @param targets     PodTemplates and workloads buffers refer to (the bundle's, with the cluster's laid over)
  * @param bootLead    how early a scheduled buffer opens (the time a node takes to be ready)
+ * @param backoffs    the back-offs the pools are under now (drift, rebalance, consolidation launches), from the table
  */
 public record StatusSnapshot(Instant now, List<NodePool> pools, List<NodeClaim> claims, List<PoolUsage> usage,
                              List<Node> nodes, List<Pod> pods, List<GantryEvent> events, Map<String, String> planReasons,
-                             List<CapacityBuffer> buffers, BufferTargets targets, DemandHistory history, Duration bootLead) {
+                             List<CapacityBuffer> buffers, BufferTargets targets, DemandHistory history, Duration bootLead,
+                             List<BackOffs.Held> backoffs) {
     public StatusSnapshot {
+        backoffs = List.copyOf(backoffs == null ? List.of() : backoffs);
         Objects.requireNonNull(now, "now");
         pools = List.copyOf(pools);
         claims = List.copyOf(claims);

@@ -65,8 +65,16 @@ public final class StatusSources {
         LiveHeadroom.Buffers buffers = buffers(objects, config);
         BufferTargets targets = buffers.targets().with(clusterTargets(kube, buffers.buffers()));
         Map<String, String> plan = planReasons(config, catalogs, cluster, pods, nodes, claims, events, now);
+        java.util.Set<String> poolNames = new java.util.TreeSet<>();
+        config.nodePools().forEach(p -> poolNames.add(p.name()));
+        usage.forEach(u -> poolNames.add(u.nodePool()));
+        claims.forEach(c -> {
+            if (c.nodePool() != null) {
+                poolNames.add(c.nodePool());
+            }
+        });
         return new StatusSnapshot(now, config.nodePools(), claims, usage, nodes, pods, events, plan, buffers.buffers(),
-                targets, demand.read(now), lead);
+                targets, demand.read(now), lead, dev.gantry.core.disruption.execution.BackOffs.of(store, poolNames, now));
     }
 
     /**

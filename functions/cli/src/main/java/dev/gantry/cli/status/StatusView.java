@@ -1,5 +1,6 @@
 package dev.gantry.cli.status;
 
+import dev.gantry.core.disruption.execution.BackOffs;
 import dev.gantry.core.status.PoolCost;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,6 +36,10 @@ public final class StatusView {
                 b.append(String.format("    %-8s %s%n", u.resource(), usage(u)));
             }
             b.append(String.format("    %-8s %s%n", "cost", cost(p.cost())));
+            for (BackOffs.Held h : p.backoffs()) {
+                b.append(String.format("    %-8s %s until %s (%s more): its last replacement failed%n", "held", h.what(), h.until(),
+                        duration(Duration.between(r.at(), h.until()))));
+            }
         }
         b.append("\nNODECLAIMS\n");
         if (r.claims().isEmpty()) {
@@ -99,6 +104,9 @@ public final class StatusView {
             cost.put("perHour", p.cost().perHour());
             cost.put("byCapacityType", p.cost().byCapacityType());
             m.put("cost", cost);
+            List<Object> held = new ArrayList<>();
+            p.backoffs().forEach(h -> held.add(ordered("what", h.what(), "until", h.until().toString())));
+            m.put("backoffs", held);
             pools.add(m);
         }
         doc.put("nodePools", pools);

@@ -27,7 +27,7 @@ class StatusReportTest {
                                            List<GantryEvent> events, Map<String, String> plan, List<CapacityBuffer> buffers,
                                            BufferTargets targets) {
         return new StatusSnapshot(NOW, pools, claims, List.of(), nodes, pods, events, plan, buffers, targets, null,
-                Duration.ofMinutes(5));
+                Duration.ofMinutes(5), List.of());
     }
 
     private static Pod pending(String name, boolean unschedulable) {
@@ -53,6 +53,23 @@ class StatusReportTest {
                 new StatusReport.Usage("memory", 16 * GI, null), new StatusReport.Usage("pods", 29, null),
                 new StatusReport.Usage("nodes", 1, 4L));
         assertThat(StatusView.usage(p.usage().getFirst())).isEqualTo("4/10           [########------------] 40%");
+    }
+
+    @Test
+    void aPoolBackingOffSaysWhatItHoldsBackAndUntilWhenInTheTableAndTheJson() {
+        NodePool pool = new NodePool("default", Map.of(), new NodePool.Template(null, null, null, null, null,
+                new NodePool.NodeClassRef(null, null, "default"), null, null), null, Map.of(), null, null);
+        Instant until = NOW.plus(Duration.ofMinutes(4));
+        StatusSnapshot s = new StatusSnapshot(NOW, List.of(pool), List.of(), List.of(), List.of(), List.of(), List.of(),
+                Map.of(), List.of(), null, null, Duration.ofMinutes(5),
+                List.of(new dev.gantry.core.disruption.execution.BackOffs.Held("default", "consolidation launches", until)));
+
+        StatusReport r = StatusReport.of(s);
+
+        assertThat(StatusView.table(r)).contains("    held     consolidation launches until 2026-12-01T10:04:00Z (4m0s more): "
+                + "its last replacement failed");
+        assertThat(StatusView.json(r).replaceAll("\\s", "")).contains("\"backoffs\":[{\"what\":\"consolidationlaunches\","
+                + "\"until\":\"2026-12-01T10:04:00Z\"}]");
     }
 
     @Test

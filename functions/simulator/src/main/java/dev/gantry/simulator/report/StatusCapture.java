@@ -21,8 +21,10 @@ import java.util.Objects;
  */
 public record StatusCapture(Instant now, List<NodePool> pools, List<NodeClaim> claims, List<PoolUsage> usage,
                             List<Node> nodes, List<Pod> pods, List<EventLog.Event> events, List<CapacityBuffer> buffers,
-                            BufferTargets targets, DemandHistory history, Duration bootLead) {
+                            BufferTargets targets, DemandHistory history, Duration bootLead,
+                            List<dev.gantry.core.disruption.execution.BackOffs.Held> backoffs) {
     public StatusCapture {
+        backoffs = List.copyOf(backoffs);
         Objects.requireNonNull(now, "now");
         pools = List.copyOf(pools);
         claims = List.copyOf(claims);
