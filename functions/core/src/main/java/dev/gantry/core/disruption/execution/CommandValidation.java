@@ -3,6 +3,7 @@ package dev.gantry.core.disruption.execution;
 import dev.gantry.core.cluster.ClusterReader;
 import dev.gantry.core.disruption.consolidation.Consolidation;
 import dev.gantry.core.disruption.consolidation.ConsolidationCommand;
+import dev.gantry.core.disruption.consolidation.ConsolidationDecision;
 import dev.gantry.core.disruption.consolidation.ConsolidationInput;
 import dev.gantry.core.disruption.consolidation.ConsolidationSettings;
 import dev.gantry.core.disruption.consolidation.DriftReplacement;
@@ -37,11 +38,17 @@ final class CommandValidation {
     private final ConsolidationSettings settings;
     private final Headroom headroom;
     private final ConsolidationService.Journal journal;
+    private final PoolBackoff consolidationBackoff;
 
-    /** @param headroom the buffers validation keeps room for, as the sweep's decision did */
+    /**
+     * @param headroom the buffers validation keeps room for, as the sweep's decision did
+     * @param backoff  the pools backing off consolidation launches, which validation holds back as the sweep does
+     */
     CommandValidation(ClusterReader reader, CommandStore commands, CandidateTaints taints, CommandRelease release,
                       ProvisioningHints hints, ConsolidationService.Offers offers, ConsolidationService.Replacements replacements,
-                      ConsolidationSettings settings, Headroom headroom, ConsolidationService.Journal journal) {
+                      ConsolidationSettings settings, Headroom headroom, ConsolidationService.Journal journal,
+                      PoolBackoff backoff) {
+        this.consolidationBackoff = backoff;
         this.reader = reader;
         this.commands = commands;
         this.taints = taints;
@@ -52,6 +59,16 @@ final class CommandValidation {
         this.settings = settings;
         this.headroom = headroom;
         this.journal = journal;
+    }
+
+    /**
+     * The decision's command, or, when it launches in a pool that backs off consolidation launches (a replacement failed
+     * since the sweep decided), the command decided without launching there: validation never launches what the sweep
+     * would hold back.
+     */
+    private Optional<ConsolidationCommand> notHeld(ConsolidationDecision d, ConsolidationInput input, Instant now) {
+        ConsolidationDecision again = SweepDecision.held(d, input, consolidationBackoff, now);
+        return (again == null ? d : again).command();
     }
 
     /** The name the command's {@code i}th replacement is recorded under (or, when that name is closed, begins with). */
@@ -100,7 +117,7 @@ final class CommandValidation {
         Optional<ConsolidationCommand> again = rebalance
                 ? RebalanceReplacement.decide(input, SweepDecision.recommended(input, claims, m.command())).command()
                 : drift ? DriftReplacement.decide(input, SweepDecision.drifted(claims, m.command())).command()
-                : Consolidation.decide(input).command();
+                : notHeld(Consolidation.decide(input), input, now);
         ConsolidationAbort why = again.isEmpty() ? (drift ? ConsolidationAbort.noLongerDrifted() : ConsolidationAbort.noLongerWorthIt())
                 : !Set.copyOf(again.get().nodes()).equals(Set.copyOf(m.nodes())) ? ConsolidationAbort.otherNodes(again.get().nodes())
                 : !drift && again.get().priceAfter() > m.plannedPrice() + 1e-9 ? ConsolidationAbort.costlier(again.get().priceAfter(), m.plannedPrice())

@@ -150,7 +150,8 @@ public final class ConsolidationService {
         this.upkeep = new CommandUpkeep(commands, release, handOff);
         this.decision = new SweepDecision(offers, s, new NodeEvents(writer, EVENT_EVERY), new CommandStart(commands), told,
                 backoffs);
-        this.validation = new CommandValidation(reader, commands, taints, release, hints, offers, replacements, s, buffers, told);
+        this.validation = new CommandValidation(reader, commands, taints, release, hints, offers, replacements, s, buffers, told,
+                backoffs.consolidation());
         this.replacementWait = new ReplacementWait(commands, taints, release, handOff);
     }
 

@@ -80,15 +80,10 @@ final class SweepDecision {
         }
         long t0 = System.nanoTime();
         ConsolidationDecision d = Consolidation.decide(input);
-        // A command that launches in a pool backing off consolidation launches is decided again without launching
-        // there (read only then: most sweeps launch nothing, and read no marker).
-        boolean held = false;
-        if (d.command().isPresent() && !d.command().get().replacements().isEmpty()) {
-            java.util.function.Predicate<String> backingOff = consolidationBackoff.at(now);
-            if (d.command().get().replacements().stream().anyMatch(r -> backingOff.test(r.nodePool()))) {
-                held = true;
-                d = heldBack(d.command().get(), Consolidation.decide(launchingNothingIn(input, backingOff)), backingOff);
-            }
+        ConsolidationDecision again = held(d, input, consolidationBackoff, now);
+        boolean held = again != null;
+        if (held) {
+            d = heldBack(d.command().orElseThrow(), again, consolidationBackoff.at(now));
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
         events.record(d.verdicts(), now);
@@ -103,6 +98,22 @@ final class SweepDecision {
         }
         quietKey = null;
         return started(d, podEvents, resumed, millis, now);
+    }
+
+    /**
+     * When {@code d}'s command launches in a pool backing off consolidation launches ({@link PoolBackoff#CONSOLIDATION}),
+     * the decision taken again without launching in the pools backing off; null when it is not held back. The markers
+     * are read only then: most decisions launch nothing, and read none. The sweep's decision and validation's both ask.
+     */
+    static ConsolidationDecision held(ConsolidationDecision d, ConsolidationInput input, PoolBackoff backoff, Instant now) {
+        if (d.command().isEmpty() || d.command().get().replacements().isEmpty()) {
+            return null;
+        }
+        java.util.function.Predicate<String> backingOff = backoff.at(now);
+        if (d.command().get().replacements().stream().noneMatch(r -> backingOff.test(r.nodePool()))) {
+            return null;
+        }
+        return Consolidation.decide(launchingNothingIn(input, backingOff));
     }
 
     /**

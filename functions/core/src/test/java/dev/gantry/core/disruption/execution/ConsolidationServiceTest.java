@@ -154,6 +154,22 @@ class ConsolidationServiceTest {
         assertThat(again.started()).contains("launch [small]");
     }
 
+    @Test
+    void validationLaunchesNothingInAPoolThatStartedBackingOffSinceTheDecision() {
+        // Validation decides again and records the replacements it finds: it holds back what the sweep would.
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        assertThat(c.service.sweep(List.of()).decided()).isEqualTo(1);
+        new PoolBackoff(c.w.store, PoolBackoff.CONSOLIDATION).failed("default", c.w.clock.instant()); // another failed meanwhile
+
+        ConsolidationOutcome o = c.deliverLast();
+
+        assertThat(o.what()).isEqualTo(What.ABORTED);
+        assertThat(o.detail()).contains("no longer worth it");
+        assertThat(c.recordedReplacements).isEmpty();
+        assertThat(c.tainted("node-a")).isFalse();
+    }
+
     /** Decides a command replacing {@code claim}'s node, lets the replacement's launch fail, and delivers the abort. */
     private static ConsolidationOutcome replacementFails(ConsolidationWorld c, String claim) {
         c.service.sweep(List.of());
