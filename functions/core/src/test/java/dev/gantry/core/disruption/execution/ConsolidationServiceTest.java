@@ -3,6 +3,7 @@ package dev.gantry.core.disruption.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.disruption.execution.ConsolidationOutcome.What;
+import dev.gantry.core.lifecycle.LifecycleFixtures.RecordingQueue;
 import dev.gantry.core.lifecycle.ConsolidationMark;
 import dev.gantry.core.lifecycle.ConsolidationMark.Phase;
 import dev.gantry.core.lifecycle.NodeClaim;
@@ -138,6 +139,25 @@ class ConsolidationServiceTest {
         ConsolidationReport delete = c.service.sweep(List.of());
         assertThat(delete.decided()).as("a delete goes on").isEqualTo(1);
         assertThat(delete.started()).doesNotContain("launch");
+    }
+
+    @Test
+    void theAbortingStepDeliveredTwiceStartsOneBackOffNotTwo() {
+        ConsolidationWorld c = new ConsolidationWorld();
+        c.node("a", 500);
+        c.service.sweep(List.of());
+        c.deliverLast();
+        String replacement = c.claim("a").consolidation().replacements().getFirst();
+        c.w.store.update(c.claim(replacement).draining("launch-failed", c.w.clock.instant())
+                .terminated(c.w.clock.instant(), Duration.ofHours(1)));
+        RecordingQueue.Sent step = c.lastConsolidationMessage();
+        assertThat(c.deliverLast().what()).isEqualTo(What.ABORTED);
+        java.time.Instant until = c.w.clock.instant().plus(PoolBackoff.FIRST);
+
+        ConsolidationOutcome again = c.service.advance(ConsolidationWorld.parse(step.body()));
+
+        assertThat(again.what()).as("the duplicate").isNotEqualTo(What.ABORTED);
+        assertThat(c.w.store.marker("consolidation-backoff-until/default")).as("not doubled").contains(until);
     }
 
     @Test

@@ -96,7 +96,7 @@ final class DumpReader {
                 } else if (t == JsonToken.START_ARRAY) {
                     // A JSON array of objects (not what kubectl prints, but what jq often does).
                     while (p.nextToken() == JsonToken.START_OBJECT) {
-                        item(object(file, mapper, p));
+                        item(ObjectItems.object(file, mapper, p));
                     }
                 } else if (t != JsonToken.VALUE_NULL) {
                     throw new DumpException(where(file, p.currentTokenLocation(), lineOffset)
@@ -124,7 +124,7 @@ final class DumpReader {
                 JsonToken t;
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                     if (t == JsonToken.START_OBJECT) {
-                        item(object(file, mapper, p));
+                        item(ObjectItems.object(file, mapper, p));
                     } else {
                         p.skipChildren();
                     }
@@ -136,75 +136,6 @@ final class DumpReader {
         if (!streamedItems) {
             item(new DumpItem.Tree(file, envelope));
         }
-    }
-
-    /**
-     * One object, its {@link KubectlItemText#UNREAD} blocks skipped as they are parsed (they are never built). The parser is on the
-     * object's {@code START_OBJECT}. kubectl writes {@code kind} before {@code metadata}, {@code spec} and
-     * {@code status}: the rest of an object of a kind nothing reads (a Service, an Event, a Job) is skipped, and a JSON
-     * object of a kind a buffer may name (a Deployment, a ReplicaSet) is read as far as its metadata
-     * ({@link DumpItem.Span}).
-     */
-    static DumpItem object(Path file, ObjectMapper mapper, JsonParser p) {
-        long start = mapper == KubeJson.JSON ? p.currentTokenLocation().getByteOffset() : -1;
-        ObjectNode o = mapper.createObjectNode();
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            String top = p.currentName();
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                o.set(top, mapper.readTree(p));
-                String kind = top.equals("kind") ? o.path("kind").asString("") : "";
-                if (ItemMapper.unread(kind)) {
-                    skipRest(p);
-                    return new DumpItem.Tree(file, o);
-                }
-                if (start >= 0 && ItemMapper.BUFFER_TARGETS.contains(kind)) {
-                    return span(file, mapper, p, o, kind, start);
-                }
-                continue;
-            }
-            o.set(top, child(mapper, p, top));
-        }
-        return new DumpItem.Tree(file, o);
-    }
-
-    /** The rest of {@code o} read for its metadata alone; where it is when it has a name, else what was read. */
-    private static DumpItem span(Path file, ObjectMapper mapper, JsonParser p, ObjectNode o, String kind, long start) {
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            String top = p.currentName();
-            if (p.nextToken() == JsonToken.START_OBJECT && top.equals("metadata")) {
-                o.set(top, child(mapper, p, top));
-            } else {
-                p.skipChildren();
-            }
-        }
-        long end = p.currentTokenLocation().getByteOffset() + 1;
-        String name = o.path("metadata").path("name").asString("");
-        if (name.isEmpty() || end - start > Integer.MAX_VALUE) {
-            return new DumpItem.Tree(file, o); // an object without a name is counted, not kept
-        }
-        return new DumpItem.Span(file, start, (int) (end - start), kind, name, o.path("metadata").path("namespace").asString(""));
-    }
-
-    private static void skipRest(JsonParser p) {
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            p.nextToken();
-            p.skipChildren();
-        }
-    }
-
-    /** A top-level field's mapping, its {@link KubectlItemText#UNREAD} blocks skipped; the parser is on its START_OBJECT. */
-    private static ObjectNode child(ObjectMapper mapper, JsonParser p, String top) {
-        ObjectNode child = mapper.createObjectNode();
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            String name = p.currentName();
-            p.nextToken();
-            if (KubectlItemText.UNREAD.contains(top + "." + name)) {
-                p.skipChildren();
-            } else {
-                child.set(name, mapper.readTree(p));
-            }
-        }
-        return child;
     }
 
     private void item(DumpItem i) {
