@@ -67,6 +67,12 @@ public record ConsolidationInput(List<ClusterNode> nodes, List<SchedulingInput.P
                 launchPrices);
     }
 
+    /** The same snapshot with {@code replaced} as its pools (offerings marked unavailable, say). */
+    public ConsolidationInput withPools(List<SchedulingInput.PoolOffer> replaced) {
+        return new ConsolidationInput(nodes, replaced, daemonSets, pdbs, namespaceLabels, settings, now, reserved, only, inFlight,
+                launchPrices);
+    }
+
     /** The same snapshot with {@code kept} as its reserved pods. */
     ConsolidationInput withReserved(List<Pod> kept) {
         return new ConsolidationInput(nodes, pools, daemonSets, pdbs, namespaceLabels, settings, now, kept, only, inFlight,

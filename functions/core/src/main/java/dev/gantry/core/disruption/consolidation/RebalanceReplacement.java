@@ -181,7 +181,6 @@ public final class RebalanceReplacement {
             }
             pools.add(new PoolOffer(p.pool(), types, p.usage(), p.nodeCount()));
         }
-        return new ConsolidationInput(in.nodes(), pools, in.daemonSets(), in.pdbs(), in.namespaceLabels(), in.settings(),
-                in.now(), in.reserved(), in.only(), in.inFlight(), in.launchPrices());
+        return in.withPools(pools);
     }
 }

@@ -145,8 +145,7 @@ final class SweepDecision {
         List<SchedulingInput.PoolOffer> pools = in.pools().stream().map(p -> !backingOff.test(p.pool().name()) ? p
                 : new SchedulingInput.PoolOffer(p.pool(), p.instanceTypes().stream().map(t -> t.withUnavailable(o -> true))
                         .toList(), p.usage(), p.nodeCount())).toList();
-        return new ConsolidationInput(in.nodes(), pools, in.daemonSets(), in.pdbs(), in.namespaceLabels(), in.settings(),
-                in.now(), in.reserved(), in.only(), in.inFlight(), in.launchPrices());
+        return in.withPools(pools);
     }
 
     /**
