@@ -330,7 +330,7 @@ public final class ProvisioningQueueHandler implements RequestHandler<SQSEvent, 
         metrics.emit(clock.instant(), Map.of(), values);
         o.launched().forEach(l -> System.out.println("provisioner: launched nodeclaim/" + l.claim() + " " + l.instanceId()
                 + " " + l.instanceType() + " " + l.zone() + " " + l.capacityType()));
-        o.failed().forEach(f -> System.out.println("provisioner: nodeclaim/" + f.claim() + " failed: " + f.code()));
+        o.failed().forEach(f -> System.out.println("provisioner: nodeclaim/" + f.claim() + " failed: " + f.message()));
         if (!o.unschedulable().isEmpty()) {
             System.out.println("provisioner: " + o.unschedulable().size() + " pods unschedulable");
         }

@@ -137,6 +137,11 @@ final class Ec2Actions {
                             + "]' does not exist (stub: " + refused.get() + ")."));
                     continue;
                 }
+                var tooSmall = state.volumeRefusal(o.getOrDefault("ImageId", imageId), template.get().volumeSizes());
+                if (tooSmall.isPresent()) {
+                    errors.add(new FleetError(override, lifecycle, "InvalidBlockDeviceMapping", tooSmall.get()));
+                    continue;
+                }
                 var failure = state.launchFailure(o.get("InstanceType"), zone);
                 int room = state.capacityLeft(o.get("InstanceType"), zone);
                 String reservation = state.reservations().targetOf(template.get().id());
@@ -238,7 +243,8 @@ final class Ec2Actions {
         }
         LaunchTemplate template = new LaunchTemplate(state.newId("lt"), name, 1,
                 q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
-                q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q));
+                q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q),
+                templateVolumeSizes(q));
         state.putLaunchTemplate(template);
         String target = q.param("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId");
         if (target != null) {
@@ -303,6 +309,18 @@ final class Ec2Actions {
     }
 
     /** The security groups of a template's data, given directly or on its primary network interface. */
+    /** The template's block device mappings that give a volume size: GiB by device name. */
+    static Map<String, Integer> templateVolumeSizes(RecordedRequest q) {
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        for (SortedMap<String, String> m : q.members("LaunchTemplateData.BlockDeviceMapping")) {
+            String size = m.get("Ebs.VolumeSize");
+            if (m.get("DeviceName") != null && size != null) {
+                sizes.put(m.get("DeviceName"), Integer.parseInt(size));
+            }
+        }
+        return sizes;
+    }
+
     static List<String> templateGroups(RecordedRequest q) {
         List<String> groups = new ArrayList<>(q.values("LaunchTemplateData.SecurityGroupId"));
         groups.addAll(q.values("LaunchTemplateData.NetworkInterface.1.SecurityGroupId"));

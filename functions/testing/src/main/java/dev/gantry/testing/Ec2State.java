@@ -80,6 +80,8 @@ public final class Ec2State {
                 "x86_64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", discovery));
         s.addImage(new Image("ami-0a1b2c3d4e5f60002", "amazon-eks-node-al2023-arm64-standard-1.33-v20250101",
                 "arm64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", discovery));
+        s.imageSnapshot("ami-0a1b2c3d4e5f60001", "/dev/xvda", "snap-0a1b2c3d4e5f60001", 20);
+        s.imageSnapshot("ami-0a1b2c3d4e5f60002", "/dev/xvda", "snap-0a1b2c3d4e5f60002", 20);
         s.addInstanceType(new InstanceTypeInfo("m5.large", 2, 8192, "x86_64", 3, 10, "nitro"), ZONES, "0.0350");
         s.addInstanceType(new InstanceTypeInfo("m5.xlarge", 4, 16384, "x86_64", 4, 15, "nitro"), ZONES, "0.0700");
         s.addInstanceType(new InstanceTypeInfo("c5.large", 2, 4096, "x86_64", 3, 10, "nitro"), ZONES, "0.0310");
@@ -154,6 +156,21 @@ public final class Ec2State {
     /** EC2's error code for a launch from {@code imageId}, or empty when it launches. */
     synchronized java.util.Optional<String> imageRefusal(String imageId) {
         return refusals.refusal(imageId);
+    }
+
+    /**
+     * The image's root snapshot, as its block device mappings in DescribeImages would give it: a launch from it whose
+     * template gives {@code deviceName} fewer than {@code sizeGiB} GiB is refused ({@link Ec2ImageRefusals}). The
+     * default images have a 20 GiB {@code /dev/xvda}, as the EKS-optimized AL2023 images do.
+     */
+    public synchronized Ec2State imageSnapshot(String imageId, String deviceName, String snapshotId, int sizeGiB) {
+        refusals.snapshot(imageId, new Ec2ImageRefusals.Snapshot(deviceName, snapshotId, sizeGiB));
+        return this;
+    }
+
+    /** EC2's InvalidBlockDeviceMapping message for a launch from {@code imageId} with these volume sizes, or empty. */
+    synchronized java.util.Optional<String> volumeRefusal(String imageId, Map<String, Integer> volumeSizes) {
+        return refusals.volumeRefusal(imageId, volumeSizes);
     }
 
     public synchronized Ec2State clearLaunchFailures() {

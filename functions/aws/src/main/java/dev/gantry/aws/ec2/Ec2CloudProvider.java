@@ -198,10 +198,14 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         Map<String, String> tags = plan.tags();
         List<OfferingKey> unavailable = new ArrayList<>();
         String firstError = null;
+        String firstMessage = null;
         for (CreateFleetError err : response.errors()) {
             FleetLaunchTemplateOverrides o = err.launchTemplateAndOverrides() == null ? null
                     : err.launchTemplateAndOverrides().overrides();
-            firstError = firstError == null ? err.errorCode() : firstError;
+            if (firstError == null) {
+                firstError = err.errorCode();
+                firstMessage = err.errorMessage();
+            }
             switch (Ec2Errors.classify(err.errorCode())) {
                 case OFFERING_UNAVAILABLE -> {
                     if (o != null && o.instanceTypeAsString() != null && o.availabilityZone() != null) {
@@ -235,12 +239,15 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                 throw new InsufficientCapacity(firstError, unavailable);
             }
             String code = firstError == null ? "NoInstanceLaunched" : firstError;
+            // EC2's own words go with the code: "Volume of size 2GB is smaller than snapshot 'snap-…', expect size >=
+            // 4GB" says what to change, where the code alone (InvalidBlockDeviceMapping) does not.
+            String why = firstMessage == null || firstMessage.isBlank() ? "" : ": " + firstMessage;
             if (Ec2Errors.classify(code) == Ec2Errors.Kind.IMAGE_REFUSED) {
-                throw new dev.gantry.core.cloud.ImageRefused(code, "CreateFleet launched no instance: its image was refused");
+                throw new dev.gantry.core.cloud.ImageRefused(code, "CreateFleet launched no instance: its image was refused" + why);
             }
             boolean retryable = firstError == null || Ec2Errors.classify(code) == Ec2Errors.Kind.SUBNET_FULL
                     || Ec2Errors.classify(code) == Ec2Errors.Kind.RETRYABLE;
-            throw new CloudException(code, "CreateFleet launched no instance", retryable);
+            throw new CloudException(code, "CreateFleet launched no instance" + why, retryable);
         }
         // Fewer than asked for (EC2 fulfilled the fleet in part): what launched, with the offerings that failed.
         return new LaunchResult(launched, unavailable);

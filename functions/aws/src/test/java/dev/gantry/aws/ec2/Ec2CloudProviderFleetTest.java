@@ -160,4 +160,44 @@ class Ec2CloudProviderFleetTest {
                 });
         assertThat(stub.ec2().instances()).hasSize(1);
     }
+
+    /**
+     * EC2's own: a block device mapping that gives the image's snapshot device less than the snapshot is refused per
+     * override (InvalidBlockDeviceMapping, "Volume of size 2GB is smaller than snapshot 'snap-…', expect size >= 4GB",
+     * as Karpenter's users quote it for Bottlerocket NVIDIA images under a 2Gi /dev/xvda). The launch fails for good, and
+     * its message carries EC2's words, which say what to change; the code alone did not.
+     */
+    @Test
+    void aVolumeSmallerThanTheImagesSnapshotIsRefusedInEc2sWordsAndNotRetried() {
+        for (String image : List.of("ami-0a1b2c3d4e5f60001", "ami-0a1b2c3d4e5f60002")) {
+            stub.ec2().imageSnapshot(image, "/dev/xvda", "snap-0f59de5aef3442431", 4);
+        }
+        NodeClass base = LaunchFixtures.al2023();
+        NodeClass small = new NodeClass(base.name(), base.group(), base.kind(), base.amiFamily(), base.amiSelectorTerms(),
+                base.subnetSelectorTerms(), base.securityGroupSelectorTerms(), base.role(), base.instanceProfile(),
+                base.userData(), base.tags(), List.of(new NodeClass.BlockDeviceMapping("/dev/xvda", true,
+                        new NodeClass.Ebs(dev.gantry.core.model.Quantity.parse("2Gi"), "gp3", null, null, true, null, true, null))),
+                base.metadataOptions(), base.kubelet(), base.associatePublicIPAddress(), base.detailedMonitoring(),
+                base.convertedFrom(), base.capacityReservationSelectorTerms(), base.annotations());
+        LaunchRequest request = LaunchFixtures.request("small-root", LaunchFixtures.pool(), small,
+                LaunchFixtures.types(small, "c5.large", "m5.large"), OD, Ec2State.ZONES);
+
+        assertThatThrownBy(() -> provider.launch(request))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("InvalidBlockDeviceMapping");
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains("Volume of size 2GB is smaller than snapshot "
+                            + "'snap-0f59de5aef3442431', expect size >= 4GB");
+                });
+        assertThat(stub.ec2().instances()).isEmpty();
+
+        NodeClass enough = new NodeClass(small.name(), small.group(), small.kind(), small.amiFamily(), small.amiSelectorTerms(),
+                small.subnetSelectorTerms(), small.securityGroupSelectorTerms(), small.role(), small.instanceProfile(),
+                small.userData(), small.tags(), List.of(new NodeClass.BlockDeviceMapping("/dev/xvda", true,
+                        new NodeClass.Ebs(dev.gantry.core.model.Quantity.parse("4Gi"), "gp3", null, null, true, null, true, null))),
+                small.metadataOptions(), small.kubelet(), small.associatePublicIPAddress(), small.detailedMonitoring(),
+                small.convertedFrom(), small.capacityReservationSelectorTerms(), small.annotations());
+        assertThat(provider.launch(LaunchFixtures.request("enough-root", LaunchFixtures.pool(), enough,
+                LaunchFixtures.types(enough, "c5.large"), OD, Ec2State.ZONES)).instances()).hasSize(1);
+    }
 }

@@ -43,18 +43,29 @@ final class ClaimLauncher {
     }
 
     /** What happened to one claim: launched, out of capacity, or failed for good with a provider code. */
-    record Result(NodeClaim claim, ProvisioningOutcome.LaunchedClaim launched, boolean outOfCapacity, String code) {
+    record Result(NodeClaim claim, ProvisioningOutcome.LaunchedClaim launched, boolean outOfCapacity, String code,
+                  String message) {
         static Result launched(NodeClaim claim, ProvisioningOutcome.LaunchedClaim launched) {
-            return new Result(claim, launched, false, null);
+            return new Result(claim, launched, false, null, null);
         }
 
         /** No capacity for the claim ({@code code}: EC2's answer): its offerings are marked, its pods planned again. */
         static Result outOfCapacity(NodeClaim claim, String code) {
-            return new Result(claim, null, true, code);
+            return new Result(claim, null, true, code, null);
         }
 
         static Result failed(NodeClaim claim, String code) {
-            return new Result(claim, null, false, code);
+            return new Result(claim, null, false, code, null);
+        }
+
+        /** A launch the cloud refused: {@code e}'s code, and its message (the provider's own words) as the reason. */
+        static Result failed(NodeClaim claim, CloudException e) {
+            return new Result(claim, null, false, e.code(), ProvisioningOutcome.FailedLaunch.bounded(e.getMessage()));
+        }
+
+        /** Why the launch failed, as pods and logs are told: the provider's message, else its code. */
+        String reason() {
+            return message != null ? message : code;
         }
     }
 
@@ -126,13 +137,13 @@ final class ClaimLauncher {
             return launching.stream().map(c -> Result.outOfCapacity(c, ice.code())).toList();
         } catch (dev.gantry.core.cloud.ImageRefused refused) {
             launching.forEach(c -> close(c, IMAGE_REFUSED, now));
-            return launching.stream().map(c -> Result.failed(c, refused.code())).toList();
+            return launching.stream().map(c -> Result.failed(c, refused)).toList();
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;
             }
             launching.forEach(c -> close(c, "launch-failed", now));
-            return launching.stream().map(c -> Result.failed(c, e.code())).toList();
+            return launching.stream().map(c -> Result.failed(c, e)).toList();
         }
         markUnavailable(result.unavailable());
         java.util.Set<String> held = new java.util.HashSet<>();
@@ -180,13 +191,13 @@ final class ClaimLauncher {
             return Result.outOfCapacity(current, ice.code());
         } catch (dev.gantry.core.cloud.ImageRefused refused) {
             close(current, IMAGE_REFUSED, now);
-            return Result.failed(current, refused.code());
+            return Result.failed(current, refused);
         } catch (CloudException e) {
             if (e.retryable()) {
                 throw e;
             }
             close(current, "launch-failed", now);
-            return Result.failed(current, e.code());
+            return Result.failed(current, e);
         }
         markUnavailable(result.unavailable());
         return recordLaunched(current, result.instance(), request, now);

@@ -186,7 +186,7 @@ final class FleetBatcher {
         if (r.launched() != null) {
             pods.forEach(p -> log.nominate(p, name));
         } else if (!r.outOfCapacity()) {
-            pods.forEach(p -> log.unschedulable(p, "launching nodeclaim/" + name + " failed: " + r.code()));
+            pods.forEach(p -> log.unschedulable(p, "launching nodeclaim/" + name + " failed: " + r.reason()));
         } else if (round == Round.LAST) {
             pods.forEach(p -> log.unschedulable(p, "no capacity for any instance type of nodeclaim/" + name + " (" + r.code() + ")"));
         }

@@ -38,8 +38,19 @@ public record ProvisioningOutcome(int pendingPods, Duration oldestPendingAge, Li
                                 String capacityType, double pricePerHour) {
     }
 
-    /** A claim given up: its record is Terminated with reason {@code launch-failed}. */
-    public record FailedLaunch(String claim, String code) {
+    /**
+     * A claim given up: its record is Terminated with reason {@code launch-failed}. {@code message} is why, in the
+     * provider's words where it gave some ({@code InvalidBlockDeviceMapping: CreateFleet launched no instance: Volume
+     * of size 2GB is smaller than snapshot 'snap-…', expect size >= 4GB}), else the code.
+     */
+    public record FailedLaunch(String claim, String code, String message) {
+        /** Longest message kept: an authorization failure's encoded message alone runs to kilobytes. */
+        static final int MAX_MESSAGE = 1024;
+
+        static String bounded(String message) {
+            return message == null || message.length() <= MAX_MESSAGE ? message
+                    : message.substring(0, MAX_MESSAGE - 1) + "…";
+        }
     }
 
     /** The hourly price of everything launched in this run. */

@@ -91,7 +91,7 @@ final class RunLog {
                 resumed.add(r.claim().name());
             }
         } else if (r.code() != null) {
-            failed.add(new ProvisioningOutcome.FailedLaunch(r.claim().name(), r.code()));
+            failed.add(new ProvisioningOutcome.FailedLaunch(r.claim().name(), r.code(), r.reason()));
         }
     }
 

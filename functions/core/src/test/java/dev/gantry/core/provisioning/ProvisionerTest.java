@@ -243,6 +243,29 @@ class ProvisionerTest {
         assertThat(store.list(T0)).singleElement().extracting(NodeClaim::state).isEqualTo(NodeClaimState.Launching);
     }
 
+    /**
+     * A launch refused for the configuration (EC2's InvalidBlockDeviceMapping) tells the pods, and the outcome the
+     * handler logs, what EC2 said: the volume and the size the image's snapshot needs, not the code alone.
+     */
+    @Test
+    void aLaunchRefusedForTheConfigurationTellsThePodsWhatTheCloudSaid() {
+        cluster.putPod(pending("a", 500, 256).build());
+        String ec2 = "CreateFleet launched no instance: Volume of size 2GB is smaller than snapshot 'snap-0f59de5aef3442431', "
+                + "expect size >= 4GB";
+        Provisioner p = new Provisioner(cluster, cluster, store, new Refusing(cloud,
+                () -> new CloudException("InvalidBlockDeviceMapping", ec2, false)), provider(), config(pool("default", null)), clock);
+
+        ProvisioningOutcome out = p.provision();
+
+        assertThat(out.failed()).singleElement().satisfies(f -> {
+            assertThat(f.code()).isEqualTo("InvalidBlockDeviceMapping");
+            assertThat(f.message()).isEqualTo("InvalidBlockDeviceMapping: " + ec2);
+        });
+        assertThat(cluster.events()).singleElement().asString()
+                .startsWith("Pod/default/a Warning FailedScheduling: Failed to schedule pod, launching nodeclaim/")
+                .endsWith("failed: InvalidBlockDeviceMapping: " + ec2);
+    }
+
     @Test
     void claimRecordedButNotLaunchedBecauseOfThrottlingIsLaunchedOnTheNextRun() {
         cluster.putPod(pending("a", 500, 256).build());

@@ -158,7 +158,7 @@ public final class EventSources {
                 recorder.log(loop.now(), "unschedulable", observers.failedScheduling().size() + " pods cannot be placed: " + first);
             }
             for (ProvisioningOutcome outcome : handlers.provisionerRuns().take(inv)) {
-                outcome.failed().forEach(f -> recorder.log(loop.now(), "launch-failed", "nodeclaim/" + f.claim() + ": " + f.code()));
+                outcome.failed().forEach(f -> recorder.log(loop.now(), "launch-failed", "nodeclaim/" + f.claim() + ": " + f.message()));
             }
             if (provisioning.hasVisible()) {
                 arrival();
