@@ -43,8 +43,9 @@ import java.util.Set;
  * A claim is in flight ({@link #inFlight}) when it is launching or launched, has no node name recorded, and no node
  * here matches it: a claim whose node is here is that node, never both.
  * <p>
- * Not through here, on purpose: drift and AMI rollouts look a claim's node up by the name it registered with (they
- * judge registered claims only), and housekeeping and instance health start from EC2's instances, by instance id.
+ * Drift and AMI rollouts find a claim's node here too ({@link #nodesByClaim}): by the name alone, a node that took a
+ * live claim's EC2 host name on another instance was that claim's, and judged its drift or failed its canary. Not
+ * through here, on purpose: housekeeping and instance health start from EC2's instances, by instance id.
  */
 public final class ClaimsByNode {
     /** The label the launcher puts on every node, naming its claim ({@link NodeClaim#name()}). */

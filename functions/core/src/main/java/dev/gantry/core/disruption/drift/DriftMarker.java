@@ -4,6 +4,7 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.CloudInstance;
 import dev.gantry.core.cloud.NodeClassResolution;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
@@ -63,8 +64,8 @@ public final class DriftMarker {
      */
     public Marked run(GantryConfig config, List<NodeClaim> claims, List<Node> nodes, List<CloudInstance> listed,
                       Function<NodeClass, List<InstanceType>> offered, Instant now) {
-        Map<String, Node> byName = new HashMap<>();
-        nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
+        // Each claim's node by the one rule (instance id, label, then node name; a host name EC2 reused is refused).
+        Map<String, Node> nodesOf = new ClaimsByNode(claims).nodesByClaim(nodes);
         this.listed.accept(listed);
         Map<String, CloudInstance> instances = new HashMap<>();
         listed.forEach(i -> instances.put(i.instanceId(), i));
@@ -73,7 +74,7 @@ public final class DriftMarker {
         int drifted = 0;
         int cleared = 0;
         for (NodeClaim c : claims) {
-            Node node = c.nodeName() == null ? null : byName.get(c.nodeName());
+            Node node = nodesOf.get(c.name());
             Optional<NodePool> pool = config.nodePool(c.nodePool());
             Optional<NodeClass> nodeClass = pool.flatMap(config::nodeClassOf);
             if (node == null || c.state().isDeleting() || c.state() == NodeClaimState.Launching || nodeClass.isEmpty()) {

@@ -56,6 +56,31 @@ class DriftMarkerTest {
      * {@code pkg/controllers/nodepool/hash/controller.go} {@code updateNodeClaimHash}, aws/karpenter-provider-aws
      * {@code pkg/controllers/nodeclass/hash/controller.go}.
      */
+    /**
+     * A node that took the claim's node name on another instance (EC2 reused the private IP the host name comes from)
+     * is not the claim's node (ClaimsByNode's rule: the provider id wins), so its labels do not drift the claim. By
+     * the name alone they did. The claim's own node, with the same labels, does.
+     */
+    @Test
+    void aNodeOfAnotherInstanceUnderTheClaimsNodeNameDoesNotJudgeItsDrift() {
+        store.create(DriftCheckTest.claim());
+        NodePool onDemandOnly = DriftHashesTest.pool(DriftHashesTest.with(4, List.of(dev.gantry.core.requirements.Requirement.of(
+                "karpenter.sh/capacity-type", dev.gantry.core.requirements.Operator.In, "on-demand"))));
+        GantryConfig config = new GantryConfig(List.of(onDemandOnly), List.of(DriftCheckTest.CLASS), "us-east-1", List.of());
+        Node reused = new Node("node-a", "aws:///us-east-1a/i-b", DriftCheckTest.LABELS, Map.of(), List.of(),
+                Resources.of(2000, 8L << 30), true, false, false, DriftCheckTest.NOW, List.of(), null);
+
+        DriftMarker.Marked byAnother = marker.run(config, store.list(DriftCheckTest.NOW), List.of(reused), instances,
+                c -> List.of(DriftCheckTest.M5), DriftCheckTest.NOW);
+
+        assertThat(byAnother.drifted()).isZero();
+        assertThat(stored().drift().isDrifted()).isFalse();
+        DriftMarker.Marked byItsOwn = marker.run(config, store.list(DriftCheckTest.NOW), List.of(node), instances,
+                c -> List.of(DriftCheckTest.M5), DriftCheckTest.NOW);
+        assertThat(byItsOwn.drifted()).isEqualTo(1);
+        assertThat(stored().drift().drifted()).isEqualTo(DriftCheck.REQUIREMENTS);
+    }
+
     @Test
     void anUpgradeOfTheHashVersionDriftsNothing() {
         store.create(DriftCheckTest.claim().withDrift(DriftStamp.launched("old", "gantry-0", "old", "gantry-0")));

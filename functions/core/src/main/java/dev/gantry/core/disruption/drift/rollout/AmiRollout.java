@@ -1,6 +1,7 @@
 package dev.gantry.core.disruption.drift.rollout;
 
 import dev.gantry.core.disruption.drift.DriftCheck;
+import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
@@ -115,6 +116,8 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
     public static AmiRollout decide(String nodeClass, RolloutPolicy policy, Map<String, String> target,
                                     List<NodeClaim> claims, Map<String, Node> nodes, Images images, CanaryPods pods,
                                     Optional<Instant> pausedAt, String resume, Instant startsAt, Instant now) {
+        // Each claim's node by the one rule (ClaimsByNode: instance id, label, then node name, a reused name refused).
+        Map<String, Node> nodesOf = new ClaimsByNode(claims).nodesByClaim(List.copyOf(nodes.values()));
         List<NodeClaim> old = new ArrayList<>();
         List<NodeClaim> exposed = new ArrayList<>();
         int live = 0;
@@ -138,26 +141,26 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
             return new AmiRollout(nodeClass, Phase.NONE, target, Map.of(), wave, exposed.size(), false, "every node runs " + target.values());
         }
         if (pausedAt.isPresent()) {
-            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodes, images), wave, exposed.size(), false,
+            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodesOf, images), wave, exposed.size(), false,
                     "rollout onto " + images(target) + " paused since " + pausedAt.get());
         }
         java.util.Set<String> canaryNodes = new java.util.HashSet<>();
         exposed.forEach(c -> {
-            if (c.nodeName() != null) {
-                canaryNodes.add(c.nodeName());
+            if (nodesOf.containsKey(c.name())) {
+                canaryNodes.add(nodesOf.get(c.name()).name());
             }
         });
-        long soaked = exposed.stream().filter(c -> healthy(c, nodes)
-                && !c.initializedAt().plus(policy.soak()).isAfter(now) && pods.crashLoop(c.nodeName(), canaryNodes).isEmpty()).count();
+        long soaked = exposed.stream().filter(c -> healthy(c, nodesOf)
+                && !c.initializedAt().plus(policy.soak()).isAfter(now) && crashLoop(c, nodesOf, pods, canaryNodes).isEmpty()).count();
         if (soaked >= wave) {
             return new AmiRollout(nodeClass, Phase.GO, target, Map.of(), wave, exposed.size(), false,
                     soaked + " canary node(s) on " + images(target) + " soaked " + policy.soak() + ": the rest rolls within the budgets");
         }
-        Optional<String> failure = exposed.stream().map(c -> failure(c, nodes, pods, canaryNodes, now)).flatMap(Optional::stream)
+        Optional<String> failure = exposed.stream().map(c -> failure(c, nodesOf, pods, canaryNodes, now)).flatMap(Optional::stream)
                 .findFirst();
         if (failure.isPresent()) {
-            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodes, images), wave, exposed.size(), true,
-                    "canary on " + images(target) + " failed: " + failure.get() + "; new launches keep " + images(held(old, nodes, images))
+            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodesOf, images), wave, exposed.size(), true,
+                    "canary on " + images(target) + " failed: " + failure.get() + "; new launches keep " + images(held(old, nodesOf, images))
                             + " until an operator sets " + RolloutPolicy.RESUME + " to the new image");
         }
         long exposedLive = exposed.stream().filter(c -> !c.state().isDeleting()).count();
@@ -183,12 +186,18 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
         return images.size() == 1 ? images.getFirst() : null;
     }
 
-    private static boolean healthy(NodeClaim c, Map<String, Node> nodes) {
-        Node n = c.nodeName() == null ? null : nodes.get(c.nodeName());
+    /** {@code nodesOf}: each claim's node by claim name ({@link ClaimsByNode}), as in every method below. */
+    private static boolean healthy(NodeClaim c, Map<String, Node> nodesOf) {
+        Node n = nodesOf.get(c.name());
         return !c.state().isDeleting() && c.initializedAt() != null && n != null && n.ready();
     }
 
-    private static Optional<String> failure(NodeClaim c, Map<String, Node> nodes, CanaryPods pods, java.util.Set<String> canaryNodes,
+    private static Optional<String> crashLoop(NodeClaim c, Map<String, Node> nodesOf, CanaryPods pods, java.util.Set<String> canaryNodes) {
+        Node n = nodesOf.get(c.name());
+        return n == null ? Optional.empty() : pods.crashLoop(n.name(), canaryNodes);
+    }
+
+    private static Optional<String> failure(NodeClaim c, Map<String, Node> nodesOf, CanaryPods pods, java.util.Set<String> canaryNodes,
                                             Instant now) {
         if (c.instanceId() == null) {
             // Never launched: the image's fault only when the cloud refused the image; no capacity is not.
@@ -206,26 +215,29 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
             }
             return Optional.empty();
         }
-        Node n = c.nodeName() == null ? null : nodes.get(c.nodeName());
+        Node n = nodesOf.get(c.name());
         if (!c.state().isDeleting() && n != null && !n.ready()) {
             return Optional.of("node/" + n.name() + " went NotReady after it initialized");
         }
-        return c.state().isDeleting() ? Optional.empty() : pods.crashLoop(c.nodeName(), canaryNodes);
+        return c.state().isDeleting() ? Optional.empty() : crashLoop(c, nodesOf, pods, canaryNodes);
     }
 
-    /** Per architecture, the image most old claims run (ties: the smaller id, so every caller picks the same). */
+    /**
+     * Per architecture, the image most old claims run (ties: the smaller id, so every caller picks the same);
+     * {@code nodes} by node name, each claim's found by {@link ClaimsByNode}'s rule.
+     */
     static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodes) {
-        return held(old, nodes, Images.RECORDED);
+        return held(old, new ClaimsByNode(old).nodesByClaim(List.copyOf(nodes.values())), Images.RECORDED);
     }
 
-    static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodes, Images images) {
+    private static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodesOf, Images images) {
         Map<String, Map<String, Integer>> counts = new TreeMap<>();
         for (NodeClaim c : old) {
             String image = images.of(c);
             if (image == null) {
                 continue;
             }
-            Node n = c.nodeName() == null ? null : nodes.get(c.nodeName());
+            Node n = nodesOf.get(c.name());
             String arch = n == null ? null : n.labels().get(WellKnownLabels.ARCH);
             counts.computeIfAbsent(arch == null ? "amd64" : arch, k -> new HashMap<>()).merge(image, 1, Integer::sum);
         }

@@ -132,6 +132,25 @@ class AmiRolloutTest {
         assertThat(decide().failed()).isTrue();
     }
 
+    /**
+     * EC2 reuses a private IP, and with it the host name that is the node's name: a NotReady node of another instance
+     * under the canary's registered node name is not the canary's (ClaimsByNode's rule: the provider id wins), so it
+     * does not fail the rollout. By the name alone it did.
+     */
+    @Test
+    void aNotReadyNodeOfAnotherInstanceUnderTheCanarysNodeNameDoesNotFailTheRollout() {
+        olds(3);
+        NodeClaim c = canary("c", Duration.ofMinutes(8), Duration.ofMinutes(6));
+        claims.add(c);
+        nodes.put(c.nodeName(), new Node(c.nodeName(), "aws:///us-east-1a/i-someone-else", Map.of("kubernetes.io/arch", "amd64"),
+                Map.of(), List.of(), dev.gantry.core.model.Resources.of(2000, 8L << 30), false, false, false, NOW, List.of(), null));
+
+        AmiRollout r = decide();
+
+        assertThat(r.failed()).isFalse();
+        assertThat(r.phase()).isEqualTo(Phase.SOAK);
+    }
+
     @Test
     void aLaunchThatNeverGotAnInstanceIsNotTheImagesFault() {
         olds(3);
