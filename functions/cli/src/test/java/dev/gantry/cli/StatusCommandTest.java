@@ -282,7 +282,10 @@ class StatusCommandTest {
             if (pool) {
                 created.setAdditionalProperty("status", Map.of("nodes", 2, "resources", Map.of("cpu", "6", "memory", "24Gi"),
                         "conditions", List.of(Map.of("type", "Ready", "status", "True", "reason", "Ready", "message", "",
-                                "lastTransitionTime", "2026-12-01T09:00:00Z"))));
+                                "lastTransitionTime", "2026-12-01T09:00:00Z"), Map.of("type", "NodeRegistrationHealthy",
+                                "status", "False", "reason", "LaunchFailed", "message", "InvalidBlockDeviceMapping: CreateFleet "
+                                        + "launched no instance: Volume of size 2GB is smaller than snapshot 'snap-0f59', expect size >= 4GB",
+                                "lastTransitionTime", "2026-12-01T09:30:00Z"))));
                 kube.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).resource(created).updateStatus();
             }
         }
@@ -371,6 +374,9 @@ class StatusCommandTest {
             // No --config: the pool and its limits were read from the cluster's NodePool, usage shown against them.
             assertThat(table).contains("seed000: 2 nodes, 1 pod running", "cpu      6/20");
             assertThat(table).contains("NODEPOOLS IN THE CLUSTER (1)", "seed000: 2 nodes, Ready True", "memory   24Gi/100Gi");
+            // Karpenter's NodeRegistrationHealthy, shown when it says the pool's launches or registrations fail.
+            assertThat(table).contains("    NodeRegistrationHealthy False: InvalidBlockDeviceMapping: CreateFleet launched no "
+                    + "instance: Volume of size 2GB is smaller than snapshot 'snap-0f59', expect size >= 4GB");
             assertThat(table).contains("NODECLAIMS IN THE CLUSTER (1)");
             assertThat(table).containsPattern("seed000-aaaaa +t3a.xlarge +on-demand +us-east-1a +ip-10-0-0-1 +True");
         } finally {

@@ -238,6 +238,9 @@ public final class KubeNodeClaims implements NodeClaimObjects {
             m.put("reason", c.reason());
             m.put("message", c.message());
             m.put("lastTransitionTime", c.lastTransitionTime().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+            if (c.observedGeneration() > 0) {
+                m.put("observedGeneration", c.observedGeneration());
+            }
             return (Map<String, Object>) m;
         }).toList();
     }

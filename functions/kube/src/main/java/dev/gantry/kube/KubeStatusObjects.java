@@ -45,7 +45,8 @@ public final class KubeStatusObjects implements StatusObjects, OverlayStatusObje
     @Override
     public List<Observed<PoolStatus>> nodePools() {
         return list(NODE_POOLS, "nodepools", s -> new PoolStatus(strings(s.get("resources")),
-                s.get("nodes") instanceof Number n ? n.longValue() : 0, conditions(s.get("conditions"))));
+                s.get("nodes") instanceof Number n ? n.longValue() : 0, conditions(s.get("conditions")),
+                s.get("nodeClassObservedGeneration") instanceof Number g ? g.longValue() : 0));
     }
 
     @Override
@@ -76,6 +77,9 @@ public final class KubeStatusObjects implements StatusObjects, OverlayStatusObje
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("resources", status.resources());
         s.put("nodes", status.nodes());
+        if (status.nodeClassObservedGeneration() > 0) {
+            s.put("nodeClassObservedGeneration", status.nodeClassObservedGeneration());
+        }
         s.put("conditions", KubeNodeClaims.conditions(status.conditions()));
         writeStatus(NODE_POOLS, "nodepool", observed, s);
     }
@@ -125,7 +129,9 @@ public final class KubeStatusObjects implements StatusObjects, OverlayStatusObje
         List<Observed<T>> out = new ArrayList<>();
         for (GenericKubernetesResource o : ApiCall.run("list " + what, () -> client.genericKubernetesResources(kind).list()).getItems()) {
             T status = o.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? parseQuietly(parse, m) : null;
-            out.add(new Observed<>(o.getMetadata().getName(), o.getMetadata().getResourceVersion(), status));
+            Long generation = o.getMetadata().getGeneration();
+            out.add(new Observed<>(o.getMetadata().getName(), o.getMetadata().getResourceVersion(),
+                    generation == null ? 0 : generation, status));
         }
         return out;
     }
@@ -142,7 +148,8 @@ public final class KubeStatusObjects implements StatusObjects, OverlayStatusObje
 
     private static List<Condition> conditions(Object o) {
         return maps(o).stream().map(m -> new Condition(str(m, "type"), Condition.Status.valueOf(str(m, "status")),
-                str(m, "reason"), str(m, "message"), Instant.parse(str(m, "lastTransitionTime")))).toList();
+                str(m, "reason"), str(m, "message"), Instant.parse(str(m, "lastTransitionTime")),
+                m.get("observedGeneration") instanceof Number g ? g.longValue() : 0)).toList();
     }
 
     @SuppressWarnings("unchecked")

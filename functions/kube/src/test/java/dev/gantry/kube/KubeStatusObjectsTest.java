@@ -178,6 +178,108 @@ class KubeStatusObjectsTest {
                 .isEqualTo("2026-04-01T12:00:00Z");
     }
 
+    /**
+     * Karpenter v1.14's NodeRegistrationHealthy (kubernetes-sigs/karpenter pkg/state/nodepoolhealth/tracker.go,
+     * pkg/controllers/nodeclaim/lifecycle/liveness.go): Unknown until the pool's claims say otherwise, False once two of
+     * the last four launches were refused (reason LaunchFailed, EC2's words as the message), back to True only when
+     * successes outnumber that, never part of Ready; each condition carries the pool's generation and the status its
+     * EC2NodeClass's, in Karpenter's field names, valid under its CRD.
+     */
+    @Test
+    void aPoolWhoseLaunchesAreRefusedIsNodeRegistrationUnhealthyWithEc2sWordsAndStaysReady() {
+        writer.sync(List.of(), NOW);
+        Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("Unknown");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].reason"))
+                .isEqualTo("AwaitingReconciliation");
+
+        String ec2 = "InvalidBlockDeviceMapping: CreateFleet launched no instance: Volume of size 2GB is smaller than snapshot "
+                + "'snap-0f59de5aef3442431', expect size >= 4GB";
+        List<NodeClaim> claims = new java.util.ArrayList<>(List.of(refused("seed000-r1", ec2, 60)));
+        writer.sync(claims, NOW.plusSeconds(70));
+        pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status"))
+                .as("one failure is tolerated").isEqualTo("Unknown");
+
+        claims.add(refused("seed000-r2", ec2, 90));
+        writer.sync(claims, NOW.plusSeconds(100));
+        pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("False");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].reason")).isEqualTo("LaunchFailed");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].message")).isEqualTo(ec2);
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].lastTransitionTime"))
+                .isEqualTo("2026-04-01T12:01:30Z");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("True");
+        Object generation = CrdSchema.select(pool, ".metadata.generation");
+        assertThat(generation).as("the API server's generation").isInstanceOf(Number.class);
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"Ready\")].observedGeneration")).isEqualTo(generation);
+        assertThat(CrdSchema.select(pool, ".status.nodeClassObservedGeneration"))
+                .isEqualTo(CrdSchema.select(json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000"), ".metadata.generation"));
+        assertThat(new CrdSchema(KarpenterCrd.NODE_POOL).violations(pool)).isEmpty();
+        assertThat(writer.sync(claims, NOW.plusSeconds(110)).nodePoolsWritten()).as("read back equal").isZero();
+
+        claims.add(registered("seed000-ok1", 200));
+        claims.add(registered("seed000-ok2", 300));
+        writer.sync(claims, NOW.plusSeconds(310));
+        pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status"))
+                .as("two failures in the last four").isEqualTo("False");
+        claims.add(registered("seed000-ok3", 400));
+        writer.sync(claims, NOW.plusSeconds(410));
+        pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("True");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].reason"))
+                .isEqualTo("NodeRegistrationHealthy");
+    }
+
+    /**
+     * A change to the NodePool's spec, or to its EC2NodeClass's, starts NodeRegistrationHealthy over (Karpenter's
+     * registrationhealth controller): Unknown, and the failures from before the change no longer count.
+     */
+    @Test
+    void aChangeToThePoolOrItsClassStartsNodeRegistrationHealthyOver() {
+        String ec2 = "UnauthorizedOperation: CreateFleet: You are not authorized to perform this operation.";
+        List<NodeClaim> claims = List.of(refused("seed000-r1", ec2, 60), refused("seed000-r2", ec2, 90));
+        writer.sync(List.of(), NOW);
+        writer.sync(claims, NOW.plusSeconds(100));
+        assertThat(CrdSchema.select(json(KubeStatusObjects.NODE_POOLS, "seed000"),
+                ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("False");
+
+        api.client.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).withName("seed000").edit(p -> {
+            ((Map<String, Object>) p.getAdditionalProperties().get("spec")).put("weight", 7);
+            return p;
+        });
+        writer.sync(claims, NOW.plusSeconds(160));
+        Map<String, Object> pool = json(KubeStatusObjects.NODE_POOLS, "seed000");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("Unknown");
+        assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].observedGeneration"))
+                .isEqualTo(CrdSchema.select(pool, ".metadata.generation")).isNotEqualTo(1);
+
+        List<NodeClaim> again = new java.util.ArrayList<>(claims);
+        again.add(refused("seed000-r3", ec2, 200));
+        again.add(refused("seed000-r4", ec2, 210));
+        writer.sync(again, NOW.plusSeconds(220));
+        assertThat(CrdSchema.select(json(KubeStatusObjects.NODE_POOLS, "seed000"),
+                ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("False");
+        api.client.genericKubernetesResources(KubeStatusObjects.EC2_NODE_CLASSES).withName("seed000").edit(c -> {
+            ((Map<String, Object>) c.getAdditionalProperties().get("spec")).put("userData", "# fixed");
+            return c;
+        });
+        writer.sync(again, NOW.plusSeconds(280));
+        assertThat(CrdSchema.select(json(KubeStatusObjects.NODE_POOLS, "seed000"),
+                ".status.conditions[?(@.type==\"NodeRegistrationHealthy\")].status")).isEqualTo("Unknown");
+    }
+
+    private static NodeClaim refused(String name, String why, long at) {
+        return NodeClaim.launching(name, "seed000", null, List.of(), List.of("t3a.large"), List.of(), "t3a.large",
+                "us-east-1a", "on-demand", 0.0752, NOW.plusSeconds(at - 5))
+                .draining(NodeClaim.launchRefused(why), NOW.plusSeconds(at)).terminated(NOW.plusSeconds(at), java.time.Duration.ofHours(1));
+    }
+
+    private static NodeClaim registered(String name, long at) {
+        return claim(name).registered("node-" + name, NOW.plusSeconds(at));
+    }
+
     private static NodeClaim claim(String name) {
         return NodeClaim.launching(name, "seed000", null, List.of(), List.of("t3a.large"), List.of(), "t3a.large",
                 "us-east-1a", "on-demand", 0.0752, NOW.minusSeconds(300))

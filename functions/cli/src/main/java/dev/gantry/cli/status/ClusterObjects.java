@@ -21,7 +21,8 @@ import java.util.Map;
  */
 public final class ClusterObjects {
     /** A NodePool as {@code kubectl describe} shows it: its status against its limits. */
-    public record Pool(String name, Object nodes, Map<?, ?> resources, Map<?, ?> limits, String ready, String message) {
+    public record Pool(String name, Object nodes, Map<?, ?> resources, Map<?, ?> limits, String ready, String message,
+                       String registrationHealthy, String registrationMessage) {
     }
 
     /** A NodeClaim as {@code kubectl get nodeclaims} shows it. */
@@ -55,7 +56,8 @@ public final class ClusterObjects {
             if (o.kind().equals("NodePool")) {
                 Map<String, Object> json = Serialization.unmarshal(o.json(), Map.class);
                 pools.add(new Pool(o.name(), at(json, "status", "nodes"), map(at(json, "status", "resources")),
-                        map(at(json, "spec", "limits")), condition(json, "Ready", "status"), condition(json, "Ready", "message")));
+                        map(at(json, "spec", "limits")), condition(json, "Ready", "status"), condition(json, "Ready", "message"),
+                        condition(json, "NodeRegistrationHealthy", "status"), condition(json, "NodeRegistrationHealthy", "message")));
             }
         }
         List<Claim> claims = new ArrayList<>();
@@ -77,6 +79,10 @@ public final class ClusterObjects {
             b.append("  ").append(p.name()).append(": ").append(p.nodes() == null ? 0 : p.nodes()).append(" nodes, Ready ")
                     .append(p.ready() == null ? "Unknown" : p.ready())
                     .append(p.message() == null || p.message().isEmpty() ? "" : " (" + p.message() + ")").append('\n');
+            if ("False".equals(p.registrationHealthy())) {
+                // Karpenter's NodeRegistrationHealthy: its recent launches were refused or its nodes did not join.
+                b.append("    NodeRegistrationHealthy False: ").append(p.registrationMessage()).append('\n');
+            }
             if (p.resources() != null) {
                 p.resources().forEach((k, v) -> b.append(String.format("    %-8s %s%n", k,
                         v + (p.limits() != null && p.limits().containsKey(k) ? "/" + p.limits().get(k) : ""))));

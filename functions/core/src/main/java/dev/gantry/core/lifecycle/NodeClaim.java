@@ -53,6 +53,22 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
                         LaunchParameters launchParameters, DriftStamp drift) {
     /** The deletion reason of a claim whose launch the cloud refused for its image (deregistered, unavailable, malformed). */
     public static final String IMAGE_REFUSED = "image-refused";
+    /**
+     * How the deletion reason of a claim whose launch the cloud refused for another reason than capacity or its image
+     * (a permission, a parameter, a block device mapping) begins: {@code launch-refused: } and the cloud's words
+     * ({@link #launchRefused}). A launch that found no capacity is {@code launch-failed}.
+     */
+    public static final String LAUNCH_REFUSED = "launch-refused";
+    /** The deletion reason of a claim left Launching, with no instance found, past the sweep's launch timeout. */
+    public static final String LAUNCH_TIMEOUT = "launch-timeout";
+    /** The deletion reason of a claim whose instance ran but whose node never registered within the timeout. */
+    public static final String REGISTRATION_TIMEOUT = "registration-timeout";
+
+    /** The deletion reason of a launch refused with {@code why} (the cloud's code and message), at most 1,024 characters. */
+    public static String launchRefused(String why) {
+        String reason = LAUNCH_REFUSED + ": " + why;
+        return reason.length() <= 1024 ? reason : reason.substring(0, 1023) + "…";
+    }
 
 
     public NodeClaim {

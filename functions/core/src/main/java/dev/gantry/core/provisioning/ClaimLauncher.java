@@ -142,7 +142,7 @@ final class ClaimLauncher {
             if (e.retryable()) {
                 throw e;
             }
-            launching.forEach(c -> close(c, "launch-failed", now));
+            launching.forEach(c -> close(c, NodeClaim.launchRefused(e.getMessage()), now));
             return launching.stream().map(c -> Result.failed(c, e)).toList();
         }
         markUnavailable(result.unavailable());
@@ -196,7 +196,7 @@ final class ClaimLauncher {
             if (e.retryable()) {
                 throw e;
             }
-            close(current, "launch-failed", now);
+            close(current, NodeClaim.launchRefused(e.getMessage()), now);
             return Result.failed(current, e);
         }
         markUnavailable(result.unavailable());

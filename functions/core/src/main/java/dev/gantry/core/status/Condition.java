@@ -8,9 +8,11 @@ import java.util.Optional;
 /**
  * One entry of a Kubernetes object's {@code status.conditions}, as Karpenter's objects carry them: a {@code type}
  * (Launched, Ready…), a {@code status} of {@code True}, {@code False} or {@code Unknown}, a CamelCase {@code reason},
- * a human {@code message} and when the status last changed.
+ * a human {@code message}, when the status last changed, and the object's {@code metadata.generation} it was set
+ * against ({@code observedGeneration}; 0 when not known, and then not written).
  */
-public record Condition(String type, Status status, String reason, String message, Instant lastTransitionTime) {
+public record Condition(String type, Status status, String reason, String message, Instant lastTransitionTime,
+                        long observedGeneration) {
     /** The three values the API allows. */
     public enum Status { True, False, Unknown }
 
@@ -22,6 +24,19 @@ public record Condition(String type, Status status, String reason, String messag
             reason = status.name(); // NodePool and EC2NodeClass conditions require a non-empty reason
         }
         message = message == null ? "" : message;
+        if (observedGeneration < 0) {
+            throw new IllegalArgumentException("observedGeneration must be >= 0, got " + observedGeneration);
+        }
+    }
+
+    /** A condition set against no known generation. */
+    public Condition(String type, Status status, String reason, String message, Instant lastTransitionTime) {
+        this(type, status, reason, message, lastTransitionTime, 0);
+    }
+
+    /** This condition as set against {@code generation} of its object. */
+    public Condition observing(long generation) {
+        return new Condition(type, status, reason, message, lastTransitionTime, generation);
     }
 
     public static Condition isTrue(String type, String reason, Instant since) {
@@ -42,7 +57,7 @@ public record Condition(String type, Status status, String reason, String messag
      */
     public Condition keepingTimeOf(Optional<Condition> before) {
         return before.filter(b -> b.type.equals(type) && b.status == status)
-                .map(b -> new Condition(type, status, reason, message, b.lastTransitionTime)).orElse(this);
+                .map(b -> new Condition(type, status, reason, message, b.lastTransitionTime, observedGeneration)).orElse(this);
     }
 
     /** The condition of {@code type} in {@code conditions}, if any. */

@@ -13,9 +13,11 @@ public interface StatusObjects {
     /**
      * One object as listed.
      *
-     * @param status the status as Gantry would write it, parsed from the object (null when it has none)
+     * @param generation the object's {@code metadata.generation} (the API server moves it on each spec change; 0 when
+     *                   not known)
+     * @param status     the status as Gantry would write it, parsed from the object (null when it has none)
      */
-    record Observed<T>(String name, String resourceVersion, T status) {
+    record Observed<T>(String name, String resourceVersion, long generation, T status) {
     }
 
     List<Observed<PoolStatus>> nodePools();

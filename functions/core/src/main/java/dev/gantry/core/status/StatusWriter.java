@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  *       what they cost per hour ({@link PoolCost}), {@code nodes} = their number;
  *       {@code ValidationSucceeded} False when the configuration reader left the pool out with diagnostics (its
  *       messages), Unknown when it is not in the configuration for another reason; {@code NodeClassReady} from its
- *       NodeClass's {@code Ready}; {@code Ready} when both are True.</li>
+ *       NodeClass's {@code Ready}; {@code Ready} when both are True; {@code NodeRegistrationHealthy} from its claims'
+ *       launches and registrations ({@link RegistrationHealth}), not part of {@code Ready}. Each condition carries the
+ *       pool's generation, and the status its NodeClass's ({@code nodeClassObservedGeneration}).</li>
  *   <li>EC2NodeClass: subnets, security groups, AMIs and instance profile as {@link NodeClassResolver} resolves them;
  *       a {@code *Ready} condition for each, and {@code Ready} when all are True and it validated.</li>
  * </ul>
@@ -67,8 +69,10 @@ public final class StatusWriter {
             GantryConfig cfg = config.get();
             Map<String, List<String>> diag = diagnostics.get();
             Map<String, Optional<Condition>> classReady = new HashMap<>();
+            Map<String, Long> classGenerations = new HashMap<>();
             int classes = 0;
             for (StatusObjects.Observed<NodeClassStatus> o : objects.nodeClasses()) {
+                classGenerations.put(o.name(), o.generation());
                 if (!ours("EC2NodeClass", o.name(), cfg.nodeClasses().stream().anyMatch(c -> c.name().equals(o.name())), diag)) {
                     continue;
                 }
@@ -79,11 +83,13 @@ public final class StatusWriter {
                 }
             }
             int pools = 0;
+            Map<String, List<NodeClaim>> byPool = new HashMap<>();
+            claims.forEach(c -> byPool.computeIfAbsent(c.nodePool(), k -> new ArrayList<>()).add(c));
             for (StatusObjects.Observed<PoolStatus> o : objects.nodePools()) {
                 if (!ours("NodePool", o.name(), cfg.nodePool(o.name()).isPresent(), diag)) {
                     continue;
                 }
-                PoolStatus want = pool(o, cfg, diag, claims, classReady, now);
+                PoolStatus want = pool(o, cfg, diag, byPool.getOrDefault(o.name(), List.of()), classReady, classGenerations, now);
                 if (!want.equals(o.status()) && write(() -> objects.writeNodePool(o, want), failed)) {
                     pools++;
                 }
@@ -134,13 +140,15 @@ public final class StatusWriter {
         return resolved.withConditions(keepTimes(c, before));
     }
 
+    /** {@code claims}: the pool's own. */
     private PoolStatus pool(StatusObjects.Observed<PoolStatus> o, GantryConfig cfg, Map<String, List<String>> diag,
-                            List<NodeClaim> claims, Map<String, Optional<Condition>> classReady, Instant now) {
+                            List<NodeClaim> claims, Map<String, Optional<Condition>> classReady,
+                            Map<String, Long> classGenerations, Instant now) {
         List<Condition> before = o.status() == null ? List.of() : o.status().conditions();
         Resources sum = Resources.ZERO;
         long nodes = 0;
         for (NodeClaim c : claims) {
-            if (c.nodePool().equals(o.name()) && c.state() != NodeClaimState.Terminated) {
+            if (c.state() != NodeClaimState.Terminated) {
                 nodes++;
                 if (c.instanceType() != null) {
                     sum = sum.plus(capacity.of(c.instanceType()).map(ClaimProjection.Capacity::capacity).orElse(Resources.ZERO));
@@ -173,7 +181,16 @@ public final class StatusWriter {
         c.add(ready ? Condition.isTrue("Ready", "Ready", now) : Condition.isFalse("Ready", "NotReady",
                 c.stream().filter(x -> x.status() != Condition.Status.True).map(x -> x.type() + ": " + x.message())
                         .findFirst().orElse(""), now));
-        return new PoolStatus(resources, nodes, keepTimes(c, before));
+        // Not part of Ready, as in Karpenter; it sets its own transition times (a start-over moves it to now).
+        long classGeneration = configured.map(p -> p.template().nodeClassRef())
+                .filter(ref -> "EC2NodeClass".equals(ref.kind()))
+                .map(ref -> classGenerations.getOrDefault(ref.name(), 0L)).orElse(0L);
+        boolean classChanged = o.status() != null && o.status().nodeClassObservedGeneration() != classGeneration;
+        Condition health = RegistrationHealth.of(Condition.find(before, RegistrationHealth.TYPE), o.generation(),
+                classChanged, claims, now);
+        List<Condition> conditions = new ArrayList<>(keepTimes(c, before).stream().map(x -> x.observing(o.generation())).toList());
+        conditions.add(conditions.size() - 1, health);
+        return new PoolStatus(resources, nodes, conditions, classGeneration);
     }
 
     /** Each condition keeps the time of the one it replaces when its status did not change. */

@@ -132,14 +132,14 @@ public final class Housekeeping {
                     out.add(new AdoptInstance(c.name(), tagged.instanceId(), tagged.instanceType(), tagged.zone(),
                             tagged.capacityType()));
                 } else if (tagged == null && c.createdAt() != null && !now.isBefore(c.createdAt().plus(LAUNCH_TIMEOUT))) {
-                    out.add(new FinishClaim(c.name(), "launch-timeout", null, null));
+                    out.add(new FinishClaim(c.name(), NodeClaim.LAUNCH_TIMEOUT, null, null));
                 }
             }
             case Launched -> {
                 if (!alive.contains(c.instanceId()) && old(c, now)) {
                     out.add(new FinishClaim(c.name(), "instance-gone", null, node == null ? null : node.name()));
                 } else if (c.launchedAt() != null && !now.isBefore(c.launchedAt().plus(REGISTRATION_TIMEOUT)) && node == null) {
-                    out.add(new FinishClaim(c.name(), "registration-timeout", c.instanceId(), null));
+                    out.add(new FinishClaim(c.name(), NodeClaim.REGISTRATION_TIMEOUT, c.instanceId(), null));
                 }
             }
             case Registered, Initialized -> {

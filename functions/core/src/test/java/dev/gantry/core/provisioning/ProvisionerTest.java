@@ -264,6 +264,8 @@ class ProvisionerTest {
         assertThat(cluster.events()).singleElement().asString()
                 .startsWith("Pod/default/a Warning FailedScheduling: Failed to schedule pod, launching nodeclaim/")
                 .endsWith("failed: InvalidBlockDeviceMapping: " + ec2);
+        assertThat(store.list(T0)).singleElement().extracting(NodeClaim::deletionReason)
+                .as("kept for the pool's NodeRegistrationHealthy").isEqualTo("launch-refused: InvalidBlockDeviceMapping: " + ec2);
     }
 
     @Test

@@ -42,6 +42,8 @@ public final class KarpenterObjects implements NodeClaimObjects, StatusObjects {
 
     private static final class WithStatus<T> {
         long resourceVersion = 1;
+        /** metadata.generation: 1 when created, one more for each spec change (a write of the configuration). */
+        long generation = 1;
         T status;
     }
 
@@ -80,10 +82,16 @@ public final class KarpenterObjects implements NodeClaimObjects, StatusObjects {
         }
         if (deleted) {
             objects.remove(name);
+            return;
+        }
+        WithStatus<?> existing = objects.get(name);
+        if (existing != null) {
+            existing.generation++; // the API server moves metadata.generation on a spec change
+            existing.resourceVersion = ++version;
         } else if (kind.equals("NodePool")) {
-            pools.putIfAbsent(name, new WithStatus<>());
+            pools.put(name, new WithStatus<>());
         } else {
-            classes.putIfAbsent(name, new WithStatus<>());
+            classes.put(name, new WithStatus<>());
         }
     }
 
@@ -282,7 +290,7 @@ public final class KarpenterObjects implements NodeClaimObjects, StatusObjects {
         return api.listOf(what, () -> {
             synchronized (this) {
                 List<Observed<T>> out = new ArrayList<>();
-                objects.forEach((name, o) -> out.add(new Observed<>(name, Long.toString(o.resourceVersion), o.status)));
+                objects.forEach((name, o) -> out.add(new Observed<>(name, Long.toString(o.resourceVersion), o.generation, o.status)));
                 return out;
             }
         });
