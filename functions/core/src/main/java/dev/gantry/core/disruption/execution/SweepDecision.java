@@ -14,6 +14,7 @@ import dev.gantry.core.model.Pod;
 import dev.gantry.core.scheduling.SchedulingInput;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,10 +28,15 @@ final class SweepDecision {
     private final NodeEvents events;
     private final CommandStart start;
     private final ConsolidationService.Journal journal;
-    /** The input key of the last decision that found nothing to do, and its candidate count. */
+    /**
+     * The input key of the last decision that found nothing to do, its candidate count, and, when it found nothing
+     * because a back-off held its replacements, when the first of those back-offs ends (it stands no longer) and why.
+     */
     private String quietKey;
     private Instant quietAt;
     private int quietCandidates;
+    private Instant quietUntil;
+    private String quietWhy;
 
     private final PoolBackoff backoff;
     private final PoolBackoff rebalanceBackoff;
@@ -74,9 +80,9 @@ final class SweepDecision {
             events.record(byDrift.verdicts(), now);
         }
         String key = DecisionKey.of(input);
-        if (key.equals(quietKey) && now.isBefore(quietAt.plus(ConsolidationService.QUIET_FOR))) {
-            return new ConsolidationReport(quietCandidates, 0, 0, null, "nothing changed since the last decision", List.of(),
-                    podEvents, resumed, 0);
+        if (key.equals(quietKey) && now.isBefore(quietAt.plus(ConsolidationService.QUIET_FOR))
+                && (quietUntil == null || now.isBefore(quietUntil))) {
+            return new ConsolidationReport(quietCandidates, 0, 0, null, quietWhy, List.of(), podEvents, resumed, 0);
         }
         long t0 = System.nanoTime();
         ConsolidationDecision d = Consolidation.decide(input);
@@ -89,12 +95,16 @@ final class SweepDecision {
         events.record(d.verdicts(), now);
         int candidates = d.verdicts().size() + d.command().map(c -> c.nodes().size()).orElse(0);
         if (d.command().isEmpty()) {
-            // Quiet only when nothing was held back: a back-off that ends changes no input, so it would stand.
-            quietKey = held ? null : key;
+            // A decision held back stands only until the first of its back-offs ends: that changes no input, and the
+            // replacement may then launch. Until then, the same inputs would only be held back again: two decisions a
+            // sweep for nothing.
+            String why = held ? "replacements held back: their NodePool backs off consolidation launches" : null;
+            quietKey = key;
             quietAt = now;
             quietCandidates = candidates;
-            return new ConsolidationReport(candidates, 0, 0, null, held ? "replacements held back: their NodePool backs off"
-                    + " consolidation launches" : null, d.verdicts(), podEvents, resumed, millis);
+            quietUntil = held ? heldUntil(input, now) : null;
+            quietWhy = held ? why : "nothing changed since the last decision";
+            return new ConsolidationReport(candidates, 0, 0, null, why, d.verdicts(), podEvents, resumed, millis);
         }
         quietKey = null;
         return started(d, podEvents, resumed, millis, now);
@@ -114,6 +124,12 @@ final class SweepDecision {
             return null;
         }
         return Consolidation.decide(launchingNothingIn(input, backingOff));
+    }
+
+    /** When the first back-off among {@code input}'s pools ends: what a held decision left out comes back then. */
+    private Instant heldUntil(ConsolidationInput input, Instant now) {
+        return input.pools().stream().map(p -> consolidationBackoff.until(p.pool().name()))
+                .flatMap(Optional::stream).filter(now::isBefore).min(Instant::compareTo).orElse(now);
     }
 
     /**
