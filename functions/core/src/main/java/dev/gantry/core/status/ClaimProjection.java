@@ -28,6 +28,11 @@ import java.util.TreeMap;
  *       last pod event (or initialization); absent otherwise, and for a pool that never consolidates;</li>
  *   <li>{@code Drifted}: whatever the drift hook says ({@link Drift}); absent by default;</li>
  *   <li>{@code InstanceTerminating}: True once the instance is being terminated.</li>
+ *   <li>{@code DisruptionReason}: True, with Karpenter's reason ({@code Empty}, {@code Underutilized},
+ *       {@code Drifted}) as reason and message, on a candidate of a disruption command once it is tainted (validated),
+ *       since its validation, and on a claim such a command or the emptiness method deleted, since its deletion
+ *       (Karpenter's disruption queue sets it as it taints the candidates, {@code markDisrupted}); absent otherwise
+ *       (expiry, interruption, a user's delete, a rebalance).</li>
  * </ul>
  */
 public final class ClaimProjection {
@@ -168,7 +173,29 @@ public final class ClaimProjection {
             Instant since = claim.deletionRequestedAt() != null ? claim.deletionRequestedAt() : created;
             out.add(Condition.isTrue("InstanceTerminating", "InstanceTerminating", since));
         }
+        disruptionReason(claim).ifPresent(out::add);
         return out;
+    }
+
+    /** Karpenter's disruption reasons that its disruption queue writes as the {@code DisruptionReason} condition. */
+    private static final java.util.Set<String> QUEUE_REASONS = java.util.Set.of("Empty", "Underutilized", "Drifted");
+
+    static Optional<Condition> disruptionReason(NodeClaim claim) {
+        dev.gantry.core.lifecycle.ConsolidationMark m = claim.consolidation();
+        if (m != null && m.candidates().contains(claim.name()) && m.validateAt() != null
+                && (m.phase() == dev.gantry.core.lifecycle.ConsolidationMark.Phase.Launching
+                || m.phase() == dev.gantry.core.lifecycle.ConsolidationMark.Phase.Handed)) {
+            return reasonCondition(m.reason(), m.validateAt());
+        }
+        if (claim.state().isDeleting() && claim.deletionRequestedAt() != null) {
+            return reasonCondition(claim.deletionReason(), claim.deletionRequestedAt());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Condition> reasonCondition(String reason, Instant since) {
+        return dev.gantry.core.termination.DisruptionEvents.reason(reason).filter(QUEUE_REASONS::contains)
+                .map(r -> new Condition("DisruptionReason", Condition.Status.True, r, r, since));
     }
 
     private static Condition stage(String type, Instant at, String waiting, String message, Instant created) {
