@@ -159,6 +159,12 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
     /** Event reasons that explain a non-decision (a node kept), not a decision. */
     static final java.util.Set<String> EXPLANATIONS = java.util.Set.of("Unconsolidatable", "DisruptionBlocked");
 
+    /** A claim closed because its launch failed: no capacity, refused (EC2's words follow), its image, or never done. */
+    private static boolean launchFailure(String reason) {
+        return reason.equals("launch-failed") || reason.startsWith(NodeClaim.LAUNCH_REFUSED)
+                || reason.equals(NodeClaim.IMAGE_REFUSED) || reason.equals(NodeClaim.LAUNCH_TIMEOUT);
+    }
+
     private static List<Decision> decisions(StatusSnapshot s) {
         List<Decision> out = new ArrayList<>();
         for (NodeClaim c : s.claims()) {
@@ -168,8 +174,9 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
             }
             if (c.deletionRequestedAt() != null) {
                 String reason = c.deletionReason() == null ? "deleted" : c.deletionReason();
-                out.add(new Decision(c.deletionRequestedAt(), reason.toLowerCase(java.util.Locale.ROOT).contains("interrupt")
-                        ? "interruption" : "disruption", "nodeclaim/" + c.name(), reason));
+                String kind = launchFailure(reason) ? "launch"
+                        : reason.toLowerCase(java.util.Locale.ROOT).contains("interrupt") ? "interruption" : "disruption";
+                out.add(new Decision(c.deletionRequestedAt(), kind, "nodeclaim/" + c.name(), reason));
             }
         }
         for (GantryEvent e : s.events()) {

@@ -128,6 +128,19 @@ class StatusReportTest {
         assertThat(r.decisions().getLast().object()).isEqualTo("nodeclaim/c-6");
     }
 
+    /** A claim closed because EC2 refused its launch is a launch that failed, in EC2's words, not a disruption. */
+    @Test
+    void aRefusedLaunchIsListedAsALaunchWithEc2sWords() {
+        String why = NodeClaim.launchRefused("InvalidBlockDeviceMapping: CreateFleet launched no instance: Volume of size 2GB "
+                + "is smaller than snapshot 'snap-0f59', expect size >= 4GB");
+        NodeClaim refused = NodeClaim.launching("r", "default", "h", List.of(), List.of(), List.of(), "m5.large", "us-east-1a",
+                "on-demand", 0.1, NOW.minusSeconds(10)).draining(why, NOW.minusSeconds(9)).terminated(NOW.minusSeconds(9), Duration.ofHours(1));
+
+        StatusReport r = StatusReport.of(snapshot(List.of(), List.of(refused), List.of(), List.of(), List.of(), Map.of(), List.of(), null));
+
+        assertThat(r.decisions().getFirst()).isEqualTo(new StatusReport.Decision(NOW.minusSeconds(9), "launch", "nodeclaim/r", why));
+    }
+
     @Test
     void claimsAreGroupedByStateWithTheOldestOfEach() {
         NodeClaim young = NodeClaim.launching("young", "default", "h", List.of(), List.of(), List.of(), null, null, null, 0, NOW.minusSeconds(5));
