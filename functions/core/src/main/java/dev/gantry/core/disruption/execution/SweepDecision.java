@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * The sweep's decision when no command is under way: decides on the whole cluster, records each kept node's verdict as
  * an event, and starts the command found ({@link CommandStart}). A decision that found nothing stands for
- * {@link ConsolidationService#QUIET_FOR} while its inputs ({@link DecisionKey}) are unchanged, per function instance.
+ * {@link ConsolidationService#QUIET_FOR} while its inputs ({@link DecisionKey}) are unchanged, per function instance; one
+ * that found nothing because a pool's back-off held its replacements stands no longer than that back-off.
  */
 final class SweepDecision {
     private final ConsolidationService.Offers offers;
