@@ -26,8 +26,9 @@ public final class DriftCommand implements Callable<Integer> {
             + "output: file or directory. The NodeClaims carry each node's hashes, Drifted condition and image (status.imageID).")
     List<Path> cluster;
 
-    @Option(names = "--image", paramLabel = "KEY[/ARCH]=AMI", description = "The image an EC2NodeClass (by name) or an alias "
-            + "(al2023@latest) resolves to now, e.g. al2023@latest=ami-0abc..., al2023@latest/arm64=ami-0def...; repeatable. "
+    @Option(names = "--image", paramLabel = "KEY[/ARCH[/VARIANT]]=AMI", description = "The image an EC2NodeClass (by name) or an "
+            + "alias (al2023@latest) resolves to now, e.g. al2023@latest=ami-0abc..., al2023@latest/arm64=ami-0def..., "
+            + "al2023@latest/amd64/nvidia=ami-0fed... for its GPU nodes (variants: standard, nvidia, neuron); repeatable. "
             + "Without it AMI drift is decided only for classes that pin images by id.")
     List<String> images;
 

@@ -137,6 +137,11 @@ final class Ec2Actions {
                             + "]' does not exist (stub: " + refused.get() + ")."));
                     continue;
                 }
+                var mismatched = state.architectureRefusal(o.get("InstanceType"), o.getOrDefault("ImageId", imageId));
+                if (mismatched.isPresent()) {
+                    errors.add(new FleetError(override, lifecycle, "InvalidParameterValue", mismatched.get()));
+                    continue;
+                }
                 var tooSmall = state.volumeRefusal(o.getOrDefault("ImageId", imageId), template.get().volumeSizes());
                 if (tooSmall.isPresent()) {
                     errors.add(new FleetError(override, lifecycle, "InvalidBlockDeviceMapping", tooSmall.get()));

@@ -13,7 +13,9 @@ import java.util.Set;
  * "Volume of size 2GB is smaller than snapshot 'snap-…', expect size >= 4GB": EC2's words, as Karpenter's users quote
  * them for a Bottlerocket NVIDIA image under a 2Gi {@code /dev/xvda}, aws/karpenter-provider-aws#2400 and #5283).
  * CreateFleet (type instant) reports either among the fleet's errors, for each override of a template on that image,
- * and launches nothing from it.
+ * and launches nothing from it. An override whose instance type's architecture is not the image's is refused the same
+ * way ({@code InvalidParameterValue}, "The architecture 'x86_64' of the specified instance type does not match the
+ * architecture 'arm64' of the specified AMI…", as EC2 words it).
  *
  * <p>Not modelled: {@code InvalidAMIID.Malformed} (an id that is not an AMI id: the tests' ids are not all real-shaped),
  * {@code InvalidAMIID.Unavailable} (an image in a failed or pending state), images not shared with the account, ids
@@ -54,5 +56,16 @@ final class Ec2ImageRefusals {
         }
         return Optional.of("Volume of size " + size + "GB is smaller than snapshot '" + s.snapshotId() + "', expect size >= "
                 + s.sizeGiB() + "GB");
+    }
+
+    /** EC2's words for launching a type of {@code typeArch} from an image of {@code imageArch}, or empty when they match. */
+    static Optional<String> architectureRefusal(String typeArch, String imageArch) {
+        if (typeArch == null || imageArch == null || typeArch.equals(imageArch)) {
+            return Optional.empty();
+        }
+        return Optional.of("The architecture '" + typeArch + "' of the specified instance type does not match the "
+                + "architecture '" + imageArch + "' of the specified AMI. Specify an instance type and an AMI that have "
+                + "matching architectures, and try again. You can use 'describe-instance-types' or 'describe-images' to "
+                + "discover the architecture of the instance type or AMI.");
     }
 }

@@ -57,14 +57,19 @@ public final class Ec2State {
         instanceProfiles.put(NODE_INSTANCE_PROFILE, NODE_ROLE);
     }
 
+    /** The default AL2023 accelerated images ({@link JsonResponses#defaultSsmParameters} names them). */
+    public static final String NVIDIA_AMD64 = "ami-0a1b2c3d4e5f60003";
+    public static final String NEURON_AMD64 = "ami-0a1b2c3d4e5f60004";
+    public static final String NVIDIA_ARM64 = "ami-0a1b2c3d4e5f60005";
+
     /** An empty EC2: nothing to launch into until the test adds it (the node instance profile is known). */
     public static Ec2State empty() {
         return new Ec2State();
     }
 
     /**
-     * Three subnets (one per zone in {@link #ZONES}), one security group and two AL2023 images (x86_64, arm64), all
-     * tagged {@value #DISCOVERY_TAG}={@value #CLUSTER}; m5.large, m5.xlarge, c5.large and m6g.large offered in every
+     * Three subnets (one per zone in {@link #ZONES}), one security group and two AL2023 standard images (x86_64, arm64),
+     * all tagged {@value #DISCOVERY_TAG}={@value #CLUSTER}, and the three AL2023 accelerated images (untagged); m5.large, m5.xlarge, c5.large and m6g.large offered in every
      * zone, with spot prices.
      */
     public static Ec2State withDefaults() {
@@ -80,8 +85,18 @@ public final class Ec2State {
                 "x86_64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", discovery));
         s.addImage(new Image("ami-0a1b2c3d4e5f60002", "amazon-eks-node-al2023-arm64-standard-1.33-v20250101",
                 "arm64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", discovery));
-        s.imageSnapshot("ami-0a1b2c3d4e5f60001", "/dev/xvda", "snap-0a1b2c3d4e5f60001", 20);
-        s.imageSnapshot("ami-0a1b2c3d4e5f60002", "/dev/xvda", "snap-0a1b2c3d4e5f60002", 20);
+        // The accelerated variants AWS publishes beside them (NVIDIA for both architectures, Neuron for x86_64): public
+        // images, so without the cluster's tag (a user's tag selector never finds Amazon's images); root snapshots of
+        // 20 GiB, as the AL2023 images are built (awslabs/amazon-eks-ami#1581).
+        s.addImage(new Image(NVIDIA_AMD64, "amazon-eks-node-al2023-x86_64-nvidia-1.33-v20250101",
+                "x86_64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", Map.of()));
+        s.addImage(new Image(NEURON_AMD64, "amazon-eks-node-al2023-x86_64-neuron-1.33-v20250101",
+                "x86_64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", Map.of()));
+        s.addImage(new Image(NVIDIA_ARM64, "amazon-eks-node-al2023-arm64-nvidia-1.33-v20250101",
+                "arm64", Instant.parse("2025-01-01T00:00:00Z"), "602401143452", Map.of()));
+        for (String id : List.of("ami-0a1b2c3d4e5f60001", "ami-0a1b2c3d4e5f60002", NVIDIA_AMD64, NEURON_AMD64, NVIDIA_ARM64)) {
+            s.imageSnapshot(id, "/dev/xvda", "snap-" + id.substring(4), 20);
+        }
         s.addInstanceType(new InstanceTypeInfo("m5.large", 2, 8192, "x86_64", 3, 10, "nitro"), ZONES, "0.0350");
         s.addInstanceType(new InstanceTypeInfo("m5.xlarge", 4, 16384, "x86_64", 4, 15, "nitro"), ZONES, "0.0700");
         s.addInstanceType(new InstanceTypeInfo("c5.large", 2, 4096, "x86_64", 3, 10, "nitro"), ZONES, "0.0310");
@@ -171,6 +186,18 @@ public final class Ec2State {
     /** EC2's InvalidBlockDeviceMapping message for a launch from {@code imageId} with these volume sizes, or empty. */
     synchronized java.util.Optional<String> volumeRefusal(String imageId, Map<String, Integer> volumeSizes) {
         return refusals.volumeRefusal(imageId, volumeSizes);
+    }
+
+    /**
+     * EC2's {@code InvalidParameterValue} message for launching {@code instanceType} from {@code imageId} when their
+     * architectures differ ({@link Ec2ImageRefusals#architectureRefusal}), or empty (also when the stub knows either
+     * only by name: tests name types and images freely).
+     */
+    synchronized java.util.Optional<String> architectureRefusal(String instanceType, String imageId) {
+        InstanceTypeInfo type = instanceType == null ? null : instanceTypes.get(instanceType);
+        Image image = imageId == null ? null : images.get(imageId);
+        return type == null || image == null ? java.util.Optional.empty()
+                : Ec2ImageRefusals.architectureRefusal(type.architecture(), image.architecture());
     }
 
     public synchronized Ec2State clearLaunchFailures() {

@@ -66,11 +66,17 @@ public final class JsonResponses {
         };
     }
 
-    /** The EKS-optimized AL2023 AMI parameters for Kubernetes 1.33, pointing at the default images. */
+    /**
+     * The EKS-optimized AL2023 AMI parameters for Kubernetes 1.33, pointing at the default images: standard and NVIDIA
+     * for both architectures, Neuron for x86_64, as AWS publishes them.
+     */
     public static Map<String, String> defaultSsmParameters() {
         String prefix = "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/";
         return Map.of(prefix + "x86_64/standard/recommended/image_id", "ami-0a1b2c3d4e5f60001",
-                prefix + "arm64/standard/recommended/image_id", "ami-0a1b2c3d4e5f60002");
+                prefix + "arm64/standard/recommended/image_id", "ami-0a1b2c3d4e5f60002",
+                prefix + "x86_64/nvidia/recommended/image_id", Ec2State.NVIDIA_AMD64,
+                prefix + "x86_64/neuron/recommended/image_id", Ec2State.NEURON_AMD64,
+                prefix + "arm64/nvidia/recommended/image_id", Ec2State.NVIDIA_ARM64);
     }
 
     /** SSM GetParameter over a fixed name-to-value map; unknown names get {@code ParameterNotFound}. */

@@ -115,6 +115,21 @@ class AwsStubEc2Test {
     }
 
     @Test
+    void anOverrideWhoseArchitectureIsNotTheImagesIsRefusedInEc2sWordsAndTheNextOneLaunches() {
+        // gantry-lt is on the x86_64 image: EC2 refuses the arm64 type for it and goes on to the next override.
+        CreateFleetResponse response = launch("claim-arch", "m6g.large", "subnet-0000000000000000a",
+                "m5.large", "subnet-0000000000000000a");
+
+        assertThat(response.errors()).singleElement().satisfies(e -> {
+            assertThat(e.errorCode()).isEqualTo("InvalidParameterValue");
+            assertThat(e.errorMessage()).startsWith("The architecture 'arm64' of the specified instance type does not match "
+                    + "the architecture 'x86_64' of the specified AMI.");
+            assertThat(e.launchTemplateAndOverrides().overrides().instanceTypeAsString()).isEqualTo("m6g.large");
+        });
+        assertThat(response.instances()).singleElement().satisfies(i -> assertThat(i.instanceTypeAsString()).isEqualTo("m5.large"));
+    }
+
+    @Test
     void createFleetWithNoCapacityLeftReturnsOnlyErrors() {
         stub.ec2().failLaunches("m5.large", "us-east-1a", "InsufficientInstanceCapacity");
 
@@ -312,7 +327,7 @@ class AwsStubEc2Test {
         assertThat(ec2.describeSecurityGroups(r -> r.filters(discovery)).securityGroups())
                 .singleElement().satisfies(g -> assertThat(g.groupId()).isEqualTo("sg-0123456789abcdef0"));
         assertThat(ec2.describeImages(r -> r.filters(Filter.builder().name("name")
-                .values("amazon-eks-node-al2023-arm64-*").build())).images())
+                .values("amazon-eks-node-al2023-arm64-standard-*").build())).images())
                 .singleElement().satisfies(i -> {
                     assertThat(i.architectureAsString()).isEqualTo("arm64");
                     assertThat(i.creationDate()).isEqualTo("2025-01-01T00:00:00Z");

@@ -1,6 +1,8 @@
 package dev.gantry.aws.ec2;
 
+import dev.gantry.core.cloud.ImageKeys;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -29,34 +31,50 @@ public record AmiAlias(String family, String version) {
     }
 
     /**
-     * The SSM parameter per Kubernetes architecture ({@code amd64}, {@code arm64}) for the standard variant.
-     * GPU variants (nvidia, neuron) are not resolved: GPU types launch with the standard image.
+     * The public SSM parameters that name the alias's images, each with the variants its image serves
+     * ({@link ImageKeys}: {@code standard}, {@code nvidia}, {@code neuron}), in Karpenter v1.14's tables
+     * ({@code al2023.go}, {@code al2.go}, {@code bottlerocket.go}): AL2023 publishes standard and NVIDIA images for both
+     * architectures and a Neuron image for x86_64; AL2 one GPU image (x86_64 only) that serves NVIDIA and Neuron types;
+     * Bottlerocket an NVIDIA flavour per architecture, its standard x86_64 image serving Neuron types too. The image's
+     * architecture (DescribeImages) completes each key.
      */
-    public Map<String, String> ssmParameters(String k8s) {
-        Map<String, String> out = new LinkedHashMap<>();
+    public Map<String, List<String>> ssmParameters(String k8s) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
         switch (family) {
             case "al2023" -> {
-                out.put("amd64", al2023(k8s, "x86_64"));
-                out.put("arm64", al2023(k8s, "arm64"));
+                for (String variant : List.of(ImageKeys.STANDARD, ImageKeys.NVIDIA, ImageKeys.NEURON)) {
+                    out.put(al2023(k8s, "x86_64", variant), List.of(variant));
+                }
+                for (String variant : List.of(ImageKeys.STANDARD, ImageKeys.NVIDIA)) {
+                    out.put(al2023(k8s, "arm64", variant), List.of(variant));
+                }
             }
             case "al2" -> {
-                out.put("amd64", "/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2/"
-                        + (isLatest() ? "recommended" : "amazon-eks-node-" + k8s + "-" + version) + "/image_id");
-                out.put("arm64", "/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2-arm64/"
-                        + (isLatest() ? "recommended" : "amazon-eks-arm64-node-" + k8s + "-" + version) + "/image_id");
+                out.put("/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2/"
+                        + (isLatest() ? "recommended" : "amazon-eks-node-" + k8s + "-" + version) + "/image_id",
+                        List.of(ImageKeys.STANDARD));
+                out.put("/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2-arm64/"
+                        + (isLatest() ? "recommended" : "amazon-eks-arm64-node-" + k8s + "-" + version) + "/image_id",
+                        List.of(ImageKeys.STANDARD));
+                out.put("/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2-gpu/"
+                        + (isLatest() ? "recommended" : "amazon-eks-gpu-node-" + k8s + "-" + version) + "/image_id",
+                        List.of(ImageKeys.NEURON, ImageKeys.NVIDIA));
             }
             default -> {
                 // Bottlerocket versions are written v1.20.3 on GitHub but 1.20.3 in the parameter path.
                 String v = version.startsWith("v") ? version.substring(1) : version;
-                out.put("amd64", "/aws/service/bottlerocket/aws-k8s-" + k8s + "/x86_64/" + v + "/image_id");
-                out.put("arm64", "/aws/service/bottlerocket/aws-k8s-" + k8s + "/arm64/" + v + "/image_id");
+                out.put("/aws/service/bottlerocket/aws-k8s-" + k8s + "/x86_64/" + v + "/image_id",
+                        List.of(ImageKeys.STANDARD, ImageKeys.NEURON));
+                out.put("/aws/service/bottlerocket/aws-k8s-" + k8s + "/arm64/" + v + "/image_id", List.of(ImageKeys.STANDARD));
+                out.put("/aws/service/bottlerocket/aws-k8s-" + k8s + "-nvidia/x86_64/" + v + "/image_id", List.of(ImageKeys.NVIDIA));
+                out.put("/aws/service/bottlerocket/aws-k8s-" + k8s + "-nvidia/arm64/" + v + "/image_id", List.of(ImageKeys.NVIDIA));
             }
         }
         return out;
     }
 
-    private String al2023(String k8s, String arch) {
-        String name = isLatest() ? "recommended" : "amazon-eks-node-al2023-" + arch + "-standard-" + k8s + "-" + version;
-        return "/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2023/" + arch + "/standard/" + name + "/image_id";
+    private String al2023(String k8s, String arch, String variant) {
+        String name = isLatest() ? "recommended" : "amazon-eks-node-al2023-" + arch + "-" + variant + "-" + k8s + "-" + version;
+        return "/aws/service/eks/optimized-ami/" + k8s + "/amazon-linux-2023/" + arch + "/" + variant + "/" + name + "/image_id";
     }
 }

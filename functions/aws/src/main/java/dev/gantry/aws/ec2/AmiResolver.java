@@ -1,6 +1,7 @@
 package dev.gantry.aws.ec2;
 
 import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodeClass.AmiSelectorTerm;
 import java.time.Clock;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,10 +23,12 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 
 /**
- * Resolves a NodeClass's {@code amiSelectorTerms} to one image per Kubernetes architecture: aliases and
+ * Resolves a NodeClass's {@code amiSelectorTerms} to one image per image key ({@link ImageKeys}): aliases and
  * {@code ssmParameter} terms through SSM, then every candidate through DescribeImages (which also proves it exists and
- * gives its architecture and creation date); the newest image of each architecture wins. Cached for a minute
- * (Karpenter's default TTL), so a new {@code @latest} release is picked up promptly.
+ * gives its architecture and creation date); the newest image of each key wins. An alias's images are keyed by
+ * architecture and the variants their parameter serves ({@link AmiAlias#ssmParameters}: {@code amd64/standard},
+ * {@code amd64/nvidia}…), every other image by its architecture alone, as Karpenter keys them by their requirements.
+ * Cached for a minute (Karpenter's default TTL), so a new {@code @latest} release is picked up promptly.
  */
 public final class AmiResolver {
     /** An image and the architecture it runs on ({@code amd64}, {@code arm64}). */
@@ -43,7 +47,8 @@ public final class AmiResolver {
     }
 
     /**
-     * Architecture to image. @throws CloudException (not retryable) when nothing matches, or on a failed call
+     * Image key ({@link ImageKeys}) to image. @throws CloudException (not retryable) when nothing matches, or on a failed
+     * call
      */
     public Map<String, Ami> resolve(NodeClass nodeClass) {
         List<AmiSelectorTerm> terms = nodeClass.amiSelectorTerms();
@@ -59,11 +64,17 @@ public final class AmiResolver {
         Map<String, Ami> newest = new TreeMap<>();
         try {
             for (AmiSelectorTerm term : terms) {
-                for (Image image : describe(term)) {
+                Map<String, List<String>> variants = new HashMap<>();
+                for (Image image : describe(term, variants)) {
                     Ami ami = new Ami(image.imageId(), image.name(), arch(image.architectureAsString()),
                             image.creationDate() == null ? Instant.EPOCH : Instant.parse(image.creationDate()));
-                    newest.merge(ami.arch(), ami, (a, b) -> Comparator.comparing(Ami::created)
-                            .thenComparing(Ami::id).compare(a, b) >= 0 ? a : b);
+                    List<String> keys = term.serves() != null ? List.of(term.serves())
+                            : variants.containsKey(ami.id()) ? variants.get(ami.id()).stream().map(v -> ImageKeys.of(ami.arch(), v)).toList()
+                            : List.of(ami.arch());
+                    for (String key : keys) {
+                        newest.merge(key, ami, (a, b) -> Comparator.comparing(Ami::created)
+                                .thenComparing(Ami::id).compare(a, b) >= 0 ? a : b);
+                    }
                 }
             }
         } catch (SdkException e) {
@@ -75,18 +86,21 @@ public final class AmiResolver {
         return Map.copyOf(newest);
     }
 
-    private List<Image> describe(AmiSelectorTerm term) {
+    /** The images {@code term} selects; for an alias, {@code variants} gets each image's variants by id. */
+    private List<Image> describe(AmiSelectorTerm term, Map<String, List<String>> variants) {
         DescribeImagesRequest.Builder request = DescribeImagesRequest.builder();
         List<Filter> filters = new ArrayList<>();
         if (term.alias() != null || term.ssmParameter() != null) {
-            List<String> ids = term.alias() != null
-                    ? AmiAlias.parse(term.alias()).ssmParameters(k8sVersion).values().stream()
-                            .map(this::parameter).flatMap(Optional::stream).toList()
+            if (term.alias() != null) {
+                AmiAlias.parse(term.alias()).ssmParameters(k8sVersion).forEach((name, served) -> parameter(name)
+                        .ifPresent(id -> variants.computeIfAbsent(id, k -> new ArrayList<>()).addAll(served)));
+            }
+            List<String> ids = term.alias() != null ? List.copyOf(variants.keySet())
                     : parameter(term.ssmParameter()).stream().toList();
             if (ids.isEmpty()) {
                 return List.of();
             }
-            filters.add(SelectorFilters.filter("image-id", ids.toArray(String[]::new)));
+            filters.add(SelectorFilters.filter("image-id", ids.stream().sorted().toArray(String[]::new)));
         }
         if (term.id() != null) {
             filters.add(SelectorFilters.filter("image-id", term.id()));

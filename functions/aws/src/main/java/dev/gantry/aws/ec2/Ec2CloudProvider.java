@@ -288,7 +288,8 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
 
     /**
      * What {@code nodeClass}'s selector terms resolve to now, through the same cached resolvers launches use (the
-     * EC2NodeClass status): subnets, security group ids, the AMI per architecture, the instance profile, and the
+     * EC2NodeClass status): subnets, security group ids, the AMI per image key (an alias's variants with Karpenter's
+     * requirements), the instance profile, and the
      * capacity reservations its {@code capacityReservationSelectorTerms} select (none without terms, and no call).
      */
     public dev.gantry.core.status.NodeClassStatus status(NodeClass nodeClass) {
@@ -303,7 +304,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         return reservations;
     }
 
-    /** The AMI each architecture resolves to for {@code nodeClass} (for drift checks and diagnostics). */
+    /** The AMI each image key ({@link dev.gantry.core.cloud.ImageKeys}) resolves to for {@code nodeClass} (diagnostics). */
     public Map<String, Ami> amis(NodeClass nodeClass) {
         return amis.resolve(nodeClass);
     }

@@ -3,6 +3,7 @@ package dev.gantry.aws.ec2;
 import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
+import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.requirements.ValueSet;
 import dev.gantry.core.reservation.ReservationLabels;
@@ -35,14 +36,15 @@ public record FleetPlan(String capacityType, List<Group> groups) {
     }
 
     /**
-     * Plans the launch of {@code request} into {@code subnets} (zone to subnet) with {@code amis} (architecture to
-     * image id); empty when no allowed offering is available in a zone that has a subnet.
+     * Plans the launch of {@code request} into {@code subnets} (zone to subnet) with {@code amis} (image key to image id,
+     * {@link ImageKeys}: a type no image serves, such as a GPU type under an alias without a GPU image for its
+     * architecture, is left out); empty when no allowed offering is available in a zone that has a subnet.
      */
     public static Optional<FleetPlan> of(LaunchRequest request, Map<String, ZonalSubnet> subnets, Map<String, String> amis) {
         ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
         ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
         List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES)
-                .filter(t -> amis.containsKey(arch(t))).toList();
+                .filter(t -> ImageKeys.imageFor(amis, t.labels()).isPresent()).toList();
         // Reserved first, as Karpenter's getCapacityType prefers it (aws pkg/providers/instance/instance.go), but only
         // for a claim pinned to a reservation (ReservationAssignment): a launch without a target cannot be reserved.
         boolean pinned = request.requirements().singleValuedLabels().containsKey(ReservationLabels.ID);
@@ -59,7 +61,7 @@ public record FleetPlan(String capacityType, List<Group> groups) {
                 }
                 int maxPods = request.nodeClass().kubelet().maxPods() != null
                         ? request.nodeClass().kubelet().maxPods() : (int) Math.max(1, type.capacity().pods());
-                String image = amis.get(arch(type));
+                String image = ImageKeys.imageFor(amis, type.labels()).orElseThrow();
                 Group g = groups.computeIfAbsent(image + "/" + maxPods,
                         k -> new Group(image, arch(type), maxPods, new ArrayList<>(), new ArrayList<>()));
                 g.types().add(type);
@@ -95,7 +97,7 @@ public record FleetPlan(String capacityType, List<Group> groups) {
     }
 
     static String arch(InstanceType type) {
-        return type.labels().getOrDefault(WellKnownLabels.ARCH, "amd64");
+        return ImageKeys.archOf(type.labels());
     }
 
     /** Every zone an override of this plan may launch into, sorted. */

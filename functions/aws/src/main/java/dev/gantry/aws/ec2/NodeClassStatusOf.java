@@ -7,7 +7,10 @@ import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.status.NodeClassStatus;
 import dev.gantry.core.reservation.CapacityReservation;
+import dev.gantry.core.cloud.ImageKeys;
+import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +27,26 @@ final class NodeClassStatusOf {
                         .map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), s.zoneId())).toList(),
                 groupIds.stream().sorted().map(id -> new NodeClassStatus.SecurityGroup(id, null)).toList(),
                 amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
-                        e.getValue().name(), List.of(Requirement.of("kubernetes.io/arch", Operator.In, e.getKey())))).toList(),
+                        e.getValue().name(), requirements(e.getKey()))).toList(),
                 instanceProfile, List.of(), reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
+    }
+
+    /**
+     * The requirements an image key stands for, as Karpenter writes them in {@code status.amis} (its variants'
+     * {@code Requirements()}): the architecture, and for an alias's variant whether the type has GPUs or accelerators.
+     */
+    static List<Requirement> requirements(String key) {
+        List<Requirement> out = new ArrayList<>();
+        out.add(Requirement.of(WellKnownLabels.ARCH, Operator.In, ImageKeys.arch(key)));
+        String variant = key.equals(ImageKeys.arch(key)) ? null : key.substring(key.indexOf('/') + 1);
+        if (ImageKeys.STANDARD.equals(variant)) {
+            out.add(Requirement.of(WellKnownLabels.INSTANCE_ACCELERATOR_COUNT, Operator.DoesNotExist));
+            out.add(Requirement.of(WellKnownLabels.INSTANCE_GPU_COUNT, Operator.DoesNotExist));
+        } else if (ImageKeys.NVIDIA.equals(variant)) {
+            out.add(Requirement.of(WellKnownLabels.INSTANCE_GPU_COUNT, Operator.Exists));
+        } else if (ImageKeys.NEURON.equals(variant)) {
+            out.add(Requirement.of(WellKnownLabels.INSTANCE_ACCELERATOR_COUNT, Operator.Exists));
+        }
+        return List.copyOf(out);
     }
 }

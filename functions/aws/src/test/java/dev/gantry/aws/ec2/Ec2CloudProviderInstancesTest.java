@@ -90,7 +90,8 @@ class Ec2CloudProviderInstancesTest {
         assertThat(listed.instanceId()).isEqualTo(id);
         assertThat(listed.imageId()).isEqualTo("ami-0a1b2c3d4e5f60001");
         assertThat(listed.subnetId()).isEqualTo("subnet-0000000000000000a");
-        assertThat(selected.images()).containsEntry("amd64", "ami-0a1b2c3d4e5f60001").containsEntry("arm64", "ami-0a1b2c3d4e5f60002");
+        assertThat(selected.images()).containsEntry("amd64/standard", "ami-0a1b2c3d4e5f60001")
+                .containsEntry("arm64/standard", "ami-0a1b2c3d4e5f60002").containsEntry("amd64/nvidia", Ec2State.NVIDIA_AMD64);
         assertThat(selected.subnets()).containsExactlyInAnyOrder("subnet-0000000000000000a", "subnet-0000000000000000b",
                 "subnet-0000000000000000c");
         assertThat(selected.securityGroups()).containsExactly("sg-0123456789abcdef0");

@@ -245,9 +245,13 @@ class Ec2CloudProviderLaunchTest {
 
         assertThat(stub.requests("AmazonSSM.GetParameter")).extracting(RecordedRequest::body).containsExactlyInAnyOrder(
                 "{\"Name\":\"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id\"}",
-                "{\"Name\":\"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/recommended/image_id\"}");
+                "{\"Name\":\"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/nvidia/recommended/image_id\"}",
+                "{\"Name\":\"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/neuron/recommended/image_id\"}",
+                "{\"Name\":\"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/recommended/image_id\"}",
+                "{\"Name\":\"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/nvidia/recommended/image_id\"}");
         assertThat(stub.lastRequest("DescribeImages").filters())
-                .containsEntry("image-id", List.of("ami-0a1b2c3d4e5f60001", "ami-0a1b2c3d4e5f60002"));
+                .containsEntry("image-id", List.of("ami-0a1b2c3d4e5f60001", "ami-0a1b2c3d4e5f60002", Ec2State.NVIDIA_AMD64,
+                        Ec2State.NEURON_AMD64, Ec2State.NVIDIA_ARM64));
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.gantry.aws.ec2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gantry.core.requirements.Operator;
+import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.status.NodeClassStatus;
 import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2State;
@@ -39,10 +41,16 @@ class Ec2NodeClassResolutionTest {
                 .containsExactly("subnet-0000000000000000a", "subnet-0000000000000000b", "subnet-0000000000000000c");
         assertThat(s.subnets()).extracting(NodeClassStatus.Subnet::zone).containsExactly("us-east-1a", "us-east-1b", "us-east-1c");
         assertThat(s.securityGroups()).isNotEmpty();
-        assertThat(s.amis()).isNotEmpty().allSatisfy(a -> {
-            assertThat(a.id()).startsWith("ami-");
-            assertThat(a.requirements()).singleElement().satisfies(r -> assertThat(r.key()).isEqualTo("kubernetes.io/arch"));
-        });
+        // Karpenter's status.amis for an alias: each variant with its requirements (Variant.Requirements).
+        assertThat(s.amis()).extracting(NodeClassStatus.Ami::id).containsExactly(Ec2State.NEURON_AMD64, Ec2State.NVIDIA_AMD64,
+                "ami-0a1b2c3d4e5f60001", Ec2State.NVIDIA_ARM64, "ami-0a1b2c3d4e5f60002");
+        assertThat(s.amis().get(2).requirements()).containsExactly(Requirement.of("kubernetes.io/arch", Operator.In, "amd64"),
+                Requirement.of("karpenter.k8s.aws/instance-accelerator-count", Operator.DoesNotExist),
+                Requirement.of("karpenter.k8s.aws/instance-gpu-count", Operator.DoesNotExist));
+        assertThat(s.amis().get(1).requirements()).containsExactly(Requirement.of("kubernetes.io/arch", Operator.In, "amd64"),
+                Requirement.of("karpenter.k8s.aws/instance-gpu-count", Operator.Exists));
+        assertThat(s.amis().get(0).requirements()).containsExactly(Requirement.of("kubernetes.io/arch", Operator.In, "amd64"),
+                Requirement.of("karpenter.k8s.aws/instance-accelerator-count", Operator.Exists));
         assertThat(s.instanceProfile()).isNotBlank();
         assertThat(s.conditions()).isEmpty();
     }

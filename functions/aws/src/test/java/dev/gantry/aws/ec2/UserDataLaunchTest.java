@@ -194,7 +194,9 @@ class UserDataLaunchTest {
 
         assertThat(stub.requests("AmazonSSM.GetParameter")).extracting(RecordedRequest::body).containsExactlyInAnyOrder(
                 "{\"Name\":\"/aws/service/bottlerocket/aws-k8s-1.33/x86_64/latest/image_id\"}",
-                "{\"Name\":\"/aws/service/bottlerocket/aws-k8s-1.33/arm64/latest/image_id\"}");
+                "{\"Name\":\"/aws/service/bottlerocket/aws-k8s-1.33/arm64/latest/image_id\"}",
+                "{\"Name\":\"/aws/service/bottlerocket/aws-k8s-1.33-nvidia/x86_64/latest/image_id\"}",
+                "{\"Name\":\"/aws/service/bottlerocket/aws-k8s-1.33-nvidia/arm64/latest/image_id\"}");
         List<RecordedRequest> templates = stub.requests("CreateLaunchTemplate");
         assertThat(templates).extracting(r -> r.param("LaunchTemplateData.ImageId"))
                 .containsExactly("ami-0b0000000000000b1", "ami-0b0000000000000a1");

@@ -23,7 +23,8 @@ public interface NodeClassResolution {
     Optional<Selected> resolve(NodeClass nodeClass);
 
     /**
-     * @param images         architecture ({@code amd64}, {@code arm64}) to the image a launch would use now
+     * @param images         image key ({@link ImageKeys}: {@code amd64}, or an alias's {@code amd64/nvidia}…) to the
+     *                       image a launch would use now
      * @param subnets        the subnet ids selected
      * @param securityGroups the security group ids selected
      * @param capacityReservations the ids of the capacity reservations its {@code capacityReservationSelectorTerms}

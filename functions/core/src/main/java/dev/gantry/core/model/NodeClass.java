@@ -77,14 +77,30 @@ public record NodeClass(String name, String group, String kind, String amiFamily
     /**
      * One {@code amiSelectorTerms} entry. Exactly one of alias, id, name+owner, tags or ssmParameter is the selector;
      * {@code alias} is {@code family@version} such as {@code al2023@latest} or {@code bottlerocket@v1.20.3}.
+     *
+     * @param serves never in a user's term (no Karpenter field): on the id terms Gantry writes when it pins a paused
+     *               rollout's images, the image key ({@code dev.gantry.core.cloud.ImageKeys}) the image keeps serving,
+     *               such as {@code amd64/nvidia}, so a pinned alias class still launches GPU types on its GPU image;
+     *               null: the image serves every type of its architecture
      */
-    public record AmiSelectorTerm(String alias, String id, String name, String owner, Map<String, String> tags, String ssmParameter) {
+    public record AmiSelectorTerm(String alias, String id, String name, String owner, Map<String, String> tags,
+                                  String ssmParameter, String serves) {
         public AmiSelectorTerm {
             tags = Map.copyOf(tags == null ? Map.of() : tags);
         }
 
+        /** A term as a user writes it. */
+        public AmiSelectorTerm(String alias, String id, String name, String owner, Map<String, String> tags, String ssmParameter) {
+            this(alias, id, name, owner, tags, ssmParameter, null);
+        }
+
         public static AmiSelectorTerm alias(String alias) {
             return new AmiSelectorTerm(alias, null, null, null, Map.of(), null);
+        }
+
+        /** Gantry's pin of image {@code id} for the types image key {@code serves} names (see {@code serves}). */
+        public static AmiSelectorTerm pinned(String id, String serves) {
+            return new AmiSelectorTerm(null, id, null, null, Map.of(), null, serves);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.gantry.core.disruption.drift;
 import dev.gantry.core.disruption.drift.hash.DriftHashes;
 import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.cloud.CloudInstance;
+import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.cloud.NodeClassResolution;
 import dev.gantry.core.lifecycle.DriftStamp;
 import dev.gantry.core.lifecycle.NodeClaim;
@@ -30,7 +31,8 @@ import java.util.Set;
  *       instance type in its zone and capacity type (an offering marked unavailable still counts: capacity is not
  *       drift).</li>
  *   <li>{@value #NODECLASS}: the NodeClass's static hash differs, both of the current version.</li>
- *   <li>{@value #AMI}: the instance's image is not the image the NodeClass resolves now for its architecture.</li>
+ *   <li>{@value #AMI}: the instance's image is not the image the NodeClass resolves now for its architecture and,
+ *       under an alias, its variant ({@link ImageKeys}: a GPU node is judged against the NVIDIA image).</li>
  *   <li>{@value #SECURITY_GROUP}: its security groups are not exactly the ones selected; {@value #SUBNET}: its subnet
  *       is not among those selected; {@value #CAPACITY_RESERVATION}: it runs in a capacity reservation (listed
  *       {@code reserved}) that the NodeClass's {@code capacityReservationSelectorTerms} no longer select.</li>
@@ -111,13 +113,9 @@ public final class DriftCheck {
             return null;
         }
         NodeClassResolution.Selected s = current.selected().get();
-        if (instance.imageId() != null && !s.images().isEmpty()) {
-            String arch = labels.get(WellKnownLabels.ARCH);
-            boolean current1 = arch != null && s.images().containsKey(arch) ? s.images().get(arch).equals(instance.imageId())
-                    : s.images().containsValue(instance.imageId());
-            if (!current1) {
-                return AMI;
-            }
+        if (instance.imageId() != null && !s.images().isEmpty()
+                && !currentImage(s.images(), claimLabels(claim, labels, current.offered()), instance.imageId())) {
+            return AMI;
         }
         if (!instance.securityGroupIds().isEmpty() && !s.securityGroups().isEmpty()
                 && !Set.copyOf(instance.securityGroupIds()).equals(s.securityGroups())) {
@@ -134,6 +132,16 @@ public final class DriftCheck {
             return CAPACITY_RESERVATION;
         }
         return null;
+    }
+
+    /**
+     * Whether {@code imageId} is the image the class launches a node with these labels on now: the one its image key
+     * gives ({@link ImageKeys}: a GPU node's is the alias's NVIDIA image). A node no key serves (its labels do not say
+     * its architecture, or the class resolves no image for its variant) is current only on one of the class's images.
+     */
+    private static boolean currentImage(Map<String, String> images, Map<String, String> labels, String imageId) {
+        Optional<String> key = labels.containsKey(WellKnownLabels.ARCH) ? ImageKeys.keyFor(images, labels) : Optional.empty();
+        return key.isPresent() ? images.get(key.get()).equals(imageId) : images.containsValue(imageId);
     }
 
     /**

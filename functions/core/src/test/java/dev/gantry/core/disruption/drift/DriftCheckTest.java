@@ -112,6 +112,25 @@ class DriftCheckTest {
     }
 
     @Test
+    void underAnAliasAGpuNodeIsJudgedAgainstItsNvidiaImageAndAStandardOneAgainstTheStandard() {
+        // The node's type (named as LABELS name it) has GPUs: known from the type, the node need not carry the label.
+        InstanceType gpuType = new InstanceType("m5.large", Map.of("kubernetes.io/arch", "amd64",
+                "karpenter.k8s.aws/instance-gpu-count", "1"), Resources.of(4000, 16L << 30), Resources.ZERO,
+                List.of(Offering.of("us-east-1a", "spot", 0.4)));
+        var variants = new NodeClassResolution.Selected(Map.of("amd64/standard", "ami-std", "amd64/nvidia", "ami-gpu",
+                "amd64/neuron", "ami-neuron"), Set.of("subnet-1"), Set.of("sg-1"));
+        java.util.function.BiFunction<String, InstanceType, String> judge = (image, type) -> DriftCheck.reason(claim(),
+                DriftCheck.restamp(claim().drift(), POOL, CLASS), LABELS, instance(image, "subnet-1", List.of("sg-1")),
+                new DriftCheck.Current(POOL, CLASS, List.of(type), Optional.of(variants)), NOW);
+
+        assertThat(judge.apply("ami-gpu", gpuType)).isNull();
+        assertThat(judge.apply("ami-std", gpuType)).as("a GPU node launched on the standard image has no drivers")
+                .isEqualTo(DriftCheck.AMI);
+        assertThat(judge.apply("ami-std", M5)).isNull();
+        assertThat(judge.apply("ami-gpu", M5)).isEqualTo(DriftCheck.AMI);
+    }
+
+    @Test
     void securityGroupsMustBeExactlyTheSelectedOnesAndTheSubnetAmongThem() {
         assertThat(reason(claim(), POOL, CLASS, instance("ami-new", "subnet-1", List.of("sg-1", "sg-2")), List.of(M5)))
                 .isEqualTo(DriftCheck.SECURITY_GROUP);

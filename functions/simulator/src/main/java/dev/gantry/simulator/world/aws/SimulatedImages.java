@@ -22,7 +22,9 @@ import java.util.Map;
  * with EC2's {@code InvalidAMIID.NotFound} ({@link #refused}), the adapter's {@code ImageRefused}, unless another of its
  * offerings had no capacity (then, as the adapter sorts it, insufficient capacity).
  *
- * <p>Not modelled: per-architecture images (one image id stands for every architecture), pinned versions
+ * <p>Not modelled: per-architecture and per-variant images (one image id stands for every architecture, and for an
+ * alias's NVIDIA and Neuron images: the simulator's NodeClasses resolve plain architecture keys, which serve every type,
+ * GPU types too, where the EC2 adapter resolves an alias's variants, {@code ImageKeys}), pinned versions
  * ({@code al2023@v2026…}) and name/tag selector terms (every term but an id resolves to its family's current image), SSM's and
  * DescribeImages' latency and throttling (the adapter caches them for a minute; here free and immediate).
  */

@@ -1,11 +1,11 @@
 package dev.gantry.core.disruption.drift.rollout;
 
+import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.disruption.drift.DriftCheck;
 import dev.gantry.core.lifecycle.ClaimsByNode;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
 import dev.gantry.core.model.Node;
-import dev.gantry.core.requirements.WellKnownLabels;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,10 +40,11 @@ import java.util.TreeMap;
  *   <li>{@link Phase#CANARY}: fewer exposed claims than the canary wave: drift may start a replacement.</li>
  *   <li>{@link Phase#SOAK}: the canary wave is out: no further AMI drift until it has soaked.</li>
  * </ol>
- * While paused, new launches of the class use {@link #held()}: per architecture, the image most old claims run.
+ * While paused, new launches of the class use {@link #held()}: per image key ({@link ImageKeys}: the architecture and,
+ * under an alias, the variant), the image most old claims of that key run.
  *
- * @param target the images the class resolves now, by architecture
- * @param held   while paused, the images launches keep using, by architecture; empty otherwise (or when unknown)
+ * @param target the images the class resolves now, by image key
+ * @param held   while paused, the images launches keep using, by image key; empty otherwise (or when unknown)
  * @param why    a sentence for the log and the Event
  */
 public record AmiRollout(String nodeClass, Phase phase, Map<String, String> target, Map<String, String> held,
@@ -141,7 +142,7 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
             return new AmiRollout(nodeClass, Phase.NONE, target, Map.of(), wave, exposed.size(), false, "every node runs " + target.values());
         }
         if (pausedAt.isPresent()) {
-            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodesOf, images), wave, exposed.size(), false,
+            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodesOf, images, target), wave, exposed.size(), false,
                     "rollout onto " + images(target) + " paused since " + pausedAt.get());
         }
         java.util.Set<String> canaryNodes = new java.util.HashSet<>();
@@ -159,8 +160,8 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
         Optional<String> failure = exposed.stream().map(c -> failure(c, nodesOf, pods, canaryNodes, now)).flatMap(Optional::stream)
                 .findFirst();
         if (failure.isPresent()) {
-            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodesOf, images), wave, exposed.size(), true,
-                    "canary on " + images(target) + " failed: " + failure.get() + "; new launches keep " + images(held(old, nodesOf, images))
+            return new AmiRollout(nodeClass, Phase.PAUSED, target, held(old, nodesOf, images, target), wave, exposed.size(), true,
+                    "canary on " + images(target) + " failed: " + failure.get() + "; new launches keep " + images(held(old, nodesOf, images, target))
                             + " until an operator sets " + RolloutPolicy.RESUME + " to the new image");
         }
         long exposedLive = exposed.stream().filter(c -> !c.state().isDeleting()).count();
@@ -223,14 +224,16 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
     }
 
     /**
-     * Per architecture, the image most old claims run (ties: the smaller id, so every caller picks the same);
-     * {@code nodes} by node name, each claim's found by {@link ClaimsByNode}'s rule.
+     * Per image key of {@code target} (a node's by its labels, {@link ImageKeys}), the image most old claims of that key
+     * run (ties: the smaller id, so every caller picks the same); {@code nodes} by node name, each claim's found by
+     * {@link ClaimsByNode}'s rule. A claim whose node is not known counts as an amd64 node without GPUs.
      */
-    static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodes) {
-        return held(old, new ClaimsByNode(old).nodesByClaim(List.copyOf(nodes.values())), Images.RECORDED);
+    static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodes, Map<String, String> target) {
+        return held(old, new ClaimsByNode(old).nodesByClaim(List.copyOf(nodes.values())), Images.RECORDED, target);
     }
 
-    private static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodesOf, Images images) {
+    private static Map<String, String> held(List<NodeClaim> old, Map<String, Node> nodesOf, Images images,
+                                            Map<String, String> target) {
         Map<String, Map<String, Integer>> counts = new TreeMap<>();
         for (NodeClaim c : old) {
             String image = images.of(c);
@@ -238,8 +241,9 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
                 continue;
             }
             Node n = nodesOf.get(c.name());
-            String arch = n == null ? null : n.labels().get(WellKnownLabels.ARCH);
-            counts.computeIfAbsent(arch == null ? "amd64" : arch, k -> new HashMap<>()).merge(image, 1, Integer::sum);
+            Map<String, String> labels = n == null ? Map.of() : n.labels();
+            String key = ImageKeys.keyFor(target, labels).orElse(ImageKeys.archOf(labels));
+            counts.computeIfAbsent(key, k -> new HashMap<>()).merge(image, 1, Integer::sum);
         }
         Map<String, String> held = new TreeMap<>();
         counts.forEach((arch, byImage) -> held.put(arch, byImage.entrySet().stream()

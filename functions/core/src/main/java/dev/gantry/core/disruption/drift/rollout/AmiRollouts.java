@@ -226,11 +226,21 @@ public final class AmiRollouts implements DriftGate {
         return pins;
     }
 
-    /** {@code nc} launching {@code held} (by architecture): its AMI terms replaced by id terms, its family kept. */
+    /**
+     * {@code nc} launching {@code held} (by image key): its AMI terms replaced by id terms, its family kept. An alias's
+     * variant image is pinned for the key it serves ({@link NodeClass.AmiSelectorTerm#serves}), so a paused class
+     * still launches its GPU types on the GPU image it held.
+     */
     public static NodeClass pinned(NodeClass nc, Map<String, String> held) {
         List<NodeClass.AmiSelectorTerm> terms = new ArrayList<>();
-        new TreeMap<>(held).values().stream().distinct()
-                .forEach(id -> terms.add(new NodeClass.AmiSelectorTerm(null, id, null, null, Map.of(), null)));
+        java.util.Set<String> plain = new java.util.HashSet<>();
+        new TreeMap<>(held).forEach((key, id) -> {
+            if (!key.equals(dev.gantry.core.cloud.ImageKeys.arch(key))) {
+                terms.add(NodeClass.AmiSelectorTerm.pinned(id, key));
+            } else if (plain.add(id)) {
+                terms.add(new NodeClass.AmiSelectorTerm(null, id, null, null, Map.of(), null));
+            }
+        });
         return new NodeClass(nc.name(), nc.group(), nc.kind(), nc.effectiveAmiFamily(), terms, nc.subnetSelectorTerms(),
                 nc.securityGroupSelectorTerms(), nc.role(), nc.instanceProfile(), nc.userData(), nc.tags(),
                 nc.blockDeviceMappings(), nc.metadataOptions(), nc.kubelet(), nc.associatePublicIPAddress(),

@@ -183,6 +183,24 @@ class AmiRolloutTest {
     void theHeldImageIsTheOneMostOldNodesRun() {
         olds(3);
         add(old("x").withLaunchParameters(RolloutFixtures.on("ami-older")), true);
-        assertThat(AmiRollout.held(claims, nodes)).isEqualTo(Map.of("amd64", OLD));
+        assertThat(AmiRollout.held(claims, nodes, Map.of("amd64", NEW))).isEqualTo(Map.of("amd64", OLD));
+    }
+
+    @Test
+    void underAnAliasTheGpuNodesImageIsHeldForGpuTypesAndPinnedForThem() {
+        olds(2);
+        NodeClaim gpu = old("g").withLaunchParameters(RolloutFixtures.on("ami-old-gpu"));
+        claims.add(gpu);
+        nodes.put(gpu.nodeName(), new Node(gpu.nodeName(), "aws:///us-east-1a/i-g", Map.of("kubernetes.io/arch", "amd64",
+                "karpenter.k8s.aws/instance-gpu-count", "1"), Map.of(), List.of(), dev.gantry.core.model.Resources.of(4000, 16L << 30),
+                true, false, false, NOW.minusSeconds(7200), List.of(), null));
+        Map<String, String> target = Map.of("amd64/standard", NEW, "amd64/nvidia", "ami-new-gpu");
+
+        Map<String, String> held = AmiRollout.held(claims, nodes, target);
+        assertThat(held).isEqualTo(Map.of("amd64/standard", OLD, "amd64/nvidia", "ami-old-gpu"));
+        // A paused class launches on the held images by id, each for the types it served.
+        assertThat(AmiRollouts.pinned(RolloutFixtures.nodeClass(Map.of()), held).amiSelectorTerms()).containsExactly(
+                dev.gantry.core.model.NodeClass.AmiSelectorTerm.pinned("ami-old-gpu", "amd64/nvidia"),
+                dev.gantry.core.model.NodeClass.AmiSelectorTerm.pinned(OLD, "amd64/standard"));
     }
 }
