@@ -161,7 +161,7 @@ public record StatusReport(Instant at, List<PoolStatus> pools, List<ClaimGroup> 
 
     /** A claim closed because its launch failed: no capacity, refused (EC2's words follow), its image, or never done. */
     private static boolean launchFailure(String reason) {
-        return reason.equals("launch-failed") || reason.startsWith(NodeClaim.LAUNCH_REFUSED)
+        return reason.equals(NodeClaim.LAUNCH_FAILED) || reason.startsWith(NodeClaim.LAUNCH_REFUSED)
                 || reason.equals(NodeClaim.IMAGE_REFUSED) || reason.equals(NodeClaim.LAUNCH_TIMEOUT);
     }
 

@@ -56,9 +56,14 @@ public record NodeClaim(String name, long version, String nodePool, String nodeC
     /**
      * How the deletion reason of a claim whose launch the cloud refused for another reason than capacity or its image
      * (a permission, a parameter, a block device mapping) begins: {@code launch-refused: } and the cloud's words
-     * ({@link #launchRefused}). A launch that found no capacity is {@code launch-failed}.
+     * ({@link #launchRefused}). A launch that found no capacity is {@link #LAUNCH_FAILED}.
      */
     public static final String LAUNCH_REFUSED = "launch-refused";
+    /**
+     * The deletion reason of a claim whose launch found no capacity (EC2's answer, or a fleet fulfilled in part): its
+     * offerings are marked and its pods planned again. Not a registration failure (Karpenter counts none either).
+     */
+    public static final String LAUNCH_FAILED = "launch-failed";
     /** The deletion reason of a claim left Launching, with no instance found, past the sweep's launch timeout. */
     public static final String LAUNCH_TIMEOUT = "launch-timeout";
     /** The deletion reason of a claim whose instance ran but whose node never registered within the timeout. */

@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
 final class ClaimLauncher {
     /**
      * The deletion reason of a claim whose launch was refused for its image ({@link dev.gantry.core.cloud.ImageRefused}):
-     * what an AMI rollout counts against its canary, unlike {@code launch-failed} (capacity, anything else).
+     * what an AMI rollout counts against its canary, unlike {@link NodeClaim#LAUNCH_FAILED} (no capacity).
      */
     static final String IMAGE_REFUSED = dev.gantry.core.lifecycle.NodeClaim.IMAGE_REFUSED;
     private final NodeClaimStore store;
@@ -133,7 +133,7 @@ final class ClaimLauncher {
             result = cloud.launch(batch, p.parameters());
         } catch (InsufficientCapacity ice) {
             markUnavailable(ice.offerings());
-            launching.forEach(c -> close(c, "launch-failed", now));
+            launching.forEach(c -> close(c, NodeClaim.LAUNCH_FAILED, now));
             return launching.stream().map(c -> Result.outOfCapacity(c, ice.code())).toList();
         } catch (dev.gantry.core.cloud.ImageRefused refused) {
             launching.forEach(c -> close(c, IMAGE_REFUSED, now));
@@ -165,7 +165,7 @@ final class ClaimLauncher {
             if (k < free.size()) {
                 out[k] = recordLaunched(c, free.get(k), request, now);
             } else {
-                close(c, "launch-failed", now);
+                close(c, NodeClaim.LAUNCH_FAILED, now);
                 out[k] = Result.outOfCapacity(c, result.unavailable().isEmpty() ? "PartialFulfilment"
                         : "InsufficientInstanceCapacity");
             }
@@ -187,7 +187,7 @@ final class ClaimLauncher {
             result = cloud.launch(request, p.parameters());
         } catch (InsufficientCapacity ice) {
             markUnavailable(ice.offerings());
-            close(current, "launch-failed", now);
+            close(current, NodeClaim.LAUNCH_FAILED, now);
             return Result.outOfCapacity(current, ice.code());
         } catch (dev.gantry.core.cloud.ImageRefused refused) {
             close(current, IMAGE_REFUSED, now);
