@@ -75,7 +75,15 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         Map<String, ZonalSubnet> zonal = subnets.byZone(nodeClass.subnetSelectorTerms());
         List<String> groups = securityGroups.groupIds(nodeClass.securityGroupSelectorTerms());
         Map<String, String> images = new TreeMap<>();
-        amis.resolve(nodeClass).forEach((arch, ami) -> images.put(arch, ami.id()));
+        amis.resolve(nodeClass).forEach((key, ami) -> images.put(key, ami.id()));
+        if (!request.options().isEmpty() && FleetPlan.served(request, images).isEmpty()) {
+            // Not capacity: no image the class selects runs these types (a GPU type under an alias that publishes no
+            // GPU image for its architecture). Karpenter fails the launch alike ("no instance types satisfy
+            // requirements of amis"); the words say which.
+            throw new CloudException("NoCompatibleImage", "no image EC2NodeClass " + nodeClass.name() + " selects serves "
+                    + request.options().stream().limit(FleetPlan.MAX_INSTANCE_TYPES).map(InstanceType::name).limit(5).toList()
+                    + (request.options().size() > 5 ? "…" : "") + " (its images: " + images + ")", false);
+        }
         FleetPlan plan = FleetPlan.of(request, zonal, images)
                 .orElseThrow(() -> new InsufficientCapacity("NoAvailableOffering", List.of()));
         List<LaunchParameters.Template> templates = new ArrayList<>();

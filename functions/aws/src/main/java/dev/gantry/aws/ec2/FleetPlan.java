@@ -43,8 +43,7 @@ public record FleetPlan(String capacityType, List<Group> groups) {
     public static Optional<FleetPlan> of(LaunchRequest request, Map<String, ZonalSubnet> subnets, Map<String, String> amis) {
         ValueSet zones = request.requirements().get(WellKnownLabels.ZONE);
         ValueSet capacityTypes = request.requirements().get(WellKnownLabels.CAPACITY_TYPE);
-        List<InstanceType> options = request.options().stream().limit(MAX_INSTANCE_TYPES)
-                .filter(t -> ImageKeys.imageFor(amis, t.labels()).isPresent()).toList();
+        List<InstanceType> options = served(request, amis);
         // Reserved first, as Karpenter's getCapacityType prefers it (aws pkg/providers/instance/instance.go), but only
         // for a claim pinned to a reservation (ReservationAssignment): a launch without a target cannot be reserved.
         boolean pinned = request.requirements().singleValuedLabels().containsKey(ReservationLabels.ID);
@@ -74,6 +73,12 @@ public record FleetPlan(String capacityType, List<Group> groups) {
             }
         }
         return Optional.empty();
+    }
+
+    /** The request's instance types (the first {@link #MAX_INSTANCE_TYPES}) that an image of {@code amis} serves. */
+    static List<InstanceType> served(LaunchRequest request, Map<String, String> amis) {
+        return request.options().stream().limit(MAX_INSTANCE_TYPES)
+                .filter(t -> ImageKeys.imageFor(amis, t.labels()).isPresent()).toList();
     }
 
     private static List<Override> overrides(InstanceType type, String capacityType, ValueSet zones,

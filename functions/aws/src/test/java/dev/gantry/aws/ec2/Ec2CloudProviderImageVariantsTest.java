@@ -3,6 +3,7 @@ package dev.gantry.aws.ec2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.testing.AwsStub;
@@ -87,8 +88,18 @@ class Ec2CloudProviderImageVariantsTest {
                 LaunchFixtures.types(nc, "g5.xlarge", "m5.large"), OD, List.of("us-east-1a")));
         assertThat(imageByType()).isEqualTo(Map.of("m5.large", STANDARD_AMD64));
 
+        // Only GPU types: refused for the configuration, in words that say why (not out of capacity), and nothing sent.
+        int fleets = stub.requests("CreateFleet").size();
         assertThatThrownBy(() -> provider.launch(LaunchFixtures.request("gpu-only03", LaunchFixtures.pool(), nc,
-                LaunchFixtures.types(nc, "g5.xlarge"), OD, List.of("us-east-1a")))).isInstanceOf(InsufficientCapacity.class);
+                LaunchFixtures.types(nc, "g5.xlarge"), OD, List.of("us-east-1a"))))
+                .isInstanceOfSatisfying(CloudException.class, e -> {
+                    assertThat(e).isNotInstanceOf(InsufficientCapacity.class);
+                    assertThat(e.code()).isEqualTo("NoCompatibleImage");
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains("no image EC2NodeClass default selects serves [g5.xlarge]")
+                            .contains("amd64/standard=" + STANDARD_AMD64);
+                });
+        assertThat(stub.requests("CreateFleet")).hasSize(fleets);
     }
 
     @Test

@@ -79,7 +79,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
      * {@code alias} is {@code family@version} such as {@code al2023@latest} or {@code bottlerocket@v1.20.3}.
      *
      * @param serves never in a user's term (no Karpenter field): on the id terms Gantry writes when it pins a paused
-     *               rollout's images, the image key ({@code dev.gantry.core.cloud.ImageKeys}) the image keeps serving,
+     *               rollout's images, the image key (see {@code ImageKeys}) the image keeps serving,
      *               such as {@code amd64/nvidia}, so a pinned alias class still launches GPU types on its GPU image;
      *               null: the image serves every type of its architecture
      */
