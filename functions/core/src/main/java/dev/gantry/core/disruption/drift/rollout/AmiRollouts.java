@@ -55,6 +55,8 @@ public final class AmiRollouts implements DriftGate {
     private Supplier<List<CloudInstance>> instances = List::of;
     /** The images a paused rollout holds, by class and target, once found (they do not change while it is paused). */
     private final Map<String, Map<String, String>> heldFound = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Pause markers of the standard-images-only form found absent ({@link #pausedAt}). */
+    private final java.util.Set<String> noLegacyPause = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param resolution what each class resolves to as written (not pinned)
@@ -131,7 +133,7 @@ public final class AmiRollouts implements DriftGate {
             List<NodeClaim> own = claimsOf(cfg, nc, claims);
             Instant seen = seen(nc, target.get(), now);
             AmiRollout r = AmiRollout.decide(nc.name(), RolloutPolicy.of(nc.annotations()), target.get(), own, byName,
-                    new AmiRollout.Images(listedImages, seen), pods, store.marker(key), nc.annotations().get(RolloutPolicy.RESUME),
+                    new AmiRollout.Images(listedImages, seen), pods, pausedAt(nc.name(), target.get()), nc.annotations().get(RolloutPolicy.RESUME),
                     startsAt(nc, seen), now);
             if (r.failed() && store.marker(key).isEmpty()) {
                 store.setMarker(key, now);
@@ -188,7 +190,7 @@ public final class AmiRollouts implements DriftGate {
             if (target.isEmpty()) {
                 continue;
             }
-            Optional<Instant> paused = store.marker(markerKey(nc.name(), target.get()));
+            Optional<Instant> paused = pausedAt(nc.name(), target.get());
             if (paused.isEmpty()) {
                 continue;
             }
@@ -286,6 +288,31 @@ public final class AmiRollouts implements DriftGate {
         List<String> pools = cfg.nodePools().stream()
                 .filter(p -> cfg.nodeClassOf(p).map(c -> c.name().equals(nc.name())).orElse(false)).map(NodePool::name).toList();
         return claims.stream().filter(c -> pools.contains(c.nodePool())).toList();
+    }
+
+    /**
+     * When a pause was recorded for the rollout of {@code nodeClass} onto {@code target}: its marker, or, for an alias's
+     * images, the marker of the same release as a Gantry that resolved an alias's standard images only recorded it
+     * (its key names the standard images alone: those the alias's {@code <arch>/standard} keys name now). A pause found
+     * there is copied to this key, so an upgrade neither lifts a pause nor reads the old key again; one found absent is
+     * not read again by this instance (no Gantry writes such keys any more).
+     */
+    private Optional<Instant> pausedAt(String nodeClass, Map<String, String> target) {
+        String key = markerKey(nodeClass, target);
+        Optional<Instant> at = store.marker(key);
+        Map<String, String> standard = new TreeMap<>();
+        target.forEach((k, v) -> {
+            if (k.endsWith("/" + dev.gantry.core.cloud.ImageKeys.STANDARD)) {
+                standard.put(k, v);
+            }
+        });
+        String before = standard.isEmpty() ? key : markerKey(nodeClass, standard);
+        if (at.isPresent() || before.equals(key) || noLegacyPause.contains(before)) {
+            return at;
+        }
+        Optional<Instant> legacy = store.marker(before);
+        legacy.ifPresentOrElse(t -> store.setMarker(key, t), () -> noLegacyPause.add(before));
+        return legacy;
     }
 
     /** The pause marker of a rollout: the class and the images it rolls onto. */

@@ -19,6 +19,7 @@ import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.provisioning.GantryConfig;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +73,33 @@ class AmiRolloutsTest {
         gate(); // a second sweep, or the same one delivered twice: nothing more is recorded
         assertThat(cluster.events()).hasSize(1);
         assertThat(paused).hasSize(1);
+    }
+
+    /**
+     * A Gantry that resolved an alias's standard images only paused the rollout onto them; after the upgrade the alias
+     * resolves its GPU image too, so the target's key names more images. The pause holds (and moves to the new key):
+     * an upgrade must not send launches onto a release a canary failed on.
+     */
+    @Test
+    void aPauseRecordedBeforeImageVariantsHoldsAfterTheAliasResolvesThem() {
+        NodeClassResolution variants = nc -> Optional.of(new NodeClassResolution.Selected(
+                Map.of("amd64/standard", NEW, "amd64/nvidia", "ami-new-gpu"), Set.of("subnet-1"), Set.of("sg-1")));
+        AmiRollouts.Wired upgraded = AmiRollouts.over(now -> read, store, variants, cluster, cluster,
+                Clock.fixed(NOW, ZoneOffset.UTC), paused::add);
+        add(old("o1"), true);
+        add(old("o2"), true);
+        Instant pausedAt = NOW.minus(Duration.ofHours(3));
+        store.setMarker(AmiRollouts.markerKey("default", Map.of("amd64", NEW)), pausedAt);
+
+        upgraded.config().current(NOW);
+        Predicate<NodeClaim> admits = upgraded.rollouts().admits(store.list(NOW), NOW);
+
+        assertThat(admits.test(store.get("o1", NOW).orElseThrow())).isFalse();
+        assertThat(upgraded.config().current(NOW).config().nodeClasses().getFirst().amiSelectorTerms())
+                .extracting(NodeClass.AmiSelectorTerm::id).containsExactly(OLD);
+        assertThat(store.marker(AmiRollouts.markerKey("default", Map.of("amd64/standard", NEW, "amd64/nvidia", "ami-new-gpu"))))
+                .contains(pausedAt);
+        assertThat(cluster.events()).isEmpty();
     }
 
     @Test
