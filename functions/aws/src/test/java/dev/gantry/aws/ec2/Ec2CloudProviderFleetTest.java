@@ -173,12 +173,7 @@ class Ec2CloudProviderFleetTest {
             stub.ec2().imageSnapshot(image, "/dev/xvda", "snap-0f59de5aef3442431", 4);
         }
         NodeClass base = LaunchFixtures.al2023();
-        NodeClass small = new NodeClass(base.name(), base.group(), base.kind(), base.amiFamily(), base.amiSelectorTerms(),
-                base.subnetSelectorTerms(), base.securityGroupSelectorTerms(), base.role(), base.instanceProfile(),
-                base.userData(), base.tags(), List.of(new NodeClass.BlockDeviceMapping("/dev/xvda", true,
-                        new NodeClass.Ebs(dev.gantry.core.model.Quantity.parse("2Gi"), "gp3", null, null, true, null, true, null))),
-                base.metadataOptions(), base.kubelet(), base.associatePublicIPAddress(), base.detailedMonitoring(),
-                base.convertedFrom(), base.capacityReservationSelectorTerms(), base.annotations());
+        NodeClass small = LaunchFixtures.withRootVolume(base, "2Gi");
         LaunchRequest request = LaunchFixtures.request("small-root", LaunchFixtures.pool(), small,
                 LaunchFixtures.types(small, "c5.large", "m5.large"), OD, Ec2State.ZONES);
 
@@ -191,12 +186,7 @@ class Ec2CloudProviderFleetTest {
                 });
         assertThat(stub.ec2().instances()).isEmpty();
 
-        NodeClass enough = new NodeClass(small.name(), small.group(), small.kind(), small.amiFamily(), small.amiSelectorTerms(),
-                small.subnetSelectorTerms(), small.securityGroupSelectorTerms(), small.role(), small.instanceProfile(),
-                small.userData(), small.tags(), List.of(new NodeClass.BlockDeviceMapping("/dev/xvda", true,
-                        new NodeClass.Ebs(dev.gantry.core.model.Quantity.parse("4Gi"), "gp3", null, null, true, null, true, null))),
-                small.metadataOptions(), small.kubelet(), small.associatePublicIPAddress(), small.detailedMonitoring(),
-                small.convertedFrom(), small.capacityReservationSelectorTerms(), small.annotations());
+        NodeClass enough = LaunchFixtures.withRootVolume(small, "4Gi");
         assertThat(provider.launch(LaunchFixtures.request("enough-root", LaunchFixtures.pool(), enough,
                 LaunchFixtures.types(enough, "c5.large"), OD, Ec2State.ZONES)).instances()).hasSize(1);
     }

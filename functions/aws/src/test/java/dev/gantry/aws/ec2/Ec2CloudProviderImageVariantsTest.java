@@ -104,11 +104,8 @@ class Ec2CloudProviderImageVariantsTest {
 
     @Test
     void anImageChosenByIdServesEveryTypeOfItsArchitectureGpuTypesToo() {
-        var al2023 = LaunchFixtures.al2023();
-        var nc = new NodeClass(al2023.name(), al2023.group(), al2023.kind(), "AL2023",
-                List.of(new NodeClass.AmiSelectorTerm(null, Ec2State.NVIDIA_AMD64, null, null, Map.of(), null)),
-                al2023.subnetSelectorTerms(), al2023.securityGroupSelectorTerms(), al2023.role(), null, null, al2023.tags(),
-                List.of(), null, null, null, null, null);
+        var nc = LaunchFixtures.withAmis(LaunchFixtures.al2023(),
+                List.of(new NodeClass.AmiSelectorTerm(null, Ec2State.NVIDIA_AMD64, null, null, Map.of(), null)));
 
         provider.launch(LaunchFixtures.request("gpu-byid04", LaunchFixtures.pool(), nc,
                 LaunchFixtures.types(nc, "g5.xlarge", "m5.large"), OD, List.of("us-east-1a")));
@@ -120,12 +117,9 @@ class Ec2CloudProviderImageVariantsTest {
     @Test
     void aPinnedVariantImageKeepsServingItsKey() {
         // How a paused rollout pins an alias class: each held image by id, for the key it served.
-        var al2023 = LaunchFixtures.al2023();
-        var nc = new NodeClass(al2023.name(), al2023.group(), al2023.kind(), "AL2023",
+        var nc = LaunchFixtures.withAmis(LaunchFixtures.al2023(),
                 List.of(NodeClass.AmiSelectorTerm.pinned(STANDARD_AMD64, "amd64/standard"),
-                        NodeClass.AmiSelectorTerm.pinned(Ec2State.NVIDIA_AMD64, "amd64/nvidia")),
-                al2023.subnetSelectorTerms(), al2023.securityGroupSelectorTerms(), al2023.role(), null, null, al2023.tags(),
-                List.of(), null, null, null, null, null);
+                        NodeClass.AmiSelectorTerm.pinned(Ec2State.NVIDIA_AMD64, "amd64/nvidia")));
 
         provider.launch(LaunchFixtures.request("gpu-pin05", LaunchFixtures.pool(), nc,
                 LaunchFixtures.types(nc, "g5.xlarge", "m5.large", "inf2.xlarge"), OD, List.of("us-east-1a")));

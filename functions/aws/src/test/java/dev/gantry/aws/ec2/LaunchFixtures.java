@@ -34,6 +34,25 @@ final class LaunchFixtures {
                 "KarpenterNodeRole", null, null, Map.of("team", "platform"), List.of(), null, null, null, null, null);
     }
 
+    /** {@code base} selecting its images by {@code terms} instead. */
+    static NodeClass withAmis(NodeClass base, List<NodeClass.AmiSelectorTerm> terms) {
+        return copy(base, terms, base.blockDeviceMappings());
+    }
+
+    /** {@code base} with one encrypted gp3 {@code /dev/xvda} of {@code size} ({@code 2Gi}) as its block devices. */
+    static NodeClass withRootVolume(NodeClass base, String size) {
+        return copy(base, base.amiSelectorTerms(), List.of(new NodeClass.BlockDeviceMapping("/dev/xvda", true,
+                new NodeClass.Ebs(dev.gantry.core.model.Quantity.parse(size), "gp3", null, null, true, null, true, null))));
+    }
+
+    private static NodeClass copy(NodeClass base, List<NodeClass.AmiSelectorTerm> terms,
+                                  List<NodeClass.BlockDeviceMapping> devices) {
+        return new NodeClass(base.name(), base.group(), base.kind(), base.amiFamily(), terms, base.subnetSelectorTerms(),
+                base.securityGroupSelectorTerms(), base.role(), base.instanceProfile(), base.userData(), base.tags(), devices,
+                base.metadataOptions(), base.kubelet(), base.associatePublicIPAddress(), base.detailedMonitoring(),
+                base.convertedFrom(), base.capacityReservationSelectorTerms(), base.annotations());
+    }
+
     static NodePool pool(String name, Map<String, String> labels, List<Taint> taints, List<Taint> startupTaints) {
         return new NodePool(name, Map.of(), new NodePool.Template(labels, Map.of(), taints, startupTaints, List.of(),
                 new NodePool.NodeClassRef(null, null, "default"), null, null), null, Map.of(), null, null);
