@@ -45,6 +45,8 @@ class KubeStatusObjectsTest {
     private final Map<String, List<String>> diagnostics = new HashMap<>();
     private StatusWriter writer;
     private List<NodeClassStatus.Reservation> reservations = List.of();
+    private List<NodeClassStatus.Ami> amis = List.of(new NodeClassStatus.Ami("ami-0a", "amazon-eks-node-1.33", List.of(
+            Requirement.of("kubernetes.io/arch", Operator.In, "amd64"))));
 
     @BeforeEach
     void start() throws IOException {
@@ -66,9 +68,7 @@ class KubeStatusObjectsTest {
         writer = new StatusWriter(new KubeStatusObjects(KubeClients.forUrl(api.url())), nodeClass -> new NodeClassStatus(
                 List.of(new NodeClassStatus.Subnet("subnet-0a", "us-east-1a", "use1-az1")),
                 List.of(new NodeClassStatus.SecurityGroup("sg-0a", null)),
-                List.of(new NodeClassStatus.Ami("ami-0a", "amazon-eks-node-1.33", List.of(
-                        Requirement.of("kubernetes.io/arch", Operator.In, "amd64")))),
-                nodeClass.instanceProfile(), List.of(), reservations), capacity, () -> config, () -> diagnostics);
+                amis, nodeClass.instanceProfile(), List.of(), reservations), capacity, () -> config, () -> diagnostics);
     }
 
     @AfterEach
@@ -117,6 +117,32 @@ class KubeStatusObjectsTest {
         assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
         StatusWriter.Report again = writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60));
         assertThat(again.nodeClassesWritten()).isZero();
+    }
+
+    /**
+     * An alias's images as Karpenter lists them in {@code status.amis}: each variant with its requirements, the
+     * operators {@code Exists} and {@code DoesNotExist} without values. Valid under its CRD, and read back equal, so an
+     * unchanged list is not written again every sweep.
+     */
+    @Test
+    void anAliasesVariantImagesAreWrittenWithKarpentersRequirementsAndReadBackEqual() {
+        Requirement amd64 = Requirement.of("kubernetes.io/arch", Operator.In, "amd64");
+        amis = List.of(new NodeClassStatus.Ami("ami-0n", "amazon-eks-node-al2023-x86_64-neuron-1.33-v20250101", List.of(amd64,
+                        Requirement.of("karpenter.k8s.aws/instance-accelerator-count", Operator.Exists))),
+                new NodeClassStatus.Ami("ami-0g", "amazon-eks-node-al2023-x86_64-nvidia-1.33-v20250101", List.of(amd64,
+                        Requirement.of("karpenter.k8s.aws/instance-gpu-count", Operator.Exists))),
+                new NodeClassStatus.Ami("ami-0s", "amazon-eks-node-al2023-x86_64-standard-1.33-v20250101", List.of(amd64,
+                        Requirement.of("karpenter.k8s.aws/instance-accelerator-count", Operator.DoesNotExist),
+                        Requirement.of("karpenter.k8s.aws/instance-gpu-count", Operator.DoesNotExist))));
+        writer.sync(List.of(claim("seed000-a")), NOW);
+
+        Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
+        assertThat(CrdSchema.select(nodeClass, ".status.amis[?(@.id==\"ami-0s\")].requirements")).isEqualTo(List.of(
+                Map.of("key", "kubernetes.io/arch", "operator", "In", "values", List.of("amd64")),
+                Map.of("key", "karpenter.k8s.aws/instance-accelerator-count", "operator", "DoesNotExist"),
+                Map.of("key", "karpenter.k8s.aws/instance-gpu-count", "operator", "DoesNotExist")));
+        assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+        assertThat(writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60)).nodeClassesWritten()).isZero();
     }
 
     @Test
