@@ -78,6 +78,9 @@ public final class ValidateCommand implements Callable<Integer> {
         if (overlays != null) {
             overlays.warnings().forEach(w -> err.println("warning: " + w));
         }
+        if (result.ok()) {
+            dev.gantry.config.validate.RootVolumeCheck.check(result, checks).forEach(w -> err.println("warning: " + w));
+        }
         if (!report.errors().isEmpty()) {
             report.errors().forEach(e -> err.println(e));
             err.flush();

@@ -37,6 +37,69 @@ class ValidateCommandTest {
         assertThat(err.toString().lines()).allMatch(l -> l.startsWith("warning: "));
     }
 
+    /**
+     * A root volume smaller than the image's root snapshot: EC2 refuses the launches (aws/karpenter-provider-aws#2400,
+     * #7928), which Karpenter finds out only at launch time. A warning at the volumeSize, exit 0.
+     */
+    @Test
+    void warnsWhereARootVolumeIsSmallerThanTheSnapshotOfTheImagesTheAliasLaunches(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("gpu.yaml");
+        Files.writeString(f, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: gpu}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: bottlerocket}
+                      requirements:
+                        - {key: karpenter.k8s.aws/instance-family, operator: In, values: [g5, m6i]}
+                ---
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: web}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: small}
+                      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+                ---
+                apiVersion: karpenter.k8s.aws/v1
+                kind: EC2NodeClass
+                metadata: {name: bottlerocket}
+                spec:
+                  role: KarpenterNodeRole
+                  amiSelectorTerms: [{alias: bottlerocket@latest}]
+                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+                  blockDeviceMappings:
+                    - deviceName: /dev/xvda
+                      ebs: {volumeSize: 2Gi, volumeType: gp3}
+                    - deviceName: /dev/xvdb
+                      ebs: {volumeSize: 20Gi, volumeType: gp3}
+                ---
+                apiVersion: karpenter.k8s.aws/v1
+                kind: EC2NodeClass
+                metadata: {name: small}
+                spec:
+                  role: KarpenterNodeRole
+                  amiSelectorTerms: [{alias: al2023@latest}]
+                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+                  blockDeviceMappings:
+                    - deviceName: /dev/xvda
+                      ebs: {volumeSize: 10Gi, volumeType: gp3}
+                """);
+        int code = run("validate", f.toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString().lines()).containsExactly(
+                "warning: " + f + ":30:25: EC2NodeClass/bottlerocket/spec.blockDeviceMappings[0].ebs.volumeSize: a 2 GiB root "
+                        + "volume: EC2 refuses the launches of NodePool gpu's GPU types (g5.12xlarge, g5.16xlarge, g5.24xlarge "
+                        + "and 5 more): they launch on Bottlerocket's NVIDIA image, whose root snapshot is 4 GB (expect size >= 4GB)",
+                "warning: " + f + ":44:25: EC2NodeClass/small/spec.blockDeviceMappings[0].ebs.volumeSize: a 10 GiB root volume: "
+                        + "EC2 refuses every launch: the AL2023 images' root snapshot is 20 GiB (expect size >= 20GB)");
+    }
+
     @Test
     void reportsErrorsOneLinePerProblemWithExitTwo(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("bad.yaml");
