@@ -2,13 +2,13 @@ package dev.gantry.aws.ec2;
 
 import dev.gantry.aws.ec2.AmiResolver.Ami;
 import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
+import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.Requirement;
-import dev.gantry.core.status.NodeClassStatus;
-import dev.gantry.core.reservation.CapacityReservation;
-import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.requirements.WellKnownLabels;
+import dev.gantry.core.reservation.CapacityReservation;
+import dev.gantry.core.status.NodeClassStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -17,9 +17,10 @@ import java.util.regex.Pattern;
  * EC2NodeClass's name or an alias term ({@code al2023@latest}, matching every class that selects by it), ARCH
  * {@code amd64} (default) or {@code arm64}, and VARIANT an alias's {@code standard}, {@code nvidia} or {@code neuron}
  * image ({@code ImageKeys}): without one, the image stands for every node of that architecture; with one, for the
- * nodes of that variant (GPU nodes for {@code nvidia}), the more specific winning. A class whose terms all name images by id resolves those ids without being told. A class
- * neither told nor pinned by id resolves nothing: AMI drift is not decided for it (as the sweep decides nothing when a
- * lookup fails). Subnets and security groups are never known offline: a dump does not show an instance's.
+ * nodes of that variant (GPU nodes for {@code nvidia}), the more specific winning. A class whose terms all name images
+ * by id resolves those ids without being told. A class neither told nor pinned by id resolves nothing: AMI drift is not
+ * decided for it (as the sweep decides nothing when a lookup fails). Subnets and security groups are never known
+ * offline: a dump does not show an instance's.
  */
 final class Images {
     private static final Pattern AMI = Pattern.compile("ami-[0-9a-f]{8,17}");

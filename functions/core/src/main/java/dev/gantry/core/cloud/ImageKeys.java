@@ -16,7 +16,9 @@ import java.util.Optional;
  *       {@code neuron} a type with accelerators ({@code instance-accelerator-count}, Inferentia and Trainium). A type
  *       whose variant the alias has no image for (AL2 has no arm64 GPU image) gets none: it is not launched.</li>
  * </ul>
- * An alias is the only term of its class (Karpenter's CEL rule), so one class's keys are all of one kind.
+ * An alias is the only term of its class (Karpenter's CEL rule), so one class's keys are all of one kind. Every type
+ * with one GPU model carries a GPU count, AMD's (g4ad) too, so they get the NVIDIA image, as in Karpenter (aws
+ * {@code pkg/providers/instancetype/types.go}: the GPU labels are set whatever the manufacturer).
  */
 public final class ImageKeys {
     public static final String STANDARD = "standard";
