@@ -48,6 +48,22 @@ class PlanCommandTest {
         assertThat(doc.get("unschedulable")).isEmpty();
     }
 
+    /** The README's GPU example: each single-GPU trainer on its own g4dn.4xlarge (40Gi rules out the 2xlarge), on spot. */
+    @Test
+    void plansTheGpuSampleOneTrainerPerSmallestNvidiaNodeThatHoldsIt() throws IOException {
+        int code = run("plan", "--nodepools", "../../samples/nodepools/gpu-al2023.yaml",
+                "--pods", "../../samples/workloads/gpu-trainer.yaml", "--output", "json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("nodeClaims")).hasSize(3).allSatisfy(c -> {
+            assertThat(c.get("instanceType").asText()).isEqualTo("g4dn.4xlarge");
+            assertThat(c.get("capacityType").asText()).isEqualTo("spot");
+            assertThat(c.get("pods")).hasSize(1);
+            assertThat(c.get("instanceTypeOptions")).allMatch(t -> t.asText().startsWith("g"));
+        });
+        assertThat(doc.get("unschedulable")).isEmpty();
+    }
+
     /**
      * The NodeOverlays in the files given are the provisioner's: samples/scenarios/cost/pool.yaml prices arm64 30% up
      * while the team ports to Graviton, so the web tier plans on x86. The plan was made without them (Graviton, at list

@@ -31,8 +31,9 @@ class ValidateCommandTest {
                 "NodePool/default (converted from karpenter.sh/v1alpha5 Provisioner): 7 instance types (t3a.2xlarge, t3a.large, t3a.medium, t3a.micro, t3a.nano, …)",
                 "EC2NodeClass/default (converted from karpenter.k8s.aws/v1beta1 EC2NodeClass)",
                 "NodeClass/default (eks.amazonaws.com/v1)",
-                "Deployment/nginx (apps/v1): 3 pods");
-        assertThat(out.toString().lines().filter(l -> l.startsWith("NodePool/") || l.contains("NodeClass/"))).hasSize(49); // with the reservation pool, the consolidation samples', the scale scenarios', the labelled pools, the migration pool, the drift pools (drift-200 too), the four cost pools, the health pools, the static pool and seed 002 with rebalance
+                "Deployment/nginx (apps/v1): 3 pods",
+                "NodePool/gpu (karpenter.sh/v1): 47 instance types (g4dn.12xlarge, g4dn.16xlarge, g4dn.2xlarge, g4dn.4xlarge, g4dn.8xlarge, …)");
+        assertThat(out.toString().lines().filter(l -> l.startsWith("NodePool/") || l.contains("NodeClass/"))).hasSize(51); // with the reservation pool, the consolidation samples', the scale scenarios', the labelled pools, the migration pool, the drift pools (drift-200 too), the four cost pools, the health pools, the static pool, seed 002 with rebalance and the GPU pool
         assertThat(out.toString()).contains("Scenario/quickstart (gantry simulate)");
         assertThat(err.toString().lines()).allMatch(l -> l.startsWith("warning: "));
     }
