@@ -150,7 +150,7 @@ class SeedConversionTest {
     void wholeSamplesFolderLoadsWithoutErrors() {
         LoadResult r = load("nodepools", "workloads");
         assertThat(r.errors()).isEmpty();
-        assertThat(r.nodePools()).extracting(NodePool::name).containsExactlyInAnyOrder("batch-labelled", "default", "seed000",
+        assertThat(r.nodePools()).extracting(NodePool::name).containsExactlyInAnyOrder("batch-labelled", "default", "gpu", "seed000",
                 "general-purpose", "seed001-general-purpose", "seed002-node-pool", "karpenter-node-pool");
         NodePool fromProvisioner = r.nodePools().stream().filter(p -> p.name().equals("default")).findFirst().orElseThrow();
         assertThat(fromProvisioner.template().nodeClassRef().name()).isEqualTo("default-provider");
