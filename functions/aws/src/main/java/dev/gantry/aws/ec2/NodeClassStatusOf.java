@@ -38,7 +38,7 @@ final class NodeClassStatusOf {
     static List<Requirement> requirements(String key) {
         List<Requirement> out = new ArrayList<>();
         out.add(Requirement.of(WellKnownLabels.ARCH, Operator.In, ImageKeys.arch(key)));
-        String variant = key.equals(ImageKeys.arch(key)) ? null : key.substring(key.indexOf('/') + 1);
+        String variant = ImageKeys.variant(key);
         if (ImageKeys.STANDARD.equals(variant)) {
             out.add(Requirement.of(WellKnownLabels.INSTANCE_ACCELERATOR_COUNT, Operator.DoesNotExist));
             out.add(Requirement.of(WellKnownLabels.INSTANCE_GPU_COUNT, Operator.DoesNotExist));

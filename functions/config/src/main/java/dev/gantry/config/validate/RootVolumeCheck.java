@@ -5,9 +5,9 @@ import dev.gantry.config.LoadedObject;
 import dev.gantry.config.source.Diagnostic;
 import dev.gantry.config.source.SourceLocation;
 import dev.gantry.core.catalog.InstanceType;
+import dev.gantry.core.cloud.ImageKeys;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
-import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -86,7 +86,8 @@ public final class RootVolumeCheck {
     }
 
     private static List<String> gpuTypes(List<InstanceType> types) {
-        return types.stream().filter(t -> t.labels().containsKey(WellKnownLabels.INSTANCE_GPU_COUNT))
+        // The types the alias's NVIDIA image serves, by the one rule launches use.
+        return types.stream().filter(t -> ImageKeys.NVIDIA.equals(ImageKeys.variantOf(t.labels())))
                 .map(InstanceType::name).sorted().toList();
     }
 

@@ -39,6 +39,12 @@ public final class ImageKeys {
         return slash < 0 ? key : key.substring(0, slash);
     }
 
+    /** The alias variant a key names ({@code nvidia} for {@code amd64/nvidia}), or null for an architecture's key. */
+    public static String variant(String key) {
+        int slash = key.indexOf('/');
+        return slash < 0 ? null : key.substring(slash + 1);
+    }
+
     /** The architecture of a type or node by its labels ({@code amd64} when unlabelled, as EC2's default). */
     public static String archOf(Map<String, String> labels) {
         return labels.getOrDefault(WellKnownLabels.ARCH, "amd64");

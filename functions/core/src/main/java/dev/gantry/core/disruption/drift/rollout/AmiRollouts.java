@@ -237,7 +237,7 @@ public final class AmiRollouts implements DriftGate {
         List<NodeClass.AmiSelectorTerm> terms = new ArrayList<>();
         java.util.Set<String> plain = new java.util.HashSet<>();
         new TreeMap<>(held).forEach((key, id) -> {
-            if (!key.equals(dev.gantry.core.cloud.ImageKeys.arch(key))) {
+            if (dev.gantry.core.cloud.ImageKeys.variant(key) != null) {
                 terms.add(NodeClass.AmiSelectorTerm.pinned(id, key));
             } else if (plain.add(id)) {
                 terms.add(new NodeClass.AmiSelectorTerm(null, id, null, null, Map.of(), null));
@@ -302,7 +302,7 @@ public final class AmiRollouts implements DriftGate {
         Optional<Instant> at = store.marker(key);
         Map<String, String> standard = new TreeMap<>();
         target.forEach((k, v) -> {
-            if (k.endsWith("/" + dev.gantry.core.cloud.ImageKeys.STANDARD)) {
+            if (dev.gantry.core.cloud.ImageKeys.STANDARD.equals(dev.gantry.core.cloud.ImageKeys.variant(k))) {
                 standard.put(k, v);
             }
         });
