@@ -126,7 +126,7 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
             String image = images.of(c);
             boolean deleting = c.state().isDeleting();
             live += deleting ? 0 : 1;
-            if (image != null ? target.containsValue(image)
+            if (image != null ? onTarget(target, nodesOf.get(c.name()), image)
                     : (c.state() == NodeClaimState.Launching && !deleting) || images.launchedSinceTarget(c)) {
                 exposed.add(c);
             } else if (!deleting && (image != null || (c.drift() != null && DriftCheck.AMI.equals(c.drift().drifted())))) {
@@ -175,6 +175,16 @@ public record AmiRollout(String nodeClass, Phase phase, Map<String, String> targ
         }
         return new AmiRollout(nodeClass, Phase.SOAK, target, Map.of(), wave, exposed.size(), false,
                 "canary wave onto " + images(target) + " soaking " + policy.soak() + " before the rest rolls");
+    }
+
+    /**
+     * Whether a claim running {@code image} on {@code node} runs its target: the target image of its node's key
+     * ({@link ImageKeys}: a GPU node on the alias's standard image is not on target), or, when its node or key is not
+     * known, any target image.
+     */
+    static boolean onTarget(Map<String, String> target, Node node, String image) {
+        return (node == null ? Optional.<String>empty() : ImageKeys.imageFor(target, node.labels()))
+                .map(image::equals).orElseGet(() -> target.containsValue(image));
     }
 
     /** The image a claim runs or will run: the one its launch recorded, when there is exactly one; else null. */

@@ -186,6 +186,26 @@ class AmiRolloutTest {
         assertThat(AmiRollout.held(claims, nodes, Map.of("amd64", NEW))).isEqualTo(Map.of("amd64", OLD));
     }
 
+    /**
+     * A GPU node on the alias's standard image (launched before Gantry resolved the NVIDIA image) runs one of the
+     * target's images but not its own key's: it is an old node, so its move onto the NVIDIA image waits for a canary
+     * like any other, rather than counting as already rolled.
+     */
+    @Test
+    void aGpuNodeOnTheStandardImageIsOldSoItsMoveToTheNvidiaImageWaitsForACanary() {
+        NodeClaim gpu = old("g").withLaunchParameters(RolloutFixtures.on(NEW));
+        claims.add(gpu);
+        nodes.put(gpu.nodeName(), new Node(gpu.nodeName(), "aws:///us-east-1a/i-g", Map.of("kubernetes.io/arch", "amd64",
+                "karpenter.k8s.aws/instance-gpu-count", "1"), Map.of(), List.of(), dev.gantry.core.model.Resources.of(4000, 16L << 30),
+                true, false, false, NOW.minusSeconds(7200), List.of(), null));
+        Map<String, String> target = Map.of("amd64/standard", NEW, "amd64/nvidia", "ami-new-gpu");
+
+        AmiRollout r = AmiRollout.decide("default", RolloutPolicy.DEFAULT, target, claims, nodes, Optional.empty(), null, NOW);
+
+        assertThat(r.phase()).isEqualTo(Phase.CANARY);
+        assertThat(r.exposed()).isZero();
+    }
+
     @Test
     void underAnAliasTheGpuNodesImageIsHeldForGpuTypesAndPinnedForThem() {
         olds(2);
