@@ -162,6 +162,7 @@ public final class AmiRollouts implements DriftGate {
         GantryConfig cfg = config.get();
         Map<String, String> classOfPool = new HashMap<>();
         cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.name())));
+        Map<String, Node> nodesOf = new dev.gantry.core.lifecycle.ClaimsByNode(claims).nodesByClaim(view.nodes());
         return c -> {
             if (c.drift() == null || !DriftCheck.AMI.equals(c.drift().drifted())) {
                 return true;
@@ -172,7 +173,7 @@ public final class AmiRollouts implements DriftGate {
                 return nc == null;
             }
             String image = new AmiRollout.Images(listedImages, null).of(c);
-            return r.get().admitsOldNodes() || (image != null && r.get().target().containsValue(image));
+            return r.get().admitsOldNodes() || (image != null && AmiRollout.onTarget(r.get().target(), nodesOf.get(c.name()), image));
         };
     }
 

@@ -102,6 +102,26 @@ class AmiRolloutsTest {
         assertThat(cluster.events()).isEmpty();
     }
 
+    /** While paused, a GPU node on the alias's standard image is held back too: that image is not its key's target. */
+    @Test
+    void whilePausedAGpuNodeOnTheStandardImageIsHeldBack() {
+        Map<String, String> target = Map.of("amd64/standard", NEW, "amd64/nvidia", "ami-new-gpu");
+        NodeClassResolution variants = nc -> Optional.of(new NodeClassResolution.Selected(target, Set.of("subnet-1"), Set.of("sg-1")));
+        AmiRollouts.Wired upgraded = AmiRollouts.over(now -> read, store, variants, cluster, cluster,
+                Clock.fixed(NOW, ZoneOffset.UTC), paused::add);
+        NodeClaim gpu = old("g").withLaunchParameters(RolloutFixtures.on(NEW));
+        store.create(gpu);
+        cluster.putNode(new dev.gantry.core.model.Node(gpu.nodeName(), "aws:///us-east-1a/i-g", Map.of("kubernetes.io/arch",
+                "amd64", "karpenter.k8s.aws/instance-gpu-count", "1"), Map.of(), List.of(),
+                dev.gantry.core.model.Resources.of(4000, 16L << 30), true, false, false, NOW.minusSeconds(7200), List.of(), null));
+        store.setMarker(AmiRollouts.markerKey("default", target), NOW.minusSeconds(600));
+
+        upgraded.config().current(NOW);
+        Predicate<NodeClaim> admits = upgraded.rollouts().admits(store.list(NOW), NOW);
+
+        assertThat(admits.test(store.get("g", NOW).orElseThrow())).isFalse();
+    }
+
     @Test
     void whilePausedLaunchesUseTheOldImageByIdAndTheClassHashIsUnchanged() {
         add(old("o1"), true);
