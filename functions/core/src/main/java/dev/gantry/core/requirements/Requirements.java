@@ -2,6 +2,7 @@ package dev.gantry.core.requirements;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,10 +16,13 @@ import java.util.TreeMap;
 public final class Requirements {
     public static final Requirements NONE = new Requirements(Map.of());
 
+    /** In key order (sorted when built), looked up by hash: {@link #get} is on the scheduler's hot path. */
     private final Map<String, ValueSet> byKey;
+    /** Cached: requirement sets key the scheduler's per-solve and per-offer caches. */
+    private int hash;
 
-    private Requirements(Map<String, ValueSet> byKey) {
-        this.byKey = byKey;
+    private Requirements(Map<String, ValueSet> sorted) {
+        this.byKey = sorted.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(sorted));
     }
 
     /** The conjunction of the given requirements; several on one key intersect. */
@@ -27,7 +31,7 @@ public final class Requirements {
         for (Requirement r : requirements) {
             m.merge(WellKnownLabels.normalize(r.key()), ValueSet.of(r), ValueSet::intersect);
         }
-        return new Requirements(Collections.unmodifiableMap(m));
+        return new Requirements(m);
     }
 
     public static Requirements of(Requirement... requirements) {
@@ -38,17 +42,18 @@ public final class Requirements {
     public static Requirements fromLabels(Map<String, String> labels) {
         TreeMap<String, ValueSet> m = new TreeMap<>();
         labels.forEach((k, v) -> m.put(WellKnownLabels.normalize(k), ValueSet.in(v)));
-        return new Requirements(Collections.unmodifiableMap(m));
+        return new Requirements(m);
     }
 
     /** Builds from already-normalized sets. */
     public static Requirements ofSets(Map<String, ValueSet> sets) {
-        return new Requirements(Collections.unmodifiableMap(new TreeMap<>(sets)));
+        return new Requirements(new TreeMap<>(sets));
     }
 
     /** The set for a key; {@link ValueSet#ANY} when the key is unconstrained. */
     public ValueSet get(String key) {
-        return byKey.getOrDefault(WellKnownLabels.normalize(key), ValueSet.ANY);
+        ValueSet v = byKey.get(key); // keys are stored normalized, so a hit is the answer without normalizing
+        return v != null ? v : byKey.getOrDefault(WellKnownLabels.normalize(key), ValueSet.ANY);
     }
 
     public boolean has(String key) {
@@ -77,14 +82,14 @@ public final class Requirements {
         }
         TreeMap<String, ValueSet> m = new TreeMap<>(byKey);
         other.byKey.forEach((k, v) -> m.merge(k, v, ValueSet::intersect));
-        return new Requirements(Collections.unmodifiableMap(m));
+        return new Requirements(m);
     }
 
     /** Adds or narrows one key. */
     public Requirements with(String key, ValueSet set) {
         TreeMap<String, ValueSet> m = new TreeMap<>(byKey);
         m.merge(WellKnownLabels.normalize(key), set, ValueSet::intersect);
-        return new Requirements(Collections.unmodifiableMap(m));
+        return new Requirements(m);
     }
 
     /** Whether some key has an empty set, so that nothing can satisfy these requirements. */
@@ -110,7 +115,7 @@ public final class Requirements {
         Map<String, ValueSet> large = small == byKey ? other.byKey : byKey;
         for (var e : small.entrySet()) {
             ValueSet o = large.get(e.getKey());
-            if (o != null && e.getValue().intersect(o).isEmpty()) {
+            if (o != null && !e.getValue().intersects(o)) {
                 return e.getKey();
             }
         }
@@ -167,7 +172,11 @@ public final class Requirements {
 
     @Override
     public int hashCode() {
-        return byKey.hashCode();
+        int h = hash; // racy but benign: every thread computes the same value
+        if (h == 0) {
+            hash = h = byKey.hashCode();
+        }
+        return h;
     }
 
     @Override

@@ -123,6 +123,69 @@ public record ValueSet(boolean complement, SortedSet<String> values, Long greate
         return normalize(r);
     }
 
+    /**
+     * Whether some label value, or absence, satisfies both sets: exactly {@code !intersect(o).isEmpty()}, decided without
+     * building the intersection. {@link Requirements#compatible} asks this of every key an instance type and a pool or
+     * pod share, for every type of the catalogue, on every solve; building the set there was a fifth of a simulated
+     * day's CPU.
+     */
+    public boolean intersects(ValueSet o) {
+        if (absentAllowed && o.absentAllowed) {
+            return true;
+        }
+        if (!complement && !o.complement) {
+            SortedSet<String> small = values.size() <= o.values.size() ? values : o.values;
+            SortedSet<String> large = small == values ? o.values : values;
+            for (String v : small) {
+                if (large.contains(v)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (complement != o.complement) {
+            ValueSet fin = complement ? o : this;
+            ValueSet comp = complement ? this : o;
+            for (String v : fin.values) {
+                if (comp.has(v)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        // Both complements: every value outside both exclusions and within both bounds.
+        Long gt = maxOrNull(greaterThan, o.greaterThan);
+        Long lt = minOrNull(lessThan, o.lessThan);
+        if (gt == null && lt == null) {
+            return true; // infinitely many strings, finitely many excluded
+        }
+        if (Objects.equals(gt, Long.MAX_VALUE) || Objects.equals(lt, Long.MIN_VALUE)) {
+            return false;
+        }
+        if (gt == null || lt == null) {
+            return true; // an unbounded integer range
+        }
+        if (lt <= gt) {
+            return false;
+        }
+        long span;
+        try {
+            span = Math.subtractExact(lt, gt) - 1;
+        } catch (ArithmeticException wider) {
+            return true;
+        }
+        if (span > (long) values.size() + o.values.size()) {
+            return true; // more integers in range than values excluded
+        }
+        for (long i = gt + 1; i < lt; i++) {
+            String v = Long.toString(i);
+            if (!values.contains(v) && !o.values.contains(v)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static ValueSet normalize(ValueSet s) {
         if (s.complement && (s.greaterThan != null || s.lessThan != null)) {
             // Excluded values outside the bounds are redundant; dropping them keeps one form per set.

@@ -47,7 +47,7 @@ final class ClaimMisfit {
     static String nothingFits(Claim claim, PodConstraints c, Requirements next, Resources total) {
         PoolContext pool = claim.pool;
         Resources need = claim.pods.isEmpty() ? c.requests() : total;
-        List<InstanceType> compatible = pool.types.stream().filter(t -> next.compatible(t.requirements())).toList();
+        List<InstanceType> compatible = pool.compatibleTypes(next);
         if (compatible.isEmpty()) {
             return "no instance type in NodePool " + pool.name() + " satisfies " + next;
         }

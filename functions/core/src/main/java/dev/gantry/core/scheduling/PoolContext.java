@@ -33,7 +33,6 @@ final class PoolContext {
     /** Host ports the DaemonSets bind on a node of each type (only types where some DaemonSet binds one). */
     private final Map<InstanceType, List<dev.gantry.core.model.HostPort>> daemonPorts = new IdentityHashMap<>();
     private final Map<InstanceType, Resources> room = new IdentityHashMap<>();
-    private final Map<Requirements, List<InstanceType>> compatibleCache = new java.util.HashMap<>();
     /** Per requirement set, each pool type's place in {@link #typesFor} (-1 when excluded); kept by {@link ClaimFitting}. */
     final Map<Requirements, ClaimFitting.Ranks> typeRanks = new java.util.HashMap<>();
     /** Per label key and allowed set, the values the pool's types can take (kept by {@link Claim#domains}). */
@@ -59,14 +58,7 @@ final class PoolContext {
         this.pool = offer.pool();
         this.requirements = pool.requirements();
         this.taints = pool.template().taints();
-        List<InstanceType> ok = new ArrayList<>();
-        for (InstanceType t : offer.instanceTypes()) {
-            if (requirements.compatible(t.requirements()) && t.cheapestOffering(requirements) != null) {
-                ok.add(t);
-            }
-        }
-        Claim.sortByPrice(ok, requirements);
-        this.types = List.copyOf(ok);
+        this.types = offer.types().pool();
         // Every node of the pool is registered and initialized while its DaemonSets run, so a DaemonSet that requires
         // those labels lands there too (Karpenter issue #2116, fixed in its NodeClaimTemplate the same way).
         this.daemonView = requirements.with(dev.gantry.core.model.Node.REGISTERED_LABEL, dev.gantry.core.requirements.ValueSet.in("true"))
@@ -161,18 +153,14 @@ final class PoolContext {
         return maxRoom;
     }
 
-    /** The pool's types compatible with {@code reqs} that have an allowed offering, cheapest first; cached per requirement set. */
+    /** The pool's types compatible with {@code reqs} that have an allowed offering, cheapest first; shared across solves. */
     List<InstanceType> typesFor(Requirements reqs) {
-        return compatibleCache.computeIfAbsent(reqs, r -> {
-            List<InstanceType> out = new ArrayList<>();
-            for (InstanceType t : types) {
-                if (r.compatible(t.requirements()) && t.cheapestOffering(r) != null) {
-                    out.add(t);
-                }
-            }
-            Claim.sortByPrice(out, r);
-            return List.copyOf(out);
-        });
+        return offer.types().launchable(reqs);
+    }
+
+    /** The pool's types compatible with {@code reqs}, in the pool's order, offerings aside; shared across solves. */
+    List<InstanceType> compatibleTypes(Requirements reqs) {
+        return offer.types().compatible(reqs);
     }
 
     /** What pods may use on a node of this type once the DaemonSets are there. */

@@ -79,7 +79,7 @@ public final class Scheduler {
         greedy.retryUnschedulable();
         SchedulingResult reference = result(greedy, input, "karpenter-greedy");
         if (strategy == Strategy.KARPENTER_GREEDY) {
-            return reference;
+            return withBound(reference, greedy);
         }
         Packer gantry = shared ? greedy : new Packer(input, bound);
         gantry.placedInOrder = shared ? order : null;
@@ -88,7 +88,9 @@ public final class Scheduler {
         ClaimEmptying.run(gantry); // then the cheapest claims emptied into paid-for room elsewhere, across zones too
         SchedulingResult ours = result(gantry, input, "gantry");
         boolean placesFewer = ours.unschedulable().size() > reference.unschedulable().size();
-        return placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9 ? withStrategy(reference, "gantry(greedy)") : ours;
+        SchedulingResult chosen = placesFewer || ours.totalPricePerHour() > reference.totalPricePerHour() + 1e-9
+                ? withStrategy(reference, "gantry(greedy)") : ours;
+        return withBound(chosen, gantry);
     }
 
     /**
@@ -134,15 +136,27 @@ public final class Scheduler {
         List<SchedulingResult.Unschedulable> unschedulable = new ArrayList<>();
         packer.unschedulable.forEach((pod, why) -> unschedulable.add(new SchedulingResult.Unschedulable(pod, why)));
         unschedulable.sort(java.util.Comparator.comparing(u -> u.pod().key()));
-        return new SchedulingResult(existing, inFlight, plans, unschedulable, total, lowerBound(packer), strategy);
+        return new SchedulingResult(existing, inFlight, plans, unschedulable, total, 0, strategy);
+    }
+
+    /**
+     * {@code r} with its LP bound: found for the result a solve returns only (each solve builds two, and consolidation
+     * solves once per candidate set). Read from the result's claims, not the packer's, since Gantry's pass may go on
+     * from the reference's packer; {@code packer} gives the pools (the same offers and DaemonSets in both).
+     */
+    private static SchedulingResult withBound(SchedulingResult r, Packer packer) {
+        return new SchedulingResult(r.existingNodes(), r.inFlightClaims(), r.newClaims(), r.unschedulable(),
+                r.totalPricePerHour(), lowerBound(r, packer), r.strategy());
     }
 
     /** The LP bound over each claim group (pool and requirements), summed: what the new claims' pods must cost at least. */
-    private static double lowerBound(Packer packer) {
+    private static double lowerBound(SchedulingResult r, Packer packer) {
+        Map<String, PoolContext> pools = new HashMap<>();
+        packer.pools.forEach(p -> pools.put(p.name(), p));
         Map<List<Object>, Map<Resources, Integer>> shapes = new LinkedHashMap<>();
-        for (Claim c : packer.claims) {
-            for (Pod p : c.pods) {
-                List<Object> key = List.of(c.pool, p.nodeRequirementTerms().get(0));
+        for (SchedulingResult.NodeClaimPlan c : r.newClaims()) {
+            for (Pod p : c.pods()) {
+                List<Object> key = List.of(pools.get(c.nodePool()), p.nodeRequirementTerms().get(0));
                 shapes.computeIfAbsent(key, k -> new HashMap<>()).merge(p.requests(), 1, Integer::sum);
             }
         }
@@ -150,7 +164,7 @@ public final class Scheduler {
         for (var e : shapes.entrySet()) {
             PoolContext pool = (PoolContext) e.getKey().get(0);
             Requirements reqs = pool.requirements.intersect((Requirements) e.getKey().get(1));
-            List<InstanceType> types = pool.types.stream().filter(t -> reqs.compatible(t.requirements())).toList();
+            List<InstanceType> types = pool.compatibleTypes(reqs);
             bound += LowerBound.ofPods(e.getValue(), types, reqs, pool::daemonOverhead);
         }
         return bound;

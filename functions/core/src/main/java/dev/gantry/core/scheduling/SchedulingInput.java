@@ -10,6 +10,7 @@ import dev.gantry.core.model.Taint;
 import dev.gantry.core.requirements.Requirements;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One immutable snapshot for a scheduling decision. Nothing in it is fetched lazily: the shell reads the cluster,
@@ -54,24 +55,77 @@ public record SchedulingInput(List<Pod> pending, List<ExistingNode> nodes, List<
     }
 
     /**
-     * A NodePool and what it may launch.
-     *
-     * @param instanceTypes the catalogue's types under the pool's NodeClass (unavailable offerings already marked)
-     * @param usage         resources of the pool's existing nodes and in-flight claims, counted against its limits
-     * @param nodeCount     how many nodes and in-flight claims the pool has, for a {@code nodes} limit
+     * A NodePool and what it may launch: {@code instanceTypes}, the catalogue's types under the pool's NodeClass
+     * (unavailable offerings already marked); {@code usage}, the resources of the pool's existing nodes and in-flight
+     * claims, counted against its limits; {@code nodeCount}, how many nodes and in-flight claims the pool has, for a
+     * {@code nodes} limit. A value (equality is by those four); it also carries what solves over it share
+     * ({@link OfferTypes}), so a caller that solves many times over the same pools passes the same offers.
      */
-    public record PoolOffer(NodePool pool, List<InstanceType> instanceTypes, Resources usage, int nodeCount) {
-        public PoolOffer {
-            instanceTypes = List.copyOf(instanceTypes);
-            usage = usage == null ? Resources.ZERO : usage;
+    public static final class PoolOffer {
+        private final NodePool pool;
+        private final List<InstanceType> instanceTypes;
+        private final Resources usage;
+        private final int nodeCount;
+        /** Shared by every solve over this offer; not part of its value. */
+        private final OfferTypes types = new OfferTypes(this);
+
+        public PoolOffer(NodePool pool, List<InstanceType> instanceTypes, Resources usage, int nodeCount) {
+            this.pool = pool;
+            this.instanceTypes = List.copyOf(instanceTypes);
+            this.usage = usage == null ? Resources.ZERO : usage;
+            this.nodeCount = nodeCount;
         }
 
         public PoolOffer(NodePool pool, List<InstanceType> instanceTypes) {
             this(pool, instanceTypes, Resources.ZERO, 0);
         }
 
+        public NodePool pool() {
+            return pool;
+        }
+
+        public List<InstanceType> instanceTypes() {
+            return instanceTypes;
+        }
+
+        public Resources usage() {
+            return usage;
+        }
+
+        public int nodeCount() {
+            return nodeCount;
+        }
+
         public Requirements requirements() {
             return pool.requirements();
+        }
+
+        /**
+         * The types its pool can launch: compatible with the pool's requirements and with an offering they allow,
+         * cheapest such offering first, ties by name. Worked out once per offer, whoever asks.
+         */
+        public List<InstanceType> launchableTypes() {
+            return types.pool();
+        }
+
+        OfferTypes types() {
+            return types;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PoolOffer p && pool.equals(p.pool) && instanceTypes.equals(p.instanceTypes)
+                    && usage.equals(p.usage) && nodeCount == p.nodeCount;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(pool, instanceTypes, usage, nodeCount);
+        }
+
+        @Override
+        public String toString() {
+            return "PoolOffer[pool=" + pool + ", instanceTypes=" + instanceTypes + ", usage=" + usage + ", nodeCount=" + nodeCount + "]";
         }
     }
 }

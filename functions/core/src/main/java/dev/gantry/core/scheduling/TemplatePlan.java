@@ -4,8 +4,6 @@ import dev.gantry.core.catalog.InstanceType;
 import dev.gantry.core.catalog.Offering;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.requirements.Requirements;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,17 +21,10 @@ public final class TemplatePlan {
     /** The plan for {@code offer}'s pool under {@code name}; empty when no instance type of it can launch. */
     public static Optional<SchedulingResult.NodeClaimPlan> of(SchedulingInput.PoolOffer offer, String name) {
         Requirements reqs = offer.pool().requirements();
-        List<InstanceType> options = new ArrayList<>();
-        for (InstanceType t : offer.instanceTypes()) {
-            if (reqs.compatible(t.requirements()) && t.cheapestOffering(reqs) != null) {
-                options.add(t);
-            }
-        }
+        List<InstanceType> options = offer.types().pool();
         if (options.isEmpty()) {
             return Optional.empty();
         }
-        options.sort(Comparator.comparingDouble((InstanceType t) -> t.cheapestOffering(reqs).pricePerHour())
-                .thenComparing(InstanceType::name));
         List<InstanceType> kept = List.copyOf(options.subList(0, Math.min(options.size(), Scheduler.MAX_INSTANCE_TYPE_OPTIONS)));
         Offering offering = kept.getFirst().cheapestOffering(reqs);
         return Optional.of(new SchedulingResult.NodeClaimPlan(name, offer.pool().name(), reqs, kept, kept.getFirst(), offering,

@@ -4,6 +4,7 @@ import static dev.gantry.core.requirements.Generators.theory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
@@ -53,6 +54,30 @@ class ValueSetPropertiesTest {
             boolean someProbeAdmitted = Generators.PROBES.stream().anyMatch(s::has);
             assertThat(s.isEmpty()).as("%s", s.describe()).isEqualTo(!someProbeAdmitted);
         });
+    }
+
+    @Test
+    void intersectsExactlyWhenTheIntersectionIsNotEmpty() {
+        theory(2000).forAll(SETS, SETS).checkAssert((a, b) ->
+                assertThat(a.intersects(b)).as("%s ∩ %s", a.describe(), b.describe()).isEqualTo(!a.intersect(b).isEmpty()));
+    }
+
+    @Test
+    void intersectsDecidesBoundedComplementsExactly() {
+        // Written as the record allows, not normalized: Gt 1, Lt 5 excluding 2 and 3 admits 4 alone, which b excludes.
+        ValueSet a = new ValueSet(true, new TreeSet<>(List.of("2", "3")), 1L, 5L, false, null);
+        ValueSet b = new ValueSet(true, new TreeSet<>(List.of("4")), 0L, 10L, false, null);
+        ValueSet c = new ValueSet(true, new TreeSet<>(List.of("2")), 0L, 6L, false, null);
+        ValueSet above = new ValueSet(true, new TreeSet<>(), Long.MAX_VALUE, null, false, null);
+        ValueSet wide = new ValueSet(true, new TreeSet<>(List.of("7")), Long.MIN_VALUE / 2 - 1, Long.MAX_VALUE / 2 + 1, false, null);
+        ValueSet notIn = new ValueSet(true, new TreeSet<>(List.of("a")), null, null, true, null);
+        for (ValueSet[] pair : new ValueSet[][]{{a, b}, {a, c}, {a, above}, {wide, a}, {wide, above}, {notIn, above}, {notIn, a}}) {
+            assertThat(pair[0].intersects(pair[1])).as("%s ∩ %s", pair[0].describe(), pair[1].describe())
+                    .isEqualTo(!pair[0].intersect(pair[1]).isEmpty());
+            assertThat(pair[1].intersects(pair[0])).isEqualTo(pair[0].intersects(pair[1]));
+        }
+        assertThat(a.intersects(b)).isFalse();
+        assertThat(a.intersects(c)).isTrue(); // 4
     }
 
     @Test
