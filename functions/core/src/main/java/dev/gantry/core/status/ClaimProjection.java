@@ -27,6 +27,10 @@ import java.util.TreeMap;
  *   <li>{@code Consolidatable}: True once the node is initialized and {@code consolidateAfter} has passed since its
  *       last pod event (or initialization); absent otherwise, and for a pool that never consolidates;</li>
  *   <li>{@code Drifted}: whatever the drift hook says ({@link Drift}); absent by default;</li>
+ *   <li>{@code Drained}: Unknown, reason and message {@code Draining}, from the deletion on while the claim drains
+ *       (Karpenter's termination controller sets it as its drain begins, {@code awaitDrain}); Gantry's flow drains,
+ *       waits for volumes and terminates the instance within the same slices and records no drain-finished time, so
+ *       the object, deleted once the instance is gone, never shows {@code Drained=True} or {@code VolumesDetached};</li>
  *   <li>{@code InstanceTerminating}: True once the instance is being terminated.</li>
  *   <li>{@code DisruptionReason}: True, with Karpenter's reason ({@code Empty}, {@code Underutilized},
  *       {@code Drifted}) as reason and message, on a candidate of a disruption command once it is tainted (validated),
@@ -169,6 +173,10 @@ public final class ClaimProjection {
         consolidatableSince(claim, pool).filter(at -> !now.isBefore(at))
                 .ifPresent(at -> out.add(Condition.isTrue("Consolidatable", "Consolidatable", at)));
         drift.of(claim).ifPresent(out::add);
+        if (claim.state() == NodeClaimState.Draining) {
+            Instant since = claim.deletionRequestedAt() != null ? claim.deletionRequestedAt() : created;
+            out.add(Condition.unknown("Drained", "Draining", "Draining", since));
+        }
         if (claim.state() == NodeClaimState.Terminating || claim.state() == NodeClaimState.Terminated) {
             Instant since = claim.deletionRequestedAt() != null ? claim.deletionRequestedAt() : created;
             out.add(Condition.isTrue("InstanceTerminating", "InstanceTerminating", since));

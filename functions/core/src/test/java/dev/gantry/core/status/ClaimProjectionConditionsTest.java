@@ -37,6 +37,30 @@ class ClaimProjectionConditionsTest {
     }
 
     /**
+     * Karpenter's termination controller (core pkg/controllers/node/termination/controller.go, awaitDrain) sets Drained
+     * Unknown with reason and message "Draining" as the drain begins; InstanceTerminating comes after the drain.
+     */
+    @Test
+    void aDrainingClaimShowsDrainedUnknownSinceItsDeletionAndNoInstanceTerminating() {
+        NodeClaim c = claim().registered("ip-10-0-1-5.ec2.internal", NOW.minusSeconds(560)).initialized(NOW.minusSeconds(540));
+        var projection = new ClaimProjection(ClaimProjection.CapacityOf.NONE, ClaimProjection.Drift.NONE);
+        assertThat(projection.project(c, java.util.Optional.empty(), NOW).status().conditions())
+                .extracting(Condition::type).doesNotContain("Drained", "InstanceTerminating");
+
+        var draining = projection.project(c.draining("expired", NOW.minusSeconds(30)), java.util.Optional.empty(), NOW);
+        assertThat(draining.status().conditions()).filteredOn(x -> x.type().equals("Drained")).singleElement().satisfies(x -> {
+            assertThat(x.status()).isEqualTo(Condition.Status.Unknown);
+            assertThat(x.reason()).isEqualTo("Draining");
+            assertThat(x.message()).isEqualTo("Draining");
+            assertThat(x.lastTransitionTime()).isEqualTo(NOW.minusSeconds(30));
+        });
+        assertThat(draining.status().conditions()).extracting(Condition::type).doesNotContain("InstanceTerminating");
+        // The same claim projects the same object: nothing moves from one sweep to the next.
+        assertThat(projection.project(c.draining("expired", NOW.minusSeconds(30)), java.util.Optional.empty(), NOW.plusSeconds(60)))
+                .isEqualTo(draining);
+    }
+
+    /**
      * Karpenter's DisruptionReason (core pkg/controllers/disruption/queue.go markDisrupted): True with the method's
      * reason once the candidate is tainted, kept through its deletion; nothing while the command only validates, nor
      * for a deletion that is not a disruption method's.
