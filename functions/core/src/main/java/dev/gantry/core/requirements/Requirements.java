@@ -2,7 +2,6 @@ package dev.gantry.core.requirements;
 
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,13 +15,13 @@ import java.util.TreeMap;
 public final class Requirements {
     public static final Requirements NONE = new Requirements(Map.of());
 
-    /** In key order (sorted when built), looked up by hash: {@link #get} is on the scheduler's hot path. */
+    /** In key order. */
     private final Map<String, ValueSet> byKey;
     /** Cached: requirement sets key the scheduler's per-solve and per-offer caches. */
     private int hash;
 
     private Requirements(Map<String, ValueSet> sorted) {
-        this.byKey = sorted.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(sorted));
+        this.byKey = sorted.isEmpty() ? Map.of() : Collections.unmodifiableMap(sorted);
     }
 
     /** The conjunction of the given requirements; several on one key intersect. */
