@@ -190,6 +190,23 @@ class KubeNodeClaimsTest {
         assertThat(crd.violations(json)).isEmpty();
     }
 
+    /** Karpenter's termination controller sets Drained Unknown ("Draining") as the drain begins (awaitDrain). */
+    @Test
+    void aDrainingClaimShowsDrainedUnknownAndStillValidatesAgainstTheSchema() {
+        store.create(initialized("seed000-drain", "i-0c"));
+        projector.sync(store.list(now.get()), now.get());
+        store.update(store.get("seed000-drain", T0).orElseThrow().draining("expired", T0));
+
+        NodeClaimProjector.Report r = projector.sync(store.list(now.get()), now.get());
+
+        assertThat(r.updated()).isEqualTo(1);
+        Map<String, Object> json = asMap(object("seed000-drain"));
+        assertThat(CrdSchema.select(json, ".status.conditions[?(@.type==\"Drained\")].status")).isEqualTo("Unknown");
+        assertThat(CrdSchema.select(json, ".status.conditions[?(@.type==\"Drained\")].reason")).isEqualTo("Draining");
+        assertThat(new CrdSchema(KarpenterCrd.NODE_CLAIM).violations(json)).isEmpty();
+        assertThat(projector.sync(store.list(now.get()), now.get()).updated()).as("nothing moves while it drains").isZero();
+    }
+
     @Test
     void kubectlDeleteNodeclaimTerminatesTheClaimGracefullyThenTheFinalizerComesOff() {
         store.create(initialized("seed000-gone", "i-0d"));
