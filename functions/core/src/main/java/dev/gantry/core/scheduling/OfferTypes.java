@@ -11,7 +11,7 @@ import java.util.function.Function;
 /**
  * Which of one {@link SchedulingInput.PoolOffer}'s instance types a requirement set admits, worked out once for every
  * solve over that offer. Consolidation solves once per candidate set over the same offers, and each solve had filtered
- * the whole catalogue through the pool's requirements again: half of a simulated day's CPU went to those filters.
+ * the whole catalogue through the pool's requirements again: nearly half of a simulated day's CPU went to those filters.
  *
  * <p>Each answer is a function of the offer (immutable) and the requirements alone, so sharing it changes no plan.
  * Safe for concurrent solves (consolidation simulates candidates in parallel). Lives as long as its offer: one
