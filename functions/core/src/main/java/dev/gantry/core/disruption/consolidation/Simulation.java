@@ -42,13 +42,7 @@ import java.util.Set;
 final class Simulation {
     private final ConsolidationInput in;
     private final Resources[] free;
-    /**
-     * Each node's free cpu and memory as in {@link #free} (0 for a node that takes nothing): first fit tests them before
-     * the whole vector, since most nodes it passes over are refused on one of the two, and a scan of a thousand nodes
-     * per moved pod was a quarter of a 1,000-node decision's time.
-     */
-    private final long[] freeCpu;
-    private final long[] freeMemory;
+    private final FirstFit.Room room;
     private final Map<String, String>[] labels;
     private final List<Taint>[] taints;
     private final Set<Pod> complex = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
@@ -77,8 +71,6 @@ final class Simulation {
         this.fastPath = fastPath;
         int n = in.nodes().size();
         free = new Resources[n];
-        freeCpu = new long[n];
-        freeMemory = new long[n];
         labels = new Map[n];
         taints = new List[n];
         List<Pod> all = new ArrayList<>();
@@ -97,8 +89,6 @@ final class Simulation {
             // Karpenter v1.14: no moved pod goes onto a node still within its consolidateAfter.
             if (!c.node().deleting() && !starting && !in.underConsolidateAfter(c)) {
                 free[i] = c.node().allocatable().minus(used);
-                freeCpu[i] = free[i].cpuMillis();
-                freeMemory[i] = free[i].memoryBytes();
                 Map<String, String> l = new HashMap<>(c.node().labels());
                 l.putIfAbsent(WellKnownLabels.HOSTNAME, c.name());
                 labels[i] = l;
@@ -108,6 +98,7 @@ final class Simulation {
                 }
             }
         }
+        room = FirstFit.Room.of(free);
         complex.addAll(ComplexPods.of(all));
         for (SchedulingInput.PoolOffer o : in.pools()) {
             typesByPrice.put(o.pool().name(), o.launchableTypes());
@@ -244,36 +235,7 @@ final class Simulation {
         } else {
             moved.sort(FirstFit.ORDER);
         }
-        Resources[] room = free.clone();
-        long[] cpu = freeCpu.clone();
-        long[] memory = freeMemory.clone();
-        int[] at = new int[moved.size()];
-        List<Pod> leftovers = new ArrayList<>();
-        Resources left = Resources.ZERO;
-        for (int k = 0; k < moved.size(); k++) {
-            Pod p = moved.get(k);
-            Resources need = p.requests();
-            long needCpu = need.cpuMillis();
-            long needMemory = need.memoryBytes();
-            BitSet ok = compatible(p);
-            int placed = -1;
-            for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
-                if (needCpu <= cpu[i] && needMemory <= memory[i] && !gone.get(i) && need.fitsIn(room[i])) {
-                    placed = i;
-                    break;
-                }
-            }
-            at[k] = placed;
-            if (placed < 0) {
-                leftovers.add(p);
-                left = left.plus(need);
-            } else {
-                room[placed] = room[placed].minus(need);
-                cpu[placed] = room[placed].cpuMillis();
-                memory[placed] = room[placed].memoryBytes();
-            }
-        }
-        return new FirstFit(moved, at, in.nodes(), leftovers, left);
+        return FirstFit.place(moved, this::compatible, gone, room, in.nodes());
     }
 
     private static BitSet gone(List<Candidate> removed) {
