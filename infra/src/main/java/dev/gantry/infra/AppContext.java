@@ -21,7 +21,8 @@ import software.amazon.awscdk.RemovalPolicy;
  * ({@code true}/{@code false}, default false: Karpenter's SpotToSpotConsolidation feature gate),
  * {@code consolidationStrategy} ({@code gantry} or {@code karpenter}, default gantry), {@code nodePools}
  * (comma-separated: the NodePools Gantry manages beside Karpenter or EKS Auto Mode; unset: all, and attach refuses to
- * run beside either).
+ * run beside either), {@code nodeRoles} (comma-separated names or ARNs of existing IAM roles an EC2NodeClass's
+ * {@code spec.role} may name, such as Karpenter's node role; unset: nodes run as the stack's own node role).
  * Relative paths resolve against the directory the app runs in ({@code infra/} under {@code cdk synth}).
  */
 public final class AppContext {
@@ -51,7 +52,9 @@ public final class AppContext {
                 .withCniPolicy(bool(string(context, "cniPolicy", "true"), "cniPolicy"))
                 .withTokenRotation(string(context, "tokenRotation", ""))
                 .withNodePools(java.util.Arrays.stream(string(context, "nodePools", "").split(","))
-                        .map(String::trim).filter(p -> !p.isEmpty()).toList());
+                        .map(String::trim).filter(p -> !p.isEmpty()).toList())
+                .withNodeRoles(java.util.Arrays.stream(string(context, "nodeRoles", "").split(","))
+                        .map(String::trim).filter(r -> !r.isEmpty()).toList());
         String vpcId = string(context, "vpcId", null);
         String subnets = string(context, "functionSubnetIds", null);
         if (vpcId == null && subnets == null) {

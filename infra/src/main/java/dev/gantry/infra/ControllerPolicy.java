@@ -114,9 +114,9 @@ public final class ControllerPolicy {
                 Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
     }
 
-    /** Handing the node role to EC2, and nothing else to anyone. */
-    public PolicyStatement passNodeRole(String nodeRoleArn) {
-        return statement("AllowPassingNodeRoleToEc2", List.of("iam:PassRole"), List.of(nodeRoleArn),
+    /** Handing the node roles (the stack's, and those named with {@code -c nodeRoles=}) to EC2, and nothing else to anyone. */
+    public PolicyStatement passNodeRoles(List<String> nodeRoleArns) {
+        return statement("AllowPassingNodeRoleToEc2", List.of("iam:PassRole"), nodeRoleArns,
                 Map.of("StringEquals", Map.of("iam:PassedToService", "ec2.amazonaws.com")));
     }
 

@@ -57,7 +57,7 @@ public final class GantryAutoscaler extends Construct {
         WorkQueue interruption = new WorkQueue(this, settings.interruptionQueue());
         WorkQueue termination = new WorkQueue(this, settings.terminationQueue());
         new InterruptionRules(this, "InterruptionRules", interruption.queue());
-        NodeIdentity nodes = new NodeIdentity(this, "Node", cluster, props.cniPolicy());
+        NodeIdentity nodes = new NodeIdentity(this, "Node", cluster, props.cniPolicy(), props.nodeRoles());
         Secret token = Secret.Builder.create(this, "WebhookToken")
                 .description("Gantry webhook path token for EKS cluster " + cluster)
                 .generateSecretString(SecretStringGenerator.builder().excludePunctuation(true).includeSpace(false)
@@ -72,6 +72,11 @@ public final class GantryAutoscaler extends Construct {
                 "GANTRY_TERMINATION_QUEUE_URL", termination.queue().getQueueUrl(),
                 "GANTRY_NODE_ROLE_NAME", nodes.role().getRoleName(),
                 "GANTRY_INSTANCE_PROFILE_NAME", nodes.instanceProfile().getInstanceProfileName()));
+        // The roles an EC2NodeClass may name besides the stack's own, with their profiles (the provisioner launches
+        // with them, the sweep writes them into the EC2NodeClass status).
+        if (!props.nodeRoles().isEmpty()) {
+            env.put("GANTRY_NODE_ROLE_PROFILES", nodes.roleProfiles());
+        }
         // Beside another autoscaler: the NodePools that are Gantry's (attach, the webhook and the handlers read it).
         if (!props.nodePools().isEmpty()) {
             env.put("GANTRY_NODE_POOLS", String.join(",", props.nodePools()));
@@ -118,7 +123,7 @@ public final class GantryAutoscaler extends Construct {
         // The webhook only sends hints; node deletions reach the termination flow through the provisioner.
         provisioning.queue().grantSendMessages(webhook.role());
 
-        provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRole(nodes.role().getRoleArn()),
+        provisioner.grant(ec2.launch()).grant(ec2.describe(), ec2.passNodeRoles(nodes.passableRoleArns()),
                 ec2.describeCluster(), ec2.amiParameters(), ec2.pricing(), provisionerTable);
         // A node-deleted hint: the provisioner starts the node's termination flow, whose first step it queues itself.
         termination.queue().grantSendMessages(provisioner.role());

@@ -85,6 +85,17 @@ class AppContextTest {
     }
 
     @Test
+    void nodeRolesAreReadAsNamesOrArnsAndABadOrRepeatedOneFailsSynthNamingTheKey() {
+        assertThat(read(Map.of("clusterName", "c")).nodeRoles()).isEmpty();
+        assertThat(read(Map.of("clusterName", "c", "nodeRoles", " KarpenterNodeRole-c , arn:aws:iam::111122223333:role/a/b/gpu ")).nodeRoles())
+                .containsExactly("KarpenterNodeRole-c", "arn:aws:iam::111122223333:role/a/b/gpu");
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "nodeRoles", "role/with/slash")))
+                .isInstanceOf(SynthInputException.class).hasMessageStartingWith("nodeRoles: 'role/with/slash' is not an IAM role");
+        assertThatThrownBy(() -> read(Map.of("clusterName", "c", "nodeRoles", "gpu,arn:aws:iam::111122223333:role/x/gpu")))
+                .isInstanceOf(SynthInputException.class).hasMessage("nodeRoles: role 'gpu' is named twice");
+    }
+
+    @Test
     void rejectsUnknownTableRemovalPolicy() {
         assertThatThrownBy(() -> read(Map.of("clusterName", "c", "tableRemoval", "snapshot")))
                 .isInstanceOf(SynthInputException.class).hasMessageContaining("retain or destroy");

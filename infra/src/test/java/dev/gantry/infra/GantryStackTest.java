@@ -253,6 +253,39 @@ class GantryStackTest {
                 "Type", "EC2_LINUX"));
     }
 
+    /**
+     * {@code -c nodeRoles=}: an instance profile for each existing role (never a change to the role, never an access
+     * entry: the role already joins the cluster as Karpenter's nodes did), PassRole for it on the provisioner only, and
+     * the role=profile pairs in every function's environment. Without the key, none of it.
+     */
+    @Test
+    void namedNodeRolesGetAnInstanceProfileEachAndMayBePassedByTheProvisioner() {
+        Template named = SynthFixture.with(Map.of("nodeRoles",
+                "KarpenterNodeRole-demo, arn:aws:iam::111122223333:role/team/gpu-nodes")).template;
+        TemplateQueries nq = new TemplateQueries(named);
+
+        List<String> profileRoles = nq.properties("AWS::IAM::InstanceProfile").values().stream()
+                .map(p -> json(p.get("Roles"))).toList();
+        assertThat(profileRoles).hasSize(3).anySatisfy(r -> assertThat(r).isEqualTo("[\"KarpenterNodeRole-demo\"]"))
+                .anySatisfy(r -> assertThat(r).isEqualTo("[\"gpu-nodes\"]"));
+        named.resourceCountIs("AWS::IAM::Role", q.properties("AWS::IAM::Role").size());
+        named.resourceCountIs("AWS::EKS::AccessEntry", q.properties("AWS::EKS::AccessEntry").size());
+        List<String> passRoles = nq.properties("AWS::IAM::Policy").entrySet().stream()
+                .flatMap(e -> list(map(e.getValue().get("PolicyDocument")).get("Statement")).stream()
+                        .filter(st -> json(map(st).get("Action")).contains("iam:PassRole"))
+                        .map(st -> e.getKey().replaceAll("^Gantry(\\w+?)Role.*", "$1") + " " + json(map(st).get("Resource"))))
+                .toList();
+        assertThat(passRoles).singleElement().satisfies(r -> assertThat(r).startsWith("Provisioner ")
+                .contains("GantryNodeRole").contains(":role/KarpenterNodeRole-demo")
+                .contains("arn:aws:iam::111122223333:role/team/gpu-nodes"));
+        Map<String, Map<String, Object>> fns = named.findResources("AWS::Lambda::Function");
+        assertThat(fns.values().stream().map(r -> map(map(map(r.get("Properties")).get("Environment")).get("Variables")))
+                .filter(env -> env.containsKey("GANTRY_NODE_ROLE_PROFILES")).map(env -> json(env.get("GANTRY_NODE_ROLE_PROFILES")))
+                .toList()).hasSize(6).allSatisfy(v -> assertThat(v).contains("KarpenterNodeRole-demo=").contains("gpu-nodes="));
+        assertThat(gantryFunctions().values()).allSatisfy(p -> assertThat(map(map(p.get("Environment")).get("Variables")))
+                .doesNotContainKey("GANTRY_NODE_ROLE_PROFILES"));
+    }
+
     @Test
     void controllerRolesJoinTheirOwnGroupsAndOnlyTheAttachRoleIsClusterAdmin() {
         List<Map<String, Object>> entries = List.copyOf(q.properties("AWS::EKS::AccessEntry").values());

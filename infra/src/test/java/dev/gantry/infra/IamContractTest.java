@@ -297,6 +297,25 @@ class IamContractTest {
         assertThat(provisioner.firstDenial(toLambda.authorizations())).isPresent();
     }
 
+    /**
+     * An EC2NodeClass naming a role given with {@code -c nodeRoles=} launches with it (NodeRoleProfilesTest records the
+     * launch): the provisioner may pass that role, to EC2 only.
+     */
+    @Test
+    void aLaunchAsARoleNamedAtDeployMayPassIt() {
+        String karpenterRole = "arn:aws:iam::" + Ec2State.ACCOUNT + ":role/" + SynthesizedRoles.NODE_ROLES;
+        IamCall fleet = gantryCalls().stream().filter(c -> function(c).equals("provisioner")
+                        && c.call().equals("ec2:CreateFleet") && c.authorizations().stream()
+                        .anyMatch(a -> a.action().equals("iam:PassRole") && a.resource().equals(karpenterRole)))
+                .findFirst().orElseThrow(() -> new AssertionError("no recorded CreateFleet passing " + karpenterRole));
+        PolicyEvaluator provisioner = roles.evaluator("provisioner");
+        assertThat(provisioner.firstDenial(fleet.authorizations())).isEmpty();
+        Predicate<IamRequest> passRole = a -> a.action().equals("iam:PassRole");
+        IamCall toLambda = change(fleet, passRole, a -> with(a, "iam:PassedToService", "lambda.amazonaws.com"));
+        assertThat(provisioner.firstDenial(toLambda.authorizations())).isPresent();
+        assertThat(roles.evaluator("sweep").firstDenial(fleet.authorizations())).isPresent();
+    }
+
     @Test
     void theWebhooksRoleTouchesNeitherEc2NorDynamoDb() {
         PolicyEvaluator webhook = roles.evaluator("webhook");

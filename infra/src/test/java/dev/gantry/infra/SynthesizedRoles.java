@@ -10,7 +10,8 @@ import java.util.TreeMap;
 
 /**
  * The synthesized stack as the AWS stub's world sees it: cluster {@value Ec2State#CLUSTER} (or another), account
- * {@value Ec2State#ACCOUNT}, us-east-1, the node role and instance profile named as the stub knows them, the table
+ * {@value Ec2State#ACCOUNT}, us-east-1, the node role and instance profile named as the stub knows them (and the role
+ * {@value #NODE_ROLES} named with {@code -c nodeRoles=}), the table
  * {@value #TABLE} and each queue by its role ({@code termination}, {@code provisioning.fifo}). Each
  * function (by its short name, from the Lambda function's description "Gantry &lt;name&gt;") maps to the statements
  * of the role its Role property names, so the evaluated policy is the deployed one, not a copy.
@@ -24,6 +25,8 @@ final class SynthesizedRoles {
     private static final java.util.regex.Pattern QUEUE_ID =
             java.util.regex.Pattern.compile("Gantry(\\w+?)Queue(DeadLetters)?[0-9A-F]{8}");
     private static final Map<String, SynthesizedRoles> BY_CLUSTER = new java.util.HashMap<>();
+    /** {@code -c nodeRoles=}: the role the aws module's NodeRoleProfilesTest launches with, besides the stack's own. */
+    static final String NODE_ROLES = "KarpenterNodeRole-demo";
 
     final CfnTemplate template;
     final Map<String, List<Statement>> statementsByFunction = new TreeMap<>();
@@ -35,11 +38,14 @@ final class SynthesizedRoles {
 
     @SuppressWarnings("unchecked")
     private SynthesizedRoles(String cluster) {
-        SynthFixture fixture = SynthFixture.environmentAgnostic(Map.of("clusterName", cluster));
+        SynthFixture fixture = SynthFixture.environmentAgnostic(Map.of("clusterName", cluster, "nodeRoles", NODE_ROLES));
         Map<String, Object> json = (Map<String, Object>) (Map<?, ?>) fixture.template.toJSON();
         CfnTemplate plain = new CfnTemplate(json, "aws", REGION, Ec2State.ACCOUNT, Map.of());
-        String profile = plain.resourcesOfType("AWS::IAM::InstanceProfile").getFirst();
-        // With no names given, a Ref resolves to the logical id.
+        // The stack's own profile is the one whose role is the stack's (with no names given, a Ref resolves to the
+        // logical id); a named role's profile holds the role's name.
+        List<String> roles = plain.resourcesOfType("AWS::IAM::Role");
+        String profile = plain.resourcesOfType("AWS::IAM::InstanceProfile").stream()
+                .filter(p -> roles.contains(((List<?>) plain.property(p, "Roles")).getFirst())).findFirst().orElseThrow();
         String nodeRole = (String) ((List<?>) plain.property(profile, "Roles")).getFirst();
         Map<String, String> names = new java.util.HashMap<>(
                 Map.of(profile, Ec2State.NODE_INSTANCE_PROFILE, nodeRole, Ec2State.NODE_ROLE));

@@ -23,8 +23,11 @@ public final class Environment {
     public static final String FINAL_SWEEP_FUNCTION_ARN = "GANTRY_FINAL_SWEEP_FUNCTION_ARN";
     /** The sweep function's timeout, whole seconds: how long one final-sweep invoke may take. */
     public static final String FINAL_SWEEP_TIMEOUT_SECONDS = "GANTRY_FINAL_SWEEP_TIMEOUT_SECONDS";
+    /** The stack's own node role, whose instance profile is {@link #INSTANCE_PROFILE_NAME}. */
     public static final String NODE_ROLE_NAME = "GANTRY_NODE_ROLE_NAME";
     public static final String INSTANCE_PROFILE_NAME = "GANTRY_INSTANCE_PROFILE_NAME";
+    /** The roles named with {@code -c nodeRoles=}, each with the instance profile made for it: {@code role=profile,...}. */
+    public static final String NODE_ROLE_PROFILES = "GANTRY_NODE_ROLE_PROFILES";
     /** The deploy bundle in S3: for the attach step only; the controller functions read their configuration from the cluster. */
     public static final String CONFIG = "GANTRY_CONFIG";
     /** {@code s3://bucket/key} of the deploy bundle, which only the attach step reads and applies to the cluster. */
@@ -85,6 +88,29 @@ public final class Environment {
         return optional(NODE_POOLS).map(v -> java.util.Arrays.stream(v.split(",")).map(String::trim)
                 .filter(n -> !n.isEmpty()).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)))
                 .map(java.util.Collections::unmodifiableSet).orElse(java.util.Set.of());
+    }
+
+    /**
+     * The node roles the deployment can pass to EC2, by name, each with its instance profile: {@link #NODE_ROLE_NAME}
+     * with {@link #INSTANCE_PROFILE_NAME}, and {@link #NODE_ROLE_PROFILES}.
+     *
+     * @throws IllegalStateException naming the variable when an entry is not {@code role=profile}
+     */
+    public java.util.Map<String, String> nodeRoleProfiles() {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        optional(NODE_ROLE_NAME).ifPresent(role -> optional(INSTANCE_PROFILE_NAME).ifPresent(p -> out.put(role, p)));
+        for (String pair : optional(NODE_ROLE_PROFILES).map(v -> v.split(",")).orElse(new String[0])) {
+            String[] kv = pair.trim().split("=", 2);
+            if (pair.isBlank()) {
+                continue;
+            }
+            if (kv.length != 2 || kv[0].isBlank() || kv[1].isBlank()) {
+                throw new IllegalStateException("environment variable " + NODE_ROLE_PROFILES + ": '" + pair.trim()
+                        + "' is not role=instance-profile");
+            }
+            out.put(kv[0].trim(), kv[1].trim());
+        }
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     public Optional<String> optional(String name) {

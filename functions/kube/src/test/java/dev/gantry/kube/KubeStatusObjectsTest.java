@@ -157,6 +157,46 @@ class KubeStatusObjectsTest {
         assertThat(new CrdSchema(KarpenterCrd.NODE_POOL).violations(pool)).isEmpty();
     }
 
+    /**
+     * A class naming a role the deployment cannot pass runs as the stack's node role, and {@code kubectl describe
+     * ec2nodeclass} says so in {@code InstanceProfileReady} (True, reason {@code DeploymentNodeRole}); the class stays
+     * Ready, the status is valid under Karpenter's CRD, and the next sweep writes nothing.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRoleTheDeploymentCannotPassIsSaidInInstanceProfileReadyAndTheClassStaysReady() {
+        dev.gantry.core.model.NodeClass seed = config.nodeClasses().getFirst();
+        config = new GantryConfig(config.nodePools(), List.of(new dev.gantry.core.model.NodeClass(seed.name(), seed.group(),
+                seed.kind(), seed.amiFamily(), seed.amiSelectorTerms(), seed.subnetSelectorTerms(),
+                seed.securityGroupSelectorTerms(), "KarpenterNodeRole-seed000", null, seed.userData(), seed.tags(),
+                seed.blockDeviceMappings(), seed.metadataOptions(), seed.kubelet(), seed.associatePublicIPAddress(),
+                seed.detailedMonitoring(), seed.convertedFrom(), seed.capacityReservationSelectorTerms(), seed.annotations())),
+                "us-east-1", List.of());
+        dev.gantry.core.cloud.NodeRoles roles = dev.gantry.core.cloud.NodeRoles.only("Gantry-demo-NodeInstanceProfile");
+        StatusWriter viaRoles = new StatusWriter(new KubeStatusObjects(KubeClients.forUrl(api.url())), nodeClass -> {
+            dev.gantry.core.cloud.NodeRoles.InstanceProfile p = roles.of(nodeClass);
+            return new NodeClassStatus(List.of(new NodeClassStatus.Subnet("subnet-0a", "us-east-1a", "use1-az1")),
+                    List.of(new NodeClassStatus.SecurityGroup("sg-0a", null)), amis, p.name(),
+                    dev.gantry.core.status.NodeClassReadiness.howFound(p), List.of());
+        }, type -> Optional.empty(), () -> config, () -> diagnostics);
+
+        viaRoles.sync(List.of(), NOW);
+
+        Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
+        assertThat(CrdSchema.select(nodeClass, ".status.instanceProfile")).isEqualTo("Gantry-demo-NodeInstanceProfile");
+        List<?> conditions = (List<?>) CrdSchema.select(nodeClass, ".status.conditions");
+        assertThat(conditions).anySatisfy(c -> assertThat((Map<String, Object>) c).containsEntry("type", "InstanceProfileReady")
+                .containsEntry("status", "True").containsEntry("reason", "DeploymentNodeRole")
+                .containsEntry("message", "role KarpenterNodeRole-seed000 is not a node role of this deployment, so nodes "
+                        + "run as its own (instance profile Gantry-demo-NodeInstanceProfile); deploy with "
+                        + "-c nodeRoles=KarpenterNodeRole-seed000 to launch them with it")
+                .containsEntry("lastTransitionTime", "2026-04-01T12:00:00Z"));
+        assertThat(conditions).anySatisfy(c -> assertThat((Map<String, Object>) c).containsEntry("type", "Ready")
+                .containsEntry("status", "True"));
+        assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+        assertThat(viaRoles.sync(List.of(), NOW.plusSeconds(60)).nodeClassesWritten()).isZero();
+    }
+
     @Test
     void anUnchangedStatusIsNotWrittenAgain() {
         writer.sync(List.of(claim("seed000-a")), NOW);

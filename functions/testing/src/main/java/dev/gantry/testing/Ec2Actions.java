@@ -64,7 +64,8 @@ final class Ec2Actions {
      * that gets fewer instances than asked for is not an error. A ClientToken seen before returns the first answer when
      * every other parameter is the same (templates, overrides with their subnets, tags, count), and
      * {@code IdempotentParameterMismatch} when any differs; a ClientToken longer than {@value #MAX_CLIENT_TOKEN}
-     * characters is refused with {@code InvalidParameterValue}.
+     * characters is refused with {@code InvalidParameterValue}. A template whose instance profile the account does
+     * not have ({@link Ec2State#addInstanceProfile}) fails every override with {@code InvalidParameterValue}.
      */
     private StubResponse createFleet(RecordedRequest q) {
         String token = q.param("ClientToken");
@@ -119,6 +120,11 @@ final class Ec2Actions {
                                 + "template, with template name " + ltName + ", does not exist.");
             }
             String imageId = template.get().imageId();
+            // An instance profile IAM does not know fails each override at launch (CreateLaunchTemplate took it).
+            String profile = template.get().instanceProfile();
+            String unknownProfile = profile != null && state.instanceProfileRole(profile).isEmpty()
+                    ? "Value (" + profile + ") for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance "
+                    + "Profile name" : null;
             // EC2 tags every instance launched from a template with the template it came from.
             Map<String, String> instanceTags = new LinkedHashMap<>(tags);
             instanceTags.put(LAUNCHED_FROM, template.get().id());
@@ -131,6 +137,10 @@ final class Ec2Actions {
                 String zone = o.getOrDefault("AvailabilityZone",
                         subnetId == null ? null : state.subnet(subnetId).map(s -> s.zone()).orElse(null));
                 FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
+                if (unknownProfile != null) {
+                    errors.add(new FleetError(override, lifecycle, "InvalidParameterValue", unknownProfile));
+                    continue;
+                }
                 var refused = state.imageRefusal(o.getOrDefault("ImageId", imageId));
                 if (refused.isPresent()) {
                     errors.add(new FleetError(override, lifecycle, refused.get(), "The image id '[" + o.getOrDefault("ImageId", imageId)

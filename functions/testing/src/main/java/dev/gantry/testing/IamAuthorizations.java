@@ -173,10 +173,10 @@ final class IamAuthorizations {
             }
             lt.map(LaunchTemplate::instanceProfile).ifPresent(profiles::add);
         }
+        // A profile IAM does not know passes no role: EC2 refuses the launch on it (Ec2Actions.createFleet).
         for (String profile : profiles) {
-            String role = ec2State().instanceProfileRole(profile).orElse("unknown-role-of-instance-profile-" + profile);
-            out.add(s.check("iam:PassRole", "arn:aws:iam::" + account + ":role/" + role,
-                    Map.of("iam:PassedToService", List.of("ec2.amazonaws.com"))));
+            ec2State().instanceProfileRole(profile).ifPresent(role -> out.add(s.check("iam:PassRole",
+                    "arn:aws:iam::" + account + ":role/" + role, Map.of("iam:PassedToService", List.of("ec2.amazonaws.com")))));
         }
         return out;
     }

@@ -184,7 +184,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
 
     private LaunchTemplateSpec templateSpec(LaunchRequest request, String capacityType, FleetPlan.Group g, List<String> sgs) {
         NodeClass nc = request.nodeClass();
-        String profile = nc.instanceProfile() != null ? nc.instanceProfile() : config.defaultInstanceProfile();
+        String profile = config.nodeRoles().of(nc).name();
         if (profile == null) {
             throw new CloudException("NoInstanceProfile", "NodeClass " + nc.name()
                     + " names no instanceProfile and the deployment has no node instance profile", false);
@@ -303,7 +303,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
     public dev.gantry.core.status.NodeClassStatus status(NodeClass nodeClass) {
         return NodeClassStatusOf.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
                 securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
-                nodeClass.instanceProfile() != null ? nodeClass.instanceProfile() : config.defaultInstanceProfile(),
+                config.nodeRoles().of(nodeClass),
                 reservations.select(nodeClass.capacityReservationSelectorTerms()), config.clock().instant());
     }
 

@@ -1,6 +1,8 @@
 package dev.gantry.aws.ec2;
 
+import dev.gantry.core.cloud.NodeRoles;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,13 +13,25 @@ import java.util.Objects;
  * @param endpoint               the API server URL
  * @param certificateAuthority   the cluster CA as EKS returns it: base64 of the PEM
  * @param serviceCidr            the service IPv4 CIDR; the cluster DNS is its {@code .10}
- * @param defaultInstanceProfile the deployment's node instance profile, used when a NodeClass names only a role
+ * @param defaultInstanceProfile the deployment's node instance profile: for a NodeClass that names neither a role nor
+ *                               a profile (EKS Auto Mode's), or a role the deployment cannot pass ({@link NodeRoles})
  * @param clock                  the only source of time (caches, marks)
+ * @param nodeRoleProfiles       the node roles the deployment can pass to EC2, by role name, each with the instance
+ *                               profile made for it at deploy (the deployment's own role and those named with
+ *                               {@code -c nodeRoles=})
  */
 public record Ec2LauncherConfig(String clusterName, String kubernetesVersion, String endpoint,
                                 String certificateAuthority, String serviceCidr, String defaultInstanceProfile,
-                                Clock clock) {
+                                Clock clock, Map<String, String> nodeRoleProfiles) {
+    /** A deployment whose only node role is the one behind {@code defaultInstanceProfile}. */
+    public Ec2LauncherConfig(String clusterName, String kubernetesVersion, String endpoint, String certificateAuthority,
+                             String serviceCidr, String defaultInstanceProfile, Clock clock) {
+        this(clusterName, kubernetesVersion, endpoint, certificateAuthority, serviceCidr, defaultInstanceProfile, clock,
+                Map.of());
+    }
+
     public Ec2LauncherConfig {
+        nodeRoleProfiles = Map.copyOf(nodeRoleProfiles == null ? Map.of() : nodeRoleProfiles);
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
         Objects.requireNonNull(endpoint, "endpoint");
@@ -37,5 +51,10 @@ public record Ec2LauncherConfig(String clusterName, String kubernetesVersion, St
             throw new IllegalArgumentException("only IPv4 service CIDRs are supported, got " + serviceCidr);
         }
         return octets[0] + "." + octets[1] + "." + octets[2] + "." + (Integer.parseInt(octets[3]) + 10);
+    }
+
+    /** The node roles the deployment can pass, and so each NodeClass's instance profile ({@link NodeRoles#of}). */
+    public NodeRoles nodeRoles() {
+        return new NodeRoles(defaultInstanceProfile, nodeRoleProfiles);
     }
 }

@@ -3,11 +3,13 @@ package dev.gantry.aws.ec2;
 import dev.gantry.aws.ec2.AmiResolver.Ami;
 import dev.gantry.aws.ec2.SubnetResolver.ZonalSubnet;
 import dev.gantry.core.cloud.ImageKeys;
+import dev.gantry.core.cloud.NodeRoles;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.requirements.WellKnownLabels;
 import dev.gantry.core.reservation.CapacityReservation;
+import dev.gantry.core.status.NodeClassReadiness;
 import dev.gantry.core.status.NodeClassStatus;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,20 +17,24 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-/** The resolvers' answers as an EC2NodeClass status (conditions left to the status writer). */
+/**
+ * The resolvers' answers as an EC2NodeClass status. Conditions are the status writer's, but for one: how the instance
+ * profile was found when it is not the named role's ({@link NodeClassReadiness#howFound}).
+ */
 final class NodeClassStatusOf {
     private NodeClassStatusOf() {
     }
 
     static NodeClassStatus of(NodeClass nodeClass, List<ZonalSubnet> subnets, List<String> groupIds, Map<String, Ami> amis,
-                              String instanceProfile, List<CapacityReservation> reservations, Instant now) {
+                              NodeRoles.InstanceProfile instanceProfile, List<CapacityReservation> reservations,
+                              Instant now) {
         return new NodeClassStatus(
                 subnets.stream().sorted(Comparator.comparing(ZonalSubnet::id))
                         .map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), s.zoneId())).toList(),
                 groupIds.stream().sorted().map(id -> new NodeClassStatus.SecurityGroup(id, null)).toList(),
                 amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
                         e.getValue().name(), requirements(e.getKey()))).toList(),
-                instanceProfile, List.of(), reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
+                instanceProfile.name(), NodeClassReadiness.howFound(instanceProfile), reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
     }
 
     /**

@@ -14,7 +14,10 @@ import dev.gantry.testing.JsonResponses;
 import java.util.List;
 import java.util.Map;
 
-/** Defaults for launch tests: the stub's cluster, an AL2023 NodeClass selecting the stub's default resources. */
+/**
+ * Defaults for launch tests: the stub's cluster, a deployment whose node role is the stub's, an AL2023 NodeClass naming
+ * that role and selecting the stub's default resources.
+ */
 final class LaunchFixtures {
     static final JsonResponses.EksCluster CLUSTER = JsonResponses.EksCluster.defaults();
 
@@ -22,7 +25,8 @@ final class LaunchFixtures {
 
     static Ec2LauncherConfig config(java.time.Clock clock) {
         return new Ec2LauncherConfig(Ec2State.CLUSTER, "1.33", CLUSTER.endpoint(), CLUSTER.caData(),
-                CLUSTER.serviceCidr(), "gantry-node-profile", clock);
+                CLUSTER.serviceCidr(), Ec2State.NODE_INSTANCE_PROFILE, clock,
+                Map.of(Ec2State.NODE_ROLE, Ec2State.NODE_INSTANCE_PROFILE));
     }
 
     static NodeClass al2023() {
@@ -31,7 +35,7 @@ final class LaunchFixtures {
                 List.of(NodeClass.AmiSelectorTerm.alias("al2023@latest")),
                 List.of(new NodeClass.SelectorTerm(null, null, discovery)),
                 List.of(new NodeClass.SelectorTerm(null, null, discovery)),
-                "KarpenterNodeRole", null, null, Map.of("team", "platform"), List.of(), null, null, null, null, null);
+                Ec2State.NODE_ROLE, null, null, Map.of("team", "platform"), List.of(), null, null, null, null, null);
     }
 
     /** {@code base} selecting its images by {@code terms} instead. */
@@ -43,6 +47,15 @@ final class LaunchFixtures {
     static NodeClass withRootVolume(NodeClass base, String size) {
         return copy(base, base.amiSelectorTerms(), List.of(new NodeClass.BlockDeviceMapping("/dev/xvda", true,
                 new NodeClass.Ebs(dev.gantry.core.model.Quantity.parse(size), "gp3", null, null, true, null, true, null))));
+    }
+
+    /** {@code base} naming {@code role} or {@code instanceProfile} (one of them null) as what its nodes run as. */
+    static NodeClass withIdentity(NodeClass base, String role, String instanceProfile) {
+        return new NodeClass(base.name(), base.group(), base.kind(), base.amiFamily(), base.amiSelectorTerms(),
+                base.subnetSelectorTerms(), base.securityGroupSelectorTerms(), role, instanceProfile, base.userData(),
+                base.tags(), base.blockDeviceMappings(), base.metadataOptions(), base.kubelet(),
+                base.associatePublicIPAddress(), base.detailedMonitoring(), base.convertedFrom(),
+                base.capacityReservationSelectorTerms(), base.annotations());
     }
 
     private static NodeClass copy(NodeClass base, List<NodeClass.AmiSelectorTerm> terms,

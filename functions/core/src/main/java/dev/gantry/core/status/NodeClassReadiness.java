@@ -1,6 +1,7 @@
 package dev.gantry.core.status;
 
 import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.NodeRoles;
 import dev.gantry.core.provisioning.NodeClassGate;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,15 +32,32 @@ public final class NodeClassReadiness {
 
     /**
      * The four conditions for {@code resolved}; every one False when the class could not be resolved at all
-     * ({@code resolvedOnce} false).
+     * ({@code resolvedOnce} false). A check that passes is True with its type as the reason, unless the resolution
+     * carries a True condition of that type saying how it passed (the instance profile of a role the deployment cannot
+     * pass: {@code InstanceProfileReady} True, reason {@code DeploymentNodeRole}), which is used as it is.
      */
     static List<Condition> conditions(NodeClassStatus resolved, boolean resolvedOnce, Instant now) {
         List<Condition> out = new ArrayList<>();
         for (Check c : CHECKS) {
-            out.add(resolvedOnce && c.ok().test(resolved) ? Condition.isTrue(c.type(), c.type(), now)
-                    : Condition.isFalse(c.type(), c.reason(), c.message(), now));
+            if (!resolvedOnce || !c.ok().test(resolved)) {
+                out.add(Condition.isFalse(c.type(), c.reason(), c.message(), now));
+                continue;
+            }
+            out.add(Condition.find(resolved.conditions(), c.type()).filter(x -> x.status() == Condition.Status.True)
+                    .map(x -> new Condition(c.type(), Condition.Status.True, x.reason(), x.message(), now))
+                    .orElseGet(() -> Condition.isTrue(c.type(), c.type(), now)));
         }
         return out;
+    }
+
+    /**
+     * A resolution's own {@code InstanceProfileReady} condition when {@code profile} is not the named role's (True,
+     * reason {@code DeploymentNodeRole}, {@link NodeRoles.InstanceProfile#note}), which {@link #conditions} writes as it
+     * is (at its own time); empty otherwise.
+     */
+    public static List<Condition> howFound(NodeRoles.InstanceProfile profile) {
+        return profile.note() == null ? List.of() : List.of(new Condition("InstanceProfileReady", Condition.Status.True,
+                "DeploymentNodeRole", profile.note(), Instant.EPOCH));
     }
 
     /** The first thing {@code resolved} lacks, or empty when it has all four. */

@@ -36,6 +36,29 @@ class NodeClassReadinessTest {
     }
 
     @Test
+    void aResolutionSayingHowACheckPassedIsWrittenAsItSaysButNeverOverAFailure() {
+        Condition how = new Condition("InstanceProfileReady", Condition.Status.True, "DeploymentNodeRole",
+                "role TeamNodeRole is not a node role of this deployment", java.time.Instant.EPOCH);
+        NodeClassStatus substituted = READY.withConditions(List.of(how));
+        java.time.Instant now = java.time.Instant.parse("2025-06-01T00:00:00Z");
+
+        assertThat(NodeClassReadiness.conditions(substituted, true, now))
+                .filteredOn(c -> c.type().equals("InstanceProfileReady")).singleElement().satisfies(c -> {
+                    assertThat(c.status()).isEqualTo(Condition.Status.True);
+                    assertThat(c.reason()).isEqualTo("DeploymentNodeRole");
+                    assertThat(c.message()).isEqualTo(how.message());
+                    assertThat(c.lastTransitionTime()).isEqualTo(now);
+                });
+        assertThat(NodeClassReadiness.conditions(substituted, true, now)).filteredOn(c -> !c.type().equals("InstanceProfileReady"))
+                .allSatisfy(c -> assertThat(c.reason()).isEqualTo(c.type()));
+        NodeClassStatus noProfile = new NodeClassStatus(READY.subnets(), READY.securityGroups(), READY.amis(), null,
+                List.of(how));
+        assertThat(NodeClassReadiness.conditions(noProfile, true, now))
+                .filteredOn(c -> c.type().equals("InstanceProfileReady")).singleElement()
+                .satisfies(c -> assertThat(c.status()).isEqualTo(Condition.Status.False));
+    }
+
+    @Test
     void aRefusalForGoodClosesButAThrottleOrAnUnknownFailureDoesNot() {
         NodeClassGate refused = NodeClassReadiness.gate(nc -> {
             throw new CloudException("AmiNotFound", "no AMI matches amiSelectorTerms", false);

@@ -61,6 +61,12 @@ public final class SimulatedClusterObjects {
                 .map((InstanceType it) -> new ClaimProjection.Capacity(it.capacity(), it.allocatable())));
     }
 
+    /**
+     * The simulated deployment's node roles: the stack's own profile, and no role named with {@code -c nodeRoles=} (as
+     * a default deploy), so a class naming Karpenter's node role says it runs as the stack's.
+     */
+    private static final dev.gantry.core.cloud.NodeRoles NODE_ROLES = dev.gantry.core.cloud.NodeRoles.only("gantry-node");
+
     /** What each NodeClass resolves to in the simulated account, for its status and the provisioner's gate. */
     static dev.gantry.core.status.NodeClassResolver resolver(GantryConfig config) {
         return nc -> resolve(nc, config);
@@ -71,7 +77,8 @@ public final class SimulatedClusterObjects {
                 .stream().map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), null)).toList();
         List<NodeClassStatus.Ami> amis = List.of("amd64", "arm64").stream().map(arch -> new NodeClassStatus.Ami(
                 "ami-sim-" + arch, null, List.of(Requirement.of("kubernetes.io/arch", Operator.In, arch)))).toList();
+        dev.gantry.core.cloud.NodeRoles.InstanceProfile profile = NODE_ROLES.of(nodeClass);
         return new NodeClassStatus(subnets, List.of(new NodeClassStatus.SecurityGroup("sg-simulated", null)), amis,
-                nodeClass.instanceProfile() != null ? nodeClass.instanceProfile() : "gantry-node", List.of());
+                profile.name(), dev.gantry.core.status.NodeClassReadiness.howFound(profile));
     }
 }
