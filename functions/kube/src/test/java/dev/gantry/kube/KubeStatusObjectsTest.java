@@ -93,6 +93,7 @@ class KubeStatusObjectsTest {
 
         Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
         assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("True");
+        assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"ValidationSucceeded\")].status")).isEqualTo("True");
         assertThat(CrdSchema.select(nodeClass, ".status.instanceProfile")).isEqualTo("KarpenterNodeInstanceProfile-karpenter-sample");
         assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
     }
@@ -219,6 +220,37 @@ class KubeStatusObjectsTest {
                 .isEqualTo("spec.limits.cpu: 'twenty' is not a quantity");
         assertThat(CrdSchema.select(pool, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("False");
         assertThat(new CrdSchema(KarpenterCrd.NODE_POOL).violations(pool)).isEmpty();
+    }
+
+    /**
+     * {@code kubectl describe ec2nodeclass} of a class the reader refused, as Karpenter v1.14 shows one its runtime
+     * validation refused: {@code ValidationSucceeded} False with the messages, Ready False; the four resolution
+     * conditions Unknown (nothing was resolved), not False with "no subnet matches". Valid under the CRD, every
+     * condition at the class's generation, and not written again by the next sweep.
+     */
+    @Test
+    void aClassTheReaderRefusedFailsValidationWithItsMessagesAndItsSelectorsAreNotResolved() {
+        config = new GantryConfig(List.of(), List.of(), "us-east-1", List.of());
+        diagnostics.put("EC2NodeClass/seed000", List.of("spec.kubelet.maxPods: -1 is not >= 0"));
+
+        writer.sync(List.of(), NOW);
+
+        Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
+        assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"ValidationSucceeded\")].status")).isEqualTo("False");
+        assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"ValidationSucceeded\")].reason"))
+                .isEqualTo("ValidationFailed");
+        assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"ValidationSucceeded\")].message"))
+                .isEqualTo("spec.kubelet.maxPods: -1 is not >= 0");
+        assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("False");
+        for (String type : List.of("SubnetsReady", "SecurityGroupsReady", "AMIsReady", "InstanceProfileReady")) {
+            assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"" + type + "\")].status")).as(type)
+                    .isEqualTo("Unknown");
+        }
+        Object generation = CrdSchema.select(nodeClass, ".metadata.generation");
+        assertThat((List<?>) CrdSchema.select(nodeClass, ".status.conditions")).hasSize(6)
+                .allSatisfy(c -> assertThat(((Map<?, ?>) c).get("observedGeneration")).isEqualTo(generation));
+        assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+        assertThat(writer.sync(List.of(), NOW.plusSeconds(60)).nodeClassesWritten()).isZero();
     }
 
     @Test

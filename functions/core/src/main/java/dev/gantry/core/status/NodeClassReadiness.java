@@ -31,15 +31,15 @@ public final class NodeClassReadiness {
             new Check("InstanceProfileReady", "InstanceProfileNotFound", "no instance profile", s -> s.instanceProfile() != null));
 
     /**
-     * The four conditions for {@code resolved}; every one False when the class could not be resolved at all
-     * ({@code resolvedOnce} false). A check that passes is True with its type as the reason, unless the resolution
-     * carries a True condition of that type saying how it passed (the instance profile of a role the deployment cannot
-     * pass: {@code InstanceProfileReady} True, reason {@code DeploymentNodeRole}), which is used as it is.
+     * The four conditions for {@code resolved}. A check that passes is True with its type as the reason, unless the
+     * resolution carries a True condition of that type saying how it passed (the instance profile of a role the
+     * deployment cannot pass: {@code InstanceProfileReady} True, reason {@code DeploymentNodeRole}), which is used as it
+     * is; one that fails is False with its reason and message.
      */
-    static List<Condition> conditions(NodeClassStatus resolved, boolean resolvedOnce, Instant now) {
+    static List<Condition> conditions(NodeClassStatus resolved, Instant now) {
         List<Condition> out = new ArrayList<>();
         for (Check c : CHECKS) {
-            if (!resolvedOnce || !c.ok().test(resolved)) {
+            if (!c.ok().test(resolved)) {
                 out.add(Condition.isFalse(c.type(), c.reason(), c.message(), now));
                 continue;
             }
@@ -48,6 +48,37 @@ public final class NodeClassReadiness {
                     .orElseGet(() -> Condition.isTrue(c.type(), c.type(), now)));
         }
         return out;
+    }
+
+    /**
+     * The four conditions of a class that was not resolved ({@code why}: the reader refused it, or the lookups failed):
+     * Unknown, reason {@code NotResolved}, since nothing is known of what its selector terms select.
+     */
+    static List<Condition> notResolved(String why, Instant now) {
+        return CHECKS.stream().map(c -> Condition.unknown(c.type(), "NotResolved", why, now)).toList();
+    }
+
+    /**
+     * {@code ValidationSucceeded}, as Karpenter v1.14's EC2NodeClass validation controller sets it
+     * (aws/karpenter-provider-aws {@code pkg/controllers/nodeclass/validation.go}): False with the reader's messages
+     * when it refused the class ({@code problems}; Karpenter's runtime checks of what its CRD's rules cannot express);
+     * otherwise False while one of the four is False and Unknown while one is Unknown (reason
+     * {@code DependenciesNotReady}, Karpenter's words), and True once all four are True. Karpenter's dry-run
+     * authorization checks (CreateFleet, CreateLaunchTemplate, RunInstances) are not made: Gantry's IAM is proven
+     * against its code at build time, and a refused launch says so in the pool's {@code NodeRegistrationHealthy}.
+     */
+    static Condition validation(List<String> problems, List<Condition> four, Instant now) {
+        if (!problems.isEmpty()) {
+            return Condition.isFalse("ValidationSucceeded", "ValidationFailed", String.join("; ", problems), now);
+        }
+        String waiting = "Awaiting AMI, Instance Profile, Security Group, and Subnet resolution";
+        if (four.stream().anyMatch(c -> c.status() == Condition.Status.False)) {
+            return Condition.isFalse("ValidationSucceeded", "DependenciesNotReady", waiting, now);
+        }
+        if (four.stream().anyMatch(c -> c.status() == Condition.Status.Unknown)) {
+            return Condition.unknown("ValidationSucceeded", "DependenciesNotReady", waiting, now);
+        }
+        return Condition.isTrue("ValidationSucceeded", "ValidationSucceeded", now);
     }
 
     /**

@@ -27,7 +27,9 @@ import java.util.function.Supplier;
  *       launches and registrations ({@link RegistrationHealth}), not part of {@code Ready}. Each condition carries the
  *       pool's generation, and the status its NodeClass's ({@code nodeClassObservedGeneration}).</li>
  *   <li>EC2NodeClass: subnets, security groups, AMIs and instance profile as {@link NodeClassResolver} resolves them;
- *       a {@code *Ready} condition for each, and {@code Ready} when all are True and it validated.</li>
+ *       a {@code *Ready} condition for each (Unknown when the class was not resolved), {@code ValidationSucceeded}
+ *       ({@link NodeClassReadiness#validation}), and {@code Ready} when all are True. Each condition carries the
+ *       class's generation.</li>
  * </ul>
  * The configuration and the diagnostics are read per run (objects come and go); diagnostics are keyed
  * {@code Kind/name} ({@code NodePool/general}, {@code EC2NodeClass/default}). Every failure is logged and counted and
@@ -129,15 +131,15 @@ public final class StatusWriter {
                 failure = "could not resolve: " + e.getMessage();
             }
         }
-        List<Condition> c = new ArrayList<>();
-        boolean resolvedOnce = failure == null;
-        c.addAll(NodeClassReadiness.conditions(resolved, resolvedOnce, now));
+        List<Condition> c = new ArrayList<>(failure == null ? NodeClassReadiness.conditions(resolved, now)
+                : NodeClassReadiness.notResolved(failure, now));
+        c.add(NodeClassReadiness.validation(problems, List.copyOf(c), now));
         boolean allReady = c.stream().allMatch(x -> x.status() == Condition.Status.True);
         String why = failure != null ? failure : c.stream().filter(x -> x.status() != Condition.Status.True)
                 .map(Condition::message).findFirst().orElse("");
         c.add(allReady ? Condition.isTrue("Ready", "Ready", now)
                 : Condition.isFalse("Ready", problems.isEmpty() ? "NotReady" : "ValidationFailed", why, now));
-        return resolved.withConditions(keepTimes(c, before));
+        return resolved.withConditions(keepTimes(c, before).stream().map(x -> x.observing(o.generation())).toList());
     }
 
     /** {@code claims}: the pool's own. */

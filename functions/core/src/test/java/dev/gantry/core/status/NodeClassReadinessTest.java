@@ -30,7 +30,7 @@ class NodeClassReadinessTest {
     void aClassWithNoAmiIsClosedWithTheConditionsMessage() {
         NodeClassStatus noAmi = new NodeClassStatus(READY.subnets(), READY.securityGroups(), List.of(), "profile", List.of());
         assertThat(NodeClassReadiness.gate(nc -> noAmi).notReady(NC)).contains("no AMI matches");
-        assertThat(NodeClassReadiness.conditions(noAmi, true, java.time.Instant.EPOCH))
+        assertThat(NodeClassReadiness.conditions(noAmi, java.time.Instant.EPOCH))
                 .filteredOn(c -> c.type().equals("AMIsReady")).singleElement()
                 .satisfies(c -> assertThat(c.message()).isEqualTo("no AMI matches"));
     }
@@ -42,20 +42,47 @@ class NodeClassReadinessTest {
         NodeClassStatus substituted = READY.withConditions(List.of(how));
         java.time.Instant now = java.time.Instant.parse("2025-06-01T00:00:00Z");
 
-        assertThat(NodeClassReadiness.conditions(substituted, true, now))
+        assertThat(NodeClassReadiness.conditions(substituted, now))
                 .filteredOn(c -> c.type().equals("InstanceProfileReady")).singleElement().satisfies(c -> {
                     assertThat(c.status()).isEqualTo(Condition.Status.True);
                     assertThat(c.reason()).isEqualTo("DeploymentNodeRole");
                     assertThat(c.message()).isEqualTo(how.message());
                     assertThat(c.lastTransitionTime()).isEqualTo(now);
                 });
-        assertThat(NodeClassReadiness.conditions(substituted, true, now)).filteredOn(c -> !c.type().equals("InstanceProfileReady"))
+        assertThat(NodeClassReadiness.conditions(substituted, now)).filteredOn(c -> !c.type().equals("InstanceProfileReady"))
                 .allSatisfy(c -> assertThat(c.reason()).isEqualTo(c.type()));
         NodeClassStatus noProfile = new NodeClassStatus(READY.subnets(), READY.securityGroups(), READY.amis(), null,
                 List.of(how));
-        assertThat(NodeClassReadiness.conditions(noProfile, true, now))
+        assertThat(NodeClassReadiness.conditions(noProfile, now))
                 .filteredOn(c -> c.type().equals("InstanceProfileReady")).singleElement()
                 .satisfies(c -> assertThat(c.status()).isEqualTo(Condition.Status.False));
+    }
+
+    /** Karpenter v1.14's {@code ValidationSucceeded} on an EC2NodeClass (aws {@code pkg/controllers/nodeclass/validation.go}). */
+    @Test
+    void validationFailsWithTheReadersMessagesWaitsOnTheFourAndSucceedsWhenTheyAreTrue() {
+        java.time.Instant now = java.time.Instant.parse("2025-06-01T00:00:00Z");
+        List<Condition> ready = NodeClassReadiness.conditions(READY, now);
+        List<Condition> noAmi = NodeClassReadiness.conditions(new NodeClassStatus(READY.subnets(), READY.securityGroups(),
+                List.of(), "profile", List.of()), now);
+        List<Condition> unresolved = NodeClassReadiness.notResolved("could not resolve: Throttling", now);
+
+        assertThat(NodeClassReadiness.validation(List.of("spec.kubelet.maxPods: -1 is not >= 0", "spec.tags: bad"), ready, now))
+                .isEqualTo(Condition.isFalse("ValidationSucceeded", "ValidationFailed",
+                        "spec.kubelet.maxPods: -1 is not >= 0; spec.tags: bad", now));
+        assertThat(NodeClassReadiness.validation(List.of(), noAmi, now)).satisfies(c -> {
+            assertThat(c.status()).isEqualTo(Condition.Status.False);
+            assertThat(c.reason()).isEqualTo("DependenciesNotReady");
+            assertThat(c.message()).isEqualTo("Awaiting AMI, Instance Profile, Security Group, and Subnet resolution");
+        });
+        assertThat(NodeClassReadiness.validation(List.of(), unresolved, now).status()).isEqualTo(Condition.Status.Unknown);
+        assertThat(NodeClassReadiness.validation(List.of(), ready, now))
+                .isEqualTo(Condition.isTrue("ValidationSucceeded", "ValidationSucceeded", now));
+        assertThat(unresolved).hasSize(4).allSatisfy(c -> {
+            assertThat(c.status()).isEqualTo(Condition.Status.Unknown);
+            assertThat(c.reason()).isEqualTo("NotResolved");
+            assertThat(c.message()).isEqualTo("could not resolve: Throttling");
+        });
     }
 
     @Test
