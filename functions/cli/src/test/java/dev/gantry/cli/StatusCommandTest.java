@@ -287,6 +287,18 @@ class StatusCommandTest {
                                         + "launched no instance: Volume of size 2GB is smaller than snapshot 'snap-0f59', expect size >= 4GB",
                                 "lastTransitionTime", "2026-12-01T09:30:00Z"))));
                 kube.genericKubernetesResources(KubeStatusObjects.NODE_POOLS).resource(created).updateStatus();
+            } else {
+                created.setAdditionalProperty("status", Map.of("instanceProfile", "Gantry-demo-NodeInstanceProfile",
+                        "conditions", List.of(Map.of("type", "SubnetsReady", "status", "True", "reason", "SubnetsReady",
+                                        "message", "", "lastTransitionTime", "2026-12-01T09:00:00Z"),
+                                Map.of("type", "InstanceProfileReady", "status", "True", "reason", "DeploymentNodeRole",
+                                        "message", "role KarpenterNodeRole-demo is not a node role of this deployment, so nodes "
+                                                + "run as its own (instance profile Gantry-demo-NodeInstanceProfile); deploy with "
+                                                + "-c nodeRoles=KarpenterNodeRole-demo to launch them with it",
+                                        "lastTransitionTime", "2026-12-01T09:00:00Z"),
+                                Map.of("type", "Ready", "status", "True", "reason", "Ready", "message", "",
+                                        "lastTransitionTime", "2026-12-01T09:00:00Z"))));
+                kube.genericKubernetesResources(KubeStatusObjects.EC2_NODE_CLASSES).resource(created).updateStatus();
             }
         }
     }
@@ -377,6 +389,12 @@ class StatusCommandTest {
             // Karpenter's NodeRegistrationHealthy, shown when it says the pool's launches or registrations fail.
             assertThat(table).contains("    NodeRegistrationHealthy False: InvalidBlockDeviceMapping: CreateFleet launched no "
                     + "instance: Volume of size 2GB is smaller than snapshot 'snap-0f59', expect size >= 4GB");
+            // The class's conditions that say more than "ready": here, the role it names runs as the stack's own.
+            assertThat(table).contains("EC2NODECLASSES IN THE CLUSTER (1)\n  seed000: Ready True\n    InstanceProfileReady "
+                    + "True (DeploymentNodeRole): role KarpenterNodeRole-demo is not a node role of this deployment, so nodes "
+                    + "run as its own (instance profile Gantry-demo-NodeInstanceProfile); deploy with "
+                    + "-c nodeRoles=KarpenterNodeRole-demo to launch them with it\n\n");
+            assertThat(table).doesNotContain("SubnetsReady");
             assertThat(table).contains("NODECLAIMS IN THE CLUSTER (1)");
             assertThat(table).containsPattern("seed000-aaaaa +t3a.xlarge +on-demand +us-east-1a +ip-10-0-0-1 +True");
         } finally {

@@ -25,12 +25,20 @@ public final class ClusterObjects {
                        String registrationHealthy, String registrationMessage) {
     }
 
+    /**
+     * An EC2NodeClass as {@code kubectl describe} shows it: its {@code Ready}, and each other condition that says
+     * something (False or Unknown, or True for another reason than its type: {@code InstanceProfileReady} True,
+     * {@code DeploymentNodeRole}, when its role runs as the stack's own), as {@code Type Status (Reason): message}.
+     */
+    public record NodeClass(String name, String ready, String message, List<String> notes) {
+    }
+
     /** A NodeClaim as {@code kubectl get nodeclaims} shows it. */
     public record Claim(String name, String type, String capacity, String zone, String node, String ready) {
     }
 
     /** What was read; {@code objects} are the configuration as the functions read it ({@link ClusterDocuments} splits it). */
-    public record Read(List<ConfigObject> objects, List<Pool> pools, List<Claim> claims) {
+    public record Read(List<ConfigObject> objects, List<Pool> pools, List<NodeClass> classes, List<Claim> claims) {
         public boolean isEmpty() {
             return objects.isEmpty() && claims.isEmpty();
         }
@@ -52,12 +60,17 @@ public final class ClusterObjects {
     public static Read read(KubernetesClient kube) {
         List<ConfigObject> objects = new KubeConfigObjects(kube).list();
         List<Pool> pools = new ArrayList<>();
+        List<NodeClass> classes = new ArrayList<>();
         for (ConfigObject o : objects) {
             if (o.kind().equals("NodePool")) {
                 Map<String, Object> json = Serialization.unmarshal(o.json(), Map.class);
                 pools.add(new Pool(o.name(), at(json, "status", "nodes"), map(at(json, "status", "resources")),
                         map(at(json, "spec", "limits")), condition(json, "Ready", "status"), condition(json, "Ready", "message"),
                         condition(json, "NodeRegistrationHealthy", "status"), condition(json, "NodeRegistrationHealthy", "message")));
+            } else if (o.kind().equals("EC2NodeClass")) {
+                Map<String, Object> json = Serialization.unmarshal(o.json(), Map.class);
+                classes.add(new NodeClass(o.name(), condition(json, "Ready", "status"), condition(json, "Ready", "message"),
+                        notes(json)));
             }
         }
         List<Claim> claims = new ArrayList<>();
@@ -68,10 +81,13 @@ public final class ClusterObjects {
                     (String) at(c.getAdditionalProperties(), "status", "nodeName"),
                     condition(c.getAdditionalProperties(), "Ready", "status")));
         }
-        return new Read(objects, pools, claims);
+        return new Read(objects, pools, classes, claims);
     }
 
-    /** The two sections, as {@code kubectl describe nodepool} and {@code kubectl get nodeclaims} would show them. */
+    /**
+     * The three sections, as {@code kubectl describe nodepool}, {@code kubectl describe ec2nodeclass} and
+     * {@code kubectl get nodeclaims} would show them.
+     */
     public static String table(Read r) {
         StringBuilder b = new StringBuilder();
         b.append("\nNODEPOOLS IN THE CLUSTER (").append(r.pools().size()).append(")\n");
@@ -87,6 +103,12 @@ public final class ClusterObjects {
                 p.resources().forEach((k, v) -> b.append(String.format("    %-8s %s%n", k,
                         v + (p.limits() != null && p.limits().containsKey(k) ? "/" + p.limits().get(k) : ""))));
             }
+        }
+        b.append("\nEC2NODECLASSES IN THE CLUSTER (").append(r.classes().size()).append(")\n");
+        for (NodeClass c : r.classes()) {
+            b.append("  ").append(c.name()).append(": Ready ").append(c.ready() == null ? "Unknown" : c.ready())
+                    .append(c.message() == null || c.message().isEmpty() ? "" : " (" + c.message() + ")").append('\n');
+            c.notes().forEach(n -> b.append("    ").append(n).append('\n'));
         }
         b.append("\nNODECLAIMS IN THE CLUSTER (").append(r.claims().size()).append(")\n");
         if (!r.claims().isEmpty()) {
@@ -135,6 +157,22 @@ public final class ClusterObjects {
             }
         }
         return null;
+    }
+
+    /** {@link NodeClass#notes}: the conditions other than Ready that say more than "ready". */
+    private static List<String> notes(Map<String, Object> json) {
+        List<String> out = new ArrayList<>();
+        if (at(json, "status", "conditions") instanceof List<?> l) {
+            for (Object c : l) {
+                if (c instanceof Map<?, ?> m && !"Ready".equals(m.get("type"))
+                        && !("True".equals(m.get("status")) && java.util.Objects.equals(m.get("type"), m.get("reason")))) {
+                    Object message = m.get("message");
+                    out.add(m.get("type") + " " + m.get("status") + " (" + m.get("reason") + ")"
+                            + (message == null || message.toString().isEmpty() ? "" : ": " + message));
+                }
+            }
+        }
+        return out;
     }
 
     private static String dash(String s) {
