@@ -34,7 +34,8 @@ final class NodeClassStatusOf {
                 groupIds.stream().sorted().map(id -> new NodeClassStatus.SecurityGroup(id, null)).toList(),
                 amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
                         e.getValue().name(), requirements(e.getKey()))).toList(),
-                instanceProfile.name(), NodeClassReadiness.howFound(instanceProfile), reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
+                instanceProfile.name(), NodeClassReadiness.howFound(instanceProfile),
+                reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
     }
 
     /**

@@ -11,8 +11,8 @@ import java.util.Map;
  * IAM rights over instance profiles, and may pass only the roles named at deploy ({@code iam:PassRole}): the stack's
  * own node role, and those given with {@code -c nodeRoles=}, each with a profile the stack made for it. A role among
  * them launches with its profile; any other role launches with the stack's own profile, which the class's
- * {@code InstanceProfileReady} condition says ({@code NodeClassReadiness.howFound}), so that Karpenter YAML works unchanged and the
- * difference is visible on the object rather than silent.
+ * {@code InstanceProfileReady} condition says ({@code NodeClassReadiness.howFound}), so that Karpenter YAML works
+ * unchanged and the difference is visible on the object rather than silent.
  *
  * @param defaultInstanceProfile the stack's node instance profile; null when the deployment has none (then a class
  *                               naming a role it cannot pass has no profile, and is not ready)
