@@ -44,6 +44,7 @@ public final class GantryAutoscaler extends Construct {
     private final FunctionUrl webhookUrl;
     private final ClusterAttach attach;
     private final StateTable state;
+    private final NodeIdentity nodes;
 
     public GantryAutoscaler(Construct scope, String id, GantryAutoscalerProps props) {
         super(scope, id);
@@ -58,6 +59,7 @@ public final class GantryAutoscaler extends Construct {
         WorkQueue termination = new WorkQueue(this, settings.terminationQueue());
         new InterruptionRules(this, "InterruptionRules", interruption.queue());
         NodeIdentity nodes = new NodeIdentity(this, "Node", cluster, props.cniPolicy(), props.nodeRoles());
+        this.nodes = nodes;
         Secret token = Secret.Builder.create(this, "WebhookToken")
                 .description("Gantry webhook path token for EKS cluster " + cluster)
                 .generateSecretString(SecretStringGenerator.builder().excludePunctuation(true).includeSpace(false)
@@ -242,6 +244,11 @@ public final class GantryAutoscaler extends Construct {
     /** The state table (claims, markers, pool usage, pending-demand history). */
     public software.amazon.awscdk.services.dynamodb.ITable table() {
         return state.table();
+    }
+
+    /** The stack's own node role: what an EC2NodeClass's {@code spec.role} names to run as it (the stack's output). */
+    public software.amazon.awscdk.services.iam.IRole nodeRole() {
+        return nodes.role();
     }
 
     public ClusterAttach attach() {

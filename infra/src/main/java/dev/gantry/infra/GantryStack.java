@@ -8,11 +8,13 @@ import software.constructs.Construct;
 /**
  * The deployable unit: one {@link GantryAutoscaler} per stack, so one stack per cluster. Its outputs
  * {@value #TABLE_OUTPUT} and {@value #CLUSTER_OUTPUT} are what {@code gantry status} reads to find the state table and
- * the cluster from the stack's name alone.
+ * the cluster from the stack's name alone; {@value #NODE_ROLE_OUTPUT} is the role a new EC2NodeClass's
+ * {@code spec.role} names to run as the stack's own node role.
  */
 public final class GantryStack extends Stack {
     public static final String TABLE_OUTPUT = "TableName";
     public static final String CLUSTER_OUTPUT = "ClusterName";
+    public static final String NODE_ROLE_OUTPUT = "NodeRoleName";
 
     private final GantryAutoscaler autoscaler;
 
@@ -23,6 +25,8 @@ public final class GantryStack extends Stack {
                 .description("Gantry's state table (gantry status reads it)").build();
         CfnOutput.Builder.create(this, CLUSTER_OUTPUT).value(props.clusterName())
                 .description("The EKS cluster this stack autoscales").build();
+        CfnOutput.Builder.create(this, NODE_ROLE_OUTPUT).value(autoscaler.nodeRole().getRoleName())
+                .description("Gantry's node role: name it in an EC2NodeClass's spec.role").build();
     }
 
     public GantryAutoscaler autoscaler() {

@@ -211,7 +211,11 @@ class GantryStackTest {
         // The names are the CLI's StackLocator.TABLE_OUTPUT and CLUSTER_OUTPUT: `gantry status --cluster demo` reads them
         // from stack Gantry-demo.
         Map<String, Map<String, Object>> outputs = template.findOutputs("*");
-        assertThat(outputs).containsOnlyKeys("TableName", "ClusterName");
+        assertThat(outputs).containsOnlyKeys("TableName", "ClusterName", "NodeRoleName");
+        String nodeRole = q.properties("AWS::IAM::Role").entrySet().stream()
+                .filter(e -> json(e.getValue().get("AssumeRolePolicyDocument")).contains("ec2.amazonaws.com"))
+                .map(Map.Entry::getKey).findFirst().orElseThrow();
+        assertThat(outputs.get("NodeRoleName").get("Value")).isEqualTo(Map.of("Ref", nodeRole));
         assertThat(outputs.get("ClusterName").get("Value")).isEqualTo(SynthFixture.CLUSTER);
         String table = template.findResources("AWS::DynamoDB::Table").keySet().iterator().next();
         assertThat(outputs.get("TableName").get("Value")).isEqualTo(Map.of("Ref", table));
