@@ -42,6 +42,18 @@ public final class ConfigBundle extends Construct {
         return files;
     }
 
+    /**
+     * The {@code spec.role} of each EC2NodeClass in the bundle that names one, by class name (an EKS Auto Mode
+     * NodeClass, or one naming {@code instanceProfile}, is not listed).
+     */
+    public java.util.Map<String, String> nodeClassRoles() {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        dev.gantry.config.ConfigLoader.load(files, dev.gantry.config.LoadOptions.DEFAULT).nodeClasses().stream()
+                .filter(c -> "EC2NodeClass".equals(c.kind()) && c.role() != null)
+                .forEach(c -> out.put(c.name(), c.role()));
+        return out;
+    }
+
     /** {@code s3://bucket/key} of the bundle. */
     public String s3Url() {
         return asset.getS3ObjectUrl();

@@ -60,6 +60,7 @@ public final class GantryAutoscaler extends Construct {
         new InterruptionRules(this, "InterruptionRules", interruption.queue());
         NodeIdentity nodes = new NodeIdentity(this, "Node", cluster, props.cniPolicy(), props.nodeRoles());
         this.nodes = nodes;
+        warnOfUndeployedRoles(config.nodeClassRoles(), props.nodeRoles());
         Secret token = Secret.Builder.create(this, "WebhookToken")
                 .description("Gantry webhook path token for EKS cluster " + cluster)
                 .generateSecretString(SecretStringGenerator.builder().excludePunctuation(true).includeSpace(false)
@@ -194,6 +195,25 @@ public final class GantryAutoscaler extends Construct {
         GantrySuppressions.controllerRole(sweep.role(), List.of("instance", "launch-template"), false, true);
         GantrySuppressions.nodeRole(nodes.role(), nodes.managedPolicyNames());
         GantrySuppressions.webhookToken(token);
+    }
+
+    /**
+     * A warning at synth and deploy for each EC2NodeClass of the bundle whose {@code spec.role} is not among
+     * {@code -c nodeRoles=}: its nodes will run as the stack's own node role (the class says so once deployed, in its
+     * {@code InstanceProfileReady} condition). Not an error: Karpenter YAML must deploy unchanged.
+     */
+    private void warnOfUndeployedRoles(Map<String, String> classRoles, List<String> nodeRoles) {
+        java.util.Set<String> named = new java.util.HashSet<>();
+        nodeRoles.forEach(r -> named.add(GantryAutoscalerProps.roleName(r)));
+        classRoles.forEach((nodeClass, role) -> {
+            String name = GantryAutoscalerProps.roleName(role);
+            if (!named.contains(name)) {
+                software.amazon.awscdk.Annotations.of(this).addWarningV2("gantry:node-role:" + nodeClass, "EC2NodeClass "
+                        + nodeClass + " names role " + role + ", which is not among -c nodeRoles: its nodes will run as "
+                        + "this stack's node role (output NodeRoleName). Deploy with -c nodeRoles=" + name
+                        + " to launch them with it");
+            }
+        });
     }
 
     private GantryFunction function(FunctionSpec spec, GantryAutoscalerProps props, Map<String, String> env,

@@ -290,6 +290,20 @@ class GantryStackTest {
                 .doesNotContainKey("GANTRY_NODE_ROLE_PROFILES"));
     }
 
+    /** The bundle's class names KarpenterNodeRole-demo: a warning at synth without {@code -c nodeRoles=} naming it, none with. */
+    @Test
+    void aBundleClassWhoseRoleIsNotNamedAtDeployIsAWarningNotAnError() {
+        List<software.amazon.awscdk.cxapi.SynthesisMessage> warnings = software.amazon.awscdk.assertions.Annotations
+                .fromStack(SynthFixture.shared().stack).findWarning("*", Match.stringLikeRegexp(".*nodeRoles.*"));
+        assertThat(warnings).singleElement().satisfies(w -> assertThat(json(w.getEntry().getData()))
+                .contains("EC2NodeClass default names role KarpenterNodeRole-demo, which is not among -c nodeRoles: its "
+                        + "nodes will run as this stack's node role (output NodeRoleName). Deploy with "
+                        + "-c nodeRoles=KarpenterNodeRole-demo to launch them with it"));
+        assertThat(software.amazon.awscdk.assertions.Annotations.fromStack(SynthFixture.with(Map.of("nodeRoles",
+                "arn:aws:iam::111111111111:role/KarpenterNodeRole-demo")).stack)
+                .findWarning("*", Match.stringLikeRegexp(".*nodeRoles.*"))).isEmpty();
+    }
+
     @Test
     void controllerRolesJoinTheirOwnGroupsAndOnlyTheAttachRoleIsClusterAdmin() {
         List<Map<String, Object>> entries = List.copyOf(q.properties("AWS::EKS::AccessEntry").values());
