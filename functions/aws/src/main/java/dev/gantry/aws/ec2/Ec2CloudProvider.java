@@ -296,13 +296,13 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
 
     /**
      * What {@code nodeClass}'s selector terms resolve to now, through the same cached resolvers launches use (the
-     * EC2NodeClass status): subnets, security group ids, the AMI per image key (an alias's variants with Karpenter's
+     * EC2NodeClass status): subnets, security groups (id and name), the AMI per image key (an alias's variants with Karpenter's
      * requirements), the instance profile, and the
      * capacity reservations its {@code capacityReservationSelectorTerms} select (none without terms, and no call).
      */
     public dev.gantry.core.status.NodeClassStatus status(NodeClass nodeClass) {
         return NodeClassStatusOf.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
-                securityGroups.groupIds(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
+                securityGroups.groups(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
                 config.nodeRoles().of(nodeClass),
                 reservations.select(nodeClass.capacityReservationSelectorTerms()), config.clock().instant());
     }

@@ -25,13 +25,15 @@ final class NodeClassStatusOf {
     private NodeClassStatusOf() {
     }
 
-    static NodeClassStatus of(NodeClass nodeClass, List<ZonalSubnet> subnets, List<String> groupIds, Map<String, Ami> amis,
+    static NodeClassStatus of(NodeClass nodeClass, List<ZonalSubnet> subnets, List<SecurityGroupResolver.Group> groups,
+                              Map<String, Ami> amis,
                               NodeRoles.InstanceProfile instanceProfile, List<CapacityReservation> reservations,
                               Instant now) {
         return new NodeClassStatus(
                 subnets.stream().sorted(Comparator.comparing(ZonalSubnet::id))
                         .map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), s.zoneId())).toList(),
-                groupIds.stream().sorted().map(id -> new NodeClassStatus.SecurityGroup(id, null)).toList(),
+                groups.stream().sorted(Comparator.comparing(SecurityGroupResolver.Group::id))
+                        .map(g -> new NodeClassStatus.SecurityGroup(g.id(), g.name())).toList(),
                 amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
                         e.getValue().name(), requirements(e.getKey()))).toList(),
                 instanceProfile.name(), NodeClassReadiness.howFound(instanceProfile),

@@ -40,7 +40,9 @@ class Ec2NodeClassResolutionTest {
         assertThat(s.subnets()).extracting(NodeClassStatus.Subnet::id)
                 .containsExactly("subnet-0000000000000000a", "subnet-0000000000000000b", "subnet-0000000000000000c");
         assertThat(s.subnets()).extracting(NodeClassStatus.Subnet::zone).containsExactly("us-east-1a", "us-east-1b", "us-east-1c");
-        assertThat(s.securityGroups()).isNotEmpty();
+        // Id and name, as Karpenter's status.securityGroups lists them (kubectl describe ec2nodeclass).
+        assertThat(s.securityGroups()).containsExactly(new NodeClassStatus.SecurityGroup("sg-0123456789abcdef0",
+                "eks-cluster-sg-" + Ec2State.CLUSTER));
         // Karpenter's status.amis for an alias: each variant with its requirements (Variant.Requirements).
         assertThat(s.amis()).extracting(NodeClassStatus.Ami::id).containsExactly(Ec2State.NEURON_AMD64, Ec2State.NVIDIA_AMD64,
                 "ami-0a1b2c3d4e5f60001", Ec2State.NVIDIA_ARM64, "ami-0a1b2c3d4e5f60002");
