@@ -90,6 +90,11 @@ public final class Environment {
                 .map(java.util.Collections::unmodifiableSet).orElse(java.util.Set.of());
     }
 
+    /** {@link #INSTANCE_PROFILE_NAME}: the stack's node instance profile, or null when unset. */
+    public String instanceProfile() {
+        return optional(INSTANCE_PROFILE_NAME).orElse(null);
+    }
+
     /**
      * The node roles the deployment can pass to EC2, by name, each with its instance profile: {@link #NODE_ROLE_NAME}
      * with {@link #INSTANCE_PROFILE_NAME}, and {@link #NODE_ROLE_PROFILES}.
