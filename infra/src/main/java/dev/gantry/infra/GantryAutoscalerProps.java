@@ -117,8 +117,8 @@ public record GantryAutoscalerProps(String clusterName, Path assetsDir, Path con
                 tableRemoval, cniPolicy, tokenRotation, nodePools, roles);
     }
 
-    /** A role's name: itself, or the last segment of its ARN (what an EC2NodeClass's {@code spec.role} names). */
+    /** A role's name: itself, or the last segment of its ARN, as the functions match a class's {@code spec.role}. */
     static String roleName(String role) {
-        return role.substring(role.lastIndexOf('/') + 1);
+        return dev.gantry.core.cloud.NodeRoles.roleName(role);
     }
 }

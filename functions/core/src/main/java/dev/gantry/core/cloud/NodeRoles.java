@@ -57,8 +57,13 @@ public record NodeRoles(String defaultInstanceProfile, Map<String, String> profi
         if (nc.role() == null) {
             return new InstanceProfile(defaultInstanceProfile, null);
         }
-        String profile = profiles.get(nc.role().substring(nc.role().lastIndexOf('/') + 1));
+        String profile = profiles.get(roleName(nc.role()));
         return profile != null ? new InstanceProfile(profile, null)
                 : new InstanceProfile(defaultInstanceProfile, defaultInstanceProfile == null ? null : nc.role());
+    }
+
+    /** A role's name as IAM knows it: the role as written, or the last segment of its ARN (after any path). */
+    public static String roleName(String role) {
+        return role.substring(role.lastIndexOf('/') + 1);
     }
 }
