@@ -56,7 +56,8 @@ public final class KubeStatusObjects implements StatusObjects, OverlayStatusObje
                 maps(s.get("securityGroups")).stream().map(m -> new NodeClassStatus.SecurityGroup(str(m, "id"), str(m, "name"))).toList(),
                 maps(s.get("amis")).stream().map(m -> new NodeClassStatus.Ami(str(m, "id"), str(m, "name"),
                         maps(m.get("requirements")).stream().map(r -> new Requirement(str(r, "key"), Operator.parse(str(r, "operator")),
-                                r.get("values") instanceof List<?> v ? v.stream().map(String::valueOf).toList() : List.of(), null)).toList())).toList(),
+                                r.get("values") instanceof List<?> v ? v.stream().map(String::valueOf).toList() : List.of(), null)).toList(),
+                        Boolean.TRUE.equals(m.get("deprecated")))).toList(),
                 (String) s.get("instanceProfile"), conditions(s.get("conditions")), KubeReservations.read(s)));
     }
 
@@ -91,6 +92,9 @@ public final class KubeStatusObjects implements StatusObjects, OverlayStatusObje
         s.put("securityGroups", status.securityGroups().stream().map(x -> compact("id", x.id(), "name", x.name())).toList());
         s.put("amis", status.amis().stream().map(a -> {
             Map<String, Object> m = compact("id", a.id(), "name", a.name());
+            if (a.deprecated()) {
+                m.put("deprecated", true);
+            }
             m.put("requirements", a.requirements().stream().map(r -> {
                 Map<String, Object> req = compact("key", r.key(), "operator", r.operator().name());
                 if (!r.values().isEmpty()) {

@@ -146,6 +146,19 @@ class KubeStatusObjectsTest {
         assertThat(writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60)).nodeClassesWritten()).isZero();
     }
 
+    /** A deprecated image is written {@code deprecated: true} (Karpenter's field, omitted when false) and read back equal. */
+    @Test
+    void aDeprecatedImageIsMarkedSoAndReadBackEqual() {
+        amis = List.of(new NodeClassStatus.Ami("ami-0d", "team-node-2023-01", List.of(
+                Requirement.of("kubernetes.io/arch", Operator.In, "amd64")), true));
+        writer.sync(List.of(claim("seed000-a")), NOW);
+
+        Map<String, Object> nodeClass = json(KubeStatusObjects.EC2_NODE_CLASSES, "seed000");
+        assertThat(CrdSchema.select(nodeClass, ".status.amis[?(@.id==\"ami-0d\")].deprecated")).isEqualTo(true);
+        assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
+        assertThat(writer.sync(List.of(claim("seed000-a")), NOW.plusSeconds(60)).nodeClassesWritten()).isZero();
+    }
+
     @Test
     void aPoolsStatusCarriesItsCostPerHourBesideItsCapacityAndKarpentersSchemaAcceptsIt() {
         NodeClaim spot = NodeClaim.launching("seed000-b", "seed000", null, List.of(), List.of("t3a.large"), List.of(), "t3a.large",

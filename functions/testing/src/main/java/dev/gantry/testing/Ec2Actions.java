@@ -46,7 +46,10 @@ final class Ec2Actions {
         r.put("DescribeSubnets", q -> Ec2Responses.subnets(select(state.subnets(), q, "SubnetId", "subnet-id")));
         r.put("DescribeSecurityGroups", q -> Ec2Responses.securityGroups(
                 select(state.securityGroups(), q, "GroupId", "group-id")));
-        r.put("DescribeImages", q -> Ec2Responses.images(select(state.images(), q, "ImageId", "image-id")));
+        // As EC2: a deprecated image is left out unless IncludeDeprecated is true or the caller owns it.
+        r.put("DescribeImages", q -> Ec2Responses.images(select(state.images(), q, "ImageId", "image-id").stream()
+                .filter(i -> "true".equals(q.param("IncludeDeprecated")) || Ec2State.ACCOUNT.equals(i.ownerId())
+                        || !i.deprecated(clock.instant())).toList()));
         r.put("DescribeInstanceTypes", state.instanceTypeShapes()::answer);
         r.put("DescribeInstanceTypeOfferings", this::describeOfferings);
         r.put("DescribeSpotPriceHistory", this::describeSpotPrices);

@@ -60,10 +60,24 @@ public final class Ec2Resources {
         }
     }
 
-    /** An AMI; {@code architecture} is EC2's word ({@code x86_64}, {@code arm64}). */
+    /**
+     * An AMI; {@code architecture} is EC2's word ({@code x86_64}, {@code arm64}); {@code deprecationTime} null when it
+     * has none (AWS sets one two years after creation on public images by default).
+     */
     public record Image(String id, String name, String architecture, Instant creationDate, String ownerId,
-                        Map<String, String> tags) implements Filterable {
+                        Map<String, String> tags, Instant deprecationTime) implements Filterable {
         public Image { tags = new TreeMap<>(tags); }
+
+        /** An image without a deprecation time. */
+        public Image(String id, String name, String architecture, Instant creationDate, String ownerId,
+                     Map<String, String> tags) {
+            this(id, name, architecture, creationDate, ownerId, tags, null);
+        }
+
+        /** Deprecated at {@code now}: its deprecation time has come. */
+        public boolean deprecated(Instant now) {
+            return deprecationTime != null && !deprecationTime.isAfter(now);
+        }
 
         @Override public List<String> attribute(String filterName) {
             return switch (filterName) {

@@ -183,7 +183,11 @@ public final class Ec2Responses {
                         .leaf("creationDate", i.creationDate()).leaf("isPublic", true)
                         .leaf("architecture", i.architecture()).leaf("imageType", "machine").leaf("name", i.name())
                         .leaf("rootDeviceType", "ebs").leaf("rootDeviceName", "/dev/xvda")
-                        .leaf("virtualizationType", "hvm").leaf("hypervisor", "xen").tagSet(i.tags()).close("item");
+                        .leaf("virtualizationType", "hvm").leaf("hypervisor", "xen");
+                if (i.deprecationTime() != null) {
+                    x.leaf("deprecationTime", i.deprecationTime());
+                }
+                x.tagSet(i.tags()).close("item");
             }
             x.close("imagesSet");
         });

@@ -25,21 +25,36 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 /**
  * Resolves a NodeClass's {@code amiSelectorTerms} to one image per image key ({@link ImageKeys}): aliases and
  * {@code ssmParameter} terms through SSM, then every candidate through DescribeImages (which also proves it exists and
- * gives its architecture and creation date); the newest image of each key wins. An alias's images are keyed by
+ * gives its architecture, creation date and deprecation time, deprecated images included); of each key, the image
+ * {@link #PREFERRED} puts first wins: the newest not deprecated, as Karpenter chooses. An alias's images are keyed by
  * architecture and the variants their parameter serves ({@link AmiAlias#ssmParameters}: {@code amd64/standard},
  * {@code amd64/nvidia}…), every other image by its architecture alone, as Karpenter keys them by their requirements.
  * Cached for a minute (Karpenter's default TTL), so a new {@code @latest} release is picked up promptly.
  */
 public final class AmiResolver {
-    /** An image and the architecture it runs on ({@code amd64}, {@code arm64}). */
-    public record Ami(String id, String name, String arch, Instant created) {}
+    /**
+     * An image and the architecture it runs on ({@code amd64}, {@code arm64}); {@code deprecated} when its deprecation
+     * time has passed (Karpenter's {@code status.amis[].deprecated}).
+     */
+    public record Ami(String id, String name, String arch, Instant created, boolean deprecated) {}
+
+    /**
+     * Which of two images of one key wins, as Karpenter's {@code compareAMI} decides (aws
+     * {@code pkg/providers/amifamily/ami.go}): one not deprecated over a deprecated one, then the newer, then the name
+     * that sorts last; the id last of all, so the choice never depends on the order EC2 answers in.
+     */
+    static final Comparator<Ami> PREFERRED = Comparator.comparing(Ami::deprecated, Comparator.reverseOrder())
+            .thenComparing(Ami::created).thenComparing(Ami::name, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(Ami::id);
 
     private final Ec2Client ec2;
     private final SsmClient ssm;
     private final String k8sVersion;
     private final TtlCache<List<AmiSelectorTerm>, Map<String, Ami>> cache;
+    private final Clock clock;
 
     public AmiResolver(Ec2Client ec2, SsmClient ssm, String k8sVersion, Clock clock) {
+        this.clock = clock;
         this.ec2 = ec2;
         this.ssm = ssm;
         this.k8sVersion = k8sVersion;
@@ -67,13 +82,13 @@ public final class AmiResolver {
                 Map<String, List<String>> variants = new HashMap<>();
                 for (Image image : describe(term, variants)) {
                     Ami ami = new Ami(image.imageId(), image.name(), arch(image.architectureAsString()),
-                            image.creationDate() == null ? Instant.EPOCH : Instant.parse(image.creationDate()));
+                            image.creationDate() == null ? Instant.EPOCH : Instant.parse(image.creationDate()),
+                            image.deprecationTime() != null && !Instant.parse(image.deprecationTime()).isAfter(clock.instant()));
                     List<String> keys = term.serves() != null ? List.of(term.serves())
                             : variants.containsKey(ami.id()) ? variants.get(ami.id()).stream().map(v -> ImageKeys.of(ami.arch(), v)).toList()
                             : List.of(ami.arch());
                     for (String key : keys) {
-                        newest.merge(key, ami, (a, b) -> Comparator.comparing(Ami::created)
-                                .thenComparing(Ami::id).compare(a, b) >= 0 ? a : b);
+                        newest.merge(key, ami, (a, b) -> PREFERRED.compare(a, b) >= 0 ? a : b);
                     }
                 }
             }
@@ -115,6 +130,9 @@ public final class AmiResolver {
         new TreeMap<>(term.tags()).forEach((k, v) -> filters.add("*".equals(v)
                 ? SelectorFilters.filter("tag-key", k) : SelectorFilters.filter("tag:" + k, v)));
         filters.add(SelectorFilters.filter("state", "available"));
+        // Deprecated images too, as Karpenter asks: a pinned image stays usable past its deprecation (AWS deprecates
+        // public images two years after creation), and PREFERRED puts a current one first where both match.
+        request.includeDeprecated(true);
         return ec2.describeImagesPaginator(request.filters(filters).build()).images().stream().toList();
     }
 

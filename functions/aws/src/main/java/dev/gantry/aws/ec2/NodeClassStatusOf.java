@@ -35,7 +35,7 @@ final class NodeClassStatusOf {
                 groups.stream().sorted(Comparator.comparing(SecurityGroupResolver.Group::id))
                         .map(g -> new NodeClassStatus.SecurityGroup(g.id(), g.name())).toList(),
                 amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
-                        e.getValue().name(), requirements(e.getKey()))).toList(),
+                        e.getValue().name(), requirements(e.getKey()), e.getValue().deprecated())).toList(),
                 instanceProfile.name(), NodeClassReadiness.howFound(instanceProfile),
                 reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
     }

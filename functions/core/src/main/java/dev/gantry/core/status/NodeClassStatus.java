@@ -41,10 +41,18 @@ public record NodeClassStatus(List<Subnet> subnets, List<SecurityGroup> security
     public record SecurityGroup(String id, String name) {
     }
 
-    /** @param requirements the instances the image suits ({@code kubernetes.io/arch In [arm64]}) */
-    public record Ami(String id, String name, List<Requirement> requirements) {
+    /**
+     * @param requirements the instances the image suits ({@code kubernetes.io/arch In [arm64]})
+     * @param deprecated   its deprecation time has passed (written only when true, as Karpenter's {@code omitempty})
+     */
+    public record Ami(String id, String name, List<Requirement> requirements, boolean deprecated) {
         public Ami {
             requirements = List.copyOf(requirements == null ? List.of() : requirements);
+        }
+
+        /** An image that is not deprecated. */
+        public Ami(String id, String name, List<Requirement> requirements) {
+            this(id, name, requirements, false);
         }
     }
 
