@@ -118,6 +118,61 @@ class ReservationScenariosTest {
         assertThat(launched(r).stream().filter(i -> i.endedAt() == null)).isNotEmpty();
     }
 
+    /**
+     * An EKS Auto Mode NodeClass selects reservations as an EC2NodeClass does (its owner spelt {@code owner}): the
+     * reservation is filled first, at capacity type {@code reserved}, then on-demand. Its terms were dropped with a
+     * warning, so its pools never used the reservation.
+     */
+    @Test
+    void anAutoModeNodeClassFillsTheReservationItSelects(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        Path samples = Path.of("../../samples").toAbsolutePath().normalize();
+        Path config = dir.resolve("auto-mode-reserved.yaml");
+        java.nio.file.Files.writeString(config, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: reserved}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: eks.amazonaws.com, kind: NodeClass, name: reserved}
+                      requirements:
+                        - {key: karpenter.sh/capacity-type, operator: In, values: ["reserved", "on-demand"]}
+                        - {key: eks.amazonaws.com/instance-category, operator: In, values: ["c", "m", "r"]}
+                        - {key: eks.amazonaws.com/instance-generation, operator: Gt, values: ["5"]}
+                ---
+                apiVersion: eks.amazonaws.com/v1
+                kind: NodeClass
+                metadata: {name: reserved}
+                spec:
+                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                  capacityReservationSelectorTerms: [{tags: {purpose: batch}, owner: "123456789012"}]
+                """);
+        Path file = dir.resolve("auto-mode.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: auto-mode-reserved
+                duration: 20m
+                seed: 29
+                config: [%2$s]
+                cluster:
+                  manifests: [%1$s/workloads/daemonsets.yaml]
+                  reservations:
+                    - {id: cr-0a1b2c3d4e5f60001, instanceType: m6i.xlarge, zone: us-east-1a, count: 4, tags: {purpose: batch}}
+                events:
+                  - {at: 0s, apply: %1$s/workloads/inflate.yaml}
+                  - {at: 5m, scale: {deployment: default/inflate, replicas: 24}}
+                """.formatted(samples, config));
+        Simulation.Result r = new Simulation(ScenarioReader.read(file), v -> { }, Progress.none()).run();
+        print("auto-mode-reserved", r);
+        JsonNode s = r.summary().tree();
+        s.get("invariants").properties().forEach(e -> assertThat(e.getValue().asInt()).as(e.getKey()).isZero());
+        List<SimulatedInstance> reserved = launched(r).stream().filter(i -> i.capacityType().equals("reserved")).toList();
+        assertThat(reserved).as("the reservation is used up, never beyond").hasSize(4)
+                .allMatch(i -> "cr-0a1b2c3d4e5f60001".equals(i.userDataLabels().get(ReservationLabels.ID)));
+        assertThat(launched(r).stream().filter(i -> i.capacityType().equals("on-demand"))).isNotEmpty();
+        assertThat(s.get("pods").get("pendingAtEnd").asInt()).isZero();
+    }
+
     private static String endCause(SimulatedInstance i) {
         return i.endCause();
     }

@@ -20,6 +20,10 @@ import java.util.List;
  * NodeClass with neither set, and the launcher then uses the deployment's default node instance profile
  * ({@code Ec2LauncherConfig.defaultInstanceProfile}), which plays that part for Gantry. The two fields are mutually
  * exclusive, as in an EC2NodeClass.
+ *
+ * <p>{@code capacityReservationSelectorTerms} are honoured as in an EC2NodeClass (EKS's "Control deployment of
+ * workloads into Capacity Reservations with EKS Auto Mode"): the reservations they select are capacity type
+ * {@code reserved}, prioritised over on-demand and spot, and a NodeClass without terms uses none.
  */
 public final class AutoModeNodeClassReader {
     public static final String GROUP = "eks.amazonaws.com";
@@ -49,9 +53,6 @@ public final class AutoModeNodeClassReader {
         if (role != null && profile != null) {
             spec.error("instanceProfile", "exactly one of role or instanceProfile is allowed, not both");
         }
-        if (spec.has("capacityReservationSelectorTerms")) {
-            spec.warn("capacityReservationSelectorTerms", "Gantry does not honour capacityReservationSelectorTerms yet; ignored at launch");
-        }
         UnhonouredFields.capacityReservations(spec, "owner");
         List<BlockDeviceMapping> devices = List.of();
         YamlObject storage = spec.object("ephemeralStorage");
@@ -71,7 +72,8 @@ public final class AutoModeNodeClassReader {
         NodeClass nc = new NodeClass(doc.name(), GROUP, "NodeClass", null, List.of(AmiSelectorTerm.alias("bottlerocket@latest")),
                 SelectorTerms.read(spec, "subnetSelectorTerms", "subnet", false),
                 SelectorTerms.read(spec, "securityGroupSelectorTerms", "sg", true), role, profile, null,
-                LaunchSettings.tags(spec), devices, null, null, null, null, null);
+                LaunchSettings.tags(spec), devices, null, null, null, null, null,
+                doc.report().hasErrors() ? List.of() : ReservationTerms.readAutoMode(spec));
         return doc.report().hasErrors() ? null : nc;
     }
 }
