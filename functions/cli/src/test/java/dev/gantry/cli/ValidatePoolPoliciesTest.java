@@ -45,13 +45,12 @@ class ValidatePoolPoliciesTest {
             """;
 
     @Test
-    void ignoredPoliciesAreWarningsWithTheirLineAndTheObjectsStillValidate(@TempDir Path dir) throws IOException {
+    void aPoolWithTemplateAnnotationsAMinimumSavingAndADriftBudgetValidatesWithoutAWarningOnThem(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("pool.yaml");
         Files.writeString(f, POOL.formatted("0.02"));
         assertThat(run("validate", f.toString())).as(err.toString()).isZero();
-        assertThat(err.toString().lines()).contains(
-                "warning: " + f + ":10:20: NodePool/web/spec.template.metadata.annotations: Gantry does not put template "
-                        + "annotations on its nodes yet; ignored: example.com/team");
+        assertThat(err.toString().lines()).as("template annotations are put on the nodes").singleElement().asString()
+                .contains("EC2NodeClass \"default\" (group karpenter.k8s.aws) is not in the input");
         assertThat(err.toString()).as("drift is replaced now: the Drifted reason limits it").doesNotContain("Drifted reason");
         assertThat(out.toString()).contains("NodePool/web");
     }

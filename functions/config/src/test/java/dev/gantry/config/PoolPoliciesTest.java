@@ -66,8 +66,12 @@ class PoolPoliciesTest {
         assertThat(lines(r.warnings())).isEmpty();
     }
 
+    /**
+     * Template annotations reach the pool's nodes (the sweep sets them at registration), so none is reported as
+     * ignored, as every one but do-not-disrupt was before.
+     */
     @Test
-    void templateAnnotationsOtherThanDoNotDisruptAreReportedAsIgnored() {
+    void templateAnnotationsAreReadWithoutAWarning() {
         LoadResult r = load("""
                 apiVersion: karpenter.sh/v1
                 kind: NodePool
@@ -83,8 +87,38 @@ class PoolPoliciesTest {
                       requirements: []
                 """);
         assertThat(lines(r.errors())).isEmpty();
-        assertThat(lines(r.warnings())).containsExactly(at(8, 9) + "NodePool/default/spec.template.metadata.annotations: "
-                + "Gantry does not put template annotations on its nodes yet; ignored: example.com/team");
+        assertThat(lines(r.warnings())).isEmpty();
+        assertThat(r.nodePools().getFirst().template().annotations())
+                .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("example.com/team", "web", "karpenter.sh/do-not-disrupt", "true"));
+    }
+
+    /**
+     * Karpenter's CRD takes any key, but the API server refuses a Node (or NodeClaim) carrying one that is not a
+     * qualified name, so such a pool's nodes would never register: an error at the key, as for a label.
+     */
+    @Test
+    void aTemplateAnnotationKeyTheApiServerWouldRefuseIsAnErrorAtTheKey() {
+        LoadResult r = load("""
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: default}
+                spec:
+                  template:
+                    metadata:
+                      annotations:
+                        example.com/team: web
+                        "team owner": platform
+                        Example.com/x: "1"
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements: []
+                """);
+        assertThat(lines(r.errors())).containsExactly(
+                at(9, 9) + "NodePool/default/spec.template.metadata.annotations.team owner: 'team owner' is not a valid "
+                        + "annotation key (name part: up to 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)",
+                at(10, 9) + "NodePool/default/spec.template.metadata.annotations.Example.com/x: 'Example.com/x' is not a "
+                        + "valid annotation key: prefix 'Example.com' is not a DNS subdomain");
+        assertThat(r.nodePools()).isEmpty();
     }
 
     @Test
@@ -195,7 +229,7 @@ class PoolPoliciesTest {
     }
 
     @Test
-    void aProvisionersAnnotationsAreReportedAsIgnoredToo() {
+    void aProvisionersAnnotationsAreItsTemplatesToo() {
         LoadResult r = load("""
                 apiVersion: karpenter.sh/v1alpha5
                 kind: Provisioner
@@ -206,7 +240,7 @@ class PoolPoliciesTest {
                   annotations: {example.com/owner: web}
                 """);
         assertThat(lines(r.errors())).isEmpty();
-        assertThat(lines(r.warnings())).contains(at(7, 16) + "Provisioner/default/spec.annotations: "
-                + "Gantry does not put template annotations on its nodes yet; ignored: example.com/owner");
+        assertThat(lines(r.warnings())).noneMatch(w -> w.contains("spec.annotations"));
+        assertThat(r.nodePools().getFirst().template().annotations()).containsEntry("example.com/owner", "web");
     }
 }

@@ -25,6 +25,7 @@ final class NodeJsonPatch {
     static List<Map<String, Object>> of(Node current, NodePatch patch) {
         List<Map<String, Object>> ops = new ArrayList<>();
         labels(current, patch, ops);
+        set("/metadata/annotations/", current.getMetadata().getAnnotations(), patch.setAnnotations(), ops);
 
         List<String> finalizers = nonNull(current.getMetadata().getFinalizers());
         List<String> newFinalizers = new ArrayList<>(finalizers);
@@ -62,18 +63,7 @@ final class NodeJsonPatch {
     /** Only the labels that change, one op each, so labels written by others in between survive. */
     private static void labels(Node current, NodePatch patch, List<Map<String, Object>> ops) {
         Map<String, String> labels = current.getMetadata().getLabels();
-        Map<String, String> changed = new LinkedHashMap<>();
-        patch.setLabels().forEach((k, v) -> {
-            if (labels == null || !v.equals(labels.get(k))) {
-                changed.put(k, v);
-            }
-        });
-        // No labels at all: the API server omits the member, and an add below a missing member fails.
-        if ((labels == null || labels.isEmpty()) && !changed.isEmpty()) {
-            ops.add(op("/metadata/labels", changed));
-        } else {
-            changed.forEach((k, v) -> ops.add(op("/metadata/labels/" + escape(k), v)));
-        }
+        set("/metadata/labels/", labels, patch.setLabels(), ops);
         // Only labels present are removed (a remove of a missing path fails the whole patch).
         for (String k : patch.removeLabels()) {
             if (labels != null && labels.containsKey(k) && !patch.setLabels().containsKey(k)) {
@@ -82,6 +72,25 @@ final class NodeJsonPatch {
                 remove.put("path", "/metadata/labels/" + escape(k));
                 ops.add(remove);
             }
+        }
+    }
+
+    /**
+     * Sets the members of a string map ({@code /metadata/labels/} or {@code /metadata/annotations/}) that differ, one op
+     * each; a map the object lacks (the API server omits an empty one, and an add below a missing member fails) is
+     * added whole.
+     */
+    private static void set(String path, Map<String, String> current, Map<String, String> wanted, List<Map<String, Object>> ops) {
+        Map<String, String> changed = new LinkedHashMap<>();
+        wanted.forEach((k, v) -> {
+            if (current == null || !v.equals(current.get(k))) {
+                changed.put(k, v);
+            }
+        });
+        if ((current == null || current.isEmpty()) && !changed.isEmpty()) {
+            ops.add(op(path.substring(0, path.length() - 1), changed));
+        } else {
+            changed.forEach((k, v) -> ops.add(op(path + escape(k), v)));
         }
     }
 

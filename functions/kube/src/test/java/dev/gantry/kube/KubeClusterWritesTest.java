@@ -80,6 +80,20 @@ class KubeClusterWritesTest {
                 .containsEntry("node-restriction.kubernetes.io/tier", "gold").containsEntry("karpenter.sh/capacity-type", "spot");
     }
 
+    /** Registration's patch for the pool's template annotations: merged into those the node has, through the mock. */
+    @Test
+    void mergesAnnotationsIntoTheExistingOnes() {
+        Map<String, String> before = read().getMetadata().getAnnotations();
+        cluster.patchNode(node, new NodePatch(null, null, null, null, null, null, null,
+                Map.of("example.com/team", "web", "karpenter.sh/do-not-disrupt", "true")));
+        Map<String, String> after = read().getMetadata().getAnnotations();
+        assertThat(after).containsEntry("example.com/team", "web").containsEntry("karpenter.sh/do-not-disrupt", "true")
+                .containsAllEntriesOf(before).hasSize(before.size() + 2);
+        String version = read().getMetadata().getResourceVersion();
+        cluster.patchNode(node, new NodePatch(null, null, null, null, null, null, null, Map.of("example.com/team", "web")));
+        assertThat(read().getMetadata().getResourceVersion()).as("nothing sent when already set").isEqualTo(version);
+    }
+
     @Test
     void addsATaintAndKeepsTheOthersWithTheirTimeAdded() {
         cluster.patchNode(node, new NodePatch(null, List.of(Taint.DISRUPTED), null, true, null, null));

@@ -14,6 +14,7 @@ import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.lifecycle.InMemoryNodeClaimStore;
 import dev.gantry.core.lifecycle.NodeClaim;
 import dev.gantry.core.lifecycle.NodeClaimState;
+import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Resources;
 import dev.gantry.core.provisioning.GantryConfig;
 import dev.gantry.core.requirements.Operator;
@@ -152,6 +153,30 @@ class KubeNodeClaimsTest {
                 .containsEntry("karpenter.k8s.aws/ec2nodeclass-hash-version", "gantry-1")
                 .containsKey(dev.gantry.core.status.NodeClaimObject.DIGEST_ANNOTATION);
         assertThat(crd.violations(json)).isEmpty();
+    }
+
+    /**
+     * A NodeClaim carries its pool's template annotations, as Karpenter creates it with them (its nodes get them at
+     * registration); the hash annotations are Gantry's own and win over a template that names one.
+     */
+    @Test
+    void aClaimCarriesItsPoolsTemplateAnnotationsUnderItsOwnHashes() {
+        NodePool seed = config.nodePools().getFirst();
+        NodePool.Template t = seed.template();
+        NodePool annotated = new NodePool(seed.name(), seed.annotations(), new NodePool.Template(t.labels(),
+                Map.of("example.com/owner", "platform", "karpenter.sh/nodepool-hash", "mine"), t.taints(),
+                t.startupTaints(), t.requirements(), t.nodeClassRef(), t.expireAfter(), t.terminationGracePeriod()),
+                seed.disruption(), seed.limits(), seed.weight(), seed.convertedFrom());
+        config = new GantryConfig(List.of(annotated), config.nodeClasses(), "us-east-1", List.of());
+        store.create(initialized("seed000-annot", "i-0an").withDrift(
+                dev.gantry.core.lifecycle.DriftStamp.launched("np1", "gantry-1", "nc1", "gantry-1")));
+
+        projector.sync(store.list(now.get()), now.get());
+
+        GenericKubernetesResource o = object("seed000-annot");
+        assertThat(o.getMetadata().getAnnotations()).containsEntry("example.com/owner", "platform")
+                .containsEntry("karpenter.sh/nodepool-hash", "np1");
+        assertThat(new CrdSchema(KarpenterCrd.NODE_CLAIM).violations(asMap(o))).isEmpty();
     }
 
     @Test

@@ -25,6 +25,21 @@ class NodeJsonPatchTest {
         assertThat(NodeJsonPatch.escape("a~b/c")).isEqualTo("a~0b~1c");
     }
 
+    /** Annotations as labels: one op per changed key, the whole map when the node has none. */
+    @Test
+    void setsAnnotationsOneOpEachOrTheWholeMapWhenTheNodeHasNone() {
+        NodePatch patch = new NodePatch(null, null, null, null, null, null, null, Map.of("example.com/team", "web"));
+        assertThat(NodeJsonPatch.of(node(), patch)).containsExactly(
+                Map.of("op", "add", "path", "/metadata/resourceVersion", "value", "42"),
+                Map.of("op", "add", "path", "/metadata/annotations", "value", Map.of("example.com/team", "web")));
+        Node annotated = new NodeBuilder(node()).editMetadata().addToAnnotations("example.com/team", "db")
+                .addToAnnotations("other", "x").endMetadata().build();
+        assertThat(NodeJsonPatch.of(annotated, patch)).last().isEqualTo(
+                Map.of("op", "add", "path", "/metadata/annotations/example.com~1team", "value", "web"));
+        Node same = new NodeBuilder(node()).editMetadata().addToAnnotations("example.com/team", "web").endMetadata().build();
+        assertThat(NodeJsonPatch.of(same, patch)).isEmpty();
+    }
+
     @Test
     void patchesNothingWhenTheNodeAlreadyIsAsAsked() {
         assertThat(NodeJsonPatch.of(node(), new NodePatch(Map.of("a", "1"), null, List.of("absent"), false, null, List.of("absent"))))

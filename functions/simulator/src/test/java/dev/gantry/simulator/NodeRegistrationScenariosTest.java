@@ -19,6 +19,11 @@ class NodeRegistrationScenariosTest {
     Path dir;
 
     private Simulation run(String poolName, String templateLabels, String nodeSelector) throws IOException {
+        return run(poolName, templateLabels, nodeSelector, "");
+    }
+
+    private Simulation run(String poolName, String templateLabels, String nodeSelector, String templateAnnotations)
+            throws IOException {
         Files.writeString(dir.resolve("pools.yaml"), """
                 apiVersion: karpenter.sh/v1
                 kind: NodePool
@@ -29,6 +34,7 @@ class NodeRegistrationScenariosTest {
                     metadata:
                       labels:
                 %s
+                %s
                     spec:
                       nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
                       requirements:
@@ -36,7 +42,8 @@ class NodeRegistrationScenariosTest {
                         - {key: kubernetes.io/arch, operator: In, values: [amd64]}
                   limits:
                     cpu: "64"
-                """.formatted(poolName, templateLabels.indent(8).stripTrailing()));
+                """.formatted(poolName, templateLabels.indent(8).stripTrailing(),
+                templateAnnotations.isEmpty() ? "" : ("annotations:\n" + templateAnnotations.indent(2)).indent(6).stripTrailing()));
         Files.writeString(dir.resolve("work.yaml"), """
                 apiVersion: apps/v1
                 kind: Deployment
@@ -90,6 +97,22 @@ class NodeRegistrationScenariosTest {
             assertThat(n.labels()).containsEntry(WellKnownLabels.NODEPOOL, name);
             assertThat(n.labels().get("gantry.dev/nodeclaim")).isNotNull().hasSizeLessThanOrEqualTo(63);
         });
+    }
+
+    /**
+     * A NodePool's template annotations reach every node it launches, at registration, as Karpenter syncs them; they
+     * were dropped with a warning.
+     */
+    @Test
+    void aNodePoolsTemplateAnnotationsReachItsNodes() throws IOException {
+        Simulation sim = run("workers", "team: web", "{team: web}", """
+                example.com/owner: platform
+                prometheus.io/scrape: "true"
+                """);
+        assertThat(sim.pendingPods()).isZero();
+        assertThat(sim.invariants.kept()).isEmpty();
+        assertThat(gantryNodes(sim)).isNotEmpty().allSatisfy(n -> assertThat(n.annotations())
+                .containsEntry("example.com/owner", "platform").containsEntry("prometheus.io/scrape", "true"));
     }
 
     @Test

@@ -20,16 +20,24 @@ public final class LabelRules {
 
     /** Why {@code key} is not a valid label (or taint) key, or null. */
     public static String keySyntaxProblem(String key) {
+        return keySyntaxProblem(key, "label");
+    }
+
+    /**
+     * Why {@code key} is not a valid key of that kind, or null: labels, taints and annotations share the syntax of a
+     * qualified name (an optional DNS-subdomain prefix and a name of up to 63 characters), which the API server checks.
+     */
+    public static String keySyntaxProblem(String key, String kind) {
         int slash = key.indexOf('/');
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0) {
             String prefix = key.substring(0, slash);
             if (prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
-                return "'" + key + "' is not a valid label key: prefix '" + prefix + "' is not a DNS subdomain";
+                return "'" + key + "' is not a valid " + kind + " key: prefix '" + prefix + "' is not a DNS subdomain";
             }
         }
         if (name.isEmpty() || name.length() > 63 || !NAME.matcher(name).matches()) {
-            return "'" + key + "' is not a valid label key (name part: up to 63 alphanumerics, '-', '_' or '.', "
+            return "'" + key + "' is not a valid " + kind + " key (name part: up to 63 alphanumerics, '-', '_' or '.', "
                     + "starting and ending alphanumeric)";
         }
         return null;

@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
 final class PoolPolicies {
     /** Gantry's churn guard annotation on a NodePool (read by core's {@code consolidation.MinSavings}). */
     static final String MIN_SAVINGS = "gantry.dev/consolidation-min-savings";
-    static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
     /** Gantry's opt-in to replacing nodes on a rebalance recommendation (read by core's {@code InterruptionDecision}). */
     static final String REBALANCE = "gantry.dev/rebalance";
     private static final Pattern SAVING = Pattern.compile("([0-9]+(\\.[0-9]+)?|\\.[0-9]+)(%?)");
@@ -27,17 +26,20 @@ final class PoolPolicies {
     }
 
     /**
-     * Template annotations: Karpenter writes them on every node of the pool. Gantry does not yet; it honours
-     * {@code karpenter.sh/do-not-disrupt} from the pool itself (consolidation leaves the pool's nodes alone), and warns
-     * for the others, which are ignored.
+     * Template annotations, which the sweep puts on every node of the pool as it registers (Karpenter puts them on the
+     * NodeClaim and syncs them to the Node at registration). Their keys must be qualified names: the API server
+     * refuses a Node patch with any other key, so a bad key is an error here rather than nodes that never register.
      */
     static void templateAnnotations(YamlObject owner, String key, Map<String, String> annotations) {
         if (annotations == null || annotations.isEmpty()) {
             return;
         }
-        List<String> ignored = annotations.keySet().stream().filter(k -> !k.equals(DO_NOT_DISRUPT)).toList();
-        if (!ignored.isEmpty()) {
-            owner.warn(key, "Gantry does not put template annotations on its nodes yet; ignored: " + String.join(", ", ignored));
+        YamlObject at = owner.object(key);
+        for (String k : annotations.keySet()) {
+            String problem = LabelRules.keySyntaxProblem(k, "annotation");
+            if (problem != null) {
+                at.errorAtKey(k, problem);
+            }
         }
     }
 

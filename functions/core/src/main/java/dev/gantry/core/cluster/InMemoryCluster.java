@@ -201,7 +201,9 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         // As the Kubernetes adapter reads it: the disrupted taint makes a node deleting, and removing it undoes that.
         boolean disrupted = taints.stream().anyMatch(t -> t.key().equals(Taint.DISRUPTED.key()));
         boolean untainted = patch.removeTaintKeys().contains(Taint.DISRUPTED.key());
-        Node updated = new Node(n.name(), n.providerId(), labels, n.annotations(), taints, n.allocatable(), n.ready(),
+        Map<String, String> annotations = new LinkedHashMap<>(n.annotations());
+        annotations.putAll(patch.setAnnotations());
+        Node updated = new Node(n.name(), n.providerId(), labels, annotations, taints, n.allocatable(), n.ready(),
                 unschedulable, disrupted || (n.deleting() && !untainted), n.createdAt(), finalizers, n.deletionTimestamp(),
                 n.conditions());
         if (updated.deletionTimestamp() != null && finalizers.isEmpty()) {

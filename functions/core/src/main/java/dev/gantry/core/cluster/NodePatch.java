@@ -5,19 +5,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A change to a node: labels to set, taints to add or remove, cordon, finalizers to add or remove. Fields left empty or
- * null change nothing.
+ * A change to a node: labels to set or remove, taints to add or remove, cordon, finalizers to add or remove,
+ * annotations to set. Fields left empty or null change nothing.
  */
 public record NodePatch(Map<String, String> setLabels, List<Taint> addTaints, List<String> removeTaintKeys,
                         Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers,
-                        List<String> removeLabels) {
-    /** A patch that removes no label. */
+                        List<String> removeLabels, Map<String, String> setAnnotations) {
+    /** A patch that removes no label and sets no annotation. */
     public NodePatch(Map<String, String> setLabels, List<Taint> addTaints, List<String> removeTaintKeys,
                      Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers) {
-        this(setLabels, addTaints, removeTaintKeys, unschedulable, addFinalizers, removeFinalizers, null);
+        this(setLabels, addTaints, removeTaintKeys, unschedulable, addFinalizers, removeFinalizers, null, null);
+    }
+
+    /** A patch that sets no annotation. */
+    public NodePatch(Map<String, String> setLabels, List<Taint> addTaints, List<String> removeTaintKeys,
+                     Boolean unschedulable, List<String> addFinalizers, List<String> removeFinalizers,
+                     List<String> removeLabels) {
+        this(setLabels, addTaints, removeTaintKeys, unschedulable, addFinalizers, removeFinalizers, removeLabels, null);
     }
 
     public NodePatch {
+        setAnnotations = Map.copyOf(setAnnotations == null ? Map.of() : setAnnotations);
         removeLabels = List.copyOf(removeLabels == null ? List.of() : removeLabels);
         setLabels = Map.copyOf(setLabels == null ? Map.of() : setLabels);
         addTaints = List.copyOf(addTaints == null ? List.of() : addTaints);

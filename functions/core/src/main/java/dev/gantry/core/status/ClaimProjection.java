@@ -103,8 +103,18 @@ public final class ClaimProjection {
                 cap.map(c -> quantities(c.allocatable())).orElse(Map.of()), conditions(claim, pool, now));
         String expireAfter = pool.map(p -> p.template().expireAfter().map(ClaimProjection::duration).orElse("Never"))
                 .orElse(null);
-        return new NodeClaimObject(claim.name(), labels(claim, ref), NodeClaimObject.hashes(claim.drift()), ref,
+        return new NodeClaimObject(claim.name(), labels(claim, ref), annotations(claim, pool), ref,
                 requirements(claim), expireAfter, status);
+    }
+
+    /**
+     * The pool's template annotations, which its nodes carry too, and the drift hashes over them: Karpenter creates a
+     * NodeClaim with its template's annotations and its own hash annotations, which win.
+     */
+    private static Map<String, String> annotations(NodeClaim claim, Optional<NodePool> pool) {
+        Map<String, String> out = new TreeMap<>(pool.map(p -> p.template().annotations()).orElse(Map.of()));
+        out.putAll(NodeClaimObject.hashes(claim.drift()));
+        return out;
     }
 
     private static Map<String, String> labels(NodeClaim claim, NodeClassRef ref) {

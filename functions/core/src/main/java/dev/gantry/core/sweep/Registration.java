@@ -17,8 +17,16 @@ import java.util.Set;
 
 /**
  * (claim, node, now) → the lifecycle transition. Launched → Registered when the instance's Node appears (it gets
- * Gantry's finalizer and any labels it lacks, among them the NodePool's labels the kubelet may not set itself); Registered → Initialized once the node is Ready, the pool's startup
- * taints are gone and the instance type's extended resources are advertised. Both can happen in one sweep.
+ * Gantry's finalizer, any labels it lacks, among them the NodePool's labels the kubelet may not set itself, and the
+ * pool's template annotations, which no kubelet flag can set); Registered → Initialized once the node is Ready, the
+ * pool's startup taints are gone and the instance type's extended resources are advertised. Both can happen in one
+ * sweep.
+ *
+ * <p>Template annotations are put on the Node once, at registration, as Karpenter syncs its NodeClaim's annotations to
+ * the Node (core {@code pkg/controllers/nodeclaim/lifecycle/registration.go}); a later change to them drifts the
+ * pool's nodes (they are in its static hash), so replacements carry the new ones. Karpenter's
+ * {@code karpenter.sh/unregistered} taint holds pods off a node until then; Gantry has none, so a pod may land on a
+ * new node in the seconds before its annotations do.
  */
 public final class Registration {
     /** Requirement keys whose value is the instance's (or the kubelet's), never the claim's to write. */
@@ -44,10 +52,12 @@ public final class Registration {
             return Optional.empty();
         }
         Map<String, String> labels = new LinkedHashMap<>();
+        Map<String, String> annotations = Map.of();
         boolean needsFinalizer = false;
         NodeClaim next = claim;
         if (s == NodeClaimState.Launched) {
             labels.putAll(missingLabels(claim, node, pool, facts));
+            annotations = missing(pool.template().annotations(), node.annotations());
             needsFinalizer = !node.finalizers().contains(Node.FINALIZER) && node.deletionTimestamp() == null;
             next = claim.registered(node.name(), now);
         }
@@ -58,8 +68,9 @@ public final class Registration {
                 labels.put(INITIALIZED_LABEL, "true");
             }
         }
-        NodePatch patch = labels.isEmpty() && !needsFinalizer ? null
-                : new NodePatch(labels, null, null, null, needsFinalizer ? List.of(Node.FINALIZER) : null, null);
+        NodePatch patch = labels.isEmpty() && annotations.isEmpty() && !needsFinalizer ? null
+                : new NodePatch(labels, null, null, null, needsFinalizer ? List.of(Node.FINALIZER) : null, null, null,
+                        annotations);
         return next == claim ? Optional.empty() : Optional.of(new Transition(patch, next));
     }
 
@@ -82,9 +93,14 @@ public final class Registration {
         put(want, WellKnownLabels.ZONE, claim.zone());
         put(want, WellKnownLabels.CAPACITY_TYPE, claim.capacityType());
         put(want, dev.gantry.core.lifecycle.ClaimsByNode.LABEL, claim.name());
+        return missing(want, node.labels());
+    }
+
+    /** The entries of {@code want} that {@code have} lacks or holds with another value. */
+    private static Map<String, String> missing(Map<String, String> want, Map<String, String> have) {
         Map<String, String> missing = new LinkedHashMap<>();
         want.forEach((k, v) -> {
-            if (!v.equals(node.labels().get(k))) {
+            if (!v.equals(have.get(k))) {
                 missing.put(k, v);
             }
         });

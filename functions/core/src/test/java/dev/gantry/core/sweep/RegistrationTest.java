@@ -49,6 +49,30 @@ class RegistrationTest {
         assertThat(KubeletLabels.refusal(Map.of("node-role.kubernetes.io/worker", ""))).contains("unknown 'kubernetes.io'");
     }
 
+    /**
+     * The pool's template annotations reach the node at registration, as Karpenter syncs its NodeClaim's annotations
+     * to the Node; those the node already has with that value are not written again, and nothing is written after
+     * registration.
+     */
+    @Test
+    void registrationPutsTheTemplateAnnotationsTheNodeLacksOnIt() {
+        NodePool plain = pool(Map.of(), List.of());
+        NodePool pool = new NodePool(plain.name(), Map.of(), new NodePool.Template(Map.of(),
+                Map.of("example.com/team", "web", "example.com/cost-centre", "42"), List.of(), List.of(), List.of(),
+                plain.template().nodeClassRef(), Optional.empty(), Optional.empty()), null, Map.of(), null, null);
+        NodeClaim claim = NodeClaim.launching("workers-abcde", "workers", "h", List.of(), List.of("m5.large"), List.of(),
+                "m5.large", "us-east-1a", "spot", 0.04, T0).launched("i-1", "m5.large", "us-east-1a", "spot", 0.04, T0);
+        Node node = new Node("ip-10-0-0-1", "aws:///us-east-1a/i-1", Map.of(), Map.of("example.com/cost-centre", "42",
+                "node.alpha.kubernetes.io/ttl", "0"), List.of(), Resources.of(2000, 8L << 30), false, false, false, T0);
+
+        Registration.Transition step = Registration.decide(claim, node, pool, InstanceFacts.NONE, T0).orElseThrow();
+
+        assertThat(step.patch().setAnnotations()).containsExactly(Map.entry("example.com/team", "web"));
+        Registration.Transition later = Registration.decide(step.updated(), node, pool, InstanceFacts.NONE, T0).orElse(null);
+        assertThat(later == null || later.patch() == null || later.patch().setAnnotations().isEmpty())
+                .as("annotations are written at registration only").isTrue();
+    }
+
     @Test
     void theKubeletAcceptsItsOwnLabelsAndNamespacesAndRefusesTheRestOfTheKubernetesDomains() {
         assertThat(KubeletLabels.refusal(Map.of("kubernetes.io/arch", "amd64", "topology.kubernetes.io/zone", "us-east-1a",
