@@ -52,33 +52,6 @@ class CapacityReservationTermsTest {
                 .containsExactly(new CapacityReservationSelectorTerm(null, null, Map.of("purpose", "batch"), null));
     }
 
-    /**
-     * EKS Auto Mode's NodeClass selects reservations as an EC2NodeClass does, its owner spelt {@code owner} (EKS user
-     * guide, "Control deployment of workloads into Capacity Reservations with EKS Auto Mode"); they were read, checked
-     * and then dropped with a warning.
-     */
-    @Test
-    void anAutoModeNodeClassSelectsReservationsByIdOrByTagsAndOwner() {
-        LoadResult r = load("""
-                apiVersion: eks.amazonaws.com/v1
-                kind: NodeClass
-                metadata: {name: odcr}
-                spec:
-                  subnetSelectorTerms: [{id: subnet-0abc}]
-                  securityGroupSelectorTerms: [{id: sg-0abc}]
-                  capacityReservationSelectorTerms:
-                    - id: cr-56fac701cc1951b03
-                    - tags: {app: my-app}
-                      owner: "012345678901"
-                """);
-
-        assertThat(lines(r.errors())).isEmpty();
-        assertThat(lines(r.warnings())).isEmpty();
-        assertThat(r.nodeClasses().getFirst().capacityReservationSelectorTerms()).containsExactly(
-                CapacityReservationSelectorTerm.id("cr-56fac701cc1951b03"),
-                new CapacityReservationSelectorTerm(null, "012345678901", Map.of("app", "my-app"), null));
-    }
-
     /** docs tasks/odcrs.md: without terms a NodeClass uses no reservation (open ones are not matched implicitly). */
     @Test
     void aNodeClassWithoutTermsSelectsNoReservation() {

@@ -7,6 +7,7 @@ import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
 import dev.gantry.core.model.Quantity;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -182,6 +183,11 @@ class KarpenterAcceptsTest {
         assertThat(nc.instanceProfile()).isNull();
     }
 
+    /**
+     * EKS Auto Mode's NodeClass selects reservations as an EC2NodeClass does, its owner spelt {@code owner} (EKS user
+     * guide, "Control deployment of workloads into Capacity Reservations with EKS Auto Mode"). Regression: the terms
+     * were checked, then dropped with a warning.
+     */
     @Test
     void acceptsAutoModeCapacityReservationSelectorTermsAndInstanceProfile() {
         LoadResult r = load("""
@@ -199,7 +205,9 @@ class KarpenterAcceptsTest {
                 """);
         assertThat(lines(r.errors())).isEmpty();
         assertThat(r.nodeClasses().getFirst().instanceProfile()).isEqualTo("AutoNodeProfile");
-        assertThat(r.nodeClasses().getFirst().capacityReservationSelectorTerms()).hasSize(2);
+        assertThat(r.nodeClasses().getFirst().capacityReservationSelectorTerms()).containsExactly(
+                NodeClass.CapacityReservationSelectorTerm.id("cr-56fac701cc1951b03"),
+                new NodeClass.CapacityReservationSelectorTerm(null, "012345678901", Map.of("app", "my-app"), null));
         assertThat(lines(r.warnings())).isEmpty();
     }
 }
