@@ -48,6 +48,58 @@ class PlanCommandTest {
         assertThat(doc.get("unschedulable")).isEmpty();
     }
 
+    /**
+     * Regression: an arm64 pool under AL2023 with no category limit was planned on a1.4xlarge (A1 is the cheapest arm64
+     * vCPU), which AL2023 does not boot; Karpenter leaves A1 out under AL2023, and so does Gantry now.
+     */
+    @Test
+    void plansNoA1NodeForAnArmPoolUnderAl2023(@TempDir Path dir) throws IOException {
+        Path pools = dir.resolve("pool.yaml");
+        Files.writeString(pools, """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: arm}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements:
+                        - {key: kubernetes.io/arch, operator: In, values: [arm64]}
+                        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+                ---
+                apiVersion: karpenter.k8s.aws/v1
+                kind: EC2NodeClass
+                metadata: {name: default}
+                spec:
+                  role: KarpenterNodeRole-demo
+                  amiSelectorTerms: [{alias: al2023@latest}]
+                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                """);
+        Path pods = dir.resolve("pods.yaml");
+        Files.writeString(pods, """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: cpu}
+                spec:
+                  replicas: 30
+                  selector: {matchLabels: {app: cpu}}
+                  template:
+                    metadata: {labels: {app: cpu}}
+                    spec:
+                      containers:
+                        - {name: c, image: busybox, resources: {requests: {cpu: "3", memory: 2Gi}}}
+                """);
+        assertThat(run("plan", "--nodepools", pools.toString(), "--pods", pods.toString(), "--output", "json"))
+                .as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("nodeClaims")).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.get("instanceType").asText()).doesNotStartWith("a1.");
+            assertThat(c.get("instanceTypeOptions")).noneMatch(t -> t.asText().startsWith("a1."));
+        });
+        assertThat(doc.get("unschedulable")).isEmpty();
+    }
+
     /** The README's GPU example: each single-GPU trainer on its own g4dn.4xlarge (40Gi rules out the 2xlarge), on spot. */
     @Test
     void plansTheGpuSampleOneTrainerPerSmallestNvidiaNodeThatHoldsIt() throws IOException {

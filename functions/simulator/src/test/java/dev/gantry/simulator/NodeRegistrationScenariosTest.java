@@ -19,11 +19,11 @@ class NodeRegistrationScenariosTest {
     Path dir;
 
     private Simulation run(String poolName, String templateLabels, String nodeSelector) throws IOException {
-        return run(poolName, templateLabels, nodeSelector, "");
+        return run(poolName, templateLabels, nodeSelector, "", "amd64", "1");
     }
 
-    private Simulation run(String poolName, String templateLabels, String nodeSelector, String templateAnnotations)
-            throws IOException {
+    private Simulation run(String poolName, String templateLabels, String nodeSelector, String templateAnnotations,
+                           String arch, String podCpu) throws IOException {
         Files.writeString(dir.resolve("pools.yaml"), """
                 apiVersion: karpenter.sh/v1
                 kind: NodePool
@@ -39,11 +39,12 @@ class NodeRegistrationScenariosTest {
                       nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
                       requirements:
                         - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
-                        - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+                        - {key: kubernetes.io/arch, operator: In, values: [%s]}
                   limits:
                     cpu: "64"
                 """.formatted(poolName, templateLabels.indent(8).stripTrailing(),
-                templateAnnotations.isEmpty() ? "" : ("annotations:\n" + templateAnnotations.indent(2)).indent(6).stripTrailing()));
+                templateAnnotations.isEmpty() ? "" : ("annotations:\n" + templateAnnotations.indent(2)).indent(6).stripTrailing(),
+                arch));
         Files.writeString(dir.resolve("work.yaml"), """
                 apiVersion: apps/v1
                 kind: Deployment
@@ -62,8 +63,8 @@ class NodeRegistrationScenariosTest {
                         - name: work
                           image: public.ecr.aws/eks-distro/kubernetes/pause:3.7
                           resources:
-                            requests: {cpu: "1", memory: 1Gi}
-                """.formatted(nodeSelector));
+                            requests: {cpu: "%s", memory: 1Gi}
+                """.formatted(nodeSelector, podCpu));
         Path scenario = dir.resolve("s.yaml");
         Files.writeString(scenario, """
                 name: registration
@@ -108,11 +109,26 @@ class NodeRegistrationScenariosTest {
         Simulation sim = run("workers", "team: web", "{team: web}", """
                 example.com/owner: platform
                 prometheus.io/scrape: "true"
-                """);
+                """, "amd64", "1");
         assertThat(sim.pendingPods()).isZero();
         assertThat(sim.invariants.kept()).isEmpty();
         assertThat(gantryNodes(sim)).isNotEmpty().allSatisfy(n -> assertThat(n.annotations())
                 .containsEntry("example.com/owner", "platform").containsEntry("prometheus.io/scrape", "true"));
+    }
+
+    /**
+     * Regression: an arm64 pool under AL2023 (the default image) with CPU-heavy pods was given A1 nodes, A1 being the
+     * cheapest arm64 vCPU; AL2023 does not boot on A1, so they never joined and the pods waited out the registration
+     * timeout. Gantry now leaves A1 out under AL2023, as Karpenter does.
+     */
+    @Test
+    void anArmPoolUnderAl2023GetsNodesThatJoin() throws IOException {
+        Simulation sim = run("arm", "team: web", "{team: web}", "", "arm64", "3");
+        assertThat(sim.kubelet.refusals()).isEmpty();
+        assertThat(sim.pendingPods()).isZero();
+        assertThat(sim.invariants.kept()).isEmpty();
+        assertThat(gantryNodes(sim)).isNotEmpty().allSatisfy(n -> assertThat(n.labels().get(WellKnownLabels.INSTANCE_TYPE))
+                .doesNotStartWith("a1."));
     }
 
     @Test

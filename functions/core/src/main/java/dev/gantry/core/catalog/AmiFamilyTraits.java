@@ -44,6 +44,20 @@ public record AmiFamilyTraits(String family, String ephemeralDevice, Quantity de
         return os.equals("windows");
     }
 
+    /**
+     * Whether an image of this family boots on the type, as Karpenter v1.14 decides it (aws
+     * {@code pkg/providers/instancetype/compatibility}, whose offerings are unavailable otherwise): Windows has no arm64
+     * image, and AL2023 does not support the A1 family (AWS's AL2023 system requirements); an A1 instance launched
+     * with it never joins, so the launch would be wasted until the registration timeout.
+     */
+    public boolean runs(InstanceTypeSpec type) {
+        if (windows()) {
+            return "amd64".equals(type.arch());
+        }
+        boolean al2023 = family == null || family.equalsIgnoreCase("al2023"); // of(null) is AL2023's traits
+        return !(al2023 && "a1".equals(type.family()));
+    }
+
     public boolean custom() {
         return ephemeralDevice == null;
     }

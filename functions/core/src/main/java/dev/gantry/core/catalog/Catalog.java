@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Offerings named in {@link #withUnavailable(Set)} are kept but marked unavailable.
  *
  * <p>Specs without vCPU, memory, architecture or pod count are left out and reported by {@link #excludedNames()}.
- * Under a Windows AMI family, arm64 types are left out too (Windows has no arm64 AMI). Results are cached per
+ * Types no image of the NodeClass's AMI family boots are left out too ({@link AmiFamilyTraits#runs}: arm64 under
+ * Windows, the A1 family under AL2023). Results are cached per
  * (AMI family, kubelet settings, block device mappings), the inputs that change them. Thread-safe.
  */
 public final class Catalog implements InstanceTypeProvider {
@@ -118,7 +119,7 @@ public final class Catalog implements InstanceTypeProvider {
     /**
      * A type this catalogue lacks (a preview type EC2 describes), built as the catalogue builds its own: Karpenter's
      * labels, capacity and overhead under {@code nodeClass}, with the given offerings. Empty when the spec is not
-     * schedulable or the NodeClass cannot run it (arm64 under Windows).
+     * schedulable or the NodeClass cannot run it ({@link AmiFamilyTraits#runs}).
      */
     public Optional<InstanceType> shape(InstanceTypeSpec spec, NodeClass nodeClass, List<Offering> offerings) {
         if (!spec.schedulable()) {
@@ -129,7 +130,7 @@ public final class Catalog implements InstanceTypeProvider {
 
     private Optional<InstanceType> shaped(InstanceTypeSpec s, NodeClass nodeClass, AmiFamilyTraits traits,
                                           List<Offering> offerings) {
-        if (traits.windows() && !"amd64".equals(s.arch())) {
+        if (!traits.runs(s)) {
             return Optional.empty();
         }
         InstanceTypeLabels labels = InstanceTypeLabels.of(s, region, traits);

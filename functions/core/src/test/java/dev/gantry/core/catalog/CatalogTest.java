@@ -85,6 +85,26 @@ class CatalogTest {
                 .doesNotContain("c7g.xlarge").contains("m5.large");
     }
 
+    /**
+     * Regression: AL2023 does not boot on A1 (Karpenter's compatibility check makes its offerings unavailable), yet
+     * A1, the cheapest arm64 vCPU in the catalogue, was chosen for arm64 pools under AL2023: nodes that never join.
+     */
+    @Test
+    void al2023LeavesOutTheA1FamilyOtherFamiliesKeepIt() {
+        InstanceTypeSpec a1 = InstanceTypeSpec.builder("a1.large").basics(2, 4096, "arm64", 29).eniCount(3).ipv4PerEni(10)
+                .cpuManufacturer("aws").hypervisor("nitro").build();
+        Catalog withA1 = Catalog.of(List.of(a1, Fixtures.c7gXlarge()), PriceBook.of(Map.of("us-east-1",
+                Map.of("a1.large", 0.051, "c7g.xlarge", 0.145))), DeterministicSpotPriceModel.withDefaultSeed(), "us-east-1", ZONES);
+        assertThat(withA1.instanceTypes(nodeClass("AL2023"))).extracting(InstanceType::name).containsExactly("c7g.xlarge");
+        assertThat(withA1.instanceTypes(nodeClass(null))).as("no family: AL2023's traits").extracting(InstanceType::name)
+                .containsExactly("c7g.xlarge");
+        for (String family : List.of("AL2", "Bottlerocket", "Custom")) {
+            assertThat(withA1.instanceTypes(nodeClass(family))).as(family).extracting(InstanceType::name)
+                    .containsExactly("a1.large", "c7g.xlarge");
+        }
+        assertThat(withA1.shape(a1, nodeClass("AL2023"), List.of())).as("a preview type is judged alike").isEmpty();
+    }
+
     @Test
     void regionWithoutPricesFallsBackToUsEast1WithAWarning() {
         Catalog seoul = Catalog.of(SPECS, PRICES, DeterministicSpotPriceModel.withDefaultSeed(), "ap-northeast-2",

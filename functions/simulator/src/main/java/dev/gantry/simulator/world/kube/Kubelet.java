@@ -68,6 +68,9 @@ public final class Kubelet {
             return;
         }
         String refused = KubeletLabels.refusal(userDataLabels(i));
+        if (refused == null) {
+            refused = bootFailure(i);
+        }
         if (refused != null) {
             refusedToStart++;
             String line = "kubelet on " + i.id() + " (" + i.dnsName() + ") does not start: " + refused;
@@ -84,6 +87,20 @@ public final class Kubelet {
         cluster.putNode(node);
         webhook.nodeCreated(node);
         loop.after(READY_AFTER, "kubelet ready " + i.id(), () -> ready(i));
+    }
+
+    /**
+     * Why the instance's image does not boot on its type, or null: AL2023 does not support the A1 family (AWS's AL2023
+     * system requirements), so such an instance runs and never joins. Stated here as the world's fact, apart from the
+     * catalogue's rule that keeps Gantry from choosing it.
+     */
+    private static String bootFailure(SimulatedInstance i) {
+        String family = i.request().nodeClass().effectiveAmiFamily();
+        boolean al2023 = family == null || family.equalsIgnoreCase("AL2023");
+        if (al2023 && i.type().name().startsWith("a1.")) {
+            return "AL2023 does not boot on " + i.type().name() + " (the A1 family is not supported)";
+        }
+        return null;
     }
 
     private void ready(SimulatedInstance i) {
