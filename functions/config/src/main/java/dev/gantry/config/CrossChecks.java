@@ -83,7 +83,7 @@ final class CrossChecks {
                 r.warnings.add(new Diagnostic(at.path(), at.line(), at.column(), "Provisioner/" + poolName, "spec.provider",
                         "the implicit EC2NodeClass is named \"" + renamed + "\" because EC2NodeClass/" + nc.name()
                                 + " is also defined"));
-                implicit = rename(nc, renamed);
+                implicit = nc.withName(renamed);
                 replacePool(poolName, implicit.name());
             }
             r.nodeClasses.add(implicit);
@@ -106,7 +106,7 @@ final class CrossChecks {
                         "kubelet settings ignored: " + nc.kind() + "/" + nc.name() + " sets its own kubelet"));
                 return;
             }
-            r.nodeClasses.set(r.nodeClasses.indexOf(nc), withKubelet(nc, kubelet));
+            r.nodeClasses.set(r.nodeClasses.indexOf(nc), nc.withKubelet(kubelet));
         });
     }
 
@@ -185,19 +185,5 @@ final class CrossChecks {
                         p.convertedFrom(), p.replicas()));
             }
         }
-    }
-
-    private static NodeClass rename(NodeClass c, String name) {
-        return new NodeClass(name, c.group(), c.kind(), c.amiFamily(), c.amiSelectorTerms(), c.subnetSelectorTerms(),
-                c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(),
-                c.blockDeviceMappings(), c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(),
-                c.detailedMonitoring(), c.convertedFrom(), c.capacityReservationSelectorTerms(), c.annotations());
-    }
-
-    private static NodeClass withKubelet(NodeClass c, NodeClass.Kubelet k) {
-        return new NodeClass(c.name(), c.group(), c.kind(), c.amiFamily(), c.amiSelectorTerms(), c.subnetSelectorTerms(),
-                c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(),
-                c.blockDeviceMappings(), c.metadataOptions(), k, c.associatePublicIPAddress(),
-                c.detailedMonitoring(), c.convertedFrom(), c.capacityReservationSelectorTerms(), c.annotations());
     }
 }

@@ -74,6 +74,35 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         kubelet = kubelet == null ? Kubelet.DEFAULT : kubelet;
     }
 
+    /*
+     * Copies with one thing changed. Every copy of a NodeClass goes through these, so a field added to the record is
+     * carried by all of them: a hand-written copy that used a shorter constructor once dropped the reservation terms.
+     */
+
+    /** This class under another name. */
+    public NodeClass withName(String newName) {
+        return new NodeClass(newName, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations);
+    }
+
+    /** This class with other kubelet settings. */
+    public NodeClass withKubelet(Kubelet newKubelet) {
+        return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                newKubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations);
+    }
+
+    /** This class selecting its images with {@code terms} under {@code family} (a paused rollout's pinned images). */
+    public NodeClass withAmi(String family, List<AmiSelectorTerm> terms) {
+        return new NodeClass(name, group, kind, family, terms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations);
+    }
+
     /**
      * One {@code amiSelectorTerms} entry. Exactly one of alias, id, name+owner, tags or ssmParameter is the selector;
      * {@code alias} is {@code family@version} such as {@code al2023@latest} or {@code bottlerocket@v1.20.3}.

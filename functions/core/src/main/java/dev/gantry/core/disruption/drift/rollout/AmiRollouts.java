@@ -244,10 +244,7 @@ public final class AmiRollouts implements DriftGate {
                 terms.add(new NodeClass.AmiSelectorTerm(null, id, null, null, Map.of(), null));
             }
         });
-        return new NodeClass(nc.name(), nc.group(), nc.kind(), nc.effectiveAmiFamily(), terms, nc.subnetSelectorTerms(),
-                nc.securityGroupSelectorTerms(), nc.role(), nc.instanceProfile(), nc.userData(), nc.tags(),
-                nc.blockDeviceMappings(), nc.metadataOptions(), nc.kubelet(), nc.associatePublicIPAddress(),
-                nc.detailedMonitoring(), nc.convertedFrom(), nc.annotations());
+        return nc.withAmi(nc.effectiveAmiFamily(), terms);
     }
 
     /**

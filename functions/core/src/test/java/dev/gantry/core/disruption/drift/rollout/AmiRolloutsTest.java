@@ -136,6 +136,33 @@ class AmiRolloutsTest {
         assertThat(wired.config().raw()).isSameAs(read.config());
     }
 
+    /**
+     * Regression: the pinned class was copied through a constructor without reservation terms, so while a rollout was
+     * paused the class selected no reservation: launches went on-demand beside free reserved slots and every reserved
+     * node read as {@code CapacityReservationDrift}, to be replaced. The pinned class differs in its AMI only.
+     */
+    @Test
+    void whilePausedTheClassKeepsItsReservationTermsAndEveryOtherField() {
+        NodeClass c = nodeClass;
+        NodeClass reserving = new NodeClass(c.name(), c.group(), c.kind(), c.amiFamily(), c.amiSelectorTerms(),
+                c.subnetSelectorTerms(), c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(),
+                c.tags(), c.blockDeviceMappings(), c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(),
+                c.detailedMonitoring(), c.convertedFrom(),
+                List.of(NodeClass.CapacityReservationSelectorTerm.id("cr-0123456789abcdef0")), Map.of("a", "b"));
+        NodeClass pinned = AmiRollouts.pinned(reserving, Map.of("amd64", OLD));
+
+        assertThat(pinned.capacityReservationSelectorTerms()).isEqualTo(reserving.capacityReservationSelectorTerms());
+        for (var f : NodeClass.class.getRecordComponents()) {
+            if (!f.getName().equals("amiSelectorTerms") && !f.getName().equals("amiFamily")) {
+                try {
+                    assertThat(f.getAccessor().invoke(pinned)).as(f.getName()).isEqualTo(f.getAccessor().invoke(reserving));
+                } catch (ReflectiveOperationException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+    }
+
     @Test
     void whilePausedTheCanaryOnTheBadImageMayStillBeReplaced() {
         add(old("o1"), true);
