@@ -246,7 +246,8 @@ class DriftCommandTest {
     void aClaimStampedByGantryWithAnotherTemplateHashIsNodePoolDrifted() throws IOException {
         Path pools = write("pools.yaml", pools("1", "1", "on-demand"));
         Map<String, String> gantry = Map.of("karpenter.sh/nodepool-hash", "stale", "karpenter.sh/nodepool-hash-version", "gantry-1",
-                "karpenter.k8s.aws/ec2nodeclass-hash", "stale", "karpenter.k8s.aws/ec2nodeclass-hash-version", "gantry-1");
+                "karpenter.k8s.aws/ec2nodeclass-hash", "stale", "karpenter.k8s.aws/ec2nodeclass-hash-version",
+                dev.gantry.core.disruption.drift.hash.DriftHashes.NODECLASS_VERSION);
         assertThat(run("drift", "--nodepools", pools.toString(), "--cluster", dump(false, gantry).toString(),
                 "--image", "al2023@latest=" + OLD, "--output", "json")).as(err.toString()).isZero();
         JsonNode doc = json();

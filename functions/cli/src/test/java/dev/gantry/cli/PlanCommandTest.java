@@ -100,6 +100,57 @@ class PlanCommandTest {
         assertThat(doc.get("unschedulable")).isEmpty();
     }
 
+    /**
+     * {@code instanceStorePolicy: RAID0} makes a type's NVMe instance store its ephemeral storage, as in Karpenter: a
+     * pod asking 200Gi of ephemeral storage fits only such a type then, and no type at all on the 20Gi root volume.
+     */
+    @Test
+    void plansAnEphemeralStorageHeavyPodOnAnInstanceStoreTypeUnderRaid0(@TempDir Path dir) throws IOException {
+        String pool = """
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: nvme}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+                      requirements:
+                        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+                        - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}
+                ---
+                apiVersion: karpenter.k8s.aws/v1
+                kind: EC2NodeClass
+                metadata: {name: default}
+                spec:
+                  role: KarpenterNodeRole-demo
+                  amiSelectorTerms: [{alias: al2023@latest}]
+                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                %s""";
+        Path pods = dir.resolve("pods.yaml");
+        Files.writeString(pods, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: scratch, namespace: default}
+                spec:
+                  containers:
+                    - {name: c, image: busybox, resources: {requests: {cpu: "1", memory: 2Gi, ephemeral-storage: 200Gi}}}
+                """);
+        Path raid0 = dir.resolve("raid0.yaml");
+        Files.writeString(raid0, pool.formatted("  instanceStorePolicy: RAID0\n"));
+        assertThat(run("plan", "--nodepools", raid0.toString(), "--pods", pods.toString(), "--output", "json"))
+                .as(err.toString()).isZero();
+        JsonNode claim = json().get("nodeClaims").get(0);
+        assertThat(claim.get("instanceType").asText()).matches("[cmr][0-9]+[a-z]*d[a-z]*\\..*"); // an instance-store type
+        out.getBuffer().setLength(0);
+        Path plain = dir.resolve("plain.yaml");
+        Files.writeString(plain, pool.formatted(""));
+        assertThat(run("plan", "--nodepools", plain.toString(), "--pods", pods.toString(), "--output", "json"))
+                .as(err.toString()).isZero();
+        assertThat(json().get("nodeClaims")).isEmpty();
+        assertThat(json().get("unschedulable")).hasSize(1);
+    }
+
     /** The README's GPU example: each single-GPU trainer on its own g4dn.4xlarge (40Gi rules out the 2xlarge), on spot. */
     @Test
     void plansTheGpuSampleOneTrainerPerSmallestNvidiaNodeThatHoldsIt() throws IOException {

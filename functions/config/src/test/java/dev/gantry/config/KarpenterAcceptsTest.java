@@ -123,6 +123,16 @@ class KarpenterAcceptsTest {
                 "t.yaml:19:15: EC2NodeClass/default/spec.cpuOptions: Gantry does not honour cpuOptions yet; ignored at launch");
     }
 
+    /** {@code instanceStorePolicy: RAID0} is read and honoured (it was accepted with a warning that it was ignored). */
+    @Test
+    void readsInstanceStorePolicyWithoutAWarning() {
+        LoadResult r = load(CLASS + "  instanceStorePolicy: RAID0\n");
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).isEmpty();
+        assertThat(r.nodeClasses().getFirst().instanceStorePolicy()).isEqualTo(NodeClass.RAID0);
+        assertThat(load(CLASS).nodeClasses().getFirst().instanceStorePolicy()).isNull();
+    }
+
     @Test
     void acceptsUpstreamKubeletFieldsBeyondKarpentersOwnWithAWarningEach() {
         LoadResult r = load(CLASS + """

@@ -19,10 +19,25 @@ import java.util.TreeMap;
  * @param taints               taints to register with: the template's taints, then its startupTaints
  * @param maxPods              the kubelet's max pods for the instance types of this launch template
  * @param customUserData       the NodeClass's {@code userData}, merged in; null when none
+ * @param instanceStorePolicy  the NodeClass's {@code instanceStorePolicy} ({@code RAID0}: the NVMe instance-store disks
+ *                             become one array backing the kubelet's and containerd's storage); null when none
  */
 public record BootstrapOptions(String clusterName, String endpoint, String certificateAuthority, String serviceCidr,
                                String clusterDnsIp, Map<String, String> labels, List<Taint> taints, int maxPods,
-                               NodeClass.Kubelet kubelet, String customUserData) {
+                               NodeClass.Kubelet kubelet, String customUserData, String instanceStorePolicy) {
+    /** Options for a NodeClass without an instance-store policy. */
+    public BootstrapOptions(String clusterName, String endpoint, String certificateAuthority, String serviceCidr,
+                            String clusterDnsIp, Map<String, String> labels, List<Taint> taints, int maxPods,
+                            NodeClass.Kubelet kubelet, String customUserData) {
+        this(clusterName, endpoint, certificateAuthority, serviceCidr, clusterDnsIp, labels, taints, maxPods, kubelet,
+                customUserData, null);
+    }
+
+    /** Whether the instance store is striped into the node's ephemeral storage. */
+    public boolean raid0() {
+        return NodeClass.RAID0.equals(instanceStorePolicy);
+    }
+
     public BootstrapOptions {
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(endpoint, "endpoint");

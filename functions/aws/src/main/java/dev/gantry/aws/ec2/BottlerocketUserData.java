@@ -21,6 +21,11 @@ import java.util.TreeMap;
  * overwrite the user's; node labels merge (ours win); node taints are exactly ours; kubelet settings the NodeClass
  * sets overwrite. Every other setting of the user's passes through untouched.
  *
+ * <p>Under {@code instanceStorePolicy: RAID0}, the bootstrap command {@value #MOUNT_INSTANCE_STORAGE} (Karpenter's name)
+ * has Bottlerocket stripe the NVMe instance-store disks ({@code apiclient ephemeral-storage init}) and bind the
+ * kubelet's, containerd's and pod logs' directories onto them. The directories are named, as Karpenter names them for
+ * Bottlerocket releases before the default bind; the named form serves every release with {@code ephemeral-storage}.
+ *
  * <p>Jackson's TOML module reads and writes the document. It writes every value as one dotted-key line
  * ({@code settings.kubernetes.node-labels."karpenter.sh/nodepool" = 'p1'}) where Karpenter's encoder writes
  * {@code [table]} headers; Bottlerocket reads both the same.
@@ -29,6 +34,9 @@ final class BottlerocketUserData {
     /** Dates parse as java.time values, so they can be refused rather than silently turned into strings. */
     private static final TomlMapper TOML = TomlMapper.builder().enable(TomlReadFeature.PARSE_JAVA_TIME).build();
     private static final TypeReference<LinkedHashMap<String, Object>> DOCUMENT = new TypeReference<>() {};
+
+    /** The bootstrap command's key, as Karpenter writes it. */
+    static final String MOUNT_INSTANCE_STORAGE = "000-mount-instance-storage";
 
     private BottlerocketUserData() {}
 
@@ -53,6 +61,15 @@ final class BottlerocketUserData {
         k8s.remove("node-taints");
         if (!taints.isEmpty()) {
             k8s.put("node-taints", taints);
+        }
+        if (o.raid0()) {
+            Map<String, Object> command = new LinkedHashMap<>();
+            command.put("commands", List.of(List.of("apiclient", "ephemeral-storage", "init"),
+                    List.of("apiclient", "ephemeral-storage", "bind", "--dirs", "/var/lib/containerd", "/var/lib/kubelet",
+                            "/var/log/pods")));
+            command.put("essential", true);
+            command.put("mode", "always");
+            table(table(root, "settings"), "bootstrap-commands").put(MOUNT_INSTANCE_STORAGE, command);
         }
         try {
             return TOML.writeValueAsString(root);

@@ -193,7 +193,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         BootstrapOptions bootstrap = new BootstrapOptions(config.clusterName(), config.endpoint(),
                 config.certificateAuthority(), config.serviceCidr(), config.clusterDnsIp(),
                 NodeLabels.forUserData(request, capacityType, g.types(), zones), request.taints(), g.maxPods(),
-                nc.kubelet(), nc.userData());
+                nc.kubelet(), nc.userData(), nc.instanceStorePolicy());
         String family = nc.effectiveAmiFamily();
         return new LaunchTemplateSpec(family, g.imageId(), profile, sgs, nc.metadataOptions(),
                 nc.blockDeviceMappings().isEmpty() ? BlockDevices.defaults(family) : nc.blockDeviceMappings(),

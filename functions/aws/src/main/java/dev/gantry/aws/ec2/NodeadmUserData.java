@@ -23,7 +23,9 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * wins on the cluster details, labels and taints; a NodeClass shell script part runs as well.
  *
  * <p>Labels go in the {@code --node-labels} kubelet flag, taints in the kubelet config's {@code registerWithTaints}
- * (Karpenter's choice: the node registers already tainted, so nothing schedules before it is ready).
+ * (Karpenter's choice: the node registers already tainted, so nothing schedules before it is ready). Under
+ * {@code instanceStorePolicy: RAID0}, {@code spec.instance.localStorage.strategy: RAID0} has nodeadm stripe the NVMe
+ * instance-store disks and mount the array for the kubelet, containerd and pod logs.
  *
  * <p>The YAML is written by SnakeYAML Engine in block style. nodeadm reads it as YAML 1.1 (sigs.k8s.io/yaml), where
  * {@code on}, {@code yes}, {@code 0x1F} or {@code 1_000} are not strings, so the dumper is told those forms are not
@@ -73,6 +75,9 @@ final class NodeadmUserData {
         }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("cluster", cluster);
+        if (o.raid0()) {
+            spec.put("instance", Map.of("localStorage", Map.of("strategy", "RAID0")));
+        }
         spec.put("kubelet", kubelet);
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("apiVersion", "node.eks.aws/v1alpha1");

@@ -23,6 +23,28 @@ class BottlerocketUserDataTest {
         return s;
     }
 
+    /**
+     * Karpenter's Bottlerocket settings under {@code instanceStorePolicy: RAID0} (aws bootstrap/bottlerocket.go): a
+     * bootstrap command that makes the instance store the ephemeral storage and binds the kubelet's, containerd's and
+     * the pod logs' directories to it, beside the user's own bootstrap commands.
+     */
+    @Test
+    void raid0AddsTheBootstrapCommandThatMountsTheInstanceStore() {
+        String toml = UserData.render("Bottlerocket", new BootstrapOptions("c1", "https://api.example", "Q0E=",
+                "10.100.0.0/16", "10.100.0.10", Map.of(), List.of(), 17, NodeClass.Kubelet.DEFAULT, """
+                [settings.bootstrap-commands.mine]
+                commands = [["echo", "hi"]]
+                mode = "once"
+                """, NodeClass.RAID0));
+
+        assertThat(settings(toml)).extractingByKey("bootstrap-commands").isEqualTo(Map.of(
+                "mine", Map.of("commands", List.of(List.of("echo", "hi")), "mode", "once"),
+                "000-mount-instance-storage", Map.of("commands", List.of(List.of("apiclient", "ephemeral-storage", "init"),
+                        List.of("apiclient", "ephemeral-storage", "bind", "--dirs", "/var/lib/containerd",
+                                "/var/lib/kubelet", "/var/log/pods")), "essential", true, "mode", "always")));
+        assertThat(settings(render(null, List.of()))).doesNotContainKey("bootstrap-commands");
+    }
+
     @Test
     void quotedKeysWithDotsStayOneKeyAndEscapesSurviveTheRoundTrip() {
         String toml = render("""

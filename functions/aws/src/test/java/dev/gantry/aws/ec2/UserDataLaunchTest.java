@@ -134,6 +134,20 @@ class UserDataLaunchTest {
      * with --node-labels"), so the node never joined. Those labels stay out of the user data (the sweep's registration
      * sets them on the Node); the kubelet's own namespaces stay in.
      */
+    /** A RAID0 class's launch template has nodeadm stripe the instance store (it launched as if the policy were absent). */
+    @Test
+    void aRaid0NodeClassesLaunchTemplateStripesTheInstanceStore() {
+        NodeClass nc = LaunchFixtures.al2023().withInstanceStorePolicy(NodeClass.RAID0);
+        NodePool pool = LaunchFixtures.pool("nvme", Map.of(), List.of(), List.of());
+        var provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+
+        provider.launch(LaunchFixtures.request("nvme-a1b2c", pool, nc, LaunchFixtures.types(nc, "m6id.large"),
+                List.of("on-demand"), Ec2State.ZONES));
+
+        assertThat(userData(stub.requests("CreateLaunchTemplate").getFirst()))
+                .contains("  instance:\n    localStorage:\n      strategy: RAID0\n");
+    }
+
     @Test
     void labelsTheKubeletRefusesStayOutOfTheUserDataAndItsOwnNamespacesStayIn() {
         NodeClass nc = LaunchFixtures.al2023();

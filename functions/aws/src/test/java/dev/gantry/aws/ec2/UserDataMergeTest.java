@@ -116,6 +116,23 @@ class UserDataMergeTest {
         assertThat(parts).singleElement().extracting(MimeArchive.Part::contentType).isEqualTo(MimeArchive.NODE_CONFIG);
     }
 
+    /**
+     * Karpenter's nodeadm config under {@code instanceStorePolicy: RAID0} (aws bootstrap/nodeadm.go):
+     * {@code spec.instance.localStorage.strategy: RAID0}; none without the policy.
+     */
+    @Test
+    void al2023NodeConfigStripesTheInstanceStoreUnderRaid0() {
+        BootstrapOptions o = options(null, List.of());
+        BootstrapOptions raid0 = new BootstrapOptions(o.clusterName(), o.endpoint(), o.certificateAuthority(),
+                o.serviceCidr(), o.clusterDnsIp(), o.labels(), o.taints(), o.maxPods(), o.kubelet(), null, NodeClass.RAID0);
+        assertThat(NodeadmUserData.nodeConfig(raid0)).contains("""
+                  instance:
+                    localStorage:
+                      strategy: RAID0
+                """);
+        assertThat(NodeadmUserData.nodeConfig(o)).doesNotContain("localStorage");
+    }
+
     @Test
     void familiesWithoutARendererAreRefused() {
         assertThatThrownBy(() -> UserData.render("Windows2022", options(null, List.of())))

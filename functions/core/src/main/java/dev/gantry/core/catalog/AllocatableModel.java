@@ -16,8 +16,10 @@ import java.util.TreeMap;
  *       ({@code ceil(memory × vmMemoryOverheadPercent)} in whole MiB).</li>
  *   <li><b>pods</b>: {@code kubelet.maxPods} if set, else the ENI-limited count (110 on Windows), capped at
  *       {@code podsPerCore × vCPUs} when the family honours podsPerCore.</li>
- *   <li><b>ephemeral-storage</b>: the root volume's size from {@code blockDeviceMappings}, else the mapping for the
- *       family's ephemeral device, else the family default (20Gi; Bottlerocket's second volume; Windows 50Gi).</li>
+ *   <li><b>ephemeral-storage</b>: under {@code instanceStorePolicy: RAID0}, the type's NVMe instance store (its
+ *       total, in GB as EC2 gives it) when it has one; else the root volume's size from {@code blockDeviceMappings},
+ *       else the mapping for the family's ephemeral device, else the family default (20Gi; Bottlerocket's second
+ *       volume; Windows 50Gi).</li>
  *   <li><b>extended</b>: GPUs by manufacturer ({@code nvidia.com/gpu}, {@code amd.com/gpu}, {@code habana.ai/gaudi}),
  *       Neuron devices and cores, EFA interfaces and branch ENIs for security groups for pods.</li>
  * </ul>
@@ -67,7 +69,7 @@ public record AllocatableModel(double vmMemoryOverheadPercent, int reservedEnis)
         if (spec.trunkingCompatible() && spec.branchEniCount() != null) {
             ext.put(POD_ENI, (long) spec.branchEniCount());
         }
-        return new Resources(spec.vcpu() * 1000L, memoryBytes(spec), ephemeralStorageBytes(nodeClass, traits),
+        return new Resources(spec.vcpu() * 1000L, memoryBytes(spec), ephemeralStorageBytes(spec, nodeClass, traits),
                 pods(spec, nodeClass.kubelet(), traits), ext);
     }
 
@@ -79,7 +81,8 @@ public record AllocatableModel(double vmMemoryOverheadPercent, int reservedEnis)
         return new Overhead(
                 Overhead.kubeReserved(spec.vcpu() * 1000L, podsForMemory, kubelet.kubeReserved()),
                 Overhead.systemReserved(kubelet.systemReserved()),
-                Overhead.evictionThreshold(memoryBytes(spec), ephemeralStorageBytes(nodeClass, traits), kubelet.evictionHard()));
+                Overhead.evictionThreshold(memoryBytes(spec), ephemeralStorageBytes(spec, nodeClass, traits),
+                        kubelet.evictionHard()));
     }
 
     /** Memory capacity in bytes, after Graviton's CMA reservation and the VM overhead. */
@@ -117,8 +120,16 @@ public record AllocatableModel(double vmMemoryOverheadPercent, int reservedEnis)
         return usable == 0 ? 0 : usable * (spec.ipv4PerEni() - 1) + 2;
     }
 
-    /** Ephemeral storage in bytes: which volume backs it follows Karpenter's order of precedence. */
-    static long ephemeralStorageBytes(NodeClass nodeClass, AmiFamilyTraits traits) {
+    /**
+     * Ephemeral storage in bytes: which volume backs it follows Karpenter's order of precedence (aws
+     * {@code pkg/providers/instancetype/types.go} {@code ephemeralStorage}), the RAID0 array of the instance store
+     * first. The catalogue knows NVMe instance stores only; an older type whose store is SATA SSD or HDD (d2, i2, c3…)
+     * falls back to the root volume here, where Karpenter would count its store.
+     */
+    static long ephemeralStorageBytes(InstanceTypeSpec spec, NodeClass nodeClass, AmiFamilyTraits traits) {
+        if (NodeClass.RAID0.equals(nodeClass.instanceStorePolicy()) && spec.localNvmeGB() != null) {
+            return spec.localNvmeGB() * 1_000_000_000L;
+        }
         var mappings = nodeClass.blockDeviceMappings();
         for (NodeClass.BlockDeviceMapping m : mappings) {
             if (m.rootVolume() && size(m) != null) {

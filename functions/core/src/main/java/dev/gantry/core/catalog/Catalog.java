@@ -27,8 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Specs without vCPU, memory, architecture or pod count are left out and reported by {@link #excludedNames()}.
  * Types no image of the NodeClass's AMI family boots are left out too ({@link AmiFamilyTraits#runs}: arm64 under
- * Windows, the A1 family under AL2023). Results are cached per
- * (AMI family, kubelet settings, block device mappings), the inputs that change them. Thread-safe.
+ * Windows, the A1 family under AL2023). Results are cached per (AMI family, kubelet settings, block device mappings,
+ * instance-store policy), the inputs that change them. Thread-safe.
  */
 public final class Catalog implements InstanceTypeProvider {
     private final List<InstanceTypeSpec> schedulable;
@@ -103,7 +103,8 @@ public final class Catalog implements InstanceTypeProvider {
 
     @Override
     public List<InstanceType> instanceTypes(NodeClass nodeClass) {
-        CacheKey key = new CacheKey(nodeClass.effectiveAmiFamily(), nodeClass.kubelet(), nodeClass.blockDeviceMappings());
+        CacheKey key = new CacheKey(nodeClass.effectiveAmiFamily(), nodeClass.kubelet(), nodeClass.blockDeviceMappings(),
+                nodeClass.instanceStorePolicy());
         return cache.computeIfAbsent(key, k -> build(nodeClass));
     }
 
@@ -185,6 +186,7 @@ public final class Catalog implements InstanceTypeProvider {
     }
 
     /** What {@link #instanceTypes(NodeClass)} depends on in a NodeClass; records give value equality. */
-    private record CacheKey(String amiFamily, NodeClass.Kubelet kubelet, List<NodeClass.BlockDeviceMapping> blockDevices) {
+    private record CacheKey(String amiFamily, NodeClass.Kubelet kubelet, List<NodeClass.BlockDeviceMapping> blockDevices,
+                            String instanceStorePolicy) {
     }
 }

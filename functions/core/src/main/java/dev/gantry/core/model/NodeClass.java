@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param convertedFrom the apiVersion/kind this was converted from, or null
  * @param capacityReservationSelectorTerms the reservations launches may use (capacity type {@code reserved}); empty: none
  * @param annotations  the object's own annotations (Gantry's {@code gantry.dev/drift-*} rollout settings are read from them)
+ * @param instanceStorePolicy {@value #RAID0}: the instance's NVMe instance-store disks are striped into one array that
+ *                     backs the node's ephemeral storage (and its size is the node's ephemeral-storage); null: they are
+ *                     left alone and the root volume backs it
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
@@ -23,7 +26,22 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                         List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
                         Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
                         List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
-                        Map<String, String> annotations) {
+                        Map<String, String> annotations, String instanceStorePolicy) {
+    /** Karpenter's one {@code instanceStorePolicy}. */
+    public static final String RAID0 = "RAID0";
+
+    /** A NodeClass that leaves instance-store disks alone. */
+    public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
+                     List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
+                     String role, String instanceProfile, String userData, Map<String, String> tags,
+                     List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
+                     Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
+                     List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
+                     Map<String, String> annotations) {
+        this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
+                instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
+                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null);
+    }
 
     /** A NodeClass that selects no capacity reservation and has no annotations. */
     public NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
@@ -84,7 +102,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(newName, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations);
+                annotations, instanceStorePolicy);
     }
 
     /** This class with other kubelet settings. */
@@ -92,7 +110,15 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 newKubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations);
+                annotations, instanceStorePolicy);
+    }
+
+    /** This class with another {@code instanceStorePolicy} ({@value #RAID0} or null). */
+    public NodeClass withInstanceStorePolicy(String policy) {
+        return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations, policy);
     }
 
     /** This class selecting its images with {@code terms} under {@code family} (a paused rollout's pinned images). */
@@ -100,7 +126,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, family, terms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations);
+                annotations, instanceStorePolicy);
     }
 
     /**

@@ -64,7 +64,7 @@ public record NodeClaimObject(String name, Map<String, String> labels, Map<Strin
 
     /**
      * Karpenter's hash annotations for a claim's drift stamp: {@code karpenter.sh/nodepool-hash(-version)} and
-     * {@code karpenter.k8s.aws/ec2nodeclass-hash(-version)}, with Gantry's own hashes and versions ({@code gantry-1}). A
+     * {@code karpenter.k8s.aws/ec2nodeclass-hash(-version)}, with Gantry's own hashes and versions ({@code gantry-N}). A
      * Karpenter put back in charge sees a hash version it does not know, and re-stamps rather than drifts.
      */
     public static Map<String, String> hashes(dev.gantry.core.lifecycle.DriftStamp stamp) {

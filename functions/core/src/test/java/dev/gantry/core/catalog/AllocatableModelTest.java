@@ -86,6 +86,23 @@ class AllocatableModelTest {
         assertThat(allocatable(Fixtures.m5Large(), nc).ephemeralBytes()).isEqualTo(89 * GI); // 100 − 1 − 10%
     }
 
+    /**
+     * Karpenter's {@code ephemeralStorage} (aws {@code pkg/providers/instancetype/types.go}): under
+     * {@code instanceStorePolicy: RAID0} a type with an instance store reports its total, in GB as EC2 gives it, whatever
+     * the root volume; a type without one keeps the root volume. The policy was ignored.
+     */
+    @Test
+    void raid0MakesTheNvmeInstanceStoreTheEphemeralStorage() {
+        NodeClass plain = nodeClass("AL2023", NodeClass.Kubelet.DEFAULT, List.of(volume("/dev/xvda", true, "100Gi")));
+        NodeClass raid0 = plain.withInstanceStorePolicy(NodeClass.RAID0);
+        assertThat(model.capacity(Fixtures.p4d(), raid0).ephemeralBytes()).isEqualTo(8000 * 1_000_000_000L);
+        assertThat(model.capacity(Fixtures.p4d(), plain).ephemeralBytes()).isEqualTo(100 * GI);
+        assertThat(model.capacity(Fixtures.m5Large(), raid0).ephemeralBytes()).as("no instance store").isEqualTo(100 * GI);
+        assertThat(model.overhead(Fixtures.p4d(), raid0).total().ephemeralBytes())
+                .as("the eviction threshold is 10% of the array").isGreaterThan(model.overhead(Fixtures.p4d(), plain)
+                        .total().ephemeralBytes());
+    }
+
     @Test
     void withoutRootVolumeTheFamilysEphemeralDeviceIsUsed() {
         NodeClass al = nodeClass("AL2023", NodeClass.Kubelet.DEFAULT, List.of(volume("/dev/xvda", false, "50Gi")));

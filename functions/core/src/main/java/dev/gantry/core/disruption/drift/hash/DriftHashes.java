@@ -15,9 +15,10 @@ import java.util.List;
  *       labels, annotations, taints, startup taints, nodeClassRef, {@code expireAfter} and
  *       {@code terminationGracePeriod}. Never weight, limits nor disruption (behavioural fields).</li>
  *   <li><b>EC2NodeClass</b>: its static fields: role, instance profile, userData, tags, block device mappings,
- *       metadata options, kubelet, associatePublicIPAddress, detailedMonitoring, and the AMI family in effect (the
- *       resolved one, so writing {@code amiFamily: AL2023} beside {@code al2023@latest} does not drift). Never the
- *       subnet, security group or AMI selector terms: what they select is dynamic drift.</li>
+ *       metadata options, kubelet, associatePublicIPAddress, detailedMonitoring, instanceStorePolicy, and the AMI
+ *       family in effect (the resolved one, so writing {@code amiFamily: AL2023} beside {@code al2023@latest} does not
+ *       drift). Never the subnet, security group, AMI or capacity reservation selector terms: what they select is
+ *       dynamic drift.</li>
  * </ul>
  * Each hash has a version: bump it whenever a hashed field is added or removed, a hashed field's default changes, or
  * {@link Canonical}'s form changes. A claim stamped under another version is stamped again, not drifted
@@ -26,8 +27,11 @@ import java.util.List;
 public final class DriftHashes {
     /** Version of {@link #nodePool}. Not Karpenter's ({@code v3}): its hashes are other numbers. */
     public static final String NODEPOOL_VERSION = "gantry-1";
-    /** Version of {@link #nodeClass}. Not Karpenter's ({@code v6}). */
-    public static final String NODECLASS_VERSION = "gantry-1";
+    /**
+     * Version of {@link #nodeClass}. Not Karpenter's ({@code v6}). {@code gantry-2} added {@code instanceStorePolicy},
+     * so claims stamped before are stamped again rather than drifted (a class that wrote it was launched without it).
+     */
+    public static final String NODECLASS_VERSION = "gantry-2";
 
     private DriftHashes() {
     }
@@ -64,6 +68,7 @@ public final class DriftHashes {
                 .with("associatePublicIPAddress", c.associatePublicIPAddress())
                 .with("detailedMonitoring", c.detailedMonitoring())
                 .with("amiFamily", c.effectiveAmiFamily())
+                .with("instanceStorePolicy", c.instanceStorePolicy())
                 .digest();
     }
 

@@ -146,7 +146,8 @@ public class DriftHashesTest {
                         c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(), null),
                 new NodeClass(c.name(), c.group(), c.kind(), "Bottlerocket", List.of(), c.subnetSelectorTerms(),
                         c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(), c.blockDeviceMappings(),
-                        c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(), null));
+                        c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(), null),
+                c.withInstanceStorePolicy(NodeClass.RAID0));
         for (NodeClass x : changed) {
             assertThat(DriftHashes.nodeClass(x)).as(x.toString()).isNotEqualTo(base);
         }
@@ -155,6 +156,11 @@ public class DriftHashesTest {
                 List.of(NodeClass.SelectorTerm.id("sg-2")), c.role(), c.instanceProfile(), c.userData(), c.tags(),
                 c.blockDeviceMappings(), c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(), "v1beta1");
         assertThat(DriftHashes.nodeClass(selectors)).as("selector terms are dynamic drift").isEqualTo(base);
+        NodeClass reservations = new NodeClass(c.name(), c.group(), c.kind(), c.amiFamily(), c.amiSelectorTerms(),
+                c.subnetSelectorTerms(), c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(),
+                c.blockDeviceMappings(), c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(),
+                null, List.of(NodeClass.CapacityReservationSelectorTerm.id("cr-1")), Map.of());
+        assertThat(DriftHashes.nodeClass(reservations)).as("reservation terms are dynamic drift").isEqualTo(base);
     }
 
     @Test
