@@ -20,6 +20,19 @@ class PlanCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    /** An AL2023 EC2NodeClass named default, after a NodePool's YAML. */
+    private static final String AL2023_CLASS = """
+            ---
+            apiVersion: karpenter.k8s.aws/v1
+            kind: EC2NodeClass
+            metadata: {name: default}
+            spec:
+              role: KarpenterNodeRole-demo
+              amiSelectorTerms: [{alias: al2023@latest}]
+              subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+              securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+            """;
+
     private int run(String... args) {
         CommandLine cl = Gantry.commandLine();
         cl.setOut(new PrintWriter(out, true));
@@ -66,16 +79,7 @@ class PlanCommandTest {
                       requirements:
                         - {key: kubernetes.io/arch, operator: In, values: [arm64]}
                         - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
-                ---
-                apiVersion: karpenter.k8s.aws/v1
-                kind: EC2NodeClass
-                metadata: {name: default}
-                spec:
-                  role: KarpenterNodeRole-demo
-                  amiSelectorTerms: [{alias: al2023@latest}]
-                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
-                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
-                """);
+                """ + AL2023_CLASS);
         Path pods = dir.resolve("pods.yaml");
         Files.writeString(pods, """
                 apiVersion: apps/v1
@@ -117,16 +121,7 @@ class PlanCommandTest {
                       requirements:
                         - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
                         - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}
-                ---
-                apiVersion: karpenter.k8s.aws/v1
-                kind: EC2NodeClass
-                metadata: {name: default}
-                spec:
-                  role: KarpenterNodeRole-demo
-                  amiSelectorTerms: [{alias: al2023@latest}]
-                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
-                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
-                %s""";
+                """ + AL2023_CLASS + "%s";
         Path pods = dir.resolve("pods.yaml");
         Files.writeString(pods, """
                 apiVersion: v1
