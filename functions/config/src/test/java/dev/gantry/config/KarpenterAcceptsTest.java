@@ -194,6 +194,36 @@ class KarpenterAcceptsTest {
     }
 
     /**
+     * Regression: Auto Mode's {@code ephemeralStorage} is the Bottlerocket data volume ({@code /dev/xvdb}), where images
+     * and pods live. It was mapped onto {@code /dev/xvda}, the OS volume: nodes launched with a large OS volume and the
+     * image's 20GiB data volume, while scheduling counted the size written. iops, throughput and kmsKeyID were warned
+     * of and dropped.
+     */
+    @Test
+    void autoModeEphemeralStorageIsTheDataVolumeWithItsIopsThroughputAndKey() {
+        LoadResult r = load("""
+                apiVersion: eks.amazonaws.com/v1
+                kind: NodeClass
+                metadata: {name: fast}
+                spec:
+                  ephemeralStorage: {size: 160Gi, iops: 6000, throughput: 250, kmsKeyID: "arn:aws:kms:us-east-1:123456789012:key/k"}
+                  subnetSelectorTerms: [{id: subnet-0abc}]
+                  securityGroupSelectorTerms: [{id: sg-0abc}]
+                """);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).isEmpty();
+        NodeClass nc = r.nodeClasses().getFirst();
+        assertThat(nc.blockDeviceMappings()).containsExactly(
+                new NodeClass.BlockDeviceMapping("/dev/xvda", false,
+                        new NodeClass.Ebs(Quantity.parse("4Gi"), "gp3", null, null, true, null, true, null)),
+                new NodeClass.BlockDeviceMapping("/dev/xvdb", false, new NodeClass.Ebs(Quantity.parse("160Gi"), "gp3",
+                        6000, 250, true, "arn:aws:kms:us-east-1:123456789012:key/k", true, null)));
+        var m5 = dev.gantry.config.catalog.BuiltInCatalog.load("us-east-1").instanceTypes(nc).stream()
+                .filter(t -> t.name().equals("m5.large")).findFirst().orElseThrow();
+        assertThat(m5.capacity().ephemeralBytes()).as("the data volume is the ephemeral storage").isEqualTo(160L << 30);
+    }
+
+    /**
      * EKS Auto Mode's NodeClass selects reservations as an EC2NodeClass does, its owner spelt {@code owner} (EKS user
      * guide, "Control deployment of workloads into Capacity Reservations with EKS Auto Mode"). Regression: the terms
      * were checked, then dropped with a warning.

@@ -77,9 +77,14 @@ class SeedConversionTest {
         assertThat(nc.kind()).isEqualTo("NodeClass");
         assertThat(nc.role()).isEqualTo("eks-workshop-auto-auto-node");
         assertThat(nc.subnetSelectorTerms()).hasSize(3);
-        assertThat(nc.blockDeviceMappings().getFirst().ebs().volumeSize()).isEqualTo(Quantity.parse("80Gi"));
+        assertThat(nc.blockDeviceMappings()).extracting(NodeClass.BlockDeviceMapping::deviceName)
+                .containsExactly("/dev/xvda", "/dev/xvdb");
+        NodeClass.Ebs data = nc.blockDeviceMappings().get(1).ebs();
+        assertThat(data.volumeSize()).isEqualTo(Quantity.parse("80Gi"));
+        assertThat(data.iops()).isEqualTo(3000);
+        assertThat(data.throughput()).isEqualTo(125);
         assertThat(r.warnings()).extracting(Diagnostic::field).containsExactlyInAnyOrder("spec.networkPolicy",
-                "spec.networkPolicyEventLogs", "spec.snatPolicy", "spec.ephemeralStorage.iops", "spec.ephemeralStorage.throughput");
+                "spec.networkPolicyEventLogs", "spec.snatPolicy");
     }
 
     @Test

@@ -12,7 +12,9 @@ import java.util.List;
 /**
  * Reads EKS Auto Mode's {@code eks.amazonaws.com/v1} NodeClass into the same NodeClass record, kind {@code NodeClass}
  * and group {@code eks.amazonaws.com}. Auto Mode nodes run Bottlerocket, so the AMI is {@code bottlerocket@latest};
- * {@code ephemeralStorage.size} becomes the root volume. Fields that only EKS's managed data plane can act on are
+ * {@code ephemeralStorage} (size, iops, throughput, kmsKeyID) becomes Bottlerocket's data volume {@code /dev/xvdb},
+ * which holds images and pods and so is the node's ephemeral storage, beside the 4Gi OS volume {@code /dev/xvda};
+ * without {@code ephemeralStorage}, Bottlerocket's defaults. Fields that only EKS's managed data plane can act on are
  * accepted with one warning each.
  *
  * <p><b>Without {@code role} or {@code instanceProfile}</b> (AWS's own examples leave both out), Auto Mode gives nodes
@@ -30,6 +32,11 @@ public final class AutoModeNodeClassReader {
     private static final List<String> NOT_HONOURED = List.of("networkPolicy", "networkPolicyEventLogs", "snatPolicy",
             "podSubnetSelectorTerms", "podSecurityGroupSelectorTerms", "advancedNetworking", "advancedSecurity",
             "certificateBundles");
+
+    /** Bottlerocket's OS volume, as Karpenter's Bottlerocket defaults size it. */
+    private static final Ebs OS_VOLUME = new Ebs(Quantity.parse("4Gi"), "gp3", null, null, true, null, true, null);
+    /** The data volume's size when {@code ephemeralStorage} names none: what EKS's own default NodeClass writes. */
+    private static final Quantity DEFAULT_SIZE = Quantity.parse("80Gi");
 
     private AutoModeNodeClassReader() {
     }
@@ -58,16 +65,11 @@ public final class AutoModeNodeClassReader {
         YamlObject storage = spec.object("ephemeralStorage");
         if (storage != null) {
             storage.allow("size", "iops", "throughput", "kmsKeyID");
-            for (String f : List.of("iops", "throughput", "kmsKeyID")) {
-                if (storage.has(f)) {
-                    storage.warn(f, "Gantry cannot honour ephemeralStorage." + f + "; the root volume uses the EBS default");
-                }
-            }
             Quantity size = storage.quantity("size");
-            if (size != null) {
-                devices = List.of(new BlockDeviceMapping("/dev/xvda", true,
-                        new Ebs(size, "gp3", null, null, true, null, true, null)));
-            }
+            devices = List.of(new BlockDeviceMapping("/dev/xvda", false, OS_VOLUME),
+                    new BlockDeviceMapping("/dev/xvdb", false, new Ebs(size == null ? DEFAULT_SIZE : size, "gp3",
+                            storage.integer("iops"), storage.integer("throughput"), true, storage.string("kmsKeyID"),
+                            true, null)));
         }
         NodeClass nc = new NodeClass(doc.name(), GROUP, "NodeClass", null, List.of(AmiSelectorTerm.alias("bottlerocket@latest")),
                 SelectorTerms.read(spec, "subnetSelectorTerms", "subnet", false),
