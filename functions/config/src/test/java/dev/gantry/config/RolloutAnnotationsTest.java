@@ -48,6 +48,34 @@ class RolloutAnnotationsTest {
         assertThat(p.soak()).isEqualTo(Duration.ofMinutes(30));
     }
 
+    /**
+     * Regression: an EKS Auto Mode NodeClass dropped its annotations, so its rollout settings were ignored and, worse,
+     * {@code gantry.dev/drift-resume} could not resume a paused rollout of its {@code bottlerocket@latest} images. They
+     * are read and checked as on an EC2NodeClass.
+     */
+    @Test
+    void anAutoModeNodeClassKeepsItsRolloutAnnotationsAndTheyAreChecked() {
+        String yaml = """
+                apiVersion: eks.amazonaws.com/v1
+                kind: NodeClass
+                metadata:
+                  name: default
+                  annotations:
+                    gantry.dev/drift-canary: "%s"
+                    gantry.dev/drift-resume: ami-0abc
+                spec:
+                  subnetSelectorTerms: [{id: subnet-0abc}]
+                  securityGroupSelectorTerms: [{id: sg-0abc}]
+                """;
+        LoadResult r = ConfigLoader.loadString("t.yaml", yaml.formatted("10%"), LoadOptions.STRICT);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(r.nodeClasses().getFirst().annotations()).containsEntry(RolloutPolicy.RESUME, "ami-0abc");
+        assertThat(RolloutPolicy.of(r.nodeClasses().getFirst().annotations()).canaries(50)).isEqualTo(5);
+        LoadResult bad = ConfigLoader.loadString("t.yaml", yaml.formatted("ten"), LoadOptions.STRICT);
+        assertThat(lines(bad.errors())).singleElement().asString()
+                .startsWith("t.yaml:6:30: NodeClass/default/metadata.annotations.gantry.dev/drift-canary: 'ten' is not a canary wave");
+    }
+
     @Test
     void badValuesAreErrorsAtTheirLineAndColumn() {
         LoadResult r = load("ten", "15 minutes");

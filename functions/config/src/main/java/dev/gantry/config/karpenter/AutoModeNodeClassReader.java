@@ -23,6 +23,10 @@ import java.util.List;
  * ({@code Ec2LauncherConfig.defaultInstanceProfile}), which plays that part for Gantry. The two fields are mutually
  * exclusive, as in an EC2NodeClass.
  *
+ * <p>Its annotations are kept, so Gantry's AMI rollout settings ({@code gantry.dev/drift-canary}, {@code -soak} and
+ * {@code -resume}) work on it as on an EC2NodeClass: Auto Mode's NodeClass launches {@code bottlerocket@latest}, whose
+ * releases roll through the canary too.
+ *
  * <p>{@code capacityReservationSelectorTerms} are honoured as in an EC2NodeClass (EKS's "Control deployment of
  * workloads into Capacity Reservations with EKS Auto Mode"): the reservations they select are capacity type
  * {@code reserved}, prioritised over on-demand and spot, and a NodeClass without terms uses none.
@@ -75,7 +79,8 @@ public final class AutoModeNodeClassReader {
                 SelectorTerms.read(spec, "subnetSelectorTerms", "subnet", false),
                 SelectorTerms.read(spec, "securityGroupSelectorTerms", "sg", true), role, profile, null,
                 LaunchSettings.tags(spec), devices, null, null, null, null, null,
-                doc.report().hasErrors() ? List.of() : ReservationTerms.readAutoMode(spec));
+                doc.report().hasErrors() ? List.of() : ReservationTerms.readAutoMode(spec), doc.annotations());
+        RolloutAnnotations.check(doc);
         return doc.report().hasErrors() ? null : nc;
     }
 }

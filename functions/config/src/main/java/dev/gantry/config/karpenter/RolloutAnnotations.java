@@ -5,7 +5,7 @@ import dev.gantry.config.yaml.YamlObject;
 import dev.gantry.core.disruption.drift.rollout.RolloutPolicy;
 import java.util.Optional;
 
-/** An EC2NodeClass's AMI rollout annotations ({@link RolloutPolicy}), checked at their line and column. */
+/** A NodeClass's AMI rollout annotations ({@link RolloutPolicy}), checked at their line and column. */
 final class RolloutAnnotations {
     private RolloutAnnotations() {
     }
