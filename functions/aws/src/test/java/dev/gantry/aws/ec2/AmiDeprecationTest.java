@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.status.NodeClassStatus;
-import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources.Image;
 import dev.gantry.testing.Ec2State;
-import dev.gantry.testing.MutableClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,31 +17,18 @@ import org.junit.jupiter.api.Test;
  * creation) still launches, marked {@code deprecated} in the status; where a current image matches too, it wins over a
  * newer deprecated one. Against the EC2 stub, which leaves deprecated images out unless asked, as EC2 does.
  */
-class AmiDeprecationTest {
+class AmiDeprecationTest extends Ec2StubTest {
     private static final String OWNER = "602401143452";
     private static final String DEPRECATED = "ami-0d00000000000d001";
     private static final String CURRENT = "ami-0d00000000000c001";
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
-    private AwsStub stub;
-    private StubClients clients;
-    private Ec2CloudProvider provider;
-
-    @BeforeEach
-    void start() {
-        stub = AwsStub.start(Ec2State.withDefaults()
+    @Override
+    protected Ec2State state() {
+        return Ec2State.withDefaults()
                 .addImage(new Image(DEPRECATED, "team-node-2023-01", "x86_64", Instant.parse("2023-01-01T00:00:00Z"), OWNER,
                         Map.of(), Instant.parse("2025-01-01T00:00:00Z")))
                 .addImage(new Image(CURRENT, "team-node-2022-06", "x86_64", Instant.parse("2022-06-01T00:00:00Z"), OWNER,
-                        Map.of())), clock);
-        clients = StubClients.of(stub);
-        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
-    }
-
-    @AfterEach
-    void stop() {
-        clients.close();
-        stub.close();
+                        Map.of()));
     }
 
     private static NodeClass selecting(NodeClass.AmiSelectorTerm term) {

@@ -10,40 +10,17 @@ import dev.gantry.core.cloud.LaunchParameters;
 import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
-import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources;
 import dev.gantry.testing.Ec2State;
-import dev.gantry.testing.MutableClock;
-import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Launches of several identical instances in one CreateFleet (issue #11 §7), with the real SDK against the stub: the
  * fleet's total target capacity, its answer of many instances, partial fulfilment and ClientToken idempotency.
  */
-class Ec2CloudProviderFleetTest {
+class Ec2CloudProviderFleetTest extends Ec2StubTest {
     private static final List<String> OD = List.of("on-demand");
-
-    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
-    private AwsStub stub;
-    private StubClients clients;
-    private Ec2CloudProvider provider;
-
-    @BeforeEach
-    void start() {
-        stub = AwsStub.start(Ec2State.withDefaults(), clock);
-        clients = StubClients.of(stub);
-        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
-    }
-
-    @AfterEach
-    void stop() {
-        clients.close();
-        stub.close();
-    }
 
     private static LaunchRequest fleet(String token, int count) {
         return LaunchFixtures.request("unused", OD).batch(token, count);

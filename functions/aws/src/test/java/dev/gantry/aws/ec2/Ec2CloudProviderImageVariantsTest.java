@@ -6,18 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.model.NodeClass;
-import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources.InstanceTypeInfo;
 import dev.gantry.testing.Ec2State;
 import dev.gantry.testing.JsonResponses;
-import dev.gantry.testing.MutableClock;
 import dev.gantry.testing.RecordedRequest;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,30 +20,17 @@ import org.junit.jupiter.api.Test;
  * Trainium on the Neuron one, the rest on the standard image; an image chosen by id serves every type of its
  * architecture. Real SDK against the stub, whose EC2 refuses a type whose architecture is not its image's.
  */
-class Ec2CloudProviderImageVariantsTest {
+class Ec2CloudProviderImageVariantsTest extends Ec2StubTest {
     private static final List<String> OD = List.of("on-demand");
     private static final String STANDARD_AMD64 = "ami-0a1b2c3d4e5f60001";
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
-    private AwsStub stub;
-    private StubClients clients;
-    private Ec2CloudProvider provider;
-
-    @BeforeEach
-    void start() {
+    @Override
+    protected Ec2State state() {
         Ec2State ec2 = Ec2State.withDefaults();
         ec2.addInstanceType(new InstanceTypeInfo("g5.xlarge", 4, 16384, "x86_64", 4, 15, "nitro"), Ec2State.ZONES, "0.4000");
         ec2.addInstanceType(new InstanceTypeInfo("inf2.xlarge", 4, 16384, "x86_64", 4, 15, "nitro"), Ec2State.ZONES, "0.3000");
         ec2.addInstanceType(new InstanceTypeInfo("g5g.xlarge", 4, 8192, "arm64", 4, 15, "nitro"), Ec2State.ZONES, "0.2000");
-        stub = AwsStub.start(ec2, clock);
-        clients = StubClients.of(stub);
-        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
-    }
-
-    @AfterEach
-    void stop() {
-        clients.close();
-        stub.close();
+        return ec2;
     }
 
     /** Each launch template's image, by the instance types of its overrides. */

@@ -3,48 +3,25 @@ package dev.gantry.aws.ec2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gantry.testing.MutableClock;
 import dev.gantry.core.catalog.OfferingKey;
 import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.InsufficientCapacity;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
-import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2Resources.Subnet;
 import dev.gantry.testing.Ec2Responses;
 import dev.gantry.testing.Ec2State;
 import dev.gantry.testing.RecordedRequest;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The EC2 launcher against the AWS stub with the real SDK clients: what it sends, and what it makes of answers. */
-class Ec2CloudProviderLaunchTest {
+class Ec2CloudProviderLaunchTest extends Ec2StubTest {
     private static final List<String> SPOT_OR_OD = List.of("spot", "on-demand");
     private static final List<String> OD = List.of("on-demand");
-
-    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
-    private AwsStub stub;
-    private StubClients clients;
-    private Ec2CloudProvider provider;
-
-    @BeforeEach
-    void start() {
-        stub = AwsStub.start(Ec2State.withDefaults(), clock);
-        clients = StubClients.of(stub);
-        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
-    }
-
-    @AfterEach
-    void stop() {
-        clients.close();
-        stub.close();
-    }
 
     private static Map<String, String> withoutProtocol(RecordedRequest r) {
         Map<String, String> params = new TreeMap<>(r.params());

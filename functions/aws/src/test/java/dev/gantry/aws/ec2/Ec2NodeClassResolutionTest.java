@@ -5,34 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.status.NodeClassStatus;
-import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2State;
-import dev.gantry.testing.MutableClock;
-import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Ec2CloudProvider#resolve}: an EC2NodeClass's status from the resolvers launches use, against the EC2 stub. */
-class Ec2NodeClassResolutionTest {
-    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
-    private AwsStub stub;
-    private StubClients clients;
-    private Ec2CloudProvider provider;
-
-    @BeforeEach
-    void start() {
-        stub = AwsStub.start(Ec2State.withDefaults(), clock);
-        clients = StubClients.of(stub);
-        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
-    }
-
-    @AfterEach
-    void stop() {
-        clients.close();
-        stub.close();
-    }
-
+class Ec2NodeClassResolutionTest extends Ec2StubTest {
     @Test
     void resolvesTheSubnetsSecurityGroupsAmisAndInstanceProfileALaunchWouldUse() {
         NodeClassStatus s = provider.status(LaunchFixtures.al2023());

@@ -7,14 +7,9 @@ import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.status.Condition;
 import dev.gantry.core.status.NodeClassStatus;
-import dev.gantry.testing.AwsStub;
 import dev.gantry.testing.Ec2State;
-import dev.gantry.testing.MutableClock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,30 +19,21 @@ import org.junit.jupiter.api.Test;
  * Against the EC2 stub, which knows each profile's role (the provisioner's launches here are evaluated against the
  * synthesized policy by infra's IamContractTest, PassRole of {@value #KARPENTER_ROLE} included).
  */
-class NodeRoleProfilesTest {
+class NodeRoleProfilesTest extends Ec2StubTest {
     static final String KARPENTER_ROLE = "KarpenterNodeRole-demo";
     private static final String KARPENTER_PROFILE = "karpenter-node-profile";
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2025-06-01T00:00:00Z"));
-    private AwsStub stub;
-    private StubClients clients;
-    private Ec2CloudProvider provider;
-
-    @BeforeEach
-    void start() {
-        stub = AwsStub.start(Ec2State.withDefaults().addInstanceProfile(KARPENTER_PROFILE, KARPENTER_ROLE), clock);
-        clients = StubClients.of(stub);
-        Ec2LauncherConfig base = LaunchFixtures.config(clock);
-        provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), new Ec2LauncherConfig(base.clusterName(),
-                base.kubernetesVersion(), base.endpoint(), base.certificateAuthority(), base.serviceCidr(),
-                Ec2State.NODE_INSTANCE_PROFILE, clock,
-                Map.of(Ec2State.NODE_ROLE, Ec2State.NODE_INSTANCE_PROFILE, KARPENTER_ROLE, KARPENTER_PROFILE)));
+    @Override
+    protected Ec2State state() {
+        return Ec2State.withDefaults().addInstanceProfile(KARPENTER_PROFILE, KARPENTER_ROLE);
     }
 
-    @AfterEach
-    void stop() {
-        clients.close();
-        stub.close();
+    @Override
+    protected Ec2LauncherConfig config() {
+        Ec2LauncherConfig base = LaunchFixtures.config(clock);
+        return new Ec2LauncherConfig(base.clusterName(), base.kubernetesVersion(), base.endpoint(),
+                base.certificateAuthority(), base.serviceCidr(), Ec2State.NODE_INSTANCE_PROFILE, clock,
+                Map.of(Ec2State.NODE_ROLE, Ec2State.NODE_INSTANCE_PROFILE, KARPENTER_ROLE, KARPENTER_PROFILE));
     }
 
     private String launchedProfile(NodeClass nc, String claim) {
