@@ -100,7 +100,7 @@ class KarpenterAcceptsTest {
     }
 
     @Test
-    void acceptsEc2NodeClassFieldsAddedSinceV1_11WithOneWarningEach() {
+    void acceptsEc2NodeClassFieldsAddedSinceV1_11WithOneWarningForEachNotHonoured() {
         LoadResult r = load(CLASS + """
                   networkInterfaces:
                     - {networkCardIndex: 0, deviceIndex: 0, interfaceType: interface}
@@ -118,9 +118,29 @@ class KarpenterAcceptsTest {
         assertThat(lines(r.warnings())).containsExactlyInAnyOrder(
                 "t.yaml:14:5: EC2NodeClass/default/spec.networkInterfaces: Gantry does not honour networkInterfaces yet; ignored at launch",
                 "t.yaml:16:27: EC2NodeClass/default/spec.placementGroupSelector: Gantry does not honour placementGroupSelector yet; ignored at launch",
-                "t.yaml:17:23: EC2NodeClass/default/spec.connectionTracking: Gantry does not honour connectionTracking yet; ignored at launch",
-                "t.yaml:18:18: EC2NodeClass/default/spec.ipPrefixCount: Gantry does not honour ipPrefixCount yet; ignored at launch",
                 "t.yaml:19:15: EC2NodeClass/default/spec.cpuOptions: Gantry does not honour cpuOptions yet; ignored at launch");
+    }
+
+    /**
+     * {@code context}, {@code ipPrefixCount} and {@code connectionTracking} are read exactly and honoured at launch (they
+     * were accepted with a warning that they were ignored).
+     */
+    @Test
+    void readsContextPrefixesAndConnectionTrackingWithoutAWarning() {
+        LoadResult r = load(CLASS + """
+                  context: ctx-0123456789
+                  ipPrefixCount: 2
+                  connectionTracking: {tcpEstablishedTimeout: 3600, udpTimeout: 30}
+                """);
+        assertThat(lines(r.errors())).isEmpty();
+        assertThat(lines(r.warnings())).isEmpty();
+        NodeClass nc = r.nodeClasses().getFirst();
+        assertThat(nc.context()).isEqualTo("ctx-0123456789");
+        assertThat(nc.networking()).isEqualTo(new NodeClass.Networking(2,
+                new NodeClass.ConnectionTracking(3600, null, 30)));
+        NodeClass plain = load(CLASS).nodeClasses().getFirst();
+        assertThat(plain.context()).isNull();
+        assertThat(plain.networking()).isEqualTo(NodeClass.Networking.NONE);
     }
 
     /** {@code instanceStorePolicy: RAID0} is read and honoured (it was accepted with a warning that it was ignored). */

@@ -68,7 +68,8 @@ final class Ec2Actions {
      * every other parameter is the same (templates, overrides with their subnets, tags, count), and
      * {@code IdempotentParameterMismatch} when any differs; a ClientToken longer than {@value #MAX_CLIENT_TOKEN}
      * characters is refused with {@code InvalidParameterValue}. A template whose instance profile the account does
-     * not have ({@link Ec2State#addInstanceProfile}) fails every override with {@code InvalidParameterValue}.
+     * not have ({@link Ec2State#addInstanceProfile}) fails every override with {@code InvalidParameterValue}, and so
+     * does a type that cannot take the template's primary interface ({@link Ec2InterfaceRefusals}).
      */
     private StubResponse createFleet(RecordedRequest q) {
         String token = q.param("ClientToken");
@@ -153,6 +154,12 @@ final class Ec2Actions {
                 var mismatched = state.architectureRefusal(o.get("InstanceType"), o.getOrDefault("ImageId", imageId));
                 if (mismatched.isPresent()) {
                     errors.add(new FleetError(override, lifecycle, "InvalidParameterValue", mismatched.get()));
+                    continue;
+                }
+                var badInterface = Ec2InterfaceRefusals.refusal(state.instanceType(o.get("InstanceType")),
+                        template.get().primaryInterface());
+                if (badInterface.isPresent()) {
+                    errors.add(new FleetError(override, lifecycle, "InvalidParameterValue", badInterface.get()));
                     continue;
                 }
                 var tooSmall = state.volumeRefusal(o.getOrDefault("ImageId", imageId), template.get().volumeSizes());
@@ -262,7 +269,8 @@ final class Ec2Actions {
         LaunchTemplate template = new LaunchTemplate(state.newId("lt"), name, 1,
                 q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
                 q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q),
-                templateVolumeSizes(q));
+                templateVolumeSizes(q), q.members("LaunchTemplateData.NetworkInterface").stream().findFirst()
+                        .<Map<String, String>>map(m -> m).orElse(Map.of()));
         state.putLaunchTemplate(template);
         String target = q.param("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId");
         if (target != null) {

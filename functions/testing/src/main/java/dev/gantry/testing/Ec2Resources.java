@@ -134,22 +134,25 @@ public final class Ec2Resources {
     /**
      * A launch template: {@code tags} are its own, {@code instanceProfile}, {@code securityGroupIds} and
      * {@code tagSpecifications} (tags by resource type: instance, volume, network-interface) and {@code volumeSizes}
-     * (GiB by device name, for the block device mappings that give one) are from its data.
+     * (GiB by device name, for the block device mappings that give one) and {@code primaryInterface} (the fields of
+     * its {@code NetworkInterface.1}, such as {@code Ipv4PrefixCount}) are from its data.
      */
     public record LaunchTemplate(String id, String name, long version, String imageId, Instant createTime,
                                  Map<String, String> tags, String instanceProfile, List<String> securityGroupIds,
-                                 Map<String, Map<String, String>> tagSpecifications, Map<String, Integer> volumeSizes)
+                                 Map<String, Map<String, String>> tagSpecifications, Map<String, Integer> volumeSizes,
+                                 Map<String, String> primaryInterface)
             implements Filterable {
         public LaunchTemplate {
             tags = new TreeMap<>(tags);
             securityGroupIds = List.copyOf(securityGroupIds);
             tagSpecifications = Map.copyOf(tagSpecifications);
             volumeSizes = Map.copyOf(volumeSizes);
+            primaryInterface = Map.copyOf(primaryInterface);
         }
 
         public LaunchTemplate(String id, String name, long version, String imageId, Instant createTime,
                               Map<String, String> tags) {
-            this(id, name, version, imageId, createTime, tags, null, List.of(), Map.of(), Map.of());
+            this(id, name, version, imageId, createTime, tags, null, List.of(), Map.of(), Map.of(), Map.of());
         }
 
         @Override public List<String> attribute(String filterName) {

@@ -200,6 +200,11 @@ public final class Ec2State {
                 : Ec2ImageRefusals.architectureRefusal(type.architecture(), image.architecture());
     }
 
+    /** The type as DescribeInstanceTypes knows it, or null (tests name types freely). */
+    synchronized InstanceTypeInfo instanceType(String name) {
+        return name == null ? null : instanceTypes.get(name);
+    }
+
     public synchronized Ec2State clearLaunchFailures() {
         launchFailures.clear();
         capacityLeft.clear();

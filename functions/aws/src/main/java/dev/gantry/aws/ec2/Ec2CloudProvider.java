@@ -135,7 +135,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         CreateFleetResponse response;
         try {
             response = ec2.createFleet(FleetRequests.build(parameters, request.clientToken(), request.count(),
-                    ReservationTarget.of(request.labels()).orElse(null)));
+                    ReservationTarget.of(request.labels()).orElse(null), request.nodeClass().context()));
         } catch (SdkException e) {
             if (Ec2Errors.classify(e) == Ec2Errors.Kind.TOKEN_REUSED) {
                 // Launched before under this token with other parameters: its live instances, found by tag (the claim
@@ -199,7 +199,8 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                 nc.blockDeviceMappings().isEmpty() ? BlockDevices.defaults(family) : nc.blockDeviceMappings(),
                 UserData.render(family, bootstrap), Boolean.TRUE.equals(nc.detailedMonitoring()),
                 nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request),
-                WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) ? ReservationTarget.of(request.labels()).orElse(null) : null);
+                WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) ? ReservationTarget.of(request.labels()).orElse(null) : null,
+                nc.networking());
     }
 
     private LaunchResult outcome(CreateFleetResponse response, LaunchParameters plan) {

@@ -47,6 +47,17 @@ final class FleetRequests {
      * capacity of that kind, and a Capacity Block takes no on-demand options (aws {@code pkg/providers/instance/types.go}).
      */
     static CreateFleetRequest build(LaunchParameters parameters, String clientToken, int count, ReservationTarget reservation) {
+        return build(parameters, clientToken, count, reservation, null);
+    }
+
+    /**
+     * {@link #build(LaunchParameters, String, int, ReservationTarget)} with the NodeClass's {@code context}, EC2's
+     * reserved CreateFleet {@code Context}, sent as Karpenter sends it (aws {@code pkg/providers/instance}); null:
+     * none. A changed context under a token already used is EC2's IdempotentParameterMismatch, which finds the
+     * token's instances by tag as any other mismatch does.
+     */
+    static CreateFleetRequest build(LaunchParameters parameters, String clientToken, int count, ReservationTarget reservation,
+                                    String context) {
         if (clientToken.length() > MAX_CLIENT_TOKEN) {
             throw new CloudException("InvalidParameterValue", "CreateFleet: the ClientToken " + clientToken + " has "
                     + clientToken.length() + " characters, more than EC2's " + MAX_CLIENT_TOKEN, false);
@@ -68,7 +79,7 @@ final class FleetRequests {
         Map<String, String> tags = parameters.sortedTags();
         CreateFleetRequest.Builder b = CreateFleetRequest.builder().type(FleetType.INSTANT).clientToken(clientToken)
                 .targetCapacitySpecification(t -> t.totalTargetCapacity(count).defaultTargetCapacityType(capacityType))
-                .launchTemplateConfigs(configs)
+                .launchTemplateConfigs(configs).context(context)
                 .tagSpecifications(tagSpec(ResourceType.INSTANCE, tags), tagSpec(ResourceType.VOLUME, tags),
                         tagSpec(ResourceType.FLEET, tags));
         if (spot) {

@@ -17,16 +17,27 @@ import java.util.TreeMap;
  * @param userData plain text (encoded to base64 when sent)
  * @param tags     tags for the template itself and for its instances, volumes and network interfaces
  * @param reservation the capacity reservation its instances launch into, or null (one template per reservation)
+ * @param networking  the primary network interface's prefix count and connection tracking ({@link NodeClass.Networking})
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,
                                  List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
                                  boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
-                                 ReservationTarget reservation) {
+                                 ReservationTarget reservation, NodeClass.Networking networking) {
     public LaunchTemplateSpec {
         securityGroupIds = List.copyOf(securityGroupIds);
         blockDeviceMappings = List.copyOf(blockDeviceMappings);
         tags = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(tags));
+        networking = networking == null ? NodeClass.Networking.NONE : networking;
+    }
+
+    /** A template whose primary network interface is EC2's default. */
+    public LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
+                              NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
+                              String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
+                              ReservationTarget reservation) {
+        this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
+                detailedMonitoring, associatePublicIp, tags, reservation, null);
     }
 
     /** A template that targets no capacity reservation. */
@@ -34,7 +45,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, null);
+                detailedMonitoring, associatePublicIp, tags, null, null);
     }
 
     /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
@@ -50,6 +61,10 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
         if (reservation != null) {
             // Appended only when set: a template that targets no reservation keeps the name it always had.
             canonical.append('\n').append(reservation.canonical());
+        }
+        if (!networking.equals(NodeClass.Networking.NONE)) {
+            // Likewise: records of scalars, whose toString is stable.
+            canonical.append('\n').append(networking);
         }
         return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.ConnectionTrackingSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateBlockDeviceMappingRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateTagSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
@@ -78,10 +79,16 @@ public final class LaunchTemplates {
         if (spec.reservation() != null) {
             spec.reservation().writeInto(d);
         }
-        if (spec.associatePublicIp() != null) {
-            // A public-IP choice needs an explicit primary interface, which then carries the security groups.
+        NodeClass.Networking net = spec.networking();
+        if (spec.associatePublicIp() != null || !net.equals(NodeClass.Networking.NONE)) {
+            // A public-IP choice, prefixes or connection tracking need an explicit primary interface, which then
+            // carries the security groups (as Karpenter writes it: aws pkg/providers/launchtemplate).
+            NodeClass.ConnectionTracking ct = net.connectionTracking();
             d.networkInterfaces(n -> n.deviceIndex(0).associatePublicIpAddress(spec.associatePublicIp())
-                    .groups(spec.securityGroupIds()));
+                    .groups(spec.securityGroupIds()).ipv4PrefixCount(net.ipPrefixCount())
+                    .connectionTrackingSpecification(ct == null ? null : ConnectionTrackingSpecificationRequest.builder()
+                            .tcpEstablishedTimeout(ct.tcpEstablishedTimeout()).udpStreamTimeout(ct.udpStreamTimeout())
+                            .udpTimeout(ct.udpTimeout()).build()));
         } else {
             d.securityGroupIds(spec.securityGroupIds());
         }

@@ -1,6 +1,7 @@
 package dev.gantry.config.karpenter;
 
 import dev.gantry.config.yaml.YamlObject;
+import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodeClass.BlockDeviceMapping;
 import dev.gantry.core.model.NodeClass.Ebs;
 import dev.gantry.core.model.NodeClass.MetadataOptions;
@@ -9,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Reads an EC2NodeClass's block devices, metadata options and tags under the CRD's rules. */
+/**
+ * Reads an EC2NodeClass's block devices, metadata options, tags and primary-interface settings under the CRD's rules.
+ */
 final class LaunchSettings {
     /**
      * The CRD's pattern for {@code volumeSize}, as written there (its empty alternatives included): whole
@@ -99,6 +102,17 @@ final class LaunchSettings {
             m.error("httpPutResponseHopLimit", "must be between 1 and 64, got " + hops);
         }
         return new MetadataOptions(endpoint, ipv6, hops, tokens);
+    }
+
+    /**
+     * {@code ipPrefixCount} and {@code connectionTracking}, read once {@link UnhonouredFields#ec2} has checked them
+     * (a value out of range is an error there, and the class is dropped).
+     */
+    static NodeClass.Networking networking(YamlObject spec) {
+        YamlObject ct = spec.object("connectionTracking");
+        NodeClass.ConnectionTracking tracking = ct == null ? null : new NodeClass.ConnectionTracking(
+                ct.integer("tcpEstablishedTimeout"), ct.integer("udpStreamTimeout"), ct.integer("udpTimeout"));
+        return new NodeClass.Networking(spec.integer("ipPrefixCount"), tracking);
     }
 
     static Map<String, String> tags(YamlObject spec) {

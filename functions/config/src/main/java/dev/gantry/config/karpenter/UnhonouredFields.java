@@ -10,13 +10,13 @@ import java.util.Set;
  * EC2NodeClass fields that Gantry checks against the Karpenter v1.14 CRD but does not act on at launch yet. Each field
  * written gets one warning naming it, so a user knows the node will not have it. The rules of
  * {@code capacityReservationSelectorTerms} (honoured: {@link ReservationTerms}) are checked here too, with the other
- * fields Karpenter added since v1.11, for both NodeClass kinds, and so is {@code instanceStorePolicy}'s (honoured:
- * {@code NodeClass.instanceStorePolicy}).
+ * fields Karpenter added since v1.11, for both NodeClass kinds, and so are those of {@code instanceStorePolicy},
+ * {@code ipPrefixCount} and {@code connectionTracking} (honoured: {@code NodeClass.instanceStorePolicy} and
+ * {@code NodeClass.networking}).
  */
 final class UnhonouredFields {
     /** EC2NodeClass fields accepted and checked, not honoured at launch, in the order they are reported. */
-    static final List<String> EC2 = List.of("context", "networkInterfaces", "placementGroupSelector",
-            "connectionTracking", "ipPrefixCount", "cpuOptions");
+    static final List<String> EC2 = List.of("networkInterfaces", "placementGroupSelector", "cpuOptions");
     /** Karpenter's CRD caps these term lists at 30 and network interfaces at 150. */
     private static final int MAX_TERMS = 30;
     private static final int MAX_INTERFACES = 150;

@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param instanceStorePolicy {@value #RAID0}: the instance's NVMe instance-store disks are striped into one array that
  *                     backs the node's ephemeral storage (and its size is the node's ephemeral-storage); null: they are
  *                     left alone and the root volume backs it
+ * @param context      Karpenter's {@code context}: the reserved {@code Context} CreateFleet is called with; null: none
+ * @param networking   how the primary network interface is configured ({@code ipPrefixCount},
+ *                     {@code connectionTracking}); {@link Networking#NONE}: as EC2 defaults it
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
@@ -26,7 +29,8 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                         List<BlockDeviceMapping> blockDeviceMappings, MetadataOptions metadataOptions, Kubelet kubelet,
                         Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
                         List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
-                        Map<String, String> annotations, String instanceStorePolicy) {
+                        Map<String, String> annotations, String instanceStorePolicy, String context,
+                        Networking networking) {
     /** Karpenter's one {@code instanceStorePolicy}. */
     public static final String RAID0 = "RAID0";
 
@@ -40,7 +44,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                      Map<String, String> annotations) {
         this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
                 instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
-                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null);
+                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null, null, null);
     }
 
     /** A NodeClass that selects no capacity reservation and has no annotations. */
@@ -90,6 +94,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         blockDeviceMappings = List.copyOf(blockDeviceMappings == null ? List.of() : blockDeviceMappings);
         metadataOptions = metadataOptions == null ? MetadataOptions.DEFAULT : metadataOptions;
         kubelet = kubelet == null ? Kubelet.DEFAULT : kubelet;
+        networking = networking == null ? Networking.NONE : networking;
     }
 
     /*
@@ -102,7 +107,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(newName, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy);
+                annotations, instanceStorePolicy, context, networking);
     }
 
     /** This class with other kubelet settings. */
@@ -110,7 +115,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 newKubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy);
+                annotations, instanceStorePolicy, context, networking);
     }
 
     /** This class with another {@code instanceStorePolicy} ({@value #RAID0} or null). */
@@ -118,7 +123,23 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, policy);
+                annotations, policy, context, networking);
+    }
+
+    /** This class calling CreateFleet with another {@code context} (null: none). */
+    public NodeClass withContext(String newContext) {
+        return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations, instanceStorePolicy, newContext, networking);
+    }
+
+    /** This class with other primary-interface settings. */
+    public NodeClass withNetworking(Networking newNetworking) {
+        return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations, instanceStorePolicy, context, newNetworking);
     }
 
     /** This class selecting its images with {@code terms} under {@code family} (a paused rollout's pinned images). */
@@ -126,7 +147,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, family, terms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy);
+                annotations, instanceStorePolicy, context, networking);
     }
 
     /**
@@ -185,6 +206,25 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         public static CapacityReservationSelectorTerm id(String id) {
             return new CapacityReservationSelectorTerm(id, null, Map.of(), null);
         }
+    }
+
+    /**
+     * The primary network interface's settings Karpenter v1.14 writes into the launch template.
+     *
+     * @param ipPrefixCount      {@code ipPrefixCount}: how many /28 IPv4 prefixes EC2 assigns to the interface at
+     *                           launch (each takes one of the interface's address slots); null: none
+     * @param connectionTracking {@code connectionTracking}: the idle timeouts of the interface's tracked connections;
+     *                           null: EC2's defaults. Only Nitro instances accept it.
+     */
+    public record Networking(Integer ipPrefixCount, ConnectionTracking connectionTracking) {
+        public static final Networking NONE = new Networking(null, null);
+    }
+
+    /**
+     * Idle connection-tracking timeouts in seconds (EC2's ranges: TCP established 60–432,000, UDP stream 60–180, UDP
+     * 30–60); a null one keeps EC2's default.
+     */
+    public record ConnectionTracking(Integer tcpEstablishedTimeout, Integer udpStreamTimeout, Integer udpTimeout) {
     }
 
     /** An EBS block device mapping; {@code rootVolume} marks the one whose size backs ephemeral storage. */

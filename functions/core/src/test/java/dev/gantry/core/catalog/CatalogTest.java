@@ -4,6 +4,7 @@ import static dev.gantry.core.catalog.Fixtures.nodeClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.requirements.Operator;
 import dev.gantry.core.requirements.Requirement;
 import dev.gantry.core.requirements.Requirements;
@@ -103,6 +104,37 @@ class CatalogTest {
                     .containsExactly("a1.large", "c7g.xlarge");
         }
         assertThat(withA1.shape(a1, nodeClass("AL2023"), List.of())).as("a preview type is judged alike").isEmpty();
+    }
+
+    /**
+     * Connection tracking launches on Nitro only, and each IPv4 prefix takes an address slot of the primary interface:
+     * types EC2 would refuse are not offered (they were, so a plan could choose a Xen type whose launch fails).
+     */
+    @Test
+    void primaryInterfaceSettingsLeaveOutTypesEc2WouldRefuse() {
+        InstanceTypeSpec xen = InstanceTypeSpec.builder("m4.large").basics(2, 8192, "amd64", 20).eniCount(2).ipv4PerEni(10)
+                .cpuManufacturer("intel").hypervisor("xen").build();
+        InstanceTypeSpec metal = InstanceTypeSpec.builder("m5.metal").basics(96, 393216, "amd64", 737).eniCount(15)
+                .ipv4PerEni(50).cpuManufacturer("intel").bareMetal(true).build();
+        InstanceTypeSpec nano = InstanceTypeSpec.builder("t3.nano").basics(2, 512, "amd64", 4).eniCount(2).ipv4PerEni(2)
+                .cpuManufacturer("intel").hypervisor("nitro").build();
+        Catalog c = Catalog.of(List.of(xen, metal, nano, Fixtures.m5Large()), PriceBook.of(Map.of("us-east-1",
+                Map.of("m4.large", 0.1, "m5.metal", 4.608, "t3.nano", 0.0052, "m5.large", 0.096))),
+                DeterministicSpotPriceModel.withDefaultSeed(), "us-east-1", ZONES);
+        NodeClass plain = nodeClass("AL2023");
+        assertThat(c.instanceTypes(plain)).extracting(InstanceType::name)
+                .containsExactlyInAnyOrder("m4.large", "m5.metal", "t3.nano", "m5.large");
+        NodeClass.ConnectionTracking tracking = new NodeClass.ConnectionTracking(3600, null, null);
+        assertThat(c.instanceTypes(plain.withNetworking(new NodeClass.Networking(null, tracking))))
+                .as("Nitro only; bare metal reports no hypervisor").extracting(InstanceType::name)
+                .containsExactlyInAnyOrder("t3.nano", "m5.large");
+        assertThat(c.instanceTypes(plain.withNetworking(new NodeClass.Networking(1, null)))).extracting(InstanceType::name)
+                .containsExactlyInAnyOrder("m4.large", "m5.metal", "t3.nano", "m5.large");
+        assertThat(c.instanceTypes(plain.withNetworking(new NodeClass.Networking(2, null))))
+                .as("t3.nano's interface has 2 addresses: the primary and one prefix").extracting(InstanceType::name)
+                .containsExactlyInAnyOrder("m4.large", "m5.metal", "m5.large");
+        assertThat(c.shape(xen, plain.withNetworking(new NodeClass.Networking(null, tracking)), List.of()))
+                .as("a preview type is judged alike").isEmpty();
     }
 
     @Test

@@ -15,10 +15,11 @@ import java.util.List;
  *       labels, annotations, taints, startup taints, nodeClassRef, {@code expireAfter} and
  *       {@code terminationGracePeriod}. Never weight, limits nor disruption (behavioural fields).</li>
  *   <li><b>EC2NodeClass</b>: its static fields: role, instance profile, userData, tags, block device mappings,
- *       metadata options, kubelet, associatePublicIPAddress, detailedMonitoring, instanceStorePolicy, and the AMI
+ *       metadata options, kubelet, associatePublicIPAddress, detailedMonitoring, instanceStorePolicy, context,
+ *       connectionTracking, and the AMI
  *       family in effect (the resolved one, so writing {@code amiFamily: AL2023} beside {@code al2023@latest} does not
  *       drift). Never the subnet, security group, AMI or capacity reservation selector terms: what they select is
- *       dynamic drift.</li>
+ *       dynamic drift. Nor {@code ipPrefixCount}, which Karpenter leaves out too.</li>
  * </ul>
  * Each hash has a version: bump it whenever a hashed field is added or removed, a hashed field's default changes, or
  * {@link Canonical}'s form changes. A claim stamped under another version is stamped again, not drifted
@@ -29,9 +30,10 @@ public final class DriftHashes {
     public static final String NODEPOOL_VERSION = "gantry-1";
     /**
      * Version of {@link #nodeClass}. Not Karpenter's ({@code v6}). {@code gantry-2} added {@code instanceStorePolicy},
-     * so claims stamped before are stamped again rather than drifted (a class that wrote it was launched without it).
+     * {@code gantry-3} {@code context} and {@code connectionTracking}, so claims stamped before are stamped again rather
+     * than drifted (a class that wrote them was launched without them).
      */
-    public static final String NODECLASS_VERSION = "gantry-2";
+    public static final String NODECLASS_VERSION = "gantry-3";
 
     private DriftHashes() {
     }
@@ -69,6 +71,8 @@ public final class DriftHashes {
                 .with("detailedMonitoring", c.detailedMonitoring())
                 .with("amiFamily", c.effectiveAmiFamily())
                 .with("instanceStorePolicy", c.instanceStorePolicy())
+                .with("context", c.context())
+                .with("connectionTracking", connectionTracking(c.networking().connectionTracking()))
                 .digest();
     }
 
@@ -93,6 +97,11 @@ public final class DriftHashes {
                 .with("deleteOnTermination", m.ebs().deleteOnTermination())
                 .with("snapshotId", m.ebs().snapshotId());
         return Canonical.object().with("deviceName", m.deviceName()).with("rootVolume", m.rootVolume()).with("ebs", ebs);
+    }
+
+    private static Canonical connectionTracking(NodeClass.ConnectionTracking t) {
+        return t == null ? null : Canonical.object().with("tcpEstablishedTimeout", t.tcpEstablishedTimeout())
+                .with("udpStreamTimeout", t.udpStreamTimeout()).with("udpTimeout", t.udpTimeout());
     }
 
     private static Canonical kubelet(NodeClass.Kubelet k) {

@@ -147,7 +147,10 @@ public class DriftHashesTest {
                 new NodeClass(c.name(), c.group(), c.kind(), "Bottlerocket", List.of(), c.subnetSelectorTerms(),
                         c.securityGroupSelectorTerms(), c.role(), c.instanceProfile(), c.userData(), c.tags(), c.blockDeviceMappings(),
                         c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(), null),
-                c.withInstanceStorePolicy(NodeClass.RAID0));
+                c.withInstanceStorePolicy(NodeClass.RAID0),
+                c.withContext("ctx-0123"),
+                c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(3600, null, null))),
+                c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(null, null, 30))));
         for (NodeClass x : changed) {
             assertThat(DriftHashes.nodeClass(x)).as(x.toString()).isNotEqualTo(base);
         }
@@ -161,6 +164,8 @@ public class DriftHashesTest {
                 c.blockDeviceMappings(), c.metadataOptions(), c.kubelet(), c.associatePublicIPAddress(), c.detailedMonitoring(),
                 null, List.of(NodeClass.CapacityReservationSelectorTerm.id("cr-1")), Map.of());
         assertThat(DriftHashes.nodeClass(reservations)).as("reservation terms are dynamic drift").isEqualTo(base);
+        assertThat(DriftHashes.nodeClass(c.withNetworking(new NodeClass.Networking(4, null))))
+                .as("ipPrefixCount is not hashed, as in Karpenter").isEqualTo(base);
     }
 
     @Test

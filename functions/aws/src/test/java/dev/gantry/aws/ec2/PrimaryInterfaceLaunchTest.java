@@ -1,0 +1,92 @@
+package dev.gantry.aws.ec2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.LaunchResult;
+import dev.gantry.core.model.NodeClass;
+import dev.gantry.core.model.NodePool;
+import dev.gantry.testing.Ec2Resources.InstanceTypeInfo;
+import dev.gantry.testing.Ec2State;
+import dev.gantry.testing.RecordedRequest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An EC2NodeClass's {@code ipPrefixCount}, {@code connectionTracking} and {@code context} reach EC2 as Karpenter sends
+ * them (aws {@code pkg/providers/launchtemplate}, {@code pkg/providers/instance}): the first two on the launch
+ * template's primary interface, the last on CreateFleet. They were read and warned of as ignored.
+ */
+class PrimaryInterfaceLaunchTest extends Ec2StubTest {
+    private static final NodeClass.ConnectionTracking TRACKING = new NodeClass.ConnectionTracking(3600, 120, 30);
+
+    @Override
+    protected Ec2State state() {
+        // A Xen type, as DescribeInstanceTypes reports c4.large.
+        return Ec2State.withDefaults().addInstanceType(new InstanceTypeInfo("c4.large", 2, 3840, "x86_64", 3, 10, "xen"),
+                Ec2State.ZONES, "0.0300");
+    }
+
+    @Test
+    void thePrimaryInterfaceCarriesThePrefixesAndConnectionTrackingAndTheFleetItsContext() {
+        NodeClass nc = LaunchFixtures.al2023().withContext("ctx-0a1b2c3d")
+                .withNetworking(new NodeClass.Networking(2, TRACKING));
+        NodePool pool = LaunchFixtures.pool("net", Map.of(), List.of(), List.of());
+
+        LaunchResult result = provider.launch(LaunchFixtures.request("net-a1b2c", pool, nc,
+                LaunchFixtures.types(nc, "m5.large"), List.of("on-demand"), Ec2State.ZONES));
+
+        assertThat(result.instances()).hasSize(1);
+        RecordedRequest template = stub.lastRequest("CreateLaunchTemplate");
+        String ni = "LaunchTemplateData.NetworkInterface.1.";
+        assertThat(template.params()).containsEntry(ni + "DeviceIndex", "0")
+                .containsEntry(ni + "Ipv4PrefixCount", "2")
+                .containsEntry(ni + "ConnectionTrackingSpecification.TcpEstablishedTimeout", "3600")
+                .containsEntry(ni + "ConnectionTrackingSpecification.UdpStreamTimeout", "120")
+                .containsEntry(ni + "ConnectionTrackingSpecification.UdpTimeout", "30")
+                .containsKey(ni + "SecurityGroupId.1")
+                .doesNotContainKey(ni + "AssociatePublicIpAddress")
+                .as("the groups go on the interface, never beside it (EC2 refuses both)")
+                .doesNotContainKey("LaunchTemplateData.SecurityGroupId.1");
+        assertThat(stub.lastRequest("CreateFleet").param("Context")).isEqualTo("ctx-0a1b2c3d");
+    }
+
+    @Test
+    void aClassWithoutThemSendsNeitherAnInterfaceNorAContext() {
+        provider.launch(LaunchFixtures.request("plain-a1b2c", List.of("on-demand")));
+
+        assertThat(stub.lastRequest("CreateLaunchTemplate").paramsWithPrefix("LaunchTemplateData.NetworkInterface")).isEmpty();
+        assertThat(stub.lastRequest("CreateLaunchTemplate").param("LaunchTemplateData.SecurityGroupId.1")).isNotNull();
+        assertThat(stub.lastRequest("CreateFleet").param("Context")).isNull();
+    }
+
+    /**
+     * The stub is as strict as EC2: a Xen type launched from a template with connection tracking fails its override
+     * with EC2's words. The catalogue never offers one ({@code CatalogTest}); this is the launch it would have been.
+     */
+    @Test
+    void ec2RefusesConnectionTrackingOnAXenType() {
+        NodeClass plain = LaunchFixtures.al2023();
+        NodeClass nc = plain.withNetworking(new NodeClass.Networking(null, TRACKING));
+        NodePool pool = LaunchFixtures.pool("xen", Map.of(), List.of(), List.of());
+
+        assertThatThrownBy(() -> provider.launch(LaunchFixtures.request("xen-a1b2c", pool, nc,
+                LaunchFixtures.types(plain, "c4.large"), List.of("on-demand"), Ec2State.ZONES)))
+                .isInstanceOf(CloudException.class)
+                .hasMessageContaining("InvalidParameterValue")
+                .hasMessageContaining("The instance type c4.large does not support configurable connection tracking");
+    }
+
+    @Test
+    void ec2RefusesMorePrefixesThanTheInterfaceHasSlots() {
+        NodeClass nc = LaunchFixtures.al2023().withNetworking(new NodeClass.Networking(10, null));
+        NodePool pool = LaunchFixtures.pool("prefixes", Map.of(), List.of(), List.of());
+
+        // m5.large has 10 IPv4 addresses per interface: the primary and at most 9 prefixes.
+        assertThatThrownBy(() -> provider.launch(LaunchFixtures.request("prefixes-a1b2c", pool, nc,
+                LaunchFixtures.types(LaunchFixtures.al2023(), "m5.large"), List.of("on-demand"), Ec2State.ZONES)))
+                .isInstanceOf(CloudException.class).hasMessageContaining("InvalidParameterValue");
+    }
+}
