@@ -105,6 +105,57 @@ class PlanCommandTest {
     }
 
     /**
+     * An EKS Auto Mode NodeClass and an EC2NodeClass may share a name (both are often {@code default}); a NodePool's
+     * {@code nodeClassRef} names its group and kind too. The class was looked up by name alone, so the Auto Mode pool
+     * got the EC2NodeClass listed first (20Gi root volume) and its pods, asking 150Gi of ephemeral storage that its own
+     * class's 200Gi data volume holds, were unschedulable.
+     */
+    @Test
+    void aPoolGetsTheNodeClassOfTheKindItNamesWhenTwoKindsShareAName(@TempDir Path dir) throws IOException {
+        Path pools = dir.resolve("pool.yaml");
+        Files.writeString(pools, AL2023_CLASS + """
+                ---
+                apiVersion: eks.amazonaws.com/v1
+                kind: NodeClass
+                metadata: {name: default}
+                spec:
+                  role: AutoModeNodeRole
+                  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+                  ephemeralStorage: {size: 200Gi}
+                ---
+                apiVersion: karpenter.sh/v1
+                kind: NodePool
+                metadata: {name: auto}
+                spec:
+                  template:
+                    spec:
+                      nodeClassRef: {group: eks.amazonaws.com, kind: NodeClass, name: default}
+                      requirements:
+                        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+                """);
+        Path pods = dir.resolve("pods.yaml");
+        Files.writeString(pods, """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: scratch}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: scratch}}
+                  template:
+                    metadata: {labels: {app: scratch}}
+                    spec:
+                      containers:
+                        - {name: c, image: busybox, resources: {requests: {cpu: "1", memory: 1Gi, ephemeral-storage: 150Gi}}}
+                """);
+        assertThat(run("plan", "--nodepools", pools.toString(), "--pods", pods.toString(), "--output", "json"))
+                .as(err.toString()).isZero();
+        JsonNode doc = json();
+        assertThat(doc.get("unschedulable")).as(doc.toString()).isEmpty();
+        assertThat(doc.get("nodeClaims")).hasSize(2);
+    }
+
+    /**
      * {@code instanceStorePolicy: RAID0} makes a type's NVMe instance store its ephemeral storage, as in Karpenter: a
      * pod asking 200Gi of ephemeral storage fits only such a type then, and no type at all on the 20Gi root volume.
      */

@@ -35,8 +35,8 @@ record StartingConfig(LoadResult loaded, List<NodeClass> classes, GantryConfig c
         }
         List<NodeClass> classes = new ArrayList<>(loaded.nodeClasses());
         for (NodePool p : loaded.nodePools()) {
-            if (classes.stream().noneMatch(c -> c.name().equals(p.template().nodeClassRef().name()))) {
-                NodePool.NodeClassRef ref = p.template().nodeClassRef();
+            NodePool.NodeClassRef ref = p.template().nodeClassRef();
+            if (classes.stream().noneMatch(c -> c.isNamedBy(ref))) {
                 classes.add(new NodeClass(ref.name(), ref.group(), ref.kind(), null,
                         List.of(NodeClass.AmiSelectorTerm.alias("al2023@latest")), List.of(), List.of(), null, null, null,
                         Map.of(), List.of(), null, null, null, null, null));

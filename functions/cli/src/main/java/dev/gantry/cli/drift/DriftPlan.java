@@ -94,19 +94,19 @@ final class DriftPlan {
         // Each class's AMI rollout, as the sweep's gate decides it (no pause is recorded offline).
         Map<String, AmiRollout> rollouts = new LinkedHashMap<>();
         Map<String, String> classOfPool = new HashMap<>();
-        cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.name())));
+        cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.key())));
         dev.gantry.core.disruption.drift.rollout.CanaryPods canaryPods = dev.gantry.core.disruption.drift.rollout.CanaryPods.of(c.view().pods());
         for (NodeClass nc : cfg.nodeClasses()) {
             Optional<Map<String, String>> target = images.images(nc);
             if (target.isEmpty()) {
-                if (claims.stream().anyMatch(cl -> nc.name().equals(classOfPool.get(cl.nodePool())))) {
-                    notes.add("AMI drift not decided for EC2NodeClass " + nc.name() + ": say which image it resolves to now, "
+                if (claims.stream().anyMatch(cl -> nc.key().equals(classOfPool.get(cl.nodePool())))) {
+                    notes.add("AMI drift not decided for " + nc.kind() + " " + nc.name() + ": say which image it resolves to now, "
                             + "e.g. --image " + aliasOrName(nc) + "=ami-...");
                 }
                 continue;
             }
-            List<NodeClaim> own = claims.stream().filter(cl -> nc.name().equals(classOfPool.get(cl.nodePool()))).toList();
-            rollouts.put(nc.name(), AmiRollout.decide(nc.name(), RolloutPolicy.of(nc.annotations()), target.get(), own, nodes,
+            List<NodeClaim> own = claims.stream().filter(cl -> nc.key().equals(classOfPool.get(cl.nodePool()))).toList();
+            rollouts.put(nc.key(), AmiRollout.decide(nc.name(), RolloutPolicy.of(nc.annotations()), target.get(), own, nodes,
                     new AmiRollout.Images(byInstance, null), canaryPods, Optional.empty(), nc.annotations().get(RolloutPolicy.RESUME),
                     null, now));
         }
@@ -146,7 +146,7 @@ final class DriftPlan {
         }
         Map<String, Integer> waveOf = new HashMap<>();
         Map<String, java.time.Duration> soaks = new HashMap<>();
-        cfg.nodeClasses().forEach(nc -> soaks.put(nc.name(), RolloutPolicy.of(nc.annotations()).soak()));
+        cfg.nodeClasses().forEach(nc -> soaks.put(nc.key(), RolloutPolicy.of(nc.annotations()).soak()));
         List<Wave> waves = waves(ordered, pools, input, rollouts, soaks, classOfPool, now, waveOf);
 
         List<Row> rows = new ArrayList<>();

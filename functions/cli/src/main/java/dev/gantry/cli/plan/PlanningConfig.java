@@ -33,7 +33,7 @@ public record PlanningConfig(GantryConfig config, InstanceTypeProvider instanceT
     }
 
     private static NodePool poolOf(List<NodePool> pools, NodeClass nodeClass) {
-        return pools.stream().filter(p -> p.template().nodeClassRef().name().equals(nodeClass.name())).findFirst()
+        return pools.stream().filter(p -> nodeClass.isNamedBy(p.template().nodeClassRef())).findFirst()
                 .orElse(pools.getFirst());
     }
 }

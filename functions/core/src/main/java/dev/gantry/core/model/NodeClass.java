@@ -87,6 +87,9 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                 : capacityReservationSelectorTerms);
         annotations = Map.copyOf(annotations == null ? Map.of() : annotations);
         Objects.requireNonNull(name, "name");
+        // As a nodeClassRef defaults them (NodePool.NodeClassRef), so a class built without them is Karpenter's kind.
+        group = group == null || group.isEmpty() ? "karpenter.k8s.aws" : group;
+        kind = kind == null || kind.isEmpty() ? "EC2NodeClass" : kind;
         amiSelectorTerms = List.copyOf(amiSelectorTerms == null ? List.of() : amiSelectorTerms);
         subnetSelectorTerms = List.copyOf(subnetSelectorTerms == null ? List.of() : subnetSelectorTerms);
         securityGroupSelectorTerms = List.copyOf(securityGroupSelectorTerms == null ? List.of() : securityGroupSelectorTerms);
@@ -267,6 +270,23 @@ public record NodeClass(String name, String group, String kind, String amiFamily
             evictionSoftGracePeriod = Map.copyOf(evictionSoftGracePeriod == null ? Map.of() : evictionSoftGracePeriod);
             clusterDNS = List.copyOf(clusterDNS == null ? List.of() : clusterDNS);
         }
+    }
+
+    /**
+     * Whether {@code ref} names this class: its group, kind and name, as the API server resolves a NodePool's
+     * {@code nodeClassRef}. An EKS Auto Mode {@code NodeClass} and an {@code EC2NodeClass} may share a name (both are
+     * often {@code default}); neither answers for the other.
+     */
+    public boolean isNamedBy(NodePool.NodeClassRef ref) {
+        return ref.name().equals(name) && ref.kind().equals(kind) && ref.group().equals(group);
+    }
+
+    /**
+     * This class's key among the classes of every kind: its name for an {@code EC2NodeClass} (the key Gantry's stored
+     * rollout markers have always used), {@code <kind>.<group>/<name>} for another kind.
+     */
+    public String key() {
+        return "EC2NodeClass".equals(kind) ? name : kind + "." + group + "/" + name;
     }
 
     /** The AMI family in effect: the explicit one, else the family an alias names, else AL2023 (Karpenter's default). */

@@ -44,8 +44,8 @@ public record GantryConfig(List<NodePool> nodePools, List<NodeClass> nodeClasses
 
     /** The NodeClass a pool's {@code nodeClassRef} names, if configured. */
     public Optional<NodeClass> nodeClassOf(NodePool pool) {
-        String name = pool.template().nodeClassRef().name();
-        return nodeClasses.stream().filter(c -> c.name().equals(name)).findFirst();
+        NodePool.NodeClassRef ref = pool.template().nodeClassRef();
+        return nodeClasses.stream().filter(c -> c.isNamedBy(ref)).findFirst();
     }
 
     public Optional<NodePool> nodePool(String name) {

@@ -117,7 +117,9 @@ public final class StatusWriter {
                                       Map<String, List<String>> diag, Instant now) {
         List<Condition> before = o.status() == null ? List.of() : o.status().conditions();
         List<String> problems = diag.getOrDefault("EC2NodeClass/" + o.name(), List.of());
-        Optional<NodeClass> configured = cfg.nodeClasses().stream().filter(c -> c.name().equals(o.name())).findFirst();
+        // The status objects are EC2NodeClasses: an EKS Auto Mode NodeClass of the same name is not this one.
+        NodePool.NodeClassRef ref = new NodePool.NodeClassRef(null, null, o.name());
+        Optional<NodeClass> configured = cfg.nodeClasses().stream().filter(c -> c.isNamedBy(ref)).findFirst();
         NodeClassStatus resolved = new NodeClassStatus(List.of(), List.of(), List.of(), null, List.of());
         String failure = null;
         if (!problems.isEmpty()) {

@@ -37,13 +37,13 @@ final class CanaryWaves {
 
     void check(Instant now, List<SimulatedInstance> live, Checks.Episodes out) {
         Map<String, Integer> nodes = new HashMap<>();
-        live.stream().filter(i -> i.request() != null).forEach(i -> nodes.merge(i.request().nodeClass().name(), 1, Integer::sum));
+        live.stream().filter(i -> i.request() != null).forEach(i -> nodes.merge(i.request().nodeClass().key(), 1, Integer::sum));
         nodes.forEach((k, v) -> mostNodes.merge(k, v, Math::max));
         for (SimulatedInstance i : live) {
             if (i.request() == null || !bad.test(i.imageId())) {
                 continue;
             }
-            String nc = i.request().nodeClass().name();
+            String nc = i.request().nodeClass().key();
             java.util.Optional<NodeClaim> claim = truth.get(i.request().clientToken(), now);
             if (!seen.add(i.id()) || claim.isEmpty() || !claim.get().fromConsolidation()) {
                 continue;
@@ -52,10 +52,10 @@ final class CanaryWaves {
             if (!replacements.computeIfAbsent(nc, k -> new LinkedHashSet<>()).add(command)) {
                 continue;
             }
-            int wave = RolloutPolicy.of(config.get().nodeClasses().stream().filter(c -> c.name().equals(nc)).findFirst()
+            int wave = RolloutPolicy.of(config.get().nodeClasses().stream().filter(c -> c.key().equals(nc)).findFirst()
                     .map(NodeClass::annotations).orElse(Map.of())).canaries(mostNodes.getOrDefault(nc, 1));
             if (replacements.get(nc).size() > wave) {
-                out.violated("badImagePastCanary", "EC2NodeClass " + nc + ": replacement " + i.id() + " is of the "
+                out.violated("badImagePastCanary", "NodeClass " + nc + ": replacement " + i.id() + " is of the "
                         + replacements.get(nc).size() + "th command onto bad image " + i.imageId() + ", past its canary wave of " + wave);
             }
         }

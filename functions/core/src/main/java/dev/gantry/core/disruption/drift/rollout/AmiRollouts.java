@@ -112,7 +112,10 @@ public final class AmiRollouts implements DriftGate {
         return new Wired(config, rollouts[0]);
     }
 
-    /** Every class's rollout now, recording a pause (marker, Event, {@code onPause}) where a canary has just failed. */
+    /**
+     * Every class's rollout now, by {@link NodeClass#key}, recording a pause (marker, Event, {@code onPause}) where a
+     * canary has just failed.
+     */
     public Map<String, Optional<AmiRollout>> evaluate(List<NodeClaim> claims, List<Node> nodes, Instant now) {
         return evaluate(claims, nodes, CanaryPods.NONE, now);
     }
@@ -126,22 +129,22 @@ public final class AmiRollouts implements DriftGate {
         for (NodeClass nc : cfg.nodeClasses()) {
             Optional<Map<String, String>> target = target(nc);
             if (target.isEmpty()) {
-                out.put(nc.name(), Optional.empty());
+                out.put(nc.key(), Optional.empty());
                 continue;
             }
-            String key = markerKey(nc.name(), target.get());
+            String key = markerKey(nc.key(), target.get());
             List<NodeClaim> own = claimsOf(cfg, nc, claims);
             Instant seen = seen(nc, target.get(), now);
             AmiRollout r = AmiRollout.decide(nc.name(), RolloutPolicy.of(nc.annotations()), target.get(), own, byName,
-                    new AmiRollout.Images(listedImages, seen), pods, pausedAt(nc.name(), target.get()), nc.annotations().get(RolloutPolicy.RESUME),
+                    new AmiRollout.Images(listedImages, seen), pods, pausedAt(nc.key(), target.get()), nc.annotations().get(RolloutPolicy.RESUME),
                     startsAt(nc, seen), now);
             if (r.failed() && store.marker(key).isEmpty()) {
                 store.setMarker(key, now);
-                LOG.log(System.Logger.Level.WARNING, "drift: EC2NodeClass " + nc.name() + ": " + r.why());
-                writer.event("EC2NodeClass", null, nc.name(), "Warning", "DriftRolloutPaused", r.why());
+                LOG.log(System.Logger.Level.WARNING, "drift: " + nc.kind() + " " + nc.name() + ": " + r.why());
+                writer.event(nc.kind(), null, nc.name(), "Warning", "DriftRolloutPaused", r.why());
                 onPause.accept(r);
             }
-            out.put(nc.name(), Optional.of(r));
+            out.put(nc.key(), Optional.of(r));
         }
         return out;
     }
@@ -161,7 +164,7 @@ public final class AmiRollouts implements DriftGate {
         Map<String, Optional<AmiRollout>> rollouts = evaluate(claims, view.nodes(), CanaryPods.of(view.pods()), now);
         GantryConfig cfg = config.get();
         Map<String, String> classOfPool = new HashMap<>();
-        cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.name())));
+        cfg.nodePools().forEach(p -> cfg.nodeClassOf(p).ifPresent(nc -> classOfPool.put(p.name(), nc.key())));
         Map<String, Node> nodesOf = new dev.gantry.core.lifecycle.ClaimsByNode(claims).nodesByClaim(view.nodes());
         return c -> {
             if (c.drift() == null || !DriftCheck.AMI.equals(c.drift().drifted())) {
@@ -180,7 +183,7 @@ public final class AmiRollouts implements DriftGate {
     /**
      * The classes whose rollout is paused, each as launches should use it now: its AMI selector pinned to the held images
      * by id (the family kept, so nothing else about the launch or its hash changes). One marker read per class; the
-     * claims are listed only when a class is paused.
+     * claims are listed only when a class is paused. By {@link NodeClass#key}.
      */
     public Map<String, NodeClass> pins(GantryConfig cfg, Instant now) {
         Map<String, NodeClass> pins = new TreeMap<>();
@@ -191,7 +194,7 @@ public final class AmiRollouts implements DriftGate {
             if (target.isEmpty()) {
                 continue;
             }
-            Optional<Instant> paused = pausedAt(nc.name(), target.get());
+            Optional<Instant> paused = pausedAt(nc.key(), target.get());
             if (paused.isEmpty()) {
                 continue;
             }
@@ -199,7 +202,7 @@ public final class AmiRollouts implements DriftGate {
             if (resume != null && target.get().containsValue(resume.trim())) {
                 continue;
             }
-            String heldKey = markerKey(nc.name(), target.get());
+            String heldKey = markerKey(nc.key(), target.get());
             Map<String, String> held = heldFound.get(heldKey);
             if (held == null) {
                 claims = claims == null ? store.list(now) : claims;
@@ -223,7 +226,7 @@ public final class AmiRollouts implements DriftGate {
                 }
             }
             if (!held.isEmpty()) {
-                pins.put(nc.name(), pinned(nc, held));
+                pins.put(nc.key(), pinned(nc, held));
             }
         }
         return pins;
@@ -257,7 +260,7 @@ public final class AmiRollouts implements DriftGate {
 
     /** When the class first resolved {@code target}: the marker {@code drift-seen/<class>/<images>}, written once. */
     private Instant seen(NodeClass nc, Map<String, String> target, Instant now) {
-        String key = "drift-seen/" + markerKey(nc.name(), target).substring("drift-paused/".length());
+        String key = "drift-seen/" + markerKey(nc.key(), target).substring("drift-paused/".length());
         Optional<Instant> seen = store.marker(key);
         if (seen.isEmpty()) {
             store.setMarker(key, now);
@@ -276,7 +279,7 @@ public final class AmiRollouts implements DriftGate {
         try {
             return resolution.resolve(nc).map(NodeClassResolution.Selected::images).filter(m -> !m.isEmpty());
         } catch (CloudException | IllegalStateException e) {
-            LOG.log(System.Logger.Level.WARNING, "drift: EC2NodeClass " + nc.name() + "'s images were not resolved, its AMI "
+            LOG.log(System.Logger.Level.WARNING, "drift: " + nc.kind() + " " + nc.name() + "'s images were not resolved, its AMI "
                     + "rollout holds this time: " + e);
             return Optional.empty();
         }
@@ -284,7 +287,7 @@ public final class AmiRollouts implements DriftGate {
 
     private static List<NodeClaim> claimsOf(GantryConfig cfg, NodeClass nc, List<NodeClaim> claims) {
         List<String> pools = cfg.nodePools().stream()
-                .filter(p -> cfg.nodeClassOf(p).map(c -> c.name().equals(nc.name())).orElse(false)).map(NodePool::name).toList();
+                .filter(p -> cfg.nodeClassOf(p).map(c -> c.key().equals(nc.key())).orElse(false)).map(NodePool::name).toList();
         return claims.stream().filter(c -> pools.contains(c.nodePool())).toList();
     }
 

@@ -26,7 +26,7 @@ public final class PausedImages implements ConfigSource {
     private record Pinned(ClusterConfig read, Map<String, NodeClass> pins, ClusterConfig pinned) {
     }
 
-    /** @param pins the pinned classes for a configuration as written, by name (usually {@code rollouts.pins(cfg, now)}) */
+    /** @param pins the pinned classes for a configuration as written, by {@link NodeClass#key} (usually {@code rollouts.pins(cfg, now)}) */
     public PausedImages(ConfigSource cluster, Function<GantryConfig, Map<String, NodeClass>> pins) {
         this.cluster = cluster;
         this.pins = pins;
@@ -49,7 +49,7 @@ public final class PausedImages implements ConfigSource {
             return seen.pinned();
         }
         GantryConfig c = read.config();
-        GantryConfig pinned = c.withNodeClasses(c.nodeClasses().stream().map(nc -> p.getOrDefault(nc.name(), nc)).toList());
+        GantryConfig pinned = c.withNodeClasses(c.nodeClasses().stream().map(nc -> p.getOrDefault(nc.key(), nc)).toList());
         ClusterConfig out = new ClusterConfig(pinned, read.buffers(), read.invalid(), read.version() + " (AMI held: " + p.keySet() + ")");
         last = new Pinned(read, Map.copyOf(p), out);
         return out;
