@@ -260,8 +260,28 @@ final class Ec2Actions {
         return Ec2Responses.ok("CreateTags", x -> x.leaf("return", true));
     }
 
+    /** EC2's user data limit, on the decoded bytes ("User data is limited to 16384 bytes"). */
+    static final int MAX_USER_DATA = 16_384;
+
+    /**
+     * CreateLaunchTemplate as EC2 checks it: a taken name is {@code InvalidLaunchTemplateName.AlreadyExistsException};
+     * user data that is not base64, or over {@value #MAX_USER_DATA} bytes once decoded, is
+     * {@code InvalidUserData.Malformed} (EC2's words for the second; Karpenter reads them to mark its EC2NodeClass).
+     */
     private StubResponse createLaunchTemplate(RecordedRequest q) {
         String name = q.param("LaunchTemplateName");
+        String userData = q.param("LaunchTemplateData.UserData");
+        if (userData != null) {
+            int bytes;
+            try {
+                bytes = java.util.Base64.getDecoder().decode(userData).length;
+            } catch (IllegalArgumentException e) {
+                return Ec2Responses.error("InvalidUserData.Malformed", "Invalid BASE64 encoding of user data.");
+            }
+            if (bytes > MAX_USER_DATA) {
+                return Ec2Responses.error("InvalidUserData.Malformed", "User data is limited to " + MAX_USER_DATA + " bytes");
+            }
+        }
         if (state.launchTemplates().stream().anyMatch(t -> t.name().equals(name))) {
             return Ec2Responses.error("InvalidLaunchTemplateName.AlreadyExistsException",
                     "Launch template name already in use.");

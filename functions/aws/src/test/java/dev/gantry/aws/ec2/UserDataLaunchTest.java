@@ -148,6 +148,32 @@ class UserDataLaunchTest {
                 .contains("  instance:\n    localStorage:\n      strategy: RAID0\n");
     }
 
+    /**
+     * EC2 refuses a launch template whose user data is over 16,384 bytes decoded ("User data is limited to 16384
+     * bytes"; the stub too, now): the launch fails for the configuration, not as a capacity shortage, with EC2's words,
+     * and no fleet is asked for.
+     */
+    @Test
+    void userDataOverEc2sLimitFailsTheLaunchWithEc2sWords() {
+        NodeClass b = LaunchFixtures.al2023();
+        String script = "#!/bin/bash\n" + "echo 'a line of the user's own bootstrap script, forty-odd bytes'\n".repeat(300);
+        NodeClass nc = new NodeClass(b.name(), b.group(), b.kind(), b.amiFamily(), b.amiSelectorTerms(),
+                b.subnetSelectorTerms(), b.securityGroupSelectorTerms(), b.role(), b.instanceProfile(), script, b.tags(),
+                b.blockDeviceMappings(), b.metadataOptions(), b.kubelet(), b.associatePublicIPAddress(),
+                b.detailedMonitoring(), b.convertedFrom());
+        NodePool pool = LaunchFixtures.pool("big", Map.of(), List.of(), List.of());
+        var provider = new Ec2CloudProvider(clients.ec2(), clients.ssm(), LaunchFixtures.config(clock));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> provider.launch(LaunchFixtures.request("big-a1b2c", pool,
+                        nc, LaunchFixtures.types(nc, "m5.large"), List.of("on-demand"), Ec2State.ZONES)))
+                .isInstanceOfSatisfying(dev.gantry.core.cloud.CloudException.class, e -> {
+                    assertThat(e.code()).isEqualTo("InvalidUserData.Malformed");
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains("User data is limited to 16384 bytes");
+                });
+        assertThat(stub.requests("CreateFleet")).isEmpty();
+    }
+
     @Test
     void labelsTheKubeletRefusesStayOutOfTheUserDataAndItsOwnNamespacesStayIn() {
         NodeClass nc = LaunchFixtures.al2023();

@@ -1,8 +1,8 @@
 package dev.gantry.config.karpenter;
 
+import dev.gantry.core.model.QualifiedNames;
 import dev.gantry.core.requirements.WellKnownLabels;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Kubernetes' label syntax and Karpenter v1.14's restricted labels (the CEL rules of the NodePool CRD on template labels
@@ -12,8 +12,6 @@ import java.util.regex.Pattern;
  * restricted. Since Karpenter v1.9 the {@code kubernetes.io} and {@code k8s.io} domains are open.
  */
 public final class LabelRules {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private LabelRules() {
     }
@@ -32,11 +30,11 @@ public final class LabelRules {
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0) {
             String prefix = key.substring(0, slash);
-            if (prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+            if (!QualifiedNames.isDnsSubdomain(prefix)) {
                 return "'" + key + "' is not a valid " + kind + " key: prefix '" + prefix + "' is not a DNS subdomain";
             }
         }
-        if (name.isEmpty() || name.length() > 63 || !NAME.matcher(name).matches()) {
+        if (!QualifiedNames.isName(name)) {
             return "'" + key + "' is not a valid " + kind + " key (name part: up to 63 alphanumerics, '-', '_' or '.', "
                     + "starting and ending alphanumeric)";
         }
@@ -48,7 +46,7 @@ public final class LabelRules {
         if (value.isEmpty()) {
             return null;
         }
-        if (value.length() > 63 || !NAME.matcher(value).matches()) {
+        if (!QualifiedNames.isName(value)) {
             return "'" + value + "' is not a valid label value (up to 63 alphanumerics, '-', '_' or '.', "
                     + "starting and ending alphanumeric)";
         }

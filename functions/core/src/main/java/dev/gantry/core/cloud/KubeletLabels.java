@@ -1,10 +1,10 @@
 package dev.gantry.core.cloud;
 
+import dev.gantry.core.model.QualifiedNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Which node labels a kubelet may register its Node with ({@code --node-labels} for AL2023's nodeadm,
@@ -35,8 +35,6 @@ public final class KubeletLabels {
     /** The namespaces (and their subdomains) of those domains a kubelet may set labels in. */
     public static final List<String> KUBELET_NAMESPACES = List.of("kubelet.kubernetes.io", "node.kubernetes.io");
 
-    private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private KubeletLabels() {
     }
@@ -67,10 +65,10 @@ public final class KubeletLabels {
                     + "--node-labels: " + unknown;
         }
         for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
-            if (!isQualifiedName(e.getKey())) {
+            if (!QualifiedNames.isQualifiedName(e.getKey())) {
                 return "invalid node labels: '" + e.getKey() + "' - not a qualified name";
             }
-            if (!isLabelValue(e.getValue())) {
+            if (!QualifiedNames.isLabelValue(e.getValue())) {
                 return "invalid node labels: '" + e.getKey() + "' - value '" + e.getValue() + "' is not a valid label value";
             }
         }
@@ -86,24 +84,6 @@ public final class KubeletLabels {
             }
         });
         return out;
-    }
-
-    /** A label key: an optional DNS-subdomain prefix of at most 253 characters and a name of at most 63. */
-    static boolean isQualifiedName(String key) {
-        int slash = key.indexOf('/');
-        String name = slash < 0 ? key : key.substring(slash + 1);
-        if (slash >= 0) {
-            String prefix = key.substring(0, slash);
-            if (prefix.isEmpty() || prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
-                return false;
-            }
-        }
-        return !name.isEmpty() && name.length() <= 63 && NAME.matcher(name).matches();
-    }
-
-    /** A label value: empty, or at most 63 characters of a name's alphabet, beginning and ending alphanumeric. */
-    static boolean isLabelValue(String value) {
-        return value.isEmpty() || (value.length() <= 63 && NAME.matcher(value).matches());
     }
 
     private static String domain(String key) {

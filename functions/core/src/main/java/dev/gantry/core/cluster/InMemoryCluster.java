@@ -2,6 +2,7 @@ package dev.gantry.core.cluster;
 
 import dev.gantry.core.model.DaemonSet;
 import dev.gantry.core.model.Node;
+import dev.gantry.core.model.QualifiedNames;
 import dev.gantry.core.model.Pod;
 import dev.gantry.core.model.PodDisruptionBudget;
 import dev.gantry.core.model.Taint;
@@ -16,7 +17,10 @@ import java.util.TreeMap;
 /**
  * A Kubernetes API object store in memory, behind the same ports as the real cluster: for the simulator and for tests
  * of the application services. Evictions honour PodDisruptionBudgets the way the Eviction API does (a budget with no
- * disruptions left answers {@link EvictionResult#BLOCKED_BY_PDB}); an evicted pod is removed. Thread-safe.
+ * disruptions left answers {@link EvictionResult#BLOCKED_BY_PDB}); an evicted pod is removed. A node patch that
+ * would leave an invalid label or annotation key, label value, or more than 256 KiB of annotations is refused whole
+ * with 422, as the API server validates the object ({@link QualifiedNames}). Not modelled: resourceVersion conflicts
+ * and the other fields' validation. Thread-safe.
  *
  * <p>Built for a simulated cluster of tens of thousands of pods: pods are indexed by node ({@link #podsOn} costs the
  * node's pods, as the API server's field selector does), the {@link #pods()} and {@link #nodes()} snapshots are kept
@@ -203,6 +207,12 @@ public final class InMemoryCluster implements ClusterReader, ClusterWriter {
         boolean untainted = patch.removeTaintKeys().contains(Taint.DISRUPTED.key());
         Map<String, String> annotations = new LinkedHashMap<>(n.annotations());
         annotations.putAll(patch.setAnnotations());
+        // The API server validates the object a patch makes and refuses the whole patch (422) if it is not valid.
+        String invalid = QualifiedNames.labelsProblem(labels);
+        invalid = invalid != null ? invalid : QualifiedNames.annotationsProblem(annotations);
+        if (invalid != null) {
+            throw new ClusterException(422, "Node \"" + name + "\" is invalid: " + invalid, null);
+        }
         Node updated = new Node(n.name(), n.providerId(), labels, annotations, taints, n.allocatable(), n.ready(),
                 unschedulable, disrupted || (n.deleting() && !untainted), n.createdAt(), finalizers, n.deletionTimestamp(),
                 n.conditions());

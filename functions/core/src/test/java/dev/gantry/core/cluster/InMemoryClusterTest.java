@@ -1,8 +1,14 @@
 package dev.gantry.core.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gantry.core.model.Node;
 import dev.gantry.core.model.Pod;
+import dev.gantry.core.model.Resources;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class InMemoryClusterTest {
@@ -42,5 +48,27 @@ class InMemoryClusterTest {
         assertThat(c.version()).isGreaterThan(v);
         assertThat(c.pods()).isNotSameAs(snapshot).extracting(Pod::nodeName).containsExactly("n1");
         assertThat(snapshot).extracting(Pod::nodeName).containsOnlyNulls();
+    }
+
+    /**
+     * The API server validates the Node a patch makes and refuses the whole patch: the in-memory cluster accepted any
+     * label or annotation, so a Gantry write the real server would refuse (422) passed in the simulator.
+     */
+    @Test
+    void aNodePatchTheApiServerWouldRefuseIsRefusedWholeWith422() {
+        InMemoryCluster c = new InMemoryCluster();
+        c.putNode(new Node("n1", null, Map.of("team", "web"), Map.of(), List.of(), Resources.ZERO, true, false, false, Instant.EPOCH));
+        NodePatch badKey = new NodePatch(Map.of("ok", "yes"), null, null, null, null, null, null,
+                Map.of("not a key", "v"));
+        NodePatch badValue = NodePatch.labels(Map.of("team", "a value with spaces"));
+        NodePatch tooBig = new NodePatch(null, null, null, null, null, null, null, Map.of("example.com/blob", "x".repeat(256 * 1024)));
+        for (NodePatch p : List.of(badKey, badValue, tooBig)) {
+            assertThatThrownBy(() -> c.patchNode("n1", p)).isInstanceOfSatisfying(ClusterException.class,
+                    e -> assertThat(e.getMessage()).contains("is invalid"));
+        }
+        assertThat(c.node("n1").labels()).as("nothing of a refused patch applied").containsExactly(Map.entry("team", "web"));
+        assertThat(c.node("n1").annotations()).isEmpty();
+        c.patchNode("n1", new NodePatch(Map.of("team", "db"), null, null, null, null, null, null, Map.of("example.com/x", "any value at all")));
+        assertThat(c.node("n1").annotations()).containsEntry("example.com/x", "any value at all");
     }
 }
