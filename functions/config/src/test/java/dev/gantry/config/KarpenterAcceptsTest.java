@@ -117,20 +117,20 @@ class KarpenterAcceptsTest {
         assertThat(r.nodeClasses()).hasSize(1);
         assertThat(lines(r.warnings())).containsExactlyInAnyOrder(
                 "t.yaml:14:5: EC2NodeClass/default/spec.networkInterfaces: Gantry does not honour networkInterfaces yet; ignored at launch",
-                "t.yaml:16:27: EC2NodeClass/default/spec.placementGroupSelector: Gantry does not honour placementGroupSelector yet; ignored at launch",
-                "t.yaml:19:15: EC2NodeClass/default/spec.cpuOptions: Gantry does not honour cpuOptions yet; ignored at launch");
+                "t.yaml:16:27: EC2NodeClass/default/spec.placementGroupSelector: Gantry does not honour placementGroupSelector yet; ignored at launch");
     }
 
     /**
-     * {@code context}, {@code ipPrefixCount} and {@code connectionTracking} are read exactly and honoured at launch (they
-     * were accepted with a warning that they were ignored).
+     * {@code context}, {@code ipPrefixCount}, {@code connectionTracking} and {@code cpuOptions} are read exactly and
+     * honoured at launch (they were accepted with a warning that they were ignored).
      */
     @Test
-    void readsContextPrefixesAndConnectionTrackingWithoutAWarning() {
+    void readsContextPrefixesConnectionTrackingAndCpuOptionsWithoutAWarning() {
         LoadResult r = load(CLASS + """
                   context: ctx-0123456789
                   ipPrefixCount: 2
                   connectionTracking: {tcpEstablishedTimeout: 3600, udpTimeout: 30}
+                  cpuOptions: {nestedVirtualization: enabled}
                 """);
         assertThat(lines(r.errors())).isEmpty();
         assertThat(lines(r.warnings())).isEmpty();
@@ -138,9 +138,11 @@ class KarpenterAcceptsTest {
         assertThat(nc.context()).isEqualTo("ctx-0123456789");
         assertThat(nc.networking()).isEqualTo(new NodeClass.Networking(2,
                 new NodeClass.ConnectionTracking(3600, null, 30)));
+        assertThat(nc.cpuOptions()).isEqualTo(new NodeClass.CpuOptions("enabled"));
         NodeClass plain = load(CLASS).nodeClasses().getFirst();
         assertThat(plain.context()).isNull();
         assertThat(plain.networking()).isEqualTo(NodeClass.Networking.NONE);
+        assertThat(plain.cpuOptions()).isEqualTo(NodeClass.CpuOptions.NONE);
     }
 
     /** {@code instanceStorePolicy: RAID0} is read and honoured (it was accepted with a warning that it was ignored). */

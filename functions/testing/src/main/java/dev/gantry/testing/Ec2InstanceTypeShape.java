@@ -22,6 +22,14 @@ public record Ec2InstanceTypeShape(String name, int vcpus, long memoryMiB, Strin
         usageClasses = List.copyOf(usageClasses);
     }
 
+    /**
+     * The families EC2 lists {@code nested-virtualization} for, in {@code processorInfo.supportedFeatures}: "8th
+     * generation Intel-based instance types (c8i, m8i, r8i, and their flex variants)" (EC2 API reference), bare metal
+     * aside.
+     */
+    private static final java.util.Set<String> NESTED_VIRTUALIZATION = java.util.Set.of("c8i", "c8i-flex", "m8i",
+            "m8i-flex", "r8i", "r8i-flex");
+
     /** The shape the stub gives a type added with only the basic facts of {@link InstanceTypeInfo}. */
     static Ec2InstanceTypeShape of(InstanceTypeInfo t) {
         return new Ec2InstanceTypeShape(t.name(), t.vcpus(), t.memoryMiB(), t.architecture(),
@@ -57,7 +65,11 @@ public record Ec2InstanceTypeShape(String name, int vcpus, long memoryMiB, Strin
                 .items("supportedVirtualizationTypes", List.of("hvm")).leaf("bareMetal", bareMetal)
                 .leaf("hypervisor", hypervisor)
                 .open("processorInfo").items("supportedArchitectures", List.of(architecture))
-                .leaf("sustainedClockSpeedInGhz", clockGhz).leaf("manufacturer", manufacturer).close("processorInfo")
+                .leaf("sustainedClockSpeedInGhz", clockGhz).leaf("manufacturer", manufacturer);
+        if (NESTED_VIRTUALIZATION.contains(name.substring(0, name.indexOf('.'))) && !bareMetal) {
+            x.items("supportedFeatures", List.of("nested-virtualization"));
+        }
+        x.close("processorInfo")
                 .open("vCpuInfo").leaf("defaultVCpus", vcpus).leaf("defaultCores", Math.max(1, vcpus / 2))
                 .leaf("defaultThreadsPerCore", vcpus > 1 ? 2 : 1).close("vCpuInfo")
                 .open("memoryInfo").leaf("sizeInMiB", memoryMiB).close("memoryInfo")

@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.ec2.model.InstanceTypeInfo;
 import software.amazon.awssdk.services.ec2.model.NetworkCardInfo;
 import software.amazon.awssdk.services.ec2.model.NetworkInfo;
 import software.amazon.awssdk.services.ec2.model.NeuronDeviceInfo;
+import software.amazon.awssdk.services.ec2.model.SupportedAdditionalProcessorFeature;
 
 /**
  * {@link InstanceTypeDescriptions} over EC2 DescribeInstanceTypes: one call naming the type, every page followed
@@ -104,7 +105,9 @@ public final class Ec2InstanceTypeDescriptions implements InstanceTypeDescriptio
             b.localNvmeGB(i.instanceStorageInfo().totalSizeInGB());
         }
         b.hypervisor(i.hypervisorAsString()).bareMetal(Boolean.TRUE.equals(i.bareMetal()))
-                .burstable(Boolean.TRUE.equals(i.burstablePerformanceSupported()));
+                .burstable(Boolean.TRUE.equals(i.burstablePerformanceSupported()))
+                .nestedVirtualization(i.processorInfo() != null && i.processorInfo().supportedFeatures()
+                        .contains(SupportedAdditionalProcessorFeature.NESTED_VIRTUALIZATION));
         TreeSet<String> capacityTypes = new TreeSet<>();
         for (String c : i.supportedUsageClassesAsStrings()) {
             if (c.equals("on-demand") || c.equals("spot")) {

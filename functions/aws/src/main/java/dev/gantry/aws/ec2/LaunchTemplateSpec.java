@@ -18,26 +18,29 @@ import java.util.TreeMap;
  * @param tags     tags for the template itself and for its instances, volumes and network interfaces
  * @param reservation the capacity reservation its instances launch into, or null (one template per reservation)
  * @param networking  the primary network interface's prefix count and connection tracking ({@link NodeClass.Networking})
+ * @param cpuOptions  the instance's CPU options ({@link NodeClass.CpuOptions})
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,
                                  List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
                                  boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
-                                 ReservationTarget reservation, NodeClass.Networking networking) {
+                                 ReservationTarget reservation, NodeClass.Networking networking,
+                                 NodeClass.CpuOptions cpuOptions) {
     public LaunchTemplateSpec {
         securityGroupIds = List.copyOf(securityGroupIds);
         blockDeviceMappings = List.copyOf(blockDeviceMappings);
         tags = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(tags));
         networking = networking == null ? NodeClass.Networking.NONE : networking;
+        cpuOptions = cpuOptions == null ? NodeClass.CpuOptions.NONE : cpuOptions;
     }
 
-    /** A template whose primary network interface is EC2's default. */
+    /** A template whose primary network interface and CPU options are EC2's defaults. */
     public LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                               ReservationTarget reservation) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, reservation, null);
+                detailedMonitoring, associatePublicIp, tags, reservation, null, null);
     }
 
     /** A template that targets no capacity reservation. */
@@ -45,7 +48,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, null, null);
+                detailedMonitoring, associatePublicIp, tags, null, null, null);
     }
 
     /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
@@ -65,6 +68,9 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
         if (!networking.equals(NodeClass.Networking.NONE)) {
             // Likewise: records of scalars, whose toString is stable.
             canonical.append('\n').append(networking);
+        }
+        if (!cpuOptions.equals(NodeClass.CpuOptions.NONE)) {
+            canonical.append('\n').append(cpuOptions);
         }
         return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
     }

@@ -79,6 +79,9 @@ public final class LaunchTemplates {
         if (spec.reservation() != null) {
             spec.reservation().writeInto(d);
         }
+        if (spec.cpuOptions().nestedVirtualization() != null) {
+            d.cpuOptions(c -> c.nestedVirtualization(spec.cpuOptions().nestedVirtualization()));
+        }
         NodeClass.Networking net = spec.networking();
         if (spec.associatePublicIp() != null || !net.equals(NodeClass.Networking.NONE)) {
             // A public-IP choice, prefixes or connection tracking need an explicit primary interface, which then

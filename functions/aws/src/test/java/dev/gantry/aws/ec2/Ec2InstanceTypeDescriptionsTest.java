@@ -90,6 +90,18 @@ class Ec2InstanceTypeDescriptionsTest {
                 .satisfies(q -> assertThat(q.values("InstanceType")).containsExactly("m10g.xlarge"));
     }
 
+    /** {@code ProcessorInfo.SupportedFeatures} lists {@code nested-virtualization} on the types that support it. */
+    @Test
+    void nestedVirtualizationIsReadFromTheProcessorsSupportedFeatures() {
+        Ec2InstanceTypeShape c8i = new Ec2InstanceTypeShape("c8i.xlarge", 4, 8192, "x86_64", "Intel", 3.9, 4, 15,
+                "nitro", false, false, List.of("on-demand", "spot"), 1.875, 2500, null, 0, null, null, null);
+        stub.ec2().addInstanceType(c8i.info(), List.of("us-east-1a"), "0.05");
+        stub.ec2().instanceTypeShapes().put(c8i);
+
+        assertThat(descriptions().describe("c8i.xlarge").orElseThrow().spec().nestedVirtualization()).isTrue();
+        assertThat(descriptions().describe("m10g.xlarge").orElseThrow().spec().nestedVirtualization()).isFalse();
+    }
+
     /** EC2 answers InvalidInstanceType for a name it does not know: no such type, not a failure; remembered. */
     @Test
     void anUnknownTypeIsEmptyAndAskedForOnce() {

@@ -19,6 +19,14 @@ import java.util.TreeMap;
  */
 final class CatalogJson {
     private static final JsonFactory FACTORY = new JsonFactory();
+    /**
+     * The families whose processors support nested virtualization, which the catalogue data does not record: "Nested
+     * virtualization is supported only on 8th generation Intel-based instance types (c8i, m8i, r8i, and their flex
+     * variants)" (EC2 API reference, {@code LaunchTemplateCpuOptionsRequest}). Bare metal is left out: it needs no
+     * CPU option to run a hypervisor. A type described live reads its {@code ProcessorInfo.SupportedFeatures} instead.
+     */
+    static final java.util.Set<String> NESTED_VIRTUALIZATION_FAMILIES = java.util.Set.of("c8i", "c8i-flex", "m8i",
+            "m8i-flex", "r8i", "r8i-flex");
 
     private CatalogJson() {
     }
@@ -87,6 +95,8 @@ final class CatalogJson {
                 .ebsBandwidthMbps(integer(f, "ebsBandwidthMbps")).localNvmeGB(lng(f, "localNvmeGB"))
                 .hypervisor(str(f, "hypervisor")).bareMetal(bool(f, "bareMetal")).burstable(bool(f, "burstable"))
                 .flex(bool(f, "flex")).encryptionInTransitSupported((Boolean) f.get("encryptionInTransitSupported"))
+                .nestedVirtualization(f.containsKey("nestedVirtualization") ? bool(f, "nestedVirtualization")
+                        : NESTED_VIRTUALIZATION_FAMILIES.contains(str(f, "family")) && !bool(f, "bareMetal"))
                 .build();
     }
 

@@ -100,7 +100,8 @@ public final class EC2NodeClassReader {
                 spec.bool("detailedMonitoring"), v1beta1 ? "karpenter.k8s.aws/v1beta1 EC2NodeClass" : null,
                 // Read once checked (UnhonouredFields), so a malformed list is reported once; with errors nc is dropped.
                 doc.report().hasErrors() ? List.of() : ReservationTerms.read(spec), doc.annotations(),
-                spec.string("instanceStorePolicy"), spec.string("context"), LaunchSettings.networking(spec));
+                spec.string("instanceStorePolicy"), spec.string("context"), LaunchSettings.networking(spec),
+                LaunchSettings.cpuOptions(spec));
         RolloutAnnotations.check(doc);
         if (v1beta1) {
             doc.warn("converted from karpenter.k8s.aws/v1beta1 EC2NodeClass" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));

@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads an EC2NodeClass's block devices, metadata options, tags and primary-interface settings under the CRD's rules.
+ * Reads an EC2NodeClass's block devices, metadata options, tags, primary-interface settings and CPU options under the
+ * CRD's rules.
  */
 final class LaunchSettings {
     /**
@@ -113,6 +114,12 @@ final class LaunchSettings {
         NodeClass.ConnectionTracking tracking = ct == null ? null : new NodeClass.ConnectionTracking(
                 ct.integer("tcpEstablishedTimeout"), ct.integer("udpStreamTimeout"), ct.integer("udpTimeout"));
         return new NodeClass.Networking(spec.integer("ipPrefixCount"), tracking);
+    }
+
+    /** {@code cpuOptions}, checked by {@link UnhonouredFields#ec2}. */
+    static NodeClass.CpuOptions cpuOptions(YamlObject spec) {
+        YamlObject cpu = spec.object("cpuOptions");
+        return cpu == null ? null : new NodeClass.CpuOptions(cpu.string("nestedVirtualization"));
     }
 
     static Map<String, String> tags(YamlObject spec) {

@@ -41,6 +41,14 @@ class BuiltInCatalogTest {
         assertThat(BuiltInCatalog.retiredNames()).hasSize(19).contains("g3.4xlarge", "p2.16xlarge", "p3.8xlarge");
     }
 
+    /** The data does not record nested virtualization; EC2 documents it for c8i, m8i, r8i and their flex variants. */
+    @Test
+    void nestedVirtualizationIsMarkedOnTheFamiliesEc2DocumentsForIt() {
+        java.util.function.Predicate<String> nested = n -> useast1.spec(n).orElseThrow().nestedVirtualization();
+        assertThat(List.of("c8i.large", "m8i-flex.xlarge", "r8i.24xlarge")).allMatch(nested);
+        assertThat(List.of("c8i.metal-48xl", "c8id.large", "m7i.large", "m5.large", "c8g.large")).noneMatch(nested);
+    }
+
     @Test
     void parsesTheFilesOncePerJvm() {
         assertThat(BuiltInCatalog.specs()).isSameAs(BuiltInCatalog.specs());

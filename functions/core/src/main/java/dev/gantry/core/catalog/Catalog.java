@@ -104,7 +104,7 @@ public final class Catalog implements InstanceTypeProvider {
     @Override
     public List<InstanceType> instanceTypes(NodeClass nodeClass) {
         CacheKey key = new CacheKey(nodeClass.effectiveAmiFamily(), nodeClass.kubelet(), nodeClass.blockDeviceMappings(),
-                nodeClass.instanceStorePolicy(), nodeClass.networking());
+                nodeClass.instanceStorePolicy(), nodeClass.networking(), nodeClass.cpuOptions());
         return cache.computeIfAbsent(key, k -> build(nodeClass));
     }
 
@@ -120,7 +120,7 @@ public final class Catalog implements InstanceTypeProvider {
     /**
      * A type this catalogue lacks (a preview type EC2 describes), built as the catalogue builds its own: Karpenter's
      * labels, capacity and overhead under {@code nodeClass}, with the given offerings. Empty when the spec is not
-     * schedulable or the NodeClass cannot run it ({@link AmiFamilyTraits#runs}, {@link NetworkingFit#fits}).
+     * schedulable or the NodeClass cannot run it ({@link AmiFamilyTraits#runs}, {@link LaunchOptionsFit#fits}).
      */
     public Optional<InstanceType> shape(InstanceTypeSpec spec, NodeClass nodeClass, List<Offering> offerings) {
         if (!spec.schedulable()) {
@@ -131,7 +131,7 @@ public final class Catalog implements InstanceTypeProvider {
 
     private Optional<InstanceType> shaped(InstanceTypeSpec s, NodeClass nodeClass, AmiFamilyTraits traits,
                                           List<Offering> offerings) {
-        if (!traits.runs(s) || !NetworkingFit.fits(nodeClass.networking(), s)) {
+        if (!traits.runs(s) || !LaunchOptionsFit.fits(nodeClass, s)) {
             return Optional.empty();
         }
         InstanceTypeLabels labels = InstanceTypeLabels.of(s, region, traits);
@@ -187,6 +187,7 @@ public final class Catalog implements InstanceTypeProvider {
 
     /** What {@link #instanceTypes(NodeClass)} depends on in a NodeClass; records give value equality. */
     private record CacheKey(String amiFamily, NodeClass.Kubelet kubelet, List<NodeClass.BlockDeviceMapping> blockDevices,
-                            String instanceStorePolicy, NodeClass.Networking networking) {
+                            String instanceStorePolicy, NodeClass.Networking networking,
+                            NodeClass.CpuOptions cpuOptions) {
     }
 }

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  * @param networkBandwidthMbps baseline (not burst) bandwidth
  * @param localNvmeGB          total instance-store NVMe in GB (decimal, as EC2 reports it)
  * @param hypervisor           {@code nitro} or {@code xen}; null on bare metal
+ * @param nestedVirtualization EC2 lists {@code nested-virtualization} among its processor's supported features (the
+ *                             {@code cpuOptions.nestedVirtualization: enabled} an EC2NodeClass may ask for)
  */
 public record InstanceTypeSpec(String name, String family, String category, Integer generation, String size,
                                Integer vcpu, Long memoryMiB, String arch, String cpuManufacturer,
@@ -27,7 +29,8 @@ public record InstanceTypeSpec(String name, String family, String category, Inte
                                Integer maxPods, Integer eniCount, Integer ipv4PerEni, Integer branchEniCount,
                                boolean trunkingCompatible, Integer efaMaxInterfaces, Integer networkBandwidthMbps,
                                Integer ebsBandwidthMbps, Long localNvmeGB, String hypervisor, boolean bareMetal,
-                               boolean burstable, boolean flex, Boolean encryptionInTransitSupported) {
+                               boolean burstable, boolean flex, Boolean encryptionInTransitSupported,
+                               boolean nestedVirtualization) {
 
     /** Karpenter's instance-type name scheme: category letters, an optional {@code -Ntb}, then the generation. */
     private static final Pattern SCHEME = Pattern.compile("(^[a-z]+)(-[0-9]+tb)?([0-9]+).*\\.");
@@ -67,7 +70,7 @@ public record InstanceTypeSpec(String name, String family, String category, Inte
         private Integer generation, vcpu, cpuSustainedClockSpeedMhz, gpuCount, acceleratorCount, neuronCoreCount,
                 maxPods, eniCount, ipv4PerEni, branchEniCount, efaMaxInterfaces, networkBandwidthMbps, ebsBandwidthMbps;
         private Long memoryMiB, gpuMemoryMiB, localNvmeGB;
-        private boolean trunkingCompatible, bareMetal, burstable, flex;
+        private boolean trunkingCompatible, bareMetal, burstable, flex, nestedVirtualization;
         private Boolean encryptionInTransitSupported;
 
         private Builder(String name) {
@@ -115,6 +118,7 @@ public record InstanceTypeSpec(String name, String family, String category, Inte
         public Builder bareMetal(boolean v) { bareMetal = v; return this; }
         public Builder burstable(boolean v) { burstable = v; return this; }
         public Builder flex(boolean v) { flex = v; return this; }
+        public Builder nestedVirtualization(boolean v) { nestedVirtualization = v; return this; }
         public Builder encryptionInTransitSupported(Boolean v) { encryptionInTransitSupported = v; return this; }
 
         /** Shorthand for the three facts every schedulable type needs, plus an ENI-limited pod count. */
@@ -127,7 +131,7 @@ public record InstanceTypeSpec(String name, String family, String category, Inte
                     cpuSustainedClockSpeedMhz, gpuCount, gpuName, gpuManufacturer, gpuMemoryMiB, acceleratorCount,
                     acceleratorName, acceleratorManufacturer, neuronCoreCount, maxPods, eniCount, ipv4PerEni,
                     branchEniCount, trunkingCompatible, efaMaxInterfaces, networkBandwidthMbps, ebsBandwidthMbps,
-                    localNvmeGB, hypervisor, bareMetal, burstable, flex, encryptionInTransitSupported);
+                    localNvmeGB, hypervisor, bareMetal, burstable, flex, encryptionInTransitSupported, nestedVirtualization);
         }
     }
 }

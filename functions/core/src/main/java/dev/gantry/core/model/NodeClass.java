@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param context      Karpenter's {@code context}: the reserved {@code Context} CreateFleet is called with; null: none
  * @param networking   how the primary network interface is configured ({@code ipPrefixCount},
  *                     {@code connectionTracking}); {@link Networking#NONE}: as EC2 defaults it
+ * @param cpuOptions   Karpenter's {@code cpuOptions} ({@code nestedVirtualization}); {@link CpuOptions#NONE}: EC2's
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
@@ -30,7 +31,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                         Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
                         List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
                         Map<String, String> annotations, String instanceStorePolicy, String context,
-                        Networking networking) {
+                        Networking networking, CpuOptions cpuOptions) {
     /** Karpenter's one {@code instanceStorePolicy}. */
     public static final String RAID0 = "RAID0";
 
@@ -44,7 +45,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                      Map<String, String> annotations) {
         this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
                 instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
-                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null, null, null);
+                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null, null, null, null);
     }
 
     /** A NodeClass that selects no capacity reservation and has no annotations. */
@@ -98,6 +99,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         metadataOptions = metadataOptions == null ? MetadataOptions.DEFAULT : metadataOptions;
         kubelet = kubelet == null ? Kubelet.DEFAULT : kubelet;
         networking = networking == null ? Networking.NONE : networking;
+        cpuOptions = cpuOptions == null ? CpuOptions.NONE : cpuOptions;
     }
 
     /*
@@ -110,7 +112,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(newName, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking);
+                annotations, instanceStorePolicy, context, networking, cpuOptions);
     }
 
     /** This class with other kubelet settings. */
@@ -118,7 +120,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 newKubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking);
+                annotations, instanceStorePolicy, context, networking, cpuOptions);
     }
 
     /** This class with another {@code instanceStorePolicy} ({@value #RAID0} or null). */
@@ -126,7 +128,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, policy, context, networking);
+                annotations, policy, context, networking, cpuOptions);
     }
 
     /** This class calling CreateFleet with another {@code context} (null: none). */
@@ -134,7 +136,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, newContext, networking);
+                annotations, instanceStorePolicy, newContext, networking, cpuOptions);
     }
 
     /** This class with other primary-interface settings. */
@@ -142,7 +144,15 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, newNetworking);
+                annotations, instanceStorePolicy, context, newNetworking, cpuOptions);
+    }
+
+    /** This class with other CPU options. */
+    public NodeClass withCpuOptions(CpuOptions newCpuOptions) {
+        return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations, instanceStorePolicy, context, networking, newCpuOptions);
     }
 
     /** This class selecting its images with {@code terms} under {@code family} (a paused rollout's pinned images). */
@@ -150,7 +160,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, family, terms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking);
+                annotations, instanceStorePolicy, context, networking, cpuOptions);
     }
 
     /**
@@ -221,6 +231,21 @@ public record NodeClass(String name, String group, String kind, String amiFamily
      */
     public record Networking(Integer ipPrefixCount, ConnectionTracking connectionTracking) {
         public static final Networking NONE = new Networking(null, null);
+    }
+
+    /**
+     * The instance's CPU options Karpenter v1.14 writes into the launch template.
+     *
+     * @param nestedVirtualization {@code enabled}: the instance may run its own hypervisor (only types whose processor
+     *                             supports it are offered); {@code disabled} or null: EC2's default, off
+     */
+    public record CpuOptions(String nestedVirtualization) {
+        public static final CpuOptions NONE = new CpuOptions(null);
+
+        /** Whether nested virtualization is asked for. */
+        public boolean nested() {
+            return "enabled".equals(nestedVirtualization);
+        }
     }
 
     /**

@@ -137,6 +137,20 @@ class CatalogTest {
                 .as("a preview type is judged alike").isEmpty();
     }
 
+    /** {@code cpuOptions.nestedVirtualization: enabled} offers only types whose processor supports it. */
+    @Test
+    void nestedVirtualizationLeavesOutTypesWhoseProcessorLacksIt() {
+        InstanceTypeSpec c8i = InstanceTypeSpec.builder("c8i.large").basics(2, 4096, "amd64", 29).eniCount(3).ipv4PerEni(10)
+                .cpuManufacturer("intel").hypervisor("nitro").nestedVirtualization(true).build();
+        Catalog c = Catalog.of(List.of(c8i, Fixtures.m5Large()), PriceBook.of(Map.of("us-east-1",
+                Map.of("c8i.large", 0.094, "m5.large", 0.096))), DeterministicSpotPriceModel.withDefaultSeed(), "us-east-1", ZONES);
+        NodeClass plain = nodeClass("AL2023");
+        assertThat(c.instanceTypes(plain.withCpuOptions(new NodeClass.CpuOptions("enabled")))).extracting(InstanceType::name)
+                .containsExactly("c8i.large");
+        assertThat(c.instanceTypes(plain.withCpuOptions(new NodeClass.CpuOptions("disabled")))).extracting(InstanceType::name)
+                .containsExactlyInAnyOrder("c8i.large", "m5.large");
+    }
+
     @Test
     void regionWithoutPricesFallsBackToUsEast1WithAWarning() {
         Catalog seoul = Catalog.of(SPECS, PRICES, DeterministicSpotPriceModel.withDefaultSeed(), "ap-northeast-2",

@@ -150,7 +150,8 @@ public class DriftHashesTest {
                 c.withInstanceStorePolicy(NodeClass.RAID0),
                 c.withContext("ctx-0123"),
                 c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(3600, null, null))),
-                c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(null, null, 30))));
+                c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(null, null, 30))),
+                c.withCpuOptions(new NodeClass.CpuOptions("enabled")));
         for (NodeClass x : changed) {
             assertThat(DriftHashes.nodeClass(x)).as(x.toString()).isNotEqualTo(base);
         }

@@ -15,11 +15,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * An EC2NodeClass's {@code ipPrefixCount}, {@code connectionTracking} and {@code context} reach EC2 as Karpenter sends
- * them (aws {@code pkg/providers/launchtemplate}, {@code pkg/providers/instance}): the first two on the launch
- * template's primary interface, the last on CreateFleet. They were read and warned of as ignored.
+ * An EC2NodeClass's {@code ipPrefixCount}, {@code connectionTracking}, {@code cpuOptions} and {@code context} reach EC2
+ * as Karpenter sends them (aws {@code pkg/providers/launchtemplate}, {@code pkg/providers/instance}): the first two on
+ * the launch template's primary interface, the CPU options on the template, the context on CreateFleet. They were read
+ * and warned of as ignored.
  */
-class PrimaryInterfaceLaunchTest extends Ec2StubTest {
+class LaunchOptionsTest extends Ec2StubTest {
     private static final NodeClass.ConnectionTracking TRACKING = new NodeClass.ConnectionTracking(3600, 120, 30);
 
     @Override
@@ -54,12 +55,26 @@ class PrimaryInterfaceLaunchTest extends Ec2StubTest {
     }
 
     @Test
+    void nestedVirtualizationGoesOnTheTemplatesCpuOptions() {
+        NodeClass nc = LaunchFixtures.al2023().withCpuOptions(new NodeClass.CpuOptions("enabled"));
+        NodePool pool = LaunchFixtures.pool("kata", Map.of(), List.of(), List.of());
+
+        provider.launch(LaunchFixtures.request("kata-a1b2c", pool, nc, LaunchFixtures.types(nc, "c8i.large"),
+                List.of("on-demand"), Ec2State.ZONES));
+
+        assertThat(stub.lastRequest("CreateLaunchTemplate").param("LaunchTemplateData.CpuOptions.NestedVirtualization"))
+                .isEqualTo("enabled");
+        assertThat(LaunchFixtures.types(nc, "m5.large")).as("the catalogue offers no type without it").containsOnlyNulls();
+    }
+
+    @Test
     void aClassWithoutThemSendsNeitherAnInterfaceNorAContext() {
         provider.launch(LaunchFixtures.request("plain-a1b2c", List.of("on-demand")));
 
         assertThat(stub.lastRequest("CreateLaunchTemplate").paramsWithPrefix("LaunchTemplateData.NetworkInterface")).isEmpty();
         assertThat(stub.lastRequest("CreateLaunchTemplate").param("LaunchTemplateData.SecurityGroupId.1")).isNotNull();
         assertThat(stub.lastRequest("CreateFleet").param("Context")).isNull();
+        assertThat(stub.lastRequest("CreateLaunchTemplate").paramsWithPrefix("LaunchTemplateData.CpuOptions")).isEmpty();
     }
 
     /**
