@@ -14,7 +14,9 @@ import java.util.Optional;
  *       as one slot of the type's IPv4 addresses per interface). The message is the stub's own words: the real text
  *       was not found.</li>
  * </ul>
- * A type the stub knows only by name is refused nothing.
+ * A type the stub knows only by name is refused nothing. Not modelled: EC2 also refuses
+ * {@code CpuOptions.NestedVirtualization=enabled} on a type whose processor lacks it (its words were not found); the
+ * catalogue never offers one ({@code LaunchOptionsFit}).
  */
 final class Ec2InterfaceRefusals {
     private Ec2InterfaceRefusals() {

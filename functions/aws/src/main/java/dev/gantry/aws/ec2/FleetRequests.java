@@ -23,7 +23,8 @@ import software.amazon.awssdk.services.ec2.model.TagSpecification;
  * type, {@code price-capacity-optimized} for spot and {@code lowest-price} for on-demand, one launch template config per
  * template at {@code $Latest} with its (type, subnet, zone) overrides. No per-override Priority: it only matters to the
  * "prioritized" strategies Karpenter uses with node overlays, which Gantry lacks. Built from the recorded parameters
- * alone, so a replay of the token is the same request.
+ * (and the reservation and {@code context} of the claim's class), so a replay of the token is the same request while
+ * the class is unchanged.
  */
 final class FleetRequests {
     /** EC2's longest ClientToken ("up to 64 ASCII characters"); claim names are kept to 63 (FreshClaimNames). */
