@@ -291,7 +291,7 @@ public final class Composition {
             cloud = new Ec2CloudProvider(ec2(), SsmClient.builder().region(region).httpClient(ClientTimeouts.http(ssm))
                     .overrideConfiguration(ClientTimeouts.override(ssm)).build(),
                     new Ec2LauncherConfig(clusterName(), info.kubernetesVersion(), info.endpoint(), info.certificateAuthorityData(),
-                            info.serviceIpv4Cidr(), env.instanceProfile(), clock, env.nodeRoleProfiles()));
+                            info.serviceCidr(), env.instanceProfile(), clock, env.nodeRoleProfiles()));
         }
         return cloud;
     }

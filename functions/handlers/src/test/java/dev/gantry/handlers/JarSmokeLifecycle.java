@@ -89,7 +89,7 @@ public final class JarSmokeLifecycle {
         Map<String, NodePool> pools = config.nodePools().stream().collect(Collectors.toMap(NodePool::name, Function.identity()));
         InstanceTypeProvider types = LiveInstanceTypeProvider.create(BuiltInCatalog.load("us-east-1", zones), ec2, pricing, clock);
         Ec2CloudProvider cloud = new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(CLUSTER, eks.kubernetesVersion(), eks.endpoint(),
-                eks.certificateAuthorityData(), eks.serviceIpv4Cidr(), "gantry-node-profile", clock));
+                eks.certificateAuthorityData(), eks.serviceCidr(), "gantry-node-profile", clock));
         KubeCluster cluster = new KubeCluster(KubeClients.forUrl(a[4]), clock);
         TerminationService termination = new TerminationService(cluster, cluster, store, cloud, new SqsWorkQueue(sqs, a[7]), pools, clock);
         QueueHints hints = new QueueHints(new SqsWorkQueue(sqs, a[6]), new HintCodec(json), store, CLUSTER);

@@ -58,7 +58,10 @@ public final class JsonResponses {
                     .put("endpointPublicAccess", true).put("endpointPrivateAccess", true);
             vpc.putArray("subnetIds").add("subnet-0000000000000000a").add("subnet-0000000000000000b");
             vpc.putArray("securityGroupIds");
-            c.putObject("kubernetesNetworkConfig").put("serviceIpv4Cidr", cluster.serviceCidr()).put("ipFamily", "ipv4");
+            // An IPv6 cluster has serviceIpv6Cidr and no IPv4 one.
+            boolean ipv6 = cluster.serviceCidr().contains(":");
+            c.putObject("kubernetesNetworkConfig").put(ipv6 ? "serviceIpv6Cidr" : "serviceIpv4Cidr", cluster.serviceCidr())
+                    .put("ipFamily", ipv6 ? "ipv6" : "ipv4");
             c.putObject("certificateAuthority").put("data", cluster.caData());
             c.putObject("accessConfig").put("authenticationMode", "API_AND_CONFIG_MAP");
             c.putObject("tags");

@@ -200,7 +200,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                 UserData.render(family, bootstrap), Boolean.TRUE.equals(nc.detailedMonitoring()),
                 nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request),
                 WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) ? ReservationTarget.of(request.labels()).orElse(null) : null,
-                nc.networking(), nc.cpuOptions());
+                nc.networking(), nc.cpuOptions(), config.ipv6());
     }
 
     private LaunchResult outcome(CreateFleetResponse response, LaunchParameters plan) {

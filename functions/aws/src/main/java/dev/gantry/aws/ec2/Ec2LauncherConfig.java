@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param kubernetesVersion      {@code 1.33}: picks the EKS-optimized AMI parameters
  * @param endpoint               the API server URL
  * @param certificateAuthority   the cluster CA as EKS returns it: base64 of the PEM
- * @param serviceCidr            the service IPv4 CIDR; the cluster DNS is its {@code .10}
+ * @param serviceCidr            the service CIDR, IPv4 or (on an IPv6 cluster) IPv6; the cluster DNS is its tenth
+ *                               address
  * @param defaultInstanceProfile the deployment's node instance profile: for a NodeClass that names neither a role nor
  *                               a profile (EKS Auto Mode's), or a role the deployment cannot pass ({@link NodeRoles})
  * @param clock                  the only source of time (caches, marks)
@@ -43,14 +44,17 @@ public record Ec2LauncherConfig(String clusterName, String kubernetesVersion, St
         }
     }
 
-    /** The cluster DNS address: the tenth address of the service CIDR, as EKS assigns kube-dns. */
+    /**
+     * The cluster DNS address: the tenth address of the service CIDR, as EKS assigns kube-dns ({@code 10.100.0.10};
+     * {@code fd30:1c53:5f8a::a} on an IPv6 cluster).
+     */
     public String clusterDnsIp() {
-        String base = serviceCidr.split("/", 2)[0];
-        String[] octets = base.split("\\.");
-        if (octets.length != 4) {
-            throw new IllegalArgumentException("only IPv4 service CIDRs are supported, got " + serviceCidr);
-        }
-        return octets[0] + "." + octets[1] + "." + octets[2] + "." + (Integer.parseInt(octets[3]) + 10);
+        return ServiceCidr.tenthAddress(serviceCidr);
+    }
+
+    /** Whether the cluster is IPv6: its pods and services have IPv6 addresses, and its nodes an IPv6 primary address. */
+    public boolean ipv6() {
+        return serviceCidr.contains(":");
     }
 
     /** The node roles the deployment can pass, and so each NodeClass's instance profile ({@link NodeRoles#of}). */

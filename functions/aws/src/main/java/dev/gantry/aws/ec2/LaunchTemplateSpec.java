@@ -19,13 +19,14 @@ import java.util.TreeMap;
  * @param reservation the capacity reservation its instances launch into, or null (one template per reservation)
  * @param networking  the primary network interface's prefix count and connection tracking ({@link NodeClass.Networking})
  * @param cpuOptions  the instance's CPU options ({@link NodeClass.CpuOptions})
+ * @param ipv6        the cluster is IPv6: the primary interface gets an IPv6 primary address, and prefixes are IPv6
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,
                                  List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
                                  boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                                  ReservationTarget reservation, NodeClass.Networking networking,
-                                 NodeClass.CpuOptions cpuOptions) {
+                                 NodeClass.CpuOptions cpuOptions, boolean ipv6) {
     public LaunchTemplateSpec {
         securityGroupIds = List.copyOf(securityGroupIds);
         blockDeviceMappings = List.copyOf(blockDeviceMappings);
@@ -34,13 +35,13 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
         cpuOptions = cpuOptions == null ? NodeClass.CpuOptions.NONE : cpuOptions;
     }
 
-    /** A template whose primary network interface and CPU options are EC2's defaults. */
+    /** A template for an IPv4 cluster whose primary network interface and CPU options are EC2's defaults. */
     public LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                               ReservationTarget reservation) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, reservation, null, null);
+                detailedMonitoring, associatePublicIp, tags, reservation, null, null, false);
     }
 
     /** A template that targets no capacity reservation. */
@@ -48,7 +49,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, null, null, null);
+                detailedMonitoring, associatePublicIp, tags, null, null, null, false);
     }
 
     /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
@@ -71,6 +72,9 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
         }
         if (!cpuOptions.equals(NodeClass.CpuOptions.NONE)) {
             canonical.append('\n').append(cpuOptions);
+        }
+        if (ipv6) {
+            canonical.append("\nipv6");
         }
         return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
     }

@@ -83,12 +83,16 @@ public final class LaunchTemplates {
             d.cpuOptions(c -> c.nestedVirtualization(spec.cpuOptions().nestedVirtualization()));
         }
         NodeClass.Networking net = spec.networking();
-        if (spec.associatePublicIp() != null || !net.equals(NodeClass.Networking.NONE)) {
-            // A public-IP choice, prefixes or connection tracking need an explicit primary interface, which then
-            // carries the security groups (as Karpenter writes it: aws pkg/providers/launchtemplate).
+        if (spec.associatePublicIp() != null || !net.equals(NodeClass.Networking.NONE) || spec.ipv6()) {
+            // A public-IP choice, prefixes, connection tracking or an IPv6 cluster need an explicit primary interface,
+            // which then carries the security groups (as Karpenter writes it: aws pkg/providers/launchtemplate). On an
+            // IPv6 cluster it has an IPv6 primary address, and its prefixes are IPv6 ones.
             NodeClass.ConnectionTracking ct = net.connectionTracking();
+            boolean v6 = spec.ipv6();
             d.networkInterfaces(n -> n.deviceIndex(0).associatePublicIpAddress(spec.associatePublicIp())
-                    .groups(spec.securityGroupIds()).ipv4PrefixCount(net.ipPrefixCount())
+                    .groups(spec.securityGroupIds()).ipv4PrefixCount(v6 ? null : net.ipPrefixCount())
+                    .ipv6PrefixCount(v6 ? net.ipPrefixCount() : null).primaryIpv6(v6 ? Boolean.TRUE : null)
+                    .ipv6AddressCount(v6 ? 1 : null)
                     .connectionTrackingSpecification(ct == null ? null : ConnectionTrackingSpecificationRequest.builder()
                             .tcpEstablishedTimeout(ct.tcpEstablishedTimeout()).udpStreamTimeout(ct.udpStreamTimeout())
                             .udpTimeout(ct.udpTimeout()).build()));

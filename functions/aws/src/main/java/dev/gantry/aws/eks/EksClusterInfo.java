@@ -15,14 +15,15 @@ import software.amazon.awssdk.services.eks.model.Cluster;
  * @param endpoint                 the API server URL ({@code https://...eks.amazonaws.com})
  * @param certificateAuthorityData the cluster CA bundle, PEM, base64-encoded exactly as EKS returns it
  * @param kubernetesVersion        {@code major.minor}, such as {@code 1.33}
- * @param serviceIpv4Cidr          the Service CIDR (kubelet's cluster DNS derives from it); null on IPv6 clusters
+ * @param serviceCidr              the Service CIDR (kubelet's cluster DNS derives from it): IPv4, or IPv6 on an IPv6
+ *                                 cluster (EKS gives one or the other)
  * @param arn                      the cluster's ARN, or null when not known
  */
 public record EksClusterInfo(String name, String endpoint, String certificateAuthorityData, String kubernetesVersion,
-                             String serviceIpv4Cidr, String arn) {
+                             String serviceCidr, String arn) {
     public EksClusterInfo(String name, String endpoint, String certificateAuthorityData, String kubernetesVersion,
-                          String serviceIpv4Cidr) {
-        this(name, endpoint, certificateAuthorityData, kubernetesVersion, serviceIpv4Cidr, null);
+                          String serviceCidr) {
+        this(name, endpoint, certificateAuthorityData, kubernetesVersion, serviceCidr, null);
     }
 
     public EksClusterInfo {
@@ -45,7 +46,10 @@ public record EksClusterInfo(String name, String endpoint, String certificateAut
             throw new IllegalStateException("EKS cluster " + clusterName + " is " + c.statusAsString()
                     + " and has no endpoint or CA yet");
         }
-        String cidr = c.kubernetesNetworkConfig() == null ? null : c.kubernetesNetworkConfig().serviceIpv4Cidr();
+        // An IPv6 cluster has serviceIpv6Cidr and no IPv4 one; Karpenter reads them in this order too.
+        var network = c.kubernetesNetworkConfig();
+        String cidr = network == null ? null
+                : network.serviceIpv4Cidr() != null ? network.serviceIpv4Cidr() : network.serviceIpv6Cidr();
         return new EksClusterInfo(c.name(), c.endpoint(), c.certificateAuthority().data(), c.version(), cidr, c.arn());
     }
 

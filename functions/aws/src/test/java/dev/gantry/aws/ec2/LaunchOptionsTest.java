@@ -67,6 +67,32 @@ class LaunchOptionsTest extends Ec2StubTest {
         assertThat(LaunchFixtures.types(nc, "m5.large")).as("the catalogue offers no type without it").containsOnlyNulls();
     }
 
+    /**
+     * On an IPv6 cluster (EKS gives it serviceIpv6Cidr only) the primary interface has an IPv6 primary address and IPv6
+     * prefixes, and the kubelet's cluster DNS is the service CIDR's tenth IPv6 address. Gantry could not start there:
+     * the launcher required an IPv4 service CIDR.
+     */
+    @Test
+    void anIpv6ClustersNodesGetAnIpv6PrimaryAddressPrefixesAndClusterDns() {
+        Ec2LauncherConfig v4 = LaunchFixtures.config(clock);
+        Ec2LauncherConfig v6 = new Ec2LauncherConfig(v4.clusterName(), v4.kubernetesVersion(), v4.endpoint(),
+                v4.certificateAuthority(), "fd30:1c53:5f8a::/108", v4.defaultInstanceProfile(), clock, v4.nodeRoleProfiles());
+        Ec2CloudProvider ipv6 = new Ec2CloudProvider(clients.ec2(), clients.ssm(), v6);
+        NodeClass nc = LaunchFixtures.al2023().withNetworking(new NodeClass.Networking(2, null));
+
+        ipv6.launch(LaunchFixtures.request("v6-a1b2c", LaunchFixtures.pool("v6", Map.of(), List.of(), List.of()), nc,
+                LaunchFixtures.types(nc, "m5.large"), List.of("on-demand"), Ec2State.ZONES));
+
+        RecordedRequest template = stub.lastRequest("CreateLaunchTemplate");
+        String ni = "LaunchTemplateData.NetworkInterface.1.";
+        assertThat(template.params()).containsEntry(ni + "PrimaryIpv6", "true").containsEntry(ni + "Ipv6AddressCount", "1")
+                .containsEntry(ni + "Ipv6PrefixCount", "2").doesNotContainKey(ni + "Ipv4PrefixCount")
+                .containsKey(ni + "SecurityGroupId.1");
+        String userData = new String(java.util.Base64.getDecoder().decode(template.param("LaunchTemplateData.UserData")),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(userData).contains("cidr: fd30:1c53:5f8a::/108").contains("- fd30:1c53:5f8a::a");
+    }
+
     @Test
     void aClassWithoutThemSendsNeitherAnInterfaceNorAContext() {
         provider.launch(LaunchFixtures.request("plain-a1b2c", List.of("on-demand")));

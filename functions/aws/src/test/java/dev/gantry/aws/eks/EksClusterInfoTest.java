@@ -39,6 +39,16 @@ class EksClusterInfoTest {
                 .hasValueSatisfying(auth -> assertThat(auth).contains("/us-east-1/eks/aws4_request"));
     }
 
+    /** An IPv6 cluster has serviceIpv6Cidr and no IPv4 one: it was read as null, and the provisioner could not start. */
+    @Test
+    void readsTheIpv6ServiceCidrOfAnIpv6Cluster() {
+        JsonResponses.EksCluster d = JsonResponses.EksCluster.defaults();
+        stub.onPath("GET", "/clusters/", JsonResponses.eksCluster(new JsonResponses.EksCluster(d.name(), d.version(),
+                d.endpoint(), d.caData(), "fd30:1c53:5f8a::/108", d.clusterSecurityGroupId())));
+
+        assertThat(EksClusterInfo.describe(eks, Ec2State.CLUSTER).serviceCidr()).isEqualTo("fd30:1c53:5f8a::/108");
+    }
+
     @Test
     void failsWithTheSdksNotFoundForAnUnknownCluster() {
         assertThatThrownBy(() -> EksClusterInfo.describe(eks, "no-such-cluster"))

@@ -14,7 +14,8 @@ import dev.gantry.core.model.NodeClass;
  *       ({@link InstanceTypeSpec#nestedVirtualization});</li>
  *   <li>assigned addresses must fit the interface: each IPv4 prefix takes one of its address slots beside the primary
  *       address. Karpenter checks this only for the interfaces a user lists and leaves the launch to fail for
- *       {@code ipPrefixCount}; a type that cannot fit them is left out here.</li>
+ *       {@code ipPrefixCount}; a type that cannot fit them is left out here. On an IPv6 cluster the prefixes are IPv6
+ *       ones, counted against the IPv4 limit (EC2's IPv6 limit per interface is the same on current types).</li>
  * </ul>
  */
 public final class LaunchOptionsFit {

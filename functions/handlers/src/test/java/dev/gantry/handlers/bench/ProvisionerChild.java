@@ -64,7 +64,7 @@ final class ProvisionerChild {
         GantryConfig config = new GantryConfig(loaded.nodePools(), loaded.nodeClasses(), "us-east-1", zones);
         InstanceTypeProvider types = LiveInstanceTypeProvider.create(BuiltInCatalog.load("us-east-1", zones), ec2, pricing, clock);
         Ec2CloudProvider cloud = new Ec2CloudProvider(ec2, ssm, new Ec2LauncherConfig(CLUSTER, eks.kubernetesVersion(), eks.endpoint(),
-                eks.certificateAuthorityData(), eks.serviceIpv4Cidr(), "gantry-node-profile", clock));
+                eks.certificateAuthorityData(), eks.serviceCidr(), "gantry-node-profile", clock));
         KubeCluster cluster = new KubeCluster(KubeClients.forUrl(a[5]), clock);
         // The production primer's read-only calls (ProvisionerPrimer.of); the EKS token refresh has no token here.
         // "extended" adds the other reads a provisioning run makes (a proposal measured here, not production code).
