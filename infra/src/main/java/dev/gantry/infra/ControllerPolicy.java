@@ -93,15 +93,16 @@ public final class ControllerPolicy {
     }
 
     /**
-     * EC2 reads: exactly the Describe calls the functions make (AMI, subnet, security-group and capacity reservation
-     * resolution, instance listing, offerings and spot prices, preview instance types' shapes). Describe calls have no
+     * EC2 reads: exactly the Describe calls the functions make (AMI, subnet, security-group, capacity reservation and
+     * placement group resolution, instance listing, offerings and spot prices, preview instance types' shapes). Describe calls have no
      * resource-level permissions, so they are pinned to this region instead. Every function that prices instance types
      * (provisioner, sweep, termination, interruption) may describe a preview type a NodeOverlay names.
      */
     public PolicyStatement describe() {
         return statement("AllowRegionalReads", List.of("ec2:DescribeCapacityReservations", "ec2:DescribeImages",
                         "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
-                        "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"), List.of("*"),
+                        "ec2:DescribePlacementGroups", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory",
+                        "ec2:DescribeSubnets"), List.of("*"),
                 Map.of("StringEquals", Map.of("aws:RequestedRegion", stack.getRegion())));
     }
 

@@ -116,8 +116,8 @@ class KarpenterAcceptsTest {
         assertThat(lines(r.errors())).isEmpty();
         assertThat(r.nodeClasses()).hasSize(1);
         assertThat(lines(r.warnings())).containsExactlyInAnyOrder(
-                "t.yaml:14:5: EC2NodeClass/default/spec.networkInterfaces: Gantry does not honour networkInterfaces yet; ignored at launch",
-                "t.yaml:16:27: EC2NodeClass/default/spec.placementGroupSelector: Gantry does not honour placementGroupSelector yet; ignored at launch");
+                "t.yaml:14:5: EC2NodeClass/default/spec.networkInterfaces: Gantry does not honour networkInterfaces yet; ignored at launch");
+        assertThat(r.nodeClasses().getFirst().placementGroup()).isEqualTo(new NodeClass.PlacementGroupSelector("training", null));
     }
 
     /**

@@ -55,6 +55,7 @@ final class Ec2Actions {
         r.put("DescribeSpotPriceHistory", this::describeSpotPrices);
         r.put("CreateTags", this::createTags);
         r.put("DescribeCapacityReservations", state.reservations()::describe);
+        r.put("DescribePlacementGroups", state.placementGroups()::describe);
         r.put("DescribeInstanceStatus", new Ec2InstanceStatusAction(state, clock)::answer);
         return r;
     }
@@ -143,6 +144,11 @@ final class Ec2Actions {
                 FleetOverride override = new FleetOverride(ltId, ltName, version, o.get("InstanceType"), subnetId, zone);
                 if (unknownProfile != null) {
                     errors.add(new FleetError(override, lifecycle, "InvalidParameterValue", unknownProfile));
+                    continue;
+                }
+                var badGroup = state.placementGroups().refusal(template.get().id());
+                if (badGroup.isPresent()) {
+                    errors.add(new FleetError(override, lifecycle, "InvalidPlacementGroup.Unknown", badGroup.get()));
                     continue;
                 }
                 var refused = state.imageRefusal(o.getOrDefault("ImageId", imageId));
@@ -296,6 +302,7 @@ final class Ec2Actions {
         if (target != null) {
             state.reservations().targetedBy(template.id(), target);
         }
+        state.placementGroups().placedBy(template.id(), q.param("LaunchTemplateData.Placement.GroupId"));
         return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
     }
 
@@ -397,7 +404,7 @@ final class Ec2Actions {
     }
 
     /** Resources named by the id list ({@code InstanceId.N}), if any, that pass every {@code Filter.N}. */
-    private static <T extends Filterable> List<T> select(List<T> all, RecordedRequest q, String idList, String idFilter) {
+    static <T extends Filterable> List<T> select(List<T> all, RecordedRequest q, String idList, String idFilter) {
         List<String> ids = q.values(idList);
         Map<String, List<String>> filters = q.filters();
         return all.stream()

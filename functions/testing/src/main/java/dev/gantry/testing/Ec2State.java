@@ -222,6 +222,12 @@ public final class Ec2State {
     }
 
     private final Ec2InstanceStatuses statuses = new Ec2InstanceStatuses();
+    private final Ec2PlacementGroups placementGroups = new Ec2PlacementGroups();
+
+    /** The account's placement groups, and the group each launch template places its instances in. */
+    public Ec2PlacementGroups placementGroups() {
+        return placementGroups;
+    }
 
     /** Status checks and scheduled events, as DescribeInstanceStatus reports them. */
     public Ec2InstanceStatuses statuses() {

@@ -47,6 +47,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
     private final Ec2Instances instances;
     private final LaunchTemplateCollector templateCollector;
     private final CapacityReservationResolver reservations;
+    private final PlacementGroupResolver placementGroups;
 
     public Ec2CloudProvider(Ec2Client ec2, SsmClient ssm, Ec2LauncherConfig config) {
         this.ec2 = ec2;
@@ -58,6 +59,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         this.instances = new Ec2Instances(ec2, config.clusterName());
         this.templateCollector = new LaunchTemplateCollector(ec2, config.clusterName(), config.clock());
         this.reservations = new CapacityReservationResolver(ec2, config.clock());
+        this.placementGroups = new PlacementGroupResolver(ec2, config.clock());
     }
 
     @Override
@@ -190,9 +192,14 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                     + " names no instanceProfile and the deployment has no node instance profile", false);
         }
         List<String> zones = g.overrides().stream().map(FleetPlan.Override::zone).distinct().toList();
+        String placementGroup = placementGroupId(nc);
+        Map<String, String> labels = new TreeMap<>(NodeLabels.forUserData(request, capacityType, g.types(), zones));
+        if (placementGroup != null) {
+            labels.put(WellKnownLabels.PLACEMENT_GROUP_ID, placementGroup); // Karpenter's label, set as it launches
+        }
         BootstrapOptions bootstrap = new BootstrapOptions(config.clusterName(), config.endpoint(),
                 config.certificateAuthority(), config.serviceCidr(), config.clusterDnsIp(),
-                NodeLabels.forUserData(request, capacityType, g.types(), zones), request.taints(), g.maxPods(),
+                labels, request.taints(), g.maxPods(),
                 nc.kubelet(), nc.userData(), nc.instanceStorePolicy());
         String family = nc.effectiveAmiFamily();
         return new LaunchTemplateSpec(family, g.imageId(), profile, sgs, nc.metadataOptions(),
@@ -200,7 +207,22 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                 UserData.render(family, bootstrap), Boolean.TRUE.equals(nc.detailedMonitoring()),
                 nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request),
                 WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) ? ReservationTarget.of(request.labels()).orElse(null) : null,
-                nc.networking(), nc.cpuOptions(), config.ipv6());
+                nc.networking(), nc.cpuOptions(), config.ipv6(), placementGroup);
+    }
+
+    /**
+     * The id of the placement group the class launches into, null when it selects none.
+     *
+     * @throws CloudException (not retryable) when it selects a group EC2 does not list as available: Karpenter marks
+     *                        such a class not ready ({@code PlacementGroupReady=False}) and launches nothing from it
+     */
+    private String placementGroupId(NodeClass nc) {
+        if (nc.placementGroup() == null) {
+            return null;
+        }
+        return placementGroups.resolve(nc.placementGroup()).map(PlacementGroupResolver.Group::id)
+                .orElseThrow(() -> new CloudException("PlacementGroupNotFound", "EC2NodeClass " + nc.name()
+                        + " selects placement group " + nc.placementGroup() + ", which EC2 does not list as available", false));
     }
 
     private LaunchResult outcome(CreateFleetResponse response, LaunchParameters plan) {
@@ -331,7 +353,11 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         // The reservations selected now (none, and no call, without terms), as the NodeClass status lists them.
         java.util.Set<String> reserved = new java.util.TreeSet<>();
         reservations.select(nodeClass.capacityReservationSelectorTerms()).forEach(r -> reserved.add(r.id()));
+        // The placement group selected now: none without a selector, and none when the group is gone (its nodes drift).
+        String placementGroup = nodeClass.placementGroup() == null ? ""
+                : placementGroups.resolve(nodeClass.placementGroup()).map(PlacementGroupResolver.Group::id).orElse("");
         return Optional.of(new Selected(images, subnetIds,
-                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms())), reserved));
+                java.util.Set.copyOf(securityGroups.groupIds(nodeClass.securityGroupSelectorTerms())), reserved,
+                placementGroup));
     }
 }

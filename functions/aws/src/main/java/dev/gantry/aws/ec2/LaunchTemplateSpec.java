@@ -20,13 +20,14 @@ import java.util.TreeMap;
  * @param networking  the primary network interface's prefix count and connection tracking ({@link NodeClass.Networking})
  * @param cpuOptions  the instance's CPU options ({@link NodeClass.CpuOptions})
  * @param ipv6        the cluster is IPv6: the primary interface gets an IPv6 primary address, and prefixes are IPv6
+ * @param placementGroupId the placement group its instances launch into, or null
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,
                                  List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
                                  boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                                  ReservationTarget reservation, NodeClass.Networking networking,
-                                 NodeClass.CpuOptions cpuOptions, boolean ipv6) {
+                                 NodeClass.CpuOptions cpuOptions, boolean ipv6, String placementGroupId) {
     public LaunchTemplateSpec {
         securityGroupIds = List.copyOf(securityGroupIds);
         blockDeviceMappings = List.copyOf(blockDeviceMappings);
@@ -41,7 +42,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                               ReservationTarget reservation) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, reservation, null, null, false);
+                detailedMonitoring, associatePublicIp, tags, reservation, null, null, false, null);
     }
 
     /** A template that targets no capacity reservation. */
@@ -49,7 +50,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, null, null, null, false);
+                detailedMonitoring, associatePublicIp, tags, null, null, null, false, null);
     }
 
     /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
@@ -75,6 +76,9 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
         }
         if (ipv6) {
             canonical.append("\nipv6");
+        }
+        if (placementGroupId != null) {
+            canonical.append("\nplacement-group=").append(placementGroupId);
         }
         return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
     }

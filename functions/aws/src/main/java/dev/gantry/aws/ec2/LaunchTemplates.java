@@ -79,6 +79,9 @@ public final class LaunchTemplates {
         if (spec.reservation() != null) {
             spec.reservation().writeInto(d);
         }
+        if (spec.placementGroupId() != null) {
+            d.placement(p -> p.groupId(spec.placementGroupId()));
+        }
         if (spec.cpuOptions().nestedVirtualization() != null) {
             d.cpuOptions(c -> c.nestedVirtualization(spec.cpuOptions().nestedVirtualization()));
         }

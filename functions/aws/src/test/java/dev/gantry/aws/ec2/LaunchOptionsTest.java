@@ -7,6 +7,7 @@ import dev.gantry.core.cloud.CloudException;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
+import dev.gantry.testing.Ec2PlacementGroups;
 import dev.gantry.testing.Ec2Resources.InstanceTypeInfo;
 import dev.gantry.testing.Ec2State;
 import dev.gantry.testing.RecordedRequest;
@@ -22,12 +23,16 @@ import org.junit.jupiter.api.Test;
  */
 class LaunchOptionsTest extends Ec2StubTest {
     private static final NodeClass.ConnectionTracking TRACKING = new NodeClass.ConnectionTracking(3600, 120, 30);
+    private static final String PG = "pg-0123456789abcdef0";
 
     @Override
     protected Ec2State state() {
         // A Xen type, as DescribeInstanceTypes reports c4.large.
-        return Ec2State.withDefaults().addInstanceType(new InstanceTypeInfo("c4.large", 2, 3840, "x86_64", 3, 10, "xen"),
+        Ec2State state = Ec2State.withDefaults().addInstanceType(new InstanceTypeInfo("c4.large", 2, 3840, "x86_64", 3, 10, "xen"),
                 Ec2State.ZONES, "0.0300");
+        state.placementGroups().add(new Ec2PlacementGroups.PlacementGroup(PG, "training", "cluster", "available"))
+                .add(new Ec2PlacementGroups.PlacementGroup("pg-0dead0000000000000", "retired", "spread", "deleted"));
+        return state;
     }
 
     @Test
@@ -91,6 +96,49 @@ class LaunchOptionsTest extends Ec2StubTest {
         String userData = new String(java.util.Base64.getDecoder().decode(template.param("LaunchTemplateData.UserData")),
                 java.nio.charset.StandardCharsets.UTF_8);
         assertThat(userData).contains("cidr: fd30:1c53:5f8a::/108").contains("- fd30:1c53:5f8a::a");
+    }
+
+    /**
+     * {@code placementGroupSelector} (by name or id) launches into the group EC2 lists as available: the template's
+     * {@code Placement.GroupId}, and the node labelled with it at registration (Karpenter's
+     * {@code karpenter.k8s.aws/placement-group-id}); what the class selects now carries the id for drift.
+     */
+    @Test
+    void aPlacementGroupSelectorLaunchesIntoTheGroupAndLabelsTheNode() {
+        for (NodeClass.PlacementGroupSelector selector : List.of(new NodeClass.PlacementGroupSelector("training", null),
+                new NodeClass.PlacementGroupSelector(null, PG))) {
+            NodeClass nc = LaunchFixtures.al2023().withPlacementGroup(selector);
+            provider.launch(LaunchFixtures.request("pg-" + (selector.id() == null ? "name" : "id0"),
+                    LaunchFixtures.pool("hpc", Map.of(), List.of(), List.of()), nc, LaunchFixtures.types(nc, "m5.large"),
+                    List.of("on-demand"), Ec2State.ZONES));
+
+            RecordedRequest template = stub.lastRequest("CreateLaunchTemplate");
+            assertThat(template.param("LaunchTemplateData.Placement.GroupId")).as(selector.toString()).isEqualTo(PG);
+            String userData = new String(java.util.Base64.getDecoder().decode(template.param("LaunchTemplateData.UserData")),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(userData).contains("karpenter.k8s.aws/placement-group-id=" + PG);
+            assertThat(provider.resolve(nc).orElseThrow().placementGroupId()).isEqualTo(PG);
+        }
+        assertThat(provider.resolve(LaunchFixtures.al2023()).orElseThrow().placementGroupId()).as("no selector").isEmpty();
+    }
+
+    /** A group EC2 does not list as available (unknown, or deleted) launches nothing, and says which. */
+    @Test
+    void aPlacementGroupEc2DoesNotListLaunchesNothing() {
+        for (NodeClass.PlacementGroupSelector selector : List.of(new NodeClass.PlacementGroupSelector("nowhere", null),
+                new NodeClass.PlacementGroupSelector(null, "pg-0ffffffffffffffff"),
+                new NodeClass.PlacementGroupSelector("retired", null))) {
+            NodeClass nc = LaunchFixtures.al2023().withPlacementGroup(selector);
+            assertThatThrownBy(() -> provider.launch(LaunchFixtures.request("pg-gone", LaunchFixtures.pool("hpc",
+                    Map.of(), List.of(), List.of()), nc, LaunchFixtures.types(nc, "m5.large"), List.of("on-demand"),
+                    Ec2State.ZONES))).isInstanceOfSatisfying(CloudException.class, e -> {
+                        assertThat(e.code()).isEqualTo("PlacementGroupNotFound");
+                        assertThat(e.retryable()).isFalse();
+                        assertThat(e.getMessage()).contains(selector.toString());
+                    });
+            assertThat(provider.resolve(nc).orElseThrow().placementGroupId()).as("its nodes drift").isEmpty();
+        }
+        assertThat(stub.requests("CreateFleet")).isEmpty();
     }
 
     @Test

@@ -101,7 +101,7 @@ public final class EC2NodeClassReader {
                 // Read once checked (UnhonouredFields), so a malformed list is reported once; with errors nc is dropped.
                 doc.report().hasErrors() ? List.of() : ReservationTerms.read(spec), doc.annotations(),
                 spec.string("instanceStorePolicy"), spec.string("context"), LaunchSettings.networking(spec),
-                LaunchSettings.cpuOptions(spec));
+                LaunchSettings.cpuOptions(spec), LaunchSettings.placementGroup(spec));
         RolloutAnnotations.check(doc);
         if (v1beta1) {
             doc.warn("converted from karpenter.k8s.aws/v1beta1 EC2NodeClass" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));

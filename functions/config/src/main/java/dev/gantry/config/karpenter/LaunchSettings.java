@@ -116,6 +116,17 @@ final class LaunchSettings {
         return new NodeClass.Networking(spec.integer("ipPrefixCount"), tracking);
     }
 
+    /** {@code placementGroupSelector}, checked by {@link UnhonouredFields#ec2}: null when absent or malformed. */
+    static NodeClass.PlacementGroupSelector placementGroup(YamlObject spec) {
+        YamlObject pg = spec.object("placementGroupSelector");
+        if (pg == null) {
+            return null;
+        }
+        String name = pg.string("name");
+        String id = pg.string("id");
+        return (name == null) == (id == null) ? null : new NodeClass.PlacementGroupSelector(name, id);
+    }
+
     /** {@code cpuOptions}, checked by {@link UnhonouredFields#ec2}. */
     static NodeClass.CpuOptions cpuOptions(YamlObject spec) {
         YamlObject cpu = spec.object("cpuOptions");

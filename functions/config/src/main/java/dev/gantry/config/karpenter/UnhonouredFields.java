@@ -11,12 +11,12 @@ import java.util.Set;
  * written gets one warning naming it, so a user knows the node will not have it. The rules of
  * {@code capacityReservationSelectorTerms} (honoured: {@link ReservationTerms}) are checked here too, with the other
  * fields Karpenter added since v1.11, for both NodeClass kinds, and so are those of {@code instanceStorePolicy},
- * {@code ipPrefixCount}, {@code connectionTracking} and {@code cpuOptions} (honoured: {@code NodeClass.instanceStorePolicy},
- * {@code NodeClass.networking} and {@code NodeClass.cpuOptions}).
+ * {@code ipPrefixCount}, {@code connectionTracking}, {@code cpuOptions} and {@code placementGroupSelector} (honoured:
+ * {@code NodeClass.instanceStorePolicy}, {@code networking}, {@code cpuOptions} and {@code placementGroup}).
  */
 final class UnhonouredFields {
     /** EC2NodeClass fields accepted and checked, not honoured at launch, in the order they are reported. */
-    static final List<String> EC2 = List.of("networkInterfaces", "placementGroupSelector");
+    static final List<String> EC2 = List.of("networkInterfaces");
     /** Karpenter's CRD caps these term lists at 30 and network interfaces at 150. */
     private static final int MAX_TERMS = 30;
     private static final int MAX_INTERFACES = 150;

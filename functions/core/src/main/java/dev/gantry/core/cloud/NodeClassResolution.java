@@ -29,14 +29,22 @@ public interface NodeClassResolution {
      * @param securityGroups the security group ids selected
      * @param capacityReservations the ids of the capacity reservations its {@code capacityReservationSelectorTerms}
      *                       select now (empty: none), or null when not resolved
+     * @param placementGroupId the id of the placement group its {@code placementGroupSelector} selects now (empty: none,
+     *                       or none listed), or null when not resolved
      */
     record Selected(Map<String, String> images, Set<String> subnets, Set<String> securityGroups,
-                    Set<String> capacityReservations) {
+                    Set<String> capacityReservations, String placementGroupId) {
         public Selected {
             images = Map.copyOf(Objects.requireNonNull(images, "images"));
             subnets = Set.copyOf(Objects.requireNonNull(subnets, "subnets"));
             securityGroups = Set.copyOf(Objects.requireNonNull(securityGroups, "securityGroups"));
             capacityReservations = capacityReservations == null ? null : Set.copyOf(capacityReservations);
+        }
+
+        /** What a provider that does not resolve placement groups selects (no placement-group drift is decided). */
+        public Selected(Map<String, String> images, Set<String> subnets, Set<String> securityGroups,
+                        Set<String> capacityReservations) {
+            this(images, subnets, securityGroups, capacityReservations, null);
         }
 
         /** What a provider that does not resolve capacity reservations selects (no reservation drift is decided). */

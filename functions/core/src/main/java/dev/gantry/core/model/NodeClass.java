@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param networking   how the primary network interface is configured ({@code ipPrefixCount},
  *                     {@code connectionTracking}); {@link Networking#NONE}: as EC2 defaults it
  * @param cpuOptions   Karpenter's {@code cpuOptions} ({@code nestedVirtualization}); {@link CpuOptions#NONE}: EC2's
+ * @param placementGroup Karpenter's {@code placementGroupSelector}: the EC2 placement group, by name or id, the nodes
+ *                     launch into; null: none
  */
 public record NodeClass(String name, String group, String kind, String amiFamily, List<AmiSelectorTerm> amiSelectorTerms,
                         List<SelectorTerm> subnetSelectorTerms, List<SelectorTerm> securityGroupSelectorTerms,
@@ -31,7 +33,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                         Boolean associatePublicIPAddress, Boolean detailedMonitoring, String convertedFrom,
                         List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
                         Map<String, String> annotations, String instanceStorePolicy, String context,
-                        Networking networking, CpuOptions cpuOptions) {
+                        Networking networking, CpuOptions cpuOptions, PlacementGroupSelector placementGroup) {
     /** Karpenter's one {@code instanceStorePolicy}. */
     public static final String RAID0 = "RAID0";
 
@@ -45,7 +47,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
                      Map<String, String> annotations) {
         this(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role,
                 instanceProfile, userData, tags, blockDeviceMappings, metadataOptions, kubelet, associatePublicIPAddress,
-                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null, null, null, null);
+                detailedMonitoring, convertedFrom, capacityReservationSelectorTerms, annotations, null, null, null, null, null);
     }
 
     /** A NodeClass that selects no capacity reservation and has no annotations. */
@@ -112,7 +114,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(newName, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking, cpuOptions);
+                annotations, instanceStorePolicy, context, networking, cpuOptions, placementGroup);
     }
 
     /** This class with other kubelet settings. */
@@ -120,7 +122,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 newKubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking, cpuOptions);
+                annotations, instanceStorePolicy, context, networking, cpuOptions, placementGroup);
     }
 
     /** This class with another {@code instanceStorePolicy} ({@value #RAID0} or null). */
@@ -128,7 +130,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, policy, context, networking, cpuOptions);
+                annotations, policy, context, networking, cpuOptions, placementGroup);
     }
 
     /** This class calling CreateFleet with another {@code context} (null: none). */
@@ -136,7 +138,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, newContext, networking, cpuOptions);
+                annotations, instanceStorePolicy, newContext, networking, cpuOptions, placementGroup);
     }
 
     /** This class with other primary-interface settings. */
@@ -144,7 +146,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, newNetworking, cpuOptions);
+                annotations, instanceStorePolicy, context, newNetworking, cpuOptions, placementGroup);
     }
 
     /** This class with other CPU options. */
@@ -152,7 +154,15 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking, newCpuOptions);
+                annotations, instanceStorePolicy, context, networking, newCpuOptions, placementGroup);
+    }
+
+    /** This class launching into another placement group (null: none). */
+    public NodeClass withPlacementGroup(PlacementGroupSelector newPlacementGroup) {
+        return new NodeClass(name, group, kind, amiFamily, amiSelectorTerms, subnetSelectorTerms,
+                securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
+                kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
+                annotations, instanceStorePolicy, context, networking, cpuOptions, newPlacementGroup);
     }
 
     /** This class selecting its images with {@code terms} under {@code family} (a paused rollout's pinned images). */
@@ -160,7 +170,7 @@ public record NodeClass(String name, String group, String kind, String amiFamily
         return new NodeClass(name, group, kind, family, terms, subnetSelectorTerms,
                 securityGroupSelectorTerms, role, instanceProfile, userData, tags, blockDeviceMappings, metadataOptions,
                 kubelet, associatePublicIPAddress, detailedMonitoring, convertedFrom, capacityReservationSelectorTerms,
-                annotations, instanceStorePolicy, context, networking, cpuOptions);
+                annotations, instanceStorePolicy, context, networking, cpuOptions, placementGroup);
     }
 
     /**
@@ -231,6 +241,21 @@ public record NodeClass(String name, String group, String kind, String amiFamily
      */
     public record Networking(Integer ipPrefixCount, ConnectionTracking connectionTracking) {
         public static final Networking NONE = new Networking(null, null);
+    }
+
+    /** Karpenter's {@code placementGroupSelector}: exactly one of the group's name or its {@code pg-…} id. */
+    public record PlacementGroupSelector(String name, String id) {
+        public PlacementGroupSelector {
+            if ((name == null) == (id == null)) {
+                throw new IllegalArgumentException("a placement group is selected by exactly one of name and id");
+            }
+        }
+
+        /** The selector as written: {@code name=…} or {@code id=…}. */
+        @Override
+        public String toString() {
+            return name != null ? "name=" + name : "id=" + id;
+        }
     }
 
     /**

@@ -45,6 +45,11 @@ public final class WellKnownLabels {
     public static final String INSTANCE_HYPERVISOR = K + "instance-hypervisor";
     public static final String INSTANCE_ENCRYPTION_IN_TRANSIT = K + "instance-encryption-in-transit-supported";
     public static final String INSTANCE_CAPABILITY_FLEX = K + "instance-capability-flex";
+    /**
+     * The placement group a node launched into (its EC2NodeClass's {@code placementGroupSelector}), as Karpenter labels
+     * it; on the node, not an instance-type label.
+     */
+    public static final String PLACEMENT_GROUP_ID = K + "placement-group-id";
 
     public static final String CAPACITY_ON_DEMAND = "on-demand";
     public static final String CAPACITY_SPOT = "spot";

@@ -35,7 +35,9 @@ import java.util.Set;
  *       under an alias, its variant ({@link ImageKeys}: a GPU node is judged against the NVIDIA image).</li>
  *   <li>{@value #SECURITY_GROUP}: its security groups are not exactly the ones selected; {@value #SUBNET}: its subnet
  *       is not among those selected; {@value #CAPACITY_RESERVATION}: it runs in a capacity reservation (listed
- *       {@code reserved}) that the NodeClass's {@code capacityReservationSelectorTerms} no longer select.</li>
+ *       {@code reserved}) that the NodeClass's {@code capacityReservationSelectorTerms} no longer select;
+ *       {@value #PLACEMENT_GROUP}: the placement group its node is labelled with is not the one the class selects now
+ *       (a selector added, removed or pointing elsewhere, or the group gone).</li>
  * </ol>
  * Stamping ({@link #restamp}): a claim without a stamp (a record written before claims carried one) gets the current
  * hashes; a hash of another version is replaced by the current one (and its version), unless the claim is already
@@ -51,6 +53,7 @@ public final class DriftCheck {
     public static final String SECURITY_GROUP = "SecurityGroupDrift";
     public static final String SUBNET = "SubnetDrift";
     public static final String CAPACITY_RESERVATION = "CapacityReservationDrift";
+    public static final String PLACEMENT_GROUP = "PlacementGroupDrift";
     /** Karpenter checks instance-type drift only for claims older than this. */
     public static final Duration INSTANCE_TYPE_AFTER = Duration.ofHours(1);
 
@@ -130,6 +133,10 @@ public final class DriftCheck {
                 && WellKnownLabels.CAPACITY_RESERVED.equals(instance.capacityType())
                 && !s.capacityReservations().contains(reservation)) {
             return CAPACITY_RESERVATION;
+        }
+        if (s.placementGroupId() != null
+                && !s.placementGroupId().equals(labels.getOrDefault(WellKnownLabels.PLACEMENT_GROUP_ID, ""))) {
+            return PLACEMENT_GROUP;
         }
         return null;
     }

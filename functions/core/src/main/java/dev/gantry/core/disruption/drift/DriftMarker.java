@@ -81,7 +81,7 @@ public final class DriftMarker {
                 continue;
             }
             NodeClass nc = nodeClass.get();
-            Optional<NodeClassResolution.Selected> sel = selected.computeIfAbsent(nc.name(), k -> select(nc));
+            Optional<NodeClassResolution.Selected> sel = selected.computeIfAbsent(nc.key(), k -> select(nc));
             DriftStamp stamp = DriftCheck.restamp(c.drift(), pool.get(), nc);
             DriftCheck.Current current = new DriftCheck.Current(pool.get(), nc, offered.apply(nc), sel);
             String reason = DriftCheck.reason(c, stamp, node.labels(), c.instanceId() == null ? null : instances.get(c.instanceId()),

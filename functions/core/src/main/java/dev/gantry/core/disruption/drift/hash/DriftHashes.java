@@ -16,7 +16,7 @@ import java.util.List;
  *       {@code terminationGracePeriod}. Never weight, limits nor disruption (behavioural fields).</li>
  *   <li><b>EC2NodeClass</b>: its static fields: role, instance profile, userData, tags, block device mappings,
  *       metadata options, kubelet, associatePublicIPAddress, detailedMonitoring, instanceStorePolicy, context,
- *       connectionTracking, cpuOptions, and the AMI
+ *       connectionTracking, cpuOptions, placementGroupSelector, and the AMI
  *       family in effect (the resolved one, so writing {@code amiFamily: AL2023} beside {@code al2023@latest} does not
  *       drift). Never the subnet, security group, AMI or capacity reservation selector terms: what they select is
  *       dynamic drift. Nor {@code ipPrefixCount}, which Karpenter leaves out too.</li>
@@ -30,7 +30,7 @@ public final class DriftHashes {
     public static final String NODEPOOL_VERSION = "gantry-1";
     /**
      * Version of {@link #nodeClass}. Not Karpenter's ({@code v6}). {@code gantry-2} added {@code instanceStorePolicy},
-     * {@code gantry-3} {@code context}, {@code connectionTracking} and {@code cpuOptions}, so claims stamped before are stamped again rather
+     * {@code gantry-3} {@code context}, {@code connectionTracking}, {@code cpuOptions} and {@code placementGroupSelector}, so claims stamped before are stamped again rather
      * than drifted (a class that wrote them was launched without them).
      */
     public static final String NODECLASS_VERSION = "gantry-3";
@@ -74,6 +74,8 @@ public final class DriftHashes {
                 .with("context", c.context())
                 .with("connectionTracking", connectionTracking(c.networking().connectionTracking()))
                 .with("cpuOptions", Canonical.object().with("nestedVirtualization", c.cpuOptions().nestedVirtualization()))
+                .with("placementGroupSelector", c.placementGroup() == null ? null
+                        : Canonical.object().with("name", c.placementGroup().name()).with("id", c.placementGroup().id()))
                 .digest();
     }
 

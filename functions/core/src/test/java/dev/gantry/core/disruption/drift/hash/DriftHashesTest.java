@@ -151,7 +151,9 @@ public class DriftHashesTest {
                 c.withContext("ctx-0123"),
                 c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(3600, null, null))),
                 c.withNetworking(new NodeClass.Networking(null, new NodeClass.ConnectionTracking(null, null, 30))),
-                c.withCpuOptions(new NodeClass.CpuOptions("enabled")));
+                c.withCpuOptions(new NodeClass.CpuOptions("enabled")),
+                c.withPlacementGroup(new NodeClass.PlacementGroupSelector("training", null)),
+                c.withPlacementGroup(new NodeClass.PlacementGroupSelector(null, "pg-0123456789abcdef0")));
         for (NodeClass x : changed) {
             assertThat(DriftHashes.nodeClass(x)).as(x.toString()).isNotEqualTo(base);
         }
