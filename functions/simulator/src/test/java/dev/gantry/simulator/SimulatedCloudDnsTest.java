@@ -28,7 +28,7 @@ class SimulatedCloudDnsTest {
         // Fleets of 100: fifteen CreateFleet calls at one instant fit EC2's mutating-request bucket (50), 1,500 do not.
         for (int i = 0; i < 15; i++) {
             var launched = sim.cloud.launch(new LaunchRequest("launch-" + i, pool, nodeClass, List.of(type), pool.requirements(),
-                    Map.of(), List.of(), 100));
+                    Map.of(), List.of(), 100, dev.gantry.core.model.Resources.ZERO));
             launched.instances().forEach(x -> names.add(x.privateDnsName()));
         }
         assertThat(names).hasSize(1500);

@@ -172,7 +172,8 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
             if (types.contains(null)) {
                 return false;
             }
-            FleetPlan.Group g = new FleetPlan.Group(t.imageId(), FleetPlan.arch(types.getFirst()), t.maxPods(), types,
+            FleetPlan.Group g = new FleetPlan.Group(t.imageId(), FleetPlan.arch(types.getFirst()), t.maxPods(),
+                    FleetPlan.efaCount(request, types.getFirst()), types,
                     t.overrides().stream().map(o -> new FleetPlan.Override(o.instanceType(), o.subnetId(), o.zone())).toList());
             LaunchTemplateSpec spec = templateSpec(request, parameters.capacityType(), g, groups);
             if (!spec.name(config.clusterName()).equals(t.name())) {
@@ -207,7 +208,7 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
                 UserData.render(family, bootstrap), Boolean.TRUE.equals(nc.detailedMonitoring()),
                 nc.associatePublicIPAddress(), InstanceTags.forTemplate(config.clusterName(), request),
                 WellKnownLabels.CAPACITY_RESERVED.equals(capacityType) ? ReservationTarget.of(request.labels()).orElse(null) : null,
-                nc.networking(), nc.cpuOptions(), config.ipv6(), placementGroup);
+                nc.networking(), nc.cpuOptions(), config.ipv6(), placementGroup, g.efaCount());
     }
 
     /**

@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * The launch decided before any launch call: the capacity type, and the instance types grouped into launch templates
- * (one per AMI and max-pods value, as Karpenter's resolver groups them) with their overrides: each type × the chosen
+ * (one per AMI, max-pods value and EFA interface count, as Karpenter's resolver groups them) with their overrides: each type × the chosen
  * subnet of each zone where it has an available offering the claim allows. Pure: no I/O.
  *
  * @param capacityType {@code reserved} for a claim pinned to a capacity reservation, else {@code spot} when the claim
@@ -26,8 +26,12 @@ public record FleetPlan(String capacityType, List<Group> groups) {
     /** The most instance types one CreateFleet call carries, as in Karpenter. */
     public static final int MAX_INSTANCE_TYPES = 60;
 
-    /** One launch template's share of the fleet: its image, max pods and (type, subnet, zone) overrides in order. */
-    public record Group(String imageId, String arch, int maxPods, List<InstanceType> types, List<Override> overrides) {}
+    /**
+     * One launch template's share of the fleet: its image, max pods, EFA interfaces (the type's maximum when the claim
+     * requests {@code vpc.amazonaws.com/efa}, else 0) and (type, subnet, zone) overrides in order.
+     */
+    public record Group(String imageId, String arch, int maxPods, int efaCount, List<InstanceType> types,
+                        List<Override> overrides) {}
 
     public record Override(String instanceType, String subnetId, String zone) {}
 
@@ -61,14 +65,15 @@ public record FleetPlan(String capacityType, List<Group> groups) {
                 int maxPods = request.nodeClass().kubelet().maxPods() != null
                         ? request.nodeClass().kubelet().maxPods() : (int) Math.max(1, type.capacity().pods());
                 String image = ImageKeys.imageFor(amis, type.labels()).orElseThrow();
-                Group g = groups.computeIfAbsent(image + "/" + maxPods,
-                        k -> new Group(image, arch(type), maxPods, new ArrayList<>(), new ArrayList<>()));
+                int efa = efaCount(request, type);
+                Group g = groups.computeIfAbsent(image + "/" + maxPods + "/" + efa,
+                        k -> new Group(image, arch(type), maxPods, efa, new ArrayList<>(), new ArrayList<>()));
                 g.types().add(type);
                 g.overrides().addAll(overrides);
             }
             if (!groups.isEmpty()) {
                 return Optional.of(new FleetPlan(capacityType, groups.values().stream()
-                        .map(g -> new Group(g.imageId(), g.arch(), g.maxPods(), List.copyOf(g.types()),
+                        .map(g -> new Group(g.imageId(), g.arch(), g.maxPods(), g.efaCount(), List.copyOf(g.types()),
                                 List.copyOf(g.overrides()))).toList()));
             }
         }
@@ -99,6 +104,11 @@ public record FleetPlan(String capacityType, List<Group> groups) {
         // the reservation it targets, not the offering, decides (EC2 refuses with ReservationCapacityExceeded).
         boolean reserved = WellKnownLabels.CAPACITY_RESERVED.equals(capacityType);
         return (reserved || o.available()) && o.capacityType().equals(capacityType) && o.zone().equals(zone);
+    }
+
+    /** The EFA interfaces a type launches with for this request: all it has when the pods ask for EFA, else none. */
+    static int efaCount(LaunchRequest request, InstanceType type) {
+        return request.requestsEfa() ? (int) type.capacity().get(dev.gantry.core.catalog.AllocatableModel.EFA) : 0;
     }
 
     static String arch(InstanceType type) {

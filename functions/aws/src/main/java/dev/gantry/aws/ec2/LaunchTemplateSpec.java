@@ -21,13 +21,14 @@ import java.util.TreeMap;
  * @param cpuOptions  the instance's CPU options ({@link NodeClass.CpuOptions})
  * @param ipv6        the cluster is IPv6: the primary interface gets an IPv6 primary address, and prefixes are IPv6
  * @param placementGroupId the placement group its instances launch into, or null
+ * @param efaCount    how many EFA interfaces its instances launch with (0: none; one per network card)
  */
 public record LaunchTemplateSpec(String amiFamily, String imageId, String instanceProfile, List<String> securityGroupIds,
                                  NodeClass.MetadataOptions metadataOptions,
                                  List<NodeClass.BlockDeviceMapping> blockDeviceMappings, String userData,
                                  boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                                  ReservationTarget reservation, NodeClass.Networking networking,
-                                 NodeClass.CpuOptions cpuOptions, boolean ipv6, String placementGroupId) {
+                                 NodeClass.CpuOptions cpuOptions, boolean ipv6, String placementGroupId, int efaCount) {
     public LaunchTemplateSpec {
         securityGroupIds = List.copyOf(securityGroupIds);
         blockDeviceMappings = List.copyOf(blockDeviceMappings);
@@ -42,7 +43,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags,
                               ReservationTarget reservation) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, reservation, null, null, false, null);
+                detailedMonitoring, associatePublicIp, tags, reservation, null, null, false, null, 0);
     }
 
     /** A template that targets no capacity reservation. */
@@ -50,7 +51,7 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
                               NodeClass.MetadataOptions metadataOptions, List<NodeClass.BlockDeviceMapping> blockDeviceMappings,
                               String userData, boolean detailedMonitoring, Boolean associatePublicIp, Map<String, String> tags) {
         this(amiFamily, imageId, instanceProfile, securityGroupIds, metadataOptions, blockDeviceMappings, userData,
-                detailedMonitoring, associatePublicIp, tags, null, null, null, false, null);
+                detailedMonitoring, associatePublicIp, tags, null, null, null, false, null, 0);
     }
 
     /** {@code gantry/<cluster>/<hash>}: the hash covers everything in the template. */
@@ -79,6 +80,9 @@ public record LaunchTemplateSpec(String amiFamily, String imageId, String instan
         }
         if (placementGroupId != null) {
             canonical.append("\nplacement-group=").append(placementGroupId);
+        }
+        if (efaCount > 0) {
+            canonical.append("\nefa=").append(efaCount);
         }
         return "gantry/" + cluster + "/" + sha256(canonical.toString()).substring(0, 20);
     }

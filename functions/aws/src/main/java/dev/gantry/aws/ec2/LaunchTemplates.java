@@ -11,6 +11,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.ConnectionTrackingSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateBlockDeviceMappingRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateTagSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
@@ -85,24 +86,47 @@ public final class LaunchTemplates {
         if (spec.cpuOptions().nestedVirtualization() != null) {
             d.cpuOptions(c -> c.nestedVirtualization(spec.cpuOptions().nestedVirtualization()));
         }
+        List<LaunchTemplateInstanceNetworkInterfaceSpecificationRequest> interfaces = interfaces(spec);
+        if (interfaces.isEmpty()) {
+            d.securityGroupIds(spec.securityGroupIds());
+        } else {
+            d.networkInterfaces(interfaces);
+        }
+        return d.build();
+    }
+
+    /**
+     * The template's network interfaces, as Karpenter writes them (aws {@code pkg/providers/launchtemplate}
+     * {@code generateNetworkInterfaces}); none (the groups then go on the template) when EC2's default primary interface
+     * does. An instance whose pods ask for EFA gets one EFA interface per network card up to its type's maximum (card 0
+     * at device 0, the others at device 1). Otherwise a public-IP choice, prefixes, connection tracking or an IPv6 cluster
+     * need an explicit primary interface. Each interface carries the security groups, and on an IPv6 cluster an IPv6
+     * primary address, its prefixes being IPv6 ones.
+     */
+    static List<LaunchTemplateInstanceNetworkInterfaceSpecificationRequest> interfaces(LaunchTemplateSpec spec) {
         NodeClass.Networking net = spec.networking();
-        if (spec.associatePublicIp() != null || !net.equals(NodeClass.Networking.NONE) || spec.ipv6()) {
-            // A public-IP choice, prefixes, connection tracking or an IPv6 cluster need an explicit primary interface,
-            // which then carries the security groups (as Karpenter writes it: aws pkg/providers/launchtemplate). On an
-            // IPv6 cluster it has an IPv6 primary address, and its prefixes are IPv6 ones.
-            NodeClass.ConnectionTracking ct = net.connectionTracking();
-            boolean v6 = spec.ipv6();
-            d.networkInterfaces(n -> n.deviceIndex(0).associatePublicIpAddress(spec.associatePublicIp())
+        boolean explicit = spec.associatePublicIp() != null || !net.equals(NodeClass.Networking.NONE) || spec.ipv6();
+        if (spec.efaCount() == 0 && !explicit) {
+            return List.of();
+        }
+        NodeClass.ConnectionTracking ct = net.connectionTracking();
+        boolean v6 = spec.ipv6();
+        List<LaunchTemplateInstanceNetworkInterfaceSpecificationRequest> out = new ArrayList<>();
+        for (int card = 0; card < Math.max(1, spec.efaCount()); card++) {
+            var n = LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.builder()
+                    .deviceIndex(card == 0 ? 0 : 1).associatePublicIpAddress(spec.associatePublicIp())
                     .groups(spec.securityGroupIds()).ipv4PrefixCount(v6 ? null : net.ipPrefixCount())
                     .ipv6PrefixCount(v6 ? net.ipPrefixCount() : null).primaryIpv6(v6 ? Boolean.TRUE : null)
                     .ipv6AddressCount(v6 ? 1 : null)
                     .connectionTrackingSpecification(ct == null ? null : ConnectionTrackingSpecificationRequest.builder()
                             .tcpEstablishedTimeout(ct.tcpEstablishedTimeout()).udpStreamTimeout(ct.udpStreamTimeout())
-                            .udpTimeout(ct.udpTimeout()).build()));
-        } else {
-            d.securityGroupIds(spec.securityGroupIds());
+                            .udpTimeout(ct.udpTimeout()).build());
+            if (spec.efaCount() > 0) {
+                n.networkCardIndex(card).interfaceType("efa");
+            }
+            out.add(n.build());
         }
-        return d.build();
+        return out;
     }
 
     private static List<LaunchTemplateBlockDeviceMappingRequest> blockDevices(List<NodeClass.BlockDeviceMapping> bdms) {

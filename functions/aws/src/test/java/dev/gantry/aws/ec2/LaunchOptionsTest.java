@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gantry.core.cloud.CloudException;
+import dev.gantry.core.cloud.LaunchRequest;
 import dev.gantry.core.cloud.LaunchResult;
 import dev.gantry.core.model.NodeClass;
 import dev.gantry.core.model.NodePool;
@@ -139,6 +140,36 @@ class LaunchOptionsTest extends Ec2StubTest {
             assertThat(provider.resolve(nc).orElseThrow().placementGroupId()).as("its nodes drift").isEmpty();
         }
         assertThat(stub.requests("CreateFleet")).isEmpty();
+    }
+
+    /**
+     * Pods asking for {@code vpc.amazonaws.com/efa} get their type's EFA interfaces, one per network card (aws
+     * {@code generateNetworkInterfaces}): the catalogue offered EFA capacity, but the instances launched without EFA
+     * interfaces, so the device plugin advertised none and the pods never ran.
+     */
+    @Test
+    void podsAskingForEfaGetTheirTypesEfaInterfaces() {
+        NodeClass nc = LaunchFixtures.al2023();
+        NodePool pool = LaunchFixtures.pool("ml", Map.of(), List.of(), List.of());
+        LaunchRequest plain = LaunchFixtures.request("ml-a1b2c", pool, nc, LaunchFixtures.types(nc, "c6in.32xlarge"),
+                List.of("on-demand"), Ec2State.ZONES);
+        LaunchRequest efa = new LaunchRequest("ml-d3e4f", pool, nc, plain.options(), plain.requirements(), plain.labels(),
+                plain.taints(), 1, dev.gantry.core.model.Resources.fromQuantities(Map.of(
+                        "cpu", dev.gantry.core.model.Quantity.parse("8"),
+                        "vpc.amazonaws.com/efa", dev.gantry.core.model.Quantity.parse("1"))));
+
+        provider.launch(efa);
+        RecordedRequest template = stub.lastRequest("CreateLaunchTemplate");
+        String ni = "LaunchTemplateData.NetworkInterface.";
+        for (int card = 0; card < 2; card++) { // c6in.32xlarge: two EFA interfaces, on its two network cards
+            assertThat(template.params()).containsEntry(ni + (card + 1) + ".NetworkCardIndex", String.valueOf(card))
+                    .containsEntry(ni + (card + 1) + ".DeviceIndex", card == 0 ? "0" : "1")
+                    .containsEntry(ni + (card + 1) + ".InterfaceType", "efa").containsKey(ni + (card + 1) + ".SecurityGroupId.1");
+        }
+        assertThat(template.params()).doesNotContainKey(ni + "3.InterfaceType").doesNotContainKey("LaunchTemplateData.SecurityGroupId.1");
+
+        provider.launch(plain);
+        assertThat(stub.lastRequest("CreateLaunchTemplate").paramsWithPrefix(ni)).as("no EFA asked for: no interfaces").isEmpty();
     }
 
     @Test

@@ -23,10 +23,14 @@ final class LaunchRequests {
      */
     static LaunchRequest forPlan(SchedulingResult.NodeClaimPlan plan, String clientToken, NodePool pool, NodeClass nodeClass) {
         return new LaunchRequest(clientToken, pool, nodeClass, plan.instanceTypeOptions(), plan.requirements(),
-                labels(pool, plan.requirements()), taints(pool));
+                labels(pool, plan.requirements()), taints(pool), 1, plan.requests());
     }
 
-    /** The request a stored claim was launched with: its options by name, in its recorded order, and its requirements. */
+    /**
+     * The request a stored claim was launched with: its options by name, in its recorded order, and its requirements.
+     * Its pods' requests are not stored: a launch that recorded its parameters replays them (EFA interfaces included);
+     * one that did not is planned without EFA interfaces.
+     */
     static LaunchRequest forClaim(NodeClaim claim, NodePool pool, NodeClass nodeClass, List<InstanceType> poolTypes) {
         List<InstanceType> options = new ArrayList<>();
         for (String name : claim.instanceTypeOptions()) {
