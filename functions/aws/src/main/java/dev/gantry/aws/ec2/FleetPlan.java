@@ -16,8 +16,8 @@ import java.util.Optional;
 
 /**
  * The launch decided before any launch call: the capacity type, and the instance types grouped into launch templates
- * (one per AMI, max-pods value and EFA interface count, as Karpenter's resolver groups them) with their overrides: each type × the chosen
- * subnet of each zone where it has an available offering the claim allows. Pure: no I/O.
+ * (one per AMI, max-pods value and EFA interface count, as Karpenter's resolver groups them) with their overrides:
+ * each type × the chosen subnet of each zone where it has an available offering the claim allows. Pure: no I/O.
  *
  * @param capacityType {@code reserved} for a claim pinned to a capacity reservation, else {@code spot} when the claim
  *                     allows spot and some spot offering is available (Karpenter prefers spot), else {@code on-demand}
