@@ -223,7 +223,8 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
         }
         return placementGroups.resolve(nc.placementGroup()).map(PlacementGroupResolver.Group::id)
                 .orElseThrow(() -> new CloudException("PlacementGroupNotFound", "EC2NodeClass " + nc.name()
-                        + " selects placement group " + nc.placementGroup() + ", which EC2 does not list as available", false));
+                        + " selects placement group " + nc.placementGroup() + ", which EC2 does not list as available",
+                        false));
     }
 
     private LaunchResult outcome(CreateFleetResponse response, LaunchParameters plan) {

@@ -12,7 +12,6 @@ import java.util.Set;
  * restricted. Since Karpenter v1.9 the {@code kubernetes.io} and {@code k8s.io} domains are open.
  */
 public final class LabelRules {
-
     private LabelRules() {
     }
 

@@ -35,7 +35,6 @@ public final class KubeletLabels {
     /** The namespaces (and their subdomains) of those domains a kubelet may set labels in. */
     public static final List<String> KUBELET_NAMESPACES = List.of("kubelet.kubernetes.io", "node.kubernetes.io");
 
-
     private KubeletLabels() {
     }
 

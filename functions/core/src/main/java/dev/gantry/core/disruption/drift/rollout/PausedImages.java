@@ -26,7 +26,10 @@ public final class PausedImages implements ConfigSource {
     private record Pinned(ClusterConfig read, Map<String, NodeClass> pins, ClusterConfig pinned) {
     }
 
-    /** @param pins the pinned classes for a configuration as written, by {@link NodeClass#key} (usually {@code rollouts.pins(cfg, now)}) */
+    /**
+     * @param pins the pinned classes for a configuration as written, by {@link NodeClass#key} (usually
+     *             {@code rollouts.pins(cfg, now)})
+     */
     public PausedImages(ConfigSource cluster, Function<GantryConfig, Map<String, NodeClass>> pins) {
         this.cluster = cluster;
         this.pins = pins;
