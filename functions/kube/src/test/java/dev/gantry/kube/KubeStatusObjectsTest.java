@@ -255,12 +255,13 @@ class KubeStatusObjectsTest {
         assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"ValidationSucceeded\")].message"))
                 .isEqualTo("spec.kubelet.maxPods: -1 is not >= 0");
         assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"Ready\")].status")).isEqualTo("False");
-        for (String type : List.of("SubnetsReady", "SecurityGroupsReady", "AMIsReady", "InstanceProfileReady")) {
+        for (String type : List.of("SubnetsReady", "SecurityGroupsReady", "AMIsReady", "InstanceProfileReady",
+                "PlacementGroupReady")) {
             assertThat(CrdSchema.select(nodeClass, ".status.conditions[?(@.type==\"" + type + "\")].status")).as(type)
                     .isEqualTo("Unknown");
         }
         Object generation = CrdSchema.select(nodeClass, ".metadata.generation");
-        assertThat((List<?>) CrdSchema.select(nodeClass, ".status.conditions")).hasSize(6)
+        assertThat((List<?>) CrdSchema.select(nodeClass, ".status.conditions")).hasSize(7)
                 .allSatisfy(c -> assertThat(((Map<?, ?>) c).get("observedGeneration")).isEqualTo(generation));
         assertThat(new CrdSchema(KarpenterCrd.EC2_NODE_CLASS).violations(nodeClass)).isEmpty();
         assertThat(writer.sync(List.of(), NOW.plusSeconds(60)).nodeClassesWritten()).isZero();

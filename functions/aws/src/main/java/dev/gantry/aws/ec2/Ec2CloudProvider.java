@@ -322,14 +322,21 @@ public final class Ec2CloudProvider implements CloudProvider, NodeClassResolutio
     /**
      * What {@code nodeClass}'s selector terms resolve to now, through the same cached resolvers launches use (the
      * EC2NodeClass status): subnets, security groups (id and name), the AMI per image key (an alias's variants with Karpenter's
-     * requirements), the instance profile, and the
-     * capacity reservations its {@code capacityReservationSelectorTerms} select (none without terms, and no call).
+     * requirements), the instance profile, the capacity reservations its {@code capacityReservationSelectorTerms}
+     * select (none without terms, and no call), and whether the placement group it selects is listed.
      */
     public dev.gantry.core.status.NodeClassStatus status(NodeClass nodeClass) {
         return NodeClassStatusOf.of(nodeClass, subnets.subnets(nodeClass.subnetSelectorTerms()),
                 securityGroups.groups(nodeClass.securityGroupSelectorTerms()), amis.resolve(nodeClass),
                 config.nodeRoles().of(nodeClass),
-                reservations.select(nodeClass.capacityReservationSelectorTerms()), config.clock().instant());
+                reservations.select(nodeClass.capacityReservationSelectorTerms()),
+                nodeClass.placementGroup() != null && placementGroups.resolve(nodeClass.placementGroup()).isEmpty()
+                        ? selectorValue(nodeClass.placementGroup()) : null, config.clock().instant());
+    }
+
+    /** The name or id a placement-group selector gives, as Karpenter's condition quotes it. */
+    private static String selectorValue(NodeClass.PlacementGroupSelector s) {
+        return s.name() != null ? s.name() : s.id();
     }
 
     /** The capacity reservations lookup launches and the NodeClass status share. */

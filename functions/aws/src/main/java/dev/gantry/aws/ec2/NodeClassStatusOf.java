@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The resolvers' answers as an EC2NodeClass status. Conditions are the status writer's, but for one: how the instance
- * profile was found when it is not the named role's ({@link NodeClassReadiness#howFound}).
+ * The resolvers' answers as an EC2NodeClass status. Conditions are the status writer's, but for two: how the instance
+ * profile was found when it is not the named role's ({@link NodeClassReadiness#howFound}), and a placement group the
+ * class selects that EC2 does not list ({@link NodeClassReadiness#placementGroupNotFound}).
  */
 final class NodeClassStatusOf {
     private NodeClassStatusOf() {
@@ -28,7 +29,11 @@ final class NodeClassStatusOf {
     static NodeClassStatus of(NodeClass nodeClass, List<ZonalSubnet> subnets, List<SecurityGroupResolver.Group> groups,
                               Map<String, Ami> amis,
                               NodeRoles.InstanceProfile instanceProfile, List<CapacityReservation> reservations,
-                              Instant now) {
+                              String missingPlacementGroup, Instant now) {
+        List<dev.gantry.core.status.Condition> said = new ArrayList<>(NodeClassReadiness.howFound(instanceProfile));
+        if (missingPlacementGroup != null) {
+            said.add(NodeClassReadiness.placementGroupNotFound(missingPlacementGroup));
+        }
         return new NodeClassStatus(
                 subnets.stream().sorted(Comparator.comparing(ZonalSubnet::id))
                         .map(s -> new NodeClassStatus.Subnet(s.id(), s.zone(), s.zoneId())).toList(),
@@ -36,7 +41,7 @@ final class NodeClassStatusOf {
                         .map(g -> new NodeClassStatus.SecurityGroup(g.id(), g.name())).toList(),
                 amis.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> new NodeClassStatus.Ami(e.getValue().id(),
                         e.getValue().name(), requirements(e.getKey()), e.getValue().deprecated())).toList(),
-                instanceProfile.name(), NodeClassReadiness.howFound(instanceProfile),
+                instanceProfile.name(), List.copyOf(said),
                 reservations.stream().map(r -> NodeClassStatus.Reservation.of(r, now)).toList());
     }
 

@@ -140,6 +140,11 @@ class LaunchOptionsTest extends Ec2StubTest {
             assertThat(provider.resolve(nc).orElseThrow().placementGroupId()).as("its nodes drift").isEmpty();
         }
         assertThat(stub.requests("CreateFleet")).isEmpty();
+        NodeClass gone = LaunchFixtures.al2023().withPlacementGroup(new NodeClass.PlacementGroupSelector("nowhere", null));
+        assertThat(provider.status(gone).conditions()).as("the class status says so: the provisioner's gate closes it")
+                .contains(dev.gantry.core.status.NodeClassReadiness.placementGroupNotFound("nowhere"));
+        assertThat(provider.status(LaunchFixtures.al2023().withPlacementGroup(new NodeClass.PlacementGroupSelector(null, PG)))
+                .conditions()).isEmpty();
     }
 
     /**

@@ -9,15 +9,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What makes an EC2NodeClass ready, in one place: a subnet, a security group, an AMI and an instance profile resolved
- * (aws/karpenter-provider-aws {@code pkg/apis/v1/ec2nodeclass_status.go}: {@code SubnetsReady},
- * {@code SecurityGroupsReady}, {@code AMIsReady}, {@code InstanceProfileReady}). The sweep writes these as the
- * NodeClass's conditions ({@link StatusWriter}); the provisioner leaves out the pools of a class that is not ready
- * ({@link #gate}).
+ * What makes an EC2NodeClass ready, in one place: a subnet, a security group, an AMI and an instance profile resolved,
+ * and the placement group its {@code placementGroupSelector} names listed (aws/karpenter-provider-aws
+ * {@code pkg/apis/v1/ec2nodeclass_status.go}: {@code SubnetsReady}, {@code SecurityGroupsReady}, {@code AMIsReady},
+ * {@code InstanceProfileReady}, {@code PlacementGroupReady}, True for a class without a selector). The sweep writes
+ * these as the NodeClass's conditions ({@link StatusWriter}); the provisioner leaves out the pools of a class that is
+ * not ready ({@link #gate}).
  */
 public final class NodeClassReadiness {
     private NodeClassReadiness() {
     }
+
+    static final String PLACEMENT_GROUP_READY = "PlacementGroupReady";
 
     /** One readiness check: its condition type, the reason and message when it fails. */
     private record Check(String type, String reason, String message, java.util.function.Predicate<NodeClassStatus> ok) {
@@ -28,19 +31,24 @@ public final class NodeClassReadiness {
             new Check("SecurityGroupsReady", "SecurityGroupsNotFound", "no security group matches",
                     s -> !s.securityGroups().isEmpty()),
             new Check("AMIsReady", "AMINotFound", "no AMI matches", s -> !s.amis().isEmpty()),
-            new Check("InstanceProfileReady", "InstanceProfileNotFound", "no instance profile", s -> s.instanceProfile() != null));
+            new Check("InstanceProfileReady", "InstanceProfileNotFound", "no instance profile", s -> s.instanceProfile() != null),
+            new Check(PLACEMENT_GROUP_READY, "PlacementGroupNotFound", "placement group not found",
+                    s -> Condition.find(s.conditions(), PLACEMENT_GROUP_READY).map(c -> c.status() != Condition.Status.False)
+                            .orElse(true)));
 
     /**
-     * The four conditions for {@code resolved}. A check that passes is True with its type as the reason, unless the
+     * The five conditions for {@code resolved}. A check that passes is True with its type as the reason, unless the
      * resolution carries a True condition of that type saying how it passed (the instance profile of a role the
      * deployment cannot pass: {@code InstanceProfileReady} True, reason {@code DeploymentNodeRole}), which is used as it
-     * is; one that fails is False with its reason and message.
+     * is; one that fails is False with its reason and message, or as the resolution's own False condition of that type
+     * says (the placement group not found, by its selector).
      */
     static List<Condition> conditions(NodeClassStatus resolved, Instant now) {
         List<Condition> out = new ArrayList<>();
         for (Check c : CHECKS) {
             if (!c.ok().test(resolved)) {
-                out.add(Condition.isFalse(c.type(), c.reason(), c.message(), now));
+                Condition failed = failure(c, resolved);
+                out.add(new Condition(c.type(), Condition.Status.False, failed.reason(), failed.message(), now));
                 continue;
             }
             out.add(Condition.find(resolved.conditions(), c.type()).filter(x -> x.status() == Condition.Status.True)
@@ -50,8 +58,23 @@ public final class NodeClassReadiness {
         return out;
     }
 
+    /** The failed check's condition: the resolution's own False one of its type, else the check's reason and message. */
+    private static Condition failure(Check c, NodeClassStatus resolved) {
+        return Condition.find(resolved.conditions(), c.type()).filter(x -> x.status() == Condition.Status.False)
+                .orElseGet(() -> Condition.isFalse(c.type(), c.reason(), c.message(), Instant.EPOCH));
+    }
+
     /**
-     * The four conditions of a class that was not resolved ({@code why}: the reader refused it, or the lookups failed):
+     * What the resolution says of a placement group its class selects and EC2 does not list, as Karpenter's
+     * placement-group reconciler says it ({@code PlacementGroupReady} False, reason {@code PlacementGroupNotFound}).
+     */
+    public static Condition placementGroupNotFound(String selector) {
+        return Condition.isFalse(PLACEMENT_GROUP_READY, "PlacementGroupNotFound",
+                "Placement group \"" + selector + "\" not found", Instant.EPOCH);
+    }
+
+    /**
+     * The five conditions of a class that was not resolved ({@code why}: the reader refused it, or the lookups failed):
      * Unknown, reason {@code NotResolved}, since nothing is known of what its selector terms select.
      */
     static List<Condition> notResolved(String why, Instant now) {
@@ -62,20 +85,20 @@ public final class NodeClassReadiness {
      * {@code ValidationSucceeded}, as Karpenter v1.14's EC2NodeClass validation controller sets it
      * (aws/karpenter-provider-aws {@code pkg/controllers/nodeclass/validation.go}): False with the reader's messages
      * when it refused the class ({@code problems}; Karpenter's runtime checks of what its CRD's rules cannot express);
-     * otherwise False while one of the four is False and Unknown while one is Unknown (reason
-     * {@code DependenciesNotReady}, Karpenter's words), and True once all four are True. Karpenter's dry-run
+     * otherwise False while one of the five is False and Unknown while one is Unknown (reason
+     * {@code DependenciesNotReady}, Karpenter's words), and True once all five are True. Karpenter's dry-run
      * authorization checks (CreateFleet, CreateLaunchTemplate, RunInstances) are not made: Gantry's IAM is proven
      * against its code at build time, and a refused launch says so in the pool's {@code NodeRegistrationHealthy}.
      */
-    static Condition validation(List<String> problems, List<Condition> four, Instant now) {
+    static Condition validation(List<String> problems, List<Condition> checks, Instant now) {
         if (!problems.isEmpty()) {
             return Condition.isFalse("ValidationSucceeded", "ValidationFailed", String.join("; ", problems), now);
         }
         String waiting = "Awaiting AMI, Instance Profile, Security Group, and Subnet resolution";
-        if (four.stream().anyMatch(c -> c.status() == Condition.Status.False)) {
+        if (checks.stream().anyMatch(c -> c.status() == Condition.Status.False)) {
             return Condition.isFalse("ValidationSucceeded", "DependenciesNotReady", waiting, now);
         }
-        if (four.stream().anyMatch(c -> c.status() == Condition.Status.Unknown)) {
+        if (checks.stream().anyMatch(c -> c.status() == Condition.Status.Unknown)) {
             return Condition.unknown("ValidationSucceeded", "DependenciesNotReady", waiting, now);
         }
         return Condition.isTrue("ValidationSucceeded", "ValidationSucceeded", now);
@@ -91,14 +114,14 @@ public final class NodeClassReadiness {
                 "DeploymentNodeRole", profile.note(), Instant.EPOCH));
     }
 
-    /** The first thing {@code resolved} lacks, or empty when it has all four. */
+    /** The first thing {@code resolved} lacks, in its condition's words, or empty when it has all five. */
     public static Optional<String> missing(NodeClassStatus resolved) {
-        return CHECKS.stream().filter(c -> !c.ok().test(resolved)).map(Check::message).findFirst();
+        return CHECKS.stream().filter(c -> !c.ok().test(resolved)).map(c -> failure(c, resolved).message()).findFirst();
     }
 
     /**
      * The provisioner's gate over {@code resolver} (the launch path's cached lookups): not ready when the resolution
-     * lacks one of the four, or fails with a cloud error that is not retryable (nothing matches, access refused). A
+     * lacks one of the five, or fails with a cloud error that is not retryable (nothing matches, access refused). A
      * retryable error, or any other failure, says nothing: the pool stays in, and its launch meets the error itself.
      */
     public static NodeClassGate gate(NodeClassResolver resolver) {

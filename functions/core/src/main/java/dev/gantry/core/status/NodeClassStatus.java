@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * An EC2NodeClass's {@code status} as Gantry writes it: what its selector terms resolved to, and its conditions
- * ({@code SubnetsReady}, {@code SecurityGroupsReady}, {@code AMIsReady}, {@code InstanceProfileReady}, {@code Ready}),
+ * ({@code SubnetsReady}, {@code SecurityGroupsReady}, {@code AMIsReady}, {@code InstanceProfileReady},
+ * {@code PlacementGroupReady}, {@code Ready}),
  * and {@code capacityReservations}: the reservations its {@code capacityReservationSelectorTerms} select, ordered by id.
  */
 public record NodeClassStatus(List<Subnet> subnets, List<SecurityGroup> securityGroups, List<Ami> amis,

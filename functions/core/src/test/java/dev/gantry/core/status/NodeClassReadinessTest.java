@@ -35,6 +35,26 @@ class NodeClassReadinessTest {
                 .satisfies(c -> assertThat(c.message()).isEqualTo("no AMI matches"));
     }
 
+    /**
+     * Karpenter's PlacementGroupReady: True for a class without a selector or whose group is listed; False, in the
+     * resolution's words, when the group is not, and the class's pools are left out (they failed each launch instead).
+     */
+    @Test
+    void aPlacementGroupEc2DoesNotListMakesTheClassNotReady() {
+        java.time.Instant now = java.time.Instant.parse("2025-06-01T00:00:00Z");
+        assertThat(NodeClassReadiness.conditions(READY, now)).filteredOn(c -> c.type().equals("PlacementGroupReady"))
+                .singleElement().satisfies(c -> assertThat(c.status()).isEqualTo(Condition.Status.True));
+        NodeClassStatus gone = READY.withConditions(List.of(NodeClassReadiness.placementGroupNotFound("training")));
+        assertThat(NodeClassReadiness.conditions(gone, now)).filteredOn(c -> c.type().equals("PlacementGroupReady"))
+                .singleElement().satisfies(c -> {
+                    assertThat(c.status()).isEqualTo(Condition.Status.False);
+                    assertThat(c.reason()).isEqualTo("PlacementGroupNotFound");
+                    assertThat(c.message()).isEqualTo("Placement group \"training\" not found");
+                    assertThat(c.lastTransitionTime()).isEqualTo(now);
+                });
+        assertThat(NodeClassReadiness.gate(nc -> gone).notReady(NC)).contains("Placement group \"training\" not found");
+    }
+
     @Test
     void aResolutionSayingHowACheckPassedIsWrittenAsItSaysButNeverOverAFailure() {
         Condition how = new Condition("InstanceProfileReady", Condition.Status.True, "DeploymentNodeRole",
@@ -60,7 +80,7 @@ class NodeClassReadinessTest {
 
     /** Karpenter v1.14's {@code ValidationSucceeded} on an EC2NodeClass (aws {@code pkg/controllers/nodeclass/validation.go}). */
     @Test
-    void validationFailsWithTheReadersMessagesWaitsOnTheFourAndSucceedsWhenTheyAreTrue() {
+    void validationFailsWithTheReadersMessagesWaitsOnTheChecksAndSucceedsWhenTheyAreTrue() {
         java.time.Instant now = java.time.Instant.parse("2025-06-01T00:00:00Z");
         List<Condition> ready = NodeClassReadiness.conditions(READY, now);
         List<Condition> noAmi = NodeClassReadiness.conditions(new NodeClassStatus(READY.subnets(), READY.securityGroups(),
@@ -78,7 +98,7 @@ class NodeClassReadinessTest {
         assertThat(NodeClassReadiness.validation(List.of(), unresolved, now).status()).isEqualTo(Condition.Status.Unknown);
         assertThat(NodeClassReadiness.validation(List.of(), ready, now))
                 .isEqualTo(Condition.isTrue("ValidationSucceeded", "ValidationSucceeded", now));
-        assertThat(unresolved).hasSize(4).allSatisfy(c -> {
+        assertThat(unresolved).hasSize(5).allSatisfy(c -> {
             assertThat(c.status()).isEqualTo(Condition.Status.Unknown);
             assertThat(c.reason()).isEqualTo("NotResolved");
             assertThat(c.message()).isEqualTo("could not resolve: Throttling");
