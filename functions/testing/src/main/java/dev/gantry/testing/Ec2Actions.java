@@ -2,7 +2,6 @@ package dev.gantry.testing;
 
 import dev.gantry.testing.Ec2Resources.Filterable;
 import dev.gantry.testing.Ec2Resources.Instance;
-import dev.gantry.testing.Ec2Resources.LaunchTemplate;
 import dev.gantry.testing.Ec2Responses.Fleet;
 import dev.gantry.testing.Ec2Responses.FleetError;
 import dev.gantry.testing.Ec2Responses.FleetInstance;
@@ -40,9 +39,7 @@ final class Ec2Actions {
         r.put("CreateFleet", this::createFleet);
         r.put("DescribeInstances", this::describeInstances);
         r.put("TerminateInstances", this::terminateInstances);
-        r.put("CreateLaunchTemplate", this::createLaunchTemplate);
-        r.put("DescribeLaunchTemplates", this::describeLaunchTemplates);
-        r.put("DeleteLaunchTemplate", this::deleteLaunchTemplate);
+        new Ec2LaunchTemplateActions(state, clock).addTo(r);
         r.put("DescribeSubnets", q -> Ec2Responses.subnets(select(state.subnets(), q, "SubnetId", "subnet-id")));
         r.put("DescribeSecurityGroups", q -> Ec2Responses.securityGroups(
                 select(state.securityGroups(), q, "GroupId", "group-id")));
@@ -266,77 +263,6 @@ final class Ec2Actions {
         return Ec2Responses.ok("CreateTags", x -> x.leaf("return", true));
     }
 
-    /** EC2's user data limit, on the decoded bytes ("User data is limited to 16384 bytes"). */
-    static final int MAX_USER_DATA = 16_384;
-
-    /**
-     * CreateLaunchTemplate as EC2 checks it: a taken name is {@code InvalidLaunchTemplateName.AlreadyExistsException};
-     * user data that is not base64, or over {@value #MAX_USER_DATA} bytes once decoded, is
-     * {@code InvalidUserData.Malformed} (EC2's words for the second; Karpenter reads them to mark its EC2NodeClass).
-     */
-    private StubResponse createLaunchTemplate(RecordedRequest q) {
-        String name = q.param("LaunchTemplateName");
-        String userData = q.param("LaunchTemplateData.UserData");
-        if (userData != null) {
-            int bytes;
-            try {
-                bytes = java.util.Base64.getDecoder().decode(userData).length;
-            } catch (IllegalArgumentException e) {
-                return Ec2Responses.error("InvalidUserData.Malformed", "Invalid BASE64 encoding of user data.");
-            }
-            if (bytes > MAX_USER_DATA) {
-                return Ec2Responses.error("InvalidUserData.Malformed", "User data is limited to " + MAX_USER_DATA + " bytes");
-            }
-        }
-        if (state.launchTemplates().stream().anyMatch(t -> t.name().equals(name))) {
-            return Ec2Responses.error("InvalidLaunchTemplateName.AlreadyExistsException",
-                    "Launch template name already in use.");
-        }
-        LaunchTemplate template = new LaunchTemplate(state.newId("lt"), name, 1,
-                q.param("LaunchTemplateData.ImageId"), clock.instant(), tags(q, "launch-template"),
-                q.param("LaunchTemplateData.IamInstanceProfile.Name"), templateGroups(q), templateTagSpecs(q),
-                templateVolumeSizes(q), q.members("LaunchTemplateData.NetworkInterface").stream().findFirst()
-                        .<Map<String, String>>map(m -> m).orElse(Map.of()));
-        state.putLaunchTemplate(template);
-        String target = q.param("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId");
-        if (target != null) {
-            state.reservations().targetedBy(template.id(), target);
-        }
-        state.placementGroups().placedBy(template.id(), q.param("LaunchTemplateData.Placement.GroupId"));
-        return Ec2Responses.ok("CreateLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template));
-    }
-
-    private StubResponse describeLaunchTemplates(RecordedRequest q) {
-        List<LaunchTemplate> all = state.launchTemplates();
-        List<String> missing = missing(q.values("LaunchTemplateName"), all.stream().map(LaunchTemplate::name).toList());
-        if (!missing.isEmpty()) {
-            return Ec2Responses.error("InvalidLaunchTemplateName.NotFoundException",
-                    "At least one of the launch templates specified in the request does not exist.");
-        }
-        List<LaunchTemplate> found = select(all, q, "LaunchTemplateId", "launch-template-id").stream()
-                .filter(t -> q.values("LaunchTemplateName").isEmpty() || q.values("LaunchTemplateName").contains(t.name()))
-                .toList();
-        return Ec2Responses.ok("DescribeLaunchTemplates", x -> {
-            x.open("launchTemplates");
-            found.forEach(t -> Ec2Responses.launchTemplate(x, "item", t));
-            x.close("launchTemplates");
-        });
-    }
-
-    private StubResponse deleteLaunchTemplate(RecordedRequest q) {
-        var template = state.launchTemplates().stream().filter(t -> t.id().equals(q.param("LaunchTemplateId"))
-                || t.name().equals(q.param("LaunchTemplateName"))).findFirst();
-        if (template.isEmpty()) {
-            return q.param("LaunchTemplateId") != null
-                    ? Ec2Responses.error("InvalidLaunchTemplateId.NotFound", "The specified launch template does not exist.")
-                    : Ec2Responses.error("InvalidLaunchTemplateName.NotFoundException",
-                            "The specified launch template, with template name " + q.param("LaunchTemplateName")
-                                    + ", does not exist.");
-        }
-        state.removeLaunchTemplate(template.get().id());
-        return Ec2Responses.ok("DeleteLaunchTemplate", x -> Ec2Responses.launchTemplate(x, "launchTemplate", template.get()));
-    }
-
     private StubResponse describeOfferings(RecordedRequest q) {
         List<Map.Entry<String, String>> rows = new ArrayList<>();
         Map<String, List<String>> filters = q.filters();
@@ -359,37 +285,6 @@ final class Ec2Actions {
             state.spotPrice(e.getKey(), zone).filter(p -> wanted).ifPresent(p -> rows.add(new String[]{e.getKey(), zone, p}));
         }));
         return Ec2Responses.spotPriceHistory(rows, clock.instant());
-    }
-
-    /** The security groups of a template's data, given directly or on its primary network interface. */
-    /** The template's block device mappings that give a volume size: GiB by device name. */
-    static Map<String, Integer> templateVolumeSizes(RecordedRequest q) {
-        Map<String, Integer> sizes = new LinkedHashMap<>();
-        for (SortedMap<String, String> m : q.members("LaunchTemplateData.BlockDeviceMapping")) {
-            String size = m.get("Ebs.VolumeSize");
-            if (m.get("DeviceName") != null && size != null) {
-                sizes.put(m.get("DeviceName"), Integer.parseInt(size));
-            }
-        }
-        return sizes;
-    }
-
-    static List<String> templateGroups(RecordedRequest q) {
-        List<String> groups = new ArrayList<>(q.values("LaunchTemplateData.SecurityGroupId"));
-        groups.addAll(q.values("LaunchTemplateData.NetworkInterface.1.SecurityGroupId"));
-        return groups;
-    }
-
-    /** The template data's tag specifications: tags by resource type. */
-    static Map<String, Map<String, String>> templateTagSpecs(RecordedRequest q) {
-        Map<String, Map<String, String>> byType = new LinkedHashMap<>();
-        String prefix = "LaunchTemplateData.TagSpecification.";
-        for (int i = 1; q.param(prefix + i + ".ResourceType") != null; i++) {
-            Map<String, String> tags = byType.computeIfAbsent(q.param(prefix + i + ".ResourceType"),
-                    t -> new LinkedHashMap<>());
-            q.members(prefix + i + ".Tag").forEach(t -> tags.put(t.get("Key"), t.get("Value")));
-        }
-        return byType;
     }
 
     /** The tags of the {@code TagSpecification} for {@code resourceType}. */
@@ -423,7 +318,7 @@ final class Ec2Actions {
                 ("\\Q" + p + "\\E").replace("*", "\\E.*\\Q").replace("?", "\\E.\\Q")).matcher(value).matches());
     }
 
-    private static List<String> missing(List<String> asked, List<String> known) {
+    static List<String> missing(List<String> asked, List<String> known) {
         return asked.stream().filter(id -> !known.contains(id)).toList();
     }
 }
