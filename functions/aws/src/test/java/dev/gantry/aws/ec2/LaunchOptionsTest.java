@@ -177,6 +177,33 @@ class LaunchOptionsTest extends Ec2StubTest {
         assertThat(stub.lastRequest("CreateLaunchTemplate").paramsWithPrefix(ni)).as("no EFA asked for: no interfaces").isEmpty();
     }
 
+    /**
+     * A launch delivered twice, with every option of this class at once (context, prefixes, connection tracking, CPU
+     * options, a placement group and EFA): the same template (its name hashes all of them) and the same CreateFleet
+     * under the same token, so EC2 answers the first fleet again and one instance runs.
+     */
+    @Test
+    void aLaunchWithEveryOptionDeliveredTwiceLaunchesOnce() {
+        NodeClass nc = LaunchFixtures.al2023().withContext("ctx-0a1b2c3d").withNetworking(new NodeClass.Networking(1, TRACKING))
+                .withPlacementGroup(new NodeClass.PlacementGroupSelector("training", null));
+        NodePool pool = LaunchFixtures.pool("ml", Map.of(), List.of(), List.of());
+        LaunchRequest plain = LaunchFixtures.request("ml-twice", pool, nc, LaunchFixtures.types(nc, "c6in.32xlarge"),
+                List.of("on-demand"), Ec2State.ZONES);
+        LaunchRequest request = new LaunchRequest(plain.clientToken(), pool, nc, plain.options(), plain.requirements(),
+                plain.labels(), plain.taints(), 1, dev.gantry.core.model.Resources.fromQuantities(Map.of(
+                        "vpc.amazonaws.com/efa", dev.gantry.core.model.Quantity.parse("1"))));
+
+        LaunchResult first = provider.launch(request);
+        LaunchResult again = provider.launch(request);
+
+        assertThat(again.instances()).extracting(i -> i.instanceId())
+                .isEqualTo(first.instances().stream().map(i -> i.instanceId()).toList());
+        assertThat(stub.ec2().instances()).hasSize(1);
+        assertThat(stub.requests("CreateLaunchTemplate")).hasSize(1);
+        assertThat(stub.requests("CreateFleet")).hasSize(2)
+                .allSatisfy(q -> assertThat(q.param("Context")).isEqualTo("ctx-0a1b2c3d"));
+    }
+
     @Test
     void aClassWithoutThemSendsNeitherAnInterfaceNorAContext() {
         provider.launch(LaunchFixtures.request("plain-a1b2c", List.of("on-demand")));
